@@ -1,0 +1,9 @@
+import { fileURLToPath } from 'node:url';
+import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
+import { bpmResources } from './resources/index.ts';
+
+/** The partner-management service's own PostgreSQL schema. */
+export const SCHEMA = 'bpm';
+export const schemas = entitySchemas(bpmResources, SCHEMA);
+export const entities = [...schemas.values()];
+export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

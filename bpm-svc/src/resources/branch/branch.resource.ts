@@ -1,0 +1,21 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+
+/** A location of a business partner; its code is unique within the partner (decisions.md §3). */
+export const branch = defineResource({
+  path: 'branch',
+  name: 'Branch',
+  plural: 'Branches',
+  service: 'bpm',
+  grpc: BranchServiceService,
+  operations: 'full',
+  fields: {
+    businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },
+    branchName: { kind: 'string', required: true, searchable: true },
+    branchCode: { kind: 'string', required: true, maxLength: 64, searchable: true },
+    address: { kind: 'string', maxLength: 1000 },
+    phone: { kind: 'string', maxLength: 32 },
+    email: { kind: 'string' },
+  },
+  uniques: [['businessPartnerId', 'branchCode']],
+});

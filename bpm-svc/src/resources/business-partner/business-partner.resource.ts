@@ -1,0 +1,23 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { BusinessPartnerServiceService } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+
+/** A customer or supplier of the tenant (decisions.md §3). */
+export const businessPartner = defineResource({
+  path: 'business-partner',
+  name: 'BusinessPartner',
+  plural: 'BusinessPartners',
+  service: 'bpm',
+  grpc: BusinessPartnerServiceService,
+  operations: 'full',
+  fields: {
+    partnerCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
+    partnerName: { kind: 'string', required: true, searchable: true },
+    partnerType: { kind: 'enum', required: true, values: ['CUSTOMER', 'SUPPLIER', 'BOTH'] },
+    taxNumber: { kind: 'string', maxLength: 32 },
+    email: { kind: 'string' },
+    phone: { kind: 'string', maxLength: 32 },
+    countryId: { kind: 'long', min: 1 },
+    cityId: { kind: 'long', min: 1 },
+    address: { kind: 'string', maxLength: 1000 },
+  },
+});

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
+import type { TokenService, UserClaims } from '@platform/libs/auth/jwt.ts';
+import { verifyPassword } from '@platform/libs/auth/password.ts';
+import type { Config } from '@platform/libs/config/config.ts';
+import { DomainError, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { isLanguage } from '@platform/libs/i18n/messages.ts';
+import type { Row } from '@platform/libs/db/entity-schema.ts';
+import type { LoginRequest, LoginResponse, MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
+import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
+
+const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
+
+interface Identity {
+  user: Row;
+  process: Row;
+  selects: SelectView[];
+}
+
+/** Login and the caller's own view of its session (platform-interface.md §4.3, decisions.md §2). */
+export function authHandlers(config: Config, tokens: TokenService) {
+  return {
+    async login(request: LoginRequest, ctx: CallContext): Promise<LoginResponse> {
+      if (ctx.caller.kind !== 'internal') throw unauthenticated();
+      if (!isLanguage(request.languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
+      if (request.userCode === '' || request.password === '') throw LOGIN_FAILED();
+      const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
+      const valid = await verifyPassword(request.password, user?.password as string | undefined, config.bcryptRounds);
+      if (!user || !valid || user.status !== true) throw LOGIN_FAILED();
+      const identity = await identityOf(ctx.em, user, LOGIN_FAILED);
+      const current = identity.selects.find((s) => s.crProcessId === identity.process.crProcessId) ?? identity.selects[0];
+      if (!current) throw LOGIN_FAILED();
+
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + config.jwtTtlSeconds * 1000);
+      const sessionId = randomUUID();
+      ctx.em.create(SessionEntity, {
+        sessionId,
+        userCode: user.userCode,
+        userProcessId: identity.process.id,
+        accountNo: current.accountNo,
+        crProcessId: current.crProcessId,
+        ipAddress: request.ipAddress || null,
+        userAgent: request.userAgent ? request.userAgent.slice(0, 1000) : null,
+        projectCode: request.projectCode?.slice(0, 100) ?? null,
+        loginAt: now,
+        lastSeenAt: now,
+        expiresAt,
+        active: true,
+      } as Row);
+      await ctx.em.flush();
+
+      const claims: UserClaims = {
+        sub: user.userCode as string,
+        userProcessId: identity.process.id as number,
+        userCode: user.userCode as string,
+        userDescription: (identity.process.userDescription ?? user.userDescription) as string,
+        superUser: user.superUser === true,
+        tokenVersion: Number(user.tokenVersion ?? 0),
+        accountNo: current.accountNo,
+        crProcessId: current.crProcessId,
+        sid: sessionId,
+        lang: request.languageCode,
+      };
+      return {
+        token: tokens.sign(claims, config.jwtTtlSeconds),
+        expiresAt: expiresAt.toISOString(),
+        expiresIn: config.jwtTtlSeconds,
+        userCode: claims.userCode,
+        source: 'DB',
+        superUser: claims.superUser,
+        userProcess: userProcessView(identity),
+      };
+    },
+
+    async me(_request: unknown, ctx: CallContext): Promise<MeResponse> {
+      const claims = userOf(ctx);
+      const user = await ctx.em.findOne(UserInfoEntity, { userCode: claims.userCode });
+      if (!user || user.status !== true || Number(user.tokenVersion ?? 0) !== claims.tokenVersion) throw unauthenticated();
+      const identity = await identityOf(ctx.em, user, unauthenticated);
+      return {
+        success: true,
+        userCode: claims.userCode,
+        superUser: user.superUser === true,
+        userProcess: userProcessView(identity),
+        accountNo: claims.accountNo,
+        crProcessId: claims.crProcessId,
+      };
+    },
+  };
+}
+
+async function identityOf(em: EntityManager, user: Row, missing: () => DomainError): Promise<Identity> {
+  const process = await em.findOne(UserProcessEntity, { userCode: user.userCode });
+  if (!process) throw missing();
+  const selects = (await selectsOf(em, [process.id as number])).get(process.id as number) ?? [];
+  return { user, process, selects };
+}
+
+function userProcessView({ user, process, selects }: Identity): UserProcess {
+  return {
+    id: process.id as number,
+    userCode: user.userCode as string,
+    userDescription: (process.userDescription ?? user.userDescription) as string,
+    userProcessSelects: selects,
+  };
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { hashPassword } from '@platform/libs/auth/password.ts';
+import type { Config } from '@platform/libs/config/config.ts';
+import type { Row } from '@platform/libs/db/entity-schema.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
+import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
+
+export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', crProcessId: 1 } as const;
+
+/**
+ * On a database with no user: account DEFAULT (crProcessId 1), the super user ADMIN_USER_CODE with
+ * ADMIN_PASSWORD (generated and logged once when unset), and the user-process linking them
+ * (decisions.md §1). Several replicas starting at once create them once: the unique keys decide.
+ */
+export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Promise<void> {
+  const em = orm.em.fork();
+  if ((await em.count(UserInfoEntity, {})) > 0) return;
+  const password = config.adminPassword ?? randomBytes(12).toString('base64url');
+  const now = new Date();
+  const audit = { version: 0, status: true, createdAt: now, updatedAt: now, createdBy: 'bootstrap', updatedBy: 'bootstrap' };
+  try {
+    await em.transactional(async (tx) => {
+      const account = tx.create(AccountEntity, { ...audit, ...DEFAULT_ACCOUNT } as Row);
+      tx.create(UserInfoEntity, {
+        ...audit,
+        crProcessId: DEFAULT_ACCOUNT.crProcessId,
+        userCode: config.adminUserCode,
+        userDescription: 'Administrator',
+        password: await hashPassword(password, config.bcryptRounds),
+        languageCode: 'en',
+        superUser: true,
+        tokenVersion: 0,
+      } as Row);
+      const process = tx.create(UserProcessEntity, {
+        ...audit,
+        crProcessId: DEFAULT_ACCOUNT.crProcessId,
+        userCode: config.adminUserCode,
+        userDescription: 'Administrator',
+      } as Row);
+      await tx.flush();
+      tx.create(UserProcessSelectEntity, { userProcessId: process.id, accountId: account.id } as Row);
+    });
+  } catch (error) {
+    if ((await orm.em.fork().count(UserInfoEntity, {})) > 0) return; // another replica won the race
+    throw error;
+  }
+  log.info('bootstrap: created account DEFAULT and super user', {
+    userCode: config.adminUserCode,
+    ...(config.adminPassword ? {} : { generatedPassword: password }),
+  });
+}

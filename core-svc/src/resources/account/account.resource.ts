@@ -1,0 +1,20 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { AccountServiceService } from '@platform/libs/gen/platform/core/v1/account.ts';
+
+/** A tenant, addressed by accountNo; its crProcessId is the tenant's id (decisions.md §3). */
+export const account = defineResource({
+  path: 'account',
+  name: 'Account',
+  plural: 'Accounts',
+  service: 'core',
+  grpc: AccountServiceService,
+  operations: 'full',
+  key: 'accountNo',
+  fields: {
+    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global', min: 1 },
+    accountNo: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
+    accountName: { kind: 'string', required: true, searchable: true },
+    taxNumber: { kind: 'string', maxLength: 32 },
+    email: { kind: 'string' },
+  },
+});

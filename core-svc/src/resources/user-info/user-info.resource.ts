@@ -1,0 +1,22 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { UserInfoServiceService } from '@platform/libs/gen/platform/core/v1/user_info.ts';
+
+/** A login. The password is write-only and stored as a bcrypt hash (decisions.md §3). */
+export const userInfo = defineResource({
+  path: 'user-info',
+  name: 'UserInfo',
+  plural: 'UserInfos',
+  service: 'core',
+  grpc: UserInfoServiceService,
+  operations: 'full',
+  fields: {
+    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
+    userDescription: { kind: 'string', required: true, searchable: true },
+    // bcrypt reads at most 72 bytes; the column holds the 60-character hash.
+    password: { kind: 'string', required: true, writeOnly: true, minLength: 8, maxLength: 72 },
+    email: { kind: 'string' },
+    languageCode: { kind: 'enum', values: ['en', 'tr'], default: 'en' },
+    superUser: { kind: 'boolean', default: false },
+    tokenVersion: { kind: 'int', internal: true, default: 0 },
+  },
+});

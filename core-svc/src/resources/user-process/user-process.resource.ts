@@ -1,0 +1,20 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { UserProcessServiceService } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+
+/**
+ * A user's link to the accounts (tenants) it may work in: its userProcessSelects, written as
+ * `[{accountNo}]` and read as `[{accountNo, accountName, crProcessId}]` ordered by accountNo.
+ */
+export const userProcess = defineResource({
+  path: 'user-process',
+  name: 'UserProcess',
+  plural: 'UserProcesses',
+  service: 'core',
+  grpc: UserProcessServiceService,
+  operations: 'full',
+  fields: {
+    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', searchable: true },
+    userDescription: { kind: 'string', searchable: true },
+    userProcessSelects: { kind: 'objects', required: true, of: { accountNo: { kind: 'string', required: true, maxLength: 64 } } },
+  },
+});

@@ -1,0 +1,13 @@
+import { main } from '@platform/libs/grpc/service-main.ts';
+import { coreRoleSource } from '@platform/libs/auth/roles.ts';
+import { entities, migrationsDir } from './db.ts';
+
+/** The document service: for now its process, database connection and gRPC health. */
+main(async () => ({
+  name: 'dms',
+  protoFiles: ['platform/common/v1/common.proto'],
+  entities,
+  migrationsDir,
+  roles: coreRoleSource,
+  register: () => {},
+}), 'dms-svc');

@@ -1,0 +1,71 @@
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
+import { Client, credentials, Metadata, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import type { Config } from '@platform/libs/config/config.ts';
+import type { ServiceName } from '@platform/libs/crud/resource.ts';
+
+/**
+ * One long-lived gRPC channel per backend service, shared by every route; each call carries a
+ * deadline.
+ *
+ * @example
+ * const res = await backends.call('bpm', branch.grpc, 'getBranch', { id: 1 }, metadata);
+ */
+export class Backends {
+  readonly #clients: Record<ServiceName, Client>;
+  readonly #deadlineMs: number;
+
+  constructor(config: Config) {
+    const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 16 * 1024 * 1024 };
+    this.#clients = {
+      core: new Client(config.grpc.core, credentials.createInsecure(), options),
+      bpm: new Client(config.grpc.bpm, credentials.createInsecure(), options),
+      dms: new Client(config.grpc.dms, credentials.createInsecure(), options),
+    };
+    this.#deadlineMs = config.grpc.deadlineMs;
+  }
+
+  call<Res>(service: ServiceName, definition: ServiceDefinition, method: string, request: unknown, metadata: Metadata): Promise<Res> {
+    const def = definition[method] as MethodDefinition<unknown, Res> | undefined;
+    if (!def) return Promise.reject(new Error(`no method ${method}`));
+    return new Promise((resolve, reject) => {
+      this.#clients[service].makeUnaryRequest(
+        def.path,
+        def.requestSerialize,
+        def.responseDeserialize,
+        request,
+        metadata,
+        { deadline: Date.now() + this.#deadlineMs },
+        (error, response) => (error || response === undefined ? reject(error ?? new Error('empty response')) : resolve(response)),
+      );
+    });
+  }
+
+  /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */
+  health(service: ServiceName, name = '', timeoutMs = 2_000): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.#clients[service].makeUnaryRequest(
+        '/grpc.health.v1.Health/Check',
+        (value: string) => Buffer.from(new BinaryWriter().uint32(10).string(value).finish()),
+        (bytes: Buffer) => {
+          const reader = new BinaryReader(bytes);
+          let status = 0;
+          while (reader.pos < reader.len) {
+            const tag = reader.uint32();
+            if (tag >>> 3 === 1) status = reader.int32();
+            else reader.skip(tag & 7);
+          }
+          return status;
+        },
+        name,
+        new Metadata(),
+        { deadline: Date.now() + timeoutMs },
+        (error, status) => resolve(!error && status === 1),
+      );
+    });
+  }
+
+  close(): void {
+    for (const client of Object.values(this.#clients)) client.close();
+  }
+}
+

@@ -1,0 +1,24 @@
+import type { Request, Response } from 'express';
+import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import { languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
+
+/** What the filter chain learns of a request, kept in res.locals. */
+export interface RequestState {
+  /** The verified user token and its claims, on JWT paths. */
+  token?: string;
+  claims?: VerifiedClaims;
+}
+
+export function stateOf(res: Response): RequestState {
+  return res.locals as RequestState;
+}
+
+/** Accept-Language (first en or tr) wins, then the login's language in the token, then en (decisions.md §9). */
+export function languageOf(req: Request, res: Response): Language {
+  return languageFromHeader(req.headers['accept-language']) ?? stateOf(res).claims?.lang ?? 'en';
+}
+
+/** The client address: the socket's, or the one TRUST_PROXY hops back in X-Forwarded-For. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
+}

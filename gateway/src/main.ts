@@ -1,0 +1,46 @@
+import { TokenService } from '@platform/libs/auth/jwt.ts';
+import { loadConfig } from '@platform/libs/config/config.ts';
+import { createLogger, describeError } from '@platform/libs/log/logger.ts';
+import { createApp } from './app.ts';
+import { Backends } from './backends.ts';
+
+function start(): void {
+  const config = loadConfig();
+  const log = createLogger('gateway', config.logLevel);
+  const backends = new Backends(config);
+  const tokens = new TokenService(config.jwtSecret);
+  const app = createApp({ config, backends, tokens, log });
+  const server = app.listen(config.gatewayPort, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
+    log.info('listening', { port });
+    process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 120_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal });
+    const force = setTimeout(() => process.exit(0), 10_000);
+    force.unref();
+    server.close(() => {
+      backends.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('disconnect', () => stop('parent gone'));
+}
+
+try {
+  start();
+} catch (error) {
+  createLogger('gateway', 'info').error('failed to start', describeError(error));
+  process.exit(1);
+}

@@ -1,0 +1,21 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { categoryOf } from './paths.ts';
+
+/**
+ * X-API-Key on API-key paths, compared in constant time (both sides hashed first, so neither the
+ * length nor a prefix leaks); missing or wrong: 401 SVC-SYS-1004.
+ */
+export function apiKeyCheck(apiKey: string): RequestHandler {
+  const expected = createHash('sha256').update(apiKey).digest();
+  return (req, _res, next) => {
+    if (categoryOf(req.path) !== 'api-key') return next();
+    const given = req.headers['x-api-key'];
+    const digest = createHash('sha256').update(typeof given === 'string' ? given : '').digest();
+    if (typeof given !== 'string' || !timingSafeEqual(digest, expected)) {
+      return next(new DomainError('SVC-SYS-1004', 'apiKey.invalid'));
+    }
+    next();
+  };
+}

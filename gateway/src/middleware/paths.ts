@@ -1,0 +1,11 @@
+/** The endpoint categories of platform-interface.md §5. */
+export type PathCategory = 'public' | 'api-key' | 'jwt';
+
+const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//];
+const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
+
+export function categoryOf(path: string): PathCategory {
+  if (PUBLIC.some((pattern) => pattern.test(path))) return 'public';
+  if (API_KEY.some((pattern) => pattern.test(path))) return 'api-key';
+  return 'jwt';
+}

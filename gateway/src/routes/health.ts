@@ -1,0 +1,53 @@
+import { statfs } from 'node:fs/promises';
+import { Router } from 'express';
+import type { Config } from '@platform/libs/config/config.ts';
+import type { Backends } from '../backends.ts';
+
+type Status = 'UP' | 'DOWN';
+interface Component {
+  status: Status;
+  details?: Record<string, number | string>;
+}
+
+/** Free space below which diskSpace is DOWN (Spring Boot's default threshold). */
+const DISK_THRESHOLD_BYTES = 10 * 1024 * 1024;
+
+async function diskSpace(path: string): Promise<Component> {
+  try {
+    const stats = await statfs(path);
+    const free = stats.bavail * stats.bsize;
+    return {
+      status: free >= DISK_THRESHOLD_BYTES ? 'UP' : 'DOWN',
+      details: { total: stats.blocks * stats.bsize, free, threshold: DISK_THRESHOLD_BYTES },
+    };
+  } catch {
+    return { status: 'DOWN' };
+  }
+}
+
+const up = (ok: boolean): Component => ({ status: ok ? 'UP' : 'DOWN' });
+
+/**
+ * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and
+ * diskSpace; 503 with DOWN when one is down (decisions.md §8). GET /api/health: liveness.
+ */
+export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): Router {
+  const router = Router();
+  router.get('/actuator/health', async (_req, res) => {
+    const [core, bpm, dms, db, disk, more] = await Promise.all([
+      backends.health('core'),
+      backends.health('bpm'),
+      backends.health('dms'),
+      backends.health('core', 'db'),
+      diskSpace(config.dataDir),
+      extra(),
+    ]);
+    const components: Record<string, Component> = { core: up(core), bpm: up(bpm), dms: up(dms), db: up(db), diskSpace: disk, ...more };
+    const status: Status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
+    res.status(status === 'UP' ? 200 : 503).setHeader('Cache-Control', 'no-store').json({ status, components });
+  });
+  router.get('/api/health', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store').json({ status: 'UP' });
+  });
+  return router;
+}

@@ -1,0 +1,103 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Language } from '../i18n/messages.ts';
+
+/**
+ * The claims of a user token: the interface's (§5 JWT) plus accountNo, crProcessId, sid and lang
+ * (decisions.md §2, §9).
+ */
+export interface UserClaims {
+  sub: string;
+  userProcessId: number;
+  userCode: string;
+  userDescription: string;
+  superUser: boolean;
+  tokenVersion: number;
+  accountNo: string;
+  crProcessId: number;
+  sid: string;
+  lang: Language;
+}
+
+export interface VerifiedClaims extends UserClaims {
+  iat: number;
+  exp: number;
+}
+
+/** Claims of the credential one platform service presents to another. */
+export interface InternalClaims {
+  sub: string;
+  typ: 'internal';
+}
+
+const ALGORITHM = 'HS512';
+const INTERNAL_TTL_SECONDS = 300;
+
+/**
+ * Signs and verifies HS512 tokens with the UTF-8 bytes of JWT_SECRET (decisions.md §9). The key is a
+ * KeyObject made once, so jsonwebtoken does not parse the secret on every call.
+ *
+ * @example
+ * const tokens = new TokenService(config.jwtSecret);
+ * const token = tokens.sign(claims, 28_800);
+ * tokens.verifyUser(token) // the claims, or undefined when forged, expired or malformed
+ */
+export class TokenService {
+  readonly #key: KeyObject;
+  #internal: { token: string; renewAt: number } | undefined;
+
+  constructor(secret: string) {
+    this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
+
+  sign(claims: UserClaims, ttlSeconds: number): string {
+    return jwt.sign(claims, this.#key, { algorithm: ALGORITHM, expiresIn: ttlSeconds });
+  }
+
+  /** The user claims of a valid token; undefined for anything else (including internal tokens). */
+  verifyUser(token: string): VerifiedClaims | undefined {
+    const payload = this.#verify(token);
+    return payload && isUserClaims(payload) ? payload : undefined;
+  }
+
+  /** True for a valid internal service credential. */
+  verifyInternal(token: string): boolean {
+    const payload = this.#verify(token);
+    return payload?.typ === 'internal' && typeof payload.sub === 'string' && payload.sub.startsWith('svc:');
+  }
+
+  /** A short-lived internal credential for `service`, renewed before it expires. */
+  internalToken(service: string): string {
+    const now = Date.now();
+    if (!this.#internal || now >= this.#internal.renewAt) {
+      const claims: InternalClaims = { sub: `svc:${service}`, typ: 'internal' };
+      const token = jwt.sign(claims, this.#key, { algorithm: ALGORITHM, expiresIn: INTERNAL_TTL_SECONDS });
+      this.#internal = { token, renewAt: now + (INTERNAL_TTL_SECONDS / 2) * 1000 };
+    }
+    return this.#internal.token;
+  }
+
+  #verify(token: string): Record<string, unknown> | undefined {
+    try {
+      const payload = jwt.verify(token, this.#key, { algorithms: [ALGORITHM] });
+      return typeof payload === 'object' ? (payload as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isUserClaims(payload: Record<string, unknown>): payload is VerifiedClaims & Record<string, unknown> {
+  return (
+    payload.typ === undefined &&
+    typeof payload.sub === 'string' &&
+    typeof payload.userCode === 'string' &&
+    typeof payload.userProcessId === 'number' &&
+    typeof payload.superUser === 'boolean' &&
+    typeof payload.tokenVersion === 'number' &&
+    typeof payload.accountNo === 'string' &&
+    typeof payload.crProcessId === 'number' &&
+    typeof payload.sid === 'string' &&
+    (payload.lang === 'en' || payload.lang === 'tr')
+  );
+}

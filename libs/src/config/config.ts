@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (libs/src/config → ../../..). */
+export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export type AppEnv = 'development' | 'test' | 'production';
+
+/**
+ * The platform's configuration, read once from the environment (decisions.md §1). Every process
+ * reads the same variables; each uses what it needs.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ * config.gatewayPort // 8080 unless GATEWAY_PORT says otherwise
+ */
+export interface Config {
+  appEnv: AppEnv;
+  dataDir: string;
+  gatewayPort: number;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  jwtSecret: string;
+  coreApiKey: string;
+  dmsUrlSecret: string;
+  adminUserCode: string;
+  adminPassword: string | undefined;
+  jwtTtlSeconds: number;
+  cookieSecure: boolean;
+  bcryptRounds: number;
+  rateLimit: { public: number; apiKey: number; jwt: number };
+  allowedOrigins: string[];
+  ipFilter: { enabled: boolean; allow: string[]; deny: string[] };
+  trustProxy: number;
+  dms: { storageDir: string; maxUploadBytes: number; urlTtlSeconds: number; retentionIntervalSeconds: number };
+  grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
+  /** Largest JSON body the gateway reads. */
+  maxJsonBytes: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const REQUIRED_IN_PRODUCTION = [
+  'JWT_SECRET',
+  'CORE_API_KEY',
+  'DMS_URL_SECRET',
+  'ALLOWED_ORIGINS',
+  'DATABASE_URL',
+  'REDIS_URL',
+] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const appEnv = parseAppEnv(env.APP_ENV);
+  if (appEnv === 'production') {
+    const missing = REQUIRED_IN_PRODUCTION.filter((name) => !env[name]);
+    if (missing.length > 0) throw new ConfigError(`production needs ${missing.join(', ')}`);
+  }
+  const dataDir = resolve(env.DATA_DIR ?? join(ROOT_DIR, '.data'));
+  const secrets = resolveSecrets(env, appEnv, dataDir);
+  const jwtTtlSeconds = int(env, 'JWT_TTL_SECONDS', 28_800, 60);
+  return {
+    appEnv,
+    dataDir,
+    gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    ...secrets,
+    adminUserCode: env.ADMIN_USER_CODE || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    jwtTtlSeconds,
+    cookieSecure: bool(env, 'COOKIE_SECURE', appEnv === 'production'),
+    bcryptRounds: int(env, 'BCRYPT_ROUNDS', 10, 4, 15),
+    rateLimit: {
+      public: int(env, 'RATE_LIMIT_PUBLIC', 60, 1),
+      apiKey: int(env, 'RATE_LIMIT_API_KEY', 100, 1),
+      jwt: int(env, 'RATE_LIMIT_JWT', 200, 1),
+    },
+    allowedOrigins: list(env.ALLOWED_ORIGINS),
+    ipFilter: {
+      enabled: bool(env, 'IP_FILTER_ENABLED', appEnv === 'production'),
+      allow: list(env.IP_ALLOW),
+      deny: list(env.IP_DENY),
+    },
+    trustProxy: int(env, 'TRUST_PROXY', 0, 0, 32),
+    dms: {
+      storageDir: resolve(env.DMS_STORAGE_DIR ?? join(dataDir, 'files')),
+      maxUploadBytes: int(env, 'DMS_MAX_UPLOAD_BYTES', 1024 ** 3, 1),
+      urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
+      retentionIntervalSeconds: int(env, 'DMS_RETENTION_INTERVAL_SECONDS', 3600, 1),
+    },
+    grpc: {
+      core: env.CORE_GRPC_ADDR || '127.0.0.1:50051',
+      bpm: env.BPM_GRPC_ADDR || '127.0.0.1:50052',
+      dms: env.DMS_GRPC_ADDR || '127.0.0.1:50053',
+      deadlineMs: int(env, 'GRPC_DEADLINE_MS', 10_000, 1),
+    },
+    maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}
+
+/** The port of a `host:port` address. */
+export function portOf(address: string): number {
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  if (!Number.isInteger(port)) throw new ConfigError(`no port in ${address}`);
+  return port;
+}
+
+interface Secrets {
+  jwtSecret: string;
+  coreApiKey: string;
+  dmsUrlSecret: string;
+}
+
+const SECRETS_FILE = 'secrets.json';
+
+/** Reads the development secrets kept under the data folder, creating them on first use. */
+export function developmentSecrets(dataDir: string): Secrets & { generated: boolean } {
+  const file = join(dataDir, SECRETS_FILE);
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+    return { ...stored, generated: false };
+  }
+  const secrets: Secrets = {
+    jwtSecret: randomBytes(32).toString('hex'),
+    coreApiKey: randomBytes(16).toString('hex'),
+    dmsUrlSecret: randomBytes(32).toString('hex'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { ...secrets, generated: true };
+}
+
+function resolveSecrets(env: Env, appEnv: AppEnv, dataDir: string): Secrets {
+  const given = { jwtSecret: env.JWT_SECRET, coreApiKey: env.CORE_API_KEY, dmsUrlSecret: env.DMS_URL_SECRET };
+  let stored: Secrets | undefined;
+  const need = (): Secrets => {
+    if (appEnv !== 'development') {
+      const missing = Object.entries({ JWT_SECRET: given.jwtSecret, CORE_API_KEY: given.coreApiKey, DMS_URL_SECRET: given.dmsUrlSecret })
+        .filter(([, value]) => !value)
+        .map(([name]) => name);
+      throw new ConfigError(`${appEnv} needs ${missing.join(', ')}`);
+    }
+    stored ??= developmentSecrets(dataDir);
+    return stored;
+  };
+  const jwtSecret = given.jwtSecret || need().jwtSecret;
+  if (!/^[0-9a-fA-F]{64,}$/.test(jwtSecret)) {
+    throw new ConfigError('JWT_SECRET must be at least 64 hexadecimal characters');
+  }
+  const coreApiKey = given.coreApiKey || need().coreApiKey;
+  if (!/^[0-9a-fA-F]{32}$/.test(coreApiKey)) throw new ConfigError('CORE_API_KEY must be 32 hexadecimal characters');
+  const dmsUrlSecret = given.dmsUrlSecret || need().dmsUrlSecret;
+  return { jwtSecret, coreApiKey, dmsUrlSecret };
+}
+
+function parseAppEnv(value: string | undefined): AppEnv {
+  if (value === undefined || value === '') return 'development';
+  if (value === 'development' || value === 'test' || value === 'production') return value;
+  throw new ConfigError(`APP_ENV must be development, test or production, not ${value}`);
+}
+
+function parseLogLevel(value: string | undefined): Config['logLevel'] {
+  if (value === undefined || value === '') return 'info';
+  if (value === 'debug' || value === 'info' || value === 'warn' || value === 'error') return value;
+  throw new ConfigError(`LOG_LEVEL must be debug, info, warn or error, not ${value}`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, not ${raw}`);
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

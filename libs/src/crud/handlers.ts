@@ -1,0 +1,271 @@
+import { ForeignKeyConstraintViolationException, LockMode, type EntityManager, type EntitySchema } from '@mikro-orm/postgresql';
+import type { Statistics } from '../gen/platform/common/v1/common.ts';
+import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '../auth/caller.ts';
+import { DomainError, invalidField, notFound } from '../errors/domain-error.ts';
+import type { Handler } from '../grpc/server.ts';
+import type { Row } from '../db/entity-schema.ts';
+import {
+  allFields,
+  apiFields,
+  isScalar,
+  keyOf,
+  methodNames,
+  offers,
+  recordFieldOf,
+  visibleScalars,
+  type Operation,
+  type Resource,
+  type ScalarField,
+} from './resource.ts';
+import { buildListQuery, pageMeta } from './list-query.ts';
+import { toMessageValue, toRowValue } from './values.ts';
+
+/** A record as it travels in a proto message: camelCase fields, optional ones absent. */
+export type Message = Record<string, unknown>;
+
+export type WriteMode = 'create' | 'update';
+
+/** Where a resource's behaviour differs from the CRUD set. Each hook runs inside the write's transaction. */
+export interface ResourceHooks {
+  /** Checks or changes the values about to be written (hash a password, refuse a field). */
+  beforeWrite?(values: Row, input: Message, ctx: CallContext, mode: WriteMode, current: Row | undefined): Promise<void>;
+  /** Writes what lives outside the row (user-process selects), after the row is flushed. */
+  afterWrite?(row: Row, input: Message, ctx: CallContext, mode: WriteMode, written: ReadonlySet<string>): Promise<void>;
+  /** Adds fields that are not columns to records going out, a page at a time. */
+  decorate?(rows: readonly Row[], messages: Message[], ctx: CallContext): Promise<void>;
+  /** Runs before a row is deleted (refuse, or clean up what the row owns). */
+  beforeDelete?(row: Row, ctx: CallContext): Promise<void>;
+}
+
+/** What the engine needs of a resource on the service side. */
+export interface ResourceRuntime {
+  resource: Resource;
+  entity: EntitySchema<Row>;
+  /** Entities of same-service references, by resource path. */
+  entities: ReadonlyMap<string, EntitySchema<Row>>;
+  hooks?: ResourceHooks;
+}
+
+const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
+
+/**
+ * The gRPC handlers of a resource's CRUD set, keyed by grpc-js method name, with the tenant scope
+ * and role checks of decisions.md §2 and the list rules of §4. An entity overrides a handler by
+ * spreading its own after these.
+ *
+ * @example
+ * server.addService(branch.grpc, implement(runtime, { ...crudHandlers(branchRuntime), listBranchesByPartner }));
+ */
+export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never, unknown>> {
+  const { resource } = rt;
+  const names = methodNames(resource);
+  const all: Record<Operation, Handler<never, unknown>> = {
+    get: (request: Message, ctx) => getRecord(rt, request, ctx),
+    create: (request: Message, ctx) => createRecord(rt, request, ctx),
+    update: (request: Message, ctx) => updateRecord(rt, request, ctx),
+    delete: (request: Message, ctx) => deleteRecord(rt, request, ctx),
+    list: (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx),
+    stats: (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx),
+  };
+  const handlers: Record<string, Handler<never, unknown>> = {};
+  for (const operation of Object.keys(all) as Operation[]) {
+    if (offers(resource, operation)) handlers[names[operation]] = all[operation];
+  }
+  return handlers;
+}
+
+/** `<path>:read`, `<path>:write`, `<path>:delete` (decisions.md §2). */
+export function roleOf(resource: Resource, action: 'read' | 'write' | 'delete'): string {
+  return `${resource.path}:${action}`;
+}
+
+/** The row a caller may see under its key, or 404 (another tenant's row does not exist for it). */
+export async function findVisible(
+  rt: ResourceRuntime,
+  em: EntityManager,
+  ctx: CallContext,
+  key: unknown,
+  lock = false,
+): Promise<Row> {
+  const keyField = keyOf(rt.resource);
+  const spec = allFields(rt.resource)[keyField];
+  if (!spec || !isScalar(spec)) throw new Error(`${rt.resource.path} has no scalar key ${keyField}`);
+  const where: Row = { [keyField]: toRowValue(keyField, spec, key) };
+  const scope = tenantScope(ctx);
+  if (scope !== undefined) where.crProcessId = scope;
+  const row = await em.findOne(rt.entity, where, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!row) throw notFound(rt.resource.path);
+  return row;
+}
+
+/** The shown fields of a row as a proto message (write-only fields never leave). */
+export function toMessage(resource: Resource, row: Row): Message {
+  const message: Message = {};
+  for (const [name, spec] of visibleScalars(resource)) {
+    const value = toMessageValue(spec, row[name]);
+    if (value !== undefined) message[name] = value;
+  }
+  return message;
+}
+
+export async function toMessages(rt: ResourceRuntime, rows: readonly Row[], ctx: CallContext): Promise<Message[]> {
+  const messages = rows.map((row) => toMessage(rt.resource, row));
+  await rt.hooks?.decorate?.(rows, messages, ctx);
+  return messages;
+}
+
+async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+  await authorize(ctx, roleOf(rt.resource, 'read'));
+  const row = await findVisible(rt, ctx.em, ctx, request[keyOf(rt.resource)]);
+  const [message] = await toMessages(rt, [row], ctx);
+  return message ?? {};
+}
+
+async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+  await authorize(ctx, roleOf(rt.resource, 'write'));
+  const input = recordOf(rt.resource, request);
+  const values = readValues(rt.resource, input, 'create', Object.keys(input));
+  const crProcessId = values.crProcessId;
+  if (typeof crProcessId !== 'number') throw invalidField('crProcessId', 'field.required');
+  assertTenant(ctx, crProcessId);
+  const now = new Date();
+  const row = await ctx.em.transactional(async (em) => {
+    const txCtx = { ...ctx, em };
+    await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
+    await checkReferences(rt, em, values, crProcessId);
+    const actor = actorOf(ctx);
+    const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
+    await em.flush();
+    await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
+    return created;
+  });
+  const [message] = await toMessages(rt, [row], ctx);
+  return message ?? {};
+}
+
+async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+  await authorize(ctx, roleOf(rt.resource, 'write'));
+  const input = recordOf(rt.resource, request);
+  const version = input.version;
+  if (typeof version !== 'number') throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
+  const mask = Array.isArray(request.updateMask) && request.updateMask.length > 0
+    ? (request.updateMask as string[])
+    : Object.keys(input).filter((name) => input[name] !== undefined);
+  const values = readValues(rt.resource, input, 'update', mask);
+  const key = request[keyOf(rt.resource)];
+  const row = await ctx.em.transactional(async (em) => {
+    const txCtx = { ...ctx, em };
+    const current = await findVisible(rt, em, txCtx, key, true);
+    if (current.version !== version) throw new DomainError('SVC-SYS-4002', 'version.stale');
+    for (const [name, spec] of Object.entries(allFields(rt.resource))) {
+      if (isScalar(spec) && spec.immutable && values[name] !== undefined && values[name] !== current[name]) {
+        throw invalidField(name, 'field.readOnly');
+      }
+    }
+    await rt.hooks?.beforeWrite?.(values, input, txCtx, 'update', current);
+    await checkReferences(rt, em, values, current.crProcessId as number);
+    Object.assign(current, { ...values, version: version + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
+    await em.flush();
+    await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
+    return current;
+  });
+  const [message] = await toMessages(rt, [row], ctx);
+  return message ?? {};
+}
+
+async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+  await authorize(ctx, roleOf(rt.resource, 'delete'));
+  try {
+    await ctx.em.transactional(async (em) => {
+      const row = await findVisible(rt, em, { ...ctx, em }, request[keyOf(rt.resource)], true);
+      await rt.hooks?.beforeDelete?.(row, { ...ctx, em });
+      em.remove(row);
+      await em.flush();
+    });
+  } catch (error) {
+    if (error instanceof ForeignKeyConstraintViolationException) throw new DomainError('SVC-SYS-4003', 'record.referenced');
+    throw error;
+  }
+  return {};
+}
+
+async function listRecords(
+  rt: ResourceRuntime,
+  request: { page?: Parameters<typeof buildListQuery>[1] },
+  ctx: CallContext,
+): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
+  await authorize(ctx, roleOf(rt.resource, 'read'));
+  const query = buildListQuery(rt.resource, request.page);
+  assertTenant(ctx, query.crProcessId);
+  const [rows, total] = await ctx.em.findAndCount(rt.entity, query.where, {
+    orderBy: query.orderBy,
+    limit: query.size,
+    offset: query.page * query.size,
+  });
+  const content = await toMessages(rt, rows, ctx);
+  return { content, meta: pageMeta(query.page, query.size, total, rows.length) };
+}
+
+async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }, ctx: CallContext): Promise<Statistics> {
+  await authorize(ctx, roleOf(rt.resource, 'read'));
+  const tenant = tenantScope(ctx) ?? request.crProcessId;
+  const meta = ctx.em.getMetadata(rt.entity);
+  const table = `"${meta.schema}"."${meta.tableName}"`;
+  const [counts] = await ctx.em.execute<{ total: string; active: string }[]>(
+    `select count(*) as total, count(*) filter (where status) as active from ${table}` +
+      (tenant === undefined ? '' : ' where cr_process_id = ?'),
+    tenant === undefined ? [] : [tenant],
+  );
+  const total = Number(counts?.total ?? 0);
+  const active = Number(counts?.active ?? 0);
+  return { totalCount: total, activeCount: active, passiveCount: total - active };
+}
+
+function recordOf(resource: Resource, request: Message): Message {
+  const record = request[recordFieldOf(resource)];
+  return record !== null && typeof record === 'object' ? (record as Message) : {};
+}
+
+/**
+ * The row values of a create or update: read-only fields ignored (no mass assignment), required
+ * fields present on create and never cleared on update, every value checked by its field's kind.
+ */
+export function readValues(resource: Resource, input: Message, mode: WriteMode, names: readonly string[]): Row {
+  const fields = apiFields(resource);
+  const values: Row = {};
+  for (const name of names) {
+    const spec = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (!spec) throw invalidField(name, 'field.unknown');
+    if (!isScalar(spec) || spec.readOnly || READ_ONLY_ON_WRITE.has(name)) continue;
+    const value = input[name];
+    if (value === undefined || value === null) {
+      if (mode === 'update' && (spec.required || spec.default !== undefined)) throw invalidField(name, 'field.required');
+      if (mode === 'update') values[name] = null;
+      continue;
+    }
+    values[name] = toRowValue(name, spec, value);
+  }
+  if (mode === 'create') {
+    for (const [name, spec] of Object.entries(fields)) {
+      if (!spec.required || (isScalar(spec) && spec.readOnly)) continue;
+      const missing = isScalar(spec) ? values[name] === undefined : !Array.isArray(input[name]) || input[name].length === 0;
+      if (missing) throw invalidField(name, 'field.required');
+    }
+    for (const [name, spec] of Object.entries(fields)) {
+      if (isScalar(spec) && spec.default !== undefined && values[name] === undefined) values[name] = spec.default;
+    }
+  }
+  return values;
+}
+
+/** References (`...Id`) must name a row of the same tenant (decisions.md §3), else 400 SVC-SYS-2001. */
+async function checkReferences(rt: ResourceRuntime, em: EntityManager, values: Row, crProcessId: number): Promise<void> {
+  for (const [name, spec] of Object.entries(rt.resource.fields)) {
+    const target = isScalar(spec) ? (spec as ScalarField).references : undefined;
+    const id = values[name];
+    if (!target || id === undefined || id === null) continue;
+    const entity = rt.entities.get(target);
+    if (!entity) throw new Error(`${rt.resource.path}.${name} references unknown ${target}`);
+    if ((await em.count(entity, { id, crProcessId })) === 0) throw invalidField(name, 'field.reference');
+  }
+}

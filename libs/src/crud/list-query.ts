@@ -1,0 +1,92 @@
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import { SortDirection, type PageMeta, type PageRequest } from '../gen/platform/common/v1/common.ts';
+import { DomainError, invalidField } from '../errors/domain-error.ts';
+import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from './resource.ts';
+import { toRowValue } from './values.ts';
+import type { Row } from '../db/entity-schema.ts';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 500;
+
+export interface ListQuery {
+  crProcessId: number;
+  where: FilterQuery<Row>;
+  orderBy: QueryOrderMap<Row>[];
+  page: number;
+  size: number;
+}
+
+/**
+ * Turns a PageRequest into a query, with the rules of decisions.md §4: size 1..500 (20 when not
+ * given), page ≥ 0, sorts only by entity properties with ties broken by id, filters by equality on
+ * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
+ * case-insensitive substring in which `%` and `_` are literal.
+ */
+export function buildListQuery(resource: Resource, request: PageRequest | undefined): ListQuery {
+  const page = request?.page ?? 0;
+  const size = request?.size ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 0) throw new DomainError('SVC-SYS-2001', 'page.index');
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('SVC-SYS-2001', 'page.size', { max: String(MAX_PAGE_SIZE) });
+  }
+  const fields = new Map(visibleScalars(resource));
+  const filter: Record<string, unknown> = request?.filter ?? {};
+  const rawTenant = filter.crProcessId;
+  if (rawTenant === undefined || rawTenant === null) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+  const crProcessId = toRowValue('filter.crProcessId', { kind: 'long' }, rawTenant) as number;
+
+  const conditions: FilterQuery<Row>[] = [{ crProcessId }];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === 'crProcessId') continue;
+    conditions.push(filterCondition(fields, key, value));
+  }
+  const term = request?.searchTerm;
+  if (term !== undefined && term !== '') {
+    const searchable = [...fields].filter(([, spec]) => spec.searchable).map(([name]) => name);
+    if (searchable.length > 0) {
+      const pattern = `%${escapeLike(toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, term) as string)}%`;
+      conditions.push({ $or: searchable.map((name) => ({ [name]: { $ilike: pattern } })) });
+    }
+  }
+
+  const orderBy: QueryOrderMap<Row>[] = [];
+  for (const sort of request?.sorts ?? []) {
+    if (!fields.has(sort.field)) throw invalidField(sort.field, 'sort.field');
+    orderBy.push({ [sort.field]: sort.direction === SortDirection.SORT_DIRECTION_DESC ? 'desc' : 'asc' });
+  }
+  orderBy.push({ id: 'asc' });
+  return { crProcessId, where: { $and: conditions }, orderBy, page, size };
+}
+
+function filterCondition(fields: Map<string, ScalarField>, key: string, value: unknown): FilterQuery<Row> {
+  const exact = fields.get(key);
+  if (exact) {
+    if (value === null) return { [key]: null };
+    return { [key]: toRowValue(`filter.${key}`, exact, value) };
+  }
+  const range = /^(.+)(From|To)$/.exec(key);
+  const base = range?.[1];
+  const spec = base ? fields.get(base) : undefined;
+  if (!base || !spec || !RANGE_KINDS.has(spec.kind)) throw invalidField(`filter.${key}`, 'filter.unknown');
+  const bound = toRowValue(`filter.${key}`, spec, value);
+  return { [base]: range?.[2] === 'From' ? { $gte: bound } : { $lte: bound } };
+}
+
+/** PostgreSQL LIKE pattern text that matches `term` literally (backslash is the escape). */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Spring Data page arithmetic (decisions.md §9). */
+export function pageMeta(page: number, size: number, totalElements: number, itemsOnPage: number): PageMeta {
+  const totalPages = Math.ceil(totalElements / size);
+  return {
+    page,
+    size,
+    totalElements,
+    totalPages,
+    first: page === 0,
+    last: page >= totalPages - 1,
+    empty: itemsOnPage === 0,
+  };
+}

@@ -1,0 +1,165 @@
+import type { ServiceDefinition } from '@grpc/grpc-js';
+
+/**
+ * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
+ * filters apply: `long`, `int`, `decimal`, `date` and `datetime` also take `<field>From` /
+ * `<field>To` range filters (decisions.md §4).
+ */
+export type FieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum';
+
+/** A scalar field of a resource. */
+export interface ScalarField {
+  kind: FieldKind;
+  /** Required on create. */
+  required?: boolean;
+  /** Longest string (default 255 for `string`). */
+  maxLength?: number;
+  minLength?: number;
+  /** Allowed values of an `enum`. */
+  values?: readonly string[];
+  /** Smallest and largest number of a `long`, `int` or `decimal`. */
+  min?: number;
+  max?: number;
+  /** Value stored when a create omits the field. */
+  default?: string | number | boolean;
+  /** Accepted on write, never returned (passwords). */
+  writeOnly?: boolean;
+  /** Returned, never written through the API (computed by the service). */
+  readOnly?: boolean;
+  /** Set on create, never changed by an update (a different value is 400). */
+  immutable?: boolean;
+  /** A column of the service's own (tokenVersion): neither accepted nor returned by the API. */
+  internal?: boolean;
+  /** Matched by `searchTerm` (case-insensitive substring). */
+  searchable?: boolean;
+  /** `tenant`: unique per crProcessId; `global`: unique across tenants. */
+  unique?: 'tenant' | 'global';
+  /** A reference to another resource of the same service, kept by a foreign key. */
+  references?: string;
+}
+
+/** A list of small objects, written and read by the resource's own hooks (user-process selects). */
+export interface ObjectListField {
+  kind: 'objects';
+  required?: boolean;
+  /** Fields of each item that a client may send. */
+  of: Record<string, ScalarField>;
+}
+
+export type FieldSpec = ScalarField | ObjectListField;
+
+/** Which operations of the CRUD set a resource offers (platform-interface.md §4.2). */
+export type OperationSet = 'full' | 'no-stats' | 'read-only';
+
+export type Operation = 'get' | 'create' | 'update' | 'delete' | 'list' | 'stats';
+
+export type ServiceName = 'core' | 'bpm' | 'dms';
+
+/**
+ * One declaration per entity: the REST path segment, the proto message and service, the fields
+ * and the CRUD set. `libs/crud` turns it into gRPC handlers (service side), REST routes (gateway
+ * side) and a MikroORM entity.
+ *
+ * @example
+ * export const branch = defineResource({
+ *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService,
+ *   operations: 'full',
+ *   fields: { branchName: { kind: 'string', required: true, searchable: true } },
+ * });
+ */
+export interface Resource<Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
+  /** REST path segment, also the role prefix (`branch:read`). */
+  path: string;
+  /** Proto message name; RPCs are `Get<name>`, `Create<name>`, ..., `List<plural>`, `Get<name>Stats`. */
+  name: string;
+  plural: string;
+  service: ServiceName;
+  /** The generated grpc-js service definition. */
+  grpc: ServiceDefinition;
+  operations: OperationSet;
+  /** The path key when it is not `id` (account: `accountNo`). */
+  key?: string;
+  /** Database table; the path with `_` for `-` when omitted. */
+  table?: string;
+  fields: Fields;
+  /** Composite unique keys within a tenant, e.g. `[['businessPartnerId', 'branchCode']]`. */
+  uniques?: readonly (readonly string[])[];
+}
+
+export function defineResource<const Fields extends Record<string, FieldSpec>>(resource: Resource<Fields>): Resource<Fields> {
+  return resource;
+}
+
+/** The common record fields every resource has (decisions.md §3). */
+export const COMMON_FIELDS = {
+  id: { kind: 'long', readOnly: true },
+  version: { kind: 'int', readOnly: true },
+  crProcessId: { kind: 'long', required: true, immutable: true },
+  status: { kind: 'boolean', default: true },
+  createdAt: { kind: 'datetime', readOnly: true },
+  updatedAt: { kind: 'datetime', readOnly: true },
+  createdBy: { kind: 'string', readOnly: true },
+  updatedBy: { kind: 'string', readOnly: true },
+} as const satisfies Record<string, ScalarField>;
+
+export const RANGE_KINDS: ReadonlySet<FieldKind> = new Set(['long', 'int', 'decimal', 'date', 'datetime']);
+
+export function isScalar(spec: FieldSpec): spec is ScalarField {
+  return spec.kind !== 'objects';
+}
+
+/** Every field of a resource, common ones first, in the order records are shown. */
+export function allFields(resource: Resource): Record<string, FieldSpec> {
+  return { ...COMMON_FIELDS, ...resource.fields };
+}
+
+/** Fields the API knows: every field but the service's internal columns. */
+export function apiFields(resource: Resource): Record<string, FieldSpec> {
+  return Object.fromEntries(Object.entries(allFields(resource)).filter(([, spec]) => !isScalar(spec) || !spec.internal));
+}
+
+/** Scalar fields that are shown (not write-only, not internal): the ones a client may sort and filter by. */
+export function visibleScalars(resource: Resource): [string, ScalarField][] {
+  return Object.entries(allFields(resource)).filter(
+    (entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly && !entry[1].internal,
+  );
+}
+
+export function offers(resource: Resource, operation: Operation): boolean {
+  switch (resource.operations) {
+    case 'full':
+      return true;
+    case 'no-stats':
+      return operation !== 'stats';
+    case 'read-only':
+      return operation === 'get' || operation === 'list';
+  }
+}
+
+export function tableOf(resource: Resource): string {
+  return resource.table ?? resource.path.replace(/-/g, '_');
+}
+
+const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** The grpc-js method names (ts-proto's lowerCamel) of each operation. */
+export function methodNames(resource: Resource): Record<Operation, string> {
+  return {
+    get: lowerFirst(`Get${resource.name}`),
+    create: lowerFirst(`Create${resource.name}`),
+    update: lowerFirst(`Update${resource.name}`),
+    delete: lowerFirst(`Delete${resource.name}`),
+    list: lowerFirst(`List${resource.plural}`),
+    stats: lowerFirst(`Get${resource.name}Stats`),
+  };
+}
+
+/** The proto field of Create/Update requests that holds the record (`business_partner` → `businessPartner`). */
+export function recordFieldOf(resource: Resource): string {
+  return lowerFirst(resource.name);
+}
+
+/** The key field of the resource: `id` or the declared key. */
+export function keyOf(resource: Resource): string {
+  return resource.key ?? 'id';
+}

@@ -1,0 +1,49 @@
+import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Row } from './entity-schema.ts';
+
+export interface OrmOptions {
+  /** postgres:// URL. */
+  url: string;
+  /** The service's own PostgreSQL schema (core, bpm, dms): each service owns its tables. */
+  schema: string;
+  entities: EntitySchema<Row>[];
+  /** Absolute path of the service's migrations folder. */
+  migrationsDir: string;
+  /** Connection pool size (default 10). */
+  poolSize?: number;
+  debug?: boolean;
+}
+
+/**
+ * A MikroORM instance for one service: its entities in its own schema, its migrations tracked in
+ * `<schema>.mikro_orm_migrations`. The global EntityManager is never used for work: handlers fork it.
+ *
+ * @example
+ * const orm = await createOrm({ url, schema: 'bpm', entities, migrationsDir });
+ * await orm.migrator.up();
+ */
+export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    extensions: [Migrator],
+    allowGlobalContext: false,
+    discovery: { warnWhenNoEntities: false },
+    forceUtcTimezone: true,
+    debug: options.debug ?? false,
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    migrations: {
+      path: options.migrationsDir,
+      pathTs: options.migrationsDir,
+      tableName: 'mikro_orm_migrations',
+      schema: options.schema,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      snapshotOnMigrate: false,
+      emit: 'ts',
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/**
+ * The platform's error codes (decisions.md §6), each with its HTTP status and the gRPC status
+ * that carries it between the services and the gateway.
+ *
+ * @example
+ * ERRORS['SVC-SYS-4002'].http // 409
+ */
+export const ERRORS = {
+  'SVC-SYS-1001': { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  'SVC-SYS-1002': { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  'SVC-SYS-1003': { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  'SVC-SYS-1004': { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  'SVC-SYS-1005': { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
+  'SVC-SYS-1006': { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
+  'SVC-SYS-2001': { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
+  'SVC-SYS-2002': { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
+  'SVC-SYS-3001': { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  'SVC-SYS-3002': { http: 415, grpc: GrpcStatus.INVALID_ARGUMENT },
+  'SVC-SYS-3003': { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  'SVC-SYS-3004': { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  'SVC-SYS-3005': { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  'SVC-SYS-3006': { http: 410, grpc: GrpcStatus.FAILED_PRECONDITION },
+  'SVC-SYS-3007': { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  'SVC-SYS-4001': { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  'SVC-SYS-4002': { http: 409, grpc: GrpcStatus.ABORTED },
+  'SVC-SYS-4003': { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
+  'SVC-SYS-4004': { http: 409, grpc: GrpcStatus.FAILED_PRECONDITION },
+  'SVC-SYS-4005': { http: 409, grpc: GrpcStatus.ALREADY_EXISTS },
+  'SVC-SYS-5001': { http: 500, grpc: GrpcStatus.INTERNAL },
+  'SVC-SYS-5002': { http: 503, grpc: GrpcStatus.UNAVAILABLE },
+} as const satisfies Record<string, { http: number; grpc: GrpcStatus }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
+import type { RoleSource } from '../auth/caller.ts';
+import { TokenService } from '../auth/jwt.ts';
+import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
+import { createOrm } from '../db/orm.ts';
+import type { Row } from '../db/entity-schema.ts';
+import { createLogger, describeError, type Logger } from '../log/logger.ts';
+import type { Runtime } from './server.ts';
+
+export interface ServiceSpec {
+  /** core, bpm or dms. */
+  name: 'core' | 'bpm' | 'dms';
+  /** Proto files (relative to proto/) whose services this process serves, for reflection. */
+  protoFiles: string[];
+  entities: EntitySchema<Row>[];
+  migrationsDir: string;
+  roles: RoleSource;
+  /** Adds the service's implementations to the server. */
+  register(server: Server, runtime: Runtime, config: Config): void;
+  /** Runs after the migrations, before the server listens (bootstrap data). */
+  afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
+}
+
+export const PROTO_DIR = join(ROOT_DIR, 'proto');
+const DB_HEALTH_INTERVAL_MS = 5_000;
+
+/**
+ * A service process: configuration, ORM and migrations, the gRPC server with health
+ * (`grpc.health.v1`, overall and a `db` entry) and reflection, readiness reported to a parent
+ * launcher over IPC, and a graceful stop on SIGTERM or SIGINT.
+ */
+export async function runService(spec: ServiceSpec): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(`${spec.name}-svc`, config.logLevel);
+  const address = config.grpc[spec.name];
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
+  const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir });
+  await orm.migrator.up();
+  await spec.afterMigrate?.(orm, config, log);
+
+  const runtime: Runtime = { service: spec.name, orm, tokens: new TokenService(config.jwtSecret), roles: spec.roles, log };
+  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  spec.register(server, runtime, config);
+
+  const health = new HealthImplementation({ '': 'SERVING', db: 'SERVING' });
+  health.addToServer(server);
+  const reflected = loadSync(spec.protoFiles, { includeDirs: [PROTO_DIR], keepCase: false });
+  new ReflectionService(reflected).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`0.0.0.0:${portOf(address)}`, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
+  });
+  const dbWatch = setInterval(() => {
+    orm.isConnected().then(
+      (up) => health.setStatus('db', up ? 'SERVING' : 'NOT_SERVING'),
+      () => health.setStatus('db', 'NOT_SERVING'),
+    );
+  }, DB_HEALTH_INTERVAL_MS);
+  dbWatch.unref();
+  log.info('listening', { port });
+  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}` });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal });
+    health.setStatus('', 'NOT_SERVING');
+    clearInterval(dbWatch);
+    const force = setTimeout(() => server.forceShutdown(), 10_000);
+    force.unref();
+    server.tryShutdown(() => {
+      orm.close().finally(() => process.exit(0));
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('disconnect', () => stop('parent gone'));
+}
+
+/** Runs a service's main, logging a startup failure as one line and exiting 1. */
+export function main(spec: () => Promise<ServiceSpec>, name: string): void {
+  spec()
+    .then(runService)
+    .catch((error: unknown) => {
+      createLogger(name, 'info').error('failed to start', describeError(error));
+      process.exit(1);
+    });
+}

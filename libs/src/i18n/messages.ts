@@ -1,0 +1,114 @@
+/**
+ * Error messages in the platform's two languages. A message is chosen by key and filled with the
+ * error's parameters: `{field}` is replaced by `params.field`.
+ *
+ * @example
+ * translate('tr', 'field.unknown', { field: 'colour' }) // "Bilinmeyen alan: colour"
+ */
+export const LANGUAGES = ['en', 'tr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const catalogue = {
+  'session.expired': {
+    en: 'Your session has expired or is invalid; please log in again',
+    tr: 'Oturumunuzun süresi doldu veya oturum geçersiz; lütfen tekrar giriş yapın',
+  },
+  'login.failed': { en: 'Wrong user code or password', tr: 'Kullanıcı kodu veya şifre hatalı' },
+  'access.denied': { en: 'You are not allowed to do this', tr: 'Bu işlem için yetkiniz yok' },
+  'apiKey.invalid': { en: 'API key missing or wrong', tr: 'API anahtarı eksik veya hatalı' },
+  'captcha.rejected': { en: 'Captcha verification failed', tr: 'Captcha doğrulaması başarısız' },
+  'password.wrongCurrent': { en: 'The current password is wrong', tr: 'Mevcut şifre hatalı' },
+  'body.malformed': { en: 'The request body is not valid JSON', tr: 'İstek gövdesi geçerli bir JSON değil' },
+  'body.notObject': { en: 'The request body must be a JSON object', tr: 'İstek gövdesi bir JSON nesnesi olmalı' },
+  'body.tooLarge': {
+    en: 'The request body is larger than {limit} bytes',
+    tr: 'İstek gövdesi {limit} bayttan büyük',
+  },
+  'field.unknown': { en: 'Unknown field: {field}', tr: 'Bilinmeyen alan: {field}' },
+  'field.required': { en: 'Field is required: {field}', tr: 'Alan zorunlu: {field}' },
+  'field.invalid': { en: 'Field is invalid: {field}', tr: 'Alan geçersiz: {field}' },
+  'field.type': {
+    en: 'Field {field} must be of type {type}',
+    tr: '{field} alanı {type} türünde olmalı',
+  },
+  'field.tooLong': {
+    en: 'Field {field} is longer than {max} characters',
+    tr: '{field} alanı {max} karakterden uzun',
+  },
+  'field.tooShort': {
+    en: 'Field {field} is shorter than {min} characters',
+    tr: '{field} alanı {min} karakterden kısa',
+  },
+  'field.outOfRange': { en: 'Field {field} is out of range', tr: '{field} alanı izin verilen aralığın dışında' },
+  'field.enum': {
+    en: 'Field {field} must be one of {values}',
+    tr: '{field} alanı şunlardan biri olmalı: {values}',
+  },
+  'field.reference': {
+    en: 'Field {field} does not name a record of this tenant',
+    tr: '{field} alanı bu kiracıya ait bir kaydı göstermiyor',
+  },
+  'field.readOnly': { en: 'Field {field} cannot be changed', tr: '{field} alanı değiştirilemez' },
+  'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
+  'page.size': { en: 'Page size must be between 1 and {max}', tr: 'Sayfa boyutu 1 ile {max} arasında olmalı' },
+  'page.index': { en: 'Page index must not be negative', tr: 'Sayfa numarası negatif olamaz' },
+  'sort.field': { en: 'Cannot sort by: {field}', tr: 'Bu alana göre sıralanamaz: {field}' },
+  'sort.direction': { en: 'Sort direction must be ASC or DESC', tr: 'Sıralama yönü ASC veya DESC olmalı' },
+  'filter.unknown': { en: 'Unknown filter field: {field}', tr: 'Bilinmeyen filtre alanı: {field}' },
+  'filter.crProcessIdRequired': {
+    en: 'The list filter must contain crProcessId',
+    tr: 'Liste filtresi crProcessId içermeli',
+  },
+  'upload.tooLarge': { en: 'The file is too large', tr: 'Dosya çok büyük' },
+  'record.notFound': { en: 'Record not found: {resource}', tr: 'Kayıt bulunamadı: {resource}' },
+  'path.notFound': { en: 'No such path: {path}', tr: 'Böyle bir yol yok: {path}' },
+  'version.stale': {
+    en: 'The record was changed by someone else; reload it and try again',
+    tr: 'Kayıt başka biri tarafından değiştirildi; yeniden yükleyip tekrar deneyin',
+  },
+  'version.required': { en: 'Field is required: version', tr: 'Alan zorunlu: version' },
+  'record.referenced': {
+    en: 'The record is still referenced by other records',
+    tr: 'Kayıt başka kayıtlar tarafından kullanılıyor',
+  },
+  'transition.invalid': { en: 'This state change is not allowed', tr: 'Bu durum değişikliğine izin verilmiyor' },
+  'record.duplicate': {
+    en: 'A record with the same {field} already exists',
+    tr: 'Aynı {field} değerine sahip bir kayıt zaten var',
+  },
+  'server.error': {
+    en: 'An unexpected error occurred; reference {refId}',
+    tr: 'Beklenmeyen bir hata oluştu; referans {refId}',
+  },
+  'service.unavailable': {
+    en: 'A backing service is unavailable; please try again',
+    tr: 'Bir arka plan servisi kullanılamıyor; lütfen tekrar deneyin',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type MessageKey = keyof typeof catalogue;
+
+export function isMessageKey(value: unknown): value is MessageKey {
+  return typeof value === 'string' && Object.hasOwn(catalogue, value);
+}
+
+export function isLanguage(value: unknown): value is Language {
+  return value === 'en' || value === 'tr';
+}
+
+export function translate(lang: Language, key: MessageKey, params: Record<string, string> = {}): string {
+  return catalogue[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+}
+
+/**
+ * The language of an Accept-Language header: the first `en` or `tr` in it, by order of appearance
+ * (decisions.md §9), or undefined.
+ */
+export function languageFromHeader(header: string | undefined): Language | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]?.trim().toLowerCase().slice(0, 2);
+    if (isLanguage(tag)) return tag;
+  }
+  return undefined;
+}
