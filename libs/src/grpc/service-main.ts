@@ -74,7 +74,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     log.info('stopping', { signal });
     health.setStatus('', 'NOT_SERVING');
     clearInterval(dbWatch);
-    const force = setTimeout(() => server.forceShutdown(), 10_000);
+    const force = setTimeout(() => server.forceShutdown(), 8_000);
     force.unref();
     server.tryShutdown(() => {
       orm.close().finally(() => process.exit(0));

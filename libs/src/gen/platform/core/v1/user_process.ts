@@ -125,11 +125,15 @@ export interface GetUserProcessStatsRequest {
 /** One account a user may work in. */
 export interface UserProcessSelect {
   /** The account. */
-  accountNo: string;
+  accountNo?:
+    | string
+    | undefined;
   /** Name of the account (read-only). */
-  accountName: string;
+  accountName?:
+    | string
+    | undefined;
   /** Tenant of the account (read-only). */
-  crProcessId: number;
+  crProcessId?: number | undefined;
 }
 
 function createBaseUserProcess(): UserProcess {
@@ -656,18 +660,18 @@ export const GetUserProcessStatsRequest: MessageFns<GetUserProcessStatsRequest> 
 };
 
 function createBaseUserProcessSelect(): UserProcessSelect {
-  return { accountNo: "", accountName: "", crProcessId: 0 };
+  return { accountNo: undefined, accountName: undefined, crProcessId: undefined };
 }
 
 export const UserProcessSelect: MessageFns<UserProcessSelect> = {
   encode(message: UserProcessSelect, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.accountNo !== "") {
+    if (message.accountNo !== undefined) {
       writer.uint32(10).string(message.accountNo);
     }
-    if (message.accountName !== "") {
+    if (message.accountName !== undefined) {
       writer.uint32(18).string(message.accountName);
     }
-    if (message.crProcessId !== 0) {
+    if (message.crProcessId !== undefined) {
       writer.uint32(24).int64(message.crProcessId);
     }
     return writer;

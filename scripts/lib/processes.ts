@@ -1,0 +1,341 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+type Env = Record<string, string | undefined>;
+
+/** Repository root (scripts/lib → ../..). */
+export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type ServiceName = 'core-svc' | 'bpm-svc' | 'dms-svc' | 'gateway';
+
+/** The processes, in start order: the three services together, then the gateway. */
+export const SERVICE_NAMES: readonly ServiceName[] = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
+
+export const DEFAULT_ENTRIES: Readonly<Record<ServiceName, string>> = {
+  'core-svc': join(ROOT_DIR, 'core-svc/src/main.ts'),
+  'bpm-svc': join(ROOT_DIR, 'bpm-svc/src/main.ts'),
+  'dms-svc': join(ROOT_DIR, 'dms-svc/src/main.ts'),
+  gateway: join(ROOT_DIR, 'gateway/src/main.ts'),
+};
+
+/** The IPC message each process sends (`process.send`) once it serves. */
+export interface ReadyMessage {
+  type: 'ready';
+  name: string;
+  /** `host:port` it listens on (the gateway's HTTP port, a service's gRPC port). */
+  address: string;
+}
+
+/** Where children's output goes. */
+export type LogTarget =
+  /** Each line on this process's stdout/stderr, prefixed `[name]` (default). */
+  | 'console'
+  /** Nowhere (the last lines are still kept for error messages). */
+  | 'silent'
+  /** Appended to one file, each line prefixed `[name]`. */
+  | { file: string }
+  /** Each line to a function. */
+  | ((name: ServiceName, line: string, stream: 'stdout' | 'stderr') => void);
+
+export interface StartPlatformOptions {
+  /**
+   * The children's complete environment (not merged with process.env): DATABASE_URL, APP_ENV,
+   * DATA_DIR, the secrets, … GATEWAY_PORT and *_GRPC_ADDR are filled in per `ports` when missing.
+   */
+  env: Env;
+  log?: LogTarget;
+  /**
+   * For GATEWAY_PORT, CORE_GRPC_ADDR, BPM_GRPC_ADDR and DMS_GRPC_ADDR missing from `env`:
+   * `'default'` (8080 and 127.0.0.1:50051-50053) or `'free'` (free ports on 127.0.0.1). Default `'default'`.
+   */
+  ports?: 'default' | 'free';
+  /** Entry files to run instead of the real ones (tests with stubs). */
+  entries?: Partial<Record<ServiceName, string>>;
+  /** Extra node options for every child, e.g. `['--enable-source-maps']`. */
+  execArgv?: string[];
+  /** Per start phase. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** Wait after SIGTERM before SIGKILL. Default 10 s. */
+  stopTimeoutMs?: number;
+  /** Called when a child exits after the platform was ready and before stop() was called. */
+  onExit?: (name: ServiceName, code: number | null, signal: NodeJS.Signals | null) => void;
+  /** Aborting during start kills the children started so far and rejects. */
+  signal?: AbortSignal;
+}
+
+export interface Platform {
+  /** The gateway, `http://127.0.0.1:<port>`. */
+  url: string;
+  /** The environment the children got (with the ports filled in). */
+  env: Env;
+  /** Each child's ready address. */
+  addresses: Record<ServiceName, string>;
+  pids: Record<ServiceName, number>;
+  /** SIGTERM to the gateway, then to the services; SIGKILL to any left after `stopTimeoutMs`. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** An error from startPlatform; `output` holds the failing child's last lines. */
+export class PlatformStartError extends Error {
+  override name = 'PlatformStartError';
+  service: ServiceName | undefined;
+  output: string[];
+  constructor(message: string, service: ServiceName | undefined, output: string[]) {
+    super(output.length > 0 ? `${message}\n--- last output of ${service} ---\n${output.join('\n')}` : message);
+    this.service = service;
+    this.output = output;
+  }
+}
+
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+const OUTPUT_LINES = 40;
+
+interface Child {
+  name: ServiceName;
+  process: ChildProcess;
+  stderr: string[];
+  stdout: string[];
+  exited: Promise<void>;
+  address?: string;
+}
+
+/**
+ * Starts core-svc, bpm-svc and dms-svc, waits until each has sent `{ type: 'ready', name, address }`
+ * over IPC, then starts the gateway the same way. Children run with this Node (`process.execPath`),
+ * each in its own process group so that a terminal's Ctrl-C reaches only the launcher, which then
+ * stops them in order.
+ *
+ * @example
+ * const platform = await startPlatform({ env: { ...process.env, DATABASE_URL }, ports: 'free', log: { file: 'test.log' } });
+ * await fetch(`${platform.url}/api/...`);
+ * await platform.stop();
+ */
+export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
+  const env: Env = { ...options.env };
+  await fillPorts(env, options.ports ?? 'default');
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const sink = openSink(options.log ?? 'console');
+  const children = new Map<ServiceName, Child>();
+  let ready = false;
+  let stopping = false;
+  // Rejected when any child exits before the whole platform is ready (a service dying while the
+  // gateway starts counts too).
+  let failStart: (error: Error) => void = () => undefined;
+  const startFailed = new Promise<never>((_, reject) => (failStart = reject));
+  startFailed.catch(() => undefined);
+
+  const killAllNow = (): void => {
+    for (const child of children.values()) signalChild(child, 'SIGKILL');
+  };
+  // Last resort when the launcher exits (process.exit, uncaught error) without stop().
+  process.on('exit', killAllNow);
+
+  const stopChildren = async (names: readonly ServiceName[]): Promise<void> => {
+    const targets = names.map((name) => children.get(name)).filter((child): child is Child => child !== undefined);
+    for (const child of targets) signalChild(child, 'SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const all = Promise.all(targets.map((child) => child.exited));
+    const timedOut = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), stopTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      for (const child of targets) signalChild(child, 'SIGKILL');
+      await all;
+    }
+  };
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping = true;
+    stopped ??= (async () => {
+      await stopChildren(['gateway']);
+      await stopChildren(['core-svc', 'bpm-svc', 'dms-svc']);
+      process.removeListener('exit', killAllNow);
+      await sink.close();
+    })();
+    return stopped;
+  };
+
+  const launch = (name: ServiceName): Promise<Child> => {
+    const entry = resolve(options.entries?.[name] ?? DEFAULT_ENTRIES[name]);
+    const spawned = spawn(process.execPath, [...(options.execArgv ?? []), entry], {
+      cwd: ROOT_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
+    });
+    const child: Child = {
+      name,
+      process: spawned,
+      stderr: [],
+      stdout: [],
+      exited: new Promise((r) => spawned.once('close', () => r())),
+    };
+    children.set(name, child);
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const source = spawned[stream];
+      if (!source) continue;
+      createInterface({ input: source, crlfDelay: Infinity }).on('line', (line) => {
+        const kept = child[stream];
+        kept.push(line);
+        if (kept.length > OUTPUT_LINES) kept.shift();
+        sink.write(name, line, stream);
+      });
+    }
+    spawned.once('exit', (code, signal) => {
+      if (ready && !stopping) options.onExit?.(name, code, signal);
+    });
+    // 'close' (not 'exit'): by then the child's output has been read to the end.
+    spawned.once('close', (code, signal) => {
+      if (ready || stopping) return;
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      failStart(new PlatformStartError(`${name} exited with ${how} before the platform was ready`, name, lastOutput(child)));
+    });
+    return new Promise<Child>((resolveReady, reject) => {
+      const onMessage = (message: unknown): void => {
+        if (!isReady(message)) return;
+        child.address = message.address;
+        spawned.removeListener('message', onMessage);
+        resolveReady(child);
+      };
+      spawned.on('message', onMessage);
+      spawned.once('error', (error) => reject(new PlatformStartError(`${name} could not be started: ${error.message}`, name, [])));
+    });
+  };
+
+  const phase = async (names: readonly ServiceName[]): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const guard = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const waiting = names.find((name) => children.get(name)?.address === undefined);
+        const child = waiting ? children.get(waiting) : undefined;
+        reject(
+          new PlatformStartError(
+            `${waiting ?? names.join(', ')} was not ready within ${readyTimeoutMs / 1000} s`,
+            waiting,
+            child ? lastOutput(child) : [],
+          ),
+        );
+      }, readyTimeoutMs);
+      onAbort = () => reject(new PlatformStartError('start aborted', undefined, []));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([Promise.all(names.map(launch)), guard, startFailed]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  try {
+    if (options.signal?.aborted) throw new PlatformStartError('start aborted', undefined, []);
+    await phase(['core-svc', 'bpm-svc', 'dms-svc']);
+    await phase(['gateway']);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  ready = true;
+  const addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.address ?? ''])) as Record<ServiceName, string>;
+  const pids = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.process.pid ?? 0])) as Record<ServiceName, number>;
+  const gatewayPort = portOf(addresses.gateway) ?? Number(env.GATEWAY_PORT);
+  return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, pids, stop };
+}
+
+async function fillPorts(env: Env, ports: 'default' | 'free'): Promise<void> {
+  const pick = async (fallback: number): Promise<number> => (ports === 'free' ? freePort() : fallback);
+  if (!env.GATEWAY_PORT) env.GATEWAY_PORT = String(await pick(8080));
+  const grpc = [
+    ['CORE_GRPC_ADDR', 50051],
+    ['BPM_GRPC_ADDR', 50052],
+    ['DMS_GRPC_ADDR', 50053],
+  ] as const;
+  for (const [name, fallback] of grpc) {
+    if (!env[name]) env[name] = `127.0.0.1:${await pick(fallback)}`;
+  }
+}
+
+function isReady(message: unknown): message is ReadyMessage {
+  if (typeof message !== 'object' || message === null) return false;
+  const { type, address } = message as Record<string, unknown>;
+  return type === 'ready' && typeof address === 'string';
+}
+
+function portOf(address: string): number | undefined {
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
+function lastOutput(child: Child): string[] {
+  return child.stderr.length > 0 ? child.stderr : child.stdout;
+}
+
+/** Signals the child's process group (it was spawned detached), so its own children go too. */
+function signalChild(child: Child, signal: NodeJS.Signals): void {
+  const { pid, exitCode, signalCode } = child.process;
+  if (pid === undefined || exitCode !== null || signalCode !== null) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      child.process.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+interface Sink {
+  write(name: ServiceName, line: string, stream: 'stdout' | 'stderr'): void;
+  close(): Promise<void>;
+}
+
+function openSink(target: LogTarget): Sink {
+  const width = Math.max(...SERVICE_NAMES.map((name) => name.length));
+  const prefix = (name: ServiceName): string => `[${name}]`.padEnd(width + 3);
+  if (target === 'silent') return { write: () => undefined, close: async () => undefined };
+  if (target === 'console') {
+    return {
+      write: (name, line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${prefix(name)}${line}\n`),
+      close: async () => undefined,
+    };
+  }
+  if (typeof target === 'function') return { write: target, close: async () => undefined };
+  let file: WriteStream | undefined;
+  let closed = false;
+  return {
+    write: (name, line) => {
+      if (closed) return;
+      if (!file) {
+        file = createWriteStream(target.file, { flags: 'a' });
+        file.on('error', (error) => process.stderr.write(`cannot write ${target.file}: ${error.message}\n`));
+      }
+      file.write(`${prefix(name)}${line}\n`);
+    },
+    close: () => {
+      closed = true;
+      return new Promise<void>((r) => (file ? file.end(() => r()) : r()));
+    },
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * `npm start`: the whole platform on embedded defaults (decisions.md §1).
+ *
+ * - data under `.data/` (or DATA_DIR): development secrets, the admin password, the embedded
+ *   PostgreSQL (`.data/pg`, port EMBEDDED_PG_PORT, default 54329) and the DMS files (`.data/files`);
+ * - DATABASE_URL set: that PostgreSQL instead of the embedded one;
+ * - the gateway on GATEWAY_PORT (8080), the services' gRPC on 127.0.0.1:50051-50053 unless
+ *   CORE_GRPC_ADDR, BPM_GRPC_ADDR, DMS_GRPC_ADDR say otherwise;
+ * - every variable the user set reaches the children unchanged.
+ * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services, then PostgreSQL, and exits 0 (a second
+ * Ctrl-C forces it). The children run in their own process groups, so only the launcher sees Ctrl-C.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
+import { probeServer, redact, startEmbeddedPostgres } from './lib/postgres.ts';
+import type { EmbeddedPostgresServer } from './lib/postgres.ts';
+import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
+
+type Env = Record<string, string | undefined>;
+
+// A closed output pipe (`npm start | less`, then quitting less) must not crash the launcher midway
+// through stopping its children.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+const say = (line: string): void => void process.stdout.write(`[start]     ${line}\n`);
+const complain = (line: string): void => void process.stderr.write(`[start]     ${line}\n`);
+
+async function main(): Promise<number> {
+  const given: Env = process.env;
+  const env: Env = { ...given };
+  const appEnv = given.APP_ENV || 'development';
+  const development = appEnv === 'development';
+  const dataDir = resolve(given.DATA_DIR || join(ROOT_DIR, '.data'));
+  mkdirSync(dataDir, { recursive: true });
+  env.APP_ENV = appEnv;
+  env.DATA_DIR = dataDir;
+
+  // What we generated (and so print); user-supplied values are never printed.
+  const shown: { apiKey?: string; adminPassword?: string; secretsGenerated?: boolean; passwordGenerated?: boolean } = {};
+  if (development) {
+    const secrets = developmentSecrets(dataDir);
+    env.JWT_SECRET = given.JWT_SECRET || secrets.jwtSecret;
+    env.DMS_URL_SECRET = given.DMS_URL_SECRET || secrets.dmsUrlSecret;
+    if (!given.CORE_API_KEY) {
+      env.CORE_API_KEY = secrets.coreApiKey;
+      shown.apiKey = secrets.coreApiKey;
+      shown.secretsGenerated = secrets.generated;
+    }
+    if (!given.ADMIN_PASSWORD) {
+      const { password, generated } = adminPassword(dataDir);
+      env.ADMIN_PASSWORD = password;
+      shown.adminPassword = password;
+      shown.passwordGenerated = generated;
+    }
+  }
+  env.DMS_STORAGE_DIR = resolve(given.DMS_STORAGE_DIR || join(dataDir, 'files'));
+  mkdirSync(env.DMS_STORAGE_DIR, { recursive: true });
+  env.GATEWAY_PORT = given.GATEWAY_PORT || '8080';
+  env.CORE_GRPC_ADDR = given.CORE_GRPC_ADDR || '127.0.0.1:50051';
+  env.BPM_GRPC_ADDR = given.BPM_GRPC_ADDR || '127.0.0.1:50052';
+  env.DMS_GRPC_ADDR = given.DMS_GRPC_ADDR || '127.0.0.1:50053';
+  // The children read the same configuration: refuse here, before anything starts, what they would
+  // refuse (production without its secrets or DATABASE_URL, a short JWT_SECRET, a bad number).
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    complain(`configuration: ${error.message}`);
+    return 1;
+  }
+
+  // Kept as promises so that a signal during start still stops what is coming up.
+  let postgres: Promise<EmbeddedPostgresServer> | undefined;
+  let platform: Promise<Platform> | undefined;
+  const aborter = new AbortController();
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    shuttingDown ??= (async () => {
+      aborter.abort();
+      await platform?.then((started) => started.stop(), () => undefined);
+      await postgres?.then((started) => started.stop(), () => undefined);
+    })();
+    return shuttingDown;
+  };
+  let signalled = false;
+  let firstSignalAt = 0;
+  let done: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((r) => (done = r));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      // `npm start` forwards the terminal's Ctrl-C, which also reaches us directly: a repeat within
+      // a second is that echo, not a second Ctrl-C.
+      if (Date.now() - firstSignalAt < 1000) return;
+      complain(`${signal} again: forcing exit`);
+      process.exit(1); // children get SIGKILL and PostgreSQL SIGINT from the exit hooks
+    }
+    signalled = true;
+    firstSignalAt = Date.now();
+    say(`${signal}: stopping… (Ctrl-C again to force)`);
+    shutdown().then(
+      () => done(0),
+      (error: unknown) => {
+        complain(`error while stopping: ${String(error)}`);
+        done(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal); // terminal closed
+
+  let ready: Platform;
+  try {
+    if (given.DATABASE_URL) {
+      if (!(await probeServer(given.DATABASE_URL, 5000))) {
+        throw new Error(`DATABASE_URL does not answer: ${redact(given.DATABASE_URL)}`);
+      }
+      say(`database: ${redact(given.DATABASE_URL)}`);
+    } else {
+      const port = Number(given.EMBEDDED_PG_PORT || 54329);
+      if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`EMBEDDED_PG_PORT must be a port number, not ${given.EMBEDDED_PG_PORT}`);
+      const pgDir = join(dataDir, 'pg');
+      say(`starting embedded PostgreSQL (${pgDir}, port ${port})…`);
+      postgres = startEmbeddedPostgres({
+        dataDir: pgDir,
+        port,
+        onLog: (line) => {
+          if (/\b(WARNING|ERROR|FATAL|PANIC):/.test(line)) process.stderr.write(`[postgres]  ${line}\n`);
+        },
+      });
+      env.DATABASE_URL = (await postgres).url;
+      if (signalled) return finished;
+    }
+
+    say('starting core-svc, bpm-svc, dms-svc, then the gateway…');
+    platform = startPlatform({
+      env,
+      log: 'console',
+      signal: aborter.signal,
+      onExit: (name, code, signal) => {
+        if (signalled) return;
+        complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}); stopping everything`);
+        signalled = true;
+        shutdown().then(
+          () => done(1),
+          () => done(1),
+        );
+      },
+    });
+    ready = await platform;
+  } catch (error) {
+    if (signalled) return finished;
+    complain(error instanceof Error ? error.message : String(error));
+    await shutdown().catch(() => undefined);
+    return 1;
+  }
+  if (signalled) return finished;
+
+  const lines = ['', `Platform ready: ${ready.url}`];
+  if (shown.apiKey) lines.push(`  API key (X-API-Key): ${shown.apiKey}${shown.secretsGenerated ? '  (new; kept in .data/secrets.json)' : ''}`);
+  if (shown.adminPassword) {
+    lines.push(`  Admin user:          ${given.ADMIN_USER_CODE || 'admin'}`);
+    lines.push(
+      `  Admin password:      ${shown.adminPassword}  (${shown.passwordGenerated ? 'new; ' : ''}kept in ${join(dataDir, 'admin-password')}; set when the database is first bootstrapped)`,
+    );
+  }
+  lines.push('Press Ctrl-C to stop.', '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return finished;
+}
+
+/** The development admin password: `.data/admin-password` (0600), generated on first use. */
+function adminPassword(dataDir: string): { password: string; generated: boolean } {
+  const file = join(dataDir, 'admin-password');
+  if (existsSync(file)) {
+    const password = readFileSync(file, 'utf8').trim();
+    if (password.length >= 8) return { password, generated: false };
+  }
+  const password = randomBytes(10).toString('hex'); // no shell-unfriendly characters
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { password, generated: true };
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  complain(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return 1;
+});
+// Open handles (readline, timers) must not keep a stopped launcher alive.
+process.exit();

@@ -1,0 +1,111 @@
+/**
+ * `npm test`: starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
+ * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
+ * everything, and closes with the plain line `N passed, M failed`.
+ *
+ *   npm test                       the whole suite
+ *   npm test -- test/list.test.ts  some files (arguments go to ava)
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
+import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
+
+const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
+const logFile = join(workDir, 'platform.log');
+const server = await resolveTestDatabase(process.env);
+const database = await createFreshDatabase(server.adminUrl);
+console.log(`# database: ${server.source} server, fresh database ${database.name}`);
+
+const secrets = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  CORE_API_KEY: randomBytes(16).toString('hex'),
+  DMS_URL_SECRET: randomBytes(32).toString('hex'),
+  ADMIN_PASSWORD: randomBytes(12).toString('base64url'),
+};
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? workDir,
+  APP_ENV: 'test',
+  DATABASE_URL: database.url,
+  DATA_DIR: join(workDir, 'data'),
+  BCRYPT_ROUNDS: '4',
+  LOG_LEVEL: 'warn',
+  ...secrets,
+};
+
+let exitCode = 1;
+let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
+try {
+  platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
+  console.log(`# platform: ${platform.url}`);
+  const summary = await runAva(process.argv.slice(2), {
+    ...process.env,
+    PLATFORM_URL: platform.url,
+    PLATFORM_API_KEY: secrets.CORE_API_KEY,
+    PLATFORM_JWT_SECRET: secrets.JWT_SECRET,
+    PLATFORM_ADMIN_USER: 'admin',
+    PLATFORM_ADMIN_PASSWORD: secrets.ADMIN_PASSWORD,
+    PLATFORM_DATABASE_URL: database.url,
+    PLATFORM_CORE_GRPC: platform.env.CORE_GRPC_ADDR ?? '',
+    PLATFORM_BPM_GRPC: platform.env.BPM_GRPC_ADDR ?? '',
+    PLATFORM_DMS_GRPC: platform.env.DMS_GRPC_ADDR ?? '',
+    PLATFORM_ENV: JSON.stringify(platform.env),
+  });
+  if (summary.failed > 0 || summary.code !== 0) {
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    console.log(`# last lines of the platform log:\n${log.split('\n').slice(-40).map((l) => `#   ${l}`).join('\n')}`);
+  }
+  console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+  exitCode = summary.failed === 0 && summary.code === 0 && summary.passed > 0 ? 0 : 1;
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  console.log('0 passed, 1 failed');
+} finally {
+  await platform?.stop();
+  await database.drop().catch((error: unknown) => console.error('could not drop the test database:', error));
+  await server.stop();
+  await rm(workDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
+
+interface Summary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  code: number;
+}
+
+/** Runs ava with TAP output, echoing it, and counts the results itself. */
+function runAva(args: string[], childEnv: NodeJS.ProcessEnv): Promise<Summary> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT_DIR, 'node_modules/ava/entrypoints/cli.js'), '--tap', ...args], {
+      cwd: ROOT_DIR,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const summary: Summary = { passed: 0, failed: 0, skipped: 0, code: 0 };
+    let pending = '';
+    const count = (line: string) => {
+      if (/^not ok \d+/.test(line)) summary.failed++;
+      else if (/^ok \d+.*# (SKIP|TODO)/i.test(line)) summary.skipped++;
+      else if (/^ok \d+/.test(line)) summary.passed++;
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      lines.forEach(count);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      count(pending);
+      summary.code = code ?? 1;
+      resolve(summary);
+    });
+  });
+}

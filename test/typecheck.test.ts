@@ -1,0 +1,14 @@
+/** The whole tree type-checks under the strict tsconfig that agrees with Node's type stripping. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { ROOT_DIR } from '@platform/libs/config/config.ts';
+
+test('tsc --noEmit passes', async (t) => {
+  const tsc = join(ROOT_DIR, 'node_modules/typescript/bin/tsc');
+  const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', ROOT_DIR], { cwd: ROOT_DIR }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error), failed: true }),
+  );
+  t.false('failed' in result, result.stdout);
+});
