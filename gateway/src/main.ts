@@ -25,7 +25,7 @@ function start(): void {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
-    const force = setTimeout(() => process.exit(0), 10_000);
+    const force = setTimeout(() => process.exit(0), 8_000);
     force.unref();
     server.close(() => {
       backends.close();

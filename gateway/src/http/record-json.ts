@@ -37,6 +37,8 @@ export function recordFromJson(resource: Resource, body: unknown, mode: 'create'
     if (value === null) continue;
     record[name] = isScalar(spec) ? protoValue(name, spec, value) : objectList(name, spec, value);
   }
+  // repeated proto fields are never absent, only empty
+  for (const [name, spec] of Object.entries(fields)) if (!isScalar(spec)) record[name] ??= [];
   return { record, mask };
 }
 

@@ -1,0 +1,477 @@
+/**
+ * The Kubernetes manifests of deploy/: renders base and each overlay with `kubectl kustomize` and
+ * checks what operating the platform relies on (deploy/README.md, decisions.md §1 and §8).
+ *
+ * The development overlay reads the git-ignored secrets.env; it is rendered from a temporary copy of
+ * deploy/ in which secrets.env is the committed secrets.env.example, so no real secret is ever read.
+ * kubectl is required: without it every test fails and says so.
+ */
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IService } from 'kubernetes-models/v1/Service';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEPLOY = join(ROOT, 'deploy');
+
+const LAYERS = ['base', 'development', 'production'] as const;
+type Layer = (typeof LAYERS)[number];
+
+const GATEWAY = 'gateway';
+/** Each gRPC service and the ConfigMap variable that holds its `Service:port` address. */
+const GRPC_SERVICES = { 'core-svc': 'CORE_GRPC_ADDR', 'bpm-svc': 'BPM_GRPC_ADDR', 'dms-svc': 'DMS_GRPC_ADDR' } as const;
+type GrpcService = keyof typeof GRPC_SERVICES;
+const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
+const SECRET_NAME = 'platform-secrets';
+const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
+const CONFIG_KEYS = [
+  'APP_ENV',
+  'ALLOWED_ORIGINS',
+  'IP_FILTER_ENABLED',
+  'TRUST_PROXY',
+  'RATE_LIMIT_PUBLIC',
+  'RATE_LIMIT_API_KEY',
+  'RATE_LIMIT_JWT',
+  'CORE_GRPC_ADDR',
+  'BPM_GRPC_ADDR',
+  'DMS_GRPC_ADDR',
+  'DMS_STORAGE_DIR',
+  'DMS_MAX_UPLOAD_BYTES',
+  'DMS_URL_TTL_SECONDS',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+class Rendered {
+  readonly layer: Layer;
+  readonly objects: K8sObject[];
+
+  constructor(layer: Layer, objects: K8sObject[]) {
+    this.layer = layer;
+    this.objects = objects;
+  }
+
+  all<T>(kind: string): T[] {
+    return this.objects.filter((object) => object.kind === kind) as T[];
+  }
+
+  one<T>(kind: string, name: string): T {
+    const found = this.objects.filter((object) => object.kind === kind && object.metadata?.name === name);
+    if (found.length !== 1) throw new Error(`${this.layer}: expected one ${kind} ${name}, found ${found.length}`);
+    return found[0] as T;
+  }
+
+  /** The single ConfigMap every Deployment reads (its name carries kustomize's hash). */
+  config(): IConfigMap & { data: Record<string, string> } {
+    const maps = this.all<IConfigMap>('ConfigMap');
+    if (maps.length !== 1) throw new Error(`${this.layer}: expected one ConfigMap, found ${maps.length}`);
+    const map = maps[0]!;
+    return { ...map, data: map.data ?? {} };
+  }
+
+  deployment(name: string): IDeployment {
+    return this.one<IDeployment>('Deployment', name);
+  }
+}
+
+function findKubectl(): string {
+  const candidates = [process.env.KUBECTL, '/usr/bin/kubectl', ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'kubectl'))];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  throw new Error(
+    'kubectl not found (looked at $KUBECTL, /usr/bin/kubectl and PATH): these tests render deploy/ with ' +
+      '`kubectl kustomize` and cannot run without it. Install kubectl 1.27 or later.',
+  );
+}
+
+let workspace: string | undefined;
+
+/** A copy of deploy/ without any real secrets.env; the development one is the committed example. */
+function deployCopy(): string {
+  if (workspace) return join(workspace, 'deploy');
+  workspace = mkdtempSync(join(tmpdir(), 'platform-deploy-test-'));
+  const copy = join(workspace, 'deploy');
+  cpSync(DEPLOY, copy, { recursive: true, filter: (source) => basename(source) !== 'secrets.env' });
+  copyFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), join(copy, 'overlays/development/secrets.env'));
+  return copy;
+}
+
+test.after.always(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+});
+
+const cache = new Map<Layer, Rendered>();
+
+function render(layer: Layer): Rendered {
+  const cached = cache.get(layer);
+  if (cached) return cached;
+  const kubectl = findKubectl();
+  const dir = join(deployCopy(), layer === 'base' ? 'base' : `overlays/${layer}`);
+  const result = spawnSync(kubectl, ['kustomize', dir], { encoding: 'utf8' });
+  if (result.error) throw new Error(`${kubectl} kustomize ${dir}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`kubectl kustomize deploy/${layer === 'base' ? 'base' : `overlays/${layer}`} failed:\n${result.stderr}`);
+  const objects = parseAllDocuments(result.stdout).map((document) => {
+    if (document.errors.length > 0) throw new Error(`${layer}: unparsable YAML: ${document.errors[0]!.message}`);
+    return document.toJS() as K8sObject;
+  });
+  const rendered = new Rendered(layer, objects.filter(Boolean));
+  cache.set(layer, rendered);
+  return rendered;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function app(deployment: IDeployment): IContainer {
+  const containers = deployment.spec?.template.spec?.containers ?? [];
+  if (containers.length !== 1) throw new Error(`${deployment.metadata?.name}: expected one container, found ${containers.length}`);
+  return containers[0]!;
+}
+
+/** A container port given by number or by name, as a number. */
+function containerPort(container: IContainer, port: number | string | undefined): number | undefined {
+  if (typeof port === 'number') return port;
+  return container.ports?.find((candidate) => candidate.name === port)?.containerPort;
+}
+
+function probePort(container: IContainer, probe: IProbe | undefined): number | undefined {
+  if (!probe) return undefined;
+  if (probe.grpc) return probe.grpc.port;
+  if (probe.httpGet) return containerPort(container, probe.httpGet.port);
+  if (probe.tcpSocket) return containerPort(container, probe.tcpSocket.port);
+  return undefined;
+}
+
+/** The KEY=value lines of an env file (comments and blank lines skipped). */
+function envFile(text: string): Map<string, string> {
+  return new Map(
+    text
+      .split('\n')
+      .filter((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+  );
+}
+
+function selects(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!selector || Object.keys(selector).length === 0) return false;
+  return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+}
+
+function podLabels(deployment: IDeployment): Record<string, string> {
+  return deployment.spec?.template.metadata?.labels ?? {};
+}
+
+function parseAddress(address: string | undefined): { host: string; port: number } {
+  const match = /^([a-z0-9.-]+):(\d+)$/.exec(address ?? '');
+  if (!match) throw new Error(`not a host:port address: ${address}`);
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
+/**
+ * kustomize wraps a Secret's long base64 values at 70 characters; the API server's decoder skips the
+ * line breaks, the schema's `byte` format does not. Validate the value as the server reads it.
+ */
+function forValidation(object: K8sObject): K8sObject {
+  if (object.kind !== 'Secret' || typeof object.data !== 'object' || object.data === null) return object;
+  const data = Object.fromEntries(Object.entries(object.data as Record<string, string>).map(([key, value]) => [key, value.replace(/\s/g, '')]));
+  return { ...object, data };
+}
+
+/** A layer-named test per layer. */
+function eachLayer(title: string, check: (t: ExecutionContext, rendered: Rendered) => void | Promise<void>): void {
+  for (const layer of LAYERS) {
+    test(`${layer}: ${title}`, async (t) => {
+      await check(t, render(layer));
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every layer
+
+eachLayer('every rendered object passes its Kubernetes API schema', async (t, rendered) => {
+  for (const object of rendered.objects) {
+    const where = `${object.kind} ${object.metadata?.name}`;
+    const module = (await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+    const Model = module[object.kind];
+    if (!Model) {
+      t.fail(`${where}: no schema for ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    t.notThrows(() => new Model(forValidation(object)).validate(), where);
+  }
+});
+
+eachLayer('the four Deployments run one image, set by kustomize, with node <svc>/src/main.ts', (t, rendered) => {
+  t.deepEqual(rendered.all<IDeployment>('Deployment').map((d) => d.metadata?.name).sort(), [...DEPLOYMENTS].sort());
+  const images = new Set<string | undefined>();
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    const container = app(deployment);
+    images.add(container.image);
+    t.deepEqual(container.command, ['node', `${name}/src/main.ts`], name);
+    t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
+  }
+  t.is(images.size, 1, 'one image for all Deployments');
+  const [image] = [...images];
+  // `platform` alone would mean the kustomize `images` entry did not apply.
+  t.regex(image ?? '', /(^|\/)platform:[\w][\w.-]*$/, `image ${image} is the platform image with an explicit tag`);
+  t.notRegex(image ?? '', /:latest$/, 'no floating latest tag');
+});
+
+eachLayer('every Deployment has resource requests and limits', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const { resources } = app(rendered.deployment(name));
+    for (const bound of ['requests', 'limits'] as const) {
+      for (const resource of ['cpu', 'memory']) {
+        t.truthy(resources?.[bound]?.[resource], `${name}: resources.${bound}.${resource}`);
+      }
+    }
+  }
+});
+
+eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, RuntimeDefault seccomp, 30 s grace', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const pod = rendered.deployment(name).spec?.template.spec;
+    const container = app(rendered.deployment(name));
+    const security = container.securityContext;
+    t.true(pod?.securityContext?.runAsNonRoot ?? security?.runAsNonRoot, `${name}: runAsNonRoot`);
+    t.not(security?.runAsNonRoot, false, `${name}: the container does not undo runAsNonRoot`);
+    const uid = security?.runAsUser ?? pod?.securityContext?.runAsUser;
+    t.true(uid === undefined || uid > 0, `${name}: runAsUser is not root`);
+    t.true(security?.readOnlyRootFilesystem, `${name}: readOnlyRootFilesystem`);
+    t.false(security?.allowPrivilegeEscalation, `${name}: allowPrivilegeEscalation false`);
+    t.not(security?.privileged, true, `${name}: not privileged`);
+    t.true(security?.capabilities?.drop?.includes('ALL'), `${name}: drops ALL capabilities`);
+    t.deepEqual(security?.capabilities?.add ?? [], [], `${name}: adds no capability`);
+    t.is((security?.seccompProfile ?? pod?.securityContext?.seccompProfile)?.type, 'RuntimeDefault', `${name}: seccomp RuntimeDefault`);
+    t.is(pod?.terminationGracePeriodSeconds, 30, `${name}: terminationGracePeriodSeconds`);
+  }
+});
+
+eachLayer('gateway probes /actuator/health (readiness) and /api/health (liveness) on its HTTP port', (t, rendered) => {
+  const container = app(rendered.deployment(GATEWAY));
+  const port = Number(rendered.config().data.GATEWAY_PORT);
+  t.is(containerPort(container, 'http'), port, 'container port http is GATEWAY_PORT');
+  t.is(container.readinessProbe?.httpGet?.path, '/actuator/health');
+  t.is(container.livenessProbe?.httpGet?.path, '/api/health');
+  t.is(probePort(container, container.readinessProbe), port, 'readiness port');
+  t.is(probePort(container, container.livenessProbe), port, 'liveness port');
+});
+
+eachLayer('each gRPC service has native gRPC readiness and liveness probes on the port of its address', (t, rendered) => {
+  const config = rendered.config().data;
+  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
+    const container = app(rendered.deployment(name));
+    const { port } = parseAddress(config[variable]);
+    t.truthy(container.ports?.some((p) => p.containerPort === port), `${name}: listens on ${port} (${variable})`);
+    for (const kind of ['readinessProbe', 'livenessProbe'] as const) {
+      const probe = container[kind];
+      t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
+      t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+    }
+  }
+});
+
+eachLayer('Services match the addresses: gateway 80 → 8080 ClusterIP, *_GRPC_ADDR = Service:port → container port', (t, rendered) => {
+  const config = rendered.config().data;
+
+  const gateway = rendered.one<IService>('Service', GATEWAY);
+  const gatewayContainer = app(rendered.deployment(GATEWAY));
+  t.is(gateway.spec?.type ?? 'ClusterIP', 'ClusterIP');
+  t.true(selects(gateway.spec?.selector, podLabels(rendered.deployment(GATEWAY))), 'gateway Service selects the gateway pods');
+  t.is(gateway.spec?.ports?.length, 1);
+  t.is(gateway.spec?.ports?.[0]?.port, 80);
+  t.is(containerPort(gatewayContainer, gateway.spec?.ports?.[0]?.targetPort), 8080);
+  t.is(config.GATEWAY_PORT, '8080');
+
+  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
+    const { host, port } = parseAddress(config[variable]);
+    t.is(host, name, `${variable} names the Service ${name}`);
+    const service = rendered.one<IService>('Service', host);
+    const deployment = rendered.deployment(name);
+    t.true(selects(service.spec?.selector, podLabels(deployment)), `Service ${name} selects the ${name} pods`);
+    for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
+      t.false(selects(service.spec?.selector, podLabels(rendered.deployment(other))), `Service ${name} does not select ${other}`);
+    }
+    const servicePort = service.spec?.ports?.find((p) => p.port === port);
+    t.truthy(servicePort, `Service ${name} has port ${port} (${variable})`);
+    t.is(containerPort(app(deployment), servicePort?.targetPort ?? port), port, `Service ${name} port ${port} reaches container port ${port}`);
+  }
+});
+
+eachLayer('every container reads the ConfigMap and the Secret platform-secrets', (t, rendered) => {
+  const config = rendered.config();
+  const secrets = rendered.all<ISecret>('Secret');
+  for (const name of DEPLOYMENTS) {
+    const envFrom = app(rendered.deployment(name)).envFrom ?? [];
+    t.true(envFrom.some((source) => source.configMapRef?.name === config.metadata?.name), `${name}: envFrom the rendered ConfigMap`);
+    const secretRefs = envFrom.flatMap((source) => (source.secretRef ? [source.secretRef] : []));
+    t.is(secretRefs.length, 1, `${name}: one secretRef`);
+    const ref = secretRefs[0];
+    t.not(ref?.optional, true, `${name}: the Secret is required, not optional`);
+    if (secrets.length === 0) {
+      t.is(ref?.name, SECRET_NAME, `${name}: references the operator's Secret ${SECRET_NAME}`);
+    } else {
+      t.true(secrets.some((secret) => secret.metadata?.name === ref?.name), `${name}: references the generated Secret`);
+    }
+  }
+});
+
+eachLayer('the ConfigMap holds the settings and no secret', (t, rendered) => {
+  const { data } = rendered.config();
+  for (const key of CONFIG_KEYS) t.true(key in data, `ConfigMap has ${key}`);
+  for (const key of [...SECRET_KEYS, 'ADMIN_PASSWORD']) t.false(key in data, `${key} is not in the ConfigMap`);
+  t.regex(data.APP_ENV ?? '', /^(development|test|production)$/);
+  t.is(data.DMS_STORAGE_DIR, '/var/lib/platform/files');
+});
+
+eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; DATA_DIR is writable', (t, rendered) => {
+  const config = rendered.config().data;
+  const dms = rendered.deployment('dms-svc');
+  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+  t.truthy(mount, 'a volume is mounted at DMS_STORAGE_DIR');
+  t.not(mount?.readOnly, true);
+  const volume = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
+  const claim = volume?.persistentVolumeClaim?.claimName;
+  t.truthy(claim, 'that volume is a PersistentVolumeClaim');
+  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim ?? '');
+  t.truthy(pvc.spec?.resources?.requests?.storage, 'the claim requests storage');
+
+  // The root filesystem is read-only, so DATA_DIR has to be a writable mount; and the mount itself,
+  // since a folder below it does not exist when the pod starts, and the gateway's diskSpace health
+  // component (statfs of DATA_DIR) would then be DOWN and the gateway never ready.
+  for (const name of DEPLOYMENTS) {
+    const mounts = app(rendered.deployment(name)).volumeMounts ?? [];
+    const dataDir = config.DATA_DIR ?? '';
+    t.true(
+      mounts.some((m) => m.readOnly !== true && m.mountPath.replace(/\/$/, '') === dataDir.replace(/\/$/, '')),
+      `${name}: DATA_DIR ${dataDir} is a writable volume mount`,
+    );
+  }
+});
+
+eachLayer('only the gateway may reach the gRPC services, on their gRPC port', (t, rendered) => {
+  const config = rendered.config().data;
+  const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
+  const gatewayLabels = podLabels(rendered.deployment(GATEWAY));
+  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
+    const { port } = parseAddress(config[variable]);
+    const labels = podLabels(rendered.deployment(name));
+    const applying = policies.filter(
+      (policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'),
+    );
+    t.true(applying.length > 0, `${name}: an ingress NetworkPolicy selects its pods`);
+    const rules = applying.flatMap((policy) => policy.spec?.ingress ?? []);
+    t.true(rules.length > 0, `${name}: the policy allows something`);
+    for (const rule of rules) {
+      const peers = rule.from ?? [];
+      t.true(peers.length > 0, `${name}: no rule admits every source`);
+      for (const peer of peers) {
+        t.is(peer.ipBlock, undefined, `${name}: no ipBlock peer`);
+        t.is(peer.namespaceSelector, undefined, `${name}: no namespaceSelector peer`);
+        t.true(selects(peer.podSelector?.matchLabels, gatewayLabels), `${name}: the peer is the gateway`);
+        for (const other of Object.keys(GRPC_SERVICES)) {
+          t.false(selects(peer.podSelector?.matchLabels, podLabels(rendered.deployment(other))), `${name}: ${other} is not a peer`);
+        }
+      }
+      t.deepEqual(rule.ports?.map((p) => p.port), [port], `${name}: only port ${port}`);
+    }
+  }
+});
+
+eachLayer('a PodDisruptionBudget covers the gateway and lets at least one replica go', (t, rendered) => {
+  const gateway = rendered.deployment(GATEWAY);
+  const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => selects(pdb.spec?.selector?.matchLabels, podLabels(gateway)));
+  t.is(budgets.length, 1);
+  const spec = budgets[0]?.spec;
+  // minAvailable equal to the replica count would block every node drain.
+  if (spec?.minAvailable !== undefined) t.true(typeof spec.minAvailable === 'string' || spec.minAvailable < (gateway.spec?.replicas ?? 1));
+  else t.true(spec?.maxUnavailable !== undefined && spec.maxUnavailable !== 0 && spec.maxUnavailable !== '0%');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Per layer
+
+test('base: carries no Secret (only references platform-secrets)', (t) => {
+  const rendered = render('base');
+  const secrets = rendered.all<ISecret>('Secret');
+  t.deepEqual(secrets.filter((secret) => secret.data || secret.stringData).map((secret) => secret.metadata?.name), [], 'no Secret with data');
+  t.is(secrets.length, 0, 'no Secret at all');
+});
+
+test('base: gateway has 2 replicas', (t) => {
+  t.is(render('base').deployment(GATEWAY).spec?.replicas, 2);
+});
+
+test('production: APP_ENV=production, real origins, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
+  const rendered = render('production');
+  const { data } = rendered.config();
+  t.is(data.APP_ENV, 'production');
+  t.not(data.ALLOWED_ORIGINS ?? '', '', 'production refuses to start without ALLOWED_ORIGINS');
+  t.is(rendered.all<ISecret>('Secret').length, 0, 'the operator creates platform-secrets; nothing secret comes from git');
+  t.is(rendered.deployment(GATEWAY).spec?.replicas, 3);
+  const hpas = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
+  t.is(hpas.length, 1);
+  const hpa = hpas[0]!.spec;
+  t.deepEqual([hpa?.scaleTargetRef.apiVersion, hpa?.scaleTargetRef.kind, hpa?.scaleTargetRef.name], ['apps/v1', 'Deployment', GATEWAY]);
+  t.true((hpa?.minReplicas ?? 1) >= 3, 'never fewer than 3 gateways');
+  t.true((hpa?.maxReplicas ?? 0) > (hpa?.minReplicas ?? 1), 'room to scale');
+});
+
+test('development: APP_ENV=development, Secret generated from secrets.env with every key', (t) => {
+  const rendered = render('development');
+  t.is(rendered.config().data.APP_ENV, 'development');
+  const secrets = rendered.all<ISecret>('Secret');
+  t.is(secrets.length, 1);
+  t.regex(secrets[0]?.metadata?.name ?? '', new RegExp(`^${SECRET_NAME}-[a-z0-9]+$`), 'generated name with content hash');
+  const data = secrets[0]?.data ?? {};
+  for (const key of SECRET_KEYS) t.true(key in data, `Secret has ${key}`);
+  // The test renders with secrets.env = secrets.env.example: the Secret carries exactly those values.
+  const example = envFile(readFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), 'utf8'));
+  const decoded = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+  t.deepEqual(decoded, Object.fromEntries(example));
+});
+
+test('secrets.env is git-ignored and the committed example holds placeholders only', (t) => {
+  for (const overlay of ['development', 'production']) {
+    const path = `deploy/overlays/${overlay}/secrets.env`;
+    const ignored = spawnSync('git', ['check-ignore', '--no-index', '--quiet', path], { cwd: ROOT });
+    t.is(ignored.status, 0, `${path} is git-ignored`);
+  }
+  const values = envFile(readFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), 'utf8'));
+  for (const key of SECRET_KEYS) t.true(values.has(key), `the example lists ${key}`);
+  // Real-looking keys would be accepted at start-up; the placeholders are refused on purpose.
+  t.notRegex(values.get('JWT_SECRET') ?? '', /^[0-9a-fA-F]{64,}$/, 'JWT_SECRET is a placeholder');
+  t.notRegex(values.get('CORE_API_KEY') ?? '', /^[0-9a-fA-F]{32}$/, 'CORE_API_KEY is a placeholder');
+  t.notRegex(values.get('DMS_URL_SECRET') ?? '', /^[0-9a-fA-F]{32,}$/, 'DMS_URL_SECRET is a placeholder');
+});
