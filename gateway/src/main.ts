@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
 import { createLogger, describeError } from '@platform/libs/log/logger.ts';
@@ -6,6 +7,7 @@ import { Backends } from './backends.ts';
 
 function start(): void {
   const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);
   const backends = new Backends(config);
   const tokens = new TokenService(config.jwtSecret);

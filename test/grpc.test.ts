@@ -1,0 +1,95 @@
+/**
+ * The services themselves (decisions.md §2, §8): no call is served without a user token or the
+ * internal credential, and each serves grpc.health.v1 and server reflection for stock clients.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import test from 'ava';
+import { credentials, loadPackageDefinition, Metadata, status, type Client, type ServiceError } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { TokenService } from '@platform/libs/auth/jwt.ts';
+import { BranchServiceClient } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { adminSession } from './helpers/factories.ts';
+import { platform } from './helpers/platform.ts';
+
+const tokens = new TokenService(platform.jwtSecret);
+
+function bearer(token: string | undefined): Metadata {
+  const metadata = new Metadata();
+  if (token) metadata.set('authorization', `Bearer ${token}`);
+  return metadata;
+}
+
+function getBranch(token: string | undefined, id = 999_999_999): Promise<ServiceError | undefined> {
+  const client = new BranchServiceClient(platform.grpc.bpm, credentials.createInsecure());
+  return new Promise((resolve) =>
+    client.getBranch({ id }, bearer(token), (error) => {
+      client.close();
+      resolve(error ?? undefined);
+    }),
+  );
+}
+
+test('a service refuses a call with no token, a forged one, or garbage: UNAUTHENTICATED SVC-SYS-1001', async (t) => {
+  const forged = new TokenService('b'.repeat(64)).internalToken('gateway');
+  for (const token of [undefined, 'garbage', forged]) {
+    const error = await getBranch(token);
+    t.is(error?.code, status.UNAUTHENTICATED, String(token));
+    t.deepEqual(error?.metadata.get('x-error-code'), ['SVC-SYS-1001']);
+  }
+});
+
+test('a service serves a user token and the internal credential', async (t) => {
+  const { token } = await adminSession();
+  for (const credential of [token, tokens.internalToken('test')]) {
+    const error = await getBranch(credential);
+    t.is(error?.code, status.NOT_FOUND);
+    t.deepEqual(error?.metadata.get('x-error-code'), ['SVC-SYS-4001']);
+  }
+});
+
+test('Login is served only to the internal credential, not to a user token', async (t) => {
+  const { token } = await adminSession();
+  const client = new AuthServiceClient(platform.grpc.core, credentials.createInsecure());
+  const request = { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en', ipAddress: '', userAgent: '' };
+  const call = (metadata: Metadata) =>
+    new Promise<{ error: ServiceError | null; token: string | undefined }>((resolve) =>
+      client.login(request, metadata, (error, response) => resolve({ error, token: response?.token })),
+    );
+  const asUser = await call(bearer(token));
+  t.is(asUser.error?.code, status.UNAUTHENTICATED);
+  const asGateway = await call(bearer(tokens.internalToken('gateway')));
+  t.is(asGateway.error, null);
+  t.truthy(tokens.verifyUser(asGateway.token ?? ''));
+  client.close();
+});
+
+const reflectionProto = join(dirname(createRequire(import.meta.url).resolve('@grpc/reflection')), '../proto/grpc/reflection/v1/reflection.proto');
+
+function listServices(address: string): Promise<string[]> {
+  const definition = loadPackageDefinition(loadSync(reflectionProto, { keepCase: true })) as unknown as {
+    grpc: { reflection: { v1: { ServerReflection: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => Client } } };
+  };
+  const client = new definition.grpc.reflection.v1.ServerReflection(address, credentials.createInsecure()) as Client & {
+    ServerReflectionInfo(): NodeJS.ReadWriteStream & { write(message: object): boolean; end(): void };
+  };
+  return new Promise((resolve, reject) => {
+    const stream = client.ServerReflectionInfo();
+    stream.on('data', (response: { list_services_response?: { service: { name: string }[] } }) => {
+      resolve((response.list_services_response?.service ?? []).map((s) => s.name).sort());
+      stream.end();
+      client.close();
+    });
+    stream.on('error', reject);
+    stream.write({ list_services: '' });
+  });
+}
+
+test('server reflection lists each service for stock clients such as grpcurl', async (t) => {
+  t.deepEqual(await listServices(platform.grpc.bpm), ['platform.bpm.v1.BranchService', 'platform.bpm.v1.BusinessPartnerService']);
+  const core = await listServices(platform.grpc.core);
+  for (const name of ['platform.core.v1.AuthService', 'platform.core.v1.AccountService', 'platform.core.v1.UserInfoService', 'platform.core.v1.UserProcessService']) {
+    t.true(core.includes(name), name);
+  }
+});

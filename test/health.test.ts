@@ -1,0 +1,43 @@
+/** Health (decisions.md §8): the gateway's view of every part, and its own liveness. */
+import test from 'ava';
+import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { api, platform } from './helpers/platform.ts';
+
+test('GET /actuator/health is UP with core, bpm, dms, db and diskSpace', async (t) => {
+  const res = await api('GET', '/actuator/health');
+  t.is(res.status, 200);
+  t.is(res.body.status, 'UP');
+  t.deepEqual(Object.keys(res.body.components).sort(), ['bpm', 'core', 'db', 'diskSpace', 'dms']);
+  for (const component of Object.values(res.body.components) as { status: string }[]) t.is(component.status, 'UP');
+  t.true(res.body.components.diskSpace.details.free > 0);
+});
+
+test('GET /api/health is the gateway liveness, public', async (t) => {
+  const res = await api('GET', '/api/health');
+  t.is(res.status, 200);
+  t.deepEqual(res.body, { status: 'UP' });
+});
+
+test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, and keeps serving the rest', async (t) => {
+  const deadPort = await freePort();
+  const gateway = await startPlatform({
+    env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: `127.0.0.1:${deadPort}` },
+    entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+    log: 'silent',
+  });
+  try {
+    const res = await api('GET', '/actuator/health', { baseUrl: gateway.url });
+    t.is(res.status, 503);
+    t.is(res.body.status, 'DOWN');
+    t.is(res.body.components.dms.status, 'DOWN');
+    t.is(res.body.components.core.status, 'UP');
+    t.is((await api('GET', '/api/health', { baseUrl: gateway.url })).status, 200);
+  } finally {
+    await gateway.stop();
+  }
+});
+
+/** A stand-in for a service this test does not start (the real ones already run for the suite). */
+function stub(): string {
+  return new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
+}
