@@ -1,24 +1,17 @@
 import type { Server } from '@grpc/grpc-js';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { authorize } from '@platform/libs/auth/caller.ts';
-import { crudHandlers, findVisible, roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { crudHandlers, findVisible, resourceRuntime, roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
 import { implement, type Runtime } from '@platform/libs/grpc/server.ts';
 import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { branch } from './resources/branch/branch.resource.ts';
 import { businessPartner } from './resources/business-partner/business-partner.resource.ts';
-import { bpmResources } from './resources/index.ts';
 import { schemas } from './db.ts';
-
-function runtimeOf(resource: (typeof bpmResources)[number]): ResourceRuntime {
-  const entity = schemas.get(resource.path);
-  if (!entity) throw new Error(`no entity for ${resource.path}`);
-  return { resource, entity, entities: schemas };
-}
 
 /** Registers the partner-management service's gRPC implementations. */
 export function register(server: Server, runtime: Runtime): void {
-  const partners = runtimeOf(businessPartner);
-  const branches = runtimeOf(branch);
+  const partners = resourceRuntime(schemas, businessPartner);
+  const branches = resourceRuntime(schemas, branch);
   server.addService(businessPartner.grpc, implement(runtime, crudHandlers(partners)));
   server.addService(
     branch.grpc,

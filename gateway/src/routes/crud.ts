@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { keyOf, methodNames, offers, recordFieldOf, type Resource } from '@platform/libs/crud/resource.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
@@ -61,7 +60,7 @@ export function pageToJson(resource: Resource, content: Message[], meta: PageMet
  * The REST routes of every resource's CRUD set (platform-interface.md §4.1), each translated to
  * its RPC: GET /{path}/stats, POST /{path}/list, GET|PUT|DELETE /{path}/{key}, POST /{path}.
  */
-export function crudRoutes(resources: readonly Resource[], backends: Backends, _tokens?: TokenService): Router {
+export function crudRoutes(resources: readonly Resource[], backends: Backends): Router {
   const router = Router();
   for (const resource of resources) {
     const base = `/api/${resource.path}`;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, forbidden, unauthenticated } from '../errors/domain-error.ts';
+import { forbidden, unauthenticated } from '../errors/domain-error.ts';
 import type { Language } from '../i18n/messages.ts';
 import type { VerifiedClaims } from './jwt.ts';
 
@@ -63,4 +63,3 @@ export function assertTenant(ctx: CallContext, crProcessId: number): void {
   if (scope !== undefined && scope !== crProcessId) throw forbidden();
 }
 
-export { DomainError };

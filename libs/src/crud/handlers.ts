@@ -46,6 +46,17 @@ export interface ResourceRuntime {
   hooks?: ResourceHooks;
 }
 
+/** The runtime of a resource from its service's entities (built by `entitySchemas`). */
+export function resourceRuntime(
+  entities: ReadonlyMap<string, EntitySchema<Row>>,
+  resource: Resource,
+  hooks?: ResourceHooks,
+): ResourceRuntime {
+  const entity = entities.get(resource.path);
+  if (!entity) throw new Error(`no entity for ${resource.path}`);
+  return hooks ? { resource, entity, entities, hooks } : { resource, entity, entities };
+}
+
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
 
 /**

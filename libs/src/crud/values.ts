@@ -1,4 +1,4 @@
-import { DomainError, invalidField } from '../errors/domain-error.ts';
+import { invalidField } from '../errors/domain-error.ts';
 import type { ScalarField } from './resource.ts';
 
 /**
@@ -77,7 +77,7 @@ function checkText(field: string, spec: ScalarField, text: string): string {
 function toInteger(field: string, value: unknown, kind: 'long' | 'int'): number {
   const number = typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
-    throw invalidField(field, 'field.type', { type: kind === 'long' ? 'integer' : 'integer' });
+    throw invalidField(field, 'field.type', { type: 'integer' });
   }
   if (kind === 'int' && (number < -2_147_483_648 || number > 2_147_483_647)) throw invalidField(field, 'field.outOfRange');
   return number;
@@ -121,4 +121,3 @@ export function formatDecimal(text: string): string {
   return `${whole}.${trimmed}`;
 }
 
-export { DomainError };
