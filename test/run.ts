@@ -7,12 +7,11 @@
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
-import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
+import { ROOT_DIR, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 
 const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
 const logFile = join(workDir, 'platform.log');
@@ -20,22 +19,7 @@ const server = await resolveTestDatabase(process.env);
 const database = await createFreshDatabase(server.adminUrl);
 console.log(`# database: ${server.source} server, fresh database ${database.name}`);
 
-const secrets = {
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  CORE_API_KEY: randomBytes(16).toString('hex'),
-  DMS_URL_SECRET: randomBytes(32).toString('hex'),
-  ADMIN_PASSWORD: randomBytes(12).toString('base64url'),
-};
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? workDir,
-  APP_ENV: 'test',
-  DATABASE_URL: database.url,
-  DATA_DIR: join(workDir, 'data'),
-  BCRYPT_ROUNDS: '4',
-  LOG_LEVEL: 'warn',
-  ...secrets,
-};
+const { env, secrets } = throwawayEnv(database.url, workDir, { BCRYPT_ROUNDS: '4' });
 
 let exitCode = 1;
 let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;

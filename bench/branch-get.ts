@@ -1,0 +1,196 @@
+/**
+ * Scenario branch-get: `GET /api/branch/{id}` through the gateway (API routing, JWT check, one gRPC
+ * call to bpm-svc, which verifies the token again and reads the row with MikroORM) against a
+ * baseline that does only the irreducible work: a bare `node:http` server reading the same row with
+ * a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
+ *
+ * Both are measured in the same run, alternating (gateway, baseline, then baseline, gateway, …) so
+ * that drift of the machine hits both alike; the figures to compare are the ratios.
+ *
+ *   npm run bench                                  (every scenario)
+ *   node bench/branch-get.ts                       (this one)
+ *   BENCH_DURATION=3 BENCH_ROUNDS=3 node bench/branch-get.ts
+ *
+ * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_WARMUP
+ * (s, 5), BENCH_CPU_PROF (a folder: CPU profiles of the services), TEST_DATABASE_URL /
+ * TEST_EMBEDDED_PG (which PostgreSQL, as for `npm test`).
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  BenchError,
+  expectStatus,
+  fmt,
+  http,
+  login,
+  measure,
+  median,
+  monotonicMicros,
+  printTable,
+  runScenario,
+  settingsFromEnv,
+  startBenchPlatform,
+  startChildServer,
+  type CpuWatch,
+  type Figures,
+  type Target,
+} from './lib.ts';
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+const NAMES = ['gateway', 'baseline'] as const;
+type Name = (typeof NAMES)[number];
+
+await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node:http + pg', async () => {
+  const settings = settingsFromEnv();
+  console.log(
+    `# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ` +
+      `${settings.warmup} s warm-up per target`,
+  );
+
+  // The platform, a token and one branch to read.
+  const platform = await startBenchPlatform();
+  const token = await login(platform);
+  const auth = { authorization: `Bearer ${token}` };
+  const suffix = randomBytes(4).toString('hex').toUpperCase();
+  const partner = await expectStatus(
+    'POST /api/business-partner',
+    http('POST', `${platform.url}/api/business-partner`, {
+      headers: auth,
+      body: { crProcessId: 1, partnerCode: `BENCH-${suffix}`, partnerName: `Bench partner ${suffix}`, partnerType: 'CUSTOMER' },
+    }),
+  );
+  const partnerId = idOf(partner.json, 'business partner');
+  const created = await expectStatus(
+    'POST /api/branch',
+    http('POST', `${platform.url}/api/branch`, {
+      headers: auth,
+      body: {
+        crProcessId: 1,
+        businessPartnerId: partnerId,
+        branchName: `Bench branch ${suffix}`,
+        branchCode: `BR-${suffix}`,
+        address: 'Büyükdere Cad. No:1, 34394 Şişli, İstanbul',
+        phone: '+90 212 555 0101',
+        email: 'bench@example.com',
+      },
+    }),
+  );
+  const branchId = idOf(created.json, 'branch');
+
+  const baseline = await startChildServer(
+    'baseline',
+    join(BENCH_DIR, 'baseline-server.ts'),
+    {
+      DATABASE_URL: platform.databaseUrl,
+      BASELINE_POOL_MAX: '10', // the services' MikroORM pool size (libs/src/db/orm.ts)
+    },
+    { execArgv: platform.execArgv },
+  );
+
+  const targets: Record<Name, Target> = {
+    gateway: { url: `${platform.url}/api/branch/${branchId}`, headers: auth },
+    baseline: { url: `${baseline.url}/branch/${branchId}` },
+  };
+
+  // Both answer 200 with the same record, byte for byte, before anything is measured.
+  const answers = await Promise.all(NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
+  const [viaGateway, viaBaseline] = answers.map((answer) => answer.text);
+  if (viaGateway !== viaBaseline) {
+    throw new BenchError(`the gateway and the baseline answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}`);
+  }
+  if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
+  console.log(`# both answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
+
+  const pids = platform.platform.pids;
+  const cpu: CpuWatch = { gateway: pids.gateway, 'bpm-svc': pids['bpm-svc'], baseline: baseline.pid, postgres: 'postgres' };
+  const run = (name: Name, duration: number): Promise<Figures> =>
+    measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
+
+  if (settings.warmup > 0) {
+    for (const name of NAMES) {
+      const figures = await run(name, settings.warmup);
+      console.log(`# warm-up ${name.padEnd(8)} ${fmt(figures.requestsPerSec)} req/s (discarded)`);
+    }
+  }
+
+  const results: Record<Name, Figures[]> = { gateway: [], baseline: [] };
+  const logMark = await platform.logMark();
+  const measured = { from: monotonicMicros(), to: 0 };
+  for (let round = 1; round <= settings.rounds; round++) {
+    const order: readonly Name[] = round % 2 === 1 ? NAMES : [...NAMES].reverse();
+    for (const name of order) {
+      const figures = await run(name, settings.duration);
+      results[name].push(figures);
+      console.log(
+        `# round ${round} ${name.padEnd(8)} ${fmt(figures.requestsPerSec).padStart(7)} req/s  ` +
+          `p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx)`,
+      );
+    }
+  }
+
+  measured.to = monotonicMicros();
+  if (platform.profileDir) {
+    // Lets bench/profile-summary.ts keep only the measured rounds and name each profile's process.
+    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline' };
+    await writeFile(join(platform.profileDir, 'bench-window.json'), JSON.stringify({ scenario: 'branch-get', ...measured, processes }, null, 2));
+  }
+
+  // Per round, with the ratios of that round (both runs a few seconds apart).
+  console.log('\nPer round:');
+  const perRound: string[][] = [];
+  for (let i = 0; i < settings.rounds; i++) {
+    const g = results.gateway[i];
+    const b = results.baseline[i];
+    if (!g || !b) continue;
+    perRound.push([
+      String(i + 1),
+      fmt(g.requestsPerSec),
+      fmt(g.p50, 2),
+      fmt(g.p99, 2),
+      fmt(b.requestsPerSec),
+      fmt(b.p50, 2),
+      fmt(b.p99, 2),
+      fmt(g.requestsPerSec / b.requestsPerSec, 2),
+      fmt(g.p99 / b.p99, 2),
+    ]);
+  }
+  printTable(['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio'], perRound);
+
+  const med = (name: Name, pick: (f: Figures) => number): number => median(results[name].map(pick));
+  console.log(`\nMedian of ${settings.rounds} rounds (${settings.duration} s, ${settings.connections} connections each):`);
+  printTable(
+    ['target', 'req/s', 'p50 ms', 'p99 ms'],
+    NAMES.map((name) => [name, fmt(med(name, (f) => f.requestsPerSec)), fmt(med(name, (f) => f.p50), 2), fmt(med(name, (f) => f.p99), 2)]),
+  );
+  const rpsRatio = med('gateway', (f) => f.requestsPerSec) / med('baseline', (f) => f.requestsPerSec);
+  const p99Ratio = med('gateway', (f) => f.p99) / med('baseline', (f) => f.p99);
+  const p50Ratio = med('gateway', (f) => f.p50) / med('baseline', (f) => f.p50);
+  const roundRatios = results.gateway.map((g, i) => g.requestsPerSec / (results.baseline[i]?.requestsPerSec ?? NaN));
+  console.log(
+    `\ngateway/baseline: req/s ${fmt(rpsRatio, 2)} (rounds ${fmt(Math.min(...roundRatios), 2)}-${fmt(Math.max(...roundRatios), 2)}), ` +
+      `p99 ${fmt(p99Ratio, 2)}, p50 ${fmt(p50Ratio, 2)}`,
+  );
+
+  // Where the CPU goes: µs of CPU per request of each process, median over the rounds.
+  console.log('\nCPU per request (µs, median of rounds; "bench client" is autocannon in this process):');
+  const processes = Object.keys(results.gateway[0]?.cpuPerRequest ?? {});
+  printTable(
+    ['target', ...processes, 'total'],
+    NAMES.map((name) => {
+      const values = processes.map((process) => med(name, (f) => f.cpuPerRequest[process] ?? NaN));
+      return [name, ...values.map((v) => fmt(v)), fmt(values.reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0))];
+    }),
+  );
+
+  const logged = await platform.logSince(logMark);
+  if (logged) console.log(`\n# the platform logged during the rounds (LOG_LEVEL=warn), last lines:\n${logged}`);
+  if (platform.profileDir) console.log(`\n# CPU profiles: once this scenario has stopped, run: node bench/profile-summary.ts ${platform.profileDir}`);
+});
+
+function idOf(json: unknown, what: string): number {
+  const id = (json as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'number') throw new BenchError(`${what}: no numeric id in ${JSON.stringify(json)}`);
+  return id;
+}
