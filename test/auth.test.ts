@@ -141,3 +141,24 @@ test('login picks the user-process own tenant when it is among the selects, else
   const second = await login(own.user.userCode, own.password);
   t.like(decode(second.token.split('.')[1]), { accountNo: zeta.accountNo, crProcessId: zeta.crProcessId });
 });
+
+test('the sixth wrong password for one user from one address within 15 minutes gets 429 with the rate-limit body', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const attempt = (pw: string) => api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password: pw, languageCode: 'en' } });
+  for (let i = 1; i <= 5; i++) {
+    const wrong = await attempt(`wrong-${i}-password`);
+    t.is(wrong.status, 401, `attempt ${i}`);
+    t.is(wrong.body.error_code, 'SVC-SYS-1002');
+  }
+  const sixth = await attempt('wrong-6-password');
+  t.is(sixth.status, 429);
+  t.like(sixth.body, { status: 429, error: 'Too Many Requests', retryAfter: 60 });
+  t.regex(sixth.body.message, /\d/);
+  t.true(Number(sixth.headers.get('retry-after')) > 0);
+  // the right password does not slip through while the user is blocked from this address
+  t.is((await attempt(password)).status, 429);
+  // another user from the same address is not blocked
+  const other = await createUser([account.accountNo]);
+  t.is((await login(other.user.userCode, other.password)).body.success, true);
+});

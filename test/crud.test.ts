@@ -5,44 +5,9 @@
 import test from 'ava';
 import { isScalar, keyOf, offers, type Resource } from '@platform/libs/crud/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
-import { adminSession, create, createPartner, freshTenant, unique } from './helpers/factories.ts';
+import { adminSession, freshTenant } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
-
-interface Sample {
-  /** A valid create body in tenant `crProcessId`, creating what it references. */
-  create(crProcessId: number): Promise<Record<string, unknown>>;
-  /** Fields an update changes. */
-  update: Record<string, unknown>;
-}
-
-const samples: Record<string, Sample> = {
-  account: {
-    create: async (crProcessId) => ({ accountNo: unique('ACC-'), accountName: 'Walk account', crProcessId, email: 'a@example.com' }),
-    update: { accountName: 'Walk account renamed', taxNumber: 'TX-1' },
-  },
-  'user-info': {
-    create: async (crProcessId) => ({ crProcessId, userCode: unique('walk-'), userDescription: 'Walk user', password: 'walk-password-1' }),
-    update: { userDescription: 'Walk user renamed', languageCode: 'tr' },
-  },
-  'user-process': {
-    create: async (crProcessId) => {
-      const user = await create('user-info', { crProcessId, userCode: unique('walk-'), userDescription: 'Walk', password: 'walk-password-1' });
-      return { crProcessId, userCode: user.userCode, userProcessSelects: [{ accountNo: 'DEFAULT' }] };
-    },
-    update: { userDescription: 'Walk process renamed' },
-  },
-  'business-partner': {
-    create: async (crProcessId) => ({ crProcessId, partnerCode: unique('P-'), partnerName: 'Walk partner', partnerType: 'SUPPLIER' }),
-    update: { partnerName: 'Walk partner renamed', partnerType: 'BOTH', phone: '+90 212 000 00 00' },
-  },
-  branch: {
-    create: async (crProcessId) => {
-      const partner = await createPartner(crProcessId);
-      return { crProcessId, businessPartnerId: partner.id, branchName: 'Walk branch', branchCode: unique('B-') };
-    },
-    update: { branchName: 'Walk branch renamed', address: 'Istiklal Cd. 1' },
-  },
-};
+import { samples } from './helpers/samples.ts';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -84,19 +49,20 @@ for (const resource of registry) {
     t.deepEqual(got.body, record);
 
     // update with the current version: the version rises by one
-    const updated = await api('PUT', `/api/${resource.path}/${key}`, { token, body: { version: 0, ...sample.update } });
+    const changes = sample.update();
+    const updated = await api('PUT', `/api/${resource.path}/${key}`, { token, body: { version: 0, ...changes } });
     t.is(updated.status, 200, updated.text);
     t.is(updated.body.version, 1);
     t.is(updated.body.id, record.id);
     t.is(updated.body.createdAt, record.createdAt);
-    for (const [name, value] of Object.entries(sample.update)) t.deepEqual(updated.body[name], value, name);
+    for (const [name, value] of Object.entries(changes)) t.deepEqual(updated.body[name], value, name);
 
     // "Update with stale version | 409 | SVC-SYS-4002"
-    const stale = await api('PUT', `/api/${resource.path}/${key}`, { token, body: { version: 0, ...sample.update } });
+    const stale = await api('PUT', `/api/${resource.path}/${key}`, { token, body: { version: 0, ...changes } });
     t.is(stale.status, 409);
     t.is(stale.body.error_code, 'SVC-SYS-4002');
     // "on update it is required ... missing: 400 SVC-SYS-2001"
-    const versionless = await api('PUT', `/api/${resource.path}/${key}`, { token, body: sample.update });
+    const versionless = await api('PUT', `/api/${resource.path}/${key}`, { token, body: changes });
     t.is(versionless.status, 400);
     t.is(versionless.body.error_code, 'SVC-SYS-2001');
 

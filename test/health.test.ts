@@ -3,11 +3,11 @@ import test from 'ava';
 import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { api, platform } from './helpers/platform.ts';
 
-test('GET /actuator/health is UP with core, bpm, dms, db and diskSpace', async (t) => {
+test('GET /actuator/health is UP with core, bpm, dms, db, redis (when configured) and diskSpace', async (t) => {
   const res = await api('GET', '/actuator/health');
   t.is(res.status, 200);
   t.is(res.body.status, 'UP');
-  t.deepEqual(Object.keys(res.body.components).sort(), ['bpm', 'core', 'db', 'diskSpace', 'dms']);
+  t.deepEqual(Object.keys(res.body.components).sort(), ['bpm', 'core', 'db', 'diskSpace', 'dms', 'redis']);
   for (const component of Object.values(res.body.components) as { status: string }[]) t.is(component.status, 'UP');
   t.true(res.body.components.diskSpace.details.free > 0);
 });

@@ -12,6 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
+import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
+
+// Redis first (REDIS_URL, else the local one, else a redis-server started here): without one the
+// run fails at once, saying how to get one.
+const redis = await resolveTestRedis(process.env).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
+console.log(`# redis: ${redis.source} (${new URL(redis.url).host})`);
 
 const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
 const logFile = join(workDir, 'platform.log');
@@ -19,7 +29,16 @@ const server = await resolveTestDatabase(process.env);
 const database = await createFreshDatabase(server.adminUrl);
 console.log(`# database: ${server.source} server, fresh database ${database.name}`);
 
-const { env, secrets } = throwawayEnv(database.url, workDir, { BCRYPT_ROUNDS: '4' });
+// Rate limits through the real Redis, under a key prefix of this run, and high enough that only
+// the edge tests (which start gateways of their own with low limits) ever meet them.
+const { env, secrets } = throwawayEnv(database.url, workDir, {
+  BCRYPT_ROUNDS: '4',
+  REDIS_URL: redis.url,
+  REDIS_KEY_PREFIX: uniquePrefix('test'),
+  RATE_LIMIT_PUBLIC: '100000',
+  RATE_LIMIT_API_KEY: '100000',
+  RATE_LIMIT_JWT: '100000',
+});
 
 let exitCode = 1;
 let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
@@ -52,6 +71,7 @@ try {
   await platform?.stop();
   await database.drop().catch((error: unknown) => console.error('could not drop the test database:', error));
   await server.stop();
+  await redis.stop();
   await rm(workDir, { recursive: true, force: true });
 }
 process.exit(exitCode);

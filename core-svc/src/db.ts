@@ -16,6 +16,7 @@ function schemaOf(path: string): EntitySchema<Row> {
 export const AccountEntity = schemaOf('account');
 export const UserInfoEntity = schemaOf('user-info');
 export const UserProcessEntity = schemaOf('user-process');
+export const GroupMemberEntity = schemaOf('group-member');
 
 /** One account a user-process may work in; deleting a referenced account is refused (409). */
 export const UserProcessSelectEntity = new EntitySchema<Row>({
@@ -53,5 +54,49 @@ export const SessionEntity = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), UserProcessSelectEntity, SessionEntity];
+/** One unexpected failure of any part of the platform, under the refId its error body carried. */
+export const ExceptionEntity = new EntitySchema<Row>({
+  name: 'ExceptionEntry',
+  tableName: 'exception_log',
+  schema: SCHEMA,
+  properties: {
+    id: { type: new BigIntType('number'), primary: true, autoincrement: true },
+    refId: { type: 'uuid', unique: 'exception_log_ref_id_unique' },
+    service: { type: 'string', length: 32 },
+    errorCode: { type: 'string', length: 32 },
+    message: { type: 'text' },
+    path: { type: 'string', length: 1000, nullable: true },
+    method: { type: 'string', length: 16, nullable: true },
+    userCode: { type: 'string', length: 64, nullable: true },
+    crProcessId: { type: new BigIntType('number'), nullable: true },
+    projectCode: { type: 'string', length: 100, nullable: true },
+    stack: { type: 'text', nullable: true },
+    createdAt: { type: 'datetime', columnType: 'timestamptz', index: 'exception_log_created_at_index' },
+  } as never,
+});
+
+/**
+ * The roles a user holds in a tenant (decisions.md §2): the roleCodes of the role-types that
+ * group-roles link to the tenant's active groups the user is a member of. Every service's
+ * RoleSource reads it (libs/src/auth/roles.ts). Declared here so that migration diffs know it.
+ */
+export const UserTenantRoleView = new EntitySchema<Row>({
+  name: 'UserTenantRole',
+  tableName: 'user_tenant_role',
+  schema: SCHEMA,
+  view: true,
+  expression: `select distinct m.user_code, g.cr_process_id, t.role_code
+    from core.group_member m
+    join core.security_group g on g.id = m.group_id and g.cr_process_id = m.cr_process_id
+    join core.group_role r on r.group_id = g.id and r.cr_process_id = g.cr_process_id
+    join core.role_type t on t.id = r.role_type_id and t.cr_process_id = g.cr_process_id
+    where g.status`,
+  properties: {
+    userCode: { type: 'string', fieldName: 'user_code', primary: true },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
+    roleCode: { type: 'string', fieldName: 'role_code', primary: true },
+  } as never,
+});
+
+export const entities = [...schemas.values(), UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -1,17 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
+import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger, describeError } from '@platform/libs/log/logger.ts';
+import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { createApp } from './app.ts';
+import { SessionCheck } from './auth/session-check.ts';
 import { Backends } from './backends.ts';
 
 function start(): void {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);
+  reportEventLoopDelay('gateway');
   const backends = new Backends(config);
   const tokens = new TokenService(config.jwtSecret);
-  const app = createApp({ config, backends, tokens, log });
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks every token against the live sessions');
+  const sessions = new SessionCheck(config.databaseUrl);
+  const exceptions = coreExceptionRecorder(config.grpc.core, tokens, 'gateway', log);
+  const app = createApp({ config, backends, tokens, sessions, recordFailure: exceptions.record, log });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
@@ -31,7 +38,8 @@ function start(): void {
     force.unref();
     server.close(() => {
       backends.close();
-      process.exit(0);
+      exceptions.close();
+      sessions.close().finally(() => process.exit(0));
     });
     server.closeIdleConnections();
   };

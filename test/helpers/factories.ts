@@ -81,3 +81,53 @@ export async function createUser(
   });
   return { user, process, password };
 }
+
+/** The account of a tenant (its crProcessId), or undefined when the tenant has none. */
+export async function accountOf(crProcessId: number): Promise<any> {
+  const res = await api('POST', '/api/account/list', { token: (await adminSession()).token, body: { page: 0, size: 1, filter: { crProcessId } } });
+  if (res.status !== 200) throw new Error(`list accounts: ${res.status} ${res.text}`);
+  return res.body.content[0];
+}
+
+const roleTypes = new Map<string, Promise<any>>();
+
+/** The role-type of `roleCode` in a tenant, created once per test file (roleCode is unique per tenant). */
+export function roleTypeOf(crProcessId: number, roleCode: string): Promise<any> {
+  const key = `${crProcessId}/${roleCode}`;
+  let roleType = roleTypes.get(key);
+  if (!roleType) {
+    roleType = create('role-type', { crProcessId, roleCode, roleName: `Role ${roleCode}` });
+    roleTypes.set(key, roleType);
+  }
+  return roleType;
+}
+
+/** An active group of a tenant granting `roleCodes` (decisions.md §2) to `memberCodes`. */
+export async function createGroupWithRoles(crProcessId: number, roleCodes: readonly string[], memberCodes: readonly string[] = []): Promise<any> {
+  const group = await create('group', { crProcessId, groupName: unique('Group '), description: roleCodes.join(' ').slice(0, 255) });
+  await Promise.all([
+    ...roleCodes.map(async (roleCode) => create('group-role', { crProcessId, groupId: group.id, roleTypeId: (await roleTypeOf(crProcessId, roleCode)).id })),
+    ...memberCodes.map((userCode) => create('group-member', { crProcessId, groupId: group.id, userCode })),
+  ]);
+  return group;
+}
+
+export interface TenantUser extends Session {
+  userCode: string;
+  password: string;
+  /** The group that grants the user its roles. */
+  group: any;
+}
+
+/**
+ * A user who is not a super user, working in `account` and holding `roleCodes` there, built the way
+ * a client would: user-info and user-process with its select (both of that tenant), role-types,
+ * a group with its group-roles and the user as member; then logged in.
+ */
+export async function userWithRoles(account: { accountNo: string; crProcessId: number }, roleCodes: readonly string[]): Promise<TenantUser> {
+  const tenant = { crProcessId: account.crProcessId };
+  const { user, password } = await createUser([account.accountNo], tenant, tenant);
+  const group = await createGroupWithRoles(account.crProcessId, roleCodes, [user.userCode]);
+  const session = await login(user.userCode, password);
+  return { ...session, userCode: user.userCode, password, group };
+}

@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { TokenService, UserClaims } from '@platform/libs/auth/jwt.ts';
-import { verifyPassword } from '@platform/libs/auth/password.ts';
+import type { TokenService, UserClaims, VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import { hashPassword, verifyPassword } from '@platform/libs/auth/password.ts';
 import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
-import type { LoginRequest, LoginResponse, MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import type {
+  ChangePasswordRequest,
+  LoginRequest,
+  LoginResponse,
+  MeResponse,
+  SwitchAccountRequest,
+  SwitchAccountResponse,
+} from '@platform/libs/gen/platform/core/v1/auth.ts';
 import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
+import { verifyCaptcha } from './captcha.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
@@ -26,6 +34,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
     async login(request: LoginRequest, ctx: CallContext): Promise<LoginResponse> {
       if (ctx.caller.kind !== 'internal') throw unauthenticated();
       if (!isLanguage(request.languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
+      if (config.captcha) await verifyCaptcha(config.captcha, request.captchaToken, request.ipAddress);
       if (request.userCode === '' || request.password === '') throw LOGIN_FAILED();
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
       const valid = await verifyPassword(request.password, user?.password as string | undefined, config.bcryptRounds);
@@ -78,18 +87,75 @@ export function authHandlers(config: Config, tokens: TokenService) {
 
     async me(_request: unknown, ctx: CallContext): Promise<MeResponse> {
       const claims = userOf(ctx);
-      const user = await ctx.em.findOne(UserInfoEntity, { userCode: claims.userCode });
-      if (!user || user.status !== true || Number(user.tokenVersion ?? 0) !== claims.tokenVersion) throw unauthenticated();
-      const identity = await identityOf(ctx.em, user, unauthenticated);
-      return {
-        success: true,
-        userCode: claims.userCode,
-        superUser: user.superUser === true,
-        userProcess: userProcessView(identity),
-        accountNo: claims.accountNo,
-        crProcessId: claims.crProcessId,
-      };
+      const { user } = await liveSession(ctx.em, claims);
+      return meOf(claims, await identityOf(ctx.em, user, unauthenticated), claims.accountNo, claims.crProcessId);
     },
+
+    async switchAccount(request: SwitchAccountRequest, ctx: CallContext): Promise<SwitchAccountResponse> {
+      const claims = userOf(ctx);
+      const { user, session } = await liveSession(ctx.em, claims);
+      const identity = await identityOf(ctx.em, user, unauthenticated);
+      const target = identity.selects.find((s) => s.accountNo === request.accountNo);
+      if (!target) throw forbidden();
+      session.accountNo = target.accountNo;
+      session.crProcessId = target.crProcessId;
+      session.lastSeenAt = new Date();
+      await ctx.em.flush();
+      const { iat: _iat, exp: _exp, ...rest } = claims;
+      const next: UserClaims = { ...rest, accountNo: target.accountNo, crProcessId: target.crProcessId };
+      const remaining = Math.max(1, Math.floor(((session.expiresAt as Date).getTime() - Date.now()) / 1000));
+      return { token: tokens.sign(next, remaining), expiresIn: remaining, me: meOf(next, identity, target.accountNo, target.crProcessId) };
+    },
+
+    async changePassword(request: ChangePasswordRequest, ctx: CallContext): Promise<object> {
+      const claims = userOf(ctx);
+      const { user } = await liveSession(ctx.em, claims);
+      if (request.newPassword.length < 8 || request.newPassword.length > 72) {
+        throw invalidField('newPassword', 'field.tooShort', { min: '8' });
+      }
+      if (!(await verifyPassword(request.currentPassword, user.password as string, config.bcryptRounds))) {
+        throw new DomainError('SVC-SYS-1006', 'password.wrongCurrent');
+      }
+      const hash = await hashPassword(request.newPassword, config.bcryptRounds);
+      // One statement: the version rises even when two changes race.
+      await ctx.em.nativeUpdate(UserInfoEntity, { id: user.id }, {
+        password: hash,
+        tokenVersion: raw('token_version + 1'),
+        version: raw('version + 1'),
+        updatedAt: new Date(),
+        updatedBy: claims.userCode,
+      });
+      return {};
+    },
+
+    async logout(_request: unknown, ctx: CallContext): Promise<object> {
+      const claims = userOf(ctx);
+      await ctx.em.nativeUpdate(SessionEntity, { sessionId: claims.sid, active: true }, { active: false, logoutAt: new Date() });
+      return {};
+    },
+  };
+}
+
+/**
+ * The user and session behind a token, refused (401) when the user is gone or passive, its
+ * tokenVersion has moved on, or the session has ended or expired (decisions.md §2).
+ */
+async function liveSession(em: EntityManager, claims: VerifiedClaims): Promise<{ user: Row; session: Row }> {
+  const user = await em.findOne(UserInfoEntity, { userCode: claims.userCode });
+  if (!user || user.status !== true || Number(user.tokenVersion ?? 0) !== claims.tokenVersion) throw unauthenticated();
+  const session = await em.findOne(SessionEntity, { sessionId: claims.sid });
+  if (!session || session.active !== true || (session.expiresAt as Date) <= new Date()) throw unauthenticated();
+  return { user, session };
+}
+
+function meOf(claims: UserClaims, identity: Identity, accountNo: string, crProcessId: number): MeResponse {
+  return {
+    success: true,
+    userCode: claims.userCode,
+    superUser: identity.user.superUser === true,
+    userProcess: userProcessView(identity),
+    accountNo,
+    crProcessId,
   };
 }
 

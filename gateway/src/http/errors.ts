@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ERRORS } from '@platform/libs/errors/codes.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
+import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { translate } from '@platform/libs/i18n/messages.ts';
 import { describeError, type Logger } from '@platform/libs/log/logger.ts';
-import { languageOf } from './context.ts';
+import { languageOf, stateOf } from './context.ts';
 
 /** The error body of decisions.md §6: status, error_code, message in the caller's language, refId on 5xx. */
 export function sendError(req: Request, res: Response, error: DomainError): void {
@@ -23,37 +25,60 @@ interface BodyParserError {
   limit?: number;
 }
 
+/** A failure as the gateway sees it, and whether a service already logged it under its refId. */
+interface Classified {
+  domain: DomainError;
+  loggedByService: boolean;
+}
+
 /**
  * The last handler: domain errors and gRPC statuses get their codes; a body the JSON parser refused
- * is 400 (413 when too large); anything else is 500 SVC-SYS-5001 with a refId, its detail only in
- * the log.
+ * is 400 (413 when too large); anything else is 500 SVC-SYS-5001. Every 5xx carries a refId and
+ * has an exception-log entry under it: a service's own 5001 was logged by that service; the
+ * gateway logs the rest (its own failures, unreachable or timed-out services).
  */
-export function errorHandler(log: Logger): ErrorRequestHandler {
+export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendError(req, res, toDomain(error, log, req));
+    const { domain, loggedByService } = classify(error);
+    if (ERRORS[domain.code].http >= 500 && !loggedByService) {
+      const refId = domain.params.refId ?? randomUUID();
+      domain.params.refId = refId;
+      log.error('request failed', { path: req.path, method: req.method, refId, code: domain.code, ...describeError(error) });
+      const claims = stateOf(res).claims;
+      record({
+        refId,
+        service: 'gateway',
+        errorCode: domain.code === 'SVC-SYS-5002' ? 'SVC-SYS-5002' : 'SVC-SYS-5001',
+        error,
+        path: req.originalUrl.slice(0, 1000),
+        method: req.method,
+        userCode: claims?.userCode,
+        crProcessId: claims?.crProcessId,
+        projectCode: typeof req.headers['x-project-code'] === 'string' ? req.headers['x-project-code'] : undefined,
+      });
+    }
+    sendError(req, res, domain);
   };
 }
 
-function toDomain(error: unknown, log: Logger, req: Request): DomainError {
-  if (error instanceof DomainError) return error;
+function classify(error: unknown): Classified {
+  if (error instanceof DomainError) return { domain: error, loggedByService: false };
   const parser = error as BodyParserError;
-  if (parser.type === 'entity.too.large') return new DomainError('SVC-SYS-3001', 'body.tooLarge', { limit: String(parser.limit ?? '') });
-  if (parser.type === 'entity.parse.failed') return new DomainError('SVC-SYS-2001', 'body.malformed');
+  if (parser.type === 'entity.too.large') {
+    return { domain: new DomainError('SVC-SYS-3001', 'body.tooLarge', { limit: String(parser.limit ?? '') }), loggedByService: false };
+  }
   if (typeof parser.type === 'string' && parser.status !== undefined && parser.status < 500) {
-    return new DomainError('SVC-SYS-2001', 'body.malformed');
+    return { domain: new DomainError('SVC-SYS-2001', 'body.malformed'), loggedByService: false };
   }
   if (error instanceof Error && 'code' in error && 'metadata' in error) {
     const domain = fromGrpcError(error);
-    if (domain.code === 'SVC-SYS-5001' || domain.code === 'SVC-SYS-5002') {
-      log.error('backend call failed', { path: req.path, method: req.method, refId: domain.params.refId, ...describeError(error) });
-    }
-    return domain;
+    // a service's 5001 arrives with the refId under which that service logged it
+    const fromService = domain.code === 'SVC-SYS-5001' && (error as { metadata: { get(key: string): unknown[] } }).metadata.get('x-error-code').length > 0;
+    return { domain, loggedByService: fromService };
   }
-  const domain = new DomainError('SVC-SYS-5001', 'server.error', { refId: crypto.randomUUID() });
-  log.error('unexpected failure', { path: req.path, method: req.method, refId: domain.params.refId, ...describeError(error) });
-  return domain;
+  return { domain: new DomainError('SVC-SYS-5001', 'server.error'), loggedByService: false };
 }

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { parseCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { SessionCheck } from '../auth/session-check.ts';
 import { stateOf } from '../http/context.ts';
 import { categoryOf } from './paths.ts';
 
@@ -17,16 +18,25 @@ export function tokenOf(cookieHeader: string | undefined, authorization: string 
   return undefined;
 }
 
-/** On JWT paths: an HS512 token that verifies and has not expired, else 401 SVC-SYS-1001. */
-export function jwtCheck(tokens: TokenService): RequestHandler {
+/**
+ * On JWT paths: an HS512 token that verifies, has not expired, and whose user and session are
+ * still live (tokenVersion, sid), else 401 SVC-SYS-1001. A database that cannot answer is 503.
+ */
+export function jwtCheck(tokens: TokenService, sessions: SessionCheck): RequestHandler {
   return (req, res, next) => {
     if (categoryOf(req.path) !== 'jwt') return next();
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
     const claims = token ? tokens.verifyUser(token) : undefined;
     if (!token || !claims) return next(unauthenticated());
-    const state = stateOf(res);
-    state.token = token;
-    state.claims = claims;
-    next();
+    sessions.isLive(claims).then(
+      (live) => {
+        if (!live) return next(unauthenticated());
+        const state = stateOf(res);
+        state.token = token;
+        state.claims = claims;
+        next();
+      },
+      () => next(new DomainError('SVC-SYS-5002', 'service.unavailable')),
+    );
   };
 }

@@ -1,9 +1,17 @@
+import type { ServiceError } from '@grpc/grpc-js';
 import { Router, type Response } from 'express';
+import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
+import { sendLoginRefusal, type LoginGuard } from '../middleware/rate-limit.ts';
 import { stringifySetCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import { AuthServiceService, type LoginResponse, type MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import {
+  AuthServiceService,
+  type LoginResponse,
+  type MeResponse,
+  type SwitchAccountResponse,
+} from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
@@ -50,7 +58,7 @@ function meBody(me: MeResponse) {
 }
 
 /** POST /api/auth/login (API key) and GET /api/auth/me (JWT), platform-interface.md §4.3. */
-export function authRoutes(config: Config, backends: Backends, tokens: TokenService): Router {
+export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): Router {
   const router = Router();
 
   router.post('/api/auth/login', async (req, res: Response) => {
@@ -66,15 +74,26 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
       projectCode: header(req, 'x-project-code'),
     });
-    const login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
-      userCode,
-      password,
-      languageCode,
-      captchaToken,
-      ipAddress: clientIp(req),
-      userAgent: header(req, 'user-agent') ?? '',
-      projectCode: header(req, 'x-project-code'),
-    }, metadata);
+    // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
+    const ip = clientIp(req);
+    const refusal = await loginGuard.check(userCode, ip);
+    if (refusal) return sendLoginRefusal(req, res, refusal);
+    let login: LoginResponse;
+    try {
+      login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
+        userCode,
+        password,
+        languageCode,
+        captchaToken,
+        ipAddress: ip,
+        userAgent: header(req, 'user-agent') ?? '',
+        projectCode: header(req, 'x-project-code'),
+      }, metadata);
+    } catch (error) {
+      if (fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002') await loginGuard.failed(userCode, ip);
+      throw error;
+    }
+    await loginGuard.succeeded(userCode, ip);
     res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
     res.setHeader('Cache-Control', 'no-store');
     res.json({
@@ -92,6 +111,33 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
     const me = await backends.call<MeResponse>('core', AuthServiceService, 'me', {}, userMetadata(req, res));
     res.setHeader('Cache-Control', 'no-store');
     res.json(meBody(me));
+  });
+
+  // decisions.md §2: a new cookie for the new account; the body is what me shows for it
+  router.post('/api/auth/switch-account', async (req, res) => {
+    const body = asObject(req.body);
+    for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
+    const accountNo = stringField(body, 'accountNo', true) ?? '';
+    const switched = await backends.call<SwitchAccountResponse>('core', AuthServiceService, 'switchAccount', { accountNo }, userMetadata(req, res));
+    res.setHeader('Set-Cookie', sessionCookie(config, switched.token, switched.expiresIn));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(switched.me ? meBody(switched.me) : {});
+  });
+
+  router.post('/api/auth/change-password', async (req, res) => {
+    const body = asObject(req.body);
+    for (const name of Object.keys(body)) if (name !== 'currentPassword' && name !== 'newPassword') throw invalidField(name, 'field.unknown');
+    const currentPassword = stringField(body, 'currentPassword', true) ?? '';
+    const newPassword = stringField(body, 'newPassword', true) ?? '';
+    await backends.call('core', AuthServiceService, 'changePassword', { currentPassword, newPassword }, userMetadata(req, res));
+    res.status(204).end();
+  });
+
+  // ends the session the token is bound to, and clears the cookie (Max-Age=0)
+  router.post('/api/auth/logout', async (req, res) => {
+    await backends.call('core', AuthServiceService, 'logout', {}, userMetadata(req, res));
+    res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
+    res.status(204).end();
   });
 
   return router;

@@ -20,6 +20,8 @@ export function userMetadata(req: Request, res: Response): Metadata {
     projectCode: header(req, 'x-project-code'),
     clientIp: clientIp(req),
     userAgent: header(req, 'user-agent'),
+    httpPath: req.originalUrl.slice(0, 1000),
+    httpMethod: req.method,
   });
 }
 
@@ -73,6 +75,11 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         const raw = req.query.crProcessId;
         const request = raw === undefined ? {} : { crProcessId: idParam(typeof raw === 'string' ? raw : undefined, 'crProcessId') };
         res.json(await call(names.stats, request, req, res));
+      });
+    } else {
+      // a resource without statistics has no such path (rather than 400 for a record key "stats")
+      router.get(`${base}/stats`, (req) => {
+        throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
       });
     }
     if (offers(resource, 'list')) {

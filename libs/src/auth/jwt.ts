@@ -32,6 +32,7 @@ export interface InternalClaims {
 
 const ALGORITHM = 'HS512';
 const INTERNAL_TTL_SECONDS = 300;
+const VERIFIED_CACHE_SIZE = 10_000;
 
 /**
  * Signs and verifies HS512 tokens with the UTF-8 bytes of JWT_SECRET (decisions.md §9). The key is a
@@ -45,6 +46,7 @@ const INTERNAL_TTL_SECONDS = 300;
 export class TokenService {
   readonly #key: KeyObject;
   #internal: { token: string; renewAt: number } | undefined;
+  readonly #verified = new Map<string, VerifiedClaims>();
 
   constructor(secret: string) {
     this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
@@ -54,10 +56,25 @@ export class TokenService {
     return jwt.sign(claims, this.#key, { algorithm: ALGORITHM, expiresIn: ttlSeconds });
   }
 
-  /** The user claims of a valid token; undefined for anything else (including internal tokens). */
+  /**
+   * The user claims of a valid token; undefined for anything else (including internal tokens).
+   * A token whose signature verified is remembered until it expires, so its signature is checked
+   * once per process; revocation (tokenVersion, ended sessions) is checked elsewhere on every call.
+   */
   verifyUser(token: string): VerifiedClaims | undefined {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known;
+      this.#verified.delete(token);
+    }
     const payload = this.#verify(token);
-    return payload && isUserClaims(payload) ? payload : undefined;
+    if (!payload || !isUserClaims(payload)) return undefined;
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.#verified.keys().next().value;
+      if (oldest !== undefined) this.#verified.delete(oldest);
+    }
+    this.#verified.set(token, payload);
+    return payload;
   }
 
   /** True for a valid internal service credential. */

@@ -22,6 +22,8 @@ export interface Config {
   gatewayPort: number;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
+  redisKeyPrefix: string;
   jwtSecret: string;
   coreApiKey: string;
   dmsUrlSecret: string;
@@ -36,6 +38,8 @@ export interface Config {
   trustProxy: number;
   dms: { storageDir: string; maxUploadBytes: number; urlTtlSeconds: number; retentionIntervalSeconds: number };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
+  /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
+  captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
   /** Largest JSON body the gateway reads. */
   maxJsonBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -71,6 +75,7 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
     ...secrets,
     adminUserCode: env.ADMIN_USER_CODE || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
@@ -101,6 +106,13 @@ export function loadConfig(env: Env = process.env): Config {
       dms: env.DMS_GRPC_ADDR || '127.0.0.1:50053',
       deadlineMs: int(env, 'GRPC_DEADLINE_MS', 10_000, 1),
     },
+    captcha: env.RECAPTCHA_SECRET
+      ? {
+          secret: env.RECAPTCHA_SECRET,
+          verifyUrl: env.RECAPTCHA_VERIFY_URL || 'https://www.google.com/recaptcha/api/siteverify',
+          minScore: score(env, 'RECAPTCHA_MIN_SCORE', 0.5),
+        }
+      : undefined,
     maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
@@ -182,6 +194,21 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
   }
   return value;
+}
+
+function score(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new ConfigError(`${name} must be a number from 0 to 1, not ${raw}`);
+  return value;
+}
+
+function keyPrefix(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[\w.:-]{1,64}$/.test(raw)) throw new ConfigError(`${name} must be 1 to 64 letters, digits or _ . : -, not ${raw}`);
+  return raw;
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {

@@ -9,11 +9,23 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 500;
 
 export interface ListQuery {
-  crProcessId: number;
+  /** The tenant the filter names (always set when the tenant is required). */
+  crProcessId: number | undefined;
   where: FilterQuery<Row>;
   orderBy: QueryOrderMap<Row>[];
   page: number;
   size: number;
+}
+
+export interface QueryOptions {
+  /** Fields a client may filter and sort by. */
+  fields: ReadonlyMap<string, ScalarField>;
+  /** `required`: a list without filter.crProcessId is 400 SVC-SYS-2002. */
+  tenant: 'required' | 'optional';
+  /** Order when the request names none; ties are always broken by id. */
+  defaultOrder?: QueryOrderMap<Row>[];
+  /** The record's tiebreaker (default `id`). */
+  idField?: string;
 }
 
 /**
@@ -23,19 +35,21 @@ export interface ListQuery {
  * case-insensitive substring in which `%` and `_` are literal.
  */
 export function buildListQuery(resource: Resource, request: PageRequest | undefined): ListQuery {
-  const page = request?.page ?? 0;
-  const size = request?.size ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(page) || page < 0) throw new DomainError('SVC-SYS-2001', 'page.index');
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new DomainError('SVC-SYS-2001', 'page.size', { max: String(MAX_PAGE_SIZE) });
-  }
-  const fields = new Map(visibleScalars(resource));
+  return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required' });
+}
+
+/** The list rules over any set of fields (records of resources, sessions, exception entries). */
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions): ListQuery {
+  const { page, size } = pageBounds(request?.page, request?.size);
+  const fields = options.fields;
   const filter: Record<string, unknown> = request?.filter ?? {};
   const rawTenant = filter.crProcessId;
-  if (rawTenant === undefined || rawTenant === null) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
-  const crProcessId = toRowValue('filter.crProcessId', { kind: 'long' }, rawTenant) as number;
+  if ((rawTenant === undefined || rawTenant === null) && options.tenant === 'required') {
+    throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+  }
+  const crProcessId = rawTenant === undefined || rawTenant === null ? undefined : (toRowValue('filter.crProcessId', { kind: 'long' }, rawTenant) as number);
 
-  const conditions: FilterQuery<Row>[] = [{ crProcessId }];
+  const conditions: FilterQuery<Row>[] = crProcessId === undefined ? [] : [{ crProcessId }];
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'crProcessId') continue;
     conditions.push(filterCondition(fields, key, value));
@@ -54,11 +68,23 @@ export function buildListQuery(resource: Resource, request: PageRequest | undefi
     if (!fields.has(sort.field)) throw invalidField(sort.field, 'sort.field');
     orderBy.push({ [sort.field]: sort.direction === SortDirection.SORT_DIRECTION_DESC ? 'desc' : 'asc' });
   }
-  orderBy.push({ id: 'asc' });
+  if (orderBy.length === 0 && options.defaultOrder) orderBy.push(...options.defaultOrder);
+  orderBy.push({ [options.idField ?? 'id']: 'asc' });
   return { crProcessId, where: { $and: conditions }, orderBy, page, size };
 }
 
-function filterCondition(fields: Map<string, ScalarField>, key: string, value: unknown): FilterQuery<Row> {
+/** page ≥ 0 (0 when not given) and size 1..500 (20 when not given), else 400 SVC-SYS-2001. */
+export function pageBounds(rawPage: number | undefined, rawSize: number | undefined): { page: number; size: number } {
+  const page = rawPage ?? 0;
+  const size = rawSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 0) throw new DomainError('SVC-SYS-2001', 'page.index');
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('SVC-SYS-2001', 'page.size', { max: String(MAX_PAGE_SIZE) });
+  }
+  return { page, size };
+}
+
+function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, value: unknown): FilterQuery<Row> {
   const exact = fields.get(key);
   if (exact) {
     if (value === null) return { [key]: null };

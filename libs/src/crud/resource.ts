@@ -108,22 +108,34 @@ export function isScalar(spec: FieldSpec): spec is ScalarField {
   return spec.kind !== 'objects';
 }
 
-/** Every field of a resource, common ones first, in the order records are shown. */
-export function allFields(resource: Resource): Record<string, FieldSpec> {
-  return { ...COMMON_FIELDS, ...resource.fields };
+/** Computes a value once per resource (field lists are asked on every request). */
+function perResource<T>(compute: (resource: Resource) => T): (resource: Resource) => T {
+  const cache = new WeakMap<Resource, T>();
+  return (resource) => {
+    let value = cache.get(resource);
+    if (value === undefined) {
+      value = compute(resource);
+      cache.set(resource, value);
+    }
+    return value;
+  };
 }
+
+/** Every field of a resource, common ones first, in the order records are shown. */
+export const allFields = perResource((resource): Readonly<Record<string, FieldSpec>> => ({ ...COMMON_FIELDS, ...resource.fields }));
 
 /** Fields the API knows: every field but the service's internal columns. */
-export function apiFields(resource: Resource): Record<string, FieldSpec> {
-  return Object.fromEntries(Object.entries(allFields(resource)).filter(([, spec]) => !isScalar(spec) || !spec.internal));
-}
+export const apiFields = perResource(
+  (resource): Readonly<Record<string, FieldSpec>> =>
+    Object.fromEntries(Object.entries(allFields(resource)).filter(([, spec]) => !isScalar(spec) || !spec.internal)),
+);
 
 /** Scalar fields that are shown (not write-only, not internal): the ones a client may sort and filter by. */
-export function visibleScalars(resource: Resource): [string, ScalarField][] {
-  return Object.entries(allFields(resource)).filter(
+export const visibleScalars = perResource((resource): readonly [string, ScalarField][] =>
+  Object.entries(allFields(resource)).filter(
     (entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly && !entry[1].internal,
-  );
-}
+  ),
+);
 
 export function offers(resource: Resource, operation: Operation): boolean {
   switch (resource.operations) {

@@ -33,7 +33,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     discovery: { warnWhenNoEntities: false },
     forceUtcTimezone: true,
     debug: options.debug ?? false,
-    pool: { min: 0, max: options.poolSize ?? 10 },
+    pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
     migrations: {
       path: options.migrationsDir,
       pathTs: options.migrationsDir,

@@ -8,6 +8,8 @@ export const META = {
   projectCode: 'x-project-code',
   clientIp: 'x-client-ip',
   userAgent: 'x-user-agent',
+  httpPath: 'x-http-path',
+  httpMethod: 'x-http-method',
 } as const;
 
 export interface CallMetadata {
@@ -17,6 +19,9 @@ export interface CallMetadata {
   projectCode?: string | undefined;
   clientIp?: string | undefined;
   userAgent?: string | undefined;
+  /** The HTTP request behind the call, for the exception log. */
+  httpPath?: string | undefined;
+  httpMethod?: string | undefined;
 }
 
 export function toMetadata(call: CallMetadata): Metadata {
@@ -26,6 +31,8 @@ export function toMetadata(call: CallMetadata): Metadata {
   if (call.projectCode) metadata.set(META.projectCode, call.projectCode);
   if (call.clientIp) metadata.set(META.clientIp, call.clientIp);
   if (call.userAgent) metadata.set(META.userAgent, call.userAgent);
+  if (call.httpPath) metadata.set(META.httpPath, call.httpPath);
+  if (call.httpMethod) metadata.set(META.httpMethod, call.httpMethod);
   return metadata;
 }
 

@@ -3,7 +3,8 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Caller, CallContext, RoleSource } from '../auth/caller.ts';
 import type { TokenService } from '../auth/jwt.ts';
 import { unauthenticated } from '../errors/domain-error.ts';
-import { toDomainError, toGrpcStatus, type UnexpectedFailure } from '../errors/grpc-status.ts';
+import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
+import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { META, metaString } from './metadata.ts';
@@ -15,8 +16,8 @@ export interface Runtime {
   tokens: TokenService;
   roles: RoleSource;
   log: Logger;
-  /** Records an unexpected failure (the exception log); the client sees only its refId. */
-  recordFailure?: (failure: UnexpectedFailure, context: { caller: Caller | undefined; method: string; projectCode?: string | undefined }) => void;
+  /** Records an unexpected failure in the exception log; the client sees only its refId. */
+  recordFailure: ExceptionRecorder;
 }
 
 export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
@@ -45,9 +46,20 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
     run().then(
       (response) => callback(null, response),
       (error: unknown) => {
-        const domain = toDomainError(error, (failure) => {
-          runtime.log.error('unexpected failure', { method, refId: failure.refId, ...describeError(failure.error) });
-          runtime.recordFailure?.(failure, { caller, method, projectCode });
+        const domain = toDomainError(error, ({ refId, error: cause }) => {
+          runtime.log.error('unexpected failure', { method, refId, ...describeError(cause) });
+          const user = caller?.kind === 'user' ? caller.claims : undefined;
+          runtime.recordFailure({
+            refId,
+            service: runtime.service,
+            errorCode: 'SVC-SYS-5001',
+            error: cause,
+            path: metaString(call.metadata, META.httpPath) ?? method,
+            method: metaString(call.metadata, META.httpMethod),
+            userCode: user?.userCode,
+            crProcessId: user?.crProcessId,
+            projectCode,
+          });
         });
         callback(toGrpcStatus(domain));
       },

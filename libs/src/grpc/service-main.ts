@@ -9,7 +9,9 @@ import { TokenService } from '../auth/jwt.ts';
 import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, describeError, type Logger } from '../log/logger.ts';
+import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import type { Runtime } from './server.ts';
 
 export interface ServiceSpec {
@@ -22,6 +24,8 @@ export interface ServiceSpec {
   roles: RoleSource;
   /** Adds the service's implementations to the server. */
   register(server: Server, runtime: Runtime, config: Config): void;
+  /** Where unexpected failures are recorded; by default core-svc's exception log over gRPC. */
+  exceptionRecorder?(orm: MikroORM, log: Logger): ExceptionRecorder;
   /** Runs after the migrations, before the server listens (bootstrap data). */
   afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
 }
@@ -37,13 +41,17 @@ const DB_HEALTH_INTERVAL_MS = 5_000;
 export async function runService(spec: ServiceSpec): Promise<void> {
   const config = loadConfig();
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
+  reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
   const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir });
   await orm.migrator.up();
   await spec.afterMigrate?.(orm, config, log);
 
-  const runtime: Runtime = { service: spec.name, orm, tokens: new TokenService(config.jwtSecret), roles: spec.roles, log };
+  const tokens = new TokenService(config.jwtSecret);
+  const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, tokens, spec.name, log);
+  const recordFailure = spec.exceptionRecorder?.(orm, log) ?? remote?.record ?? (() => {});
+  const runtime: Runtime = { service: spec.name, orm, tokens, roles: spec.roles, log, recordFailure };
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   spec.register(server, runtime, config);
 
@@ -77,6 +85,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     const force = setTimeout(() => server.forceShutdown(), 8_000);
     force.unref();
     server.tryShutdown(() => {
+      remote?.close();
       orm.close().finally(() => process.exit(0));
     });
   };

@@ -1,19 +1,21 @@
 import { forbidden, DomainError } from '@platform/libs/errors/domain-error.ts';
-import { isSuperUser } from '@platform/libs/auth/caller.ts';
+import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import type { ResourceHooks } from '@platform/libs/crud/handlers.ts';
-import { UserProcessEntity } from '../../db.ts';
+import { GroupMemberEntity, UserProcessEntity } from '../../db.ts';
 
 /**
  * user-info: the password is hashed before it is stored and a new one ends every token of the
- * user (tokenVersion); only a super user may make or unmake a super user; a user that a
- * user-process names cannot be deleted (409).
+ * user (tokenVersion); only a super user may make or unmake a super user, or change or delete
+ * one (a tenant's user administrator must not take over a super user's login); a user that a
+ * user-process or a group-member names cannot be deleted (409).
  */
 export function userInfoHooks(bcryptRounds: number): ResourceHooks {
   return {
     async beforeWrite(values, _input, ctx, mode, current) {
+      if (current?.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();
       if (values.superUser !== undefined && (mode === 'create' ? values.superUser === true : values.superUser !== current?.superUser)) {
-        if (!isSuperUser(ctx) && ctx.caller.kind !== 'internal') throw forbidden();
+        if (!mayManageSuperUsers(ctx)) throw forbidden();
       }
       if (typeof values.password === 'string') {
         values.password = await hashPassword(values.password, bcryptRounds);
@@ -21,9 +23,15 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
       }
     },
     async beforeDelete(row, ctx) {
-      if ((await ctx.em.count(UserProcessEntity, { userCode: row.userCode })) > 0) {
+      if (row.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();
+      const userCode = row.userCode;
+      if ((await ctx.em.count(UserProcessEntity, { userCode })) > 0 || (await ctx.em.count(GroupMemberEntity, { userCode })) > 0) {
         throw new DomainError('SVC-SYS-4003', 'record.referenced');
       }
     },
   };
+}
+
+function mayManageSuperUsers(ctx: CallContext): boolean {
+  return isSuperUser(ctx) || ctx.caller.kind === 'internal';
 }

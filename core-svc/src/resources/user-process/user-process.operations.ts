@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { tenantScope } from '@platform/libs/auth/caller.ts';
+import { forbidden, invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { Message, ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { AccountEntity, UserInfoEntity, UserProcessSelectEntity } from '../../db.ts';
@@ -39,7 +40,10 @@ function requestedAccountNos(input: Message): string[] {
   return [...new Set(accountNos)];
 }
 
-/** user-process: the user must exist; selects name existing accounts and are kept in their own table. */
+/**
+ * user-process: the user must exist; selects name existing accounts and are kept in their own
+ * table. A user who is not a super user may name only its current tenant's account (else 403).
+ */
 export const userProcessHooks: ResourceHooks = {
   async beforeWrite(values, input, ctx, mode) {
     if (values.userCode !== undefined) {
@@ -55,7 +59,12 @@ export const userProcessHooks: ResourceHooks = {
     if (mode === 'update' && accountNos.length === 0) throw invalidField('userProcessSelects', 'field.required');
     const accounts = await ctx.em.find(AccountEntity, { accountNo: { $in: accountNos } });
     if (accounts.length !== accountNos.length) throw invalidField('userProcessSelects', 'field.reference');
-    await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id });
+    // A user who is not a super user grants access to its own tenant only, and leaves the user's
+    // selects of other tenants as they are.
+    const scope = tenantScope(ctx);
+    if (scope !== undefined && accounts.some((account) => account.crProcessId !== scope)) throw forbidden();
+    const replaced = scope === undefined ? {} : { accountId: { $in: (await ctx.em.find(AccountEntity, { crProcessId: scope })).map((a) => a.id) } };
+    await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id, ...replaced });
     for (const account of accounts) ctx.em.create(UserProcessSelectEntity, { userProcessId: row.id, accountId: account.id } as Row);
     await ctx.em.flush();
   },

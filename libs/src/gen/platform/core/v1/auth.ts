@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Empty } from "../../../google/protobuf/empty.ts";
 import { UserProcess } from "./user_process.ts";
 
 export const protobufPackage = "platform.core.v1";
@@ -84,6 +85,34 @@ export interface MeResponse {
   accountNo: string;
   /** Current tenant. */
   crProcessId: number;
+}
+
+/** Request of SwitchAccount. */
+export interface SwitchAccountRequest {
+  /** An account among the caller's user-process selects. */
+  accountNo: string;
+}
+
+/** Response of SwitchAccount. */
+export interface SwitchAccountResponse {
+  /** The new token; the gateway moves it into the SVC_SESSION cookie. */
+  token: string;
+  /** Token lifetime in seconds (cookie Max-Age). */
+  expiresIn: number;
+  /** The caller as GET /api/auth/me shows it, in the new account. */
+  me?: MeResponse | undefined;
+}
+
+/** Request of ChangePassword. */
+export interface ChangePasswordRequest {
+  /** The password now in force. */
+  currentPassword: string;
+  /** At least 8 characters. */
+  newPassword: string;
+}
+
+/** Request of Logout. */
+export interface LogoutRequest {
 }
 
 function createBaseLoginRequest(): LoginRequest {
@@ -454,6 +483,212 @@ export const MeResponse: MessageFns<MeResponse> = {
   },
 };
 
+function createBaseSwitchAccountRequest(): SwitchAccountRequest {
+  return { accountNo: "" };
+}
+
+export const SwitchAccountRequest: MessageFns<SwitchAccountRequest> = {
+  encode(message: SwitchAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountNo !== "") {
+      writer.uint32(10).string(message.accountNo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SwitchAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSwitchAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountNo = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSwitchAccountResponse(): SwitchAccountResponse {
+  return { token: "", expiresIn: 0, me: undefined };
+}
+
+export const SwitchAccountResponse: MessageFns<SwitchAccountResponse> = {
+  encode(message: SwitchAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.expiresIn !== 0) {
+      writer.uint32(16).int32(message.expiresIn);
+    }
+    if (message.me !== undefined) {
+      MeResponse.encode(message.me, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SwitchAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSwitchAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expiresIn = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.me = MeResponse.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseChangePasswordRequest(): ChangePasswordRequest {
+  return { currentPassword: "", newPassword: "" };
+}
+
+export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
+  encode(message: ChangePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currentPassword !== "") {
+      writer.uint32(10).string(message.currentPassword);
+    }
+    if (message.newPassword !== "") {
+      writer.uint32(18).string(message.newPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseLogoutRequest(): LogoutRequest {
+  return {};
+}
+
+export const LogoutRequest: MessageFns<LogoutRequest> = {
+  encode(_: LogoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Authentication: login and the caller's own session. */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
@@ -477,6 +712,38 @@ export const AuthServiceService = {
     responseSerialize: (value: MeResponse): Buffer => Buffer.from(MeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MeResponse => MeResponse.decode(value),
   },
+  /** A new token for another account among the caller's selects (403 outside them). */
+  switchAccount: {
+    path: "/platform.core.v1.AuthService/SwitchAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SwitchAccountRequest): Buffer => Buffer.from(SwitchAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SwitchAccountRequest => SwitchAccountRequest.decode(value),
+    responseSerialize: (value: SwitchAccountResponse): Buffer =>
+      Buffer.from(SwitchAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SwitchAccountResponse => SwitchAccountResponse.decode(value),
+  },
+  /** Checks the current password, stores the new one and raises tokenVersion: every token of the user ends. */
+  changePassword: {
+    path: "/platform.core.v1.AuthService/ChangePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePasswordRequest): Buffer =>
+      Buffer.from(ChangePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
+  /** Ends the caller's session: its tokens are refused from then on. */
+  logout: {
+    path: "/platform.core.v1.AuthService/Logout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LogoutRequest): Buffer => Buffer.from(LogoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LogoutRequest => LogoutRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -484,6 +751,12 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   login: handleUnaryCall<LoginRequest, LoginResponse>;
   /** The caller's identity and current account, from its token. */
   me: handleUnaryCall<MeRequest, MeResponse>;
+  /** A new token for another account among the caller's selects (403 outside them). */
+  switchAccount: handleUnaryCall<SwitchAccountRequest, SwitchAccountResponse>;
+  /** Checks the current password, stores the new one and raises tokenVersion: every token of the user ends. */
+  changePassword: handleUnaryCall<ChangePasswordRequest, Empty>;
+  /** Ends the caller's session: its tokens are refused from then on. */
+  logout: handleUnaryCall<LogoutRequest, Empty>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -515,6 +788,51 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MeResponse) => void,
+  ): ClientUnaryCall;
+  /** A new token for another account among the caller's selects (403 outside them). */
+  switchAccount(
+    request: SwitchAccountRequest,
+    callback: (error: ServiceError | null, response: SwitchAccountResponse) => void,
+  ): ClientUnaryCall;
+  switchAccount(
+    request: SwitchAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SwitchAccountResponse) => void,
+  ): ClientUnaryCall;
+  switchAccount(
+    request: SwitchAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SwitchAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** Checks the current password, stores the new one and raises tokenVersion: every token of the user ends. */
+  changePassword(
+    request: ChangePasswordRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  /** Ends the caller's session: its tokens are refused from then on. */
+  logout(request: LogoutRequest, callback: (error: ServiceError | null, response: Empty) => void): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,17 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { GroupRoleServiceService } from '@platform/libs/gen/platform/core/v1/group_role.ts';
+
+/** A role granted to the members of a group; group and role-type are of the record's tenant. */
+export const groupRole = defineResource({
+  path: 'group-role',
+  name: 'GroupRole',
+  plural: 'GroupRoles',
+  service: 'core',
+  grpc: GroupRoleServiceService,
+  operations: 'no-stats',
+  fields: {
+    groupId: { kind: 'long', required: true, references: 'group' },
+    roleTypeId: { kind: 'long', required: true, references: 'role-type' },
+  },
+  uniques: [['groupId', 'roleTypeId']],
+});

@@ -1,0 +1,21 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { GroupServiceService } from '@platform/libs/gen/platform/core/v1/group.ts';
+
+/**
+ * A security group of a tenant. Its members hold the roles its group-roles grant while it is
+ * active (status true); a passive group grants nothing. The table is `security_group`, since
+ * `group` is an SQL keyword.
+ */
+export const group = defineResource({
+  path: 'group',
+  name: 'Group',
+  plural: 'Groups',
+  service: 'core',
+  grpc: GroupServiceService,
+  operations: 'full',
+  table: 'security_group',
+  fields: {
+    groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true },
+    description: { kind: 'string', searchable: true },
+  },
+});

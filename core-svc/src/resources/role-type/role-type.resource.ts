@@ -1,0 +1,21 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { RoleTypeServiceService } from '@platform/libs/gen/platform/core/v1/role_type.ts';
+
+/**
+ * A role a tenant can grant: its roleCode is what the role checks ask for (`branch:read`,
+ * `accrual:approve`; decisions.md §2). Like every record it belongs to a tenant, so each tenant
+ * declares the roles its groups grant.
+ */
+export const roleType = defineResource({
+  path: 'role-type',
+  name: 'RoleType',
+  plural: 'RoleTypes',
+  service: 'core',
+  grpc: RoleTypeServiceService,
+  operations: 'no-stats',
+  fields: {
+    roleCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
+    roleName: { kind: 'string', required: true, searchable: true },
+    description: { kind: 'string', searchable: true },
+  },
+});

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
+import type { Config } from '@platform/libs/config/config.ts';
+import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
+import type { ScalarField } from '@platform/libs/crud/resource.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
+import type { Row } from '@platform/libs/db/entity-schema.ts';
+import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { Statistics } from '@platform/libs/gen/platform/common/v1/common.ts';
+import type {
+  CreateSessionRequest,
+  GetSessionRequest,
+  PageActiveSessionsRequest,
+  PageSessionHistoryRequest,
+  PageSessionsResponse,
+  Session,
+  UpdateSessionRequest,
+} from '@platform/libs/gen/platform/core/v1/session.ts';
+import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
+import { selectsOf } from '../resources/user-process/user-process.operations.ts';
+
+/** Filters of the active-session list (decisions.md §7). */
+const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
+  ['userCode', { kind: 'string', maxLength: 64 }],
+  ['accountNo', { kind: 'string', maxLength: 64 }],
+  ['crProcessId', { kind: 'long' }],
+  ['loginAt', { kind: 'datetime' }],
+  ['expiresAt', { kind: 'datetime' }],
+]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Open: not ended and not past expiresAt (decisions.md §9). */
+function isOpen(row: Row, now = new Date()): boolean {
+  return row.active === true && (row.expiresAt as Date) > now;
+}
+
+const openWhere = (): FilterQuery<Row> => ({ active: true, expiresAt: { $gt: new Date() } });
+const endedWhere = (): FilterQuery<Row> => ({ $or: [{ active: false }, { expiresAt: { $lte: new Date() } }] });
+
+export function toSession(row: Row): Session {
+  const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : undefined);
+  return {
+    sessionId: row.sessionId as string,
+    userCode: row.userCode as string,
+    userProcessId: row.userProcessId as number,
+    accountNo: row.accountNo as string,
+    crProcessId: row.crProcessId as number,
+    ipAddress: (row.ipAddress as string | null) ?? undefined,
+    userAgent: (row.userAgent as string | null) ?? undefined,
+    projectCode: (row.projectCode as string | null) ?? undefined,
+    loginAt: iso(row.loginAt) ?? '',
+    lastSeenAt: iso(row.lastSeenAt) ?? '',
+    expiresAt: iso(row.expiresAt) ?? '',
+    logoutAt: iso(row.logoutAt),
+    active: isOpen(row),
+  };
+}
+
+async function findSession(em: EntityManager, sessionId: string): Promise<Row> {
+  if (!UUID.test(sessionId)) throw invalidField('sessionId', 'param.invalid', { param: 'sessionId' });
+  const row = await em.findOne(SessionEntity, { sessionId });
+  if (!row) throw notFound('session');
+  return row;
+}
+
+function requireInternal(ctx: CallContext): void {
+  // The API key is checked by the gateway, which calls with the internal credential.
+  if (ctx.caller.kind !== 'internal') throw unauthenticated();
+}
+
+async function page(
+  em: EntityManager,
+  where: FilterQuery<Row>,
+  orderBy: QueryOrderMap<Row>[],
+  bounds: { page: number; size: number },
+): Promise<PageSessionsResponse> {
+  const [rows, total] = await em.findAndCount(SessionEntity, where, { orderBy, limit: bounds.size, offset: bounds.page * bounds.size });
+  return { content: rows.map(toSession), meta: pageMeta(bounds.page, bounds.size, total, rows.length) };
+}
+
+/** Sessions over the API key (platform-interface.md §4.4, decisions.md §7, §9). */
+export function sessionHandlers(config: Config) {
+  return {
+    async getSession(request: GetSessionRequest, ctx: CallContext): Promise<Session> {
+      requireInternal(ctx);
+      return toSession(await findSession(ctx.em, request.sessionId));
+    },
+
+    async createSession(request: CreateSessionRequest, ctx: CallContext): Promise<Session> {
+      requireInternal(ctx);
+      if (!request.userCode) throw invalidField('userCode', 'field.required');
+      if (!request.accountNo) throw invalidField('accountNo', 'field.required');
+      const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
+      const process = user && (await ctx.em.findOne(UserProcessEntity, { userCode: request.userCode }));
+      if (!user || !process) throw invalidField('userCode', 'field.reference');
+      const selects = (await selectsOf(ctx.em, [process.id as number])).get(process.id as number) ?? [];
+      const account = selects.find((s) => s.accountNo === request.accountNo);
+      if (!account) throw invalidField('accountNo', 'field.reference');
+      const now = new Date();
+      const expiresAt = request.expiresAt
+        ? (toRowValue('expiresAt', { kind: 'datetime' }, request.expiresAt) as Date)
+        : new Date(now.getTime() + config.jwtTtlSeconds * 1000);
+      const row = ctx.em.create(SessionEntity, {
+        sessionId: randomUUID(),
+        userCode: user.userCode,
+        userProcessId: process.id,
+        accountNo: account.accountNo,
+        crProcessId: account.crProcessId,
+        ipAddress: request.ipAddress?.slice(0, 64) ?? null,
+        userAgent: request.userAgent?.slice(0, 1000) ?? null,
+        projectCode: ctx.projectCode?.slice(0, 100) ?? null,
+        loginAt: now,
+        lastSeenAt: now,
+        expiresAt,
+        active: true,
+      } as Row);
+      await ctx.em.flush();
+      return toSession(row);
+    },
+
+    async updateSession(request: UpdateSessionRequest, ctx: CallContext): Promise<Session> {
+      requireInternal(ctx);
+      const row = await findSession(ctx.em, request.sessionId);
+      if (request.expiresAt !== undefined) row.expiresAt = toRowValue('expiresAt', { kind: 'datetime' }, request.expiresAt);
+      if (request.active === false && row.active === true) {
+        row.active = false;
+        row.logoutAt = new Date();
+      } else if (request.active === true && row.active !== true) {
+        row.active = true;
+        row.logoutAt = null;
+      }
+      await ctx.em.flush();
+      return toSession(row);
+    },
+
+    async listActiveSessions(_request: unknown, ctx: CallContext): Promise<{ sessions: Session[] }> {
+      requireInternal(ctx);
+      const rows = await ctx.em.find(SessionEntity, openWhere(), { orderBy: [{ loginAt: 'desc' }, { id: 'desc' }], limit: 10_000 });
+      return { sessions: rows.map(toSession) };
+    },
+
+    async pageActiveSessions(request: PageActiveSessionsRequest, ctx: CallContext): Promise<PageSessionsResponse> {
+      requireInternal(ctx);
+      const query = buildQuery(request.page, { fields: ACTIVE_FILTERS, tenant: 'optional', defaultOrder: [{ loginAt: 'desc' }] });
+      return page(ctx.em, { $and: [query.where, openWhere()] }, query.orderBy, query);
+    },
+
+    async pageSessionHistory(request: PageSessionHistoryRequest, ctx: CallContext): Promise<PageSessionsResponse> {
+      requireInternal(ctx);
+      const bounds = pageBounds(request.page, request.size);
+      const conditions: FilterQuery<Row>[] = [endedWhere()];
+      if (request.userCode) conditions.push({ userCode: request.userCode });
+      if (request.from) conditions.push({ loginAt: { $gte: toRowValue('from', { kind: 'datetime' }, request.from) } });
+      if (request.to) conditions.push({ loginAt: { $lte: toRowValue('to', { kind: 'datetime' }, request.to) } });
+      return page(ctx.em, { $and: conditions }, [{ loginAt: 'desc' }, { id: 'desc' }], bounds);
+    },
+
+    async getSessionStats(_request: unknown, ctx: CallContext): Promise<Statistics> {
+      requireInternal(ctx);
+      const total = await ctx.em.count(SessionEntity, {});
+      const open = await ctx.em.count(SessionEntity, openWhere());
+      return { totalCount: total, activeCount: open, passiveCount: total - open };
+    },
+  };
+}

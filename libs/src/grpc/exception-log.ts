@@ -1,0 +1,65 @@
+import { Client, credentials, Metadata } from '@grpc/grpc-js';
+import type { TokenService } from '../auth/jwt.ts';
+import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
+import { describeError, type Logger } from '../log/logger.ts';
+
+/** What is known of an unexpected failure where it happened. */
+export interface Failure {
+  refId: string;
+  service: string;
+  errorCode: 'SVC-SYS-5001' | 'SVC-SYS-5002';
+  error: unknown;
+  path?: string | undefined;
+  method?: string | undefined;
+  userCode?: string | undefined;
+  crProcessId?: number | undefined;
+  projectCode?: string | undefined;
+}
+
+/** Writes one exception-log entry; never throws (a failure to record is itself only logged). */
+export type ExceptionRecorder = (failure: Failure) => void;
+
+const MAX_TEXT = 10_000;
+
+/** The entry of a failure: its own message and stack, kept for operators, never sent to a client. */
+export function entryOf(failure: Failure): ExceptionEntry {
+  const error = failure.error instanceof Error ? failure.error : new Error(String(failure.error));
+  return {
+    refId: failure.refId,
+    service: failure.service,
+    errorCode: failure.errorCode,
+    message: `${error.name}: ${error.message}`.slice(0, MAX_TEXT),
+    path: failure.path?.slice(0, 1000),
+    method: failure.method?.slice(0, 16),
+    userCode: failure.userCode,
+    crProcessId: failure.crProcessId,
+    stack: error.stack?.slice(0, MAX_TEXT),
+    createdAt: new Date().toISOString(),
+    projectCode: failure.projectCode?.slice(0, 100),
+  };
+}
+
+/**
+ * A recorder that sends entries to core-svc's ExceptionLogService with the internal credential
+ * (bpm-svc, dms-svc and the gateway use it; core-svc writes its own entries directly).
+ */
+export function coreExceptionRecorder(coreAddress: string, tokens: TokenService, caller: string, log: Logger): { record: ExceptionRecorder; close(): void } {
+  const client = new Client(coreAddress, credentials.createInsecure());
+  const method = ExceptionLogServiceService.recordException;
+  const record: ExceptionRecorder = (failure) => {
+    const metadata = new Metadata();
+    metadata.set('authorization', `Bearer ${tokens.internalToken(caller)}`);
+    client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      { entry: entryOf(failure) },
+      metadata,
+      { deadline: Date.now() + 5_000 },
+      (error) => {
+        if (error) log.warn('could not record an exception entry', { refId: failure.refId, ...describeError(error) });
+      },
+    );
+  };
+  return { record, close: () => client.close() };
+}

@@ -1,0 +1,152 @@
+/**
+ * A sample record per resource of the registry, shared by the three table-driven walks: the CRUD
+ * walk (crud.test.ts), the role matrix (roles.test.ts) and the cross-tenant matrix
+ * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
+ */
+import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { accountOf, create, createPartner, unique } from './factories.ts';
+import { api, type ApiResponse } from './platform.ts';
+
+export interface Sample {
+  /** A valid create body in tenant `crProcessId`, creating (as the admin) what it references. */
+  create(crProcessId: number): Promise<Record<string, unknown>>;
+  /** Fields an update changes; fresh values on every call, so that unique fields stay unique. */
+  update(): Record<string, unknown>;
+  /**
+   * The record is the tenant itself (account: its crProcessId is the tenant's id, globally unique).
+   * A tenant that exists has exactly one, so the walks use it: a create in that tenant is 409
+   * SVC-SYS-4005, and its delete 409 SVC-SYS-4003 while users' selects name it.
+   */
+  tenantRecord?: true;
+}
+
+export const samples: Record<string, Sample> = {
+  account: {
+    create: async (crProcessId) => ({ accountNo: unique('ACC-'), accountName: 'Walk account', crProcessId, email: 'a@example.com' }),
+    update: () => ({ accountName: 'Walk account renamed', taxNumber: 'TX-1' }),
+    tenantRecord: true,
+  },
+  'user-info': {
+    create: async (crProcessId) => ({ crProcessId, userCode: unique('walk-'), userDescription: 'Walk user', password: 'walk-password-1' }),
+    update: () => ({ userDescription: 'Walk user renamed', languageCode: 'tr' }),
+  },
+  'user-process': {
+    create: async (crProcessId) => {
+      const user = await create('user-info', { crProcessId, userCode: unique('walk-'), userDescription: 'Walk', password: 'walk-password-1' });
+      // the tenant's own account where it has one (a user who is not a super user may name no other)
+      const accountNo = (await accountOf(crProcessId))?.accountNo ?? 'DEFAULT';
+      return { crProcessId, userCode: user.userCode, userProcessSelects: [{ accountNo }] };
+    },
+    update: () => ({ userDescription: 'Walk process renamed' }),
+  },
+  group: {
+    create: async (crProcessId) => ({ crProcessId, groupName: unique('Walk group '), description: 'Walk group' }),
+    update: () => ({ groupName: unique('Walk group renamed '), description: 'Walk group renamed' }),
+  },
+  'group-member': {
+    create: async (crProcessId) => {
+      const [group, user] = await Promise.all([
+        create('group', { crProcessId, groupName: unique('Walk group ') }),
+        create('user-info', { crProcessId, userCode: unique('walk-'), userDescription: 'Walk member', password: 'walk-password-1' }),
+      ]);
+      return { crProcessId, groupId: group.id, userCode: user.userCode };
+    },
+    update: () => ({ status: false }),
+  },
+  'role-type': {
+    create: async (crProcessId) => ({ crProcessId, roleCode: unique('walk:'), roleName: 'Walk role', description: 'Walk role' }),
+    update: () => ({ roleName: 'Walk role renamed', description: 'Walk role renamed' }),
+  },
+  'group-role': {
+    create: async (crProcessId) => {
+      const [group, roleType] = await Promise.all([
+        create('group', { crProcessId, groupName: unique('Walk group ') }),
+        create('role-type', { crProcessId, roleCode: unique('walk:'), roleName: 'Walk role' }),
+      ]);
+      return { crProcessId, groupId: group.id, roleTypeId: roleType.id };
+    },
+    update: () => ({ status: false }),
+  },
+  'business-partner': {
+    create: async (crProcessId) => ({ crProcessId, partnerCode: unique('P-'), partnerName: 'Walk partner', partnerType: 'SUPPLIER' }),
+    update: () => ({ partnerName: 'Walk partner renamed', partnerType: 'BOTH', phone: '+90 212 000 00 00' }),
+  },
+  branch: {
+    create: async (crProcessId) => {
+      const partner = await createPartner(crProcessId);
+      return { crProcessId, businessPartnerId: partner.id, branchName: 'Walk branch', branchCode: unique('B-') };
+    },
+    update: () => ({ branchName: 'Walk branch renamed', address: 'Istiklal Cd. 1' }),
+  },
+};
+
+export function sampleOf(resource: Resource): Sample {
+  const sample = samples[resource.path];
+  if (!sample) throw new Error(`no sample for ${resource.path}: add one to test/helpers/samples.ts`);
+  return sample;
+}
+
+/** The operations of the CRUD set a resource offers, in the order the walks try them. */
+export const OPERATIONS: readonly Operation[] = ['get', 'list', 'stats', 'create', 'update', 'delete'];
+
+/**
+ * A record of `crProcessId` to act on, made by the admin: a new one from the sample, or the tenant's
+ * own record for a `tenantRecord` sample.
+ */
+export async function sampleRecord(resource: Resource, crProcessId: number): Promise<any> {
+  const sample = sampleOf(resource);
+  if (sample.tenantRecord) {
+    const own = await accountOf(crProcessId);
+    if (!own) throw new Error(`tenant ${crProcessId} has no account`);
+    return own;
+  }
+  return create(resource.path, await sample.create(crProcessId));
+}
+
+/** The URL path segment of a record's key. */
+export function keyPath(resource: Resource, record: Record<string, unknown>): string {
+  return encodeURIComponent(String(record[keyOf(resource)]));
+}
+
+export interface Target {
+  /** The tenant a create or list names, and stats' `?crProcessId=`. */
+  crProcessId: number;
+  /** The record get, update and delete address. */
+  record: Record<string, unknown>;
+}
+
+/**
+ * One operation of the CRUD set over HTTP, as a user: get, update and delete address
+ * `target.record` (update with its version and the sample's changes), create posts a new sample
+ * body of `target.crProcessId`, list and stats name that tenant.
+ */
+export async function perform(resource: Resource, operation: Operation, token: string, target: Target): Promise<ApiResponse> {
+  const base = `/api/${resource.path}`;
+  const key = keyPath(resource, target.record);
+  switch (operation) {
+    case 'get':
+      return api('GET', `${base}/${key}`, { token });
+    case 'list':
+      return api('POST', `${base}/list`, { token, body: { page: 0, size: 20, filter: { crProcessId: target.crProcessId } } });
+    case 'stats':
+      return api('GET', `${base}/stats?crProcessId=${target.crProcessId}`, { token });
+    case 'create':
+      return api('POST', base, { token, body: await sampleOf(resource).create(target.crProcessId) });
+    case 'update':
+      return api('PUT', `${base}/${key}`, { token, body: { version: target.record.version, ...sampleOf(resource).update() } });
+    case 'delete':
+      return api('DELETE', `${base}/${key}`, { token });
+  }
+}
+
+/**
+ * What an operation answers when the caller passes the role and tenant checks: 200 (204 for
+ * delete), except for a `tenantRecord` resource in a tenant that has its record (see Sample).
+ */
+export function passing(resource: Resource, operation: Operation): { status: number; code?: string } {
+  if (sampleOf(resource).tenantRecord) {
+    if (operation === 'create') return { status: 409, code: 'SVC-SYS-4005' };
+    if (operation === 'delete') return { status: 409, code: 'SVC-SYS-4003' };
+  }
+  return { status: operation === 'delete' ? 204 : 200 };
+}

@@ -1,0 +1,263 @@
+/**
+ * The rest of /api/auth and the API-key endpoints of sessions and exception logs
+ * (platform-interface.md §4.3, §4.4, §5 login flow; decisions.md §2, §7, §9).
+ */
+import { createServer, type Server } from 'node:http';
+import test from 'ava';
+import pg from 'pg';
+import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { adminSession, createAccount, createUser, freshTenant, login } from './helpers/factories.ts';
+import { api, platform } from './helpers/platform.ts';
+
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+test('change-password answers 204, and the very next request with any older token of the user is 401', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const first = await login(user.userCode, password);
+  const second = await login(user.userCode, password);
+  t.is((await api('GET', '/api/auth/me', { token: first.token })).status, 200);
+
+  const wrong = await api('POST', '/api/auth/change-password', { token: first.token, body: { currentPassword: 'not-it-at-all', newPassword: 'a-new-password' } });
+  t.is(wrong.status, 400);
+  t.is(wrong.body.error_code, 'SVC-SYS-1006');
+  const short = await api('POST', '/api/auth/change-password', { token: first.token, body: { currentPassword: password, newPassword: 'short' } });
+  t.is(short.status, 400);
+  t.is(short.body.error_code, 'SVC-SYS-2001');
+
+  const changed = await api('POST', '/api/auth/change-password', { token: first.token, body: { currentPassword: password, newPassword: 'a-new-password' } });
+  t.is(changed.status, 204);
+  t.is(changed.text, '');
+  for (const token of [first.token, second.token]) {
+    const res = await api('GET', '/api/auth/me', { token });
+    t.is(res.status, 401);
+    t.is(res.body.error_code, 'SVC-SYS-1001');
+  }
+  const old = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password, languageCode: 'en' } });
+  t.is(old.body.error_code, 'SVC-SYS-1002');
+  const fresh = await login(user.userCode, 'a-new-password');
+  t.is(claimsOf(fresh.token).tokenVersion, 1);
+  t.is((await api('GET', '/api/auth/me', { token: fresh.token })).status, 200);
+});
+
+test('logout answers 204, clears the cookie with Max-Age=0, and refuses the token from then on', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const session = await login(user.userCode, password);
+  const other = await login(user.userCode, password);
+  const res = await api('POST', '/api/auth/logout', { headers: { cookie: session.cookie.split(';')[0] ?? '' } });
+  t.is(res.status, 204);
+  const cleared = res.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION='));
+  t.regex(cleared ?? '', /^SVC_SESSION=;/);
+  t.regex(cleared ?? '', /Max-Age=0/);
+  const after = await api('GET', '/api/auth/me', { token: session.token });
+  t.is(after.status, 401);
+  t.is(after.body.error_code, 'SVC-SYS-1001');
+  // only that session ends
+  t.is((await api('GET', '/api/auth/me', { token: other.token })).status, 200);
+  const history = await api('GET', `/api/session/history/list?userCode=${user.userCode}`, { apiKey: true });
+  t.is(history.status, 200);
+  t.deepEqual(history.body.content.map((s: { sessionId: string }) => s.sessionId), [claimsOf(session.token).sid]);
+  t.false(history.body.content[0].active);
+  t.truthy(history.body.content[0].logoutAt);
+});
+
+test('switch-account issues a new cookie for an account among the selects; another account is 403 SVC-SYS-1003', async (t) => {
+  const home = await createAccount({ accountNo: `AA-${freshTenant()}` });
+  const branch = await createAccount({ accountNo: `BB-${freshTenant()}` });
+  const outside = await createAccount();
+  const { user, password } = await createUser([home.accountNo, branch.accountNo]);
+  const session = await login(user.userCode, password);
+  t.is(claimsOf(session.token).accountNo, home.accountNo);
+
+  const res = await api('POST', '/api/auth/switch-account', { token: session.token, body: { accountNo: branch.accountNo } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body, { success: true, userCode: user.userCode, superUser: false, accountNo: branch.accountNo, crProcessId: branch.crProcessId });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '';
+  const token = /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '';
+  t.like(claimsOf(token), { accountNo: branch.accountNo, crProcessId: branch.crProcessId, sid: claimsOf(session.token).sid });
+  const me = await api('GET', '/api/auth/me', { token });
+  t.deepEqual(me.body, res.body);
+
+  const refused = await api('POST', '/api/auth/switch-account', { token, body: { accountNo: outside.accountNo } });
+  t.is(refused.status, 403);
+  t.is(refused.body.error_code, 'SVC-SYS-1003');
+  t.is((await api('POST', '/api/auth/switch-account', { token, body: { accountNo: home.accountNo, extra: 1 } })).status, 400);
+});
+
+test('session endpoints need the API key (401 SVC-SYS-1004) and show the session of a login', async (t) => {
+  for (const [method, path] of [['GET', '/api/session/active'], ['GET', '/api/session/stats'], ['POST', '/api/logs/exceptions/list']] as const) {
+    const res = await api(method, path, { body: method === 'POST' ? {} : undefined });
+    t.is(res.status, 401, path);
+    t.is(res.body.error_code, 'SVC-SYS-1004');
+  }
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const session = await login(user.userCode, password);
+  const sid = String(claimsOf(session.token).sid);
+  const one = await api('GET', `/api/session/${sid}`, { apiKey: true });
+  t.is(one.status, 200);
+  t.like(one.body, { sessionId: sid, userCode: user.userCode, accountNo: account.accountNo, crProcessId: account.crProcessId, active: true, logoutAt: null });
+  for (const field of ['loginAt', 'lastSeenAt', 'expiresAt']) t.regex(one.body[field], /Z$/);
+  const active = await api('GET', '/api/session/active', { apiKey: true });
+  t.true(active.body.some((s: { sessionId: string }) => s.sessionId === sid));
+  const listed = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
+  t.like(listed.body, { totalElements: 1, page: 0, size: 10 });
+  t.is(listed.body.content[0].sessionId, sid);
+  const stats = await api('GET', '/api/session/stats', { apiKey: true });
+  t.true(stats.body.activeCount >= 1);
+  t.is(stats.body.totalCount, stats.body.activeCount + stats.body.passiveCount);
+  t.is((await api('GET', '/api/session/not-a-uuid', { apiKey: true })).status, 400);
+  t.is((await api('GET', '/api/session/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
+});
+
+test('ending a session with PUT /api/session/{id} active false refuses the tokens bound to it', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const session = await login(user.userCode, password);
+  const sid = String(claimsOf(session.token).sid);
+  const extended = await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
+  t.is(extended.status, 200);
+  t.true(extended.body.active);
+  const ended = await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { active: false } });
+  t.is(ended.status, 200);
+  t.false(ended.body.active);
+  t.truthy(ended.body.logoutAt);
+  t.is((await api('GET', '/api/auth/me', { token: session.token })).status, 401);
+  t.is((await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { colour: 'red' } })).status, 400);
+});
+
+test('a trusted tool creates a session with POST /api/session', async (t) => {
+  const account = await createAccount();
+  const { user } = await createUser([account.accountNo]);
+  const created = await api('POST', '/api/session', {
+    apiKey: true,
+    body: { userCode: user.userCode, accountNo: account.accountNo, ipAddress: '10.1.2.3', userAgent: 'batch-tool/1.0' },
+  });
+  t.is(created.status, 200, created.text);
+  t.like(created.body, { userCode: user.userCode, accountNo: account.accountNo, crProcessId: account.crProcessId, ipAddress: '10.1.2.3', userAgent: 'batch-tool/1.0', active: true });
+  const outside = await api('POST', '/api/session', { apiKey: true, body: { userCode: user.userCode, accountNo: 'DEFAULT' } });
+  t.is(outside.status, 400);
+  t.is((await api('POST', '/api/session', { apiKey: true, body: { userCode: 'nobody-at-all', accountNo: 'DEFAULT' } })).status, 400);
+});
+
+test('a 5xx in a service writes an exception entry under the refId its error body carries', async (t) => {
+  const db = new pg.Client({ connectionString: platform.databaseUrl });
+  await db.connect();
+  const marker = `boom-${Date.now()}`;
+  // a real database failure, scoped to one partner name so that no other test meets it
+  await db.query(`create or replace function bpm.fail_${marker.replace('-', '_')}() returns trigger language plpgsql as $$
+    begin if new.partner_name = '${marker}' then raise exception 'injected failure'; end if; return new; end $$`);
+  await db.query(`create trigger fail_${marker.replace('-', '_')} before insert on bpm.business_partner for each row execute function bpm.fail_${marker.replace('-', '_')}()`);
+  try {
+    const { token } = await adminSession();
+    const res = await api('POST', '/api/business-partner', {
+      token,
+      headers: { 'x-project-code': 'PRJ-7' },
+      body: { crProcessId: freshTenant(), partnerCode: marker, partnerName: marker, partnerType: 'CUSTOMER' },
+    });
+    t.is(res.status, 500);
+    t.is(res.body.error_code, 'SVC-SYS-5001');
+    t.regex(res.body.refId, /^[0-9a-f-]{36}$/);
+    t.false(res.text.includes('injected failure'), 'the cause never reaches the client');
+    let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+    for (let i = 0; i < 20 && entry.status === 404; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+    }
+    t.is(entry.status, 200);
+    t.like(entry.body, { refId: res.body.refId, service: 'bpm', errorCode: 'SVC-SYS-5001', path: '/api/business-partner', method: 'POST', userCode: 'admin', projectCode: 'PRJ-7' });
+    t.regex(entry.body.message, /injected failure/);
+    t.truthy(entry.body.stack);
+    const listed = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { filter: { service: 'bpm', errorCode: 'SVC-SYS-5001' } } });
+    t.is(listed.status, 200);
+    t.true(listed.body.content.some((e: { refId: string }) => e.refId === res.body.refId));
+  } finally {
+    await db.query(`drop trigger if exists fail_${marker.replace('-', '_')} on bpm.business_partner`);
+    await db.query(`drop function if exists bpm.fail_${marker.replace('-', '_')}()`);
+    await db.end();
+  }
+});
+
+test('an unreachable service is 503 SVC-SYS-5002 with a refId that the gateway logged', async (t) => {
+  const gateway = await startPlatform({
+    env: { ...platform.env, GATEWAY_PORT: '0', BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`, GRPC_DEADLINE_MS: '2000' },
+    entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+    log: 'silent',
+  });
+  try {
+    const { token } = await adminSession();
+    const res = await api('GET', '/api/branch/1', { token, baseUrl: gateway.url });
+    t.is(res.status, 503);
+    t.is(res.body.error_code, 'SVC-SYS-5002');
+    t.regex(res.body.refId, /^[0-9a-f-]{36}$/);
+    let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+    for (let i = 0; i < 20 && entry.status === 404; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+    }
+    t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', path: '/api/branch/1', method: 'GET', userCode: 'admin' });
+  } finally {
+    await gateway.stop();
+  }
+  t.is((await api('GET', '/api/logs/exceptions/not-a-uuid', { apiKey: true })).status, 400);
+  t.is((await api('GET', '/api/logs/exceptions/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
+});
+
+test('with a reCAPTCHA secret, login verifies captchaToken at the verify URL and score threshold (400 SVC-SYS-1005)', async (t) => {
+  const seen: string[] = [];
+  const verifier: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      seen.push(form.get('secret') ?? '');
+      const token = form.get('response');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(token === 'human' ? { success: true, score: 0.9 } : token === 'bot' ? { success: true, score: 0.1 } : { success: false }));
+    });
+  });
+  await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
+  const address = verifier.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const captchaPlatform = await startPlatform({
+    env: {
+      ...platform.env,
+      GATEWAY_PORT: '0',
+      CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+      RECAPTCHA_SECRET: 'captcha-test-secret',
+      RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/verify`,
+      RECAPTCHA_MIN_SCORE: '0.5',
+    },
+    entries: { 'bpm-svc': stub(), 'dms-svc': stub() },
+    log: 'silent',
+  });
+  try {
+    const attempt = (captchaToken?: string) =>
+      api('POST', '/api/auth/login', {
+        baseUrl: captchaPlatform.url,
+        apiKey: true,
+        body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en', ...(captchaToken ? { captchaToken } : {}) },
+      });
+    for (const token of [undefined, 'bot', 'forged']) {
+      const res = await attempt(token);
+      t.is(res.status, 400, String(token));
+      t.is(res.body.error_code, 'SVC-SYS-1005');
+    }
+    t.is((await attempt('human')).status, 200);
+    t.true(seen.every((secret) => secret === 'captcha-test-secret'));
+    await new Promise<void>((resolve) => verifier.close(() => resolve()));
+    const down = await attempt('human');
+    t.is(down.status, 503);
+    t.is(down.body.error_code, 'SVC-SYS-5002');
+  } finally {
+    verifier.close();
+    await captchaPlatform.stop();
+  }
+});
+
+function stub(): string {
+  return new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
+}

@@ -1,0 +1,194 @@
+/**
+ * The cross-tenant matrix (decisions.md §2, "Tenant scope"): for every resource of the registry and
+ * every operation it offers, a user of tenant A who holds every role of that resource in A meets
+ * tenant B's records as if they did not exist, may not name B, counts only A's records, and works
+ * normally in A. The tests of this file take turns, since the statistics count tenant A as a whole.
+ */
+import test from 'ava';
+import { offers, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { registry } from '../gateway/src/registry.ts';
+import { accountOf, adminSession, create, createAccount, createGroupWithRoles, createUser, login, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { api } from './helpers/platform.ts';
+import { keyPath, passing, perform, sampleOf, sampleRecord } from './helpers/samples.ts';
+
+interface Fixture {
+  a: { accountNo: string; crProcessId: number };
+  b: { accountNo: string; crProcessId: number };
+  /** A user of A holding every role of every resource in A. */
+  user: TenantUser;
+}
+
+let fixture: Fixture;
+
+test.before(async () => {
+  const [a, b] = await Promise.all([createAccount(), createAccount()]);
+  const roles = registry.flatMap((resource) => ['read', 'write', 'delete'].map((action) => `${resource.path}:${action}`));
+  fixture = { a, b, user: await userWithRoles(a, roles) };
+});
+
+const admin = async () => (await adminSession()).token;
+
+async function stats(resource: Resource, token: string, crProcessId?: number): Promise<unknown> {
+  const res = await api('GET', `/api/${resource.path}/stats${crProcessId === undefined ? '' : `?crProcessId=${crProcessId}`}`, { token });
+  if (res.status !== 200) throw new Error(`stats ${resource.path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function count(resource: Resource, crProcessId: number): Promise<number> {
+  const res = await api('POST', `/api/${resource.path}/list`, { token: await admin(), body: { page: 0, size: 1, filter: { crProcessId } } });
+  if (res.status !== 200) throw new Error(`list ${resource.path}: ${res.status} ${res.text}`);
+  return res.body.totalElements;
+}
+
+for (const resource of registry) {
+  const path = resource.path;
+  const sample = sampleOf(resource);
+
+  const addressed = (['get', 'update', 'delete'] as const).filter((operation) => offers(resource, operation));
+  test.serial(`${path}: ${addressed.join(', ')} of tenant B's record are 404 SVC-SYS-4001 for a user of A, as if it did not exist, and leave it unchanged`, async (t) => {
+    const { b, user } = fixture;
+    const record = await sampleRecord(resource, b.crProcessId);
+    for (const operation of addressed) {
+      const res = await perform(resource, operation, user.token, { crProcessId: b.crProcessId, record });
+      t.is(res.status, 404, `${operation}: ${res.text}`);
+      t.is(res.body.error_code, 'SVC-SYS-4001', operation);
+    }
+    const after = await api('GET', `/api/${path}/${keyPath(resource, record)}`, { token: await admin() });
+    t.deepEqual(after.body, record);
+  });
+
+  const naming = (['create', 'list'] as const).filter((operation) => offers(resource, operation));
+  test.serial(`${path}: ${naming.join(' or ')} naming tenant B is 403 SVC-SYS-1003 for a user of A, and creates nothing`, async (t) => {
+    const { b, user } = fixture;
+    const before = await count(resource, b.crProcessId);
+    for (const operation of naming) {
+      const res = await perform(resource, operation, user.token, { crProcessId: b.crProcessId, record: {} });
+      t.is(res.status, 403, `${operation}: ${res.text}`);
+      t.is(res.body.error_code, 'SVC-SYS-1003', operation);
+    }
+    t.is(await count(resource, b.crProcessId), before);
+  });
+
+  if (offers(resource, 'stats')) {
+    test.serial(`${path}: stats of a user of A count only A's records ("?crProcessId=B" is ignored for a user who is not a super user)`, async (t) => {
+      const { a, b, user } = fixture;
+      const token = await admin();
+      // one passive record in B, so that B's counts differ from A's
+      const record = await sampleRecord(resource, b.crProcessId);
+      const passive = await api('PUT', `/api/${path}/${keyPath(resource, record)}`, { token, body: { version: record.version, status: false } });
+      t.is(passive.status, 200, passive.text);
+      try {
+        const ofA = await stats(resource, token, a.crProcessId);
+        t.notDeepEqual(await stats(resource, token, b.crProcessId), ofA);
+        t.deepEqual(await stats(resource, user.token, b.crProcessId), ofA);
+        t.deepEqual(await stats(resource, user.token), ofA);
+      } finally {
+        await api('PUT', `/api/${path}/${keyPath(resource, record)}`, { token, body: { version: passive.body.version, status: true } });
+      }
+    });
+  }
+
+  test.serial(`${path}: the same user works normally in its own tenant A`, async (t) => {
+    const { a, user } = fixture;
+    const ok = (operation: Operation) => passing(resource, operation);
+    let record: any;
+    if (sample.tenantRecord) {
+      // the tenant itself: it exists, so create is a duplicate and delete is refused while users name it
+      record = await accountOf(a.crProcessId);
+      for (const operation of ['create', 'delete'] as const) {
+        const res = await perform(resource, operation, user.token, { crProcessId: a.crProcessId, record });
+        t.is(res.status, ok(operation).status, `${operation}: ${res.text}`);
+        t.is(res.body.error_code, ok(operation).code, operation);
+      }
+    } else {
+      const created = await api('POST', `/api/${path}`, { token: user.token, body: await sample.create(a.crProcessId) });
+      t.is(created.status, 200, created.text);
+      t.like(created.body, { crProcessId: a.crProcessId, version: 0, createdBy: user.userCode });
+      record = created.body;
+    }
+    const key = keyPath(resource, record);
+    const got = await api('GET', `/api/${path}/${key}`, { token: user.token });
+    t.is(got.status, 200, got.text);
+    t.deepEqual(got.body, record);
+
+    const changes = sample.update();
+    const updated = await api('PUT', `/api/${path}/${key}`, { token: user.token, body: { version: record.version, ...changes } });
+    t.is(updated.status, 200, updated.text);
+    t.like(updated.body, { ...changes, version: record.version + 1, updatedBy: user.userCode });
+
+    const listed = await api('POST', `/api/${path}/list`, { token: user.token, body: { filter: { crProcessId: a.crProcessId, id: record.id } } });
+    t.is(listed.status, 200, listed.text);
+    t.deepEqual(listed.body.content, [updated.body]);
+
+    if (!sample.tenantRecord) {
+      t.is((await api('DELETE', `/api/${path}/${key}`, { token: user.token })).status, 204);
+      t.is((await api('GET', `/api/${path}/${key}`, { token: user.token })).status, 404);
+    }
+  });
+}
+
+test.serial('user-process: a user who is not a super user may name only its own tenant\'s account in userProcessSelects (else 403 SVC-SYS-1003), and leaves the selects of other tenants in place', async (t) => {
+  const { a, b, user } = fixture;
+  const member = await create('user-info', { crProcessId: a.crProcessId, userCode: unique('sel-'), userDescription: 'Selects', password: 'selects-pass-1' });
+  const body = (accountNos: string[]) => ({ crProcessId: a.crProcessId, userCode: member.userCode, userProcessSelects: accountNos.map((accountNo) => ({ accountNo })) });
+
+  for (const accountNos of [[b.accountNo], [a.accountNo, b.accountNo]]) {
+    const res = await api('POST', '/api/user-process', { token: user.token, body: body(accountNos) });
+    t.is(res.status, 403, res.text);
+    t.is(res.body.error_code, 'SVC-SYS-1003');
+  }
+  // a super user links the user to both tenants; A's user administrator then rewrites A's part only
+  const linked = await create('user-process', body([a.accountNo, b.accountNo]));
+  const rewritten = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] } });
+  t.is(rewritten.status, 200, rewritten.text);
+  t.deepEqual(rewritten.body.userProcessSelects.map((s: { accountNo: string }) => s.accountNo).sort(), [a.accountNo, b.accountNo].sort());
+  const dropB = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 1, userProcessSelects: [{ accountNo: b.accountNo }] } });
+  t.is(dropB.status, 403, dropB.text);
+});
+
+test.serial('references must name a record of the same tenant: a group or role-type of tenant B is 400 SVC-SYS-2001', async (t) => {
+  const { a, b, user } = fixture;
+  const [groupOfB, roleTypeOfB, groupOfA] = await Promise.all([
+    create('group', { crProcessId: b.crProcessId, groupName: unique('B group ') }),
+    create('role-type', { crProcessId: b.crProcessId, roleCode: unique('b:'), roleName: 'B role' }),
+    create('group', { crProcessId: a.crProcessId, groupName: unique('A group ') }),
+  ]);
+  for (const [path, body, field] of [
+    ['group-member', { crProcessId: a.crProcessId, groupId: groupOfB.id, userCode: user.userCode }, 'groupId'],
+    ['group-role', { crProcessId: a.crProcessId, groupId: groupOfA.id, roleTypeId: roleTypeOfB.id }, 'roleTypeId'],
+  ] as const) {
+    const res = await api('POST', `/api/${path}`, { token: user.token, body });
+    t.is(res.status, 400, `${path}: ${res.text}`);
+    t.is(res.body.error_code, 'SVC-SYS-2001', path);
+    t.regex(res.body.message, new RegExp(field), path);
+  }
+});
+
+test.serial('a group-member may name a user-info of another tenant: a user-info is a login of the platform, not of one tenant', async (t) => {
+  const { a, b, user } = fixture;
+  const other = await create('user-info', { crProcessId: b.crProcessId, userCode: unique('b-user-'), userDescription: 'Of B', password: 'of-b-password-1' });
+  const group = await create('group', { crProcessId: a.crProcessId, groupName: unique('A group ') });
+  const res = await api('POST', '/api/group-member', { token: user.token, body: { crProcessId: a.crProcessId, groupId: group.id, userCode: other.userCode } });
+  t.is(res.status, 200, res.text);
+});
+
+test.serial('roles are those of the current tenant: a group of B grants nothing in A, and applies after switch-account to B', async (t) => {
+  const { a, b } = fixture;
+  const { user, password } = await createUser([a.accountNo, b.accountNo], { crProcessId: a.crProcessId }, { crProcessId: a.crProcessId });
+  await createGroupWithRoles(b.crProcessId, ['branch:read'], [user.userCode]);
+  const inA = await login(user.userCode, password);
+  const list = (token: string, crProcessId: number) => api('POST', '/api/branch/list', { token, body: { filter: { crProcessId } } });
+
+  const refused = await list(inA.token, a.crProcessId);
+  t.is(refused.status, 403, refused.text);
+  t.is(refused.body.error_code, 'SVC-SYS-1003');
+  t.is((await list(inA.token, b.crProcessId)).status, 403, 'B is not the current tenant');
+
+  const switched = await api('POST', '/api/auth/switch-account', { token: inA.token, body: { accountNo: b.accountNo } });
+  t.is(switched.status, 200, switched.text);
+  const cookie = switched.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '';
+  const inB = /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '';
+  const allowed = await list(inB, b.crProcessId);
+  t.is(allowed.status, 200, allowed.text);
+  t.is((await list(inB, a.crProcessId)).status, 403, 'A is no longer the current tenant');
+});
