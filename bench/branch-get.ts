@@ -1,8 +1,10 @@
 /**
- * Scenario branch-get: `GET /api/branch/{id}` through the gateway (API routing, JWT check, one gRPC
- * call to bpm-svc, which verifies the token again and reads the row with MikroORM) against a
- * baseline that does only the irreducible work: a bare `node:http` server reading the same row with
- * a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
+ * Scenario branch-get: `GET /api/branch/{id}` through the gateway with the whole chain on (API
+ * routing, the Redis rate limiter consulted on every request, JWT check and the live
+ * tokenVersion/session read, one gRPC call to bpm-svc, which verifies the token again and reads the
+ * row) against a baseline that does only the irreducible work: a bare `node:http` server reading the
+ * same row with a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
+ * Targets: gateway ≥ 0.25 × the baseline's requests/s, gateway p99 ≤ 4 × the baseline's p99.
  *
  * Both are measured in the same run, alternating (gateway, baseline, then baseline, gateway, …) so
  * that drift of the machine hits both alike; the figures to compare are the ratios.
@@ -13,13 +15,15 @@
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_WARMUP
  * (s, 5), BENCH_CPU_PROF (a folder: CPU profiles of the services), TEST_DATABASE_URL /
- * TEST_EMBEDDED_PG (which PostgreSQL, as for `npm test`).
+ * TEST_EMBEDDED_PG (which PostgreSQL, as for `npm test`), REDIS_URL (the limiter's Redis; default
+ * the local one, which must answer).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  BENCH_RATE_LIMIT,
   BenchError,
   expectStatus,
   fmt,
@@ -39,6 +43,10 @@ import {
 } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+/** The gateway should reach at least this share of the baseline's requests/s … */
+const TARGET_RPS_RATIO = 0.25;
+/** … with a p99 at most this multiple of the baseline's. */
+const TARGET_P99_RATIO = 4;
 const NAMES = ['gateway', 'baseline'] as const;
 type Name = (typeof NAMES)[number];
 
@@ -104,7 +112,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(`# both answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
 
   const pids = platform.platform.pids;
-  const cpu: CpuWatch = { gateway: pids.gateway, 'bpm-svc': pids['bpm-svc'], baseline: baseline.pid, postgres: 'postgres' };
+  const cpu: CpuWatch = { gateway: pids.gateway, 'bpm-svc': pids['bpm-svc'], baseline: baseline.pid, postgres: 'postgres', redis: 'redis-server' };
   const run = (name: Name, duration: number): Promise<Figures> =>
     measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
 
@@ -115,17 +123,33 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     }
   }
 
+  // The limiter answers every gateway request (its headers carry the bench's limit), and Redis
+  // runs its script at least once per completed gateway request during each measured run.
+  const limitHeader = (await http('GET', targets.gateway.url, { headers: targets.gateway.headers })).headers.get('ratelimit-limit');
+  if (limitHeader !== BENCH_RATE_LIMIT) throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
+
   const results: Record<Name, Figures[]> = { gateway: [], baseline: [] };
+  const redisScripts: number[] = [];
   const logMark = await platform.logMark();
   const measured = { from: monotonicMicros(), to: 0 };
   for (let round = 1; round <= settings.rounds; round++) {
     const order: readonly Name[] = round % 2 === 1 ? NAMES : [...NAMES].reverse();
     for (const name of order) {
+      const scriptsBefore = await platform.redisScriptCalls();
       const figures = await run(name, settings.duration);
+      const scripts = (await platform.redisScriptCalls()) - scriptsBefore;
       results[name].push(figures);
+      let limiter = '';
+      if (name === 'gateway') {
+        if (scripts < figures.requests) {
+          throw new BenchError(`round ${round}: Redis ran ${scripts} scripts for ${figures.requests} gateway requests: the limiter was not consulted on every request`);
+        }
+        redisScripts.push(scripts / figures.requests);
+        limiter = `; Redis limiter: ${fmt(scripts)} scripts`;
+      }
       console.log(
         `# round ${round} ${name.padEnd(8)} ${fmt(figures.requestsPerSec).padStart(7)} req/s  ` +
-          `p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx)`,
+          `p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx${limiter})`,
       );
     }
   }
@@ -171,6 +195,11 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(
     `\ngateway/baseline: req/s ${fmt(rpsRatio, 2)} (rounds ${fmt(Math.min(...roundRatios), 2)}-${fmt(Math.max(...roundRatios), 2)}), ` +
       `p99 ${fmt(p99Ratio, 2)}, p50 ${fmt(p50Ratio, 2)}`,
+  );
+  console.log(
+    `targets: req/s ratio >= ${fmt(TARGET_RPS_RATIO, 2)}: ${rpsRatio >= TARGET_RPS_RATIO ? 'met' : 'MISSED'}; ` +
+      `p99 ratio <= ${fmt(TARGET_P99_RATIO, 2)}: ${p99Ratio <= TARGET_P99_RATIO ? 'met' : 'MISSED'} ` +
+      `(Redis limiter scripts per gateway request: ${fmt(median(redisScripts), 2)})`,
   );
 
   // Where the CPU goes: µs of CPU per request of each process, median over the rounds.

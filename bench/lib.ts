@@ -14,11 +14,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv, type Platform } from '../scripts/lib/processes.ts';
+import { keysUnder, redisAnswers, uniquePrefix } from '../test/helpers/redis.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -123,20 +125,54 @@ export interface BenchPlatform {
   profileDir: string | undefined;
   /** Node options to give other processes of the scenario so they are profiled alike. */
   execArgv: string[];
+  /** The Redis the rate limiter and login guard use, and this run's key prefix (REDIS_KEY_PREFIX). */
+  redis: { url: string; keyPrefix: string };
+  /**
+   * EVALSHA + EVAL calls Redis has served so far (INFO commandstats, the whole server): the
+   * limiter runs one script per request, so the difference over a run shows it was consulted.
+   */
+  redisScriptCalls(): Promise<number>;
   /** The log's length now, to show later only what was logged after this point. */
   logMark(): Promise<number>;
   /** Lines of the platform log written since `mark` (at most the last `lines`), `#   `-prefixed. */
   logSince(mark: number, lines?: number): Promise<string>;
 }
 
+/** Rate limits of the bench: high enough that no request is ever refused, while every request still consults the limiter. */
+export const BENCH_RATE_LIMIT = '100000000';
+
 /**
  * Starts core-svc, bpm-svc, dms-svc and the gateway on free ports against a fresh database, as
  * test/run.ts does (APP_ENV=test, generated secrets), with LOG_LEVEL=warn and the default
- * BCRYPT_ROUNDS. Stopping everything and dropping the database are registered as cleanups.
- * BENCH_CPU_PROF=<dir> runs every service with `--cpu-prof --cpu-prof-dir=<dir>` (profiles are
- * written when the services stop).
+ * BCRYPT_ROUNDS, and the whole filter chain on: the Redis rate limiter and login guard (REDIS_URL,
+ * else the local Redis on 127.0.0.1:6379, which must answer PING; keys under a prefix of this run,
+ * deleted at the end; every RATE_LIMIT_* at BENCH_RATE_LIMIT per minute) and the gateway's
+ * tokenVersion/session check (always on). `extraEnv` goes to every service (e.g.
+ * EVENT_LOOP_REPORT_DIR). Stopping everything, dropping the database and deleting the run's Redis
+ * keys are registered as cleanups. BENCH_CPU_PROF=<dir> runs every service with `--cpu-prof
+ * --cpu-prof-dir=<dir>` (profiles are written when the services stop).
  */
-export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env): Promise<BenchPlatform> {
+export async function startBenchPlatform(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { extraEnv?: Record<string, string> } = {},
+): Promise<BenchPlatform> {
+  // Redis first: without it the limiter would run in memory and the chain would not be the real one.
+  const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
+  if (!(await redisAnswers(redisUrl, 3000))) {
+    throw new BenchError(
+      `Redis at ${redisUrl} does not answer PING: the bench measures the gateway with its Redis rate limiter on. ` +
+        'Start one (Debian/Ubuntu: apt-get install redis-server) or set REDIS_URL.',
+    );
+  }
+  const keyPrefix = uniquePrefix('bench');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+  redis.on('error', () => undefined);
+  onCleanup(async () => {
+    const keys = await keysUnder(redis, keyPrefix).catch(() => []);
+    for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500)).catch(() => 0);
+    redis.disconnect();
+  });
+
   const workDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
   onCleanup(() => rm(workDir, { recursive: true, force: true }));
   const logFile = join(workDir, 'platform.log');
@@ -146,7 +182,14 @@ export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env): 
   onCleanup(() => database.drop());
   console.log(`# database: ${server.source} server, fresh database ${database.name}`);
 
-  const { env: childEnv, secrets } = throwawayEnv(database.url, workDir);
+  const { env: childEnv, secrets } = throwawayEnv(database.url, workDir, {
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: keyPrefix,
+    RATE_LIMIT_PUBLIC: BENCH_RATE_LIMIT,
+    RATE_LIMIT_API_KEY: BENCH_RATE_LIMIT,
+    RATE_LIMIT_JWT: BENCH_RATE_LIMIT,
+    ...options.extraEnv,
+  });
   const profileDir = env.BENCH_CPU_PROF ? resolve(env.BENCH_CPU_PROF) : undefined;
   if (profileDir) await mkdir(profileDir, { recursive: true });
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -154,6 +197,14 @@ export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env): 
   onCleanup(() => platform.stop());
   if (profileDir) console.log(`# CPU profiles of the services go to ${profileDir} when they stop`);
   console.log(`# platform: ${platform.url} (pids ${Object.entries(platform.pids).map(([n, p]) => `${n} ${p}`).join(', ')})`);
+  await untilRedisUp(platform.url);
+  console.log(
+    `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? 'off (APP_ENV=test)'}, API key, Redis rate limiter ${redisUrl} ` +
+      `(REDIS_KEY_PREFIX=${keyPrefix}, RATE_LIMIT_PUBLIC/API_KEY/JWT=${BENCH_RATE_LIMIT} per minute: consulted on every request, never refusing), ` +
+      `login guard (Redis, counts failures only), JWT + live tokenVersion/session check (a database read per request), ` +
+      `roles in the services; BCRYPT_ROUNDS=${childEnv.BCRYPT_ROUNDS ?? '10 (default)'}, ` +
+      `UV_THREADPOOL_SIZE=${childEnv.UV_THREADPOOL_SIZE ?? `unset (core-svc sizes its pool to the ${availableParallelism()} CPUs)`}`,
+  );
   const logText = (): Promise<Buffer> => readFile(logFile).catch(() => Buffer.alloc(0));
   return {
     url: platform.url,
@@ -164,6 +215,13 @@ export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env): 
     platform,
     profileDir,
     execArgv,
+    redis: { url: redisUrl, keyPrefix },
+    redisScriptCalls: async () => {
+      const info = await redis.info('commandstats');
+      let calls = 0;
+      for (const match of info.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)) calls += Number(match[1]);
+      return calls;
+    },
     logMark: async () => (await logText()).length,
     logSince: async (mark, lines = 20) =>
       (await logText())
@@ -175,6 +233,21 @@ export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env): 
         .map((line) => `#   ${line}`)
         .join('\n'),
   };
+}
+
+/**
+ * Waits until the gateway reports `redis` UP on /actuator/health: until its Redis connection is
+ * ready it limits in memory (the insurance), which is not the chain to measure.
+ */
+async function untilRedisUp(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await http('GET', `${url}/actuator/health`);
+    const status = (answer.json as { components?: { redis?: { status?: string } } } | undefined)?.components?.redis?.status;
+    if (status === 'UP') return;
+    if (Date.now() > deadline) throw new BenchError(`the gateway did not report redis UP within 10 s: ${answer.text.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,14 +385,14 @@ function processCpuMs(pid: number): number | undefined {
   }
 }
 
-/** CPU ms of every live process whose command is `postgres` (the server and its backends), by pid. */
-function postgresCpuMs(): Map<number, number> {
+/** CPU ms of every live process whose command (comm) is `command` (postgres: the server and its backends), by pid. */
+function commandCpuMs(command: string): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
+      if (!stat.includes(`(${command})`)) continue;
       const ms = processCpuMs(Number(entry));
       if (ms !== undefined) byPid.set(Number(entry), ms);
     } catch {
@@ -329,14 +402,17 @@ function postgresCpuMs(): Map<number, number> {
   return byPid;
 }
 
-/** Processes whose CPU time a run reports: label to pid; the label `postgres` means every postgres process. */
-export type CpuWatch = Record<string, number | 'postgres'>;
+/**
+ * Processes whose CPU time a run reports: label to pid, or to a command name meaning every process
+ * of that command (`postgres`: the server and every backend; `redis-server`).
+ */
+export type CpuWatch = Record<string, number | string>;
 
 type CpuSnapshot = Record<string, number | Map<number, number>>;
 
 function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
   const snapshot: CpuSnapshot = {};
-  for (const [label, pid] of Object.entries(watch)) snapshot[label] = pid === 'postgres' ? postgresCpuMs() : (processCpuMs(pid) ?? NaN);
+  for (const [label, pid] of Object.entries(watch)) snapshot[label] = typeof pid === 'string' ? commandCpuMs(pid) : (processCpuMs(pid) ?? NaN);
   const own = process.cpuUsage();
   snapshot['bench client'] = (own.user + own.system) / 1000;
   return snapshot;
@@ -362,6 +438,24 @@ function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string, number
   return used;
 }
 
+/**
+ * Waits until every process of `pids` has used less than 5 % of a core over a quarter of a second
+ * (at most `timeoutMs`): work a run left queued (requests autocannon gave up on at its end, which a
+ * service still serves) must not be counted to the next run.
+ */
+export async function untilQuiet(pids: readonly number[], timeoutMs = 30_000): Promise<void> {
+  const windowMs = 250;
+  const deadline = Date.now() + timeoutMs;
+  let before = pids.map((pid) => processCpuMs(pid) ?? 0);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = pids.map((pid) => processCpuMs(pid) ?? 0);
+    if (now.every((ms, i) => ms - (before[i] ?? 0) < windowMs * 0.05)) return;
+    if (Date.now() > deadline) throw new BenchError(`processes ${pids.join(', ')} still busy ${timeoutMs / 1000} s after the run`);
+    before = now;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
@@ -369,6 +463,8 @@ export interface Target {
   url: string;
   method?: string;
   headers?: Record<string, string>;
+  /** A JSON body, sent as is with `content-type: application/json` (set it in `headers`). */
+  body?: string;
 }
 
 export interface Figures {
@@ -402,7 +498,7 @@ interface AutocannonInstance {
 }
 
 type Autocannon = (
-  options: { url: string; method?: string; headers?: Record<string, string>; duration: number; connections: number; timeout?: number },
+  options: { url: string; method?: string; headers?: Record<string, string>; body?: string; duration: number; connections: number; timeout?: number },
   callback: (error: Error | null, result: AutocannonResult) => void,
 ) => AutocannonInstance;
 
@@ -423,6 +519,7 @@ export async function measure(target: Target, options: { duration: number; conne
         url: target.url,
         method: target.method ?? 'GET',
         headers: target.headers ?? {},
+        body: target.body,
         duration: options.duration,
         connections: options.connections,
         timeout: 10,
@@ -446,7 +543,7 @@ export async function measure(target: Target, options: { duration: number; conne
     const codes = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
     let sample = '';
     try {
-      const answer = await http(target.method ?? 'GET', target.url, { headers: target.headers });
+      const answer = await http(target.method ?? 'GET', target.url, { headers: target.headers, body: target.body === undefined ? undefined : JSON.parse(target.body) });
       sample = `; one request now answers ${answer.status}: ${answer.text.slice(0, 300)}`;
     } catch (error) {
       sample = `; one request now fails: ${error instanceof Error ? error.message : error}`;

@@ -1,3 +1,5 @@
+// First: sizes libuv's thread pool (bcrypt runs there) before anything can start it.
+import '@platform/libs/runtime/thread-pool.ts';
 import { main } from '@platform/libs/grpc/service-main.ts';
 import { coreRoleSource } from '@platform/libs/auth/roles.ts';
 import { bootstrap } from './bootstrap.ts';

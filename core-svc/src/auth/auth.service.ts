@@ -7,6 +7,7 @@ import type { Config } from '@platform/libs/config/config.ts';
 import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
+import { queryPrepared } from '@platform/libs/db/prepared.ts';
 import type {
   ChangePasswordRequest,
   LoginRequest,
@@ -36,31 +37,33 @@ export function authHandlers(config: Config, tokens: TokenService) {
       if (!isLanguage(request.languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
       if (config.captcha) await verifyCaptcha(config.captcha, request.captchaToken, request.ipAddress);
       if (request.userCode === '' || request.password === '') throw LOGIN_FAILED();
-      const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
+      const found = await loginIdentity(ctx.em, request.userCode);
+      const user = found?.user;
       const valid = await verifyPassword(request.password, user?.password as string | undefined, config.bcryptRounds);
-      if (!user || !valid || user.status !== true) throw LOGIN_FAILED();
-      const identity = await identityOf(ctx.em, user, LOGIN_FAILED);
+      if (!found || !user || !valid || user.status !== true) throw LOGIN_FAILED();
+      const identity = found.identity;
+      if (!identity) throw LOGIN_FAILED();
       const current = identity.selects.find((s) => s.crProcessId === identity.process.crProcessId) ?? identity.selects[0];
       if (!current) throw LOGIN_FAILED();
 
       const now = new Date();
       const expiresAt = new Date(now.getTime() + config.jwtTtlSeconds * 1000);
       const sessionId = randomUUID();
-      ctx.em.create(SessionEntity, {
+      // One prepared INSERT (no unit of work, no BEGIN/COMMIT around it): nothing else is written here.
+      await queryPrepared(ctx.em, INSERT_SESSION, [
         sessionId,
-        userCode: user.userCode,
-        userProcessId: identity.process.id,
-        accountNo: current.accountNo,
-        crProcessId: current.crProcessId,
-        ipAddress: request.ipAddress || null,
-        userAgent: request.userAgent ? request.userAgent.slice(0, 1000) : null,
-        projectCode: request.projectCode?.slice(0, 100) ?? null,
-        loginAt: now,
-        lastSeenAt: now,
+        user.userCode,
+        identity.process.id,
+        current.accountNo,
+        current.crProcessId,
+        request.ipAddress || null,
+        request.userAgent ? request.userAgent.slice(0, 1000) : null,
+        request.projectCode?.slice(0, 100) ?? null,
+        now,
+        now,
         expiresAt,
-        active: true,
-      } as Row);
-      await ctx.em.flush();
+        true,
+      ]);
 
       const claims: UserClaims = {
         sub: user.userCode as string,
@@ -157,6 +160,75 @@ function meOf(claims: UserClaims, identity: Identity, accountNo: string, crProce
     accountNo,
     crProcessId,
   };
+}
+
+interface LoginRow {
+  user_code: string;
+  user_description: string;
+  password: string;
+  status: boolean;
+  super_user: boolean;
+  token_version: number;
+  process_id: string | null;
+  process_description: string | null;
+  process_cr_process_id: string | null;
+  account_no: string | null;
+  account_name: string | null;
+  account_cr_process_id: string | null;
+}
+
+/** The session_log row of a login (SessionEntity's columns; logout_at stays null). */
+const INSERT_SESSION = {
+  name: 'core-login-session',
+  text: `insert into core.session_log
+           (session_id, user_code, user_process_id, account_no, cr_process_id, ip_address, user_agent, project_code,
+            login_at, last_seen_at, expires_at, active)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+};
+
+const LOGIN_IDENTITY = {
+  name: 'core-login-identity',
+  text: `select u.user_code, u.user_description, u.password, u.status, u.super_user, u.token_version,
+                p.id as process_id, p.user_description as process_description, p.cr_process_id as process_cr_process_id,
+                a.account_no, a.account_name, a.cr_process_id as account_cr_process_id
+           from core.user_info u
+           left join core.user_process p on p.user_code = u.user_code
+           left join core.user_process_select s on s.user_process_id = p.id
+           left join core.account a on a.id = s.account_id
+          where u.user_code = $1
+          order by a.account_no`,
+};
+
+/**
+ * What login reads, in one named prepared statement (one round trip instead of three, parsed and
+ * planned once per connection): the user by its code, its user-process and that process's selects
+ * (as `identityOf` and `selectsOf` read them, ordered by accountNo). Undefined for an unknown
+ * user; `identity` undefined when the user has no user-process.
+ */
+async function loginIdentity(em: EntityManager, userCode: string): Promise<{ user: Row; identity: Identity | undefined } | undefined> {
+  const rows = await queryPrepared<LoginRow>(em, LOGIN_IDENTITY, [userCode]);
+  const [first] = rows;
+  if (!first) return undefined;
+  const user: Row = {
+    userCode: first.user_code,
+    userDescription: first.user_description,
+    password: first.password,
+    status: first.status,
+    superUser: first.super_user,
+    tokenVersion: first.token_version,
+  };
+  if (first.process_id === null) return { user, identity: undefined };
+  const process: Row = {
+    id: Number(first.process_id),
+    userDescription: first.process_description,
+    crProcessId: Number(first.process_cr_process_id),
+  };
+  const selects: SelectView[] = [];
+  for (const row of rows) {
+    if (row.account_no === null) continue;
+    selects.push({ accountNo: row.account_no, accountName: row.account_name ?? '', crProcessId: Number(row.account_cr_process_id) });
+  }
+  return { user, identity: { user, process, selects } };
 }
 
 async function identityOf(em: EntityManager, user: Row, missing: () => DomainError): Promise<Identity> {

@@ -1,12 +1,30 @@
 import pg from 'pg';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 
+/** Checks sent in one statement at most. */
+const MAX_BATCH = 256;
+/** Batch statements in flight at once; further checks wait for the next statement. */
+const MAX_IN_FLIGHT = 2;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Pending {
+  claims: VerifiedClaims;
+  resolve(live: boolean): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Whether a verified token is still live: its user exists, is active and has the token's
  * tokenVersion, and its session (sid) is open and unexpired. Asked on every JWT request, of the
  * database itself (no cache), so change-password, logout and an ended session refuse the very
  * next request (decisions.md §2). It reads core's user_info and session_log tables: the one place
- * the gateway reads a service's schema, with one prepared statement per request.
+ * the gateway reads a service's schema, with prepared statements.
+ *
+ * Checks that arrive while MAX_IN_FLIGHT statements are already running wait and go together in
+ * the next one (one round trip and one statement for many requests under load; alone, a check is
+ * sent at once). A check never joins a statement sent before it arrived, so every answer comes
+ * from a read that started after its request did: revocation is seen exactly as with a statement
+ * per request.
  *
  * @example
  * const check = new SessionCheck(config.databaseUrl);
@@ -14,6 +32,8 @@ import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
  */
 export class SessionCheck {
   readonly #pool: pg.Pool;
+  #pending: Pending[] = [];
+  #inFlight = 0;
 
   constructor(databaseUrl: string, poolSize = 10) {
     this.#pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 60_000, connectionTimeoutMillis: 5_000 });
@@ -21,7 +41,16 @@ export class SessionCheck {
     this.#pool.on('error', () => {});
   }
 
-  async isLive(claims: VerifiedClaims): Promise<boolean> {
+  isLive(claims: VerifiedClaims): Promise<boolean> {
+    // Claims a batch could not carry (our own tokens always can) are asked alone, as before.
+    if (!UUID.test(claims.sid) || !isInt4(claims.tokenVersion)) return this.#one(claims);
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ claims, resolve, reject });
+      if (this.#inFlight < MAX_IN_FLIGHT) this.#send();
+    });
+  }
+
+  async #one(claims: VerifiedClaims): Promise<boolean> {
     const result = await this.#pool.query<{ live: boolean }>({
       name: 'session-live',
       text: `select (u.status and u.token_version = $3 and s.active and s.expires_at > now()) as live
@@ -32,7 +61,41 @@ export class SessionCheck {
     return result.rows[0]?.live === true;
   }
 
+  /** Sends the waiting checks (up to MAX_BATCH) as one statement; on its answer, the next batch. */
+  #send(): void {
+    const batch = this.#pending.length <= MAX_BATCH ? this.#pending : this.#pending.slice(0, MAX_BATCH);
+    this.#pending = this.#pending.length <= MAX_BATCH ? [] : this.#pending.slice(MAX_BATCH);
+    this.#inFlight++;
+    this.#pool
+      .query<{ i: number; live: boolean }>({
+        name: 'session-live-batch',
+        text: `select k.i::int as i, (u.status and u.token_version = k.v and s.active and s.expires_at > now()) as live
+                 from unnest($1::varchar[], $2::uuid[], $3::int[]) with ordinality as k(user_code, sid, v, i)
+                 join core.user_info u on u.user_code = k.user_code
+                 join core.session_log s on s.session_id = k.sid`,
+        values: [batch.map((p) => p.claims.userCode), batch.map((p) => p.claims.sid), batch.map((p) => p.claims.tokenVersion)],
+      })
+      .then(
+        (result) => {
+          const live = new Array<boolean>(batch.length).fill(false);
+          for (const row of result.rows) if (row.live === true) live[row.i - 1] = true;
+          batch.forEach((pending, index) => pending.resolve(live[index] === true));
+        },
+        (error: unknown) => {
+          for (const pending of batch) pending.reject(error);
+        },
+      )
+      .finally(() => {
+        this.#inFlight--;
+        if (this.#pending.length > 0 && this.#inFlight < MAX_IN_FLIGHT) this.#send();
+      });
+  }
+
   close(): Promise<void> {
     return this.#pool.end();
   }
+}
+
+function isInt4(value: number): boolean {
+  return Number.isInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647;
 }

@@ -216,6 +216,9 @@ const IPV4_MAPPED = new IPCIDR('::ffff:0:0/96');
  * requests over 2^64 addresses).
  */
 export function clientKey(ip: string): string {
+  // The common case first, without parsing: Node reports an IPv4 client of a dual-stack socket
+  // as the dotted ::ffff:a.b.c.d, whose IPv4 part is already in its canonical form.
+  if (ip.length > 7 && ip.slice(0, 7).toLowerCase() === '::ffff:' && isIP(ip.slice(7)) === 4) return ip.slice(7);
   if (isIP(ip) !== 6) return ip;
   try {
     const address = IPCIDR.createAddress(ip); // reads the dotted ::ffff:a.b.c.d as the IPv4 address

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { keyOf, methodNames, offers, recordFieldOf, type Resource } from '@platform/libs/crud/resource.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
@@ -61,10 +61,17 @@ export function pageToJson(resource: Resource, content: Message[], meta: PageMet
 /**
  * The REST routes of every resource's CRUD set (platform-interface.md §4.1), each translated to
  * its RPC: GET /{path}/stats, POST /{path}/list, GET|PUT|DELETE /{path}/{key}, POST /{path}.
+ *
+ * Each resource has a router of its own, and a request goes straight to the one its path names
+ * (`/api/{path}…`): express then matches its few routes, not every route of every resource in
+ * turn. The routes keep their full paths (the routers are called, not mounted), so `req.path` and
+ * the errors that quote it are unchanged.
  */
-export function crudRoutes(resources: readonly Resource[], backends: Backends): Router {
-  const router = Router();
+export function crudRoutes(resources: readonly Resource[], backends: Backends): RequestHandler {
+  const routers = new Map<string, Router>();
   for (const resource of resources) {
+    const router = Router();
+    routers.set(resource.path, router);
     const base = `/api/${resource.path}`;
     const names = methodNames(resource);
     const call = <Res>(method: string, request: unknown, req: Request, res: Response) =>
@@ -116,5 +123,15 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
       });
     }
   }
-  return router;
+  return (req, res, next) => {
+    const router = routers.get(RESOURCE_SEGMENT.exec(req.path)?.[1]?.toLowerCase() ?? '');
+    if (router) router(req, res, next);
+    else next();
+  };
 }
+
+/**
+ * The resource path of `/api/{path}`, `/api/{path}/…`, in any case: these routers match their
+ * routes case-insensitively (express's Router default), and so does the choice of router.
+ */
+const RESOURCE_SEGMENT = /^\/api\/([^/]+)/i;

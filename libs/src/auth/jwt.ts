@@ -47,6 +47,8 @@ export class TokenService {
   readonly #key: KeyObject;
   #internal: { token: string; renewAt: number } | undefined;
   readonly #verified = new Map<string, VerifiedClaims>();
+  /** Internal credentials whose signature verified, with their expiry (ms): each is renewed every few minutes. */
+  readonly #verifiedInternal = new Map<string, number>();
 
   constructor(secret: string) {
     this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
@@ -67,6 +69,7 @@ export class TokenService {
       if (known.exp * 1000 > Date.now()) return known;
       this.#verified.delete(token);
     }
+    if (this.#verifiedInternal.has(token)) return undefined; // a service's credential, not a user's
     const payload = this.#verify(token);
     if (!payload || !isUserClaims(payload)) return undefined;
     if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
@@ -79,8 +82,21 @@ export class TokenService {
 
   /** True for a valid internal service credential. */
   verifyInternal(token: string): boolean {
+    const now = Date.now();
+    const expires = this.#verifiedInternal.get(token);
+    if (expires !== undefined) {
+      if (expires > now) return true;
+      this.#verifiedInternal.delete(token);
+    }
     const payload = this.#verify(token);
-    return payload?.typ === 'internal' && typeof payload.sub === 'string' && payload.sub.startsWith('svc:');
+    const valid = payload?.typ === 'internal' && typeof payload.sub === 'string' && payload.sub.startsWith('svc:');
+    if (valid && typeof payload.exp === 'number') {
+      // Remembered like user tokens (the signature is checked once); the few live ones at a time
+      // (one per calling service and renewal) are swept of expired entries as new ones arrive.
+      for (const [known, until] of this.#verifiedInternal) if (until <= now) this.#verifiedInternal.delete(known);
+      if (this.#verifiedInternal.size < VERIFIED_CACHE_SIZE) this.#verifiedInternal.set(token, payload.exp * 1000);
+    }
+    return valid;
   }
 
   /** A short-lived internal credential for `service`, renewed before it expires. */

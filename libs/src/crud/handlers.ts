@@ -4,6 +4,7 @@ import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from 
 import { DomainError, invalidField, notFound } from '../errors/domain-error.ts';
 import type { Handler } from '../grpc/server.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
 import {
   allFields,
   apiFields,
@@ -90,7 +91,11 @@ export function roleOf(resource: Resource, action: 'read' | 'write' | 'delete'):
   return `${resource.path}:${action}`;
 }
 
-/** The row a caller may see under its key, or 404 (another tenant's row does not exist for it). */
+/**
+ * The row a caller may see under its key, or 404 (another tenant's row does not exist for it).
+ * Without `lock` (and outside a transaction) it is a plain row for reading, not an entity the
+ * EntityManager manages: load it with `lock` to change it.
+ */
 export async function findVisible(
   rt: ResourceRuntime,
   em: EntityManager,
@@ -110,25 +115,80 @@ export async function findVisible(
     if (!row) throw notFound(rt.resource.path);
     return row;
   }
-  // The hot read: one parameterised statement, hydrated by MikroORM (half the cost of findOne).
-  const sql = readStatement(em, rt, scope !== undefined);
-  const [raw] = await em.execute<Row[]>(sql, scope === undefined ? [value] : [value, scope]);
+  const read = keyRead(em, rt);
+  if (em.isInTransaction()) {
+    // Inside a transaction the read must go through its connection: MikroORM, hydrated.
+    const [raw] = await em.execute<Row[]>(read.orm[scope === undefined ? 0 : 1], scope === undefined ? [value] : [value, scope]);
+    if (!raw) throw notFound(rt.resource.path);
+    return em.map(rt.entity, raw);
+  }
+  // The hot read: a named prepared statement (parsed and planned once per connection) on
+  // MikroORM's own pg pool, mapped to a plain row as MikroORM would hydrate it.
+  const [raw] = scope === undefined
+    ? await queryPrepared<Record<string, unknown>>(em, read.any, [value])
+    : await queryPrepared<Record<string, unknown>>(em, read.tenant, [value, scope]);
   if (!raw) throw notFound(rt.resource.path);
-  return em.map(rt.entity, raw);
+  return read.toRow(raw);
 }
 
-const readStatements = new WeakMap<EntitySchema<Row>, { any: string; tenant: string }>();
+interface KeyRead {
+  /** Named statements for the pg pool: by key, and by key within a tenant. */
+  any: PreparedStatement;
+  tenant: PreparedStatement;
+  /** The same two for em.execute (`?` placeholders). */
+  orm: [string, string];
+  /** A raw row (column names, MikroORM's pg type parsers) as a row of property names. */
+  toRow(raw: Record<string, unknown>): Row;
+}
 
-function readStatement(em: EntityManager, rt: ResourceRuntime, inTenant: boolean): string {
-  let statements = readStatements.get(rt.entity);
-  if (!statements) {
-    const meta = em.getMetadata(rt.entity);
-    const key = meta.properties[keyOf(rt.resource)]?.fieldNames[0] ?? 'id';
-    const base = `select * from "${meta.schema}"."${meta.tableName}" where "${key}" = ?`;
-    statements = { any: `${base} limit 1`, tenant: `${base} and "cr_process_id" = ? limit 1` };
-    readStatements.set(rt.entity, statements);
+const keyReads = new WeakMap<EntitySchema<Row>, KeyRead>();
+
+function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
+  let read = keyReads.get(rt.entity);
+  if (read) return read;
+  const meta = em.getMetadata(rt.entity);
+  const platform = em.getPlatform();
+  const columns: [name: string, column: string, convert: (value: unknown) => unknown][] = [];
+  for (const [name, spec] of Object.entries(allFields(rt.resource))) {
+    const column = meta.properties[name]?.fieldNames[0];
+    if (!isScalar(spec) || !column) continue;
+    columns.push([name, column, converterOf(spec, platform)]);
   }
-  return inTenant ? statements.tenant : statements.any;
+  const key = meta.properties[keyOf(rt.resource)]?.fieldNames[0] ?? 'id';
+  const list = columns.map(([, column]) => `"${column}"`).join(', ');
+  const base = `select ${list} from "${meta.schema}"."${meta.tableName}" where "${key}" = $1`;
+  const name = `read-${meta.schema}-${meta.tableName}`;
+  read = {
+    any: { name: `${name}-any`, text: `${base} limit 1` },
+    tenant: { name: `${name}-tenant`, text: `${base} and "cr_process_id" = $2 limit 1` },
+    orm: [`${base.replace('$1', '?')} limit 1`, `${base.replace('$1', '?')} and "cr_process_id" = ? limit 1`],
+    toRow: (raw) => {
+      const row: Row = {};
+      for (const [property, column, convert] of columns) {
+        const value = raw[column];
+        row[property] = value === null || value === undefined ? null : convert(value);
+      }
+      return row;
+    },
+  };
+  keyReads.set(rt.entity, read);
+  return read;
+}
+
+/**
+ * The JS value MikroORM hydrates from a column value as its pg pool parses it (bigint as a string,
+ * timestamps as strings: PostgreSqlConnection's type parsers): numbers for long (BigIntType
+ * 'number'), Date for datetime (the platform's parseDate), the rest as the driver gives them.
+ */
+function converterOf(spec: ScalarField, platform: ReturnType<EntityManager['getPlatform']>): (value: unknown) => unknown {
+  switch (spec.kind) {
+    case 'long':
+      return (value) => Number(value);
+    case 'datetime':
+      return (value) => (value instanceof Date ? value : platform.parseDate(value as string));
+    default:
+      return (value) => value;
+  }
 }
 
 /** The shown fields of a row as a proto message (write-only fields never leave). */

@@ -1,0 +1,44 @@
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+
+/** A named statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
+export interface PreparedStatement {
+  /** Unique per statement text (a pg connection refuses one name with two texts). */
+  name: string;
+  /** SQL with `$1`, `$2`, … placeholders. */
+  text: string;
+}
+
+type NativePool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
+
+const pools = new WeakMap<object, Promise<NativePool>>();
+
+/** MikroORM's own pg pool: the same connections, and the same type parsers, that em.execute uses. */
+function nativePool(em: EntityManager): Promise<NativePool> {
+  const connection = em.getConnection() as PostgreSqlConnection;
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient();
+    pools.set(connection, pool);
+    pool.catch(() => pools.delete(connection));
+  }
+  return pool;
+}
+
+/**
+ * Runs a named prepared statement on MikroORM's pg pool and returns its rows as the driver parses
+ * them (bigint and timestamps as strings, as em.execute returns them); errors are MikroORM's
+ * DriverExceptions, as from em.execute. For hot reads outside a transaction: it runs on any
+ * connection of the pool, so inside a transaction use em.execute (the transaction's connection).
+ *
+ * @example
+ * const rows = await queryPrepared<{ id: string }>(em, { name: 'x-by-code', text: 'select id from core.x where code = $1' }, [code]);
+ */
+export async function queryPrepared<T extends object>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  if (em.isInTransaction()) throw new Error(`${statement.name}: a prepared read runs outside transactions; use em.execute inside one`);
+  const pool = await nativePool(em);
+  try {
+    return (await pool.query<T>({ name: statement.name, text: statement.text, values })).rows;
+  } catch (error) {
+    throw em.getDriver().convertException(error as Error);
+  }
+}
