@@ -149,7 +149,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       }
       console.log(
         `# round ${round} ${name.padEnd(8)} ${fmt(figures.requestsPerSec).padStart(7)} req/s  ` +
-          `p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx${limiter})`,
+          `p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx${limiter}; ` +
+          `${fmt(figures.switchesPerRequest, 1)} context switches per request, steal ${fmt(figures.stealShare * 100, 1)} %)`,
       );
     }
   }

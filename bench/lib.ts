@@ -174,7 +174,8 @@ export async function startBenchPlatform(
   });
 
   const workDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
-  onCleanup(() => rm(workDir, { recursive: true, force: true }));
+  if (env.BENCH_KEEP_LOG) console.log(`# the platform's log stays in ${workDir}/platform.log`);
+  else onCleanup(() => rm(workDir, { recursive: true, force: true }));
   const logFile = join(workDir, 'platform.log');
   const server = await resolveTestDatabase(env);
   onCleanup(() => server.stop());
@@ -192,7 +193,9 @@ export async function startBenchPlatform(
   });
   const profileDir = env.BENCH_CPU_PROF ? resolve(env.BENCH_CPU_PROF) : undefined;
   if (profileDir) await mkdir(profileDir, { recursive: true });
-  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // BENCH_NODE_FLAGS: Node/V8 flags for the platform's processes and the baseline, e.g. --trace-gc-nvp.
+  const nodeFlags = (env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const execArgv = [...nodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const platform = await startPlatform({ env: childEnv, ports: 'free', log: { file: logFile }, execArgv });
   onCleanup(() => platform.stop());
   if (profileDir) console.log(`# CPU profiles of the services go to ${profileDir} when they stop`);
@@ -480,6 +483,10 @@ export interface Figures {
   timeouts: number;
   /** CPU µs per request of each watched process (and of this process, `bench client`). */
   cpuPerRequest: Record<string, number>;
+  /** Machine-wide context switches per completed request (/proc/stat `ctxt`). */
+  switchesPerRequest: number;
+  /** Share of the machine's CPU time the hypervisor gave to others during the run (/proc/stat steal). */
+  stealShare: number;
 }
 
 interface AutocannonResult {
@@ -513,6 +520,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 export async function measure(target: Target, options: { duration: number; connections: number; cpu?: CpuWatch; label?: string }): Promise<Figures> {
   const latencies: number[] = [];
   const before = cpuSnapshot(options.cpu ?? {});
+  const machineBefore = machineSnapshot();
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -537,6 +545,7 @@ export async function measure(target: Target, options: { duration: number; conne
   });
   if (interrupted) throw new BenchError('interrupted');
   const after = cpuSnapshot(options.cpu ?? {});
+  const machineAfter = machineSnapshot();
   const label = options.label ?? target.url;
   const completed = result['2xx'] + result.non2xx;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result['2xx'] === 0) {
@@ -565,7 +574,18 @@ export async function measure(target: Target, options: { duration: number; conne
     errors: result.errors,
     timeouts: result.timeouts,
     cpuPerRequest,
+    switchesPerRequest: (machineAfter.switches - machineBefore.switches) / completed,
+    stealShare: (machineAfter.steal - machineBefore.steal) / Math.max(1, machineAfter.total - machineBefore.total),
   };
+}
+
+/** Machine-wide counters of /proc/stat: context switches, and CPU ticks in all and stolen. */
+function machineSnapshot(): { switches: number; steal: number; total: number } {
+  const stat = readFileSync('/proc/stat', 'utf8');
+  const cpu = /^cpu\s+(.*)$/m.exec(stat)?.[1]?.trim().split(/\s+/).map(Number) ?? [];
+  // user nice system idle iowait irq softirq steal guest guest_nice: guest time is already in user.
+  const total = cpu.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0);
+  return { switches: Number(/^ctxt\s+(\d+)$/m.exec(stat)?.[1] ?? NaN), steal: cpu[7] ?? NaN, total };
 }
 
 /** Nearest-rank percentile of sorted values. */

@@ -120,6 +120,19 @@ test('an unknown path is 404 SVC-SYS-4001 and an unknown method on a known path 
   assertErrorBody(t, await api('GET', '/api/admin/anything', { apiKey: true }), 404, 'SVC-SYS-4001');
 });
 
+test('paths are case-sensitive: another spelling of an API-key path is no route, even with a valid token', async (t) => {
+  // The filter chain's categories (platform-interface.md §5) read the path as written, so a route
+  // reached by /API/session/active would be an API-key endpoint reached with a JWT alone.
+  const { token } = await adminSession();
+  const record = await createPartner(freshTenant());
+  for (const path of ['/API/session/active', '/api/Session/active', '/api/LOGS/exceptions/list', '/Api/Auth/me']) {
+    assertErrorBody(t, await api('GET', path, { token }), 404, 'SVC-SYS-4001');
+  }
+  assertErrorBody(t, await api('GET', `/api/Business-Partner/${record.id}`, { token }), 404, 'SVC-SYS-4001');
+  assertErrorBody(t, await api('GET', `/API/business-partner/${record.id}`, { token }), 404, 'SVC-SYS-4001');
+  t.is((await api('GET', `/api/business-partner/${record.id}`, { token })).status, 200);
+});
+
 test('a duplicate unique field is 409 SVC-SYS-4005 and leaves the first record as it was', async (t) => {
   const tenant = freshTenant();
   const first = await createPartner(tenant);

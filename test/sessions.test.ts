@@ -109,6 +109,18 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   const stats = await api('GET', '/api/session/stats', { apiKey: true });
   t.true(stats.body.activeCount >= 1);
   t.is(stats.body.totalCount, stats.body.activeCount + stats.body.passiveCount);
+  t.is(one.body.projectCode, null, 'no X-Project-Code on that login');
+
+  // decisions.md §2: "`X-Project-Code`, when sent, is recorded on the session".
+  const withProject = await api('POST', '/api/auth/login', {
+    apiKey: true,
+    headers: { 'x-project-code': 'PRJ-42' },
+    body: { userCode: user.userCode, password, languageCode: 'en' },
+  });
+  t.is(withProject.status, 200, withProject.text);
+  const projectToken = /^SVC_SESSION=([^;]*)/.exec(withProject.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '')?.[1] ?? '';
+  const projectSession = await api('GET', `/api/session/${String(claimsOf(projectToken).sid)}`, { apiKey: true });
+  t.like(projectSession.body, { userCode: user.userCode, projectCode: 'PRJ-42', active: true });
   t.is((await api('GET', '/api/session/not-a-uuid', { apiKey: true })).status, 400);
   t.is((await api('GET', '/api/session/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
 });

@@ -59,7 +59,7 @@ function meBody(me: MeResponse) {
 
 /** POST /api/auth/login (API key) and GET /api/auth/me (JWT), platform-interface.md §4.3. */
 export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
 
   router.post('/api/auth/login', async (req, res: Response) => {
     const body = asObject(req.body);

@@ -6,7 +6,7 @@ import { idParam, userMetadata } from './crud.ts';
 
 /** GET /api/branch/by-partner/{id}: the branches of one business partner (decisions.md §4). */
 export function bpmRoutes(backends: Backends): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.get('/api/branch/by-partner/:id', async (req, res) => {
     const response = await backends.call<{ branches: Record<string, unknown>[] }>(
       'bpm',

@@ -5,7 +5,7 @@ import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
-import { clientIp, languageOf, stateOf } from '../http/context.ts';
+import { languageOf, stateOf } from '../http/context.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 
 type Message = Record<string, unknown>;
@@ -18,8 +18,6 @@ export function userMetadata(req: Request, res: Response): Metadata {
     token,
     lang: languageOf(req, res),
     projectCode: header(req, 'x-project-code'),
-    clientIp: clientIp(req),
-    userAgent: header(req, 'user-agent'),
     httpPath: req.originalUrl.slice(0, 1000),
     httpMethod: req.method,
   });
@@ -70,7 +68,7 @@ export function pageToJson(resource: Resource, content: Message[], meta: PageMet
 export function crudRoutes(resources: readonly Resource[], backends: Backends): RequestHandler {
   const routers = new Map<string, Router>();
   for (const resource of resources) {
-    const router = Router();
+    const router = Router({ caseSensitive: true });
     routers.set(resource.path, router);
     const base = `/api/${resource.path}`;
     const names = methodNames(resource);
@@ -124,14 +122,15 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
     }
   }
   return (req, res, next) => {
-    const router = routers.get(RESOURCE_SEGMENT.exec(req.path)?.[1]?.toLowerCase() ?? '');
+    const router = routers.get(RESOURCE_SEGMENT.exec(req.path)?.[1] ?? '');
     if (router) router(req, res, next);
     else next();
   };
 }
 
 /**
- * The resource path of `/api/{path}`, `/api/{path}/…`, in any case: these routers match their
- * routes case-insensitively (express's Router default), and so does the choice of router.
+ * The resource path of `/api/{path}`, `/api/{path}/…`. Paths are case-sensitive everywhere, as the
+ * filter chain's categories are (middleware/paths.ts): `/API/session/active` must not reach a
+ * route that `/api/session/active` reaches only with the API key.
  */
-const RESOURCE_SEGMENT = /^\/api\/([^/]+)/i;
+const RESOURCE_SEGMENT = /^\/api\/([^/]+)/;

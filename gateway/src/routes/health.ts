@@ -32,7 +32,7 @@ const up = (ok: boolean): Component => ({ status: ok ? 'UP' : 'DOWN' });
  * diskSpace; 503 with DOWN when one is down (decisions.md §8). GET /api/health: liveness.
  */
 export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.get('/actuator/health', async (_req, res) => {
     const [core, bpm, dms, db, disk, more] = await Promise.all([
       backends.health('core'),

@@ -7,7 +7,6 @@ import { SessionServiceService, type Session } from '@platform/libs/gen/platform
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
-import { clientIp } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
 
@@ -47,13 +46,12 @@ function queryInt(req: Request, name: string): number | undefined {
  * internal credential once the gateway has checked the API key.
  */
 export function sessionRoutes(backends: Backends, tokens: TokenService): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   const internal = (req: Request) =>
     toMetadata({
       token: tokens.internalToken('gateway'),
       lang: languageFromHeader(req.headers['accept-language']) ?? 'en',
       projectCode: header(req, 'x-project-code'),
-      clientIp: clientIp(req),
       httpPath: req.originalUrl.slice(0, 1000),
       httpMethod: req.method,
     });

@@ -6,8 +6,6 @@ export const META = {
   authorization: 'authorization',
   lang: 'x-lang',
   projectCode: 'x-project-code',
-  clientIp: 'x-client-ip',
-  userAgent: 'x-user-agent',
   httpPath: 'x-http-path',
   httpMethod: 'x-http-method',
 } as const;
@@ -17,8 +15,6 @@ export interface CallMetadata {
   token: string;
   lang: Language;
   projectCode?: string | undefined;
-  clientIp?: string | undefined;
-  userAgent?: string | undefined;
   /** The HTTP request behind the call, for the exception log. */
   httpPath?: string | undefined;
   httpMethod?: string | undefined;
@@ -29,8 +25,6 @@ export function toMetadata(call: CallMetadata): Metadata {
   metadata.set(META.authorization, `Bearer ${call.token}`);
   metadata.set(META.lang, call.lang);
   if (call.projectCode) metadata.set(META.projectCode, call.projectCode);
-  if (call.clientIp) metadata.set(META.clientIp, call.clientIp);
-  if (call.userAgent) metadata.set(META.userAgent, call.userAgent);
   if (call.httpPath) metadata.set(META.httpPath, call.httpPath);
   if (call.httpMethod) metadata.set(META.httpMethod, call.httpMethod);
   return metadata;
