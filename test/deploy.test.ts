@@ -40,6 +40,7 @@ const SECRET_NAME = 'platform-secrets';
 const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
 const CONFIG_KEYS = [
   'APP_ENV',
+  'MANAGEMENT_PORT',
   'ALLOWED_ORIGINS',
   'IP_FILTER_ENABLED',
   'TRUST_PROXY',
@@ -278,14 +279,24 @@ eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, R
   }
 });
 
-eachLayer('gateway probes /actuator/health (readiness) and /api/health (liveness) on its HTTP port', (t, rendered) => {
+eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes', (t, rendered) => {
   const container = app(rendered.deployment(GATEWAY));
-  const port = Number(rendered.config().data.GATEWAY_PORT);
+  const config = rendered.config().data;
+  const port = Number(config.GATEWAY_PORT);
+  const management = Number(config.MANAGEMENT_PORT);
   t.is(containerPort(container, 'http'), port, 'container port http is GATEWAY_PORT');
-  t.is(container.readinessProbe?.httpGet?.path, '/actuator/health');
-  t.is(container.livenessProbe?.httpGet?.path, '/api/health');
-  t.is(probePort(container, container.readinessProbe), port, 'readiness port');
-  t.is(probePort(container, container.livenessProbe), port, 'liveness port');
+  t.is(containerPort(container, 'management'), management, 'container port management is MANAGEMENT_PORT');
+  t.not(management, port);
+  for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+    // Probes on the public port would share the node address's public rate limit (60/min).
+    t.is(container[kind]?.httpGet?.path, '/api/health', kind);
+    t.is(probePort(container, container[kind]), management, `${kind} on the management port`);
+  }
+  for (const service of rendered.all<IService>('Service')) {
+    for (const servicePort of service.spec?.ports ?? []) {
+      t.not(containerPort(container, servicePort.targetPort), management, `Service ${service.metadata?.name} does not expose the management port`);
+    }
+  }
 });
 
 eachLayer('each gRPC service has native gRPC readiness and liveness probes on the port of its address', (t, rendered) => {

@@ -12,7 +12,7 @@
  * own.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { Platform } from '../scripts/lib/processes.ts';
+import { freePort, type Platform } from '../scripts/lib/processes.ts';
 import { adminSession } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';
@@ -193,4 +193,30 @@ test('without REDIS_URL the same token bucket runs in memory: the limit, then on
   t.deepEqual(statuses(again).sort(), [200, 429]);
   const health = await from('GET', '/actuator/health', { client: '198.51.100.19', gateway: memoryOnly });
   t.is(health.body.components.redis, undefined, '"redis (when configured)"');
+});
+
+test('MANAGEMENT_PORT serves the health paths outside the chain: probes beyond the public limit all pass, nothing else is served', async (t) => {
+  // Every kubelet probe of every gateway pod on a node comes from that node's address, which the
+  // public tier would limit; the management port is for them (deploy/base/gateway.yaml).
+  const port = await freePort();
+  const managed = await startGateway(platform.env, { REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '5', MANAGEMENT_PORT: String(port) });
+  try {
+    await untilRedisUp(managed);
+    const management = `http://127.0.0.1:${port}`;
+    const probes = await Promise.all(Array.from({ length: 20 }, (_, i) => api('GET', i % 2 ? '/api/health' : '/actuator/health', { baseUrl: management })));
+    t.is(limited(probes), 0, 'no probe is limited');
+    for (const probe of probes) t.is(probe.headers.get('ratelimit-limit'), null, 'no limiter on the management port');
+    t.deepEqual(probes[1]?.body, { status: 'UP' });
+    t.like(probes[0]?.body.components, { redis: { status: 'UP' } }, 'the same health document as on the public port');
+    for (const path of ['/api/branch/1', '/api/session/active', '/api/auth/login', '/actuator/env']) {
+      const res = await api(path === '/api/auth/login' ? 'POST' : 'GET', path, { baseUrl: management, apiKey: true, body: path === '/api/auth/login' ? {} : undefined });
+      t.is(res.status, 404, path);
+      t.is(res.body.error_code, 'SVC-SYS-4001');
+    }
+    // The public port still limits the same paths from one address.
+    const publicSide = await Promise.all(Array.from({ length: 8 }, () => api('GET', '/api/health', { baseUrl: managed.url, headers: { 'x-forwarded-for': '198.51.100.40' } })));
+    t.is(limited(publicSide), 3, 'public tier of 5: three of eight refused');
+  } finally {
+    await managed.stop();
+  }
 });

@@ -33,7 +33,26 @@ export interface GatewayDeps {
  * §5): IP filter, API key, rate limit, JWT, roles; then the body is read and the request translated
  * to gRPC. Roles and tenants are enforced again by the services themselves.
  */
-export function createApp({ config, backends, tokens, sessions, recordFailure, log }: GatewayDeps): Express {
+/**
+ * The management app (MANAGEMENT_PORT): /actuator/health and /api/health alone, without the filter
+ * chain, for the kubelet's probes and in-cluster monitoring. On the public port the same paths are
+ * rate-limited per address (platform-interface.md §7), and every probe of every gateway pod on a
+ * node comes from that node's one address: enough pods would use up the public tier and fail their
+ * own probes. Anything else is 404.
+ */
+function createManagementApp(config: Config, backends: Backends, extra: () => Promise<Record<string, { status: 'UP' | 'DOWN' }>>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('etag', false);
+  app.use(healthRoutes(config, backends, extra));
+  app.use((_req, res) => {
+    res.status(404).json({ status: 'ERROR', message: 'Only /actuator/health and /api/health are served on this port', error_code: 'SVC-SYS-4001' });
+  });
+  return app;
+}
+
+export function createApp({ config, backends, tokens, sessions, recordFailure, log }: GatewayDeps): { app: Express; management: Express } {
   const app = express();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
@@ -65,5 +84,5 @@ export function createApp({ config, backends, tokens, sessions, recordFailure, l
   app.use(crudRoutes(registry, backends));
   app.use((req, _res, next) => next(new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) })));
   app.use(errorHandler(log, recordFailure));
-  return app;
+  return { app, management: createManagementApp(config, backends, limits.health) };
 }

@@ -18,7 +18,11 @@ function start(): void {
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks every token against the live sessions');
   const sessions = new SessionCheck(config.databaseUrl);
   const exceptions = coreExceptionRecorder(config.grpc.core, tokens, 'gateway', log);
-  const app = createApp({ config, backends, tokens, sessions, recordFailure: exceptions.record, log });
+  const { app, management } = createApp({ config, backends, tokens, sessions, recordFailure: exceptions.record, log });
+  const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
+    const address = managementServer?.address();
+    log.info('management port listening', { port: typeof address === 'object' && address ? address.port : config.managementPort });
+  });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
@@ -42,6 +46,8 @@ function start(): void {
       sessions.close().finally(() => process.exit(0));
     });
     server.closeIdleConnections();
+    managementServer?.close();
+    managementServer?.closeAllConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

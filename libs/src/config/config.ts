@@ -20,6 +20,11 @@ export interface Config {
   appEnv: AppEnv;
   dataDir: string;
   gatewayPort: number;
+  /**
+   * A second gateway port (MANAGEMENT_PORT) that serves only the health paths, outside the filter
+   * chain, for probes and monitoring inside the cluster; unset: none. Never expose it publicly.
+   */
+  managementPort: number | undefined;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
@@ -73,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     appEnv,
     dataDir,
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
+    managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
