@@ -78,8 +78,20 @@ test('the cookie is read before the bearer header', async (t) => {
   t.is(res.body.error_code, 'SVC-SYS-1001');
 });
 
+test('twelve wrong passwords at once for one user from one address: exactly five are tried (401), the others 429', async (t) => {
+  // decisions.md §9: "The sixth wrong … login password for one … user from one IP within 15
+  // minutes gets 429": also when they all arrive before the first has been judged.
+  const { user, password } = await createUser([(await createAccount()).accountNo]);
+  const attempt = (pw: string) => api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password: pw, languageCode: 'en' } });
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(`wrong-${i}-password`)));
+  t.is(answers.filter((a) => a.status === 401).length, 5, answers.map((a) => a.status).join(' '));
+  t.is(answers.filter((a) => a.status === 429).length, 7);
+  t.is((await attempt(password)).status, 429, 'the right password does not slip through afterwards');
+});
+
 test('a wrong password and an unknown user get the same 401 SVC-SYS-1002', async (t) => {
-  const wrong = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: 'admin', password: 'not-the-password', languageCode: 'en' } });
+  const { user } = await createUser([(await createAccount()).accountNo]);
+  const wrong = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password: 'not-the-password', languageCode: 'en' } });
   const unknown = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: 'nobody-here', password: 'not-the-password', languageCode: 'en' } });
   t.is(wrong.status, 401);
   t.is(wrong.body.error_code, 'SVC-SYS-1002');

@@ -10,8 +10,10 @@ import {
   connectRedis,
   LOGIN_FAILURES_PER_ADDRESS,
   LOGIN_FAILURES_PER_USER,
+  LOGIN_QUEUE_MS,
   LOGIN_WINDOW_SECONDS,
   LoginGuard,
+  type LoginOutcome,
 } from '../gateway/src/middleware/rate-limit.ts';
 import { freePort } from '../scripts/lib/processes.ts';
 import { platform } from './helpers/platform.ts';
@@ -48,12 +50,15 @@ async function connected(url: string) {
   return redis;
 }
 
-/** One login attempt as the auth route makes it: check, then (the password being wrong) failed. */
-async function wrongPassword(guard: LoginGuard, userCode: string, ip: string) {
-  const refusal = await guard.check(userCode, ip);
-  if (!refusal) await guard.failed(userCode, ip);
-  return refusal;
+/** One login attempt as the auth route makes it, ending as `outcome` when admitted; its refusal, if any. */
+async function attempt(guard: LoginGuard, userCode: string, ip: string, outcome: LoginOutcome) {
+  const admitted = await guard.admit(userCode, ip);
+  if (!admitted.refusal) await admitted.settle(outcome);
+  return admitted.refusal;
 }
+const wrongPassword = (guard: LoginGuard, userCode: string, ip: string) => attempt(guard, userCode, ip, 'wrong-password');
+/** Whether a login would be refused now, counting nothing. */
+const check = (guard: LoginGuard, userCode: string, ip: string) => attempt(guard, userCode, ip, 'other');
 
 for (const store of ['redis', 'memory'] as const) {
   const make = async () => {
@@ -66,14 +71,96 @@ for (const store of ['redis', 'memory'] as const) {
     const { guard, done } = await make();
     try {
       for (let i = 1; i <= LOGIN_FAILURES_PER_USER; i++) t.is(await wrongPassword(guard, 'Alice', '198.51.100.50'), undefined, `attempt ${i}`);
-      const refusal = await guard.check('Alice', '198.51.100.50');
+      const refusal = await check(guard, 'Alice', '198.51.100.50');
       t.truthy(refusal, 'the sixth attempt');
       t.true((refusal?.retryAfterMs ?? 0) > (LOGIN_WINDOW_SECONDS - 5) * 1000 && (refusal?.retryAfterMs ?? 0) <= LOGIN_WINDOW_SECONDS * 1000);
       t.is(refusal?.message.en, 'Too many failed logins: at most 5 wrong passwords per user and address in 15 minutes');
-      t.is(await guard.check('alice', '198.51.100.50').then(Boolean), true, 'userCode in any case');
-      t.is(await guard.check('Alice', '::ffff:198.51.100.50').then(Boolean), true, 'the address in its IPv4-mapped form');
-      t.is(await guard.check('Alice', '198.51.100.51'), undefined, 'the same user from another address');
-      t.is(await guard.check('Bob', '198.51.100.50'), undefined, 'another user from the same address');
+      t.is(await check(guard, 'alice', '198.51.100.50').then(Boolean), true, 'userCode in any case');
+      t.is(await check(guard, 'Alice', '::ffff:198.51.100.50').then(Boolean), true, 'the address in its IPv4-mapped form');
+      t.is(await check(guard, 'Alice', '198.51.100.51'), undefined, 'the same user from another address');
+      t.is(await check(guard, 'Bob', '198.51.100.50'), undefined, 'another user from the same address');
+    } finally {
+      done();
+    }
+  });
+
+  test(`${store}: twenty wrong passwords at once: exactly ${LOGIN_FAILURES_PER_USER} are tried, the others wait and are refused`, async (t) => {
+    const { guard, done } = await make();
+    try {
+      // Each admitted attempt is judged a moment later, like a login call. A guard that counted
+      // after the login (check, then count) would let all twenty try.
+      let tried = 0;
+      const refusals = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const admitted = await guard.admit('mallory', '198.51.100.57');
+          if (admitted.refusal) return admitted.refusal;
+          tried++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await admitted.settle('wrong-password');
+          return undefined;
+        }),
+      );
+      t.is(tried, LOGIN_FAILURES_PER_USER);
+      for (const refusal of refusals.filter(Boolean)) {
+        t.is(refusal?.message.en, 'Too many failed logins: at most 5 wrong passwords per user and address in 15 minutes');
+        t.true((refusal?.retryAfterMs ?? 0) > 60_000, 'for the rest of the window');
+      }
+      t.truthy(await check(guard, 'mallory', '198.51.100.57'));
+    } finally {
+      done();
+    }
+  });
+
+  test(`${store}: with four wrong passwords counted, of three attempts at once one is tried`, async (t) => {
+    const { guard, done } = await make();
+    try {
+      for (let i = 0; i < LOGIN_FAILURES_PER_USER - 1; i++) await wrongPassword(guard, 'oscar', '198.51.100.59');
+      const results = await Promise.all(Array.from({ length: 3 }, () => wrongPassword(guard, 'oscar', '198.51.100.59')));
+      t.is(results.filter((refusal) => refusal === undefined).length, 1);
+      t.truthy(await check(guard, 'oscar', '198.51.100.59'));
+    } finally {
+      done();
+    }
+  });
+
+  test(`${store}: right passwords at once all get in, at most ${LOGIN_FAILURES_PER_USER} in progress at a time, and count nothing`, async (t) => {
+    const { guard, done } = await make();
+    try {
+      let inProgress = 0;
+      let most = 0;
+      const refusals = await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const admitted = await guard.admit('peggy', '198.51.100.60');
+          if (admitted.refusal) return admitted.refusal;
+          most = Math.max(most, ++inProgress);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          inProgress--;
+          await admitted.settle('success');
+          return undefined;
+        }),
+      );
+      t.deepEqual(refusals.filter(Boolean), [], 'none refused');
+      t.is(most, LOGIN_FAILURES_PER_USER);
+      for (let i = 1; i <= 2 * LOGIN_FAILURES_PER_USER; i++) t.is(await check(guard, 'peggy', '198.51.100.60'), undefined, `a login that judged no password ${i}`);
+      for (let i = 1; i <= LOGIN_FAILURES_PER_USER; i++) t.is(await wrongPassword(guard, 'peggy', '198.51.100.60'), undefined, `wrong password ${i}`);
+      t.truthy(await check(guard, 'peggy', '198.51.100.60'));
+    } finally {
+      done();
+    }
+  });
+
+  test(`${store}: an attempt that waits in vain for one in progress is refused with a Retry-After of a second`, async (t) => {
+    const { guard, done } = await make();
+    try {
+      const held = await Promise.all(Array.from({ length: LOGIN_FAILURES_PER_USER }, () => guard.admit('walter', '198.51.100.61')));
+      t.true(held.every((a) => !a.refusal));
+      const started = Date.now();
+      const late = await guard.admit('walter', '198.51.100.61');
+      t.true(Date.now() - started >= LOGIN_QUEUE_MS - 100, 'it waited its time in line');
+      t.is(late.refusal?.retryAfterMs, 1000);
+      t.is(late.refusal?.message.en, 'Too many logins in progress for this user from this address: try again in a moment');
+      await Promise.all(held.map((a) => a.settle('other')));
+      t.is(await check(guard, 'walter', '198.51.100.61'), undefined, 'free again once they end');
     } finally {
       done();
     }
@@ -83,9 +170,9 @@ for (const store of ['redis', 'memory'] as const) {
     const { guard, done } = await make();
     try {
       for (let i = 0; i < LOGIN_FAILURES_PER_USER - 1; i++) await wrongPassword(guard, 'carol', '198.51.100.52');
-      await guard.succeeded('carol', '198.51.100.52');
+      await attempt(guard, 'carol', '198.51.100.52', 'success');
       for (let i = 1; i <= LOGIN_FAILURES_PER_USER; i++) t.is(await wrongPassword(guard, 'carol', '198.51.100.52'), undefined, `attempt ${i}`);
-      t.truthy(await guard.check('carol', '198.51.100.52'));
+      t.truthy(await check(guard, 'carol', '198.51.100.52'));
     } finally {
       done();
     }
@@ -95,11 +182,11 @@ for (const store of ['redis', 'memory'] as const) {
     const { guard, done } = await make();
     try {
       for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) t.is(await wrongPassword(guard, `user-${i}`, '198.51.100.53'), undefined);
-      const refusal = await guard.check('someone-new', '198.51.100.53');
+      const refusal = await check(guard, 'someone-new', '198.51.100.53');
       t.is(refusal?.message.en, 'Too many failed logins: at most 50 wrong passwords per address in 15 minutes');
-      await guard.succeeded('someone-new', '198.51.100.53');
-      t.truthy(await guard.check('someone-new', '198.51.100.53'), 'a success does not reset the address count');
-      t.is(await guard.check('someone-new', '198.51.100.54'), undefined);
+      await attempt(guard, 'someone-new', '198.51.100.53', 'success');
+      t.truthy(await check(guard, 'someone-new', '198.51.100.53'), 'a success does not reset the address count');
+      t.is(await check(guard, 'someone-new', '198.51.100.54'), undefined);
     } finally {
       done();
     }
@@ -112,8 +199,15 @@ test('redis: the counts live in Redis, under the prefix', async (t) => {
   const inspect = redisClient(redisUrl);
   try {
     const guard = new LoginGuard(redis, prefix, quiet);
-    await guard.failed('dave', '198.51.100.55');
-    t.deepEqual((await keysUnder(inspect, prefix)).sort(), [`${prefix}:login-address:198.51.100.55`, `${prefix}:login-user:198.51.100.55|dave`]);
+    await wrongPassword(guard, 'dave', '198.51.100.55');
+    t.deepEqual((await keysUnder(inspect, prefix)).sort(), [
+      `${prefix}:login-address-pending:198.51.100.55`,
+      `${prefix}:login-address:198.51.100.55`,
+      `${prefix}:login-user-pending:198.51.100.55|dave`,
+      `${prefix}:login-user:198.51.100.55|dave`,
+    ]);
+    t.is(await inspect.get(`${prefix}:login-user:198.51.100.55|dave`), '1', 'one wrong password');
+    t.is(await inspect.get(`${prefix}:login-user-pending:198.51.100.55|dave`), '0', 'none in progress');
   } finally {
     redis.disconnect();
     inspect.disconnect();
@@ -125,7 +219,7 @@ test('Redis unreachable: the in-memory insurance still refuses the sixth attempt
   try {
     const guard = new LoginGuard(redis, guardPrefix(), quiet);
     for (let i = 0; i < LOGIN_FAILURES_PER_USER; i++) t.is(await wrongPassword(guard, 'erin', '198.51.100.56'), undefined);
-    t.truthy(await guard.check('erin', '198.51.100.56'));
+    t.truthy(await check(guard, 'erin', '198.51.100.56'));
   } finally {
     redis.disconnect();
   }

@@ -76,8 +76,8 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
     });
     // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
     const ip = clientIp(req);
-    const refusal = await loginGuard.check(userCode, ip);
-    if (refusal) return sendLoginRefusal(req, res, refusal);
+    const attempt = await loginGuard.admit(userCode, ip);
+    if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
     let login: LoginResponse;
     try {
       login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
@@ -90,10 +90,10 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
         projectCode: header(req, 'x-project-code'),
       }, metadata);
     } catch (error) {
-      if (fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002') await loginGuard.failed(userCode, ip);
+      await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
       throw error;
     }
-    await loginGuard.succeeded(userCode, ip);
+    await attempt.settle('success');
     res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
     res.setHeader('Cache-Control', 'no-store');
     res.json({
