@@ -38,6 +38,8 @@ const { env, secrets } = throwawayEnv(database.url, workDir, {
   RATE_LIMIT_PUBLIC: '100000',
   RATE_LIMIT_API_KEY: '100000',
   RATE_LIMIT_JWT: '100000',
+  // lastSeenAt is sent to core in batches; often here, so a test sees it move.
+  SESSION_SEEN_FLUSH_MS: '200',
 });
 
 let exitCode = 1;

@@ -125,6 +125,33 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   t.is((await api('GET', '/api/session/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
 });
 
+test('lastSeenAt follows the requests of a session, to within the gateway\'s flush interval', async (t) => {
+  // decisions.md §7 lists lastSeenAt among a session's fields: when it was last used, not its login.
+  const { user, password } = await createUser([(await createAccount()).accountNo]);
+  const session = await login(user.userCode, password);
+  const sid = String(claimsOf(session.token).sid);
+  const atLogin = (await api('GET', `/api/session/${sid}`, { apiKey: true })).body;
+  t.is(atLogin.lastSeenAt, atLogin.loginAt);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const before = Date.now();
+  t.is((await api('GET', '/api/auth/me', { token: session.token })).status, 200);
+  let seen = atLogin.lastSeenAt as string;
+  for (let i = 0; i < 50 && seen === atLogin.lastSeenAt; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    seen = (await api('GET', `/api/session/${sid}`, { apiKey: true })).body.lastSeenAt;
+  }
+  t.true(Date.parse(seen) >= before - 50, `lastSeenAt ${seen} is the time of the request`);
+  t.true(Date.parse(seen) <= Date.now());
+  t.is((await api('GET', `/api/session/${sid}`, { apiKey: true })).body.loginAt, atLogin.loginAt, 'loginAt stays');
+
+  // An ended session's lastSeenAt no longer moves.
+  t.is((await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { active: false } })).status, 200);
+  const ended = (await api('GET', `/api/session/${sid}`, { apiKey: true })).body;
+  await api('GET', '/api/auth/me', { token: session.token });
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  t.is((await api('GET', `/api/session/${sid}`, { apiKey: true })).body.lastSeenAt, ended.lastSeenAt);
+});
+
 test('ending a session with PUT /api/session/{id} active false refuses the tokens bound to it', async (t) => {
   const account = await createAccount();
   const { user, password } = await createUser([account.accountNo]);

@@ -5,6 +5,7 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import type { SessionCheck } from './auth/session-check.ts';
+import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
 import { errorHandler } from './http/errors.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
@@ -24,6 +25,7 @@ export interface GatewayDeps {
   backends: Backends;
   tokens: TokenService;
   sessions: SessionCheck;
+  seen: SessionsSeen;
   recordFailure: ExceptionRecorder;
   log: Logger;
 }
@@ -52,7 +54,7 @@ function createManagementApp(config: Config, backends: Backends, extra: () => Pr
   return app;
 }
 
-export function createApp({ config, backends, tokens, sessions, recordFailure, log }: GatewayDeps): { app: Express; management: Express } {
+export function createApp({ config, backends, tokens, sessions, seen, recordFailure, log }: GatewayDeps): { app: Express; management: Express } {
   const app = express();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
@@ -73,7 +75,7 @@ export function createApp({ config, backends, tokens, sessions, recordFailure, l
   // 3. Rate limit per client address.
   app.use(limits.middleware);
   // 4. JWT.
-  app.use(jwtCheck(tokens, sessions));
+  app.use(jwtCheck(tokens, sessions, seen));
   // 5. Roles: checked per call by the services (decisions.md §2).
 
   app.use(express.json({ limit: config.maxJsonBytes }));

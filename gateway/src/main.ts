@@ -6,6 +6,7 @@ import { createLogger, describeError } from '@platform/libs/log/logger.ts';
 import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
+import { SessionsSeen } from './auth/sessions-seen.ts';
 import { Backends } from './backends.ts';
 
 function start(): void {
@@ -17,8 +18,9 @@ function start(): void {
   const tokens = new TokenService(config.jwtSecret);
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks every token against the live sessions');
   const sessions = new SessionCheck(config.databaseUrl);
+  const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, tokens, 'gateway', log);
-  const { app, management } = createApp({ config, backends, tokens, sessions, recordFailure: exceptions.record, log });
+  const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log });
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
     const address = managementServer?.address();
     log.info('management port listening', { port: typeof address === 'object' && address ? address.port : config.managementPort });
@@ -40,7 +42,8 @@ function start(): void {
     log.info('stopping', { signal });
     const force = setTimeout(() => process.exit(0), 8_000);
     force.unref();
-    server.close(() => {
+    server.close(async () => {
+      await seen.close();
       backends.close();
       exceptions.close();
       sessions.close().finally(() => process.exit(0));

@@ -14,6 +14,7 @@ import type {
   PageActiveSessionsRequest,
   PageSessionHistoryRequest,
   PageSessionsResponse,
+  RecordSessionsSeenRequest,
   Session,
   UpdateSessionRequest,
 } from '@platform/libs/gen/platform/core/v1/session.ts';
@@ -28,6 +29,9 @@ const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarF
   ['loginAt', { kind: 'datetime' }],
   ['expiresAt', { kind: 'datetime' }],
 ]);
+
+/** Sessions one RecordSessionsSeen call may carry. */
+const MAX_SEEN = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -155,6 +159,24 @@ export function sessionHandlers(config: Config) {
       if (request.from) conditions.push({ loginAt: { $gte: toRowValue('from', { kind: 'datetime' }, request.from) } });
       if (request.to) conditions.push({ loginAt: { $lte: toRowValue('to', { kind: 'datetime' }, request.to) } });
       return page(ctx.em, { $and: conditions }, [{ loginAt: 'desc' }, { id: 'desc' }], bounds);
+    },
+
+    async recordSessionsSeen(request: RecordSessionsSeenRequest, ctx: CallContext): Promise<object> {
+      requireInternal(ctx);
+      if (request.seen.length > MAX_SEEN) throw invalidField('seen', 'field.outOfRange');
+      const seen = request.seen.flatMap(({ sessionId, seenAt }) => {
+        const at = new Date(seenAt);
+        return UUID.test(sessionId) && !Number.isNaN(at.getTime()) ? [{ sid: sessionId, t: at.toISOString() }] : [];
+      });
+      if (seen.length === 0) return {};
+      // Only forward, never past now, and only while the session is open.
+      await ctx.em.execute(
+        `update core.session_log s set last_seen_at = least(k.t, now())
+           from json_to_recordset(?::json) as k(sid uuid, t timestamptz)
+          where s.session_id = k.sid and s.active and s.expires_at > now() and k.t > s.last_seen_at`,
+        [JSON.stringify(seen)],
+      );
+      return {};
     },
 
     async getSessionStats(_request: unknown, ctx: CallContext): Promise<Statistics> {

@@ -3,6 +3,7 @@ import { parseCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
+import type { SessionsSeen } from '../auth/sessions-seen.ts';
 import { stateOf } from '../http/context.ts';
 import { categoryOf } from './paths.ts';
 
@@ -21,8 +22,9 @@ export function tokenOf(cookieHeader: string | undefined, authorization: string 
 /**
  * On JWT paths: an HS512 token that verifies, has not expired, and whose user and session are
  * still live (tokenVersion, sid), else 401 SVC-SYS-1001. A database that cannot answer is 503.
+ * A live session is noted as seen (its lastSeenAt).
  */
-export function jwtCheck(tokens: TokenService, sessions: SessionCheck): RequestHandler {
+export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: SessionsSeen): RequestHandler {
   return (req, res, next) => {
     if (categoryOf(req.path) !== 'jwt') return next();
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
@@ -31,6 +33,7 @@ export function jwtCheck(tokens: TokenService, sessions: SessionCheck): RequestH
     sessions.isLive(claims).then(
       (live) => {
         if (!live) return next(unauthenticated());
+        seen.note(claims.sid);
         const state = stateOf(res);
         state.token = token;
         state.claims = claims;

@@ -35,6 +35,8 @@ export interface Config {
   adminUserCode: string;
   adminPassword: string | undefined;
   jwtTtlSeconds: number;
+  /** How often the gateway sends core when it last served each session (lastSeenAt), SESSION_SEEN_FLUSH_MS. */
+  sessionSeenFlushMs: number;
   cookieSecure: boolean;
   bcryptRounds: number;
   rateLimit: { public: number; apiKey: number; jwt: number };
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
     ...secrets,
     adminUserCode: env.ADMIN_USER_CODE || 'admin',
+    sessionSeenFlushMs: int(env, 'SESSION_SEEN_FLUSH_MS', 30_000, 100, 3_600_000),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     jwtTtlSeconds,
     cookieSecure: bool(env, 'COOKIE_SECURE', appEnv === 'production'),

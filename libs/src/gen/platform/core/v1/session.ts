@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Empty } from "../../../google/protobuf/empty.ts";
 import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
@@ -144,6 +145,20 @@ export interface PageSessionsResponse {
 
 /** Request of GetSessionStats. */
 export interface GetSessionStatsRequest {
+}
+
+/** When the gateway last served a request of one session. */
+export interface SessionSeen {
+  /** UUID of the session. */
+  sessionId: string;
+  /** ISO 8601 UTC. */
+  seenAt: string;
+}
+
+/** Request of RecordSessionsSeen. */
+export interface RecordSessionsSeenRequest {
+  /** At most 10,000 sessions. */
+  seen: SessionSeen[];
 }
 
 function createBaseSession(): Session {
@@ -851,6 +866,109 @@ export const GetSessionStatsRequest: MessageFns<GetSessionStatsRequest> = {
   },
 };
 
+function createBaseSessionSeen(): SessionSeen {
+  return { sessionId: "", seenAt: "" };
+}
+
+export const SessionSeen: MessageFns<SessionSeen> = {
+  encode(message: SessionSeen, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    if (message.seenAt !== "") {
+      writer.uint32(18).string(message.seenAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SessionSeen {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSessionSeen();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.seenAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRecordSessionsSeenRequest(): RecordSessionsSeenRequest {
+  return { seen: [] };
+}
+
+export const RecordSessionsSeenRequest: MessageFns<RecordSessionsSeenRequest> = {
+  encode(message: RecordSessionsSeenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.seen) {
+      SessionSeen.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordSessionsSeenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordSessionsSeenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.seen.push(SessionSeen.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Login sessions, for trusted tools with the API key (platform-interface.md §4.4). */
 export type SessionServiceService = typeof SessionServiceService;
 export const SessionServiceService = {
@@ -931,6 +1049,17 @@ export const SessionServiceService = {
     responseSerialize: (value: Statistics): Buffer => Buffer.from(Statistics.encode(value).finish()),
     responseDeserialize: (value: Buffer): Statistics => Statistics.decode(value),
   },
+  /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
+  recordSessionsSeen: {
+    path: "/platform.core.v1.SessionService/RecordSessionsSeen" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordSessionsSeenRequest): Buffer =>
+      Buffer.from(RecordSessionsSeenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordSessionsSeenRequest => RecordSessionsSeenRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
 } as const;
 
 export interface SessionServiceServer extends UntypedServiceImplementation {
@@ -948,6 +1077,8 @@ export interface SessionServiceServer extends UntypedServiceImplementation {
   pageSessionHistory: handleUnaryCall<PageSessionHistoryRequest, PageSessionsResponse>;
   /** Counts open (active) and ended (passive) sessions. */
   getSessionStats: handleUnaryCall<GetSessionStatsRequest, Statistics>;
+  /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
+  recordSessionsSeen: handleUnaryCall<RecordSessionsSeenRequest, Empty>;
 }
 
 export interface SessionServiceClient extends Client {
@@ -1062,6 +1193,22 @@ export interface SessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Statistics) => void,
+  ): ClientUnaryCall;
+  /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
+  recordSessionsSeen(
+    request: RecordSessionsSeenRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  recordSessionsSeen(
+    request: RecordSessionsSeenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  recordSessionsSeen(
+    request: RecordSessionsSeenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientUnaryCall;
 }
 
