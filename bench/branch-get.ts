@@ -6,7 +6,7 @@
  * same row with a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
  * Targets: gateway ≥ 0.25 × the baseline's requests/s, gateway p99 ≤ 4 × the baseline's p99.
  *
- * Both are measured in the same run, alternating (gateway, baseline, then baseline, gateway, …) so
+ * All are measured in the same run, alternating (gateway, baseline, grpc-hop, then the reverse, …) so
  * that drift of the machine hits both alike; the figures to compare are the ratios.
  *
  *   npm run bench                                  (every scenario)
@@ -47,7 +47,8 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const TARGET_RPS_RATIO = 0.25;
 /** … with a p99 at most this multiple of the baseline's. */
 const TARGET_P99_RATIO = 4;
-const NAMES = ['gateway', 'baseline'] as const;
+/** The gateway, the bare baseline, and one grpc-js hop alone (a reference: no target of its own). */
+const NAMES = ['gateway', 'baseline', 'grpc-hop'] as const;
 type Name = (typeof NAMES)[number];
 
 await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node:http + pg', async () => {
@@ -97,22 +98,35 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     { execArgv: platform.execArgv },
   );
 
+  // One grpc-js hop alone: an HTTP front that asks a gRPC back for the same row and JSON.
+  const hopBack = await startChildServer('grpc-hop back', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' }, { execArgv: platform.execArgv });
+  const hop = await startChildServer('grpc-hop', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url }, { execArgv: platform.execArgv });
+
   const targets: Record<Name, Target> = {
     gateway: { url: `${platform.url}/api/branch/${branchId}`, headers: auth },
     baseline: { url: `${baseline.url}/branch/${branchId}` },
+    'grpc-hop': { url: `${hop.url}/branch/${branchId}` },
   };
 
   // Both answer 200 with the same record, byte for byte, before anything is measured.
   const answers = await Promise.all(NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
-  const [viaGateway, viaBaseline] = answers.map((answer) => answer.text);
-  if (viaGateway !== viaBaseline) {
-    throw new BenchError(`the gateway and the baseline answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}`);
+  const [viaGateway, viaBaseline, viaHop] = answers.map((answer) => answer.text);
+  if (viaGateway !== viaBaseline || viaHop !== viaBaseline) {
+    throw new BenchError(`the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}`);
   }
   if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
   console.log(`# both answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
 
   const pids = platform.platform.pids;
-  const cpu: CpuWatch = { gateway: pids.gateway, 'bpm-svc': pids['bpm-svc'], baseline: baseline.pid, postgres: 'postgres', redis: 'redis-server' };
+  const cpu: CpuWatch = {
+    gateway: pids.gateway,
+    'bpm-svc': pids['bpm-svc'],
+    baseline: baseline.pid,
+    'hop front': hop.pid,
+    'hop back': hopBack.pid,
+    postgres: 'postgres',
+    redis: 'redis-server',
+  };
   const run = (name: Name, duration: number): Promise<Figures> =>
     measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
 
@@ -128,7 +142,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   const limitHeader = (await http('GET', targets.gateway.url, { headers: targets.gateway.headers })).headers.get('ratelimit-limit');
   if (limitHeader !== BENCH_RATE_LIMIT) throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
 
-  const results: Record<Name, Figures[]> = { gateway: [], baseline: [] };
+  const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [] };
   const redisScripts: number[] = [];
   const logMark = await platform.logMark();
   const measured = { from: monotonicMicros(), to: 0 };
@@ -158,7 +172,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   measured.to = monotonicMicros();
   if (platform.profileDir) {
     // Lets bench/profile-summary.ts keep only the measured rounds and name each profile's process.
-    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline' };
+    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline', [hop.pid]: 'hop front', [hopBack.pid]: 'hop back' };
     await writeFile(join(platform.profileDir, 'bench-window.json'), JSON.stringify({ scenario: 'branch-get', ...measured, processes }, null, 2));
   }
 
@@ -168,7 +182,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   for (let i = 0; i < settings.rounds; i++) {
     const g = results.gateway[i];
     const b = results.baseline[i];
-    if (!g || !b) continue;
+    const h = results['grpc-hop'][i];
+    if (!g || !b || !h) continue;
     perRound.push([
       String(i + 1),
       fmt(g.requestsPerSec),
@@ -179,9 +194,14 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       fmt(b.p99, 2),
       fmt(g.requestsPerSec / b.requestsPerSec, 2),
       fmt(g.p99 / b.p99, 2),
+      fmt(h.requestsPerSec / b.requestsPerSec, 2),
+      fmt(h.p99 / b.p99, 2),
     ]);
   }
-  printTable(['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio'], perRound);
+  printTable(
+    ['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio', 'hop req/s ratio', 'hop p99 ratio'],
+    perRound,
+  );
 
   const med = (name: Name, pick: (f: Figures) => number): number => median(results[name].map(pick));
   console.log(`\nMedian of ${settings.rounds} rounds (${settings.duration} s, ${settings.connections} connections each):`);
@@ -196,6 +216,11 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(
     `\ngateway/baseline: req/s ${fmt(rpsRatio, 2)} (rounds ${fmt(Math.min(...roundRatios), 2)}-${fmt(Math.max(...roundRatios), 2)}), ` +
       `p99 ${fmt(p99Ratio, 2)}, p50 ${fmt(p50Ratio, 2)}`,
+  );
+  const hopRps = med('grpc-hop', (f) => f.requestsPerSec) / med('baseline', (f) => f.requestsPerSec);
+  console.log(
+    `grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(hopRps, 2)}, p99 ${fmt(med('grpc-hop', (f) => f.p99) / med('baseline', (f) => f.p99), 2)}; ` +
+      `gateway/grpc-hop: req/s ${fmt(rpsRatio / hopRps, 2)}`,
   );
   console.log(
     `targets: req/s ratio >= ${fmt(TARGET_RPS_RATIO, 2)}: ${rpsRatio >= TARGET_RPS_RATIO ? 'met' : 'MISSED'}; ` +

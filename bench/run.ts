@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** Files of bench/ that are not scenarios. */
-const HELPERS = new Set(['run.ts', 'lib.ts', 'baseline-server.ts', 'profile-summary.ts']);
+const HELPERS = new Set(['run.ts', 'lib.ts', 'baseline-server.ts', 'grpc-hop-server.ts', 'branch-row.ts', 'profile-summary.ts']);
 
 const all = readdirSync(BENCH_DIR)
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !HELPERS.has(file))
