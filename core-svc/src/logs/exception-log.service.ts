@@ -14,6 +14,7 @@ import type {
 import { entryOf, type ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { describeError, type Logger } from '@platform/libs/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
+import { isUuid } from '@platform/libs/crud/values.ts';
 
 /** Filters of the exception list (decisions.md §7). */
 const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
@@ -27,7 +28,6 @@ const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
   ['method', { kind: 'string', maxLength: 16 }],
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toEntry(row: Row): ExceptionEntry {
   return {
@@ -76,14 +76,14 @@ export const exceptionLogHandlers = {
   async recordException(request: RecordExceptionRequest, ctx: CallContext): Promise<object> {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();
     const entry = request.entry;
-    if (!entry || !UUID.test(entry.refId)) throw invalidField('refId');
+    if (!entry || !isUuid(entry.refId)) throw invalidField('refId');
     await ctx.em.insert(ExceptionEntity, rowOf(entry));
     return {};
   },
 
   async getException(request: GetExceptionRequest, ctx: CallContext): Promise<ExceptionEntry> {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();
-    if (!UUID.test(request.refId)) throw invalidField('refId', 'param.invalid', { param: 'refId' });
+    if (!isUuid(request.refId)) throw invalidField('refId', 'param.invalid', { param: 'refId' });
     const row = await ctx.em.findOne(ExceptionEntity, { refId: request.refId });
     if (!row) throw notFound('exception');
     return toEntry(row);

@@ -4,7 +4,7 @@ import type { CallContext } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
 import type { ScalarField } from '@platform/libs/crud/resource.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
+import { isUuid, toRowValue } from '@platform/libs/crud/values.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { Statistics } from '@platform/libs/gen/platform/common/v1/common.ts';
@@ -33,7 +33,6 @@ const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarF
 /** Sessions one RecordSessionsSeen call may carry. */
 const MAX_SEEN = 10_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Open: not ended and not past expiresAt (decisions.md §9). */
 function isOpen(row: Row, now = new Date()): boolean {
@@ -63,7 +62,7 @@ export function toSession(row: Row): Session {
 }
 
 async function findSession(em: EntityManager, sessionId: string): Promise<Row> {
-  if (!UUID.test(sessionId)) throw invalidField('sessionId', 'param.invalid', { param: 'sessionId' });
+  if (!isUuid(sessionId)) throw invalidField('sessionId', 'param.invalid', { param: 'sessionId' });
   const row = await em.findOne(SessionEntity, { sessionId });
   if (!row) throw notFound('session');
   return row;
@@ -166,7 +165,7 @@ export function sessionHandlers(config: Config) {
       if (request.seen.length > MAX_SEEN) throw invalidField('seen', 'field.outOfRange');
       const seen = request.seen.flatMap(({ sessionId, seenAt }) => {
         const at = new Date(seenAt);
-        return UUID.test(sessionId) && !Number.isNaN(at.getTime()) ? [{ sid: sessionId, t: at.toISOString() }] : [];
+        return isUuid(sessionId) && !Number.isNaN(at.getTime()) ? [{ sid: sessionId, t: at.toISOString() }] : [];
       });
       if (seen.length === 0) return {};
       // Only forward, never past now, and only while the session is open.

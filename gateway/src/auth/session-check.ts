@@ -1,11 +1,11 @@
 import pg from 'pg';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import { isUuid } from '@platform/libs/crud/values.ts';
 
 /** Checks sent in one statement at most. */
 const MAX_BATCH = 256;
 /** Batch statements in flight at once; further checks wait for the next statement. */
 const MAX_IN_FLIGHT = 2;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Pending {
   claims: VerifiedClaims;
@@ -43,7 +43,7 @@ export class SessionCheck {
 
   isLive(claims: VerifiedClaims): Promise<boolean> {
     // Claims a batch could not carry (our own tokens always can) are asked alone, as before.
-    if (!UUID.test(claims.sid) || !isInt4(claims.tokenVersion)) return this.#one(claims);
+    if (!isUuid(claims.sid) || !isInt4(claims.tokenVersion)) return this.#one(claims);
     return new Promise((resolve, reject) => {
       this.#pending.push({ claims, resolve, reject });
       if (this.#inFlight < MAX_IN_FLIGHT) this.#send();

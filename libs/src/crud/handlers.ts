@@ -289,7 +289,7 @@ async function listRecords(
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
   await authorize(ctx, roleOf(rt.resource, 'read'));
   const query = buildListQuery(rt.resource, request.page);
-  assertTenant(ctx, query.crProcessId ?? 0);
+  assertTenant(ctx, query.crProcessId);
   const [rows, total] = await ctx.em.findAndCount(rt.entity, query.where, {
     orderBy: query.orderBy,
     limit: query.size,

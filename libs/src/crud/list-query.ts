@@ -9,13 +9,16 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 500;
 
 export interface ListQuery {
-  /** The tenant the filter names (always set when the tenant is required). */
+  /** The tenant the filter names, if it names one. */
   crProcessId: number | undefined;
   where: FilterQuery<Row>;
   orderBy: QueryOrderMap<Row>[];
   page: number;
   size: number;
 }
+
+/** A query whose filter had to name a tenant (`tenant: 'required'`). */
+export type TenantListQuery = ListQuery & { crProcessId: number };
 
 export interface QueryOptions {
   /** Fields a client may filter and sort by. */
@@ -34,11 +37,13 @@ export interface QueryOptions {
  * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
  * case-insensitive substring in which `%` and `_` are literal.
  */
-export function buildListQuery(resource: Resource, request: PageRequest | undefined): ListQuery {
+export function buildListQuery(resource: Resource, request: PageRequest | undefined): TenantListQuery {
   return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required' });
 }
 
 /** The list rules over any set of fields (records of resources, sessions, exception entries). */
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions & { tenant: 'required' }): TenantListQuery;
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions): ListQuery;
 export function buildQuery(request: PageRequest | undefined, options: QueryOptions): ListQuery {
   const { page, size } = pageBounds(request?.page, request?.size);
   const fields = options.fields;
