@@ -10,6 +10,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { BranchServiceClient } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { adminSession } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
 
@@ -62,6 +63,26 @@ test('Login is served only to the internal credential, not to a user token', asy
   const asGateway = await call(bearer(tokens.internalToken('gateway')));
   t.is(asGateway.error, null);
   t.truthy(tokens.verifyUser(asGateway.token ?? ''));
+  client.close();
+});
+
+test('RecordSessionsSeen is served only to the internal credential, and moves lastSeenAt forward to now at most', async (t) => {
+  const { token } = await adminSession();
+  const sid = String(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+  const client = new SessionServiceClient(platform.grpc.core, credentials.createInsecure());
+  const record = (metadata: Metadata, seenAt: string) =>
+    new Promise<ServiceError | null>((resolve) => client.recordSessionsSeen({ seen: [{ sessionId: sid, seenAt }] }, metadata, (error) => resolve(error)));
+  const lastSeen = () =>
+    new Promise<string | undefined>((resolve) =>
+      client.getSession({ sessionId: sid }, bearer(tokens.internalToken('test')), (_error, session) => resolve(session?.lastSeenAt)),
+    );
+  t.is((await record(bearer(token), new Date().toISOString()))?.code, status.UNAUTHENTICATED, 'not to a user token');
+  const before = await lastSeen();
+  t.is(await record(bearer(tokens.internalToken('gateway')), '2000-01-01T00:00:00.000Z'), null);
+  t.is(await lastSeen(), before, 'never backwards');
+  t.is(await record(bearer(tokens.internalToken('gateway')), '2999-01-01T00:00:00.000Z'), null);
+  const after = Date.parse((await lastSeen()) ?? '');
+  t.true(after <= Date.now() && after >= Date.parse(before ?? ''), 'a time in the future is taken as now');
   client.close();
 });
 
