@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
@@ -12,7 +12,7 @@ import { apiKeyCheck } from './middleware/api-key.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { jwtCheck } from './middleware/jwt.ts';
-import { createRateLimiting } from './middleware/rate-limit.ts';
+import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
@@ -30,11 +30,18 @@ export interface GatewayDeps {
   log: Logger;
 }
 
-/**
- * The gateway: one origin for every path of the three services. Filter order (platform-interface.md
- * §5): IP filter, API key, rate limit, JWT, roles; then the body is read and the request translated
- * to gRPC. Roles and tenants are enforced again by the services themselves.
- */
+/** An express app with the gateway's settings: paths case-sensitive, no ETag, no X-Powered-By. */
+function gatewayExpress(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  app.set('etag', false);
+  return app;
+}
+
+/** 404 SVC-SYS-4001 for a path no route took. */
+const notFound: RequestHandler = (req, _res, next) => next(new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) }));
+
 /**
  * The management app (MANAGEMENT_PORT): /actuator/health and /api/health alone, without the filter
  * chain, for the kubelet's probes and in-cluster monitoring. On the public port the same paths are
@@ -42,24 +49,24 @@ export interface GatewayDeps {
  * node comes from that node's one address: enough pods would use up the public tier and fail their
  * own probes. Anything else is 404.
  */
-function createManagementApp(config: Config, backends: Backends, extra: () => Promise<Record<string, { status: 'UP' | 'DOWN' }>>): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('case sensitive routing', true);
-  app.set('etag', false);
-  app.use(healthRoutes(config, backends, extra));
-  app.use((_req, res) => {
-    res.status(404).json({ status: 'ERROR', message: 'Only /actuator/health and /api/health are served on this port', error_code: 'SVC-SYS-4001' });
-  });
+function createManagementApp({ config, backends, recordFailure, log }: GatewayDeps, health: RateLimiting['health']): Express {
+  const app = gatewayExpress();
+  app.use(healthRoutes(config, backends, health));
+  app.use(notFound);
+  app.use(errorHandler(log, recordFailure));
   return app;
 }
 
-export function createApp({ config, backends, tokens, sessions, seen, recordFailure, log }: GatewayDeps): { app: Express; management: Express } {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('case sensitive routing', true);
+/**
+ * The gateway: one origin for every path of the three services. Filter order (platform-interface.md
+ * §5): IP filter, API key, rate limit, JWT, roles; then the body is read and the request translated
+ * to gRPC. Roles and tenants are enforced again by the services themselves. Also the management
+ * app, which shares its Redis health check.
+ */
+export function createApp(deps: GatewayDeps): { app: Express; management: Express } {
+  const { config, backends, tokens, sessions, seen, recordFailure, log } = deps;
+  const app = gatewayExpress();
   app.set('trust proxy', config.trustProxy);
-  app.set('etag', false);
 
   const cors = corsPolicy(config.allowedOrigins);
   const limits = createRateLimiting(config, log);
@@ -84,7 +91,7 @@ export function createApp({ config, backends, tokens, sessions, seen, recordFail
   app.use(sessionRoutes(backends, tokens));
   app.use(bpmRoutes(backends));
   app.use(crudRoutes(registry, backends));
-  app.use((req, _res, next) => next(new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) })));
+  app.use(notFound);
   app.use(errorHandler(log, recordFailure));
-  return { app, management: createManagementApp(config, backends, limits.health) };
+  return { app, management: createManagementApp(deps, limits.health) };
 }

@@ -397,25 +397,42 @@ export class LoginGuard {
     const key = first?.kind === 'busy' ? first.key : (queued ?? keys[0]);
     const queue = this.#queues.get(key) ?? [];
     this.#queues.set(key, queue);
-    const me: Waiter = { wake: () => undefined };
+    // A wake that comes before the wait begins is kept, not lost.
+    let woken = false;
+    let endWait: (() => void) | undefined;
+    const me: Waiter = {
+      wake: () => {
+        woken = true;
+        endWait?.();
+      },
+    };
     queue.push(me);
     const deadline = Date.now() + LOGIN_QUEUE_MS;
+    // The first look, when there was one, was just taken: wait before the next.
+    let justJudged = first !== undefined;
     try {
       for (;;) {
-        if (queue[0] === me) {
-          const verdict = await this.#judge(keys);
-          if (verdict.kind !== 'busy' || Date.now() >= deadline) return attemptOf(verdict);
-        } else if (Date.now() >= deadline) {
-          return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: BUSY_REFUSAL } });
+        if (!justJudged) {
+          if (queue[0] === me) {
+            const verdict = await this.#judge(keys);
+            if (verdict.kind !== 'busy' || Date.now() >= deadline) return attemptOf(verdict);
+          } else if (Date.now() >= deadline) {
+            return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: BUSY_REFUSAL } });
+          }
         }
+        justJudged = false;
         // Woken when an attempt on the key settles here; the timer covers those that end on another process.
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.max(0, Math.min(LOGIN_QUEUE_POLL_MS, deadline - Date.now())));
-          me.wake = () => {
+          if (woken) return resolve();
+          const timer = setTimeout(done, Math.max(0, Math.min(LOGIN_QUEUE_POLL_MS, deadline - Date.now())));
+          function done(): void {
             clearTimeout(timer);
+            endWait = undefined;
             resolve();
-          };
+          }
+          endWait = done;
         });
+        woken = false;
       }
     } finally {
       queue.splice(queue.indexOf(me), 1);
