@@ -106,6 +106,11 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   const listed = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
   t.like(listed.body, { totalElements: 1, page: 0, size: 10 });
   t.is(listed.body.content[0].sessionId, sid);
+  // decisions.md §7: "a PageRequest whose filter may hold userCode, accountNo, crProcessId (none required here)"
+  for (const filter of [{ accountNo: account.accountNo }, { crProcessId: account.crProcessId }, { accountNo: account.accountNo, crProcessId: account.crProcessId }]) {
+    const byTenant = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter } });
+    t.deepEqual(byTenant.body.content.map((s: { sessionId: string }) => s.sessionId), [sid], JSON.stringify(filter));
+  }
   const stats = await api('GET', '/api/session/stats', { apiKey: true });
   t.true(stats.body.activeCount >= 1);
   t.is(stats.body.totalCount, stats.body.activeCount + stats.body.passiveCount);
@@ -166,6 +171,24 @@ test('ending a session with PUT /api/session/{id} active false refuses the token
   t.truthy(ended.body.logoutAt);
   t.is((await api('GET', '/api/auth/me', { token: session.token })).status, 401);
   t.is((await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { colour: 'red' } })).status, 400);
+});
+
+test('"A session past its expiresAt counts as ended": its tokens are refused, it leaves the active list and shows in history', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const session = await login(user.userCode, password);
+  const sid = String(claimsOf(session.token).sid);
+  const past = new Date(Date.now() - 1000).toISOString();
+  const moved = await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { expiresAt: past } });
+  t.is(moved.status, 200);
+  t.like(moved.body, { sessionId: sid, active: false, logoutAt: null }, 'ended by time, not by logout');
+  const me = await api('GET', '/api/auth/me', { token: session.token });
+  t.is(me.status, 401);
+  t.is(me.body.error_code, 'SVC-SYS-1001');
+  const active = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
+  t.is(active.body.totalElements, 0);
+  const history = await api('GET', `/api/session/history/list?page=0&size=10&userCode=${user.userCode}`, { apiKey: true });
+  t.deepEqual(history.body.content.map((s: { sessionId: string }) => s.sessionId), [sid]);
 });
 
 test('a trusted tool creates a session with POST /api/session', async (t) => {
