@@ -1,9 +1,12 @@
 import type { Request, Response } from 'express';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 import { languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
+import { categoryOf, type PathCategory } from '../middleware/paths.ts';
 
 /** What the filter chain learns of a request, kept in res.locals. */
 export interface RequestState {
+  /** The path's category (platform-interface.md §5), worked out once for the whole chain. */
+  category?: PathCategory;
   /** The verified user token and its claims, on JWT paths. */
   token?: string;
   claims?: VerifiedClaims;
@@ -11,6 +14,13 @@ export interface RequestState {
 
 export function stateOf(res: Response): RequestState {
   return res.locals as RequestState;
+}
+
+/** The request's path category: public, API key or JWT. */
+export function categoryOfRequest(req: Request, res: Response): PathCategory {
+  const state = stateOf(res);
+  state.category ??= categoryOf(req.path);
+  return state.category;
 }
 
 /** Accept-Language (first en or tr) wins, then the login's language in the token, then en (decisions.md §9). */

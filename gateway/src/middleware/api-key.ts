@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { categoryOf } from './paths.ts';
+import { categoryOfRequest } from '../http/context.ts';
 
 /**
  * X-API-Key on API-key paths, compared in constant time (both sides hashed first, so neither the
@@ -9,8 +9,8 @@ import { categoryOf } from './paths.ts';
  */
 export function apiKeyCheck(apiKey: string): RequestHandler {
   const expected = createHash('sha256').update(apiKey).digest();
-  return (req, _res, next) => {
-    if (categoryOf(req.path) !== 'api-key') return next();
+  return (req, res, next) => {
+    if (categoryOfRequest(req, res) !== 'api-key') return next();
     const given = req.headers['x-api-key'];
     const digest = createHash('sha256').update(typeof given === 'string' ? given : '').digest();
     if (typeof given !== 'string' || !timingSafeEqual(digest, expected)) {

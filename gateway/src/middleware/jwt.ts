@@ -4,8 +4,7 @@ import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
-import { stateOf } from '../http/context.ts';
-import { categoryOf } from './paths.ts';
+import { categoryOfRequest, stateOf } from '../http/context.ts';
 
 export const SESSION_COOKIE = 'SVC_SESSION';
 
@@ -26,7 +25,7 @@ export function tokenOf(cookieHeader: string | undefined, authorization: string 
  */
 export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: SessionsSeen): RequestHandler {
   return (req, res, next) => {
-    if (categoryOf(req.path) !== 'jwt') return next();
+    if (categoryOfRequest(req, res) !== 'jwt') return next();
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
     const claims = token ? tokens.verifyUser(token) : undefined;
     if (!token || !claims) return next(unauthenticated());

@@ -6,8 +6,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Language } from '@platform/libs/i18n/messages.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
-import { clientIp, languageOf } from '../http/context.ts';
-import { categoryOf, type PathCategory } from './paths.ts';
+import { categoryOfRequest, clientIp, languageOf } from '../http/context.ts';
+import type { PathCategory } from './paths.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Token bucket on rate-limiter-flexible: a bucket of `points` tokens, refilled continuously at
@@ -268,7 +268,7 @@ interface Tier {
  */
 function limitRequests(tiers: Record<PathCategory, Tier>, log: Logger): RequestHandler {
   return (req, res, next) => {
-    const tier = tiers[categoryOf(req.path)];
+    const tier = tiers[categoryOfRequest(req, res)];
     const headers = (result: TokenBucketRes) => {
       res.setHeader('RateLimit-Limit', String(tier.limit));
       res.setHeader('RateLimit-Remaining', String(result.remainingPoints));
