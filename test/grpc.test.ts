@@ -11,7 +11,7 @@ import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { BranchServiceClient } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { adminSession } from './helpers/factories.ts';
+import { adminSession, login } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
 
 const tokens = new TokenService(platform.jwtSecret);
@@ -83,6 +83,24 @@ test('RecordSessionsSeen is served only to the internal credential, and moves la
   t.is(await record(bearer(tokens.internalToken('gateway')), '2999-01-01T00:00:00.000Z'), null);
   const after = Date.parse((await lastSeen()) ?? '');
   t.true(after <= Date.now() && after >= Date.parse(before ?? ''), 'a time in the future is taken as now');
+
+  // Only open sessions move: one ended a moment ago keeps its lastSeenAt.
+  const other = await login(platform.adminUser, platform.adminPassword);
+  const endedSid = String(JSON.parse(Buffer.from(other.token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+  const internal = bearer(tokens.internalToken('test'));
+  const ended = await new Promise<string | undefined>((resolve) =>
+    client.updateSession({ sessionId: endedSid, active: false }, internal, (_error, session) => resolve(session?.lastSeenAt)),
+  );
+  t.truthy(ended);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const recorded = await new Promise<ServiceError | null>((resolve) =>
+    client.recordSessionsSeen({ seen: [{ sessionId: endedSid, seenAt: new Date().toISOString() }] }, internal, (error) => resolve(error)),
+  );
+  t.is(recorded, null);
+  const afterEnd = await new Promise<string | undefined>((resolve) =>
+    client.getSession({ sessionId: endedSid }, internal, (_error, session) => resolve(session?.lastSeenAt)),
+  );
+  t.is(afterEnd, ended, 'an ended session keeps its lastSeenAt');
   client.close();
 });
 
