@@ -1,19 +1,8 @@
 /** Login, me, the session cookie and the token (platform-interface.md §4.3, §5; decisions.md §2, §9). */
-import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
-
-function decode(part: string | undefined): Record<string, unknown> {
-  return JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-function sign(header: object, payload: object, secret: string, algorithm: 'sha512' | 'sha256'): string {
-  const head = Buffer.from(JSON.stringify(header)).toString('base64url');
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  const signature = createHmac(algorithm, Buffer.from(secret, 'utf8')).update(`${head}.${body}`).digest('base64url');
-  return `${head}.${body}.${signature}`;
-}
+import { decode, sign } from './helpers/tokens.ts';
 
 test('login answers the session response with an empty token and sets SVC_SESSION', async (t) => {
   const res = await api('POST', '/api/auth/login', {

@@ -244,7 +244,8 @@ test('duplicates are 409 SVC-SYS-4005: roleCode and groupName per tenant, a memb
 test('deleting a group with members or roles, a role-type a group grants, or a user-info a group-member names is 409 SVC-SYS-4003', async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = fixture.account;
-  const user = await create('user-info', { crProcessId, userCode: unique('member-'), userDescription: 'Member', password: 'member-password-1' });
+  // a member has a select for the group's tenant, so its user-process names it too
+  const { user, process } = await createUser([fixture.account.accountNo], { crProcessId }, { crProcessId });
   const roleType = await create('role-type', { crProcessId, roleCode: unique('ref:'), roleName: 'Referenced' });
   const withMember = await create('group', { crProcessId, groupName: unique('Group ') });
   const withRole = await create('group', { crProcessId, groupName: unique('Group ') });
@@ -259,6 +260,8 @@ test('deleting a group with members or roles, a role-type a group grants, or a u
   // once the links are gone, so may the records be
   t.is((await api('DELETE', `/api/group-member/${member.id}`, { token })).status, 204);
   t.is((await api('DELETE', `/api/group-role/${grant.id}`, { token })).status, 204);
+  t.is((await api('DELETE', `/api/user-info/${user.id}`, { token })).status, 409, 'the user-process still names the user');
+  t.is((await api('DELETE', `/api/user-process/${process.id}`, { token })).status, 204);
   for (const path of [`/api/group/${withMember.id}`, `/api/group/${withRole.id}`, `/api/role-type/${roleType.id}`, `/api/user-info/${user.id}`]) {
     t.is((await api('DELETE', path, { token })).status, 204, path);
   }

@@ -127,7 +127,7 @@ for (const resource of registry) {
   });
 }
 
-test.serial('user-process: a user who is not a super user may name only its own tenant\'s account in userProcessSelects (else 403 SVC-SYS-1003), and leaves the selects of other tenants in place', async (t) => {
+test.serial('user-process: a user who is not a super user may name only its own tenant\'s account in userProcessSelects (else 403 SVC-SYS-1003), and changes a user-process only while all its selects are of that tenant', async (t) => {
   const { a, b, user } = fixture;
   const member = await create('user-info', { crProcessId: a.crProcessId, userCode: unique('sel-'), userDescription: 'Selects', password: 'selects-pass-1' });
   const body = (accountNos: string[]) => ({ crProcessId: a.crProcessId, userCode: member.userCode, userProcessSelects: accountNos.map((accountNo) => ({ accountNo })) });
@@ -137,13 +137,21 @@ test.serial('user-process: a user who is not a super user may name only its own 
     t.is(res.status, 403, res.text);
     t.is(res.body.error_code, 'SVC-SYS-1003');
   }
-  // a super user links the user to both tenants; A's user administrator then rewrites A's part only
+  // a super user links the user to both tenants: it is no longer wholly A's user, so A's user
+  // administrator may neither rewrite nor delete its user-process
   const linked = await create('user-process', body([a.accountNo, b.accountNo]));
-  const rewritten = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] } });
-  t.is(rewritten.status, 200, rewritten.text);
-  t.deepEqual(rewritten.body.userProcessSelects.map((s: { accountNo: string }) => s.accountNo).sort(), [a.accountNo, b.accountNo].sort());
-  const dropB = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 1, userProcessSelects: [{ accountNo: b.accountNo }] } });
-  t.is(dropB.status, 403, dropB.text);
+  for (const [method, request] of [['PUT', { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] }], ['DELETE', undefined]] as const) {
+    const res = await api(method, `/api/user-process/${linked.id}`, { token: user.token, body: request });
+    t.is(res.status, 403, `${method}: ${res.text}`);
+    t.is(res.body.error_code, 'SVC-SYS-1003', method);
+  }
+  const after = await api('GET', `/api/user-process/${linked.id}`, { token: await admin() });
+  t.deepEqual(after.body.userProcessSelects.map((s: { accountNo: string }) => s.accountNo).sort(), [a.accountNo, b.accountNo].sort());
+  // once the super user has taken B away, the user is wholly A's again
+  const narrowed = await api('PUT', `/api/user-process/${linked.id}`, { token: await admin(), body: { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] } });
+  t.is(narrowed.status, 200, narrowed.text);
+  const renamed = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 1, userDescription: 'Renamed by A' } });
+  t.is(renamed.status, 200, renamed.text);
 });
 
 test.serial('references must name a record of the same tenant: a group or role-type of tenant B is 400 SVC-SYS-2001', async (t) => {
@@ -164,12 +172,27 @@ test.serial('references must name a record of the same tenant: a group or role-t
   }
 });
 
-test.serial('a group-member may name a user-info of another tenant: a user-info is a login of the platform, not of one tenant', async (t) => {
+test.serial('a group-member must have a select for the group\'s tenant: a user of another tenant is 400 SVC-SYS-2001, an unknown userCode says so', async (t) => {
   const { a, b, user } = fixture;
-  const other = await create('user-info', { crProcessId: b.crProcessId, userCode: unique('b-user-'), userDescription: 'Of B', password: 'of-b-password-1' });
+  const other = await createUser([b.accountNo], { crProcessId: b.crProcessId }, { crProcessId: b.crProcessId });
   const group = await create('group', { crProcessId: a.crProcessId, groupName: unique('A group ') });
-  const res = await api('POST', '/api/group-member', { token: user.token, body: { crProcessId: a.crProcessId, groupId: group.id, userCode: other.userCode } });
-  t.is(res.status, 200, res.text);
+  const add = (userCode: string) => api('POST', '/api/group-member', { token: user.token, body: { crProcessId: a.crProcessId, groupId: group.id, userCode } });
+
+  const foreign = await add(other.user.userCode);
+  t.is(foreign.status, 400, foreign.text);
+  t.is(foreign.body.error_code, 'SVC-SYS-2001');
+  t.is(foreign.body.message, 'The user named in userCode has no userProcessSelect for this tenant');
+  const unknown = await add(unique('nobody-'));
+  t.is(unknown.status, 400, unknown.text);
+  t.is(unknown.body.error_code, 'SVC-SYS-2001');
+  t.is(unknown.body.message, 'Field userCode names no user');
+  // nothing of the refused writes holds the other tenant's user: its administrators may delete it
+  // once its own user-process is gone
+  const token = await admin();
+  t.is((await api('DELETE', `/api/user-process/${other.process.id}`, { token })).status, 204);
+  t.is((await api('DELETE', `/api/user-info/${other.user.id}`, { token })).status, 204);
+  // the control: a user of A may be made a member
+  t.is((await add(user.userCode)).status, 200);
 });
 
 test.serial('roles are those of the current tenant: a group of B grants nothing in A, and applies after switch-account to B', async (t) => {

@@ -1,5 +1,4 @@
 import { main } from '@platform/libs/grpc/service-main.ts';
-import { coreRoleSource } from '@platform/libs/auth/roles.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register } from './server.ts';
 
@@ -8,6 +7,5 @@ main(async () => ({
   protoFiles: ['platform/bpm/v1/business_partner.proto', 'platform/bpm/v1/branch.proto'],
   entities,
   migrationsDir,
-  roles: coreRoleSource,
   register,
 }), 'bpm-svc');

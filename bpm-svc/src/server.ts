@@ -18,7 +18,7 @@ export function register(server: Server, runtime: Runtime): void {
     implement(runtime, {
       ...crudHandlers(branches),
       listBranchesByPartner: async (request: ListBranchesByPartnerRequest, ctx: CallContext) => {
-        await authorize(ctx, roleOf(branch, 'read'));
+        authorize(ctx, roleOf(branch, 'read'));
         const partner = await findVisible(partners, ctx.em, ctx, request.businessPartnerId);
         const rows = await ctx.em.find(branches.entity, { businessPartnerId: partner.id }, { orderBy: { id: 'asc' } });
         return { branches: await toMessages(branches, rows, ctx) };

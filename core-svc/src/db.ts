@@ -76,9 +76,34 @@ export const ExceptionEntity = new EntitySchema<Row>({
 });
 
 /**
+ * The tenants a user holds (decisions.md §2): the accounts its user-process's selects name, while
+ * the user-process and the account are active. Login, switch-account and every call's live access
+ * (libs/src/auth/access.ts) read it. Declared here so that migration diffs know it.
+ */
+export const UserTenantView = new EntitySchema<Row>({
+  name: 'UserTenant',
+  tableName: 'user_tenant',
+  schema: SCHEMA,
+  view: true,
+  expression: `select p.user_code, a.cr_process_id, a.account_no, a.account_name
+    from core.user_process p
+    join core.user_process_select s on s.user_process_id = p.id
+    join core.account a on a.id = s.account_id
+    where p.status and a.status`,
+  properties: {
+    userCode: { type: 'string', fieldName: 'user_code', primary: true },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
+    accountNo: { type: 'string', fieldName: 'account_no' },
+    accountName: { type: 'string', fieldName: 'account_name' },
+  } as never,
+});
+
+/**
  * The roles a user holds in a tenant (decisions.md §2): the roleCodes of the role-types that
- * group-roles link to the tenant's active groups the user is a member of. Every service's
- * RoleSource reads it (libs/src/auth/roles.ts). Declared here so that migration diffs know it.
+ * group-roles link to the tenant's groups the user is a member of, where group, membership,
+ * group-role and role-type are all active. Every service's live access reads it
+ * (libs/src/auth/access.ts), and counts it only while the user holds the tenant (`user_tenant`).
+ * Declared here so that migration diffs know it.
  */
 export const UserTenantRoleView = new EntitySchema<Row>({
   name: 'UserTenantRole',
@@ -90,7 +115,7 @@ export const UserTenantRoleView = new EntitySchema<Row>({
     join core.security_group g on g.id = m.group_id and g.cr_process_id = m.cr_process_id
     join core.group_role r on r.group_id = g.id and r.cr_process_id = g.cr_process_id
     join core.role_type t on t.id = r.role_type_id and t.cr_process_id = g.cr_process_id
-    where g.status`,
+    where g.status and m.status and r.status and t.status`,
   properties: {
     userCode: { type: 'string', fieldName: 'user_code', primary: true },
     crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
@@ -98,5 +123,5 @@ export const UserTenantRoleView = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
+export const entities = [...schemas.values(), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

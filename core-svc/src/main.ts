@@ -1,7 +1,6 @@
 // First: sizes libuv's thread pool (bcrypt runs there) before anything can start it.
 import '@platform/libs/runtime/thread-pool.ts';
 import { main } from '@platform/libs/grpc/service-main.ts';
-import { coreRoleSource } from '@platform/libs/auth/roles.ts';
 import { bootstrap } from './bootstrap.ts';
 import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
 import { entities, migrationsDir } from './db.ts';
@@ -23,7 +22,6 @@ main(async () => ({
   ],
   entities,
   migrationsDir,
-  roles: coreRoleSource,
   register,
   afterMigrate: bootstrap,
   exceptionRecorder: databaseExceptionRecorder,

@@ -1,5 +1,4 @@
 import { main } from '@platform/libs/grpc/service-main.ts';
-import { coreRoleSource } from '@platform/libs/auth/roles.ts';
 import { entities, migrationsDir } from './db.ts';
 
 /** The document service: for now its process, database connection and gRPC health. */
@@ -8,6 +7,5 @@ main(async () => ({
   protoFiles: ['platform/common/v1/common.proto'],
   entities,
   migrationsDir,
-  roles: coreRoleSource,
   register: () => {},
 }), 'dms-svc');

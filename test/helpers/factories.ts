@@ -89,6 +89,18 @@ export async function accountOf(crProcessId: number): Promise<any> {
   return res.body.content[0];
 }
 
+const tenantAccounts = new Map<number, Promise<any>>();
+
+/** The account of a tenant, created (once per test file) when the tenant has none. */
+export function accountFor(crProcessId: number): Promise<any> {
+  let account = tenantAccounts.get(crProcessId);
+  if (!account) {
+    account = accountOf(crProcessId).then((own) => own ?? createAccount({ crProcessId }));
+    tenantAccounts.set(crProcessId, account);
+  }
+  return account;
+}
+
 const roleTypes = new Map<string, Promise<any>>();
 
 /** The role-type of `roleCode` in a tenant, created once per test file (roleCode is unique per tenant). */

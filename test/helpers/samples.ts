@@ -4,7 +4,7 @@
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
 import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
-import { accountOf, create, createPartner, unique } from './factories.ts';
+import { accountFor, accountOf, create, createPartner, createUser, unique } from './factories.ts';
 import { api, type ApiResponse } from './platform.ts';
 
 export interface Sample {
@@ -45,9 +45,11 @@ export const samples: Record<string, Sample> = {
   },
   'group-member': {
     create: async (crProcessId) => {
-      const [group, user] = await Promise.all([
+      // a member must have a select for the group's tenant (decisions.md §2: a user holds the roles
+      // of the groups it is a member of in the current tenant)
+      const [group, { user }] = await Promise.all([
         create('group', { crProcessId, groupName: unique('Walk group ') }),
-        create('user-info', { crProcessId, userCode: unique('walk-'), userDescription: 'Walk member', password: 'walk-password-1' }),
+        createUser([(await accountFor(crProcessId)).accountNo], { crProcessId, userDescription: 'Walk member' }, { crProcessId }),
       ]);
       return { crProcessId, groupId: group.id, userCode: user.userCode };
     },

@@ -4,6 +4,7 @@ import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { TokenService, UserClaims, VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '@platform/libs/auth/password.ts';
 import type { Config } from '@platform/libs/config/config.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
@@ -20,6 +21,8 @@ import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_proce
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
+import { heldTenant } from '../resources/user-process/user-tenants.ts';
+import { userInfo } from '../resources/user-info/user-info.resource.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 
@@ -90,32 +93,32 @@ export function authHandlers(config: Config, tokens: TokenService) {
 
     async me(_request: unknown, ctx: CallContext): Promise<MeResponse> {
       const claims = userOf(ctx);
-      const { user } = await liveSession(ctx.em, claims);
+      const { user } = await sessionOf(ctx.em, claims);
       return meOf(claims, await identityOf(ctx.em, user, unauthenticated), claims.accountNo, claims.crProcessId);
     },
 
     async switchAccount(request: SwitchAccountRequest, ctx: CallContext): Promise<SwitchAccountResponse> {
       const claims = userOf(ctx);
-      const { user, session } = await liveSession(ctx.em, claims);
+      const { user, session } = await sessionOf(ctx.em, claims);
       const identity = await identityOf(ctx.em, user, unauthenticated);
-      const target = identity.selects.find((s) => s.accountNo === request.accountNo);
+      // only a tenant the user holds now: a select of its active user-process naming an active account
+      const target = await heldTenant(ctx.em, claims.userCode, request.accountNo);
       if (!target) throw forbidden();
       session.accountNo = target.accountNo;
       session.crProcessId = target.crProcessId;
       session.lastSeenAt = new Date();
       await ctx.em.flush();
       const { iat: _iat, exp: _exp, ...rest } = claims;
-      const next: UserClaims = { ...rest, accountNo: target.accountNo, crProcessId: target.crProcessId };
+      const next: UserClaims = { ...rest, superUser: user.superUser === true, accountNo: target.accountNo, crProcessId: target.crProcessId };
       const remaining = Math.max(1, Math.floor(((session.expiresAt as Date).getTime() - Date.now()) / 1000));
       return { token: tokens.sign(next, remaining), expiresIn: remaining, me: meOf(next, identity, target.accountNo, target.crProcessId) };
     },
 
     async changePassword(request: ChangePasswordRequest, ctx: CallContext): Promise<object> {
       const claims = userOf(ctx);
-      const { user } = await liveSession(ctx.em, claims);
-      if (request.newPassword.length < 8 || request.newPassword.length > 72) {
-        throw invalidField('newPassword', 'field.tooShort', { min: '8' });
-      }
+      const { user } = await sessionOf(ctx.em, claims);
+      // the rules of user-info's password field (8 characters to 72 bytes), stated once
+      toRowValue('newPassword', userInfo.fields.password, request.newPassword);
       if (!(await verifyPassword(request.currentPassword, user.password as string, config.bcryptRounds))) {
         throw new DomainError('SVC-SYS-1006', 'password.wrongCurrent');
       }
@@ -140,14 +143,14 @@ export function authHandlers(config: Config, tokens: TokenService) {
 }
 
 /**
- * The user and session behind a token, refused (401) when the user is gone or passive, its
- * tokenVersion has moved on, or the session has ended or expired (decisions.md §2).
+ * The user and session rows behind a token. Every call has already been found live (the user
+ * active with the token's tokenVersion, the session its own, open and unexpired: libs/src/auth/
+ * access.ts); rows gone since then are 401 too.
  */
-async function liveSession(em: EntityManager, claims: VerifiedClaims): Promise<{ user: Row; session: Row }> {
+async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ user: Row; session: Row }> {
   const user = await em.findOne(UserInfoEntity, { userCode: claims.userCode });
-  if (!user || user.status !== true || Number(user.tokenVersion ?? 0) !== claims.tokenVersion) throw unauthenticated();
-  const session = await em.findOne(SessionEntity, { sessionId: claims.sid });
-  if (!session || session.active !== true || (session.expiresAt as Date) <= new Date()) throw unauthenticated();
+  const session = await em.findOne(SessionEntity, { sessionId: claims.sid, userCode: claims.userCode });
+  if (!user || !session) throw unauthenticated();
   return { user, session };
 }
 
@@ -192,18 +195,17 @@ const LOGIN_IDENTITY = {
                 p.id as process_id, p.user_description as process_description, p.cr_process_id as process_cr_process_id,
                 a.account_no, a.account_name, a.cr_process_id as account_cr_process_id
            from core.user_info u
-           left join core.user_process p on p.user_code = u.user_code
-           left join core.user_process_select s on s.user_process_id = p.id
-           left join core.account a on a.id = s.account_id
+           left join core.user_process p on p.user_code = u.user_code and p.status
+           left join core.user_tenant a on a.user_code = p.user_code
           where u.user_code = $1
           order by a.account_no`,
 };
 
 /**
  * What login reads, in one named prepared statement (one round trip instead of three, parsed and
- * planned once per connection): the user by its code, its user-process and that process's selects
- * (as `identityOf` and `selectsOf` read them, ordered by accountNo). Undefined for an unknown
- * user; `identity` undefined when the user has no user-process.
+ * planned once per connection): the user by its code, its active user-process and the tenants it
+ * holds (`core.user_tenant`: selects of active accounts, ordered by accountNo). Undefined for an
+ * unknown user; `identity` undefined when the user has no active user-process.
  */
 async function loginIdentity(em: EntityManager, userCode: string): Promise<{ user: Row; identity: Identity | undefined } | undefined> {
   const rows = await queryPrepared<LoginRow>(em, LOGIN_IDENTITY, [userCode]);

@@ -19,7 +19,7 @@ import type {
   UpdateSessionRequest,
 } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
-import { selectsOf } from '../resources/user-process/user-process.operations.ts';
+import { heldTenant } from '../resources/user-process/user-tenants.ts';
 
 /** Filters of the active-session list (decisions.md §7). */
 const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
@@ -98,8 +98,8 @@ export function sessionHandlers(config: Config) {
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
       const process = user && (await ctx.em.findOne(UserProcessEntity, { userCode: request.userCode }));
       if (!user || !process) throw invalidField('userCode', 'field.reference');
-      const selects = (await selectsOf(ctx.em, [process.id as number])).get(process.id as number) ?? [];
-      const account = selects.find((s) => s.accountNo === request.accountNo);
+      // a tenant the user holds now (decisions.md §2), as login and switch-account require
+      const account = await heldTenant(ctx.em, request.userCode, request.accountNo);
       if (!account) throw invalidField('accountNo', 'field.reference');
       const now = new Date();
       const expiresAt = request.expiresAt

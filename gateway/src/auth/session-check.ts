@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
-import { isUuid } from '@platform/libs/crud/values.ts';
 
 /** Checks sent in one statement at most. */
 const MAX_BATCH = 256;
@@ -15,7 +14,7 @@ interface Pending {
 
 /**
  * Whether a verified token is still live: its user exists, is active and has the token's
- * tokenVersion, and its session (sid) is open and unexpired. Asked on every JWT request, of the
+ * tokenVersion, and its session (sid) is that user's, open and unexpired. Asked on every JWT request, of the
  * database itself (no cache), so change-password, logout and an ended session refuse the very
  * next request (decisions.md §2). It reads core's user_info and session_log tables: the one place
  * the gateway reads a service's schema, with prepared statements.
@@ -42,23 +41,11 @@ export class SessionCheck {
   }
 
   isLive(claims: VerifiedClaims): Promise<boolean> {
-    // Claims a batch could not carry (our own tokens always can) are asked alone, as before.
-    if (!isUuid(claims.sid) || !isInt4(claims.tokenVersion)) return this.#one(claims);
+    // Verified claims always fit the batch's arrays: sid is a UUID, tokenVersion an int4 (auth/jwt.ts).
     return new Promise((resolve, reject) => {
       this.#pending.push({ claims, resolve, reject });
       if (this.#inFlight < MAX_IN_FLIGHT) this.#send();
     });
-  }
-
-  async #one(claims: VerifiedClaims): Promise<boolean> {
-    const result = await this.#pool.query<{ live: boolean }>({
-      name: 'session-live',
-      text: `select (u.status and u.token_version = $3 and s.active and s.expires_at > now()) as live
-               from core.user_info u, core.session_log s
-              where u.user_code = $1 and s.session_id = $2`,
-      values: [claims.userCode, claims.sid, claims.tokenVersion],
-    });
-    return result.rows[0]?.live === true;
   }
 
   /** Sends the waiting checks (up to MAX_BATCH) as one statement; on its answer, the next batch. */
@@ -72,7 +59,7 @@ export class SessionCheck {
         text: `select k.i::int as i, (u.status and u.token_version = k.v and s.active and s.expires_at > now()) as live
                  from unnest($1::varchar[], $2::uuid[], $3::int[]) with ordinality as k(user_code, sid, v, i)
                  join core.user_info u on u.user_code = k.user_code
-                 join core.session_log s on s.session_id = k.sid`,
+                 join core.session_log s on s.session_id = k.sid and s.user_code = u.user_code`,
         values: [batch.map((p) => p.claims.userCode), batch.map((p) => p.claims.sid), batch.map((p) => p.claims.tokenVersion)],
       })
       .then(
@@ -94,8 +81,4 @@ export class SessionCheck {
   close(): Promise<void> {
     return this.#pool.end();
   }
-}
-
-function isInt4(value: number): boolean {
-  return Number.isInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647;
 }

@@ -1,16 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, unauthenticated } from '../errors/domain-error.ts';
 import type { Language } from '../i18n/messages.ts';
+import type { LiveAccess } from './access.ts';
 import type { VerifiedClaims } from './jwt.ts';
 
-/** Who makes a call: a user with a verified token, or another platform service. */
-export type Caller = { kind: 'user'; claims: VerifiedClaims } | { kind: 'internal'; service: string };
-
 /**
- * The roles a user holds in a tenant (decisions.md §2). Each service supplies one; it is asked at
- * most once per call.
+ * Who makes a call: a user with a verified token and the access it has now (read live for the
+ * call), or another platform service.
  */
-export type RoleSource = (em: EntityManager, userCode: string, crProcessId: number) => Promise<ReadonlySet<string>>;
+export type Caller = { kind: 'user'; claims: VerifiedClaims; access: LiveAccess } | { kind: 'internal'; service: string };
 
 /** Everything a handler knows of its call: its own forked EntityManager and the caller. */
 export interface CallContext {
@@ -19,8 +17,6 @@ export interface CallContext {
   lang: Language;
   /** X-Project-Code, when the client sent one. */
   projectCode: string | undefined;
-  /** The roles of the user in its current tenant, loaded on first use. */
-  roles(): Promise<ReadonlySet<string>>;
 }
 
 /** The user behind a call; internal callers have none (401). */
@@ -29,8 +25,9 @@ export function userOf(ctx: CallContext): VerifiedClaims {
   return ctx.caller.claims;
 }
 
+/** A super user now (the live flag, not the token's claim). */
 export function isSuperUser(ctx: CallContext): boolean {
-  return ctx.caller.kind === 'user' && ctx.caller.claims.superUser;
+  return ctx.caller.kind === 'user' && ctx.caller.access.superUser;
 }
 
 /** The userCode recorded in createdBy / updatedBy. */
@@ -42,18 +39,19 @@ export function actorOf(ctx: CallContext): string {
  * Passes when the caller holds `role` in its current tenant, is a super user, or is another platform
  * service acting on the platform's behalf; else 403 SVC-SYS-1003.
  */
-export async function authorize(ctx: CallContext, role: string): Promise<void> {
-  if (ctx.caller.kind === 'internal' || ctx.caller.claims.superUser) return;
-  const roles = await ctx.roles();
-  if (!roles.has(role)) throw forbidden();
+export function authorize(ctx: CallContext, role: string): void {
+  if (ctx.caller.kind === 'internal' || ctx.caller.access.superUser) return;
+  if (!ctx.caller.access.roles.has(role)) throw forbidden();
 }
 
 /**
- * The tenant a non-super user may touch: its token's crProcessId. Super users and internal callers
- * may name any tenant (undefined: no restriction).
+ * The tenant a non-super user may touch: its token's crProcessId, while the user still holds it
+ * (else 403 SVC-SYS-1003: a select removed or an account made passive ends access at once). Super
+ * users and internal callers may name any tenant (undefined: no restriction).
  */
 export function tenantScope(ctx: CallContext): number | undefined {
-  if (ctx.caller.kind === 'internal' || ctx.caller.claims.superUser) return undefined;
+  if (ctx.caller.kind === 'internal' || ctx.caller.access.superUser) return undefined;
+  if (!ctx.caller.access.tenantHeld) throw forbidden();
   return ctx.caller.claims.crProcessId;
 }
 

@@ -1,5 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { isUuid } from '../crud/values.ts';
 import type { Language } from '../i18n/messages.ts';
 
 /**
@@ -33,6 +34,8 @@ export interface InternalClaims {
 const ALGORITHM = 'HS512';
 const INTERNAL_TTL_SECONDS = 300;
 const VERIFIED_CACHE_SIZE = 10_000;
+/** How far a token's iat may lie ahead of this process's clock (clocks of replicas drift a little). */
+const CLOCK_SKEW_SECONDS = 30;
 
 /**
  * Signs and verifies HS512 tokens with the UTF-8 bytes of JWT_SECRET (decisions.md §9). The key is a
@@ -71,7 +74,7 @@ export class TokenService {
     }
     if (this.#verifiedInternal.has(token)) return undefined; // a service's credential, not a user's
     const payload = this.#verify(token);
-    if (!payload || !isUserClaims(payload)) return undefined;
+    if (!payload || !isUserClaims(payload) || payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) return undefined;
     if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
       const oldest = this.#verified.keys().next().value;
       if (oldest !== undefined) this.#verified.delete(oldest);
@@ -120,17 +123,31 @@ export class TokenService {
   }
 }
 
+/**
+ * A user token's claims, all of them present and of their types: `exp` and `iat` (jsonwebtoken
+ * accepts a token without exp, and checks neither's presence), `sub` equal to `userCode`, `sid` a
+ * UUID (the session it must be bound to is checked live), whole numbers where numbers are due.
+ */
 function isUserClaims(payload: Record<string, unknown>): payload is VerifiedClaims & Record<string, unknown> {
   return (
     payload.typ === undefined &&
+    Number.isSafeInteger(payload.exp) &&
+    Number.isSafeInteger(payload.iat) &&
     typeof payload.sub === 'string' &&
-    typeof payload.userCode === 'string' &&
-    typeof payload.userProcessId === 'number' &&
+    payload.userCode === payload.sub &&
+    Number.isSafeInteger(payload.userProcessId) &&
+    typeof payload.userDescription === 'string' &&
     typeof payload.superUser === 'boolean' &&
-    typeof payload.tokenVersion === 'number' &&
+    isInt4(payload.tokenVersion) &&
     typeof payload.accountNo === 'string' &&
-    typeof payload.crProcessId === 'number' &&
+    Number.isSafeInteger(payload.crProcessId) &&
     typeof payload.sid === 'string' &&
+    isUuid(payload.sid) &&
     (payload.lang === 'en' || payload.lang === 'tr')
   );
+}
+
+/** A whole number a PostgreSQL integer column holds (tokenVersion). */
+function isInt4(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= -2_147_483_648 && (value as number) <= 2_147_483_647;
 }

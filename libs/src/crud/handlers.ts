@@ -208,14 +208,14 @@ export async function toMessages(rt: ResourceRuntime, rows: readonly Row[], ctx:
 }
 
 async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  await authorize(ctx, roleOf(rt.resource, 'read'));
+  authorize(ctx, roleOf(rt.resource, 'read'));
   const row = await findVisible(rt, ctx.em, ctx, request[keyOf(rt.resource)]);
   const [message] = await toMessages(rt, [row], ctx);
   return message ?? {};
 }
 
 async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  await authorize(ctx, roleOf(rt.resource, 'write'));
+  authorize(ctx, roleOf(rt.resource, 'write'));
   const input = recordOf(rt.resource, request);
   const values = readValues(rt.resource, input, 'create', Object.keys(input));
   const crProcessId = values.crProcessId;
@@ -237,7 +237,7 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 }
 
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  await authorize(ctx, roleOf(rt.resource, 'write'));
+  authorize(ctx, roleOf(rt.resource, 'write'));
   const input = recordOf(rt.resource, request);
   const version = input.version;
   if (typeof version !== 'number') throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
@@ -267,7 +267,7 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 }
 
 async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  await authorize(ctx, roleOf(rt.resource, 'delete'));
+  authorize(ctx, roleOf(rt.resource, 'delete'));
   try {
     await ctx.em.transactional(async (em) => {
       const row = await findVisible(rt, em, { ...ctx, em }, request[keyOf(rt.resource)], true);
@@ -287,7 +287,7 @@ async function listRecords(
   request: { page?: Parameters<typeof buildListQuery>[1] },
   ctx: CallContext,
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
-  await authorize(ctx, roleOf(rt.resource, 'read'));
+  authorize(ctx, roleOf(rt.resource, 'read'));
   const query = buildListQuery(rt.resource, request.page);
   assertTenant(ctx, query.crProcessId);
   const [rows, total] = await ctx.em.findAndCount(rt.entity, query.where, {
@@ -300,7 +300,7 @@ async function listRecords(
 }
 
 async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }, ctx: CallContext): Promise<Statistics> {
-  await authorize(ctx, roleOf(rt.resource, 'read'));
+  authorize(ctx, roleOf(rt.resource, 'read'));
   const tenant = tenantScope(ctx) ?? request.crProcessId;
   const meta = ctx.em.getMetadata(rt.entity);
   const table = `"${meta.schema}"."${meta.tableName}"`;

@@ -1,6 +1,7 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Caller, CallContext, RoleSource } from '../auth/caller.ts';
+import type { AccessSource } from '../auth/access.ts';
+import type { Caller, CallContext } from '../auth/caller.ts';
 import type { TokenService } from '../auth/jwt.ts';
 import { unauthenticated } from '../errors/domain-error.ts';
 import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
@@ -8,13 +9,15 @@ import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
 import { describeError, type Logger } from '../log/logger.ts';
 import { META, metaString } from './metadata.ts';
+import { refuseNul } from './refuse-nul.ts';
 
 /** What every handler of a service shares. */
 export interface Runtime {
   service: string;
   orm: MikroORM;
   tokens: TokenService;
-  roles: RoleSource;
+  /** What a user may do now; read for every call a user makes. */
+  access: AccessSource;
   log: Logger;
   /** Records an unexpected failure in the exception log; the client sees only its refId. */
   recordFailure: ExceptionRecorder;
@@ -23,24 +26,25 @@ export interface Runtime {
 export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
 
 /**
- * Wraps a handler as a grpc-js unary handler: authenticates the caller (a user token or the
- * internal service credential; nothing else is served), forks an EntityManager for the call, and
- * maps whatever it throws to a gRPC status once.
+ * Wraps a handler as a grpc-js unary handler: refuses a request whose strings carry NUL,
+ * authenticates the caller (a user token whose user and session are live, or the internal service
+ * credential; nothing else is served) and reads the user's live access, forks an EntityManager for
+ * the call, and maps whatever it throws to a gRPC status once.
  */
 export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     let caller: Caller | undefined;
     const projectCode = metaString(call.metadata, META.projectCode);
     const run = async (): Promise<Res> => {
-      caller = authenticate(runtime.tokens, call.metadata);
       const em = runtime.orm.em.fork();
+      caller = await authenticate(runtime, em, call.metadata);
+      refuseNul(call.request);
       const lang = metaString(call.metadata, META.lang);
       return handler(call.request, {
         em,
         caller,
         lang: isLanguage(lang) ? lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
-        roles: memoRoles(runtime.roles, em, caller),
       });
     };
     run().then(
@@ -76,21 +80,16 @@ export function implement(runtime: Runtime, handlers: Record<string, Handler<nev
   return implementation;
 }
 
-function authenticate(tokens: TokenService, metadata: Metadata): Caller {
+async function authenticate(runtime: Runtime, em: EntityManager, metadata: Metadata): Promise<Caller> {
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();
-  const claims = tokens.verifyUser(token);
-  if (claims) return { kind: 'user', claims };
-  if (tokens.verifyInternal(token)) return { kind: 'internal', service: 'platform' };
+  const claims = runtime.tokens.verifyUser(token);
+  if (claims) {
+    const access = await runtime.access(em, claims);
+    if (!access) throw unauthenticated();
+    return { kind: 'user', claims, access };
+  }
+  if (runtime.tokens.verifyInternal(token)) return { kind: 'internal', service: 'platform' };
   throw unauthenticated();
-}
-
-function memoRoles(source: RoleSource, em: EntityManager, caller: Caller): () => Promise<ReadonlySet<string>> {
-  let roles: Promise<ReadonlySet<string>> | undefined;
-  return () => {
-    if (caller.kind !== 'user') return Promise.resolve(new Set<string>());
-    roles ??= source(em, caller.claims.userCode, caller.claims.crProcessId);
-    return roles;
-  };
 }

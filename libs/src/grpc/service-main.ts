@@ -4,7 +4,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
-import type { RoleSource } from '../auth/caller.ts';
+import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '../auth/jwt.ts';
 import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
 import { createOrm } from '../db/orm.ts';
@@ -21,7 +21,6 @@ export interface ServiceSpec {
   protoFiles: string[];
   entities: EntitySchema<Row>[];
   migrationsDir: string;
-  roles: RoleSource;
   /** Adds the service's implementations to the server. */
   register(server: Server, runtime: Runtime, config: Config): void;
   /** Where unexpected failures are recorded; by default core-svc's exception log over gRPC. */
@@ -51,7 +50,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const tokens = new TokenService(config.jwtSecret);
   const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, tokens, spec.name, log);
   const recordFailure = spec.exceptionRecorder?.(orm, log) ?? remote?.record ?? (() => {});
-  const runtime: Runtime = { service: spec.name, orm, tokens, roles: spec.roles, log, recordFailure };
+  const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure };
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
   // call that live as long as the call's HTTP/2 stream; off.
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024, 'grpc.enable_channelz': 0 });

@@ -49,6 +49,11 @@ const catalogue = {
     tr: '{field} alanı bu kiracıya ait bir kaydı göstermiyor',
   },
   'field.readOnly': { en: 'Field {field} cannot be changed', tr: '{field} alanı değiştirilemez' },
+  'user.unknown': { en: 'Field {field} names no user', tr: '{field} alanı hiçbir kullanıcıyı göstermiyor' },
+  'user.notInTenant': {
+    en: 'The user named in {field} has no userProcessSelect for this tenant',
+    tr: '{field} alanındaki kullanıcının bu kiracı için userProcessSelect kaydı yok',
+  },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
   'page.size': { en: 'Page size must be between 1 and {max}', tr: 'Sayfa boyutu 1 ile {max} arasında olmalı' },
   'page.index': { en: 'Page index must not be negative', tr: 'Sayfa numarası negatif olamaz' },

@@ -1,15 +1,19 @@
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { ResourceHooks } from '@platform/libs/crud/handlers.ts';
-import { UserInfoEntity } from '../../db.ts';
+import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
 
 /**
- * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 otherwise). A
- * user-info is a login of the whole platform, not of one tenant, so any existing user may be made
- * a member; deleting a user-info that a member names is refused (user-info.operations.ts).
+ * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 `user.unknown`) that
+ * has a select for the group's tenant (400 `user.notInTenant`): a tenant's groups hold that
+ * tenant's users only, so a membership never reaches into another tenant's user administration
+ * (deleting a user-info that a member names is refused, user-info.operations.ts). The user's
+ * user-info row is held FOR SHARE, so a change of its selects waits for this write.
  */
 export const groupMemberHooks: ResourceHooks = {
-  async beforeWrite(values, _input, ctx) {
-    if (values.userCode === undefined) return;
-    if ((await ctx.em.count(UserInfoEntity, { userCode: values.userCode })) === 0) throw invalidField('userCode', 'field.reference');
+  async beforeWrite(values, _input, ctx, _mode, current) {
+    const userCode = values.userCode ?? current?.userCode;
+    const crProcessId = current?.crProcessId ?? values.crProcessId;
+    if (!(await lockUser(ctx.em, userCode, 'share'))) throw invalidField('userCode', 'user.unknown');
+    if (!(await hasSelectIn(ctx.em, userCode, crProcessId))) throw invalidField('userCode', 'user.notInTenant');
   },
 };

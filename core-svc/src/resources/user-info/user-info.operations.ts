@@ -3,12 +3,15 @@ import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import type { ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import { GroupMemberEntity, UserProcessEntity } from '../../db.ts';
+import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
 
 /**
  * user-info: the password is hashed before it is stored and a new one ends every token of the
  * user (tokenVersion); only a super user may make or unmake a super user, or change or delete
- * one (a tenant's user administrator must not take over a super user's login); a user that a
- * user-process or a group-member names cannot be deleted (409).
+ * one (a tenant's user administrator must not take over a super user's login); a user with a
+ * select for another tenant is changed or deleted only by a super user (it is not wholly the
+ * caller's user); a user that a user-process or a group-member names cannot be deleted (409).
+ * The CRUD engine holds the row FOR UPDATE while these run, as user-process writes do (lockUser).
  */
 export function userInfoHooks(bcryptRounds: number): ResourceHooks {
   return {
@@ -17,6 +20,7 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
       if (values.superUser !== undefined && (mode === 'create' ? values.superUser === true : values.superUser !== current?.superUser)) {
         if (!mayManageSuperUsers(ctx)) throw forbidden();
       }
+      if (current) await assertWhollyInTenant(ctx, current.userCode);
       if (typeof values.password === 'string') {
         values.password = await hashPassword(values.password, bcryptRounds);
         if (mode === 'update' && current) values.tokenVersion = Number(current.tokenVersion ?? 0) + 1;
@@ -24,6 +28,7 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
     },
     async beforeDelete(row, ctx) {
       if (row.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();
+      await assertWhollyInTenant(ctx, row.userCode);
       const userCode = row.userCode;
       if ((await ctx.em.count(UserProcessEntity, { userCode })) > 0 || (await ctx.em.count(GroupMemberEntity, { userCode })) > 0) {
         throw new DomainError('SVC-SYS-4003', 'record.referenced');

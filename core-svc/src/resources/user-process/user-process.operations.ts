@@ -3,7 +3,8 @@ import { tenantScope } from '@platform/libs/auth/caller.ts';
 import { forbidden, invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { Message, ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { AccountEntity, UserInfoEntity, UserProcessSelectEntity } from '../../db.ts';
+import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
+import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
 
 export interface SelectView {
   accountNo: string;
@@ -41,17 +42,22 @@ function requestedAccountNos(input: Message): string[] {
 }
 
 /**
- * user-process: the user must exist; selects name existing accounts and are kept in their own
- * table. A user who is not a super user may name only its current tenant's account (else 403).
+ * user-process: the user must exist (and, for a caller who is not a super user, be stored in the
+ * caller's tenant); userCode never changes. Selects name existing accounts and are kept in their own
+ * table. A caller who is not a super user may name only its current tenant's account (else 403),
+ * and may change or delete a user-process only while all of the user's selects are of its tenant.
+ * Every write holds the user's user-info row FOR UPDATE (lockUser), so user-info writes that decide
+ * on the selects see them as they are.
  */
 export const userProcessHooks: ResourceHooks = {
-  async beforeWrite(values, input, ctx, mode) {
-    if (values.userCode !== undefined) {
-      const user = await ctx.em.findOne(UserInfoEntity, { userCode: values.userCode });
-      if (!user) throw invalidField('userCode', 'field.reference');
-      if (mode === 'create' && values.userDescription === undefined) values.userDescription = user.userDescription;
-    }
+  async beforeWrite(values, input, ctx, _mode, current) {
     requestedAccountNos(input);
+    const user = await lockUser(ctx.em, current ? current.userCode : values.userCode);
+    if (!user) throw invalidField('userCode', 'user.unknown');
+    if (current) return assertWhollyInTenant(ctx, current.userCode);
+    const scope = tenantScope(ctx);
+    if (scope !== undefined && user.crProcessId !== scope) throw forbidden();
+    if (values.userDescription === undefined) values.userDescription = user.userDescription;
   },
   async afterWrite(row, input, ctx, mode, written) {
     if (mode === 'update' && !written.has('userProcessSelects')) return;
@@ -59,14 +65,17 @@ export const userProcessHooks: ResourceHooks = {
     if (mode === 'update' && accountNos.length === 0) throw invalidField('userProcessSelects', 'field.required');
     const accounts = await ctx.em.find(AccountEntity, { accountNo: { $in: accountNos } });
     if (accounts.length !== accountNos.length) throw invalidField('userProcessSelects', 'field.reference');
-    // A user who is not a super user grants access to its own tenant only, and leaves the user's
-    // selects of other tenants as they are.
+    // A caller who is not a super user grants access to its own tenant only (and all the user's
+    // selects are of that tenant already: beforeWrite).
     const scope = tenantScope(ctx);
     if (scope !== undefined && accounts.some((account) => account.crProcessId !== scope)) throw forbidden();
-    const replaced = scope === undefined ? {} : { accountId: { $in: (await ctx.em.find(AccountEntity, { crProcessId: scope })).map((a) => a.id) } };
-    await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id, ...replaced });
+    await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id });
     for (const account of accounts) ctx.em.create(UserProcessSelectEntity, { userProcessId: row.id, accountId: account.id } as Row);
     await ctx.em.flush();
+  },
+  async beforeDelete(row, ctx) {
+    await lockUser(ctx.em, row.userCode);
+    await assertWhollyInTenant(ctx, row.userCode);
   },
   async decorate(rows, messages, ctx) {
     const selects = await selectsOf(ctx.em, rows.map((row) => row.id as number));

@@ -13,7 +13,7 @@ export const userProcess = defineResource({
   grpc: UserProcessServiceService,
   operations: 'full',
   fields: {
-    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', searchable: true },
+    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
     userDescription: { kind: 'string', searchable: true },
     userProcessSelects: { kind: 'objects', required: true, of: { accountNo: { kind: 'string', required: true, maxLength: 64 } } },
   },
