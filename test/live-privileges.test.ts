@@ -134,6 +134,8 @@ test('an account, a user-process or a user made passive ends access from the nex
 
   await adminUpdate('account', account.accountNo, { status: false });
   expectError(t, await read(), 403, 'SVC-SYS-1003', 'account passive');
+  const loginBody = { userCode: member.userCode, password: member.password, languageCode: 'en' };
+  expectError(t, await api('POST', '/api/auth/login', { apiKey: true, body: loginBody }), 401, 'SVC-SYS-1002', 'login holding no tenant');
   await adminUpdate('account', account.accountNo, { status: true });
   t.is((await read()).status, 200, 'account active again');
 
