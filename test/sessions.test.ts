@@ -130,6 +130,29 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   t.is((await api('GET', '/api/session/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
 });
 
+test('session stats are counted in one snapshot: while sessions only open, passiveCount never falls', async (t) => {
+  // Counted one after the other, a login between the total and the open count made passiveCount
+  // (total minus open) fall. Others' tests only ever end sessions, which cannot make it fall.
+  const { user, password } = await createUser([(await createAccount()).accountNo]);
+  let opening = true;
+  const logins = (async () => {
+    while (opening) await Promise.all(Array.from({ length: 4 }, () => login(user.userCode, password)));
+  })();
+  const falls: string[] = [];
+  try {
+    let last = -1;
+    for (let i = 0; i < 200; i++) {
+      const { passiveCount } = (await api('GET', '/api/session/stats', { apiKey: true })).body as { passiveCount: number };
+      if (passiveCount < last) falls.push(`${last} → ${passiveCount}`);
+      last = passiveCount;
+    }
+  } finally {
+    opening = false;
+    await logins;
+  }
+  t.deepEqual(falls, []);
+});
+
 test('lastSeenAt follows the requests of a session, to within the gateway\'s flush interval', async (t) => {
   // decisions.md §7 lists lastSeenAt among a session's fields: when it was last used, not its login.
   const { user, password } = await createUser([(await createAccount()).accountNo]);
