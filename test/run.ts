@@ -1,7 +1,8 @@
 /**
  * `npm test`: starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
- * everything, and closes with the plain line `N passed, M failed`.
+ * everything, and closes with the plain line `N passed, M failed`, where M is at least 1 whenever
+ * the run failed or no test passed.
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
