@@ -425,9 +425,30 @@ eachLayer('a PodDisruptionBudget covers the gateway and lets at least one replic
   const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => selects(pdb.spec?.selector?.matchLabels, podLabels(gateway)));
   t.is(budgets.length, 1);
   const spec = budgets[0]?.spec;
-  // minAvailable equal to the replica count would block every node drain.
-  if (spec?.minAvailable !== undefined) t.true(typeof spec.minAvailable === 'string' || spec.minAvailable < (gateway.spec?.replicas ?? 1));
-  else t.true(spec?.maxUnavailable !== undefined && spec.maxUnavailable !== 0 && spec.maxUnavailable !== '0%');
+  // The fewest gateways there may be: the Deployment's count, or a HorizontalPodAutoscaler's minimum.
+  const scalers = rendered
+    .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
+    .filter((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === GATEWAY);
+  const replicas = Math.min(gateway.spec?.replicas ?? 1, ...scalers.map((hpa) => hpa.spec?.minReplicas ?? 1));
+  // A budget is a whole number of pods or a percentage of them, which Kubernetes rounds up.
+  const podsOf = (value: number | string): number | undefined => {
+    if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+    const percent = /^(\d+)%$/.exec(value)?.[1];
+    return percent === undefined || Number(percent) > 100 ? undefined : Math.ceil((Number(percent) * replicas) / 100);
+  };
+  const { minAvailable, maxUnavailable } = spec ?? {};
+  t.true((minAvailable === undefined) !== (maxUnavailable === undefined), 'exactly one of minAvailable and maxUnavailable');
+  const value = minAvailable ?? maxUnavailable;
+  const pods = value === undefined ? undefined : podsOf(value);
+  if (pods === undefined) {
+    t.fail(`${minAvailable === undefined ? 'maxUnavailable' : 'minAvailable'} ${JSON.stringify(value)} is neither a whole number of pods nor a percentage (/^\\d+%$/, at most 100%)`);
+    return;
+  }
+  // Of `replicas` gateways, at least one may go (a minAvailable equal to the replica count would block
+  // every node drain) and, where there are two or more, at least one stays.
+  const mayGo = minAvailable === undefined ? Math.min(pods, replicas) : replicas - pods;
+  t.true(mayGo >= 1, `${JSON.stringify(spec)} lets at least one of ${replicas} gateways go`);
+  if (replicas >= 2) t.true(replicas - mayGo >= 1, `${JSON.stringify(spec)} keeps at least one of ${replicas} gateways`);
 });
 
 // ---------------------------------------------------------------------------------------------

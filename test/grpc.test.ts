@@ -22,6 +22,10 @@ function bearer(token: string | undefined): Metadata {
   return metadata;
 }
 
+function sidOf(token: string): string {
+  return String(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+}
+
 function getBranch(token: string | undefined, id = 999_999_999): Promise<ServiceError | undefined> {
   const client = new BranchServiceClient(platform.grpc.bpm, credentials.createInsecure());
   return new Promise((resolve) =>
@@ -66,42 +70,65 @@ test('Login is served only to the internal credential, not to a user token', asy
   client.close();
 });
 
-test('RecordSessionsSeen is served only to the internal credential, and moves lastSeenAt forward to now at most', async (t) => {
-  const { token } = await adminSession();
-  const sid = String(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+test('RecordSessionsSeen is served only to the internal credential, and moves lastSeenAt of an open session forward, to now at most', async (t) => {
   const client = new SessionServiceClient(platform.grpc.core, credentials.createInsecure());
-  const record = (metadata: Metadata, seenAt: string) =>
-    new Promise<ServiceError | null>((resolve) => client.recordSessionsSeen({ seen: [{ sessionId: sid, seenAt }] }, metadata, (error) => resolve(error)));
-  const lastSeen = () =>
-    new Promise<string | undefined>((resolve) =>
-      client.getSession({ sessionId: sid }, bearer(tokens.internalToken('test')), (_error, session) => resolve(session?.lastSeenAt)),
+  const internal = () => bearer(tokens.internalToken('gateway'));
+  const record = (metadata: Metadata, sessionId: string, seenAt: string) =>
+    new Promise<ServiceError | null>((resolve) => client.recordSessionsSeen({ seen: [{ sessionId, seenAt }] }, metadata, (error) => resolve(error)));
+  const sessionOf = (sessionId: string) =>
+    new Promise<{ lastSeenAt: string; loginAt: string }>((resolve, reject) =>
+      client.getSession({ sessionId }, internal(), (error, session) => (error || !session ? reject(error ?? new Error('no session')) : resolve(session))),
     );
-  t.is((await record(bearer(token), new Date().toISOString()))?.code, status.UNAUTHENTICATED, 'not to a user token');
-  const before = await lastSeen();
-  t.is(await record(bearer(tokens.internalToken('gateway')), '2000-01-01T00:00:00.000Z'), null);
-  t.is(await lastSeen(), before, 'never backwards');
-  t.is(await record(bearer(tokens.internalToken('gateway')), '2999-01-01T00:00:00.000Z'), null);
-  const after = Date.parse((await lastSeen()) ?? '');
-  t.true(after <= Date.now() && after >= Date.parse(before ?? ''), 'a time in the future is taken as now');
+  const lastSeen = async (sessionId: string) => Date.parse((await sessionOf(sessionId)).lastSeenAt);
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  // Only open sessions move: one ended a moment ago keeps its lastSeenAt.
-  const other = await login(platform.adminUser, platform.adminPassword);
-  const endedSid = String(JSON.parse(Buffer.from(other.token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
-  const internal = bearer(tokens.internalToken('test'));
-  const ended = await new Promise<string | undefined>((resolve) =>
-    client.updateSession({ sessionId: endedSid, active: false }, internal, (_error, session) => resolve(session?.lastSeenAt)),
-  );
-  t.truthy(ended);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const recorded = await new Promise<ServiceError | null>((resolve) =>
-    client.recordSessionsSeen({ seen: [{ sessionId: endedSid, seenAt: new Date().toISOString() }] }, internal, (error) => resolve(error)),
-  );
-  t.is(recorded, null);
-  const afterEnd = await new Promise<string | undefined>((resolve) =>
-    client.getSession({ sessionId: endedSid }, internal, (_error, session) => resolve(session?.lastSeenAt)),
-  );
-  t.is(afterEnd, ended, 'an ended session keeps its lastSeenAt');
-  client.close();
+  try {
+    // A session of this test alone, used over gRPC only: the gateway never notes it as seen.
+    const session = await login(platform.adminUser, platform.adminPassword);
+    const sid = sidOf(session.token);
+    const atLogin = await lastSeen(sid);
+    t.is(atLogin, Date.parse((await sessionOf(sid)).loginAt), 'lastSeenAt starts at loginAt');
+    await pause(50);
+
+    for (const [name, metadata] of [['no token', new Metadata()], ['a user token', bearer(session.token)]] as const) {
+      const refused = await record(metadata, sid, new Date().toISOString());
+      t.is(refused?.code, status.UNAUTHENTICATED, name);
+      t.deepEqual(refused?.metadata.get('x-error-code'), ['SVC-SYS-1001'], name);
+    }
+    t.is(await lastSeen(sid), atLogin, 'a refused call moves nothing');
+
+    t.is(await record(internal(), sid, '2000-01-01T00:00:00.000Z'), null);
+    t.is(await lastSeen(sid), atLogin, 'never backwards');
+
+    const given = atLogin + 20;
+    t.is(await record(internal(), sid, new Date(given).toISOString()), null);
+    t.is(await lastSeen(sid), given, 'forward to the time given');
+
+    await pause(20);
+    const sent = Date.now();
+    t.is(await record(internal(), sid, '2999-01-01T00:00:00.000Z'), null);
+    const capped = await lastSeen(sid);
+    t.true(capped >= sent && capped <= Date.now(), `a time in the future is taken as now: ${new Date(capped).toISOString()}`);
+    t.true(capped > given, 'moved forward');
+
+    // Only open sessions move: one ended a moment ago, and one past its expiresAt, keep their lastSeenAt.
+    const [ended, expired] = await Promise.all([login(platform.adminUser, platform.adminPassword), login(platform.adminUser, platform.adminPassword)]);
+    for (const [name, other, change] of [
+      ['ended', ended, { active: false }],
+      ['expired', expired, { expiresAt: new Date(Date.now() - 1000).toISOString() }],
+    ] as const) {
+      const otherSid = sidOf(other.token);
+      const closed = await new Promise<string | undefined>((resolve) =>
+        client.updateSession({ sessionId: otherSid, ...change }, internal(), (_error, updated) => resolve(updated?.active === false ? updated.lastSeenAt : undefined)),
+      );
+      t.truthy(closed, `${name}: the session is closed`);
+      await pause(20);
+      t.is(await record(internal(), otherSid, new Date().toISOString()), null);
+      t.is<string | undefined, string | undefined>((await sessionOf(otherSid)).lastSeenAt, closed, `an ${name} session keeps its lastSeenAt`);
+    }
+  } finally {
+    client.close();
+  }
 });
 
 const reflectionProto = join(dirname(createRequire(import.meta.url).resolve('@grpc/reflection')), '../proto/grpc/reflection/v1/reflection.proto');

@@ -1,6 +1,7 @@
 /** Health (decisions.md §8): the gateway's view of every part, and its own liveness. */
 import test from 'ava';
 import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
 test('GET /actuator/health is UP with core, bpm, dms, db, redis (when configured) and diskSpace', async (t) => {
@@ -32,6 +33,28 @@ test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, an
     t.is(res.body.components.dms.status, 'DOWN');
     t.is(res.body.components.core.status, 'UP');
     t.is((await api('GET', '/api/health', { baseUrl: gateway.url })).status, 200);
+
+    // The rest: JWT-path routes to bpm and core, and API-key-path routes, all through this gateway.
+    const session = await adminSession();
+    const sid = String(JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+    const partner = await createPartner(freshTenant());
+    const record = await api('GET', `/api/business-partner/${partner.id}`, { token: session.token, baseUrl: gateway.url });
+    t.is(record.status, 200, `a record get (JWT, bpm): ${record.text}`);
+    t.deepEqual(record.body, partner);
+    const me = await api('GET', '/api/auth/me', { token: session.token, baseUrl: gateway.url });
+    t.is(me.status, 200, `auth/me (JWT, core): ${me.text}`);
+    t.is(me.body.userCode, platform.adminUser);
+    const one = await api('GET', `/api/session/${sid}`, { apiKey: true, baseUrl: gateway.url });
+    t.is(one.status, 200, `a session get (API key): ${one.text}`);
+    t.is(one.body.sessionId, sid);
+    const listed = await api('POST', '/api/session/active/list', { apiKey: true, baseUrl: gateway.url, body: { page: 0, size: 1, filter: {} } });
+    t.is(listed.status, 200, `the active session list (API key): ${listed.text}`);
+    t.true(listed.body.totalElements >= 1);
+
+    // and dms was down all along
+    const after = await api('GET', '/actuator/health', { baseUrl: gateway.url });
+    t.is(after.status, 503);
+    t.is(after.body.components.dms.status, 'DOWN');
   } finally {
     await gateway.stop();
   }

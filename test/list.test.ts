@@ -76,15 +76,24 @@ test('sorts apply in array order and take entity property names only', async (t)
 test('filters: equality on scalar fields, inclusive From/To ranges, unknown keys refused', async (t) => {
   const tenant = freshTenant();
   const [p1, p2, p3] = await partners(3, tenant);
-  await api('PUT', `/api/business-partner/${p2.id}`, { token: (await adminSession()).token, body: { version: 0, partnerType: 'BOTH' } });
+  const { token } = await adminSession();
+  const typed = await api('PUT', `/api/business-partner/${p2.id}`, { token, body: { version: 0, partnerType: 'BOTH' } });
+  t.is(typed.status, 200, typed.text);
   const both = await list('business-partner', { filter: { crProcessId: tenant, partnerType: 'BOTH' } });
   t.deepEqual(both.body.content.map((p: { id: number }) => p.id), [p2.id]);
   const range = await list('business-partner', { filter: { crProcessId: tenant, idFrom: p2.id, idTo: p3.id } });
   t.deepEqual(range.body.content.map((p: { id: number }) => p.id), [p2.id, p3.id]);
   const since = await list('business-partner', { filter: { crProcessId: tenant, createdAtFrom: p1.createdAt, createdAtTo: p1.createdAt } });
   t.deepEqual(since.body.content.map((p: { id: number }) => p.id), [p1.id]);
+  // equality with null matches the rows where the field is null, and only those
+  const taxed = await api('PUT', `/api/business-partner/${p3.id}`, { token, body: { version: 0, taxNumber: 'TX-NULL-FILTER' } });
+  t.is(taxed.status, 200, taxed.text);
   const nulls = await list('business-partner', { filter: { crProcessId: tenant, taxNumber: null } });
-  t.is(nulls.body.totalElements, 3);
+  t.is(nulls.status, 200, nulls.text);
+  t.deepEqual(nulls.body.content.map((p: { id: number }) => p.id), [p1.id, p2.id]);
+  t.is(nulls.body.totalElements, 2);
+  const withTax = await list('business-partner', { filter: { crProcessId: tenant, taxNumber: 'TX-NULL-FILTER' } });
+  t.deepEqual(withTax.body.content.map((p: { id: number }) => p.id), [p3.id]);
   for (const filter of [{ colour: 'red' }, { partner_type: 'BOTH' }, { partnerNameFrom: 'A' }, { password: 'x' }, { id: 'one' }, { partnerType: { $ne: 'x' } }, { createdAtFrom: 'yesterday' }]) {
     const bad = await list('business-partner', { filter: { crProcessId: tenant, ...filter } });
     t.is(bad.status, 400, JSON.stringify(filter));

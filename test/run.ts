@@ -1,7 +1,8 @@
 /**
  * `npm test`: starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
- * everything, and closes with the plain line `N passed, M failed`.
+ * everything, and closes with the plain line `N passed, M failed`, where M is at least 1 whenever
+ * the run failed or no test passed.
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
@@ -60,12 +61,14 @@ try {
     PLATFORM_DMS_GRPC: platform.env.DMS_GRPC_ADDR ?? '',
     PLATFORM_ENV: JSON.stringify(platform.env),
   });
-  if (summary.failed > 0 || summary.code !== 0) {
+  const failed = failures(summary);
+  if (failed.count > 0) {
     const log = await readFile(logFile, 'utf8').catch(() => '');
     console.log(`# last lines of the platform log:\n${log.split('\n').slice(-40).map((l) => `#   ${l}`).join('\n')}`);
   }
-  console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
-  exitCode = summary.failed === 0 && summary.code === 0 && summary.passed > 0 ? 0 : 1;
+  for (const reason of failed.reasons) console.log(`# ${reason}`);
+  console.log(`${summary.passed} passed, ${failed.count} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+  exitCode = failed.count === 0 ? 0 : 1;
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   console.log('0 passed, 1 failed');
@@ -82,7 +85,32 @@ interface Summary {
   passed: number;
   failed: number;
   skipped: number;
+  /** ava's own closing count `# fail N` (failed, crashed and never-run tests), when it printed one. */
+  reportedFailed?: number;
   code: number;
+}
+
+/**
+ * The failures the closing line shows. The TAP lines alone can say "2 passed, 0 failed" for a run
+ * that failed: ava's TAP reporter throws while reporting a test that timed out or a worker that
+ * called process.exit(), and then exits non-zero without a `not ok` line, a plan or a summary. So
+ * a failed run, and a run in which no test passed, always shows at least one failure, and says why.
+ */
+function failures(summary: Summary): { count: number; reasons: string[] } {
+  const reasons: string[] = [];
+  let count = Math.max(summary.failed, summary.reportedFailed ?? 0);
+  if (count > summary.failed) reasons.push(`ava counts ${count} failed (crashed or never run included), ${summary.failed} of them reported as \`not ok\``);
+  if (count === 0) {
+    if (summary.passed + summary.skipped === 0) reasons.push('no test ran (no test file matched, or the files declare no test): counted as one failure');
+    else if (summary.code !== 0) {
+      reasons.push(
+        `ava exited with code ${summary.code} but reported no failed test (its TAP reporter drops a test that timed out and ` +
+          'a worker that called process.exit(); see ava\'s own output above): counted as one failure',
+      );
+    } else if (summary.passed === 0) reasons.push('every test was skipped: counted as one failure');
+    if (reasons.length > 0) count = 1;
+  }
+  return { count, reasons };
 }
 
 /** Runs ava with TAP output, echoing it, and counts the results itself. */
@@ -99,6 +127,7 @@ function runAva(args: string[], childEnv: NodeJS.ProcessEnv): Promise<Summary> {
       if (/^not ok \d+/.test(line)) summary.failed++;
       else if (/^ok \d+.*# (SKIP|TODO)/i.test(line)) summary.skipped++;
       else if (/^ok \d+/.test(line)) summary.passed++;
+      else if (/^# fail \d+\s*$/.test(line)) summary.reportedFailed = Number(line.trim().slice(7));
     };
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
@@ -108,9 +137,9 @@ function runAva(args: string[], childEnv: NodeJS.ProcessEnv): Promise<Summary> {
       lines.forEach(count);
     });
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       count(pending);
-      summary.code = code ?? 1;
+      summary.code = code ?? (signal ? 128 : 1);
       resolve(summary);
     });
   });

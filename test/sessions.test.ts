@@ -130,6 +130,83 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   t.is((await api('GET', '/api/session/00000000-0000-4000-8000-000000000000', { apiKey: true })).status, 404);
 });
 
+test('session stats count real sessions: logins raise activeCount; logout, PUT active false and a past expiresAt each raise passiveCount', async (t) => {
+  // The statistics count every session of the platform, and other tests log in and out meanwhile,
+  // so each move is checked with a bound their sessions cannot break. Ended sessions stay ended (no
+  // test reopens one): totalCount and passiveCount only grow, and the sessions others end while
+  // this test reads are at most what the history list grew by around those reads.
+  const K = 3;
+  const { user, password } = await createUser([(await createAccount()).accountNo]);
+  const stats = async () => {
+    const res = await api('GET', '/api/session/stats', { apiKey: true });
+    t.is(res.status, 200, res.text);
+    t.is(res.body.totalCount, res.body.activeCount + res.body.passiveCount);
+    return res.body as { totalCount: number; activeCount: number; passiveCount: number };
+  };
+  const endedCount = async () => (await api('GET', '/api/session/history/list?page=0&size=1', { apiKey: true })).body.totalElements as number;
+  const mine = async () => {
+    const open = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 50, filter: { userCode: user.userCode } } });
+    const ended = await api('GET', `/api/session/history/list?page=0&size=50&userCode=${user.userCode}`, { apiKey: true });
+    const ids = (res: typeof open) => res.body.content.map((s: { sessionId: string }) => s.sessionId).sort();
+    return { open: ids(open), ended: ids(ended) };
+  };
+
+  const endedBefore = await endedCount();
+  const s0 = await stats();
+  const sessions = await Promise.all(Array.from({ length: 3 * K }, () => login(user.userCode, password)));
+  const s1 = await stats();
+  const endedByOthers = (await endedCount()) - endedBefore;
+  const sids = sessions.map((session) => String(claimsOf(session.token).sid));
+  t.true(s1.totalCount - s0.totalCount >= 3 * K, `totalCount ${s0.totalCount} → ${s1.totalCount} after ${3 * K} logins`);
+  t.true(
+    s1.activeCount - s0.activeCount >= 3 * K - endedByOthers,
+    `activeCount ${s0.activeCount} → ${s1.activeCount} after ${3 * K} logins, while at most ${endedByOthers} other sessions ended`,
+  );
+  t.deepEqual(await mine(), { open: [...sids].sort(), ended: [] }, 'the user\'s sessions are all open');
+
+  const ways: [string, (session: (typeof sessions)[number], sid: string) => Promise<number>][] = [
+    ['logout', async (session) => (await api('POST', '/api/auth/logout', { headers: { cookie: session.cookie.split(';')[0] ?? '' } })).status],
+    ['PUT active false', async (_session, sid) => (await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { active: false } })).status],
+    [
+      'PUT a past expiresAt',
+      async (_session, sid) => (await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } })).status,
+    ],
+  ];
+  for (const [index, [way, end]] of ways.entries()) {
+    const group = sessions.slice(index * K, (index + 1) * K);
+    const before = await stats();
+    const statuses = await Promise.all(group.map((session) => end(session, String(claimsOf(session.token).sid))));
+    t.deepEqual(statuses, group.map(() => (way === 'logout' ? 204 : 200)), way);
+    const after = await stats();
+    t.true(after.passiveCount - before.passiveCount >= K, `${way}: passiveCount ${before.passiveCount} → ${after.passiveCount} after ending ${K}`);
+    t.true(after.totalCount >= before.totalCount, `${way}: totalCount never falls`);
+  }
+  t.deepEqual(await mine(), { open: [], ended: [...sids].sort() }, 'the user\'s sessions are all ended');
+});
+
+test('session stats are counted in one snapshot: while sessions only open, passiveCount never falls', async (t) => {
+  // Counted one after the other, a login between the total and the open count made passiveCount
+  // (total minus open) fall. Others' tests only ever end sessions, which cannot make it fall.
+  const { user, password } = await createUser([(await createAccount()).accountNo]);
+  let opening = true;
+  const logins = (async () => {
+    while (opening) await Promise.all(Array.from({ length: 4 }, () => login(user.userCode, password)));
+  })();
+  const falls: string[] = [];
+  try {
+    let last = -1;
+    for (let i = 0; i < 200; i++) {
+      const { passiveCount } = (await api('GET', '/api/session/stats', { apiKey: true })).body as { passiveCount: number };
+      if (passiveCount < last) falls.push(`${last} → ${passiveCount}`);
+      last = passiveCount;
+    }
+  } finally {
+    opening = false;
+    await logins;
+  }
+  t.deepEqual(falls, []);
+});
+
 test('lastSeenAt follows the requests of a session, to within the gateway\'s flush interval', async (t) => {
   // decisions.md §7 lists lastSeenAt among a session's fields: when it was last used, not its login.
   const { user, password } = await createUser([(await createAccount()).accountNo]);

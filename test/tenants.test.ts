@@ -7,7 +7,20 @@
 import test from 'ava';
 import { offers, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
-import { accountOf, adminSession, create, createAccount, createGroupWithRoles, createUser, login, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import {
+  accountOf,
+  adminSession,
+  create,
+  createAccount,
+  createBranch,
+  createGroupWithRoles,
+  createPartner,
+  createUser,
+  login,
+  unique,
+  userWithRoles,
+  type TenantUser,
+} from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 import { keyPath, passing, perform, sampleOf, sampleRecord } from './helpers/samples.ts';
 
@@ -126,6 +139,28 @@ for (const resource of registry) {
     }
   });
 }
+
+test.serial('GET /api/branch/by-partner/{id} of a partner of tenant B is 404 SVC-SYS-4001 for a user of A ("404 if the partner is not visible to the caller"); a super user sees its branches', async (t) => {
+  const { a, b, user } = fixture;
+  const [partnerOfA, partnerOfB] = await Promise.all([createPartner(a.crProcessId), createPartner(b.crProcessId)]);
+  const [branchOfA, branchesOfB] = await Promise.all([
+    createBranch(a.crProcessId, partnerOfA.id),
+    Promise.all([createBranch(b.crProcessId, partnerOfB.id), createBranch(b.crProcessId, partnerOfB.id)]),
+  ]);
+  const byPartner = (token: string, partnerId: number) => api('GET', `/api/branch/by-partner/${partnerId}`, { token });
+
+  const hidden = await byPartner(user.token, partnerOfB.id);
+  t.is(hidden.status, 404, hidden.text);
+  t.is(hidden.body.error_code, 'SVC-SYS-4001');
+  // the same user, the same roles, its own tenant's partner
+  const own = await byPartner(user.token, partnerOfA.id);
+  t.is(own.status, 200, own.text);
+  t.deepEqual(own.body, [branchOfA]);
+
+  const asSuper = await byPartner(await admin(), partnerOfB.id);
+  t.is(asSuper.status, 200, asSuper.text);
+  t.deepEqual(asSuper.body, [...branchesOfB].sort((x, y) => x.id - y.id));
+});
 
 test.serial('user-process: a user who is not a super user may name only its own tenant\'s account in userProcessSelects (else 403 SVC-SYS-1003), and changes a user-process only while all its selects are of that tenant', async (t) => {
   const { a, b, user } = fixture;
