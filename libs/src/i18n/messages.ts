@@ -35,6 +35,10 @@ const catalogue = {
     en: 'Field {field} is longer than {max} characters',
     tr: '{field} alanı {max} karakterden uzun',
   },
+  'field.tooLongBytes': {
+    en: 'Field {field} is longer than {max} bytes',
+    tr: '{field} alanı {max} bayttan uzun',
+  },
   'field.tooShort': {
     en: 'Field {field} is shorter than {min} characters',
     tr: '{field} alanı {min} karakterden kısa',
