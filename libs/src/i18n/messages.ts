@@ -54,6 +54,15 @@ const catalogue = {
   },
   'field.readOnly': { en: 'Field {field} cannot be changed', tr: '{field} alanı değiştirilemez' },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
+  'header.invalid': { en: 'Header is invalid: {header}', tr: 'Başlık geçersiz: {header}' },
+  'body.unreadable': {
+    en: 'The request body cannot be read as its Content-Encoding says',
+    tr: 'İstek gövdesi Content-Encoding başlığında belirtildiği gibi okunamıyor',
+  },
+  'body.tooDeep': {
+    en: 'The request body is nested deeper than {max} levels at {field}',
+    tr: 'İstek gövdesi {field} konumunda {max} düzeyden daha derin',
+  },
   'page.size': { en: 'Page size must be between 1 and {max}', tr: 'Sayfa boyutu 1 ile {max} arasında olmalı' },
   'page.index': { en: 'Page index must not be negative', tr: 'Sayfa numarası negatif olamaz' },
   'sort.field': { en: 'Cannot sort by: {field}', tr: 'Bu alana göre sıralanamaz: {field}' },
