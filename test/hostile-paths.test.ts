@@ -5,8 +5,9 @@
  * 5xx.
  */
 import test from 'ava';
-import { adminSession } from './helpers/factories.ts';
-import { assertInvalid } from './helpers/error-body.ts';
+import { adminSession, createPartner, freshTenant, unique } from './helpers/factories.ts';
+import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
+import { api } from './helpers/platform.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 
 test('a path that does not percent-decode as UTF-8 is 400 SVC-SYS-2001, whatever the route', async (t) => {
@@ -42,4 +43,35 @@ test('a query string that does not percent-decode, or holds a NUL, is 400 SVC-SY
   assertInvalid(t, await rawRequest('GET', '/api/business-partner/stats?%FF=1', { token }), 'query');
   assertInvalid(t, await rawRequest('GET', '/api/session/history/list?userCode=a%00b', { apiKey: true }), 'userCode');
   assertInvalid(t, await rawRequest('GET', '/api/session/history/list?userCode=%ED%A0%80', { apiKey: true }), 'userCode');
+});
+
+test('stats takes crProcessId alone: an array-shaped, repeated or unknown parameter is 400, not a count of every tenant', async (t) => {
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  await createPartner(tenant);
+  // decisions.md §4 "all tenants for a super user unless ?crProcessId= narrows it": a key that is
+  // almost crProcessId must not silently widen the count to every tenant
+  assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[]=${tenant}`, { token }), 'crProcessId[]');
+  assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[0]=${tenant}`, { token }), 'crProcessId[0]');
+  assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId=${tenant}&crProcessId=${tenant}`, { token }), 'crProcessId');
+  assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId=${tenant}&tenant=${tenant}`, { token }), 'tenant');
+  assertInvalid(t, await api('GET', `/api/business-partner/stats?__proto__=${tenant}`, { token }), '__proto__');
+  const narrowed = await api('GET', `/api/business-partner/stats?crProcessId=${tenant}`, { token });
+  t.is(narrowed.status, 200, narrowed.text);
+  t.like(narrowed.body, { totalCount: 1, activeCount: 1, passiveCount: 0 });
+});
+
+test('session history takes page, size, userCode, from and to alone, each once', async (t) => {
+  for (const query of ['unknown=1', 'size[]=5', 'page=0&page=1', 'userCode[a]=x', 'from=2020-01-01T00:00:00Z&from=2021-01-01T00:00:00Z']) {
+    const name = query.split('=')[0] ?? '';
+    assertInvalid(t, await api('GET', `/api/session/history/list?${query}`, { apiKey: true }), name);
+  }
+  const ok = await api('GET', `/api/session/history/list?page=0&size=5&userCode=${unique('nobody-')}&from=2020-01-01T00:00:00Z&to=2999-01-01T00:00:00Z`, { apiKey: true });
+  t.is(ok.status, 200, ok.text);
+  t.is(ok.body.totalElements, 0);
+});
+
+test('the statistics of a resource without them stay 404, whatever the query', async (t) => {
+  const { token } = await adminSession();
+  assertErrorBody(t, await api('GET', '/api/group-member/stats?crProcessId=1', { token }), 404, 'SVC-SYS-4001');
 });

@@ -54,6 +54,11 @@ const catalogue = {
   },
   'field.readOnly': { en: 'Field {field} cannot be changed', tr: '{field} alanı değiştirilemez' },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
+  'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
+  'param.repeated': {
+    en: 'Parameter given more than once: {param}',
+    tr: 'Parametre birden fazla kez verilmiş: {param}',
+  },
   'header.invalid': { en: 'Header is invalid: {header}', tr: 'Başlık geçersiz: {header}' },
   'body.unreadable': {
     en: 'The request body cannot be read as its Content-Encoding says',
