@@ -60,6 +60,9 @@ const catalogue = {
     tr: 'Parametre birden fazla kez verilmiş: {param}',
   },
   'header.invalid': { en: 'Header is invalid: {header}', tr: 'Başlık geçersiz: {header}' },
+  'headers.tooLarge': { en: 'The request headers are too large', tr: 'İstek başlıkları çok büyük' },
+  'request.malformed': { en: 'The request is not valid HTTP', tr: 'İstek geçerli bir HTTP isteği değil' },
+  'request.timeout': { en: 'The request did not arrive in time', tr: 'İstek zamanında ulaşmadı' },
   'body.unreadable': {
     en: 'The request body cannot be read as its Content-Encoding says',
     tr: 'İstek gövdesi Content-Encoding başlığında belirtildiği gibi okunamıyor',
