@@ -4,15 +4,8 @@
  */
 import test from 'ava';
 import { adminSession, create, createPartner, freshTenant, login, unique } from './helpers/factories.ts';
-import { api, platform, type ApiResponse } from './helpers/platform.ts';
-
-function assertErrorBody(t: { is: (a: unknown, b: unknown, m?: string) => void; regex: (s: string, r: RegExp) => void; false: (v: boolean, m?: string) => void }, res: ApiResponse, status: number, code: string): void {
-  t.is(res.status, status, res.text);
-  t.is(res.body.status, 'ERROR');
-  t.is(res.body.error_code, code);
-  t.regex(res.body.message, /\S/);
-  t.false(/at \w+ \(|\.ts:\d+|select |insert |update "/i.test(res.text), `no stack or SQL in ${res.text}`);
-}
+import { assertErrorBody } from './helpers/error-body.ts';
+import { api, platform } from './helpers/platform.ts';
 
 test('malformed JSON is 400 SVC-SYS-2001', async (t) => {
   const { token } = await adminSession();

@@ -8,9 +8,11 @@ import type { SessionCheck } from './auth/session-check.ts';
 import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
 import { errorHandler } from './http/errors.ts';
+import { jsonBody } from './http/json-body.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
+import { requestSanity } from './middleware/request-sanity.ts';
 import { jwtCheck } from './middleware/jwt.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
@@ -75,6 +77,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(cors.headers);
   // 1. IP filter.
   app.use(ipFilter(config.ipFilter));
+  // 1a. A path, query or forwarded header the gateway could not hand on intact: 400.
+  app.use(requestSanity);
   // 2a. CORS preflight, answered before the steps that need credentials (decisions.md §2).
   app.use(cors.preflight);
   // 2. API key.
@@ -85,7 +89,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(jwtCheck(tokens, sessions, seen));
   // 5. Roles: checked per call by the services (decisions.md §2).
 
-  app.use(express.json({ limit: config.maxJsonBytes }));
+  app.use(jsonBody(config.maxJsonBytes));
   app.use(healthRoutes(config, backends, limits.health));
   app.use(authRoutes(config, backends, tokens, limits.loginGuard));
   app.use(sessionRoutes(backends, tokens));

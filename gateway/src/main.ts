@@ -8,6 +8,7 @@ import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
 import { SessionsSeen } from './auth/sessions-seen.ts';
 import { Backends } from './backends.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 
 function start(): void {
   const config = loadConfig();
@@ -31,6 +32,8 @@ function start(): void {
     log.info('listening', { port });
     process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
   });
+  answerClientErrors(server);
+  if (managementServer) answerClientErrors(managementServer);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;

@@ -4,25 +4,25 @@ import { ERRORS } from '@platform/libs/errors/codes.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
-import { translate } from '@platform/libs/i18n/messages.ts';
+import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { describeError, type Logger } from '@platform/libs/log/logger.ts';
 import { languageOf, stateOf } from './context.ts';
+import { requestError } from './request-errors.ts';
 
-/** The error body of decisions.md §6: status, error_code, message in the caller's language, refId on 5xx. */
-export function sendError(req: Request, res: Response, error: DomainError): void {
+/** The error body of decisions.md §6: status, error_code, message in `lang`, refId on 5xx. */
+export function errorBody(lang: Language, error: DomainError): Record<string, string> {
   const body: Record<string, string> = {
     status: 'ERROR',
     error_code: error.code,
-    message: translate(languageOf(req, res), error.messageKey, error.params),
+    message: translate(lang, error.messageKey, error.params),
   };
   if (error.params.refId) body.refId = error.params.refId;
-  res.status(ERRORS[error.code].http).json(body);
+  return body;
 }
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
+/** The error body in the caller's language, with the code's HTTP status. */
+export function sendError(req: Request, res: Response, error: DomainError): void {
+  res.status(ERRORS[error.code].http).json(errorBody(languageOf(req, res), error));
 }
 
 /** A failure as the gateway sees it, and whether a service already logged it under its refId. */
@@ -32,10 +32,11 @@ interface Classified {
 }
 
 /**
- * The last handler: domain errors and gRPC statuses get their codes; a body the JSON parser refused
- * is 400 (413 when too large); anything else is 500 SVC-SYS-5001. Every 5xx carries a refId and
- * has an exception-log entry under it: a service's own 5001 was logged by that service; the
- * gateway logs the rest (its own failures, unreachable or timed-out services).
+ * The last handler: domain errors and gRPC statuses get their codes; a request that express or the
+ * body parser could not read (a 4xx of theirs) is 400 (413 when too large, see request-errors.ts);
+ * anything else is 500 SVC-SYS-5001. Every 5xx carries a refId and has an exception-log entry under
+ * it: a service's own 5001 was logged by that service; the gateway logs the rest (its own failures,
+ * unreachable or timed-out services).
  */
 export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -67,13 +68,8 @@ export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorReque
 
 function classify(error: unknown): Classified {
   if (error instanceof DomainError) return { domain: error, loggedByService: false };
-  const parser = error as BodyParserError;
-  if (parser.type === 'entity.too.large') {
-    return { domain: new DomainError('SVC-SYS-3001', 'body.tooLarge', { limit: String(parser.limit ?? '') }), loggedByService: false };
-  }
-  if (typeof parser.type === 'string' && parser.status !== undefined && parser.status < 500) {
-    return { domain: new DomainError('SVC-SYS-2001', 'body.malformed'), loggedByService: false };
-  }
+  const unreadable = requestError(error);
+  if (unreadable) return { domain: unreadable, loggedByService: false };
   if (error instanceof Error && 'code' in error && 'metadata' in error) {
     const domain = fromGrpcError(error);
     // a service's 5001 arrives with the refId under which that service logged it

@@ -127,7 +127,11 @@ function objectList(name: string, spec: Extract<FieldSpec, { kind: 'objects' }>,
   });
 }
 
-/** The JSON type of a value must fit its kind; numbers for money may come as numbers or strings. */
+/**
+ * The JSON type of a value must be its kind's own (decisions.md §9): a whole number for long and
+ * int (`"20"` is refused), a boolean for boolean; only a decimal (money, quantity) may come as a
+ * number or a string.
+ */
 function protoValue(name: string, spec: ScalarField, value: Json): unknown {
   switch (spec.kind) {
     case 'string':
@@ -144,12 +148,11 @@ function protoValue(name: string, spec: ScalarField, value: Json): unknown {
       return value;
     case 'long':
     case 'int': {
-      const number = typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
       const limit = spec.kind === 'int' ? 2_147_483_647 : Number.MAX_SAFE_INTEGER;
-      if (typeof number !== 'number' || !Number.isSafeInteger(number) || Math.abs(number) > limit) {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || Math.abs(value) > limit) {
         throw invalidField(name, 'field.type', { type: 'integer' });
       }
-      return number;
+      return value;
     }
     case 'decimal':
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);

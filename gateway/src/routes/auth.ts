@@ -1,5 +1,5 @@
 import type { ServiceError } from '@grpc/grpc-js';
-import { Router, type Response } from 'express';
+import type { Router } from 'express';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import { sendLoginRefusal, type LoginGuard } from '../middleware/rate-limit.ts';
 import { stringifySetCookie } from 'cookie';
@@ -19,6 +19,7 @@ import { clientIp } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
 import { SESSION_COOKIE } from '../middleware/jwt.ts';
 import { header, userMetadata } from './crud.ts';
+import { routerFor, type RouteTable } from './route.ts';
 
 const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken']);
 
@@ -57,88 +58,94 @@ function meBody(me: MeResponse) {
   };
 }
 
-/** POST /api/auth/login (API key) and GET /api/auth/me (JWT), platform-interface.md §4.3. */
+export const AUTH_ROUTES = {
+  login: { method: 'post', path: '/api/auth/login' },
+  me: { method: 'get', path: '/api/auth/me' },
+  switchAccount: { method: 'post', path: '/api/auth/switch-account' },
+  changePassword: { method: 'post', path: '/api/auth/change-password' },
+  logout: { method: 'post', path: '/api/auth/logout' },
+} as const satisfies RouteTable;
+
+/** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), platform-interface.md §4.3. */
 export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): Router {
-  const router = Router({ caseSensitive: true });
-
-  router.post('/api/auth/login', async (req, res: Response) => {
-    const body = asObject(req.body);
-    for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');
-    const userCode = stringField(body, 'userCode', true) ?? '';
-    const password = stringField(body, 'password', true) ?? '';
-    const languageCode = stringField(body, 'languageCode', true) ?? '';
-    if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
-    const captchaToken = stringField(body, 'captchaToken', false);
-    const metadata = toMetadata({
-      token: tokens.internalToken('gateway'),
-      lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
-      projectCode: header(req, 'x-project-code'),
-    });
-    // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
-    const ip = clientIp(req);
-    const attempt = await loginGuard.admit(userCode, ip);
-    if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
-    let login: LoginResponse;
-    try {
-      login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
-        userCode,
-        password,
-        languageCode,
-        captchaToken,
-        ipAddress: ip,
-        userAgent: header(req, 'user-agent') ?? '',
+  return routerFor(AUTH_ROUTES, {
+    login: async (req, res) => {
+      const body = asObject(req.body);
+      for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');
+      const userCode = stringField(body, 'userCode', true) ?? '';
+      const password = stringField(body, 'password', true) ?? '';
+      const languageCode = stringField(body, 'languageCode', true) ?? '';
+      if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
+      const captchaToken = stringField(body, 'captchaToken', false);
+      const metadata = toMetadata({
+        token: tokens.internalToken('gateway'),
+        lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
         projectCode: header(req, 'x-project-code'),
-      }, metadata);
-    } catch (error) {
-      await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
-      throw error;
-    }
-    await attempt.settle('success');
-    res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      success: true,
-      token: '',
-      userCode: login.userCode,
-      source: login.source,
-      expiresAt: login.expiresAt,
-      superUser: login.superUser,
-      userProcess: login.userProcess ?? null,
-    });
-  });
+      });
+      // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
+      const ip = clientIp(req);
+      const attempt = await loginGuard.admit(userCode, ip);
+      if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
+      let login: LoginResponse;
+      try {
+        login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
+          userCode,
+          password,
+          languageCode,
+          captchaToken,
+          ipAddress: ip,
+          userAgent: header(req, 'user-agent') ?? '',
+          projectCode: header(req, 'x-project-code'),
+        }, metadata);
+      } catch (error) {
+        await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
+        throw error;
+      }
+      await attempt.settle('success');
+      res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({
+        success: true,
+        token: '',
+        userCode: login.userCode,
+        source: login.source,
+        expiresAt: login.expiresAt,
+        superUser: login.superUser,
+        userProcess: login.userProcess ?? null,
+      });
+    },
 
-  router.get('/api/auth/me', async (req, res) => {
-    const me = await backends.call<MeResponse>('core', AuthServiceService, 'me', {}, userMetadata(req, res));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(meBody(me));
-  });
+    me: async (req, res) => {
+      const me = await backends.call<MeResponse>('core', AuthServiceService, 'me', {}, userMetadata(req, res));
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(meBody(me));
+    },
 
-  // decisions.md §2: a new cookie for the new account; the body is what me shows for it
-  router.post('/api/auth/switch-account', async (req, res) => {
-    const body = asObject(req.body);
-    for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
-    const accountNo = stringField(body, 'accountNo', true) ?? '';
-    const switched = await backends.call<SwitchAccountResponse>('core', AuthServiceService, 'switchAccount', { accountNo }, userMetadata(req, res));
-    res.setHeader('Set-Cookie', sessionCookie(config, switched.token, switched.expiresIn));
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(switched.me ? meBody(switched.me) : {});
-  });
+    // decisions.md §2: a new cookie for the new account; the body is what me shows for it
+    switchAccount: async (req, res) => {
+      const body = asObject(req.body);
+      for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
+      const accountNo = stringField(body, 'accountNo', true) ?? '';
+      const switched = await backends.call<SwitchAccountResponse>('core', AuthServiceService, 'switchAccount', { accountNo }, userMetadata(req, res));
+      res.setHeader('Set-Cookie', sessionCookie(config, switched.token, switched.expiresIn));
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(switched.me ? meBody(switched.me) : {});
+    },
 
-  router.post('/api/auth/change-password', async (req, res) => {
-    const body = asObject(req.body);
-    for (const name of Object.keys(body)) if (name !== 'currentPassword' && name !== 'newPassword') throw invalidField(name, 'field.unknown');
-    const currentPassword = stringField(body, 'currentPassword', true) ?? '';
-    const newPassword = stringField(body, 'newPassword', true) ?? '';
-    await backends.call('core', AuthServiceService, 'changePassword', { currentPassword, newPassword }, userMetadata(req, res));
-    res.status(204).end();
-  });
+    changePassword: async (req, res) => {
+      const body = asObject(req.body);
+      for (const name of Object.keys(body)) if (name !== 'currentPassword' && name !== 'newPassword') throw invalidField(name, 'field.unknown');
+      const currentPassword = stringField(body, 'currentPassword', true) ?? '';
+      const newPassword = stringField(body, 'newPassword', true) ?? '';
+      await backends.call('core', AuthServiceService, 'changePassword', { currentPassword, newPassword }, userMetadata(req, res));
+      res.status(204).end();
+    },
 
-  // ends the session the token is bound to, and clears the cookie (Max-Age=0)
-  router.post('/api/auth/logout', async (req, res) => {
-    await backends.call('core', AuthServiceService, 'logout', {}, userMetadata(req, res));
-    res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
-    res.status(204).end();
+    // ends the session the token is bound to, and clears the cookie (Max-Age=0)
+    logout: async (req, res) => {
+      await backends.call('core', AuthServiceService, 'logout', {}, userMetadata(req, res));
+      res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
+      res.status(204).end();
+    },
   });
-
-  return router;
 }

@@ -1,12 +1,14 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { keyOf, methodNames, offers, recordFieldOf, type Resource } from '@platform/libs/crud/resource.ts';
+import { keyOf, methodNames, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { languageOf, stateOf } from '../http/context.ts';
+import { idParam } from '../http/params.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
+import { routerFor, type RouteSpec } from './route.ts';
 
 type Message = Record<string, unknown>;
 
@@ -26,13 +28,6 @@ export function userMetadata(req: Request, res: Response): Metadata {
 export function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value.slice(0, 1000) : undefined;
-}
-
-/** A path id: a positive whole number, else 400 SVC-SYS-2001. */
-export function idParam(raw: string | undefined, name = 'id'): number {
-  const id = raw !== undefined && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: name });
-  return id;
 }
 
 function keyParam(resource: Resource, raw: string | undefined): Message {
@@ -56,9 +51,37 @@ export function pageToJson(resource: Resource, content: Message[], meta: PageMet
   };
 }
 
+/** The routes of one resource's CRUD set, by operation; `stats` is there even without statistics (a 404). */
+export type CrudRouteTable = {
+  stats: RouteSpec;
+  list?: RouteSpec;
+  create?: RouteSpec;
+  get: RouteSpec;
+  update?: RouteSpec;
+  delete?: RouteSpec;
+};
+
 /**
- * The REST routes of every resource's CRUD set (platform-interface.md §4.1), each translated to
- * its RPC: GET /{path}/stats, POST /{path}/list, GET|PUT|DELETE /{path}/{key}, POST /{path}.
+ * The REST routes of a resource's CRUD set (platform-interface.md §4.1) that it offers (§4.2), in
+ * the order they are matched: GET /{path}/stats (`?crProcessId=` alone), POST /{path}/list,
+ * POST /{path}, GET|PUT|DELETE /{path}/{key}.
+ */
+export function crudRouteTable(resource: Resource): CrudRouteTable {
+  const base = `/api/${resource.path}`;
+  const route = (operation: Operation, spec: RouteSpec) => (offers(resource, operation) ? spec : undefined);
+  return {
+    // a resource without statistics has no such path (rather than 400 for a record key "stats")
+    stats: offers(resource, 'stats') ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } } : { method: 'get', path: `${base}/stats` },
+    list: route('list', { method: 'post', path: `${base}/list` }),
+    create: route('create', { method: 'post', path: base }),
+    get: { method: 'get', path: `${base}/:key` },
+    update: route('update', { method: 'put', path: `${base}/:key` }),
+    delete: route('delete', { method: 'delete', path: `${base}/:key` }),
+  };
+}
+
+/**
+ * The REST routes of every resource's CRUD set, each translated to its RPC.
  *
  * Each resource has a router of its own, and a request goes straight to the one its path names
  * (`/api/{path}…`): express then matches its few routes, not every route of every resource in
@@ -68,58 +91,42 @@ export function pageToJson(resource: Resource, content: Message[], meta: PageMet
 export function crudRoutes(resources: readonly Resource[], backends: Backends): RequestHandler {
   const routers = new Map<string, Router>();
   for (const resource of resources) {
-    const router = Router({ caseSensitive: true });
-    routers.set(resource.path, router);
-    const base = `/api/${resource.path}`;
     const names = methodNames(resource);
     const call = <Res>(method: string, request: unknown, req: Request, res: Response) =>
       backends.call<Res>(resource.service, resource.grpc, method, request, userMetadata(req, res));
+    const withStats = offers(resource, 'stats');
 
-    if (offers(resource, 'stats')) {
-      router.get(`${base}/stats`, async (req, res) => {
-        const raw = req.query.crProcessId;
-        const request = raw === undefined ? {} : { crProcessId: idParam(typeof raw === 'string' ? raw : undefined, 'crProcessId') };
-        res.json(await call(names.stats, request, req, res));
-      });
-    } else {
-      // a resource without statistics has no such path (rather than 400 for a record key "stats")
-      router.get(`${base}/stats`, (req) => {
-        throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
-      });
-    }
-    if (offers(resource, 'list')) {
-      router.post(`${base}/list`, async (req, res) => {
+    routers.set(resource.path, routerFor(crudRouteTable(resource), {
+      stats: async (req, res, query: { crProcessId?: number }) => {
+        if (!withStats) throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
+        res.json(await call(names.stats, query, req, res));
+      },
+      list: async (req, res) => {
         const page = pageRequestFromJson(req.body);
         const response = await call<{ content: Message[]; meta?: PageMeta }>(names.list, { page }, req, res);
         res.json(pageToJson(resource, response.content, response.meta));
-      });
-    }
-    if (offers(resource, 'create')) {
-      router.post(base, async (req, res) => {
+      },
+      create: async (req, res) => {
         const { record } = recordFromJson(resource, req.body, 'create');
         const created = await call<Message>(names.create, { [recordFieldOf(resource)]: record }, req, res);
         res.json(recordToJson(resource, created));
-      });
-    }
-    router.get(`${base}/:key`, async (req, res) => {
-      const record = await call<Message>(names.get, keyParam(resource, req.params.key), req, res);
-      res.json(recordToJson(resource, record));
-    });
-    if (offers(resource, 'update')) {
-      router.put(`${base}/:key`, async (req, res) => {
+      },
+      get: async (req, res) => {
+        const record = await call<Message>(names.get, keyParam(resource, req.params.key), req, res);
+        res.json(recordToJson(resource, record));
+      },
+      update: async (req, res) => {
         const key = keyParam(resource, req.params.key);
         const { record, mask } = recordFromJson(resource, req.body, 'update');
         if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
         const updated = await call<Message>(names.update, { ...key, [recordFieldOf(resource)]: record, updateMask: mask }, req, res);
         res.json(recordToJson(resource, updated));
-      });
-    }
-    if (offers(resource, 'delete')) {
-      router.delete(`${base}/:key`, async (req, res) => {
+      },
+      delete: async (req, res) => {
         await call(names.delete, keyParam(resource, req.params.key), req, res);
         res.status(204).end();
-      });
-    }
+      },
+    }));
   }
   return (req, res, next) => {
     const router = routers.get(RESOURCE_SEGMENT.exec(req.path)?.[1] ?? '');

@@ -1,7 +1,8 @@
 import { statfs } from 'node:fs/promises';
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Backends } from '../backends.ts';
+import { routerFor, type RouteTable } from './route.ts';
 
 type Status = 'UP' | 'DOWN';
 interface Component {
@@ -27,27 +28,32 @@ async function diskSpace(path: string): Promise<Component> {
 
 const up = (ok: boolean): Component => ({ status: ok ? 'UP' : 'DOWN' });
 
+export const HEALTH_ROUTES = {
+  health: { method: 'get', path: '/actuator/health' },
+  liveness: { method: 'get', path: '/api/health' },
+} as const satisfies RouteTable;
+
 /**
  * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and
  * diskSpace; 503 with DOWN when one is down (decisions.md §8). GET /api/health: liveness.
  */
 export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): Router {
-  const router = Router({ caseSensitive: true });
-  router.get('/actuator/health', async (_req, res) => {
-    const [core, bpm, dms, db, disk, more] = await Promise.all([
-      backends.health('core'),
-      backends.health('bpm'),
-      backends.health('dms'),
-      backends.health('core', 'db'),
-      diskSpace(config.dataDir),
-      extra(),
-    ]);
-    const components: Record<string, Component> = { core: up(core), bpm: up(bpm), dms: up(dms), db: up(db), diskSpace: disk, ...more };
-    const status: Status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
-    res.status(status === 'UP' ? 200 : 503).setHeader('Cache-Control', 'no-store').json({ status, components });
+  return routerFor(HEALTH_ROUTES, {
+    health: async (_req, res) => {
+      const [core, bpm, dms, db, disk, more] = await Promise.all([
+        backends.health('core'),
+        backends.health('bpm'),
+        backends.health('dms'),
+        backends.health('core', 'db'),
+        diskSpace(config.dataDir),
+        extra(),
+      ]);
+      const components: Record<string, Component> = { core: up(core), bpm: up(bpm), dms: up(dms), db: up(db), diskSpace: disk, ...more };
+      const status: Status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
+      res.status(status === 'UP' ? 200 : 503).setHeader('Cache-Control', 'no-store').json({ status, components });
+    },
+    liveness: (_req, res) => {
+      res.setHeader('Cache-Control', 'no-store').json({ status: 'UP' });
+    },
   });
-  router.get('/api/health', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store').json({ status: 'UP' });
-  });
-  return router;
 }

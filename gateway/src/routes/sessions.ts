@@ -1,6 +1,6 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService, type Session } from '@platform/libs/gen/platform/core/v1/session.ts';
@@ -9,6 +9,7 @@ import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
+import { routerFor, type RouteTable } from './route.ts';
 
 const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
 const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'stack', 'createdAt'] as const;
@@ -26,19 +27,17 @@ function page(content: Record<string, unknown>[], meta: PageMeta | undefined) {
   return { content, page: meta?.page ?? 0, size: meta?.size ?? 0, totalElements: meta?.totalElements ?? 0, totalPages: meta?.totalPages ?? 0, first: meta?.first ?? true, last: meta?.last ?? true, empty: meta?.empty ?? true };
 }
 
-function queryString(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: name });
-  return value;
-}
-
-function queryInt(req: Request, name: string): number | undefined {
-  const value = queryString(req, name);
-  if (value === undefined || value === '') return undefined;
-  if (!/^-?\d{1,9}$/.test(value)) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: name });
-  return Number(value);
-}
+export const SESSION_ROUTES = {
+  activeSessions: { method: 'get', path: '/api/session/active' },
+  activeSessionPage: { method: 'post', path: '/api/session/active/list' },
+  sessionHistory: { method: 'get', path: '/api/session/history/list', query: { page: 'int', size: 'int', userCode: 'text', from: 'text', to: 'text' } },
+  sessionStats: { method: 'get', path: '/api/session/stats' },
+  getSession: { method: 'get', path: '/api/session/:sessionId' },
+  createSession: { method: 'post', path: '/api/session' },
+  updateSession: { method: 'put', path: '/api/session/:sessionId' },
+  getException: { method: 'get', path: '/api/logs/exceptions/:refId' },
+  exceptionPage: { method: 'post', path: '/api/logs/exceptions/list' },
+} as const satisfies RouteTable;
 
 /**
  * The API-key endpoints of sessions and exception logs (platform-interface.md §4.4,
@@ -46,7 +45,6 @@ function queryInt(req: Request, name: string): number | undefined {
  * internal credential once the gateway has checked the API key.
  */
 export function sessionRoutes(backends: Backends, tokens: TokenService): Router {
-  const router = Router({ caseSensitive: true });
   const internal = (req: Request) =>
     toMetadata({
       token: tokens.internalToken('gateway'),
@@ -58,59 +56,52 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): Router 
   const session = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', SessionServiceService, method, request, internal(req));
   const logs = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', ExceptionLogServiceService, method, request, internal(req));
 
-  router.get('/api/session/active', async (req, res) => {
-    const { sessions } = await session<{ sessions: Session[] }>('listActiveSessions', {}, req);
-    res.json(sessions.map(sessionJson));
+  return routerFor(SESSION_ROUTES, {
+    activeSessions: async (req, res) => {
+      const { sessions } = await session<{ sessions: Session[] }>('listActiveSessions', {}, req);
+      res.json(sessions.map(sessionJson));
+    },
+    activeSessionPage: async (req, res) => {
+      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageActiveSessions', { page: pageRequestFromJson(req.body) }, req);
+      res.json(page(response.content.map(sessionJson), response.meta));
+    },
+    sessionHistory: async (req, res, query) => {
+      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageSessionHistory', query, req);
+      res.json(page(response.content.map(sessionJson), response.meta));
+    },
+    sessionStats: async (req, res) => {
+      res.json(await session('getSessionStats', {}, req));
+    },
+    getSession: async (req, res) => {
+      res.json(sessionJson(await session<Session>('getSession', { sessionId: req.params.sessionId }, req)));
+    },
+    createSession: async (req, res) => {
+      const body = asObject(req.body);
+      const allowed = new Set(['userCode', 'accountNo', 'ipAddress', 'userAgent', 'expiresAt']);
+      for (const [name, value] of Object.entries(body)) {
+        if (!allowed.has(name)) throw invalidField(name, 'field.unknown');
+        if (value !== null && typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
+      }
+      const created = await session<Session>('createSession', Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)), req);
+      res.json(sessionJson(created));
+    },
+    updateSession: async (req, res) => {
+      const body = asObject(req.body);
+      const request: { sessionId: string; expiresAt?: string; active?: boolean } = { sessionId: req.params.sessionId ?? '' };
+      for (const [name, value] of Object.entries(body)) {
+        if (name === 'expiresAt' && typeof value === 'string') request.expiresAt = value;
+        else if (name === 'active' && typeof value === 'boolean') request.active = value;
+        else if (name === 'expiresAt' || name === 'active') throw invalidField(name, 'field.type', { type: name === 'active' ? 'boolean' : 'string' });
+        else throw invalidField(name, 'field.unknown');
+      }
+      res.json(sessionJson(await session<Session>('updateSession', request, req)));
+    },
+    getException: async (req, res) => {
+      res.json(exceptionJson(await logs<ExceptionEntry>('getException', { refId: req.params.refId }, req)));
+    },
+    exceptionPage: async (req, res) => {
+      const response = await logs<{ content: ExceptionEntry[]; meta?: PageMeta }>('listExceptions', { page: pageRequestFromJson(req.body) }, req);
+      res.json(page(response.content.map(exceptionJson), response.meta));
+    },
   });
-  router.post('/api/session/active/list', async (req, res) => {
-    const response = await session<{ content: Session[]; meta?: PageMeta }>('pageActiveSessions', { page: pageRequestFromJson(req.body) }, req);
-    res.json(page(response.content.map(sessionJson), response.meta));
-  });
-  router.get('/api/session/history/list', async (req, res) => {
-    const request = {
-      page: queryInt(req, 'page'),
-      size: queryInt(req, 'size'),
-      userCode: queryString(req, 'userCode') || undefined,
-      from: queryString(req, 'from') || undefined,
-      to: queryString(req, 'to') || undefined,
-    };
-    const response = await session<{ content: Session[]; meta?: PageMeta }>('pageSessionHistory', request, req);
-    res.json(page(response.content.map(sessionJson), response.meta));
-  });
-  router.get('/api/session/stats', async (req, res) => {
-    res.json(await session('getSessionStats', {}, req));
-  });
-  router.get('/api/session/:sessionId', async (req, res) => {
-    res.json(sessionJson(await session<Session>('getSession', { sessionId: req.params.sessionId }, req)));
-  });
-  router.post('/api/session', async (req, res) => {
-    const body = asObject(req.body);
-    const allowed = new Set(['userCode', 'accountNo', 'ipAddress', 'userAgent', 'expiresAt']);
-    for (const [name, value] of Object.entries(body)) {
-      if (!allowed.has(name)) throw invalidField(name, 'field.unknown');
-      if (value !== null && typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
-    }
-    const created = await session<Session>('createSession', Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)), req);
-    res.json(sessionJson(created));
-  });
-  router.put('/api/session/:sessionId', async (req, res) => {
-    const body = asObject(req.body);
-    const request: { sessionId: string; expiresAt?: string; active?: boolean } = { sessionId: req.params.sessionId ?? '' };
-    for (const [name, value] of Object.entries(body)) {
-      if (name === 'expiresAt' && typeof value === 'string') request.expiresAt = value;
-      else if (name === 'active' && typeof value === 'boolean') request.active = value;
-      else if (name === 'expiresAt' || name === 'active') throw invalidField(name, 'field.type', { type: name === 'active' ? 'boolean' : 'string' });
-      else throw invalidField(name, 'field.unknown');
-    }
-    res.json(sessionJson(await session<Session>('updateSession', request, req)));
-  });
-
-  router.get('/api/logs/exceptions/:refId', async (req, res) => {
-    res.json(exceptionJson(await logs<ExceptionEntry>('getException', { refId: req.params.refId }, req)));
-  });
-  router.post('/api/logs/exceptions/list', async (req, res) => {
-    const response = await logs<{ content: ExceptionEntry[]; meta?: PageMeta }>('listExceptions', { page: pageRequestFromJson(req.body) }, req);
-    res.json(page(response.content.map(exceptionJson), response.meta));
-  });
-  return router;
 }

@@ -15,6 +15,8 @@ export interface ScalarField {
   /** Longest string (default 255 for `string`). */
   maxLength?: number;
   minLength?: number;
+  /** Most bytes of the string's UTF-8 (a password: bcrypt reads only the first 72). */
+  maxBytes?: number;
   /** Allowed values of an `enum`. */
   values?: readonly string[];
   /** Smallest and largest number of a `long`, `int` or `decimal`. */

@@ -12,6 +12,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Checks and converts one value of a scalar field, as it arrives in a proto message or a list
  * filter, to the value a row holds: numbers for long and int, strings for decimal and date, Date
  * for datetime. Throws 400 SVC-SYS-2001 naming the field.
+ *
+ * The JSON type must be the kind's own (decisions.md §9): a long or int is a number, a boolean a
+ * boolean — `"2"` and `"true"` are refused, since a list filter reaches here as the client's JSON.
+ * Only a decimal (money, quantity) is either a number or a decimal string.
+ *
+ * @example
+ * toRowValue('crProcessId', { kind: 'long' }, 2)   // 2
+ * toRowValue('crProcessId', { kind: 'long' }, '2') // throws 400 SVC-SYS-2001 naming crProcessId
  */
 export function toRowValue(field: string, spec: ScalarField, value: unknown): unknown {
   switch (spec.kind) {
@@ -30,7 +38,6 @@ export function toRowValue(field: string, spec: ScalarField, value: unknown): un
       return checkRange(field, spec, toInteger(field, value, spec.kind));
     case 'boolean':
       if (typeof value === 'boolean') return value;
-      if (value === 'true' || value === 'false') return value === 'true';
       throw invalidField(field, 'field.type', { type: 'boolean' });
     case 'decimal':
       return toDecimal(field, spec, value);
@@ -77,17 +84,19 @@ function checkText(field: string, spec: ScalarField, text: string): string {
   if (spec.minLength !== undefined && [...text].length < spec.minLength) {
     throw invalidField(field, 'field.tooShort', { min: String(spec.minLength) });
   }
+  if (spec.maxBytes !== undefined && Buffer.byteLength(text, 'utf8') > spec.maxBytes) {
+    throw invalidField(field, 'field.tooLongBytes', { max: String(spec.maxBytes) });
+  }
   if (spec.required && text.trim() === '') throw invalidField(field, 'field.required');
   return text;
 }
 
 function toInteger(field: string, value: unknown, kind: 'long' | 'int'): number {
-  const number = typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw invalidField(field, 'field.type', { type: 'integer' });
   }
-  if (kind === 'int' && (number < -2_147_483_648 || number > 2_147_483_647)) throw invalidField(field, 'field.outOfRange');
-  return number;
+  if (kind === 'int' && (value < -2_147_483_648 || value > 2_147_483_647)) throw invalidField(field, 'field.outOfRange');
+  return value;
 }
 
 function checkRange(field: string, spec: ScalarField, number: number): number {

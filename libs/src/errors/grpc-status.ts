@@ -61,9 +61,27 @@ export function toGrpcStatus(error: DomainError): Partial<StatusObject> {
   const metadata = new Metadata();
   metadata.set(CODE, error.code);
   metadata.set(KEY, error.messageKey);
-  metadata.set(PARAMS, JSON.stringify(error.params));
+  metadata.set(PARAMS, paramsText(error.params));
   if (error.params.refId) metadata.set(REF_ID, error.params.refId);
   return { code: ERRORS[error.code].grpc, details: error.code, metadata };
+}
+
+/** Longest parameter value sent along (a field name a client made up may be as long as its body). */
+const MAX_PARAM_LENGTH = 200;
+
+/**
+ * The parameters as JSON that a metadata value can carry: grpc-js refuses (throws on) anything but
+ * printable ASCII there, and a parameter may quote a client's text (an unknown filter key `ünvan`).
+ * Every other character is written as a JSON `\uXXXX` escape, which JSON.parse reads back as it was.
+ */
+function paramsText(params: ErrorParams): string {
+  const short = Object.fromEntries(
+    Object.entries(params).map(([name, value]) => {
+      const chars = [...value];
+      return [name, chars.length > MAX_PARAM_LENGTH ? `${chars.slice(0, MAX_PARAM_LENGTH).join('')}…` : value];
+    }),
+  );
+  return JSON.stringify(short).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -35,6 +35,10 @@ const catalogue = {
     en: 'Field {field} is longer than {max} characters',
     tr: '{field} alanı {max} karakterden uzun',
   },
+  'field.tooLongBytes': {
+    en: 'Field {field} is longer than {max} bytes',
+    tr: '{field} alanı {max} bayttan uzun',
+  },
   'field.tooShort': {
     en: 'Field {field} is shorter than {min} characters',
     tr: '{field} alanı {min} karakterden kısa',
@@ -55,6 +59,23 @@ const catalogue = {
     tr: '{field} alanındaki kullanıcının bu kiracı için userProcessSelect kaydı yok',
   },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
+  'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
+  'param.repeated': {
+    en: 'Parameter given more than once: {param}',
+    tr: 'Parametre birden fazla kez verilmiş: {param}',
+  },
+  'header.invalid': { en: 'Header is invalid: {header}', tr: 'Başlık geçersiz: {header}' },
+  'headers.tooLarge': { en: 'The request headers are too large', tr: 'İstek başlıkları çok büyük' },
+  'request.malformed': { en: 'The request is not valid HTTP', tr: 'İstek geçerli bir HTTP isteği değil' },
+  'request.timeout': { en: 'The request did not arrive in time', tr: 'İstek zamanında ulaşmadı' },
+  'body.unreadable': {
+    en: 'The request body cannot be read as its Content-Encoding says',
+    tr: 'İstek gövdesi Content-Encoding başlığında belirtildiği gibi okunamıyor',
+  },
+  'body.tooDeep': {
+    en: 'The request body is nested deeper than {max} levels at {field}',
+    tr: 'İstek gövdesi {field} konumunda {max} düzeyden daha derin',
+  },
   'page.size': { en: 'Page size must be between 1 and {max}', tr: 'Sayfa boyutu 1 ile {max} arasında olmalı' },
   'page.index': { en: 'Page index must not be negative', tr: 'Sayfa numarası negatif olamaz' },
   'sort.field': { en: 'Cannot sort by: {field}', tr: 'Bu alana göre sıralanamaz: {field}' },

@@ -12,8 +12,8 @@ export const userInfo = defineResource({
   fields: {
     userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
     userDescription: { kind: 'string', required: true, searchable: true },
-    // bcrypt reads at most 72 bytes; the column holds the 60-character hash.
-    password: { kind: 'string', required: true, writeOnly: true, minLength: 8, maxLength: 72 },
+    // bcrypt reads at most 72 bytes (not characters: "é" is two); the column holds the 60-character hash.
+    password: { kind: 'string', required: true, writeOnly: true, minLength: 8, maxLength: 72, maxBytes: 72 },
     email: { kind: 'string' },
     languageCode: { kind: 'enum', values: ['en', 'tr'], default: 'en' },
     superUser: { kind: 'boolean', default: false },

@@ -1,0 +1,176 @@
+/**
+ * Hostile input is a 4xx with the error body, everywhere. Every route of the gateway — each
+ * resource's CRUD set as it offers it and every hand-written route, from the tables the routers are
+ * built from (gateway/src/routes/table.ts), so that a new route is fuzzed without a word here — gets
+ * a corpus of hostile path parameters, query strings, headers and bodies (helpers/hostile-corpus.ts),
+ * and every field of every resource gets the JSON types it must refuse.
+ *
+ * decisions.md §6: "Every error body is {status: "ERROR", error_code, message}"; "SVC-SYS-5001 500
+ * unexpected failure; logged as an exception entry": no hostile request may be one. So every answer
+ * is below 500, every non-2xx carries the error body, no exception entry is written for any of them,
+ * and the platform is still UP afterwards.
+ */
+import test from 'ava';
+import { apiFields, isScalar, offers, RANGE_KINDS, visibleScalars, type FieldSpec, type Resource } from '@platform/libs/crud/resource.ts';
+import { categoryOf } from '../gateway/src/middleware/paths.ts';
+import { registry } from '../gateway/src/registry.ts';
+import type { RouteSpec } from '../gateway/src/routes/route.ts';
+import { gatewayRoutes } from '../gateway/src/routes/table.ts';
+import { create, freshTenant, login, unique } from './helpers/factories.ts';
+import { BODIES, HEADER_SETS, PATH_VALUES, QUERY_STRINGS, wrongValues } from './helpers/hostile-corpus.ts';
+import { api, platform, type ApiResponse } from './helpers/platform.ts';
+import { rawRequest } from './helpers/raw-http.ts';
+import { keyPath, sampleOf } from './helpers/samples.ts';
+
+/** The X-Project-Code of every request here but those that fuzz it: exception entries name it. */
+const FUZZ_CODE = `FUZZ-${unique()}`;
+const FUZZED_CODES = new Set([FUZZ_CODE, ...HEADER_SETS.flatMap((set) => set['x-project-code'] ?? [])]);
+const PARALLEL = 12;
+/** Path parameters a valid request would carry (no record has them: nothing is changed by them). */
+const VALID_PARAMS: Record<string, string> = { sessionId: '00000000-0000-4000-8000-000000000000', refId: '00000000-0000-4000-8000-000000000000' };
+const VALID_PARAM = '999999999';
+
+interface Case {
+  label: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** A 400 SVC-SYS-2001 naming this field is the one right answer (a wrong type of a declared field). */
+  refusing?: string;
+}
+
+type Credentials = { token?: string; apiKey?: boolean };
+
+const routes = gatewayRoutes(registry);
+
+/** The route's path with each `:param` replaced, by `value` or a valid-looking one. */
+function pathOf(route: RouteSpec, value?: string): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => value ?? VALID_PARAMS[name] ?? VALID_PARAM);
+}
+
+function routeCases(route: RouteSpec): Case[] {
+  const method = route.method.toUpperCase();
+  const path = pathOf(route);
+  const label = (what: string) => `${method} ${route.path} ${what}`;
+  const cases: Case[] = [];
+  if (path !== route.path) {
+    for (const value of PATH_VALUES) cases.push({ label: label(`path ${value.slice(0, 40)}`), method, path: pathOf(route, value), body: '{}' });
+  }
+  for (const query of QUERY_STRINGS) cases.push({ label: label(`?${query}`), method, path: `${path}?${query}`, body: '{}' });
+  for (const headers of HEADER_SETS) cases.push({ label: label(JSON.stringify(headers).slice(0, 80)), method, path, headers, body: '{}' });
+  for (const body of BODIES) cases.push({ label: label(`body ${String(body).slice(0, 60)}`), method, path, body });
+  return cases;
+}
+
+/** Every field a client writes, with the wrong JSON types of its kind: create, update, filter. */
+async function fieldCases(resource: Resource): Promise<Case[]> {
+  const base = `/api/${resource.path}`;
+  const sample = sampleOf(resource);
+  const writable = Object.entries(apiFields(resource)).filter(([name, spec]) => !(isScalar(spec) && spec.readOnly) && !['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name));
+  const cases: Case[] = [];
+  const swap = (label: string, method: string, path: string, body: Record<string, unknown>, field: string) =>
+    cases.push({ label: `${method} ${path} ${label}`, method, path, body: JSON.stringify(body), refusing: field });
+  if (offers(resource, 'create')) {
+    const valid = await sample.create(freshTenant());
+    for (const [name, spec] of writable) for (const value of wrongValues(spec)) swap(`${name}: ${JSON.stringify(value)}`, 'POST', base, { ...valid, [name]: value }, name);
+  }
+  if (offers(resource, 'update')) {
+    const record = await create(resource.path, await sample.create(freshTenant()));
+    const path = `${base}/${keyPath(resource, record)}`;
+    const version: FieldSpec = { kind: 'int' };
+    for (const [name, spec] of [...writable, ['version', version] as const]) {
+      for (const value of wrongValues(spec)) swap(`${name}: ${JSON.stringify(value)}`, 'PUT', path, { version: record.version, [name]: value }, name);
+    }
+  }
+  if (offers(resource, 'list')) {
+    const filters = visibleScalars(resource).flatMap(([name, spec]) => [[name, spec] as const, ...(RANGE_KINDS.has(spec.kind) ? [[`${name}From`, spec] as const, [`${name}To`, spec] as const] : [])]);
+    for (const [name, spec] of filters) {
+      for (const value of wrongValues(spec)) swap(`filter.${name}: ${JSON.stringify(value)}`, 'POST', `${base}/list`, { filter: { crProcessId: 1, [name]: value } }, `filter.${name}`);
+    }
+  }
+  return cases;
+}
+
+/** What is wrong with an answer, or undefined: below 500, the error body on every non-2xx. */
+function problemOf(c: Case, res: ApiResponse): string | undefined {
+  const said = `${c.label} → ${res.status} ${res.text.slice(0, 200)}`;
+  if (c.refusing !== undefined) {
+    const named = typeof res.body?.message === 'string' && res.body.message.includes(c.refusing);
+    return res.status === 400 && res.body?.error_code === 'SVC-SYS-2001' && named ? undefined : `expected 400 SVC-SYS-2001 naming ${c.refusing}: ${said}`;
+  }
+  if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) return said;
+  if (res.status >= 400 && (res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code)) || typeof res.body?.message !== 'string')) {
+    return `no error body: ${said}`;
+  }
+  return undefined;
+}
+
+async function credentialsFor(path: string, session: Credentials): Promise<Credentials> {
+  const category = categoryOf(path.split('?')[0] ?? path);
+  if (category === 'public') return {};
+  if (category === 'api-key') return { apiKey: true };
+  // logout ends the token it is called with: each case gets one of its own
+  if (path.startsWith('/api/auth/logout')) return { token: (await login(platform.adminUser, platform.adminPassword)).token };
+  return session;
+}
+
+/** Runs `work` over `items`, `PARALLEL` at a time. */
+async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: PARALLEL }, async () => {
+    while (next < items.length) await work(items[next++] as T);
+  }));
+}
+
+/** Exception entries written since `from` under one of the fuzzed project codes. */
+async function exceptionsSince(from: string): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  for (let page = 0; ; page++) {
+    const res = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { page, size: 500, filter: { createdAtFrom: from } } });
+    if (res.status !== 200) throw new Error(`exception list: ${res.status} ${res.text}`);
+    found.push(...res.body.content.filter((entry: { projectCode?: string }) => FUZZED_CODES.has(entry.projectCode ?? '')));
+    if (res.body.last) return found;
+  }
+}
+
+test('every route answers hostile input with a 4xx and the error body, logs no exception and stays UP', async (t) => {
+  const from = new Date(Date.now() - 1000).toISOString();
+  // a session of the bootstrap super user of its own: the shared one must outlive this walk
+  const session = { token: (await login(platform.adminUser, platform.adminPassword)).token };
+  const cases = [...routes.flatMap(routeCases), ...(await Promise.all(registry.map(fieldCases))).flat()];
+  const problems: string[] = [];
+  const statuses = new Map<number, number>();
+  await inParallel(cases, async (c) => {
+    const credentials = await credentialsFor(c.path, session);
+    const headers = { 'x-project-code': FUZZ_CODE, ...c.headers };
+    const res = await rawRequest(c.method, c.path, { ...credentials, headers, ...(c.body === undefined ? {} : { body: c.body }) }).catch(
+      (error: unknown) => ({ status: 0, headers: new Headers(), body: undefined, text: `no answer: ${String(error)}` }),
+    );
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const problem = problemOf(c, res);
+    if (problem) problems.push(problem);
+  });
+  t.log(`${cases.length} requests over ${routes.length} routes; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  t.deepEqual(problems.slice(0, 40), [], `${problems.length} of ${cases.length} answers were wrong`);
+
+  // the recorder sends its entries on in the background: give it a moment
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const logged = await exceptionsSince(from);
+  t.deepEqual(logged.map((entry) => `${entry.method} ${entry.path}: ${entry.errorCode} ${String(entry.message).slice(0, 120)}`), []);
+  const health = await api('GET', '/actuator/health');
+  t.is(health.status, 200, health.text);
+  t.is(health.body.status, 'UP');
+});
+
+test('the fuzzed routes are every route: each resource set as it offers it, and the hand-written ones', (t) => {
+  // a guard on the walk itself, so that it cannot pass by walking nothing
+  const listed = new Set(routes.map((route) => `${route.method} ${route.path}`));
+  for (const resource of registry) {
+    t.true(listed.has(`get /api/${resource.path}/:key`), resource.path);
+    t.is(listed.has(`post /api/${resource.path}`), offers(resource, 'create'), resource.path);
+  }
+  for (const route of ['post /api/auth/login', 'post /api/auth/logout', 'get /api/session/history/list', 'post /api/logs/exceptions/list', 'get /actuator/health', 'get /api/branch/by-partner/:id']) {
+    t.true(listed.has(route), route);
+  }
+});
