@@ -140,8 +140,6 @@ function protoValue(name: string, spec: ScalarField, value: Json): unknown {
     case 'date':
     case 'datetime':
       if (typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
-      // A lone surrogate has no UTF-8 form: gRPC would carry it as U+FFFD and store another string.
-      if (!value.isWellFormed()) throw invalidField(name);
       return value;
     case 'boolean':
       if (typeof value !== 'boolean') throw invalidField(name, 'field.type', { type: 'boolean' });
