@@ -5,8 +5,9 @@
  * user, since a new password or a lost user-process would reach into that other tenant.
  */
 import test from 'ava';
+import pg from 'pg';
 import { adminSession, create, createAccount, createUser, login, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
-import { api } from './helpers/platform.ts';
+import { api, platform } from './helpers/platform.ts';
 
 interface Fixture {
   a: { accountNo: string; crProcessId: number };
@@ -84,4 +85,33 @@ test('a user-process\'s userCode never changes (400 SVC-SYS-2001), so its select
   const res = await api('PUT', `/api/user-process/${first.process.id}`, { token, body: { version: first.process.version, userCode: second.userCode } });
   t.is(res.status, 400, res.text);
   t.is(res.body.error_code, 'SVC-SYS-2001');
+});
+
+test('writes that change a user\'s selects, or decide on them, wait while the user\'s row is held: none races past another', async (t) => {
+  const { a, b } = fixture;
+  const { user, process } = await userOfB([b.accountNo]);
+  const group = await create('group', { crProcessId: b.crProcessId, groupName: unique('B group ') });
+  const { token } = await adminSession();
+  const db = new pg.Client({ connectionString: platform.databaseUrl });
+  await db.connect();
+  try {
+    // hold the user's row as a user-info update (a password change deciding on the selects) does
+    await db.query('begin');
+    await db.query('select 1 from core.user_info where user_code = $1 for update', [user.userCode]);
+    const settled = new Set<string>();
+    const pending = {
+      select: api('PUT', `/api/user-process/${process.id}`, { token, body: { version: process.version, userProcessSelects: [{ accountNo: a.accountNo }, { accountNo: b.accountNo }] } }),
+      member: api('POST', '/api/group-member', { token, body: { crProcessId: b.crProcessId, groupId: group.id, userCode: user.userCode } }),
+    };
+    for (const [name, request] of Object.entries(pending)) void request.then(() => settled.add(name));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.deepEqual([...settled], [], 'both wait for the row');
+    await db.query('commit');
+    const [select, member] = await Promise.all([pending.select, pending.member]);
+    t.is(select.status, 200, select.text);
+    t.is(member.status, 200, member.text);
+  } finally {
+    await db.query('rollback').catch(() => {});
+    await db.end();
+  }
 });
