@@ -4,7 +4,6 @@ import { register } from './server.ts';
 
 main(async () => ({
   name: 'bpm',
-  protoFiles: ['platform/bpm/v1/business_partner.proto', 'platform/bpm/v1/branch.proto'],
   entities,
   migrationsDir,
   register,

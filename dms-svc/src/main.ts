@@ -4,7 +4,6 @@ import { entities, migrationsDir } from './db.ts';
 /** The document service: for now its process, database connection and gRPC health. */
 main(async () => ({
   name: 'dms',
-  protoFiles: ['platform/common/v1/common.proto'],
   entities,
   migrationsDir,
   register: () => {},

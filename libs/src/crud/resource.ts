@@ -30,8 +30,6 @@ export interface ScalarField {
   readOnly?: boolean;
   /** Set on create, never changed by an update (a different value is 400). */
   immutable?: boolean;
-  /** A column of the service's own (tokenVersion): neither accepted nor returned by the API. */
-  internal?: boolean;
   /** Matched by `searchTerm` (case-insensitive substring). */
   searchable?: boolean;
   /** `tenant`: unique per crProcessId; `global`: unique across tenants. */
@@ -62,12 +60,7 @@ export type ServiceName = 'core' | 'bpm' | 'dms';
  * and the CRUD set. `libs/crud` turns it into gRPC handlers (service side), REST routes (gateway
  * side) and a MikroORM entity.
  *
- * @example
- * export const branch = defineResource({
- *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService,
- *   operations: 'full',
- *   fields: { branchName: { kind: 'string', required: true, searchable: true } },
- * });
+ * Declared with `defineResource`, against the proto message.
  */
 export interface Resource<Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
   /** REST path segment, also the role prefix (`branch:read`). */
@@ -84,12 +77,60 @@ export interface Resource<Fields extends Record<string, FieldSpec> = Record<stri
   /** Database table; the path with `_` for `-` when omitted. */
   table?: string;
   fields: Fields;
+  /** Columns of the service's own (user-info's tokenVersion): neither accepted nor returned by the API, nor in the proto. */
+  columns?: Record<string, ScalarField>;
   /** Composite unique keys within a tenant, e.g. `[['businessPartnerId', 'branchCode']]`. */
   uniques?: readonly (readonly string[])[];
 }
 
-export function defineResource<const Fields extends Record<string, FieldSpec>>(resource: Resource<Fields>): Resource<Fields> {
-  return resource;
+type CommonName = keyof typeof COMMON_FIELDS;
+
+/** The kinds that fit a proto field, by the TypeScript type ts-proto gives it. */
+type KindFor<T> = [NonNullable<T>] extends [number]
+  ? 'long' | 'int'
+  : [NonNullable<T>] extends [boolean]
+    ? 'boolean'
+    : [NonNullable<T>] extends [string]
+      ? 'string' | 'text' | 'enum' | 'decimal' | 'date' | 'datetime'
+      : [NonNullable<T>] extends [readonly object[]]
+        ? 'objects'
+        : never;
+
+type SpecFor<T> = KindFor<T> extends 'objects' ? ObjectListField : ScalarField & { kind: KindFor<T> };
+
+/**
+ * The field declarations a proto message `M` calls for: one for each of its fields but the common
+ * ones (which may be declared again, to narrow them: account's crProcessId is globally unique),
+ * each of a kind that fits the field's type. A field of the message left out, or one of a kind its
+ * type cannot carry, is a compile error.
+ */
+export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]> } & {
+  [K in Extract<keyof M, CommonName>]?: SpecFor<M[K]>;
+};
+
+/** The common fields `M` lacks (every record message carries them all, decisions.md §3). */
+type MissingCommon<M> = Exclude<CommonName, keyof M>;
+
+/**
+ * Declares a resource against its generated proto message, so that the two cannot drift apart:
+ * `npm run typecheck` fails when the declaration misses a field of the message, declares one the
+ * message does not have (it would be dropped by the encoder), gives a field a kind its proto type
+ * cannot carry, or the message lacks a common field. (int32 against int64 and the like, which
+ * TypeScript sees alike, are compared by test/contract.test.ts.)
+ *
+ * @example
+ * export const branch = defineResource<Branch>()({
+ *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService,
+ *   operations: 'full',
+ *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner' }, ... },
+ * });
+ */
+export function defineResource<M extends object>() {
+  return <const Fields extends FieldsOf<M>>(
+    resource: Resource<Fields> & {
+      fields: Fields & Record<Exclude<keyof Fields, keyof FieldsOf<M>>, never>;
+    } & ([MissingCommon<M>] extends [never] ? unknown : { messageLacksCommonFields: MissingCommon<M> }),
+  ): Resource<Fields> => resource;
 }
 
 /** The common record fields every resource has (decisions.md §3). */
@@ -123,20 +164,15 @@ function perResource<T>(compute: (resource: Resource) => T): (resource: Resource
   };
 }
 
-/** Every field of a resource, common ones first, in the order records are shown. */
-export const allFields = perResource((resource): Readonly<Record<string, FieldSpec>> => ({ ...COMMON_FIELDS, ...resource.fields }));
+/** Fields the API knows (the proto message's), common ones first, in the order records are shown. */
+export const apiFields = perResource((resource): Readonly<Record<string, FieldSpec>> => ({ ...COMMON_FIELDS, ...resource.fields }));
 
-/** Fields the API knows: every field but the service's internal columns. */
-export const apiFields = perResource(
-  (resource): Readonly<Record<string, FieldSpec>> =>
-    Object.fromEntries(Object.entries(allFields(resource)).filter(([, spec]) => !isScalar(spec) || !spec.internal)),
-);
+/** Every column of a resource: the API's fields and the service's own columns. */
+export const allFields = perResource((resource): Readonly<Record<string, FieldSpec>> => ({ ...apiFields(resource), ...resource.columns }));
 
-/** Scalar fields that are shown (not write-only, not internal): the ones a client may sort and filter by. */
+/** Scalar fields that are shown (not write-only): the ones a client may sort and filter by. */
 export const visibleScalars = perResource((resource): readonly [string, ScalarField][] =>
-  Object.entries(allFields(resource)).filter(
-    (entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly && !entry[1].internal,
-  ),
+  Object.entries(apiFields(resource)).filter((entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly),
 );
 
 export function offers(resource: Resource, operation: Operation): boolean {

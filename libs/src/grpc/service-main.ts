@@ -12,13 +12,12 @@ import type { Row } from '../db/entity-schema.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, describeError, type Logger } from '../log/logger.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
+import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
 import type { Runtime } from './server.ts';
 
 export interface ServiceSpec {
   /** core, bpm or dms. */
   name: 'core' | 'bpm' | 'dms';
-  /** Proto files (relative to proto/) whose services this process serves, for reflection. */
-  protoFiles: string[];
   entities: EntitySchema<Row>[];
   migrationsDir: string;
   /** Adds the service's implementations to the server. */
@@ -29,7 +28,6 @@ export interface ServiceSpec {
   afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
 }
 
-export const PROTO_DIR = join(ROOT_DIR, 'proto');
 const DB_HEALTH_INTERVAL_MS = 5_000;
 
 /**
@@ -58,7 +56,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
 
   const health = new HealthImplementation({ '': 'SERVING', db: 'SERVING' });
   health.addToServer(server);
-  const reflected = loadSync(spec.protoFiles, { includeDirs: [PROTO_DIR], keepCase: false });
+  const reflected = loadSync(protoFilesOf(spec.name), { includeDirs: [PROTO_DIR], keepCase: false });
   new ReflectionService(reflected).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {

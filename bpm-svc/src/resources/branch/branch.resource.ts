@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { BranchServiceService, type Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 
 /** A location of a business partner; its code is unique within the partner (decisions.md §3). */
-export const branch = defineResource({
+export const branch = defineResource<Branch>()({
   path: 'branch',
   name: 'Branch',
   plural: 'Branches',

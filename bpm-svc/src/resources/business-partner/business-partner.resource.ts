@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { BusinessPartnerServiceService } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+import { BusinessPartnerServiceService, type BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
 
 /** A customer or supplier of the tenant (decisions.md §3). */
-export const businessPartner = defineResource({
+export const businessPartner = defineResource<BusinessPartner>()({
   path: 'business-partner',
   name: 'BusinessPartner',
   plural: 'BusinessPartners',

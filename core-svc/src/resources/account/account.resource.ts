@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { AccountServiceService } from '@platform/libs/gen/platform/core/v1/account.ts';
+import { AccountServiceService, type Account } from '@platform/libs/gen/platform/core/v1/account.ts';
 
 /** A tenant, addressed by accountNo; its crProcessId is the tenant's id (decisions.md §3). */
-export const account = defineResource({
+export const account = defineResource<Account>()({
   path: 'account',
   name: 'Account',
   plural: 'Accounts',

@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { GroupMemberServiceService } from '@platform/libs/gen/platform/core/v1/group_member.ts';
+import { GroupMemberServiceService, type GroupMember } from '@platform/libs/gen/platform/core/v1/group_member.ts';
 
 /** A user's membership of a group: the user holds the group's roles in the group's tenant. */
-export const groupMember = defineResource({
+export const groupMember = defineResource<GroupMember>()({
   path: 'group-member',
   name: 'GroupMember',
   plural: 'GroupMembers',

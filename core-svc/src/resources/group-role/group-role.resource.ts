@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { GroupRoleServiceService } from '@platform/libs/gen/platform/core/v1/group_role.ts';
+import { GroupRoleServiceService, type GroupRole } from '@platform/libs/gen/platform/core/v1/group_role.ts';
 
 /** A role granted to the members of a group; group and role-type are of the record's tenant. */
-export const groupRole = defineResource({
+export const groupRole = defineResource<GroupRole>()({
   path: 'group-role',
   name: 'GroupRole',
   plural: 'GroupRoles',

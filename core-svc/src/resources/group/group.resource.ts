@@ -1,12 +1,12 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { GroupServiceService } from '@platform/libs/gen/platform/core/v1/group.ts';
+import { GroupServiceService, type Group } from '@platform/libs/gen/platform/core/v1/group.ts';
 
 /**
  * A security group of a tenant. Its members hold the roles its group-roles grant while it is
  * active (status true); a passive group grants nothing. The table is `security_group`, since
  * `group` is an SQL keyword.
  */
-export const group = defineResource({
+export const group = defineResource<Group>()({
   path: 'group',
   name: 'Group',
   plural: 'Groups',

@@ -1,12 +1,12 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { RoleTypeServiceService } from '@platform/libs/gen/platform/core/v1/role_type.ts';
+import { RoleTypeServiceService, type RoleType } from '@platform/libs/gen/platform/core/v1/role_type.ts';
 
 /**
  * A role a tenant can grant: its roleCode is what the role checks ask for (`branch:read`,
  * `accrual:approve`; decisions.md §2). Like every record it belongs to a tenant, so each tenant
  * declares the roles its groups grant.
  */
-export const roleType = defineResource({
+export const roleType = defineResource<RoleType>()({
   path: 'role-type',
   name: 'RoleType',
   plural: 'RoleTypes',

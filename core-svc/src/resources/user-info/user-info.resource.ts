@@ -1,8 +1,8 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { UserInfoServiceService } from '@platform/libs/gen/platform/core/v1/user_info.ts';
+import { UserInfoServiceService, type UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
 
 /** A login. The password is write-only and stored as a bcrypt hash (decisions.md §3). */
-export const userInfo = defineResource({
+export const userInfo = defineResource<UserInfo>()({
   path: 'user-info',
   name: 'UserInfo',
   plural: 'UserInfos',
@@ -17,6 +17,9 @@ export const userInfo = defineResource({
     email: { kind: 'string' },
     languageCode: { kind: 'enum', values: ['en', 'tr'], default: 'en' },
     superUser: { kind: 'boolean', default: false },
-    tokenVersion: { kind: 'int', internal: true, default: 0 },
+  },
+  columns: {
+    // raised by a new password: every older token of the user is refused (decisions.md §2)
+    tokenVersion: { kind: 'int', default: 0 },
   },
 });

@@ -1,11 +1,11 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
-import { UserProcessServiceService } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { UserProcessServiceService, type UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 
 /**
  * A user's link to the accounts (tenants) it may work in: its userProcessSelects, written as
  * `[{accountNo}]` and read as `[{accountNo, accountName, crProcessId}]` ordered by accountNo.
  */
-export const userProcess = defineResource({
+export const userProcess = defineResource<UserProcess>()({
   path: 'user-process',
   name: 'UserProcess',
   plural: 'UserProcesses',

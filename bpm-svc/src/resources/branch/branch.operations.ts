@@ -1,0 +1,22 @@
+import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
+import { findVisible, roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { branch } from './branch.resource.ts';
+
+/**
+ * ListBranchesByPartner: the branches of one business partner (decisions.md §4), 404 when the
+ * partner is not visible to the caller (another tenant's does not exist for it).
+ */
+export function branchByPartner(runtimes: ReadonlyMap<string, ResourceRuntime>) {
+  const partners = runtimes.get('business-partner');
+  const branches = runtimes.get('branch');
+  if (!partners || !branches) throw new Error('branch operations need business-partner and branch');
+  return {
+    listBranchesByPartner: async (request: ListBranchesByPartnerRequest, ctx: CallContext) => {
+      authorize(ctx, roleOf(branch, 'read'));
+      const partner = await findVisible(partners, ctx.em, ctx, request.businessPartnerId);
+      const rows = await ctx.em.find(branches.entity, { businessPartnerId: partner.id }, { orderBy: { id: 'asc' } });
+      return { branches: await toMessages(branches, rows, ctx) };
+    },
+  };
+}

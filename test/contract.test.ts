@@ -1,0 +1,64 @@
+/**
+ * One contract: each resource's declaration and its proto agree field for field and type for type,
+ * and its service offers exactly the RPCs of its CRUD set (platform-interface.md §4.2). TypeScript
+ * already refuses a declaration that misses or adds a field of the message (defineResource); this
+ * compares what it cannot tell apart (int32 and int64, a repeated field) and the RPCs.
+ */
+import test from 'ava';
+import { loadSync, type MessageTypeDefinition, type ServiceDefinition as LoadedService } from '@grpc/proto-loader';
+import { apiFields, isScalar, methodNames, offers, type FieldSpec, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { PROTO_DIR, protoFilesOf } from '@platform/libs/grpc/proto-files.ts';
+import { registry } from '../gateway/src/registry.ts';
+
+const loaded = loadSync([...new Set([...protoFilesOf('core'), ...protoFilesOf('bpm'), ...protoFilesOf('dms')])], { includeDirs: [PROTO_DIR] });
+
+interface FieldDescriptor {
+  name: string;
+  label: string;
+  type: string;
+}
+
+/** The proto type a field of each kind travels as. */
+function protoTypeOf(spec: FieldSpec): string {
+  if (!isScalar(spec)) return 'repeated TYPE_MESSAGE';
+  switch (spec.kind) {
+    case 'long':
+      return 'TYPE_INT64';
+    case 'int':
+      return 'TYPE_INT32';
+    case 'boolean':
+      return 'TYPE_BOOL';
+    default:
+      return 'TYPE_STRING';
+  }
+}
+
+/** `platform.bpm.v1.BranchService`, from a generated method path `/platform.bpm.v1.BranchService/GetBranch`. */
+function serviceNameOf(resource: Resource): string {
+  const path = Object.values(resource.grpc)[0]?.path ?? '';
+  return path.split('/')[1] ?? '';
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+for (const resource of registry) {
+  test(`${resource.path}: the proto message has exactly the declared fields, each of the proto type its kind travels as`, (t) => {
+    const packageName = serviceNameOf(resource).replace(/\.[^.]+$/, '');
+    const message = loaded[`${packageName}.${resource.name}`] as MessageTypeDefinition<object, object> | undefined;
+    t.truthy(message, `${packageName}.${resource.name}`);
+    const fields = (message?.type as { field: FieldDescriptor[] } | undefined)?.field ?? [];
+    const actual = Object.fromEntries(fields.map((field) => [field.name, field.label === 'LABEL_REPEATED' ? `repeated ${field.type}` : field.type]));
+    const expected = Object.fromEntries(Object.entries(apiFields(resource)).map(([name, spec]) => [name, protoTypeOf(spec)]));
+    t.deepEqual(actual, expected);
+  });
+
+  test(`${resource.path}: the service offers exactly the RPCs of its CRUD set (${resource.operations})`, (t) => {
+    const service = loaded[serviceNameOf(resource)] as LoadedService | undefined;
+    t.truthy(service, serviceNameOf(resource));
+    const rpcs = new Set(Object.keys(service ?? {}));
+    const names = methodNames(resource);
+    for (const operation of Object.keys(names) as Operation[]) {
+      t.is(rpcs.has(pascal(names[operation])), offers(resource, operation), `${pascal(names[operation])}`);
+    }
+  });
+}
