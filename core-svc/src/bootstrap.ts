@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import type { Config } from '@platform/libs/config/config.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
 
@@ -21,7 +20,7 @@ export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Pro
   const audit = { version: 0, status: true, createdAt: now, updatedAt: now, createdBy: 'bootstrap', updatedBy: 'bootstrap' };
   try {
     await em.transactional(async (tx) => {
-      const account = tx.create(AccountEntity, { ...audit, ...DEFAULT_ACCOUNT } as Row);
+      const account = tx.create(AccountEntity, { ...audit, ...DEFAULT_ACCOUNT });
       tx.create(UserInfoEntity, {
         ...audit,
         crProcessId: DEFAULT_ACCOUNT.crProcessId,
@@ -31,15 +30,15 @@ export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Pro
         languageCode: 'en',
         superUser: true,
         tokenVersion: 0,
-      } as Row);
+      });
       const process = tx.create(UserProcessEntity, {
         ...audit,
         crProcessId: DEFAULT_ACCOUNT.crProcessId,
         userCode: config.adminUserCode,
         userDescription: 'Administrator',
-      } as Row);
+      });
       await tx.flush();
-      tx.create(UserProcessSelectEntity, { userProcessId: process.id, accountId: account.id } as Row);
+      tx.create(UserProcessSelectEntity, { userProcessId: process.id, accountId: account.id });
     });
   } catch (error) {
     if ((await orm.em.fork().count(UserInfoEntity, {})) > 0) return; // another replica won the race

@@ -1,22 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
+import type { RowOf } from '@platform/libs/crud/records.ts';
+import type { Resource } from '@platform/libs/crud/resource.ts';
 import { coreResources } from './resources/index.ts';
+import { account } from './resources/account/account.resource.ts';
+import { groupMember } from './resources/group-member/group-member.resource.ts';
+import { userInfo } from './resources/user-info/user-info.resource.ts';
+import { userProcess } from './resources/user-process/user-process.resource.ts';
 
 /** The core service's own PostgreSQL schema. */
 export const SCHEMA = 'core';
 export const schemas = entitySchemas(coreResources, SCHEMA);
 
-function schemaOf(path: string): EntitySchema<Row> {
-  const schema = schemas.get(path);
-  if (!schema) throw new Error(`no entity for ${path}`);
-  return schema;
+/** The entity of a resource, typed by its declaration (RowOf), for the service's own queries. */
+function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
+  const schema = schemas.get(resource.path);
+  if (!schema) throw new Error(`no entity for ${resource.path}`);
+  return schema as unknown as EntitySchema<RowOf<R>>;
 }
 
-export const AccountEntity = schemaOf('account');
-export const UserInfoEntity = schemaOf('user-info');
-export const UserProcessEntity = schemaOf('user-process');
-export const GroupMemberEntity = schemaOf('group-member');
+export const AccountEntity = schemaOf(account);
+export const UserInfoEntity = schemaOf(userInfo);
+export const UserProcessEntity = schemaOf(userProcess);
+export const GroupMemberEntity = schemaOf(groupMember);
 
 /** One account a user-process may work in; deleting a referenced account is refused (409). */
 export const UserProcessSelectEntity = new EntitySchema<Row>({

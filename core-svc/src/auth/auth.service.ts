@@ -7,6 +7,7 @@ import type { Config } from '@platform/libs/config/config.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { isLanguage } from '@platform/libs/i18n/messages.ts';
+import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { queryPrepared } from '@platform/libs/db/prepared.ts';
 import type {
@@ -23,12 +24,17 @@ import { verifyCaptcha } from './captcha.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { userInfo } from '../resources/user-info/user-info.resource.ts';
+import type { userProcess } from '../resources/user-process/user-process.resource.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 
+/** What login, me and switch-account read of a user and its user-process. */
+type UserView = Pick<RowOf<typeof userInfo>, 'userCode' | 'userDescription' | 'password' | 'status' | 'superUser' | 'tokenVersion'>;
+type ProcessView = Pick<RowOf<typeof userProcess>, 'id' | 'userDescription' | 'crProcessId'>;
+
 interface Identity {
-  user: Row;
-  process: Row;
+  user: UserView;
+  process: ProcessView;
   selects: SelectView[];
 }
 
@@ -42,7 +48,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
       if (request.userCode === '' || request.password === '') throw LOGIN_FAILED();
       const found = await loginIdentity(ctx.em, request.userCode);
       const user = found?.user;
-      const valid = await verifyPassword(request.password, user?.password as string | undefined, config.bcryptRounds);
+      const valid = await verifyPassword(request.password, user?.password, config.bcryptRounds);
       if (!found || !user || !valid || user.status !== true) throw LOGIN_FAILED();
       const identity = found.identity;
       if (!identity) throw LOGIN_FAILED();
@@ -69,10 +75,10 @@ export function authHandlers(config: Config, tokens: TokenService) {
       ]);
 
       const claims: UserClaims = {
-        sub: user.userCode as string,
-        userProcessId: identity.process.id as number,
-        userCode: user.userCode as string,
-        userDescription: (identity.process.userDescription ?? user.userDescription) as string,
+        sub: user.userCode,
+        userProcessId: identity.process.id,
+        userCode: user.userCode,
+        userDescription: identity.process.userDescription ?? user.userDescription,
         superUser: user.superUser === true,
         tokenVersion: Number(user.tokenVersion ?? 0),
         accountNo: current.accountNo,
@@ -119,7 +125,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
       const { user } = await sessionOf(ctx.em, claims);
       // the rules of user-info's password field (8 characters to 72 bytes), stated once
       toRowValue('newPassword', userInfo.fields.password, request.newPassword);
-      if (!(await verifyPassword(request.currentPassword, user.password as string, config.bcryptRounds))) {
+      if (!(await verifyPassword(request.currentPassword, user.password, config.bcryptRounds))) {
         throw new DomainError('SVC-SYS-1006', 'password.wrongCurrent');
       }
       const hash = await hashPassword(request.newPassword, config.bcryptRounds);
@@ -147,7 +153,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
  * active with the token's tokenVersion, the session its own, open and unexpired: libs/src/auth/
  * access.ts); rows gone since then are 401 too.
  */
-async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ user: Row; session: Row }> {
+async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ user: RowOf<typeof userInfo>; session: Row }> {
   const user = await em.findOne(UserInfoEntity, { userCode: claims.userCode });
   const session = await em.findOne(SessionEntity, { sessionId: claims.sid, userCode: claims.userCode });
   if (!user || !session) throw unauthenticated();
@@ -207,11 +213,11 @@ const LOGIN_IDENTITY = {
  * holds (`core.user_tenant`: selects of active accounts, ordered by accountNo). Undefined for an
  * unknown user; `identity` undefined when the user has no active user-process.
  */
-async function loginIdentity(em: EntityManager, userCode: string): Promise<{ user: Row; identity: Identity | undefined } | undefined> {
+async function loginIdentity(em: EntityManager, userCode: string): Promise<{ user: UserView; identity: Identity | undefined } | undefined> {
   const rows = await queryPrepared<LoginRow>(em, LOGIN_IDENTITY, [userCode]);
   const [first] = rows;
   if (!first) return undefined;
-  const user: Row = {
+  const user: UserView = {
     userCode: first.user_code,
     userDescription: first.user_description,
     password: first.password,
@@ -220,7 +226,7 @@ async function loginIdentity(em: EntityManager, userCode: string): Promise<{ use
     tokenVersion: first.token_version,
   };
   if (first.process_id === null) return { user, identity: undefined };
-  const process: Row = {
+  const process: ProcessView = {
     id: Number(first.process_id),
     userDescription: first.process_description,
     crProcessId: Number(first.process_cr_process_id),
@@ -233,18 +239,18 @@ async function loginIdentity(em: EntityManager, userCode: string): Promise<{ use
   return { user, identity: { user, process, selects } };
 }
 
-async function identityOf(em: EntityManager, user: Row, missing: () => DomainError): Promise<Identity> {
+async function identityOf(em: EntityManager, user: UserView, missing: () => DomainError): Promise<Identity> {
   const process = await em.findOne(UserProcessEntity, { userCode: user.userCode });
   if (!process) throw missing();
-  const selects = (await selectsOf(em, [process.id as number])).get(process.id as number) ?? [];
+  const selects = (await selectsOf(em, [process.id])).get(process.id) ?? [];
   return { user, process, selects };
 }
 
 function userProcessView({ user, process, selects }: Identity): UserProcess {
   return {
-    id: process.id as number,
-    userCode: user.userCode as string,
-    userDescription: (process.userDescription ?? user.userDescription) as string,
+    id: process.id,
+    userCode: user.userCode,
+    userDescription: process.userDescription ?? user.userDescription,
     userProcessSelects: selects,
   };
 }

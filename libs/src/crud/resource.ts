@@ -62,7 +62,13 @@ export type ServiceName = 'core' | 'bpm' | 'dms';
  *
  * Declared with `defineResource`, against the proto message.
  */
-export interface Resource<Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
+export interface Resource<
+  Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>,
+  Message extends object = object,
+  Columns extends Record<string, ScalarField> = Record<string, ScalarField>,
+> {
+  /** The proto message the resource travels as: a type only, for typed hooks (never set at run time). */
+  readonly message?: Message;
   /** REST path segment, also the role prefix (`branch:read`). */
   path: string;
   /** Proto message name; RPCs are `Get<name>`, `Create<name>`, ..., `List<plural>`, `Get<name>Stats`. */
@@ -78,7 +84,7 @@ export interface Resource<Fields extends Record<string, FieldSpec> = Record<stri
   table?: string;
   fields: Fields;
   /** Columns of the service's own (user-info's tokenVersion): neither accepted nor returned by the API, nor in the proto. */
-  columns?: Record<string, ScalarField>;
+  columns?: Columns;
   /** Composite unique keys within a tenant, e.g. `[['businessPartnerId', 'branchCode']]`. */
   uniques?: readonly (readonly string[])[];
 }
@@ -126,11 +132,11 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  * });
  */
 export function defineResource<M extends object>() {
-  return <const Fields extends FieldsOf<M>>(
-    resource: Resource<Fields> & {
+  return <const Fields extends FieldsOf<M>, const Columns extends Record<string, ScalarField> = Record<never, ScalarField>>(
+    resource: Resource<Fields, M, Columns> & {
       fields: Fields & Record<Exclude<keyof Fields, keyof FieldsOf<M>>, never>;
     } & ([MissingCommon<M>] extends [never] ? unknown : { messageLacksCommonFields: MissingCommon<M> }),
-  ): Resource<Fields> => resource;
+  ): Resource<Fields, M, Columns> => resource;
 }
 
 /** The common record fields every resource has (decisions.md §3). */

@@ -1,6 +1,7 @@
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
+import { groupMember } from './group-member.resource.ts';
 
 /**
  * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 `user.unknown`) that
@@ -9,11 +10,12 @@ import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
  * (deleting a user-info that a member names is refused, user-info.operations.ts). The user's
  * user-info row is held FOR SHARE, so a change of its selects waits for this write.
  */
-export const groupMemberHooks: ResourceHooks = {
+export const groupMemberHooks: ResourceHooks = defineHooks(groupMember, {
   async beforeWrite(values, _input, ctx, _mode, current) {
     const userCode = values.userCode ?? current?.userCode;
     const crProcessId = current?.crProcessId ?? values.crProcessId;
+    if (userCode === undefined || crProcessId === undefined) throw invalidField('userCode', 'field.required');
     if (!(await lockUser(ctx.em, userCode, 'share'))) throw invalidField('userCode', 'user.unknown');
     if (!(await hasSelectIn(ctx.em, userCode, crProcessId))) throw invalidField('userCode', 'user.notInTenant');
   },
-};
+});

@@ -1,9 +1,10 @@
 import { forbidden, DomainError } from '@platform/libs/errors/domain-error.ts';
 import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
-import type { ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import { GroupMemberEntity, UserProcessEntity } from '../../db.ts';
 import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
+import { userInfo } from './user-info.resource.ts';
 
 /**
  * user-info: the password is hashed before it is stored and a new one ends every token of the
@@ -14,7 +15,7 @@ import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
  * The CRUD engine holds the row FOR UPDATE while these run, as user-process writes do (lockUser).
  */
 export function userInfoHooks(bcryptRounds: number): ResourceHooks {
-  return {
+  return defineHooks(userInfo, {
     async beforeWrite(values, _input, ctx, mode, current) {
       if (current?.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();
       if (values.superUser !== undefined && (mode === 'create' ? values.superUser === true : values.superUser !== current?.superUser)) {
@@ -23,7 +24,7 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
       if (current) await assertWhollyInTenant(ctx, current.userCode);
       if (typeof values.password === 'string') {
         values.password = await hashPassword(values.password, bcryptRounds);
-        if (mode === 'update' && current) values.tokenVersion = Number(current.tokenVersion ?? 0) + 1;
+        if (mode === 'update' && current) values.tokenVersion = current.tokenVersion + 1;
       }
     },
     async beforeDelete(row, ctx) {
@@ -34,7 +35,7 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
         throw new DomainError('SVC-SYS-4003', 'record.referenced');
       }
     },
-  };
+  });
 }
 
 function mayManageSuperUsers(ctx: CallContext): boolean {

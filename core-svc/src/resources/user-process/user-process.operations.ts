@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantScope } from '@platform/libs/auth/caller.ts';
 import { forbidden, invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { Message, ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
 import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
+import { userProcess } from './user-process.resource.ts';
 
 export interface SelectView {
   accountNo: string;
@@ -31,8 +33,8 @@ export async function selectsOf(em: EntityManager, userProcessIds: readonly numb
   return byProcess;
 }
 
-function requestedAccountNos(input: Message): string[] {
-  const selects = Array.isArray(input.userProcessSelects) ? (input.userProcessSelects as Message[]) : [];
+function requestedAccountNos(input: UserProcess): string[] {
+  const selects = input.userProcessSelects;
   const accountNos = selects.map((select, index) => {
     const accountNo = select.accountNo;
     if (typeof accountNo !== 'string' || accountNo === '') throw invalidField(`userProcessSelects[${index}].accountNo`, 'field.required');
@@ -49,10 +51,12 @@ function requestedAccountNos(input: Message): string[] {
  * Every write holds the user's user-info row FOR UPDATE (lockUser), so user-info writes that decide
  * on the selects see them as they are.
  */
-export const userProcessHooks: ResourceHooks = {
+export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
   async beforeWrite(values, input, ctx, _mode, current) {
     requestedAccountNos(input);
-    const user = await lockUser(ctx.em, current ? current.userCode : values.userCode);
+    const userCode = current?.userCode ?? values.userCode;
+    if (userCode === undefined) throw invalidField('userCode', 'field.required');
+    const user = await lockUser(ctx.em, userCode);
     if (!user) throw invalidField('userCode', 'user.unknown');
     if (current) return assertWhollyInTenant(ctx, current.userCode);
     const scope = tenantScope(ctx);
@@ -70,7 +74,7 @@ export const userProcessHooks: ResourceHooks = {
     const scope = tenantScope(ctx);
     if (scope !== undefined && accounts.some((account) => account.crProcessId !== scope)) throw forbidden();
     await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id });
-    for (const account of accounts) ctx.em.create(UserProcessSelectEntity, { userProcessId: row.id, accountId: account.id } as Row);
+    for (const account of accounts) ctx.em.create(UserProcessSelectEntity, { userProcessId: row.id, accountId: account.id });
     await ctx.em.flush();
   },
   async beforeDelete(row, ctx) {
@@ -78,10 +82,10 @@ export const userProcessHooks: ResourceHooks = {
     await assertWhollyInTenant(ctx, row.userCode);
   },
   async decorate(rows, messages, ctx) {
-    const selects = await selectsOf(ctx.em, rows.map((row) => row.id as number));
+    const selects = await selectsOf(ctx.em, rows.map((row) => row.id));
     rows.forEach((row, index) => {
       const message = messages[index];
-      if (message) message.userProcessSelects = selects.get(row.id as number) ?? [];
+      if (message) message.userProcessSelects = selects.get(row.id) ?? [];
     });
   },
-};
+});

@@ -1,8 +1,9 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
+import type { RowOf } from '@platform/libs/crud/records.ts';
 import { forbidden } from '@platform/libs/errors/domain-error.ts';
 import { UserInfoEntity } from '../../db.ts';
+import type { userInfo } from '../user-info/user-info.resource.ts';
 
 /**
  * The tenants a user reaches through its user-process's selects, as the writes that administer
@@ -12,7 +13,7 @@ import { UserInfoEntity } from '../../db.ts';
  */
 
 /** The user-info row of `userCode`, locked until the transaction ends; undefined when none. */
-export function lockUser(em: EntityManager, userCode: unknown, mode: 'update' | 'share' = 'update'): Promise<Row | null> {
+export function lockUser(em: EntityManager, userCode: string, mode: 'update' | 'share' = 'update'): Promise<RowOf<typeof userInfo> | null> {
   return em.findOne(UserInfoEntity, { userCode }, { lockMode: mode === 'update' ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_READ });
 }
 
@@ -22,7 +23,7 @@ const SELECTS = `from core.user_process p
  where p.user_code = ?`;
 
 /** Whether the user has a select naming an account of tenant `crProcessId`. */
-export async function hasSelectIn(em: EntityManager, userCode: unknown, crProcessId: unknown): Promise<boolean> {
+export async function hasSelectIn(em: EntityManager, userCode: string, crProcessId: number): Promise<boolean> {
   const rows = await em.execute(`select 1 ${SELECTS} and a.cr_process_id = ? limit 1`, [userCode, crProcessId]);
   return rows.length > 0;
 }
@@ -32,7 +33,7 @@ export async function hasSelectIn(em: EntityManager, userCode: unknown, crProces
  * inside the caller's tenant: one with a select for another tenant (its administrators' user, too).
  * Call it with the user's row locked (`lockUser`, or the row the CRUD engine locked for the write).
  */
-export async function assertWhollyInTenant(ctx: CallContext, userCode: unknown): Promise<void> {
+export async function assertWhollyInTenant(ctx: CallContext, userCode: string): Promise<void> {
   const scope = tenantScope(ctx);
   if (scope === undefined) return;
   const rows = await ctx.em.execute(`select 1 ${SELECTS} and a.cr_process_id <> ? limit 1`, [userCode, scope]);
