@@ -14,11 +14,13 @@ import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
 import { jwtCheck } from './middleware/jwt.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 
@@ -91,6 +93,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
 
   app.use(jsonBody(config.maxJsonBytes));
   app.use(healthRoutes(config, backends, limits.health));
+  // the API document is built once, at start, from the same tables as the routes
+  app.use(docsRoutes(JSON.stringify(buildOpenApiDocument(registry))));
   app.use(authRoutes(config, backends, tokens, limits.loginGuard));
   app.use(sessionRoutes(backends, tokens));
   app.use(bpmRoutes(backends));

@@ -1,7 +1,8 @@
 /** The endpoint categories of platform-interface.md §5. */
 export type PathCategory = 'public' | 'api-key' | 'jwt';
 
-const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//];
+// /api/docs/**: the API document and its reference page (docs/decisions.md), on the public tier
+const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//, /^\/api\/docs(\/|$)/];
 const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
 
 export function categoryOf(path: string): PathCategory {

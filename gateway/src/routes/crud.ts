@@ -71,7 +71,7 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
   const route = (operation: Operation, spec: RouteSpec) => (offers(resource, operation) ? spec : undefined);
   return {
     // a resource without statistics has no such path (rather than 400 for a record key "stats")
-    stats: offers(resource, 'stats') ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } } : { method: 'get', path: `${base}/stats` },
+    stats: offers(resource, 'stats') ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } } : { method: 'get', path: `${base}/stats`, notFoundOnly: true },
     list: route('list', { method: 'post', path: `${base}/list` }),
     create: route('create', { method: 'post', path: base }),
     get: { method: 'get', path: `${base}/:key` },

@@ -12,6 +12,12 @@ export interface RouteSpec {
   readonly method: Method;
   readonly path: string;
   readonly query?: QuerySpec;
+  /**
+   * Held only so that the path answers 404 SVC-SYS-4001 instead of matching a route after it (a
+   * resource without statistics: `stats` is not a record key). Not an operation: the API document
+   * leaves it out.
+   */
+  readonly notFoundOnly?: true;
 }
 
 /** A table of routes by name, in the order they are matched. */

@@ -11,8 +11,10 @@ import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
 import { routerFor, type RouteTable } from './route.ts';
 
-const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
-const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'stack', 'createdAt'] as const;
+/** The fields of a session as the API shows it (every one present, null where unset). */
+export const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
+/** The fields of an exception entry as the API shows it (every one present, null where unset). */
+export const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'stack', 'createdAt'] as const;
 
 /** A proto message as JSON with every field present (null where unset). */
 function withNulls<T extends object>(message: T, fields: readonly string[]): Record<string, unknown> {

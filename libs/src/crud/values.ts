@@ -67,7 +67,8 @@ export function toMessageValue(spec: ScalarField, value: unknown): unknown {
   }
 }
 
-const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
+/** A decimal as a client may write it (money, quantity): up to 15 whole digits and 4 decimals. */
+export const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -76,10 +77,15 @@ function expectString(field: string, value: unknown, type: string): string {
   return value;
 }
 
+/** The longest value of a text field: its declared maxLength, else 255 (`string`) or 100,000 (`text`). */
+export function maxLengthOf(spec: ScalarField): number {
+  return spec.maxLength ?? (spec.kind === 'text' ? 100_000 : 255);
+}
+
 function checkText(field: string, spec: ScalarField, text: string): string {
   // PostgreSQL refuses NUL in text; a lone surrogate cannot be stored as UTF-8 either.
   if (text.includes('\u0000') || !text.isWellFormed()) throw invalidField(field);
-  const max = spec.maxLength ?? (spec.kind === 'text' ? 100_000 : 255);
+  const max = maxLengthOf(spec);
   if ([...text].length > max) throw invalidField(field, 'field.tooLong', { max: String(max) });
   if (spec.minLength !== undefined && [...text].length < spec.minLength) {
     throw invalidField(field, 'field.tooShort', { min: String(spec.minLength) });

@@ -1,0 +1,70 @@
+import type { Resource } from '@platform/libs/crud/resource.ts';
+import { keyOf, methodNames } from '@platform/libs/crud/resource.ts';
+import type { CrudRouteTable } from '../routes/crud.ts';
+import type { OperationDoc } from './operation.ts';
+import type { ProtoDocs } from './proto-docs.ts';
+import { keySchema, protoNames, schemaNames } from './record-schemas.ts';
+import { pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The words and bodies of one resource's CRUD operations (platform-interface.md §4.1), keyed like
+ * its route table (routes/crud.ts); the descriptions are the proto comments of the RPCs they call.
+ */
+export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<keyof CrudRouteTable, OperationDoc> {
+  const { service } = protoNames(resource);
+  const rpcs = methodNames(resource);
+  const about = (operation: keyof typeof rpcs) => docs.rpc(service, upperFirst(rpcs[operation]));
+  const names = schemaNames(resource);
+  const record = ref(names.record);
+  const tag = resource.path;
+  const key = { key: { ...keySchema(resource), description: keyOf(resource) === 'id' ? 'The record\'s id.' : `The record's ${keyOf(resource)}.` } };
+  return {
+    stats: {
+      tag,
+      summary: `Count ${resource.path} records by status`,
+      description: `${about('stats') ?? ''} The caller's tenant; a super user's cover every tenant unless crProcessId narrows them.`.trim(),
+      ok: { status: 200, schema: ref('Statistics'), description: 'The statistics.' },
+    },
+    list: {
+      tag,
+      summary: `List ${resource.path} records a page at a time`,
+      description: about('list'),
+      body: { schema: ref(pageRequestName(resource)) },
+      ok: { status: 200, schema: ref(pageResponseName(resource)), description: 'One page of records.' },
+    },
+    create: {
+      tag,
+      summary: `Create a ${resource.path}`,
+      description: about('create'),
+      body: { schema: ref(names.create) },
+      ok: { status: 200, schema: record, description: 'The created record, version 0.' },
+      errors: [409],
+    },
+    get: {
+      tag,
+      summary: `Get a ${resource.path}`,
+      description: about('get'),
+      pathParams: key,
+      ok: { status: 200, schema: record, description: 'The record.' },
+    },
+    update: {
+      tag,
+      summary: `Update a ${resource.path}`,
+      description: about('update'),
+      pathParams: key,
+      body: { schema: ref(names.update) },
+      ok: { status: 200, schema: record, description: 'The updated record, its version raised by 1.' },
+      errors: [409],
+    },
+    delete: {
+      tag,
+      summary: `Delete a ${resource.path}`,
+      description: about('delete'),
+      pathParams: key,
+      ok: { status: 204, description: 'Deleted.' },
+      errors: [409],
+    },
+  };
+}

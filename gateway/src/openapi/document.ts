@@ -1,0 +1,72 @@
+import type { OpenAPIObject, PathsObject } from 'openapi3-ts/oas31';
+import type { Resource } from '@platform/libs/crud/resource.ts';
+import { crudRouteTable } from '../routes/crud.ts';
+import type { RouteSpec } from '../routes/route.ts';
+import { crudOperationDocs } from './crud-operations.ts';
+import { COMMON_HEADERS, openApiPath, operationOf, type OperationDoc } from './operation.ts';
+import { loadProtoDocs, type ProtoDocs } from './proto-docs.ts';
+import { recordSchemas, schemaNames } from './record-schemas.ts';
+import { errorResponseComponents } from './responses.ts';
+import { handWrittenDocs } from './route-docs.ts';
+import { SECURITY_SCHEMES } from './security.ts';
+import { pageRequestName, pageResponse, pageResponseName, ref, resourcePageRequest, sharedSchemas } from './shared-schemas.ts';
+
+/**
+ * The OpenAPI 3.1 document of the gateway's public port, generated from the same route tables the
+ * routers are built from (routes/table.ts) and the resources' declarations, with the proto
+ * comments as descriptions. A route held only to answer 404 (`notFoundOnly`) is no operation.
+ *
+ * @example
+ * const document = buildOpenApiDocument(registry);
+ * document.paths['/api/branch/{key}'].get.operationId // "getBranch"
+ */
+export function buildOpenApiDocument(resources: readonly Resource[], docs: ProtoDocs = loadProtoDocs()): OpenAPIObject {
+  const paths: PathsObject = {};
+  const add = (route: RouteSpec, operationId: string, doc: OperationDoc) => {
+    if (route.notFoundOnly) return;
+    const item = (paths[openApiPath(route.path)] ??= {});
+    if (item[route.method]) throw new Error(`two operations for ${route.method.toUpperCase()} ${route.path}`);
+    item[route.method] = operationOf(route, operationId, doc);
+  };
+
+  for (const [table, tableDocs] of handWrittenDocs(docs)) {
+    for (const [name, route] of Object.entries(table)) {
+      const doc = tableDocs[name];
+      if (!doc) throw new Error(`no API document entry for ${route.method.toUpperCase()} ${route.path}`);
+      add(route, name, doc);
+    }
+  }
+
+  const schemas = { ...sharedSchemas(docs) };
+  schemas.SessionPage = pageResponse(docs, ref('Session'), 'A page of sessions.');
+  schemas.ExceptionEntryPage = pageResponse(docs, ref('ExceptionEntry'), 'A page of exception-log entries.');
+  for (const resource of resources) {
+    Object.assign(schemas, recordSchemas(resource, docs));
+    schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource);
+    schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`);
+    const table = crudRouteTable(resource);
+    const operationDocs = crudOperationDocs(resource, docs);
+    for (const [operation, route] of Object.entries(table) as [keyof typeof table, RouteSpec | undefined][]) {
+      if (route) add(route, `${operation}${resource.name}`, operationDocs[operation]);
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform API',
+      version: '0.1.0',
+      description:
+        'The REST interface of the platform\'s gateway (platform-interface.md with its decisions). Generated at start from the gateway\'s route tables, the resource declarations and the proto comments.',
+    },
+    servers: [{ url: '/', description: 'This gateway' }],
+    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      responses: errorResponseComponents(),
+      parameters: COMMON_HEADERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

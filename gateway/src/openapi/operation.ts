@@ -1,0 +1,101 @@
+import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import { categoryOf } from '../middleware/paths.ts';
+import type { ParamKind } from '../http/query.ts';
+import type { RouteSpec } from '../routes/route.ts';
+import { errorRef, type ErrorStatus } from './responses.ts';
+import { securityOf } from './security.ts';
+
+type Schema = SchemaObject | ReferenceObject;
+
+/** What a route's table does not say about it: its words, bodies and extra refusals. */
+export interface OperationDoc {
+  tag: string;
+  summary: string;
+  description?: string | undefined;
+  /** Schemas of the `:name` path parameters (a positive id when not given). */
+  pathParams?: Record<string, Schema>;
+  /** A JSON request body; `optional` when it may be left out. */
+  body?: { schema: Schema; optional?: boolean };
+  /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
+  ok: { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> } | { status: 204; description: string; headers?: Record<string, HeaderObject> };
+  /** Error statuses beyond those every route of its category can answer. */
+  errors?: ErrorStatus[];
+  /** A second success status with the same body (health: 503 DOWN). */
+  alsoAnswers?: { status: number; description: string };
+}
+
+const ID: SchemaObject = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+
+const QUERY_SCHEMAS: Record<ParamKind, SchemaObject> = {
+  id: ID,
+  int: { type: 'integer', format: 'int32', minimum: -999_999_999, maximum: 999_999_999 },
+  text: { type: 'string', maxLength: 1000 },
+};
+
+/** `/api/branch/:key` → `/api/branch/{key}`. */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:(\w+)/g, '{$1}');
+}
+
+const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
+
+/** Optional headers every operation reads (platform-interface.md §5). */
+export const COMMON_HEADERS: Record<string, ParameterObject> = {
+  ProjectCode: {
+    name: 'X-Project-Code',
+    in: 'header',
+    required: false,
+    description: 'Project identifier: recorded on the session and on exception entries, passed to the services.',
+    schema: { type: 'string', maxLength: 100, pattern: '^[\\x20-\\x7e]*$' },
+  },
+  AcceptLanguage: {
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
+    description: 'en or tr: the language of error messages (else the login\'s languageCode, else en).',
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * The OpenAPI operation of one route: method and path from its table, parameters from its path and
+ * declared query, security from the path's category, the error responses that the filter chain and
+ * the route can give, and the words and bodies of `doc`.
+ */
+export function operationOf(route: RouteSpec, operationId: string, doc: OperationDoc): OperationObject {
+  const category = categoryOf(route.path);
+  const parameters: (ParameterObject | ReferenceObject)[] = [
+    ...pathParamNames(route.path).map((name): ParameterObject => ({ name, in: 'path', required: true, schema: doc.pathParams?.[name] ?? ID })),
+    ...Object.entries(route.query ?? {}).map(([name, kind]): ParameterObject => ({ name, in: 'query', required: false, schema: QUERY_SCHEMAS[kind] })),
+    { $ref: '#/components/parameters/ProjectCode' },
+    { $ref: '#/components/parameters/AcceptLanguage' },
+  ];
+
+  const statuses = new Set<ErrorStatus>([400, 403, 429, 500, 503, ...(doc.errors ?? [])]);
+  if (category !== 'public') statuses.add(401);
+  if (doc.body) statuses.add(413);
+  if (pathParamNames(route.path).length > 0) statuses.add(404);
+
+  const responses: Record<string, ResponseObject | ReferenceObject> = {};
+  const ok = doc.ok;
+  responses[String(ok.status)] =
+    ok.status === 204
+      ? { description: ok.description, ...(ok.headers ? { headers: ok.headers } : {}) }
+      : { description: ok.description, ...(ok.headers ? { headers: ok.headers } : {}), content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } } };
+  if (doc.alsoAnswers && ok.status === 200) {
+    responses[String(doc.alsoAnswers.status)] = { description: doc.alsoAnswers.description, content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } } };
+  }
+  for (const status of [...statuses].sort()) responses[String(status)] ??= errorRef(status);
+
+  const operation: OperationObject = {
+    operationId,
+    tags: [doc.tag],
+    summary: doc.summary,
+    parameters,
+    security: securityOf(route.path),
+    responses,
+  };
+  if (doc.description) operation.description = doc.description;
+  if (doc.body) operation.requestBody = { required: !doc.body.optional, content: { 'application/json': { schema: doc.body.schema } } };
+  return operation;
+}

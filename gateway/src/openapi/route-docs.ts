@@ -1,0 +1,159 @@
+import type { HeaderObject } from 'openapi3-ts/oas31';
+import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
+import { AUTH_ROUTES } from '../routes/auth.ts';
+import { BPM_ROUTES } from '../routes/bpm.ts';
+import { DOCS_ASSETS, DOCS_ROUTES } from '../routes/docs.ts';
+import { HEALTH_ROUTES } from '../routes/health.ts';
+import type { RouteTable } from '../routes/route.ts';
+import { SESSION_ROUTES } from '../routes/sessions.ts';
+import type { OperationDoc } from './operation.ts';
+import type { ProtoDocs } from './proto-docs.ts';
+import { schemaNames } from './record-schemas.ts';
+import { pageRequest, ref } from './shared-schemas.ts';
+
+type DocsOf<T extends RouteTable> = { [K in keyof T]: OperationDoc };
+
+const SET_COOKIE: Record<string, HeaderObject> = {
+  'Set-Cookie': { description: 'SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production).', schema: { type: 'string' } },
+};
+const UUID = { type: 'string', format: 'uuid' } as const;
+
+/**
+ * The words and bodies of the hand-written routes, keyed like their tables (a route added to a
+ * table without its entry here is a type error), with the descriptions of the RPCs they call.
+ * Each pair is [route table, its docs].
+ */
+export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, OperationDoc>][] {
+  const core = (service: string, method: string) => docs.rpc(`platform.core.v1.${service}`, method);
+
+  const health: DocsOf<typeof HEALTH_ROUTES> = {
+    health: {
+      tag: 'health',
+      summary: 'Health of the gateway and what it depends on',
+      ok: { status: 200, schema: ref('Health'), description: 'Every component UP.' },
+      alsoAnswers: { status: 503, description: 'A component DOWN.' },
+    },
+    liveness: { tag: 'health', summary: 'Liveness of the gateway', ok: { status: 200, schema: ref('Liveness'), description: 'The gateway answers.' } },
+  };
+
+  const auth: DocsOf<typeof AUTH_ROUTES> = {
+    login: {
+      tag: 'auth',
+      summary: 'Log in: sets the SVC_SESSION cookie',
+      description: `${core('AuthService', 'Login') ?? ''} The sixth wrong password for one user from one address within 15 minutes is 429.`.trim(),
+      body: { schema: ref('LoginRequest') },
+      ok: { status: 200, schema: ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
+    },
+    me: { tag: 'auth', summary: 'The caller and its current account', description: core('AuthService', 'Me'), ok: { status: 200, schema: ref('Me'), description: 'The caller.' } },
+    switchAccount: {
+      tag: 'auth',
+      summary: 'Work in another account: a new cookie',
+      description: core('AuthService', 'SwitchAccount'),
+      body: { schema: ref('SwitchAccountRequest') },
+      ok: { status: 200, schema: ref('Me'), description: 'The caller as GET /api/auth/me shows it in the new account.', headers: SET_COOKIE },
+    },
+    changePassword: {
+      tag: 'auth',
+      summary: 'Change the caller\'s password',
+      description: core('AuthService', 'ChangePassword'),
+      body: { schema: ref('ChangePasswordRequest') },
+      ok: { status: 204, description: 'Changed; every token of the user is refused from now on.' },
+    },
+    logout: {
+      tag: 'auth',
+      summary: 'Log out: ends the session and clears the cookie',
+      description: core('AuthService', 'Logout'),
+      ok: { status: 204, description: 'Logged out (the cookie is sent with Max-Age=0).', headers: SET_COOKIE },
+    },
+  };
+
+  const sessionPage = pageRequest(docs, { type: ['object', 'null'], description: 'May hold userCode, accountNo, crProcessId (decisions.md §7).' }, false);
+  const sessionId = { sessionId: { ...UUID, description: 'The session\'s id.' } };
+  const sessionsPage = ref('SessionPage');
+  const sessions: DocsOf<typeof SESSION_ROUTES> = {
+    activeSessions: {
+      tag: 'session',
+      summary: 'The active sessions',
+      description: core('SessionService', 'ListActiveSessions'),
+      ok: { status: 200, schema: { type: 'array', items: ref('Session') }, description: 'At most 10,000, newest first.' },
+    },
+    activeSessionPage: {
+      tag: 'session',
+      summary: 'The active sessions a page at a time',
+      description: core('SessionService', 'PageActiveSessions'),
+      body: { schema: sessionPage },
+      ok: { status: 200, schema: sessionsPage, description: 'One page of sessions.' },
+    },
+    sessionHistory: {
+      tag: 'session',
+      summary: 'Ended sessions a page at a time, newest first',
+      description: `${core('SessionService', 'PageSessionHistory') ?? ''} from and to are ISO 8601 instants bounding loginAt.`.trim(),
+      ok: { status: 200, schema: sessionsPage, description: 'One page of sessions.' },
+    },
+    sessionStats: {
+      tag: 'session',
+      summary: 'Open and ended sessions',
+      description: core('SessionService', 'GetSessionStats'),
+      ok: { status: 200, schema: ref('Statistics'), description: 'activeCount: open sessions; passiveCount: ended ones.' },
+    },
+    getSession: { tag: 'session', summary: 'Get a session', description: core('SessionService', 'GetSession'), pathParams: sessionId, ok: { status: 200, schema: ref('Session'), description: 'The session.' } },
+    createSession: {
+      tag: 'session',
+      summary: 'Open a session for a trusted tool',
+      description: core('SessionService', 'CreateSession'),
+      body: { schema: ref('SessionCreate') },
+      ok: { status: 200, schema: ref('Session'), description: 'The new session.' },
+    },
+    updateSession: {
+      tag: 'session',
+      summary: 'Change a session\'s expiry, or end it',
+      description: core('SessionService', 'UpdateSession'),
+      pathParams: sessionId,
+      body: { schema: ref('SessionUpdate') },
+      ok: { status: 200, schema: ref('Session'), description: 'The session.' },
+    },
+    getException: {
+      tag: 'logs',
+      summary: 'An exception-log entry by its refId',
+      description: core('ExceptionLogService', 'GetException'),
+      pathParams: { refId: { ...UUID, description: 'The refId of a 5xx body.' } },
+      ok: { status: 200, schema: ref('ExceptionEntry'), description: 'The entry.' },
+    },
+    exceptionPage: {
+      tag: 'logs',
+      summary: 'Exception-log entries a page at a time, newest first',
+      description: core('ExceptionLogService', 'ListExceptions'),
+      body: { schema: pageRequest(docs, { type: ['object', 'null'], description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (decisions.md §7).' }, false) },
+      ok: { status: 200, schema: ref('ExceptionEntryPage'), description: 'One page of entries.' },
+    },
+  };
+
+  const bpm: DocsOf<typeof BPM_ROUTES> = {
+    branchesByPartner: {
+      tag: branch.path,
+      summary: 'The branches of one business partner',
+      description: docs.rpc('platform.bpm.v1.BranchService', 'ListBranchesByPartner'),
+      pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The business partner\'s id.' } },
+      ok: { status: 200, schema: { type: 'array', items: ref(schemaNames(branch).record) }, description: 'The branches, by id.' },
+    },
+  };
+
+  const reference: DocsOf<typeof DOCS_ROUTES> = {
+    reference: { tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } },
+    document: { tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } },
+    asset: {
+      tag: 'docs',
+      summary: 'A script, style or icon of the reference page',
+      pathParams: { file: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
+      ok: { status: 200, schema: { type: 'string' }, contentType: '*/*', description: 'The file.' },
+    },
+  };
+
+  return [
+    [HEALTH_ROUTES, health],
+    [DOCS_ROUTES, reference],
+    [AUTH_ROUTES, auth],
+    [SESSION_ROUTES, sessions],
+    [BPM_ROUTES, bpm],
+  ];
+}

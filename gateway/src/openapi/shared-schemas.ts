@@ -1,0 +1,186 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
+import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/libs/crud/resource.ts';
+import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { EXCEPTION_FIELDS, SESSION_FIELDS } from '../routes/sessions.ts';
+import { fieldSchema, nullable } from './field-schema.ts';
+import type { ProtoDocs } from './proto-docs.ts';
+import { protoSchema } from './proto-schema.ts';
+import { schemaNames } from './record-schemas.ts';
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const COMMON = 'platform.common.v1';
+const CORE = 'platform.core.v1';
+
+/** The page arithmetic of a PageResponse (platform-interface.md §2), described by the proto's PageMeta. */
+export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: string): SchemaObject {
+  const meta = protoSchema(docs, `${COMMON}.PageMeta`);
+  return {
+    type: 'object',
+    description,
+    properties: { content: { type: 'array', items, description: 'Page items.' }, ...meta.properties },
+    required: ['content', ...(meta.required ?? [])],
+  };
+}
+
+/**
+ * A PageRequest (platform-interface.md §2, decisions.md §4) whose `filter` is `filter`; `page` and
+ * `size` may be omitted (0 and 20). Descriptions come from the proto's PageRequest.
+ */
+export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequired: boolean): SchemaObject {
+  const about = (field: string) => docs.field(`${COMMON}.PageRequest`, field);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      page: { type: ['integer', 'null'], format: 'int32', minimum: 0, default: 0, description: about('page') },
+      size: { type: ['integer', 'null'], format: 'int32', minimum: 1, maximum: 500, default: 20, description: about('size') },
+      searchTerm: { type: ['string', 'null'], maxLength: 255, description: about('searchTerm') },
+      sorts: {
+        type: ['array', 'null'],
+        description: about('sorts'),
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['field'],
+          properties: {
+            field: { type: 'string', description: docs.field(`${COMMON}.Sort`, 'field') },
+            direction: { type: 'string', pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$', default: 'ASC', description: 'ASC or DESC, in any case.' },
+          },
+        },
+      },
+      filter: { ...filter, description: about('filter') },
+    },
+    required: filterRequired ? ['filter'] : [],
+  };
+}
+
+/**
+ * The list filter of a resource (decisions.md §4): `crProcessId` required (missing: 400
+ * SVC-SYS-2002), equality on each shown scalar field (`null` for "is null"), and `<field>From` /
+ * `<field>To` on numbers, decimals and dates. Any other key is 400 SVC-SYS-2001.
+ */
+export function resourceFilter(resource: Resource): SchemaObject {
+  const properties: Record<string, SchemaObject> = {};
+  for (const [name, spec] of visibleScalars(resource)) {
+    const schema = fieldSchema({ ...spec, readOnly: false, writeOnly: false, default: undefined }, 'in');
+    delete schema.readOnly;
+    delete schema.writeOnly;
+    properties[name] = name === 'crProcessId' ? schema : nullable(schema);
+    if (RANGE_KINDS.has(spec.kind)) {
+      properties[`${name}From`] = { ...schema, description: `Lowest ${name} (inclusive).` };
+      properties[`${name}To`] = { ...schema, description: `Highest ${name} (inclusive).` };
+    }
+  }
+  return { type: 'object', additionalProperties: false, properties, required: ['crProcessId'] };
+}
+
+/** Schemas shared by many operations: errors, statistics, the auth bodies, sessions and exception entries. */
+export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
+  const codes = Object.keys(ERRORS);
+  return {
+    ErrorBody: {
+      type: 'object',
+      description: 'The error body of every refusal (decisions.md §6), in en or tr after Accept-Language or the login language.',
+      properties: {
+        status: { const: 'ERROR' },
+        error_code: { type: 'string', enum: codes, description: docs.field(`${COMMON}.ErrorDetail`, 'code') },
+        message: { type: 'string', description: 'What went wrong, in the caller\'s language; names the field or parameter where one is at fault.' },
+        refId: { type: 'string', format: 'uuid', description: 'On 5xx: the exception-log entry of the failure (GET /api/logs/exceptions/{refId}).' },
+      },
+      required: ['status', 'error_code', 'message'],
+    },
+    IpFilterRefusal: {
+      type: 'object',
+      description: 'The IP filter\'s 403: the error body without error_code.',
+      properties: { status: { const: 'ERROR' }, message: { type: 'string' } },
+      required: ['status', 'message'],
+    },
+    RateLimitBody: {
+      type: 'object',
+      description: 'The rate-limit body of a 429 (platform-interface.md §7).',
+      properties: {
+        status: { const: 429 },
+        error: { const: 'Too Many Requests' },
+        message: { type: 'string', description: 'States the maximum requests per minute allowed.' },
+        retryAfter: { const: 60, description: 'Seconds to wait, as the interface states (the Retry-After header has the real wait).' },
+      },
+      required: ['status', 'error', 'message', 'retryAfter'],
+    },
+    Statistics: protoSchema(docs, `${COMMON}.Statistics`),
+    LoginRequest: {
+      type: 'object',
+      additionalProperties: false,
+      description: docs.message(`${CORE}.LoginRequest`),
+      properties: {
+        userCode: { type: 'string', maxLength: 1000, description: docs.field(`${CORE}.LoginRequest`, 'userCode') },
+        password: { type: 'string', maxLength: 1000, format: 'password', description: docs.field(`${CORE}.LoginRequest`, 'password') },
+        languageCode: { type: 'string', enum: ['en', 'tr'], description: docs.field(`${CORE}.LoginRequest`, 'languageCode') },
+        captchaToken: { type: ['string', 'null'], maxLength: 1000, description: docs.field(`${CORE}.LoginRequest`, 'captchaToken') },
+      },
+      required: ['userCode', 'password', 'languageCode'],
+    },
+    LoginResponse: withAuthFlags(protoSchema(docs, `${CORE}.LoginResponse`, { only: ['userCode', 'source', 'expiresAt', 'superUser', 'userProcess'], allPresent: true }), {
+      token: { const: '', description: 'Always empty: the token is in the SVC_SESSION cookie.' },
+    }),
+    Me: protoSchema(docs, `${CORE}.MeResponse`, { allPresent: true }),
+    SwitchAccountRequest: requestOf(docs, `${CORE}.SwitchAccountRequest`),
+    ChangePasswordRequest: requestOf(docs, `${CORE}.ChangePasswordRequest`),
+    Session: protoSchema(docs, `${CORE}.Session`, { only: SESSION_FIELDS, allPresent: true }),
+    SessionCreate: {
+      ...requestOf(docs, `${CORE}.CreateSessionRequest`),
+      required: ['userCode', 'accountNo'],
+    },
+    SessionUpdate: {
+      type: 'object',
+      additionalProperties: false,
+      description: docs.message(`${CORE}.UpdateSessionRequest`),
+      properties: {
+        expiresAt: { type: 'string', format: 'date-time', description: docs.field(`${CORE}.UpdateSessionRequest`, 'expiresAt') },
+        active: { type: 'boolean', description: docs.field(`${CORE}.UpdateSessionRequest`, 'active') },
+      },
+    },
+    ExceptionEntry: protoSchema(docs, `${CORE}.ExceptionEntry`, { only: EXCEPTION_FIELDS, allPresent: true }),
+    Health: {
+      type: 'object',
+      description: 'UP when every component is (200), else DOWN (503); decisions.md §8.',
+      properties: {
+        status: { type: 'string', enum: ['UP', 'DOWN'] },
+        components: {
+          type: 'object',
+          description: 'core, bpm, dms, db, diskSpace, and redis when configured.',
+          additionalProperties: {
+            type: 'object',
+            properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, details: { type: 'object' } },
+            required: ['status'],
+          },
+        },
+      },
+      required: ['status', 'components'],
+    },
+    Liveness: { type: 'object', properties: { status: { const: 'UP' } }, required: ['status'] },
+  };
+}
+
+/** `success: true` first, then the proto's fields and `extra`. */
+function withAuthFlags(schema: SchemaObject, extra: Record<string, SchemaObject>): SchemaObject {
+  return {
+    ...schema,
+    properties: { success: { const: true }, ...extra, ...schema.properties },
+    required: ['success', ...Object.keys(extra), ...(schema.required ?? [])],
+  };
+}
+
+/** A request body of string fields that is a proto request message as written (unknown fields: 400). */
+function requestOf(docs: ProtoDocs, message: string): SchemaObject {
+  const schema = protoSchema(docs, message);
+  return { ...schema, additionalProperties: false };
+}
+
+/** The list request of a resource: its own filter. */
+export function resourcePageRequest(docs: ProtoDocs, resource: Resource): SchemaObject {
+  return pageRequest(docs, resourceFilter(resource), true);
+}
+
+export const pageRequestName = (resource: Resource) => `${schemaNames(resource).record}PageRequest`;
+export const pageResponseName = (resource: Resource) => `${schemaNames(resource).record}Page`;
