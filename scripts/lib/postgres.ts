@@ -200,16 +200,16 @@ export interface FreshDatabase {
 }
 
 /**
- * Creates an empty database `platform_test_<time>_<random>` on the server of `adminUrl` (whose
- * user may create databases).
+ * Creates an empty database `<prefix>_<time>_<random>` (`platform_test_…` by default) on the server
+ * of `adminUrl` (whose user may create databases).
  *
  * @example
  * const db = await createFreshDatabase('postgres://postgres@127.0.0.1:5432/postgres');
  * // … run the platform with DATABASE_URL = db.url …
  * await db.drop();
  */
-export async function createFreshDatabase(adminUrl: string): Promise<FreshDatabase> {
-  const name = `platform_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+export async function createFreshDatabase(adminUrl: string, prefix = 'platform_test'): Promise<FreshDatabase> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await withClient(adminUrl, async (client) => {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -20,6 +20,7 @@ import {
 } from './resource.ts';
 import { buildListQuery, pageMeta } from './list-query.ts';
 import type { MessageOf, RowOf } from './records.ts';
+import { referenceViolation } from './reference-violation.ts';
 import { toMessageValue, toRowValue } from './values.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
@@ -72,8 +73,6 @@ export function defineHooks<R extends Resource>(_resource: R, hooks: HooksOf<R>)
 export interface ResourceRuntime {
   resource: Resource;
   entity: EntitySchema<Row>;
-  /** Entities of same-service references, by resource path. */
-  entities: ReadonlyMap<string, EntitySchema<Row>>;
   hooks?: ResourceHooks;
 }
 
@@ -85,7 +84,7 @@ export function resourceRuntime(
 ): ResourceRuntime {
   const entity = entities.get(resource.path);
   if (!entity) throw new Error(`no entity for ${resource.path}`);
-  return hooks ? { resource, entity, entities, hooks } : { resource, entity, entities };
+  return hooks ? { resource, entity, hooks } : { resource, entity };
 }
 
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -255,10 +254,9 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   const row = await ctx.em.transactional(async (em) => {
     const txCtx = { ...ctx, em };
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
-    await checkReferences(rt, em, values, crProcessId);
     const actor = actorOf(ctx);
     const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
-    await em.flush();
+    await flushReferences(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
     return created;
   });
@@ -286,9 +284,8 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
       }
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'update', current);
-    await checkReferences(rt, em, values, current.crProcessId as number);
     Object.assign(current, { ...values, version: version + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
-    await em.flush();
+    await flushReferences(rt, em);
     await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
     return current;
   });
@@ -381,14 +378,16 @@ export function readValues(resource: Resource, input: Message, mode: WriteMode, 
   return values;
 }
 
-/** References (`...Id`) must name a row of the same tenant (decisions.md §3), else 400 SVC-SYS-2001. */
-async function checkReferences(rt: ResourceRuntime, em: EntityManager, values: Row, crProcessId: number): Promise<void> {
-  for (const [name, spec] of Object.entries(rt.resource.fields)) {
-    const target = isScalar(spec) ? (spec as ScalarField).references : undefined;
-    const id = values[name];
-    if (!target || id === undefined || id === null) continue;
-    const entity = rt.entities.get(target);
-    if (!entity) throw new Error(`${rt.resource.path}.${name} references unknown ${target}`);
-    if ((await em.count(entity, { id, crProcessId })) === 0) throw invalidField(name, 'field.reference');
+/**
+ * Flushes a create or update. References (`...Id`) must name a record of the same tenant
+ * (decisions.md §3): the database's foreign keys decide, in the same statement as the write, so no
+ * concurrent delete or write slips between a check and the write; a refusal is 400 SVC-SYS-2001
+ * naming the field.
+ */
+async function flushReferences(rt: ResourceRuntime, em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    throw referenceViolation(rt.resource, error) ?? error;
   }
 }

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
+import type { MessageKey } from '../i18n/messages.ts';
 
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
@@ -34,8 +35,25 @@ export interface ScalarField {
   searchable?: boolean;
   /** `tenant`: unique per crProcessId; `global`: unique across tenants. */
   unique?: 'tenant' | 'global';
-  /** A reference to another resource of the same service, kept by a foreign key. */
+  /**
+   * A reference (`...Id`) to a record of the same tenant of another resource of the same service,
+   * by its id: a foreign key (crProcessId, field) → (crProcessId, id), so the database refuses a
+   * record of another tenant, one that does not exist, and deleting a referenced record.
+   */
   references?: string;
+  /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */
+  referencesKey?: KeyReference;
+}
+
+/**
+ * `{ resource: 'user-info', key: 'userCode', unknown: 'user.unknown' }`: the field holds the
+ * target's `key` (unique across tenants); a value that names no record is 400 SVC-SYS-2001 with the
+ * message `unknown` (default `field.reference`).
+ */
+export interface KeyReference {
+  resource: string;
+  key: string;
+  unknown?: MessageKey;
 }
 
 /** A list of small objects, written and read by the resource's own hooks (user-process selects). */

@@ -1,5 +1,5 @@
 import { BigIntType, EntitySchema, type EntitySchemaProperty } from '@mikro-orm/core';
-import { allFields, isScalar, tableOf, type Resource, type ScalarField } from '../crud/resource.ts';
+import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../crud/resource.ts';
 
 /** A database row of a resource as MikroORM hydrates it: property name to JS value. */
 export type Row = Record<string, unknown>;
@@ -8,31 +8,65 @@ type Property = EntitySchemaProperty<unknown, Row>;
 
 /**
  * The MikroORM entities of a service's resources, built from their declarations so that a field is
- * declared once. Same-service references become foreign keys (ON DELETE NO ACTION: deleting a
- * referenced row fails, and the engine answers 409 SVC-SYS-4003).
+ * declared once. References become foreign keys that the migration diff knows (ON DELETE NO ACTION:
+ * deleting a referenced row fails, and the engine answers 409 SVC-SYS-4003):
+ * - `references` (same tenant, by id): every referenced table gets a unique key (cr_process_id, id)
+ *   and the referencing table a composite key (cr_process_id, <field>) → (cr_process_id, id), so a
+ *   record of another tenant is refused by the database, not by a check that a concurrent write
+ *   could race past. The field stays a plain column (read, written and filtered as any other: as a
+ *   relation over two columns MikroORM would compare it as a tuple); the key is a second, hidden
+ *   property over the same two columns (`foreignKeyProperty`) that the code never sets;
+ * - `referencesKey` (any tenant, by a globally unique key): the field is a many-to-one over its one
+ *   column to the target's key, mapped to the key's value.
  *
  * @example
  * const schemas = entitySchemas([businessPartner, branch], 'bpm');
- * schemas.get('branch') // EntitySchema for table bpm.branch
+ * schemas.get('branch') // EntitySchema for table bpm.branch, FK branch_business_partner_id_foreign
  */
 export function entitySchemas(resources: readonly Resource[], schema: string): Map<string, EntitySchema<Row>> {
+  const referenced = new Set(
+    resources.flatMap((resource) => Object.values(resource.fields).flatMap((spec) => (isScalar(spec) && spec.references ? [spec.references] : []))),
+  );
   const byPath = new Map<string, EntitySchema<Row>>();
-  for (const resource of resources) byPath.set(resource.path, buildSchema(resource, schema, byPath));
+  for (const resource of resources) byPath.set(resource.path, buildSchema(resource, schema, byPath, referenced.has(resource.path)));
   return byPath;
 }
 
-function buildSchema(resource: Resource, schema: string, known: Map<string, EntitySchema<Row>>): EntitySchema<Row> {
+/** The name of the foreign key a reference field declares; a violation of it names the field. */
+export function foreignKeyName(resource: Resource, field: string): string {
+  return `${tableOf(resource)}_${snake(field)}_foreign`;
+}
+
+/** The hidden property that carries a same-tenant reference's foreign key. */
+export function foreignKeyProperty(field: string): string {
+  return `${field}ForeignKey`;
+}
+
+function buildSchema(resource: Resource, schema: string, known: Map<string, EntitySchema<Row>>, referenced: boolean): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
   };
+  const sameTenantKeys: Record<string, Property> = {};
   for (const [name, spec] of Object.entries(allFields(resource))) {
     if (name === 'id' || !isScalar(spec)) continue;
-    properties[name] = propertyOf(name, spec, known);
+    const target = (path: string): EntitySchema<Row> => {
+      const entity = known.get(path);
+      if (!entity) throw new Error(`${resource.path}.${name} references ${path}, which is declared after it or in another service`);
+      return entity;
+    };
+    properties[name] = spec.referencesKey
+      ? keyReferenceOf(resource, name, spec, spec.referencesKey, target(spec.referencesKey.resource))
+      : propertyOf(name, spec);
+    if (spec.references) sameTenantKeys[foreignKeyProperty(name)] = sameTenantKeyOf(resource, name, target(spec.references));
   }
+  // after the columns they span: MikroORM takes a column's definition from its first property
+  Object.assign(properties, sameTenantKeys);
   const uniques = Object.entries(resource.fields)
     .filter((entry): entry is [string, ScalarField] => isScalar(entry[1]) && entry[1].unique !== undefined)
     .map(([name, spec]) => (spec.unique === 'global' ? [name] : ['crProcessId', name]));
   for (const composite of resource.uniques ?? []) uniques.push(['crProcessId', ...composite]);
+  // what same-tenant references name: (cr_process_id, id)
+  if (referenced) uniques.push(['crProcessId', 'id']);
   const table = tableOf(resource);
   return new EntitySchema<Row>({
     name: resource.name,
@@ -44,14 +78,46 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
   });
 }
 
-function propertyOf(name: string, spec: ScalarField, known: Map<string, EntitySchema<Row>>): Property {
+const NO_ACTION = { deleteRule: 'no action', updateRule: 'no action' } as const;
+
+/**
+ * (cr_process_id, <field>) → (cr_process_id, id) as a many-to-one over both columns: never set by
+ * the code, so never written (the field and crProcessId write the columns); nullable, so that
+ * MikroORM does not ask for it on create; `mapToPk`, so that loading a row makes no entity of it.
+ */
+function sameTenantKeyOf(resource: Resource, name: string, target: EntitySchema<Row>): Property {
+  return {
+    kind: 'm:1',
+    entity: () => target as never,
+    mapToPk: true,
+    nullable: true,
+    joinColumns: ['cr_process_id', snake(name)],
+    referencedColumnNames: ['cr_process_id', 'id'],
+    foreignKeyName: foreignKeyName(resource, name),
+    ...NO_ACTION,
+  };
+}
+
+/** <field> → <target key>: the field itself as a many-to-one to the key, its value the key's. */
+function keyReferenceOf(resource: Resource, name: string, spec: ScalarField, reference: KeyReference, target: EntitySchema<Row>): Property {
+  return {
+    kind: 'm:1',
+    entity: () => target as never,
+    targetKey: reference.key as never,
+    mapToPk: true,
+    fieldName: snake(name),
+    nullable: !spec.required,
+    // a delete of the user looks for the rows naming it; a unique field has its index already
+    ...(spec.unique === undefined ? { index: true } : {}),
+    foreignKeyName: foreignKeyName(resource, name),
+    ...NO_ACTION,
+  };
+}
+
+function propertyOf(name: string, spec: ScalarField): Property {
   const nullable = !spec.required && spec.default === undefined && name !== 'version' && name !== 'createdAt' && name !== 'updatedAt';
-  const base = { nullable, fieldName: snake(name) };
-  if (spec.references) {
-    const target = known.get(spec.references);
-    if (!target) throw new Error(`${name} references ${spec.references}, which is declared after it or in another service`);
-    return { kind: 'm:1', entity: () => target as never, mapToPk: true, deleteRule: 'no action', updateRule: 'no action', ...base, index: true };
-  }
+  // a reference's column is indexed (a delete of the referenced row looks for the rows naming it)
+  const base = { nullable, fieldName: snake(name), ...(spec.references ? { index: true } : {}) };
   const fallback = spec.default ?? (name === 'version' ? 0 : undefined);
   const withDefault = fallback === undefined ? base : { ...base, default: fallback };
   switch (spec.kind) {

@@ -34,13 +34,14 @@ export function toDomainError(error: unknown, onUnexpected: (failure: Unexpected
   if (error instanceof OptimisticLockError) return new DomainError('SVC-SYS-4002', 'version.stale');
   if (error instanceof NotFoundError) return new DomainError('SVC-SYS-4001', 'record.notFound', { resource: 'record' });
   if (error instanceof UniqueConstraintViolationException) {
-    return new DomainError('SVC-SYS-4005', 'record.duplicate', { field: uniqueFieldOf(error) });
+    return new DomainError('SVC-SYS-4005', 'record.duplicate', { field: keyFieldOf(error) });
   }
   if (error instanceof ForeignKeyConstraintViolationException) {
-    // 23503 on DELETE means someone references the row; on INSERT/UPDATE a dangling reference.
+    // 23503 on DELETE means someone references the row; on INSERT/UPDATE a dangling reference
+    // (the CRUD engine names the field from the declaration first: crud/reference-violation.ts).
     return /delete/i.test(sqlOf(error))
       ? new DomainError('SVC-SYS-4003', 'record.referenced')
-      : new DomainError('SVC-SYS-2001', 'field.reference', { field: 'reference' });
+      : new DomainError('SVC-SYS-2001', 'field.reference', { field: keyFieldOf(error) });
   }
   if (error instanceof NotNullConstraintViolationException) {
     return new DomainError('SVC-SYS-2001', 'field.required', { field: columnOf(error) ?? 'field' });
@@ -144,8 +145,11 @@ function columnOf(error: DriverException): string | undefined {
   return column ? camel(column) : undefined;
 }
 
-/** `Key ("cr_process_id", "branch_code")=(1, X) already exists.` → the last column, camelCased. */
-function uniqueFieldOf(error: DriverException): string {
+/**
+ * `Key (cr_process_id, branch_code)=(1, X) already exists.` or `Key (cr_process_id, group_id)=(2, 7)
+ * is not present in table ...` → the last column but the tenant's, camelCased.
+ */
+function keyFieldOf(error: DriverException): string {
   const match = /Key \(([^)]*)\)=/.exec(pgOf(error).detail ?? error.message);
   const columns = match?.[1]?.split(',').map((c) => c.trim().replace(/"/g, '')) ?? [];
   const own = columns.filter((c) => c !== 'cr_process_id');

@@ -4,11 +4,12 @@ import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
 import { groupMember } from './group-member.resource.ts';
 
 /**
- * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 `user.unknown`) that
- * has a select for the group's tenant (400 `user.notInTenant`): a tenant's groups hold that
- * tenant's users only, so a membership never reaches into another tenant's user administration
- * (deleting a user-info that a member names is refused, user-info.operations.ts). The user's
- * user-info row is held FOR SHARE, so a change of its selects waits for this write.
+ * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 `user.unknown`; the
+ * foreign key group_member_user_code_foreign keeps it, and refuses deleting a user-info a member
+ * names) that has a select for the group's tenant (400 `user.notInTenant`): a tenant's groups hold
+ * that tenant's users only, so a membership never reaches into another tenant's user
+ * administration. The user's user-info row is held FOR SHARE, so a change of its selects waits for
+ * this write; finding no row to lock answers `user.unknown` before the key would.
  */
 export const groupMemberHooks: ResourceHooks = defineHooks(groupMember, {
   async beforeWrite(values, _input, ctx, _mode, current) {

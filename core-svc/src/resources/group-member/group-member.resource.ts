@@ -11,8 +11,14 @@ export const groupMember = defineResource<GroupMember>()({
   operations: 'no-stats',
   fields: {
     groupId: { kind: 'long', required: true, references: 'group' },
-    // a user-info's userCode, checked by the hooks (user-infos are global, not per tenant)
-    userCode: { kind: 'string', required: true, maxLength: 64, searchable: true },
+    // a user-info's userCode (user-infos are global, not per tenant); the hooks check the tenant
+    userCode: {
+      kind: 'string',
+      required: true,
+      maxLength: 64,
+      searchable: true,
+      referencesKey: { resource: 'user-info', key: 'userCode', unknown: 'user.unknown' },
+    },
   },
   uniques: [['groupId', 'userCode']],
 });

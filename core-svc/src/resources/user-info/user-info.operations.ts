@@ -1,8 +1,7 @@
-import { forbidden, DomainError } from '@platform/libs/errors/domain-error.ts';
+import { forbidden } from '@platform/libs/errors/domain-error.ts';
 import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
-import { GroupMemberEntity, UserProcessEntity } from '../../db.ts';
 import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
 import { userInfo } from './user-info.resource.ts';
 
@@ -11,7 +10,8 @@ import { userInfo } from './user-info.resource.ts';
  * user (tokenVersion); only a super user may make or unmake a super user, or change or delete
  * one (a tenant's user administrator must not take over a super user's login); a user with a
  * select for another tenant is changed or deleted only by a super user (it is not wholly the
- * caller's user); a user that a user-process or a group-member names cannot be deleted (409).
+ * caller's user). A user that a user-process or a group-member names cannot be deleted: their
+ * foreign keys on user_code refuse the delete (409 SVC-SYS-4003, as any referenced record).
  * The CRUD engine holds the row FOR UPDATE while these run, as user-process writes do (lockUser).
  */
 export function userInfoHooks(bcryptRounds: number): ResourceHooks {
@@ -30,10 +30,6 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
     async beforeDelete(row, ctx) {
       if (row.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();
       await assertWhollyInTenant(ctx, row.userCode);
-      const userCode = row.userCode;
-      if ((await ctx.em.count(UserProcessEntity, { userCode })) > 0 || (await ctx.em.count(GroupMemberEntity, { userCode })) > 0) {
-        throw new DomainError('SVC-SYS-4003', 'record.referenced');
-      }
     },
   });
 }

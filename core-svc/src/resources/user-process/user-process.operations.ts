@@ -45,7 +45,8 @@ function requestedAccountNos(input: UserProcess): string[] {
 
 /**
  * user-process: the user must exist (and, for a caller who is not a super user, be stored in the
- * caller's tenant); userCode never changes. Selects name existing accounts and are kept in their own
+ * caller's tenant; the foreign key user_process_user_code_foreign keeps the user there, and refuses
+ * deleting it); userCode never changes. Selects name existing accounts and are kept in their own
  * table. A caller who is not a super user may name only its current tenant's account (else 403),
  * and may change or delete a user-process only while all of the user's selects are of its tenant.
  * Every write holds the user's user-info row FOR UPDATE (lockUser), so user-info writes that decide

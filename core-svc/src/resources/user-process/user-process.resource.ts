@@ -13,7 +13,15 @@ export const userProcess = defineResource<UserProcess>()({
   grpc: UserProcessServiceService,
   operations: 'full',
   fields: {
-    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
+    userCode: {
+      kind: 'string',
+      required: true,
+      maxLength: 64,
+      unique: 'global',
+      immutable: true,
+      searchable: true,
+      referencesKey: { resource: 'user-info', key: 'userCode', unknown: 'user.unknown' },
+    },
     userDescription: { kind: 'string', searchable: true },
     userProcessSelects: { kind: 'objects', required: true, of: { accountNo: { kind: 'string', required: true, maxLength: 64 } } },
   },
