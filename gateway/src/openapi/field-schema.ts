@@ -31,6 +31,7 @@ function kindSchema(spec: ScalarField, direction: 'in' | 'out'): SchemaObject {
       const schema: SchemaObject = { type: 'string', maxLength: maxLengthOf(spec) };
       if (spec.minLength !== undefined) schema.minLength = spec.minLength;
       if (spec.maxBytes !== undefined) schema.description = `At most ${spec.maxBytes} bytes of UTF-8.`;
+      if (spec.pattern !== undefined) schema.pattern = spec.pattern;
       return schema;
     }
     case 'enum':

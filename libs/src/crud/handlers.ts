@@ -20,7 +20,7 @@ import {
 } from './resource.ts';
 import { buildListQuery, pageMeta } from './list-query.ts';
 import type { MessageOf, RowOf } from './records.ts';
-import { referenceViolation } from './reference-violation.ts';
+import { constraintViolation } from './constraint-violation.ts';
 import { toMessageValue, toRowValue } from './values.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
@@ -256,7 +256,7 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
     const actor = actorOf(ctx);
     const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
-    await flushReferences(rt, em);
+    await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
     return created;
   });
@@ -285,7 +285,7 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'update', current);
     Object.assign(current, { ...values, version: version + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
-    await flushReferences(rt, em);
+    await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
     return current;
   });
@@ -380,14 +380,14 @@ export function readValues(resource: Resource, input: Message, mode: WriteMode, 
 
 /**
  * Flushes a create or update. References (`...Id`) must name a record of the same tenant
- * (decisions.md §3): the database's foreign keys decide, in the same statement as the write, so no
- * concurrent delete or write slips between a check and the write; a refusal is 400 SVC-SYS-2001
- * naming the field.
+ * (decisions.md §3), and a `notBefore` date must not precede its other date: the database's foreign
+ * keys and checks decide, in the same statement as the write, so no concurrent delete or write slips
+ * between a check and the write; a refusal is 400 SVC-SYS-2001 naming the field.
  */
-async function flushReferences(rt: ResourceRuntime, em: EntityManager): Promise<void> {
+async function flushChecked(rt: ResourceRuntime, em: EntityManager): Promise<void> {
   try {
     await em.flush();
   } catch (error) {
-    throw referenceViolation(rt.resource, error) ?? error;
+    throw constraintViolation(rt.resource, error) ?? error;
   }
 }

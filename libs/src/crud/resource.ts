@@ -31,6 +31,18 @@ export interface ScalarField {
   readOnly?: boolean;
   /** Set on create, never changed by an update (a different value is 400). */
   immutable?: boolean;
+  /** A regular expression (source) the whole string must match: ISO codes (`^[A-Z]{2}$`). */
+  pattern?: string;
+  /**
+   * A date not before another date field of the same record (`endDate: { notBefore: 'startDate' }`),
+   * kept by a check constraint of the table (400 SVC-SYS-2001 naming the field).
+   */
+  notBefore?: string;
+  /**
+   * Computed by the database from other columns of the row (an SQL expression over column names,
+   * stored): `quantity * unit_price`. Read-only.
+   */
+  generated?: string;
   /** Matched by `searchTerm` (case-insensitive substring). */
   searchable?: boolean;
   /** `tenant`: unique per crProcessId; `global`: unique across tenants. */

@@ -72,6 +72,18 @@ export const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+const patterns = new Map<string, RegExp>();
+
+/** A declared pattern, compiled once. */
+function patternOf(source: string): RegExp {
+  let pattern = patterns.get(source);
+  if (!pattern) {
+    pattern = new RegExp(source, 'u');
+    patterns.set(source, pattern);
+  }
+  return pattern;
+}
+
 function expectString(field: string, value: unknown, type: string): string {
   if (typeof value !== 'string') throw invalidField(field, 'field.type', { type });
   return value;
@@ -94,6 +106,7 @@ function checkText(field: string, spec: ScalarField, text: string): string {
     throw invalidField(field, 'field.tooLongBytes', { max: String(spec.maxBytes) });
   }
   if (spec.required && text.trim() === '') throw invalidField(field, 'field.required');
+  if (spec.pattern !== undefined && !patternOf(spec.pattern).test(text)) throw invalidField(field, 'field.pattern', { pattern: spec.pattern });
   return text;
 }
 

@@ -75,7 +75,17 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
     indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }],
+    checks: Object.entries(resource.fields).flatMap(([name, spec]) =>
+      isScalar(spec) && spec.notBefore
+        ? [{ name: notBeforeCheckName(resource, name), property: name, expression: `${snake(name)} >= ${snake(spec.notBefore)}` }]
+        : [],
+    ) as never,
   });
+}
+
+/** The name of the check constraint of a `notBefore` field; a violation of it names the field. */
+export function notBeforeCheckName(resource: Resource, field: string): string {
+  return `${tableOf(resource)}_${snake(field)}_not_before`;
 }
 
 const NO_ACTION = { deleteRule: 'no action', updateRule: 'no action' } as const;
@@ -118,6 +128,11 @@ function propertyOf(name: string, spec: ScalarField): Property {
   const nullable = !spec.required && spec.default === undefined && name !== 'version' && name !== 'createdAt' && name !== 'updatedAt';
   // a reference's column is indexed (a delete of the referenced row looks for the rows naming it)
   const base = { nullable, fieldName: snake(name), ...(spec.references ? { index: true } : {}) };
+  if (spec.generated) {
+    // computed and stored by PostgreSQL; MikroORM neither inserts nor updates it, and reads it back
+    if (spec.kind !== 'decimal') throw new Error(`${name}: only decimal fields may be generated`);
+    return { type: 'decimal', precision: 19, scale: 4, nullable: true, fieldName: snake(name), generated: `(${spec.generated}) stored` };
+  }
   const fallback = spec.default ?? (name === 'version' ? 0 : undefined);
   const withDefault = fallback === undefined ? base : { ...base, default: fallback };
   switch (spec.kind) {

@@ -38,7 +38,7 @@ export function toDomainError(error: unknown, onUnexpected: (failure: Unexpected
   }
   if (error instanceof ForeignKeyConstraintViolationException) {
     // 23503 on DELETE means someone references the row; on INSERT/UPDATE a dangling reference
-    // (the CRUD engine names the field from the declaration first: crud/reference-violation.ts).
+    // (the CRUD engine names the field from the declaration first: crud/constraint-violation.ts).
     return /delete/i.test(sqlOf(error))
       ? new DomainError('SVC-SYS-4003', 'record.referenced')
       : new DomainError('SVC-SYS-2001', 'field.reference', { field: keyFieldOf(error) });

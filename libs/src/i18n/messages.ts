@@ -58,6 +58,8 @@ const catalogue = {
     en: 'The user named in {field} has no userProcessSelect for this tenant',
     tr: '{field} alanındaki kullanıcının bu kiracı için userProcessSelect kaydı yok',
   },
+  'field.pattern': { en: 'Field {field} must match {pattern}', tr: '{field} alanı {pattern} biçiminde olmalı' },
+  'field.notBefore': { en: 'Field {field} must not be before {other}', tr: '{field} alanı {other} alanından önce olamaz' },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
   'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
   'param.repeated': {
