@@ -15,7 +15,32 @@ test('every registered resource has a sample for the walk', (t) => {
   t.deepEqual(registry.map((r) => r.path).filter((path) => !samples[path]), []);
 });
 
-for (const resource of registry) {
+for (const resource of registry.filter((r) => r.operations === 'read-only')) {
+  // "license-history | get by id, list only" (platform-interface.md §4.2): the platform writes them
+  test(`${resource.path}: get and list of the records the platform writes, and no create, update or delete`, async (t) => {
+    const sample = samples[resource.path];
+    if (!sample?.existing) return t.fail(`a read-only resource's sample needs existing(): ${resource.path}`);
+    const { token } = await adminSession();
+    const tenant = freshTenant();
+    const record = await sample.existing(tenant);
+    const key = encodeURIComponent(String(record[keyOf(resource)]));
+    t.is(record.crProcessId, tenant);
+    t.is(record.version, 0);
+    const got = await api('GET', `/api/${resource.path}/${key}`, { token });
+    t.is(got.status, 200, got.text);
+    t.deepEqual(got.body, record);
+    const listed = await api('POST', `/api/${resource.path}/list`, { token, body: { filter: { crProcessId: tenant, id: record.id } } });
+    t.deepEqual(listed.body.content, [record]);
+    for (const [method, path] of [['POST', ''], ['PUT', `/${key}`], ['DELETE', `/${key}`], ['GET', '/stats']] as const) {
+      const res = await api(method, `/api/${resource.path}${path}`, { token, body: method === 'GET' || method === 'DELETE' ? undefined : { crProcessId: tenant, version: 0 } });
+      t.is(res.status, 404, `${method} ${path}: ${res.text}`);
+      t.is(res.body.error_code, 'SVC-SYS-4001', `${method} ${path}`);
+    }
+    t.is((await api('GET', `/api/${resource.path}/${key}`, { token })).status, 200, 'still there');
+  });
+}
+
+for (const resource of registry.filter((r) => r.operations !== 'read-only')) {
   test(`${resource.path}: create, get, update, stale update, list, stats, delete through the gateway`, async (t) => {
     const sample = samples[resource.path];
     if (!sample) return t.fail(`no sample for ${resource.path}`);

@@ -6,6 +6,7 @@ import type { Resource } from '@platform/libs/crud/resource.ts';
 import { coreResources } from './resources/index.ts';
 import { account } from './resources/account/account.resource.ts';
 import { groupMember } from './resources/group-member/group-member.resource.ts';
+import { licenseHistory } from './resources/license-history/license-history.resource.ts';
 import { userInfo } from './resources/user-info/user-info.resource.ts';
 import { userProcess } from './resources/user-process/user-process.resource.ts';
 
@@ -24,6 +25,7 @@ export const AccountEntity = schemaOf(account);
 export const UserInfoEntity = schemaOf(userInfo);
 export const UserProcessEntity = schemaOf(userProcess);
 export const GroupMemberEntity = schemaOf(groupMember);
+export const LicenseHistoryEntity = schemaOf(licenseHistory);
 
 /** One account a user-process may work in; deleting a referenced account is refused (409). */
 export const UserProcessSelectEntity = new EntitySchema<Row>({

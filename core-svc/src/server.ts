@@ -11,6 +11,7 @@ import { sessionHandlers } from './sessions/session.service.ts';
 import { schemas } from './db.ts';
 import { coreResources } from './resources/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';
+import { licenseHooks } from './resources/license/license.operations.ts';
 import { userInfoHooks } from './resources/user-info/user-info.operations.ts';
 import { userProcessHooks } from './resources/user-process/user-process.operations.ts';
 
@@ -23,5 +24,6 @@ export function register(server: Server, runtime: Runtime, config: Config): void
     'user-info': { hooks: userInfoHooks(config.bcryptRounds) },
     'user-process': { hooks: userProcessHooks },
     'group-member': { hooks: groupMemberHooks },
+    license: { hooks: licenseHooks },
   });
 }

@@ -4,7 +4,7 @@
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
 import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
-import { accountFor, accountOf, create, createPartner, createUser, unique } from './factories.ts';
+import { accountFor, accountOf, adminSession, create, createPartner, createUser, unique } from './factories.ts';
 import { api, type ApiResponse } from './platform.ts';
 
 export interface Sample {
@@ -12,6 +12,11 @@ export interface Sample {
   create(crProcessId: number): Promise<Record<string, unknown>>;
   /** Fields an update changes; fresh values on every call, so that unique fields stay unique. */
   update(): Record<string, unknown>;
+  /**
+   * A read-only resource: a record of tenant `crProcessId` made the way the platform makes them
+   * (a licence write makes its history row); its create and update are never called.
+   */
+  existing?(crProcessId: number): Promise<any>;
   /**
    * The record is the tenant itself (account: its crProcessId is the tenant's id, globally unique).
    * A tenant that exists has exactly one, so the walks use it: a create in that tenant is 409
@@ -69,6 +74,50 @@ export const samples: Record<string, Sample> = {
     },
     update: () => ({ status: false }),
   },
+  license: {
+    create: async (crProcessId) => ({
+      crProcessId,
+      licenseKey: unique('LIC-'),
+      licenseType: 'STANDARD',
+      maxUsers: 10,
+      validFrom: '2026-01-01',
+      validUntil: '2026-12-31',
+    }),
+    update: () => ({ licenseType: 'ENTERPRISE', maxUsers: 25, validUntil: '2027-12-31' }),
+  },
+  'license-history': {
+    create: readOnly,
+    update: readOnly,
+    existing: async (crProcessId) => {
+      const licence = await create('license', await sampleOf({ path: 'license' }).create(crProcessId));
+      const history = await api('POST', '/api/license-history/list', {
+        token: (await adminSession()).token,
+        body: { filter: { crProcessId, licenseId: licence.id, action: 'CREATE' } },
+      });
+      const [row] = history.body.content;
+      if (!row) throw new Error(`no license-history row for licence ${licence.id}: ${history.text}`);
+      return row;
+    },
+  },
+  country: {
+    create: async (crProcessId) => ({ crProcessId, code: uniqueCode(2), name: 'Walk country' }),
+    update: () => ({ name: 'Walk country renamed' }),
+  },
+  city: {
+    create: async (crProcessId) => {
+      const country = await create('country', { crProcessId, code: uniqueCode(2), name: 'Walk country' });
+      return { crProcessId, countryId: country.id, name: 'Walk city', code: '34' };
+    },
+    update: () => ({ name: 'Walk city renamed', code: '06' }),
+  },
+  currency: {
+    create: async (crProcessId) => ({ crProcessId, code: uniqueCode(3), name: 'Walk currency', symbol: '¤', fractionDigits: 2 }),
+    update: () => ({ name: 'Walk currency renamed', fractionDigits: 3 }),
+  },
+  'corporation-contact': {
+    create: async (crProcessId) => ({ crProcessId, fullName: 'Walk Contact', title: 'CFO', email: 'c@example.com', department: 'Finance' }),
+    update: () => ({ fullName: 'Walk Contact renamed', phone: '+90 212 000 00 01' }),
+  },
   'business-partner': {
     create: async (crProcessId) => ({ crProcessId, partnerCode: unique('P-'), partnerName: 'Walk partner', partnerType: 'SUPPLIER' }),
     update: () => ({ partnerName: 'Walk partner renamed', partnerType: 'BOTH', phone: '+90 212 000 00 00' }),
@@ -82,7 +131,23 @@ export const samples: Record<string, Sample> = {
   },
 };
 
-export function sampleOf(resource: Resource): Sample {
+function readOnly(): never {
+  throw new Error('a read-only resource is never created or updated through the API');
+}
+
+/** A code of `length` capital letters, fresh per call within a test file (tenants are fresh anyway). */
+let codes = 0;
+function uniqueCode(length: number): string {
+  let n = codes++;
+  let code = '';
+  for (let i = 0; i < length; i++) {
+    code = String.fromCharCode(65 + (n % 26)) + code;
+    n = Math.floor(n / 26);
+  }
+  return code;
+}
+
+export function sampleOf(resource: Pick<Resource, 'path'>): Sample {
   const sample = samples[resource.path];
   if (!sample) throw new Error(`no sample for ${resource.path}: add one to test/helpers/samples.ts`);
   return sample;
@@ -102,6 +167,7 @@ export async function sampleRecord(resource: Resource, crProcessId: number): Pro
     if (!own) throw new Error(`tenant ${crProcessId} has no account`);
     return own;
   }
+  if (sample.existing) return sample.existing(crProcessId);
   return create(resource.path, await sample.create(crProcessId));
 }
 

@@ -1,0 +1,17 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { CityServiceService, type City } from '@platform/libs/gen/platform/core/v1/city.ts';
+
+/** A city of a country of the same tenant. */
+export const city = defineResource<City>()({
+  path: 'city',
+  name: 'City',
+  plural: 'Cities',
+  service: 'core',
+  grpc: CityServiceService,
+  operations: 'no-stats',
+  fields: {
+    countryId: { kind: 'long', required: true, references: 'country' },
+    name: { kind: 'string', required: true, searchable: true },
+    code: { kind: 'string', maxLength: 16, searchable: true },
+  },
+});

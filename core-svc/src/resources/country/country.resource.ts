@@ -1,0 +1,16 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { CountryServiceService, type Country } from '@platform/libs/gen/platform/core/v1/country.ts';
+
+/** A country of a tenant's lookups: its ISO 3166-1 alpha-2 code, unique within the tenant. */
+export const country = defineResource<Country>()({
+  path: 'country',
+  name: 'Country',
+  plural: 'Countries',
+  service: 'core',
+  grpc: CountryServiceService,
+  operations: 'no-stats',
+  fields: {
+    code: { kind: 'string', required: true, maxLength: 2, pattern: '^[A-Z]{2}$', unique: 'tenant', searchable: true },
+    name: { kind: 'string', required: true, searchable: true },
+  },
+});

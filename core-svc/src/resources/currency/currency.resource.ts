@@ -1,0 +1,18 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { CurrencyServiceService, type Currency } from '@platform/libs/gen/platform/core/v1/currency.ts';
+
+/** A currency of a tenant's lookups: its ISO 4217 code, unique within the tenant. */
+export const currency = defineResource<Currency>()({
+  path: 'currency',
+  name: 'Currency',
+  plural: 'Currencies',
+  service: 'core',
+  grpc: CurrencyServiceService,
+  operations: 'no-stats',
+  fields: {
+    code: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', unique: 'tenant', searchable: true },
+    name: { kind: 'string', required: true, searchable: true },
+    symbol: { kind: 'string', maxLength: 8 },
+    fractionDigits: { kind: 'int', default: 2, min: 0, max: 4 },
+  },
+});

@@ -1,0 +1,23 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { LicenseHistoryServiceService, type LicenseHistory } from '@platform/libs/gen/platform/core/v1/license_history.ts';
+
+/**
+ * One change of a licence, read-only (decisions.md §3): written by every licence create, update and
+ * delete in its transaction (license.operations.ts), in the licence's tenant (decisions.md §9). It
+ * outlives the licence, so licenseId is no foreign key.
+ */
+export const licenseHistory = defineResource<LicenseHistory>()({
+  path: 'license-history',
+  name: 'LicenseHistory',
+  plural: 'LicenseHistories',
+  service: 'core',
+  grpc: LicenseHistoryServiceService,
+  operations: 'read-only',
+  fields: {
+    licenseId: { kind: 'long', required: true },
+    action: { kind: 'enum', required: true, values: ['CREATE', 'UPDATE', 'DELETE'] },
+    snapshot: { kind: 'text', required: true },
+    changedBy: { kind: 'string', required: true, maxLength: 64 },
+    changedAt: { kind: 'datetime', required: true },
+  },
+});
