@@ -27,8 +27,12 @@ export function entitySchemas(resources: readonly Resource[], schema: string): M
   // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
   const referenced = new Map<string, Map<string, string[]>>();
   for (const resource of resources) {
-    for (const spec of Object.values(resource.fields)) {
+    for (const [name, spec] of Object.entries(resource.fields)) {
       if (!isScalar(spec) || !spec.references) continue;
+      const target = resources.find((other) => other.path === spec.references);
+      if (spec.within && !(spec.within in resource.fields && target && spec.within in target.fields)) {
+        throw new Error(`${resource.path}.${name}: within ${spec.within} must be a field of both ${resource.path} and ${spec.references}`);
+      }
       const key = ['crProcessId', ...(spec.within ? [spec.within] : []), 'id'];
       const keys = referenced.get(spec.references) ?? new Map<string, string[]>();
       keys.set(key.join(','), key);
