@@ -5,7 +5,7 @@
  * write's own statement, so no request races past a check another made a moment before.
  */
 import test from 'ava';
-import { adminSession, create, createAccount, createPartner, freshTenant, unique } from './helpers/factories.ts';
+import { adminSession, create, createAccount, createContract, createPartner, freshTenant, unique } from './helpers/factories.ts';
 import { api, type ApiResponse } from './helpers/platform.ts';
 import { brokenReferences } from './helpers/reference-audit.ts';
 
@@ -92,4 +92,18 @@ test('a user-info deleted while a user-process is created for it: either the del
   const user = await create('user-info', { crProcessId, userCode: unique('race-'), userDescription: 'Race', password: 'race-password-1' });
   const process = (): Promise<ApiResponse> => api('POST', '/api/user-process', { token, body: { crProcessId, userCode: user.userCode, userProcessSelects: [{ accountNo }] } });
   await raceDeleteAgainstReferences(t, `user-info/${user.id}`, [process], 'userCode', 'Field userCode names no user');
+});
+
+test('50 concurrent updates of one record with one version: exactly one is 200, the others 409 SVC-SYS-4002 ("Update with stale version"), and the version rises once', async (t) => {
+  const { token } = await adminSession();
+  const contract = await createContract(freshTenant());
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => api('PUT', `/api/contract/${contract.id}`, { token, body: { version: 0, description: `writer ${i}` } })),
+  );
+  t.deepEqual(statuses(responses), [200, ...Array<number>(49).fill(409)], responses.filter((res) => res.status !== 409).map((res) => res.text).join('\n'));
+  for (const res of responses.filter((r) => r.status === 409)) t.is(res.body.error_code, 'SVC-SYS-4002');
+  const winner = responses.find((res) => res.status === 200);
+  const after = await api('GET', `/api/contract/${contract.id}`, { token });
+  t.deepEqual(after.body, winner?.body);
+  t.is(after.body.version, 1);
 });

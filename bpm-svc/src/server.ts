@@ -3,11 +3,14 @@ import { registerResources } from '@platform/libs/grpc/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { schemas } from './db.ts';
 import { bpmResources } from './resources/index.ts';
+import { accrualHooks } from './resources/accrual/accrual.hooks.ts';
+import { accrualMoves } from './resources/accrual/accrual.operations.ts';
 import { branchByPartner } from './resources/branch/branch.operations.ts';
 
 /** Registers the partner-management service's gRPC implementations: every resource. */
 export function register(server: Server, runtime: Runtime): void {
   registerResources(server, runtime, schemas, bpmResources, {
     branch: { handlers: branchByPartner },
+    accrual: { hooks: accrualHooks, handlers: accrualMoves },
   });
 }

@@ -60,6 +60,55 @@ export async function createBranch(crProcessId: number, businessPartnerId: numbe
   });
 }
 
+export async function createProduct(crProcessId: number, overrides: Record<string, unknown> = {}): Promise<any> {
+  return create('product', {
+    crProcessId,
+    productCode: unique('PR-'),
+    productName: unique('Product '),
+    unitPrice: '10.00',
+    currencyCode: 'EUR',
+    ...overrides,
+  });
+}
+
+/** A contract of a new partner of the tenant, unless the overrides name one. */
+export async function createContract(crProcessId: number, overrides: Record<string, unknown> = {}): Promise<any> {
+  return create('contract', {
+    crProcessId,
+    contractNo: unique('C-'),
+    businessPartnerId: overrides.businessPartnerId ?? (await createPartner(crProcessId)).id,
+    startDate: '2026-01-01',
+    currencyCode: 'EUR',
+    billingPeriod: 'MONTHLY',
+    ...overrides,
+  });
+}
+
+/** A line of a contract, with a new product of the tenant unless the overrides name one. */
+export async function createContractItem(crProcessId: number, contractId: number, overrides: Record<string, unknown> = {}): Promise<any> {
+  return create('contract-item', {
+    crProcessId,
+    contractId,
+    productId: overrides.productId ?? (await createProduct(crProcessId)).id,
+    quantity: '1',
+    unitPrice: '10.00',
+    ...overrides,
+  });
+}
+
+/** A PENDING accrual of a contract (a new one of the tenant unless the overrides name one). */
+export async function createAccrual(crProcessId: number, overrides: Record<string, unknown> = {}): Promise<any> {
+  return create('accrual', {
+    crProcessId,
+    contractId: overrides.contractId ?? (await createContract(crProcessId)).id,
+    periodStart: '2026-01-01',
+    periodEnd: '2026-01-31',
+    amount: '100.00',
+    currencyCode: 'EUR',
+    ...overrides,
+  });
+}
+
 /** An account (tenant) with its own crProcessId. */
 export async function createAccount(overrides: Record<string, unknown> = {}): Promise<any> {
   return create('account', { accountNo: unique('ACC-'), accountName: unique('Account '), crProcessId: freshTenant(), ...overrides });

@@ -1,6 +1,7 @@
 /**
  * Reads the database behind the platform for rows whose references break decisions.md §3: a `...Id`
- * that names no record of the row's own tenant, a userCode that names no user-info. Walks the
+ * that names no record of the row's own tenant (or, with `within`, not one of the row's own partner
+ * or contract), a userCode that names no user-info. Walks the
  * declarations, so a new reference is audited without a change here.
  */
 import pg from 'pg';
@@ -21,8 +22,9 @@ export async function brokenReferences(): Promise<string[]> {
       const target = byPath.get(spec.references ?? spec.referencesKey?.resource ?? '');
       if (!target) continue;
       const targetTable = `${target.service}.${tableOf(target)}`;
+      const within = spec.within ? ` and t.${snake(spec.within)} = r.${snake(spec.within)}` : '';
       const match = spec.references
-        ? `t.id = r.${column} and t.cr_process_id = r.cr_process_id`
+        ? `t.id = r.${column} and t.cr_process_id = r.cr_process_id${within}`
         : `t.${snake(spec.referencesKey?.key ?? 'id')} = r.${column}`;
       queries.push([`${resource.path}.${field}`, `select count(*)::int as n from ${table} r where r.${column} is not null and not exists (select 1 from ${targetTable} t where ${match})`]);
     }

@@ -4,7 +4,19 @@
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
 import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
-import { accountFor, accountOf, adminSession, create, createPartner, createUser, unique } from './factories.ts';
+import {
+  accountFor,
+  accountOf,
+  adminSession,
+  create,
+  createBranch,
+  createContract,
+  createContractItem,
+  createPartner,
+  createProduct,
+  createUser,
+  unique,
+} from './factories.ts';
 import { api, type ApiResponse } from './platform.ts';
 
 export interface Sample {
@@ -128,6 +140,58 @@ export const samples: Record<string, Sample> = {
       return { crProcessId, businessPartnerId: partner.id, branchName: 'Walk branch', branchCode: unique('B-') };
     },
     update: () => ({ branchName: 'Walk branch renamed', address: 'Istiklal Cd. 1' }),
+  },
+  contact: {
+    create: async (crProcessId) => {
+      const partner = await createPartner(crProcessId);
+      const branch = await createBranch(crProcessId, partner.id);
+      return { crProcessId, businessPartnerId: partner.id, branchId: branch.id, firstName: 'Walk', lastName: 'Contact', email: 'c@example.com' };
+    },
+    update: () => ({ lastName: 'Contact renamed', title: 'Buyer', phone: '+90 212 000 00 01' }),
+  },
+  product: {
+    create: async (crProcessId) => ({
+      crProcessId,
+      productCode: unique('PR-'),
+      productName: 'Walk product',
+      unit: 'pcs',
+      unitPrice: '12.50',
+      currencyCode: 'EUR',
+      vatRate: '20.00',
+    }),
+    update: () => ({ productName: 'Walk product renamed', unitPrice: '13.2575', vatRate: '8.00' }),
+  },
+  contract: {
+    create: async (crProcessId) => {
+      const partner = await createPartner(crProcessId);
+      return {
+        crProcessId,
+        contractNo: unique('C-'),
+        businessPartnerId: partner.id,
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        currencyCode: 'TRY',
+        billingPeriod: 'MONTHLY',
+        totalAmount: '1200.00',
+        description: 'Walk contract',
+      };
+    },
+    update: () => ({ billingPeriod: 'QUARTERLY', endDate: '2027-06-30', totalAmount: '1500.50' }),
+  },
+  'contract-item': {
+    create: async (crProcessId) => {
+      const [contract, product] = await Promise.all([createContract(crProcessId), createProduct(crProcessId)]);
+      return { crProcessId, contractId: contract.id, productId: product.id, quantity: '3.00', unitPrice: '12.50', description: 'Walk line' };
+    },
+    update: () => ({ quantity: '2.50', description: 'Walk line renamed' }),
+  },
+  accrual: {
+    create: async (crProcessId) => {
+      const contract = await createContract(crProcessId);
+      const item = await createContractItem(crProcessId, contract.id);
+      return { crProcessId, contractId: contract.id, contractItemId: item.id, periodStart: '2026-01-01', periodEnd: '2026-01-31', amount: '100.00', currencyCode: 'EUR' };
+    },
+    update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
   },
 };
 

@@ -1,4 +1,5 @@
-import type { HeaderObject } from 'openapi3-ts/oas31';
+import type { HeaderObject, SchemaObject } from 'openapi3-ts/oas31';
+import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
 import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
 import { AUTH_ROUTES } from '../routes/auth.ts';
 import { BPM_ROUTES } from '../routes/bpm.ts';
@@ -17,6 +18,19 @@ const SET_COOKIE: Record<string, HeaderObject> = {
   'Set-Cookie': { description: 'SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production).', schema: { type: 'string' } },
 };
 const UUID = { type: 'string', format: 'uuid' } as const;
+
+/** An accrual move (decisions.md §4): an optional body of `fields`, the moved accrual, 409 for any other move. */
+function accrualMove(summary: string, rpc: string | undefined, note: string, fields?: Record<string, SchemaObject>): OperationDoc {
+  return {
+    tag: accrual.path,
+    summary,
+    description: `${rpc ?? ''} ${note} Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.`.trim(),
+    pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The accrual\'s id.' } },
+    ...(fields ? { body: { schema: { type: 'object', additionalProperties: false, properties: fields }, optional: true } } : {}),
+    ok: { status: 200, schema: ref(schemaNames(accrual).record), description: 'The accrual in its new state, its version raised.' },
+    errors: [409],
+  };
+}
 
 /**
  * The words and bodies of the hand-written routes, keyed like their tables (a route added to a
@@ -136,6 +150,23 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
       pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The business partner\'s id.' } },
       ok: { status: 200, schema: { type: 'array', items: ref(schemaNames(branch).record) }, description: 'The branches, by id.' },
     },
+    approveAccrual: accrualMove(
+      'Approve an accrual: PENDING to APPROVED',
+      docs.rpc('platform.bpm.v1.AccrualService', 'ApproveAccrual'),
+      'Needs accrual:approve; records approvedAt and approvedBy.',
+    ),
+    invoiceAccrual: accrualMove(
+      'Mark an accrual as invoiced: APPROVED to INVOICED',
+      docs.rpc('platform.bpm.v1.AccrualService', 'InvoiceAccrual'),
+      'Needs accrual:invoice; records invoicedAt and the invoiceNo given.',
+      { invoiceNo: { type: ['string', 'null'], maxLength: 64, description: 'Invoice number to record.' } },
+    ),
+    cancelAccrual: accrualMove(
+      'Cancel an accrual: PENDING or APPROVED to CANCELLED',
+      docs.rpc('platform.bpm.v1.AccrualService', 'CancelAccrual'),
+      'Needs accrual:cancel; records cancelledAt and the reason given as cancelReason.',
+      { reason: { type: ['string', 'null'], maxLength: 1000, description: 'Reason to record.' } },
+    ),
   };
 
   const reference: DocsOf<typeof DOCS_ROUTES> = {

@@ -1,17 +1,30 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
+import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
 import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
+import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
-import { recordToJson } from '../http/record-json.ts';
+import { asObject, recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
 import { routerFor, type RouteTable } from './route.ts';
 
 export const BPM_ROUTES = {
   branchesByPartner: { method: 'get', path: '/api/branch/by-partner/:id' },
+  approveAccrual: { method: 'post', path: '/api/accrual/:id/approve' },
+  invoiceAccrual: { method: 'post', path: '/api/accrual/:id/invoice' },
+  cancelAccrual: { method: 'post', path: '/api/accrual/:id/cancel' },
 } as const satisfies RouteTable;
 
-/** GET /api/branch/by-partner/{id}: the branches of one business partner (decisions.md §4). */
+/**
+ * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
+ * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (decisions.md §4), each
+ * answering the accrual.
+ */
 export function bpmRoutes(backends: Backends): Router {
+  const moveAccrual = async (req: Request<{ id?: string }>, res: Response, method: string, request: Record<string, unknown>) => {
+    const moved = await backends.call<Record<string, unknown>>('bpm', accrual.grpc, method, { id: idParam(req.params.id), ...request }, userMetadata(req, res));
+    res.json(recordToJson(accrual, moved));
+  };
   return routerFor(BPM_ROUTES, {
     branchesByPartner: async (req, res) => {
       const response = await backends.call<{ branches: Record<string, unknown>[] }>(
@@ -23,5 +36,33 @@ export function bpmRoutes(backends: Backends): Router {
       );
       res.json(response.branches.map((record) => recordToJson(branch, record)));
     },
+    approveAccrual: async (req, res) => {
+      optionalText(req.body, []);
+      await moveAccrual(req, res, 'approveAccrual', {});
+    },
+    invoiceAccrual: async (req, res) => {
+      const invoiceNo = optionalText(req.body, ['invoiceNo']).invoiceNo;
+      await moveAccrual(req, res, 'invoiceAccrual', invoiceNo === undefined ? {} : { invoiceNo });
+    },
+    cancelAccrual: async (req, res) => {
+      const reason = optionalText(req.body, ['reason']).reason;
+      await moveAccrual(req, res, 'cancelAccrual', reason === undefined ? {} : { reason });
+    },
   });
+}
+
+/**
+ * An optional JSON body holding at most the named string fields (`null` as absent); any other
+ * field is 400 SVC-SYS-2001 naming it. The service checks the strings' lengths.
+ */
+function optionalText(body: unknown, names: readonly string[]): Record<string, string | undefined> {
+  const fields: Record<string, string | undefined> = {};
+  if (body === undefined) return fields;
+  for (const [name, value] of Object.entries(asObject(body))) {
+    if (!names.includes(name)) throw invalidField(name, 'field.unknown');
+    if (value === null) continue;
+    if (typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
+    fields[name] = value;
+  }
+  return fields;
 }

@@ -382,12 +382,17 @@ export function readValues(resource: Resource, input: Message, mode: WriteMode, 
  * Flushes a create or update. References (`...Id`) must name a record of the same tenant
  * (decisions.md §3), and a `notBefore` date must not precede its other date: the database's foreign
  * keys and checks decide, in the same statement as the write, so no concurrent delete or write slips
- * between a check and the write; a refusal is 400 SVC-SYS-2001 naming the field.
+ * between a check and the write; a refusal is 400 SVC-SYS-2001 naming the field. A foreign key of
+ * another table refusing an update (a branch moved to another partner while contacts at it name the
+ * old one: a `within` reference) is 409 SVC-SYS-4003, as for a delete of a referenced record.
  */
 async function flushChecked(rt: ResourceRuntime, em: EntityManager): Promise<void> {
   try {
     await em.flush();
   } catch (error) {
-    throw constraintViolation(rt.resource, error) ?? error;
+    const violation = constraintViolation(rt.resource, error);
+    if (violation) throw violation;
+    if (error instanceof ForeignKeyConstraintViolationException) throw new DomainError('SVC-SYS-4003', 'record.referenced');
+    throw error;
   }
 }

@@ -53,6 +53,13 @@ export interface ScalarField {
    * record of another tenant, one that does not exist, and deleting a referenced record.
    */
   references?: string;
+  /**
+   * With `references`: the referenced record must also have this field's value, a field both
+   * resources declare (`branchId: { references: 'branch', within: 'businessPartnerId' }`: a contact's
+   * branch is a branch of the contact's partner). The foreign key then spans
+   * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked.
+   */
+  within?: string;
   /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */
   referencesKey?: KeyReference;
 }

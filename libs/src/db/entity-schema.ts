@@ -24,11 +24,25 @@ type Property = EntitySchemaProperty<unknown, Row>;
  * schemas.get('branch') // EntitySchema for table bpm.branch, FK branch_business_partner_id_foreign
  */
 export function entitySchemas(resources: readonly Resource[], schema: string): Map<string, EntitySchema<Row>> {
-  const referenced = new Set(
-    resources.flatMap((resource) => Object.values(resource.fields).flatMap((spec) => (isScalar(spec) && spec.references ? [spec.references] : []))),
-  );
+  // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
+  const referenced = new Map<string, Map<string, string[]>>();
+  for (const resource of resources) {
+    for (const [name, spec] of Object.entries(resource.fields)) {
+      if (!isScalar(spec) || !spec.references) continue;
+      const target = resources.find((other) => other.path === spec.references);
+      if (spec.within && !(spec.within in resource.fields && target && spec.within in target.fields)) {
+        throw new Error(`${resource.path}.${name}: within ${spec.within} must be a field of both ${resource.path} and ${spec.references}`);
+      }
+      const key = ['crProcessId', ...(spec.within ? [spec.within] : []), 'id'];
+      const keys = referenced.get(spec.references) ?? new Map<string, string[]>();
+      keys.set(key.join(','), key);
+      referenced.set(spec.references, keys);
+    }
+  }
   const byPath = new Map<string, EntitySchema<Row>>();
-  for (const resource of resources) byPath.set(resource.path, buildSchema(resource, schema, byPath, referenced.has(resource.path)));
+  for (const resource of resources) {
+    byPath.set(resource.path, buildSchema(resource, schema, byPath, [...(referenced.get(resource.path)?.values() ?? [])]));
+  }
   return byPath;
 }
 
@@ -42,7 +56,7 @@ export function foreignKeyProperty(field: string): string {
   return `${field}ForeignKey`;
 }
 
-function buildSchema(resource: Resource, schema: string, known: Map<string, EntitySchema<Row>>, referenced: boolean): EntitySchema<Row> {
+function buildSchema(resource: Resource, schema: string, known: Map<string, EntitySchema<Row>>, referencedKeys: string[][]): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
   };
@@ -57,7 +71,7 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     properties[name] = spec.referencesKey
       ? keyReferenceOf(resource, name, spec, spec.referencesKey, target(spec.referencesKey.resource))
       : propertyOf(name, spec);
-    if (spec.references) sameTenantKeys[foreignKeyProperty(name)] = sameTenantKeyOf(resource, name, target(spec.references));
+    if (spec.references) sameTenantKeys[foreignKeyProperty(name)] = sameTenantKeyOf(resource, name, target(spec.references), spec.within);
   }
   // after the columns they span: MikroORM takes a column's definition from its first property
   Object.assign(properties, sameTenantKeys);
@@ -65,8 +79,8 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     .filter((entry): entry is [string, ScalarField] => isScalar(entry[1]) && entry[1].unique !== undefined)
     .map(([name, spec]) => (spec.unique === 'global' ? [name] : ['crProcessId', name]));
   for (const composite of resource.uniques ?? []) uniques.push(['crProcessId', ...composite]);
-  // what same-tenant references name: (cr_process_id, id)
-  if (referenced) uniques.push(['crProcessId', 'id']);
+  // what same-tenant references name: (cr_process_id, id), or (cr_process_id, <within>, id)
+  uniques.push(...referencedKeys);
   const table = tableOf(resource);
   return new EntitySchema<Row>({
     name: resource.name,
@@ -91,18 +105,20 @@ export function notBeforeCheckName(resource: Resource, field: string): string {
 const NO_ACTION = { deleteRule: 'no action', updateRule: 'no action' } as const;
 
 /**
- * (cr_process_id, <field>) → (cr_process_id, id) as a many-to-one over both columns: never set by
+ * (cr_process_id, <field>) → (cr_process_id, id) as a many-to-one over both columns (with `within`:
+ * (cr_process_id, <within>, <field>) → (cr_process_id, <within>, id), over three): never set by
  * the code, so never written (the field and crProcessId write the columns); nullable, so that
  * MikroORM does not ask for it on create; `mapToPk`, so that loading a row makes no entity of it.
  */
-function sameTenantKeyOf(resource: Resource, name: string, target: EntitySchema<Row>): Property {
+function sameTenantKeyOf(resource: Resource, name: string, target: EntitySchema<Row>, within?: string): Property {
+  const scope = within ? [snake(within)] : [];
   return {
     kind: 'm:1',
     entity: () => target as never,
     mapToPk: true,
     nullable: true,
-    joinColumns: ['cr_process_id', snake(name)],
-    referencedColumnNames: ['cr_process_id', 'id'],
+    joinColumns: ['cr_process_id', ...scope, snake(name)],
+    referencedColumnNames: ['cr_process_id', ...scope, 'id'],
     foreignKeyName: foreignKeyName(resource, name),
     ...NO_ACTION,
   };
@@ -131,7 +147,8 @@ function propertyOf(name: string, spec: ScalarField): Property {
   if (spec.generated) {
     // computed and stored by PostgreSQL; MikroORM neither inserts nor updates it, and reads it back
     if (spec.kind !== 'decimal') throw new Error(`${name}: only decimal fields may be generated`);
-    return { type: 'decimal', precision: 19, scale: 4, nullable: true, fieldName: snake(name), generated: `(${spec.generated}) stored` };
+    // 38 digits: a product of two declared decimals (15 whole digits each) never overflows; the scale rounds it to money's 4 decimals
+    return { type: 'decimal', precision: 38, scale: 4, nullable: true, fieldName: snake(name), generated: `(${spec.generated}) stored` };
   }
   const fallback = spec.default ?? (name === 'version' ? 0 : undefined);
   const withDefault = fallback === undefined ? base : { ...base, default: fallback };

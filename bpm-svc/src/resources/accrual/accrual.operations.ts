@@ -1,0 +1,94 @@
+import { actorOf, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
+import { findVisible, toMessages, type Message, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { allFields, isScalar } from '@platform/libs/crud/resource.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { accrual, type AccrualState } from './accrual.resource.ts';
+
+/** One move of decisions.md §4: the states it leaves, the one it reaches, its role, what it records. */
+interface Move {
+  from: readonly AccrualState[];
+  to: AccrualState;
+  role: string;
+  /** Columns the move sets beside the state, by field name. */
+  record(actor: string, now: Date): Record<string, unknown>;
+}
+
+/**
+ * ApproveAccrual, InvoiceAccrual, CancelAccrual (decisions.md §4): PENDING → APPROVED, APPROVED →
+ * INVOICED, PENDING | APPROVED → CANCELLED; any other move is 409 SVC-SYS-4004. Roles
+ * `accrual:approve`, `accrual:invoice`, `accrual:cancel` (§2); another tenant's accrual is 404.
+ *
+ * A move is one conditional UPDATE (`where accrual_status in (<from>)`): of two concurrent moves of
+ * one accrual, the second waits for the first's row lock, finds the state changed and matches
+ * nothing, so exactly one wins.
+ */
+export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
+  const rt = runtimes.get(accrual.path);
+  if (!rt) throw new Error('accrual operations need the accrual runtime');
+  return {
+    approveAccrual: (request: ApproveAccrualRequest, ctx: CallContext) =>
+      move(rt, ctx, request.id, {
+        from: ['PENDING'],
+        to: 'APPROVED',
+        role: 'accrual:approve',
+        record: (actor, now) => ({ approvedAt: now, approvedBy: actor }),
+      }),
+    invoiceAccrual: (request: InvoiceAccrualRequest, ctx: CallContext) => {
+      const invoiceNo = optionalText(rt, 'invoiceNo', request.invoiceNo);
+      return move(rt, ctx, request.id, {
+        from: ['APPROVED'],
+        to: 'INVOICED',
+        role: 'accrual:invoice',
+        record: (_actor, now) => ({ invoicedAt: now, invoiceNo }),
+      });
+    },
+    cancelAccrual: (request: CancelAccrualRequest, ctx: CallContext) => {
+      const cancelReason = optionalText(rt, 'cancelReason', request.reason, 'reason');
+      return move(rt, ctx, request.id, {
+        from: ['PENDING', 'APPROVED'],
+        to: 'CANCELLED',
+        role: 'accrual:cancel',
+        record: (_actor, now) => ({ cancelledAt: now, cancelReason }),
+      });
+    },
+  };
+}
+
+async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: Move): Promise<Message> {
+  authorize(ctx, move.role);
+  const id = toRowValue('id', { kind: 'long', min: 1 }, key);
+  const scope = tenantScope(ctx);
+  const now = new Date();
+  const actor = actorOf(ctx);
+  const row = await ctx.em.transactional(async (em) => {
+    const meta = em.getMetadata(rt.entity);
+    const column = (name: string): string => `"${meta.properties[name]?.fieldNames[0] ?? name}"`;
+    const set: Record<string, unknown> = { accrualStatus: move.to, updatedAt: now, updatedBy: actor, ...move.record(actor, now) };
+    const assignments = [...Object.keys(set).map((name) => `${column(name)} = ?`), `${column('version')} = ${column('version')} + 1`];
+    const where = [`${column('id')} = ?`, `${column('accrualStatus')} in (${move.from.map(() => '?').join(', ')})`];
+    const params: unknown[] = [...Object.values(set), id, ...move.from];
+    if (scope !== undefined) {
+      where.push(`${column('crProcessId')} = ?`);
+      params.push(scope);
+    }
+    const moved = await em.execute<{ id: unknown }[]>(
+      `update "${meta.schema}"."${meta.tableName}" set ${assignments.join(', ')} where ${where.join(' and ')} returning ${column('id')}`,
+      params,
+    );
+    // the row as this transaction sees it: moved, or (404 when not visible) in a state the move does not leave
+    const current = await findVisible(rt, em, { ...ctx, em }, id);
+    if (moved.length === 0) throw new DomainError('SVC-SYS-4004', 'transition.invalid');
+    return current;
+  });
+  const [message] = await toMessages(rt, [row], ctx);
+  return message ?? {};
+}
+
+/** An optional text of a move's request, checked as the accrual field it is stored in (`null` when absent). */
+function optionalText(rt: ResourceRuntime, field: string, value: string | undefined, param = field): string | null {
+  const spec = allFields(rt.resource)[field];
+  if (value === undefined || !spec || !isScalar(spec)) return null;
+  return toRowValue(param, { ...spec, readOnly: false }, value) as string;
+}

@@ -1,0 +1,24 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { ContactServiceService, type Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
+
+/**
+ * A person at a business partner, or at one of its branches (decisions.md §3). The branch must be
+ * one of the contact's partner: a foreign key over (crProcessId, businessPartnerId, branchId).
+ */
+export const contact = defineResource<Contact>()({
+  path: 'contact',
+  name: 'Contact',
+  plural: 'Contacts',
+  service: 'bpm',
+  grpc: ContactServiceService,
+  operations: 'full',
+  fields: {
+    businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },
+    branchId: { kind: 'long', references: 'branch', within: 'businessPartnerId' },
+    firstName: { kind: 'string', required: true, searchable: true },
+    lastName: { kind: 'string', required: true, searchable: true },
+    email: { kind: 'string' },
+    phone: { kind: 'string', maxLength: 32 },
+    title: { kind: 'string' },
+  },
+});

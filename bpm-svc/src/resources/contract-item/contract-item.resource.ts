@@ -1,0 +1,24 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { ContractItemServiceService, type ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
+
+/**
+ * A line of a contract: a product, a quantity and a price (decisions.md §3). lineTotal is computed
+ * by PostgreSQL (a stored generated column), exactly, rounded to money's 4 decimals.
+ */
+export const contractItem = defineResource<ContractItem>()({
+  path: 'contract-item',
+  name: 'ContractItem',
+  plural: 'ContractItems',
+  service: 'bpm',
+  grpc: ContractItemServiceService,
+  operations: 'no-stats',
+  fields: {
+    contractId: { kind: 'long', required: true, references: 'contract' },
+    productId: { kind: 'long', required: true, references: 'product' },
+    // "> 0": decimals carry at most 4 decimals, so the smallest positive one is 0.0001
+    quantity: { kind: 'decimal', required: true, min: 0.0001 },
+    unitPrice: { kind: 'decimal', required: true, min: 0 },
+    description: { kind: 'string', maxLength: 1000, searchable: true },
+    lineTotal: { kind: 'decimal', readOnly: true, generated: 'quantity * unit_price' },
+  },
+});

@@ -1,0 +1,25 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { ContractServiceService, type Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
+
+/** The billing periods of a contract (decisions.md §3). */
+export const BILLING_PERIODS = ['ONE_TIME', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
+
+/** An agreement with a business partner over a period (decisions.md §3); endDate is kept by a check. */
+export const contract = defineResource<Contract>()({
+  path: 'contract',
+  name: 'Contract',
+  plural: 'Contracts',
+  service: 'bpm',
+  grpc: ContractServiceService,
+  operations: 'full',
+  fields: {
+    contractNo: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
+    businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },
+    startDate: { kind: 'date', required: true },
+    endDate: { kind: 'date', notBefore: 'startDate' },
+    currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$' },
+    billingPeriod: { kind: 'enum', required: true, values: BILLING_PERIODS },
+    totalAmount: { kind: 'decimal', min: 0 },
+    description: { kind: 'text', searchable: true },
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * Every entity of the interface's core and partner tables is registered, with the set the interface
+ * gives it (platform-interface.md §4.2, quoted below), so each answers its set through the gateway
+ * (the CRUD, role and cross-tenant walks run over the registry). The document service's entities
+ * come with the document service.
+ */
+import test from 'ava';
+import type { OperationSet } from '@platform/libs/crud/resource.ts';
+import { registry } from '../gateway/src/registry.ts';
+
+// | core | account | full set incl. stats |
+// | core | user-info | full set incl. stats |
+// | core | user-process | full set incl. stats |
+// | core | group | full set incl. stats |
+// | core | group-member | get, list, create, update, delete (no stats) |
+// | core | group-role | get, list, create, update, delete (no stats) |
+// | core | role-type | get, list, create, update, delete (no stats) |
+// | core | license | full set incl. stats |
+// | core | license-history | get by id, list only |
+// | core | country, city, currency | get, list, create, update, delete (no stats) |
+// | core | corporation-contact | full set incl. stats |
+// | partner | business-partner, branch, contact, product, contract | full set incl. stats |
+// | partner | contract-item | get, list, create, update, delete (no stats) |
+// | partner | accrual | full set incl. stats |
+const INTERFACE: Record<'core' | 'bpm', Record<string, OperationSet>> = {
+  core: {
+    account: 'full',
+    'user-info': 'full',
+    'user-process': 'full',
+    group: 'full',
+    'group-member': 'no-stats',
+    'group-role': 'no-stats',
+    'role-type': 'no-stats',
+    license: 'full',
+    'license-history': 'read-only',
+    country: 'no-stats',
+    city: 'no-stats',
+    currency: 'no-stats',
+    'corporation-contact': 'full',
+  },
+  bpm: {
+    'business-partner': 'full',
+    branch: 'full',
+    contact: 'full',
+    product: 'full',
+    contract: 'full',
+    'contract-item': 'no-stats',
+    accrual: 'full',
+  },
+};
+
+for (const [service, entities] of Object.entries(INTERFACE)) {
+  test(`every ${service} entity of the interface's table is registered with its set`, (t) => {
+    const registered = Object.fromEntries(registry.filter((r) => r.service === service).map((r) => [r.path, r.operations]));
+    t.deepEqual(registered, entities);
+  });
+}
