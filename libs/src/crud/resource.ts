@@ -122,6 +122,11 @@ export interface Resource<
   fields: Fields;
   /** Columns of the service's own (user-info's tokenVersion): neither accepted nor returned by the API, nor in the proto. */
   columns?: Columns;
+  /**
+   * Rows are only ever inserted (an audit log): a trigger of the table refuses UPDATE and DELETE,
+   * whoever connects. Declared here, so that the migration diff writes and keeps it.
+   */
+  appendOnly?: true;
   /** Composite unique keys within a tenant, e.g. `[['businessPartnerId', 'branchCode']]`. */
   uniques?: readonly (readonly string[])[];
 }

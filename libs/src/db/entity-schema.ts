@@ -1,4 +1,4 @@
-import { BigIntType, EntitySchema, type EntitySchemaProperty } from '@mikro-orm/core';
+import { BigIntType, EntitySchema, type EntitySchemaProperty, type TriggerDef } from '@mikro-orm/core';
 import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../crud/resource.ts';
 
 /** A database row of a resource as MikroORM hydrates it: property name to JS value. */
@@ -63,10 +63,12 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
   const sameTenantKeys: Record<string, Property> = {};
   for (const [name, spec] of Object.entries(allFields(resource))) {
     if (name === 'id' || !isScalar(spec)) continue;
-    const target = (path: string): EntitySchema<Row> => {
+    const target = (path: string): (() => EntitySchema<Row>) => {
+      // a tree (a category's parentId): the entity being built, once it is
+      if (path === resource.path) return () => known.get(path) as EntitySchema<Row>;
       const entity = known.get(path);
       if (!entity) throw new Error(`${resource.path}.${name} references ${path}, which is declared after it or in another service`);
-      return entity;
+      return () => entity;
     };
     properties[name] = spec.referencesKey
       ? keyReferenceOf(resource, name, spec, spec.referencesKey, target(spec.referencesKey.resource))
@@ -89,12 +91,24 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
     indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }],
+    ...(resource.appendOnly ? { triggers: [appendOnlyTrigger(table)] } : {}),
     checks: Object.entries(resource.fields).flatMap(([name, spec]) =>
       isScalar(spec) && spec.notBefore
         ? [{ name: notBeforeCheckName(resource, name), property: name, expression: `${snake(name)} >= ${snake(spec.notBefore)}` }]
         : [],
     ) as never,
   });
+}
+
+/** BEFORE UPDATE OR DELETE, per row: raises, so the statement fails and changes nothing. */
+function appendOnlyTrigger(table: string): TriggerDef<Row> {
+  return {
+    name: `${table}_append_only`,
+    timing: 'before',
+    events: ['update', 'delete'],
+    forEach: 'row',
+    body: `raise exception '${table} is append-only' using errcode = 'insufficient_privilege';`,
+  };
 }
 
 /** The name of the check constraint of a `notBefore` field; a violation of it names the field. */
@@ -110,11 +124,11 @@ const NO_ACTION = { deleteRule: 'no action', updateRule: 'no action' } as const;
  * the code, so never written (the field and crProcessId write the columns); nullable, so that
  * MikroORM does not ask for it on create; `mapToPk`, so that loading a row makes no entity of it.
  */
-function sameTenantKeyOf(resource: Resource, name: string, target: EntitySchema<Row>, within?: string): Property {
+function sameTenantKeyOf(resource: Resource, name: string, target: () => EntitySchema<Row>, within?: string): Property {
   const scope = within ? [snake(within)] : [];
   return {
     kind: 'm:1',
-    entity: () => target as never,
+    entity: () => target() as never,
     mapToPk: true,
     nullable: true,
     joinColumns: ['cr_process_id', ...scope, snake(name)],
@@ -125,10 +139,10 @@ function sameTenantKeyOf(resource: Resource, name: string, target: EntitySchema<
 }
 
 /** <field> → <target key>: the field itself as a many-to-one to the key, its value the key's. */
-function keyReferenceOf(resource: Resource, name: string, spec: ScalarField, reference: KeyReference, target: EntitySchema<Row>): Property {
+function keyReferenceOf(resource: Resource, name: string, spec: ScalarField, reference: KeyReference, target: () => EntitySchema<Row>): Property {
   return {
     kind: 'm:1',
-    entity: () => target as never,
+    entity: () => target() as never,
     targetKey: reference.key as never,
     mapToPk: true,
     fieldName: snake(name),

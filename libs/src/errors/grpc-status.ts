@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, status as GrpcStatus, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import {
+  DeadlockException,
   DriverException,
   ForeignKeyConstraintViolationException,
   NotFoundError,
@@ -32,6 +33,9 @@ export interface UnexpectedFailure {
 export function toDomainError(error: unknown, onUnexpected: (failure: UnexpectedFailure) => void): DomainError {
   if (error instanceof DomainError) return error;
   if (error instanceof OptimisticLockError) return new DomainError('SVC-SYS-4002', 'version.stale');
+  // PostgreSQL aborted one of two writes that waited on each other: nothing of it was written, and
+  // like a stale version it is a collision with a concurrent write (retry) rather than a fault
+  if (error instanceof DeadlockException) return new DomainError('SVC-SYS-4002', 'version.stale');
   if (error instanceof NotFoundError) return new DomainError('SVC-SYS-4001', 'record.notFound', { resource: 'record' });
   if (error instanceof UniqueConstraintViolationException) {
     return new DomainError('SVC-SYS-4005', 'record.duplicate', { field: keyFieldOf(error) });

@@ -53,6 +53,10 @@ const catalogue = {
     tr: '{field} alanı bu kiracıya ait bir kaydı göstermiyor',
   },
   'field.readOnly': { en: 'Field {field} cannot be changed', tr: '{field} alanı değiştirilemez' },
+  'category.cycle': {
+    en: 'Field {field} names the category itself or one of its descendants',
+    tr: '{field} alanı kategorinin kendisini ya da alt kategorilerinden birini gösteriyor',
+  },
   'user.unknown': { en: 'Field {field} names no user', tr: '{field} alanı hiçbir kullanıcıyı göstermiyor' },
   'user.notInTenant': {
     en: 'The user named in {field} has no userProcessSelect for this tenant',
