@@ -20,6 +20,7 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
+import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -98,6 +99,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(authRoutes(config, backends, tokens, limits.loginGuard));
   app.use(sessionRoutes(backends, tokens));
   app.use(bpmRoutes(backends));
+  // before the CRUD routes: /api/dms-audit-log/verify is not a record's key
+  app.use(dmsRoutes(backends));
   app.use(crudRoutes(registry, backends));
   app.use(notFound);
   app.use(errorHandler(log, recordFailure));

@@ -1,8 +1,10 @@
 import type { HeaderObject, SchemaObject } from 'openapi3-ts/oas31';
 import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
+import { dmsAuditLog } from '@platform/dms-svc/resources/dms-audit-log/dms-audit-log.resource.ts';
 import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
 import { AUTH_ROUTES } from '../routes/auth.ts';
 import { BPM_ROUTES } from '../routes/bpm.ts';
+import { DMS_ROUTES } from '../routes/dms.ts';
 import { DOCS_ASSETS, DOCS_ROUTES } from '../routes/docs.ts';
 import { HEALTH_ROUTES } from '../routes/health.ts';
 import type { RouteTable } from '../routes/route.ts';
@@ -169,6 +171,29 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     ),
   };
 
+  const verify = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
+  const dms: DocsOf<typeof DMS_ROUTES> = {
+    verifyAuditLogs: {
+      tag: dmsAuditLog.path,
+      summary: 'Check a tenant\'s audit hash chain',
+      description: `${docs.rpc('platform.dms.v1.DmsAuditLogService', 'VerifyDmsAuditLogs') ?? ''} Needs dms-audit-log:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            intact: { type: 'boolean', description: docs.field(verify, 'intact') },
+            checked: { type: 'integer', format: 'int64', minimum: 0, description: docs.field(verify, 'checked') },
+            firstBrokenId: { type: ['integer', 'null'], format: 'int64', description: docs.field(verify, 'firstBrokenId') },
+          },
+          required: ['intact', 'checked', 'firstBrokenId'],
+        },
+        description: 'The chain\'s state.',
+      },
+    },
+  };
+
   const reference: DocsOf<typeof DOCS_ROUTES> = {
     reference: { tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } },
     document: { tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } },
@@ -186,5 +211,6 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     [AUTH_ROUTES, auth],
     [SESSION_ROUTES, sessions],
     [BPM_ROUTES, bpm],
+    [DMS_ROUTES, dms],
   ];
 }

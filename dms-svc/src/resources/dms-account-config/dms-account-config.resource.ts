@@ -1,0 +1,22 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsAccountConfigServiceService, type DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
+
+/**
+ * A tenant's document settings (decisions.md §3, §5): one per tenant, kept by a unique key on
+ * crProcessId alone, so a second is 409 SVC-SYS-4005 however the two creates interleave.
+ */
+export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
+  path: 'dms-account-config',
+  name: 'DmsAccountConfig',
+  plural: 'DmsAccountConfigs',
+  service: 'dms',
+  grpc: DmsAccountConfigServiceService,
+  operations: 'full',
+  fields: {
+    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global' },
+    maxFileSize: { kind: 'long', min: 1 },
+    allowedMimeTypes: { kind: 'string', maxLength: 2000 },
+    storageQuotaBytes: { kind: 'long', min: 0 },
+    purgeAfterDays: { kind: 'int', min: 0 },
+  },
+});

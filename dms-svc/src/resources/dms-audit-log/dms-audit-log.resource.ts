@@ -1,0 +1,50 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsAuditLogServiceService, type DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+
+/** The audited actions (decisions.md §9). */
+export const AUDIT_ACTIONS = [
+  'UPLOAD',
+  'UPDATE',
+  'MOVE',
+  'DELETE',
+  'DOWNLOAD',
+  'SHARE_CREATE',
+  'SHARE_UPDATE',
+  'SHARE_DELETE',
+  'SHARE_ACCESS',
+  'PASSWORD_OK',
+  'PASSWORD_FAIL',
+  'RETENTION_SOFT_DELETE',
+  'RETENTION_PURGE',
+  'PURGE',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * One action on documents, read-only (decisions.md §3, §5): appended by the action's own
+ * transaction (audit/append-audit.ts), in the record's tenant (§9), never updated or deleted (the
+ * API offers get and list only; a trigger refuses UPDATE and DELETE). Each tenant's rows form a
+ * hash chain in id order: `hash` = SHA-256 over `previousHash` and the row's canonical content
+ * (audit/audit-hash.ts), checked by VerifyDmsAuditLogs. fileId and shareLinkId outlive what they
+ * name, so neither is a foreign key.
+ */
+export const dmsAuditLog = defineResource<DmsAuditLog>()({
+  path: 'dms-audit-log',
+  name: 'DmsAuditLog',
+  plural: 'DmsAuditLogs',
+  service: 'dms',
+  grpc: DmsAuditLogServiceService,
+  operations: 'read-only',
+  appendOnly: true,
+  fields: {
+    action: { kind: 'enum', required: true, values: AUDIT_ACTIONS },
+    fileId: { kind: 'long' },
+    shareLinkId: { kind: 'long' },
+    userCode: { kind: 'string', required: true, maxLength: 64 },
+    ipAddress: { kind: 'string', maxLength: 64 },
+    userAgent: { kind: 'string', maxLength: 1000 },
+    details: { kind: 'text' },
+    previousHash: { kind: 'string', required: true, maxLength: 64, readOnly: true },
+    hash: { kind: 'string', required: true, maxLength: 64, readOnly: true },
+  },
+});

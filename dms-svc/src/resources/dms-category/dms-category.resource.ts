@@ -1,0 +1,27 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsCategoryServiceService, type DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
+
+/**
+ * A folder of documents (decisions.md §3): a tree within a tenant. The name is unique among its
+ * siblings, the top-level ones included: the unique key spans `parentKey` (the parent's id, 0 at the
+ * top) rather than the nullable parentId, whose NULLs would never collide. A category is never its
+ * own ancestor (dms-category.hooks.ts).
+ */
+export const dmsCategory = defineResource<DmsCategory>()({
+  path: 'dms-category',
+  name: 'DmsCategory',
+  plural: 'DmsCategories',
+  service: 'dms',
+  grpc: DmsCategoryServiceService,
+  operations: 'full',
+  fields: {
+    categoryName: { kind: 'string', required: true, searchable: true },
+    parentId: { kind: 'long', references: 'dms-category' },
+    description: { kind: 'string', maxLength: 1000, searchable: true },
+  },
+  columns: {
+    // parentId, or 0 for a top-level category: kept by the hooks, so that the unique key sees top-level names
+    parentKey: { kind: 'long', default: 0 },
+  },
+  uniques: [['parentKey', 'categoryName']],
+});

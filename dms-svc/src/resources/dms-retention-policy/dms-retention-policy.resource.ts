@@ -1,0 +1,22 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsRetentionPolicyServiceService, type DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+
+/**
+ * How long a tenant keeps the files of a category and/or entity type (decisions.md §3, §5); the
+ * retention job (with dms-file) applies the active ones. A category it names cannot be deleted.
+ */
+export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
+  path: 'dms-retention-policy',
+  name: 'DmsRetentionPolicy',
+  plural: 'DmsRetentionPolicies',
+  service: 'dms',
+  grpc: DmsRetentionPolicyServiceService,
+  operations: 'full',
+  fields: {
+    policyName: { kind: 'string', required: true, searchable: true },
+    retentionDays: { kind: 'int', required: true, min: 1 },
+    categoryId: { kind: 'long', references: 'dms-category' },
+    entityType: { kind: 'string', maxLength: 64 },
+    action: { kind: 'enum', values: ['SOFT_DELETE', 'PURGE'], default: 'SOFT_DELETE' },
+  },
+});

@@ -1,0 +1,29 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
+
+/**
+ * A public link to one file (decisions.md §3, §5). The token (32 random bytes, base64url, unique
+ * across tenants: the public paths find a link by it alone) and its url are made on create and
+ * never change; the password is stored as a bcrypt hash and never returned (hasPassword tells).
+ * Every create, update and delete appends a dms-audit-log row in its transaction
+ * (dms-share-link.hooks.ts). fileId is a plain number until dms-file exists (docs/decisions.md).
+ */
+export const dmsShareLink = defineResource<DmsShareLink>()({
+  path: 'dms-share-link',
+  name: 'DmsShareLink',
+  plural: 'DmsShareLinks',
+  service: 'dms',
+  grpc: DmsShareLinkServiceService,
+  operations: 'full',
+  fields: {
+    fileId: { kind: 'long', required: true, min: 1 },
+    expiresAt: { kind: 'datetime' },
+    // bcrypt reads at most 72 bytes; the column holds the 60-character hash
+    password: { kind: 'string', writeOnly: true, minLength: 1, maxLength: 72, maxBytes: 72 },
+    hasPassword: { kind: 'boolean', readOnly: true, default: false },
+    maxDownloads: { kind: 'int', min: 1 },
+    token: { kind: 'string', readOnly: true, maxLength: 64, unique: 'global' },
+    url: { kind: 'string', readOnly: true, maxLength: 128 },
+    downloadCount: { kind: 'int', readOnly: true, default: 0 },
+  },
+});
