@@ -1,8 +1,8 @@
 /**
  * Every entity of the interface's core and partner tables is registered, with the set the interface
  * gives it (platform-interface.md §4.2, quoted below), so each answers its set through the gateway
- * (the CRUD, role and cross-tenant walks run over the registry). The document service's entities
- * come with the document service.
+ * (the CRUD, role and cross-tenant walks run over the registry). dms-file comes with the upload and
+ * download work.
  */
 import test from 'ava';
 import type { OperationSet } from '@platform/libs/crud/resource.ts';
@@ -22,7 +22,9 @@ import { registry } from '../gateway/src/registry.ts';
 // | partner | business-partner, branch, contact, product, contract | full set incl. stats |
 // | partner | contract-item | get, list, create, update, delete (no stats) |
 // | partner | accrual | full set incl. stats |
-const INTERFACE: Record<'core' | 'bpm', Record<string, OperationSet>> = {
+// | document | dms-category, dms-share-link, dms-retention-policy, dms-account-config | full set incl. stats (share link: see 4.6) |
+// | document | dms-audit-log | get by id, list only |
+const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = {
   core: {
     account: 'full',
     'user-info': 'full',
@@ -46,6 +48,13 @@ const INTERFACE: Record<'core' | 'bpm', Record<string, OperationSet>> = {
     contract: 'full',
     'contract-item': 'no-stats',
     accrual: 'full',
+  },
+  dms: {
+    'dms-category': 'full',
+    'dms-share-link': 'full',
+    'dms-retention-policy': 'full',
+    'dms-account-config': 'full',
+    'dms-audit-log': 'read-only',
   },
 };
 

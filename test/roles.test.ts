@@ -67,8 +67,8 @@ const offered = (resource: Resource) => OPERATIONS.filter((operation) => offers(
 
 for (const resource of registry) {
   const path = resource.path;
-  // the tenant's own record (account) is shared by these tests: they take turns, so that versions hold
-  const each = sampleOf(resource).tenantRecord ? test.serial : test;
+  // the tenant's own record (account, its dms-account-config) is shared by these tests: they take turns, so that versions hold
+  const each = sampleOf(resource).tenantRecord || sampleOf(resource).onePerTenant ? test.serial : test;
 
   each(`${path}: a user of the tenant without any role gets 403 SVC-SYS-1003 on every operation it offers`, async (t) => {
     const target = await targetFor(resource);

@@ -3,6 +3,7 @@
  * walk (crud.test.ts), the role matrix (roles.test.ts) and the cross-tenant matrix
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
+import { randomInt } from 'node:crypto';
 import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import {
   accountFor,
@@ -35,6 +36,11 @@ export interface Sample {
    * SVC-SYS-4005, and its delete 409 SVC-SYS-4003 while users' selects name it.
    */
   tenantRecord?: true;
+  /**
+   * A tenant holds at most one (dms-account-config): the walks act on the tenant's own where it has
+   * one, and a create in a tenant that has one is 409 SVC-SYS-4005.
+   */
+  onePerTenant?: true;
 }
 
 export const samples: Record<string, Sample> = {
@@ -185,6 +191,42 @@ export const samples: Record<string, Sample> = {
     },
     update: () => ({ quantity: '2.50', description: 'Walk line renamed' }),
   },
+  'dms-category': {
+    // top-level: a create that makes its parent first would count twice in the walks (test/dms-category.test.ts covers parents)
+    create: async (crProcessId) => ({ crProcessId, categoryName: unique('Walk category '), description: 'Walk category' }),
+    update: () => ({ categoryName: unique('Walk category renamed '), description: 'Walk category renamed' }),
+  },
+  'dms-retention-policy': {
+    create: async (crProcessId) => {
+      const category = await create('dms-category', { crProcessId, categoryName: unique('Walk category ') });
+      return { crProcessId, policyName: 'Walk policy', retentionDays: 30, categoryId: category.id, entityType: 'contract', action: 'PURGE' };
+    },
+    update: () => ({ policyName: 'Walk policy renamed', retentionDays: 365, action: 'SOFT_DELETE' }),
+  },
+  'dms-account-config': {
+    create: async (crProcessId) => ({ crProcessId, maxFileSize: 10_485_760, allowedMimeTypes: 'application/pdf,image/png', storageQuotaBytes: 1_073_741_824, purgeAfterDays: 30 }),
+    update: () => ({ maxFileSize: 2_097_152, allowedMimeTypes: '', purgeAfterDays: 7 }),
+    onePerTenant: true,
+  },
+  'dms-share-link': {
+    // dms-file does not exist yet: fileId is any positive number (docs/decisions.md)
+    create: async (crProcessId) => ({ crProcessId, fileId: randomInt(1, 1_000_000_000), expiresAt: '2030-01-01T00:00:00.000Z', password: 'walk-share-pass', maxDownloads: 5 }),
+    update: () => ({ expiresAt: '2031-06-30T12:00:00.000Z', maxDownloads: 10 }),
+  },
+  'dms-audit-log': {
+    create: readOnly,
+    update: readOnly,
+    existing: async (crProcessId) => {
+      const link = await create('dms-share-link', await sampleOf({ path: 'dms-share-link' }).create(crProcessId));
+      const audit = await api('POST', '/api/dms-audit-log/list', {
+        token: (await adminSession()).token,
+        body: { filter: { crProcessId, shareLinkId: link.id, action: 'SHARE_CREATE' } },
+      });
+      const [row] = audit.body.content;
+      if (!row) throw new Error(`no dms-audit-log row for share link ${link.id}: ${audit.text}`);
+      return row;
+    },
+  },
   accrual: {
     create: async (crProcessId) => {
       const contract = await createContract(crProcessId);
@@ -232,6 +274,10 @@ export async function sampleRecord(resource: Resource, crProcessId: number): Pro
     return own;
   }
   if (sample.existing) return sample.existing(crProcessId);
+  if (sample.onePerTenant) {
+    const own = await api('POST', `/api/${resource.path}/list`, { token: (await adminSession()).token, body: { filter: { crProcessId } } });
+    if (own.body.content?.[0]) return own.body.content[0];
+  }
   return create(resource.path, await sample.create(crProcessId));
 }
 
@@ -280,5 +326,7 @@ export function passing(resource: Resource, operation: Operation): { status: num
     if (operation === 'create') return { status: 409, code: 'SVC-SYS-4005' };
     if (operation === 'delete') return { status: 409, code: 'SVC-SYS-4003' };
   }
+  // the walks act on the tenant's own record: a second one is a duplicate
+  if (sampleOf(resource).onePerTenant && operation === 'create') return { status: 409, code: 'SVC-SYS-4005' };
   return { status: operation === 'delete' ? 204 : 200 };
 }

@@ -1,0 +1,140 @@
+/**
+ * The document audit log (decisions.md §5: "share-link create/update/delete ... each append one
+ * dms-audit-log row. Audit rows are never updated or deleted through the API"; §9: "Audit rows ...
+ * belong to their record's tenant") and its hash chain per tenant (docs/decisions.md).
+ */
+import test from 'ava';
+import pg from 'pg';
+import { adminSession, create, createAccount, freshTenant, userWithRoles } from './helpers/factories.ts';
+import { api, platform } from './helpers/platform.ts';
+
+const admin = async () => (await adminSession()).token;
+
+async function auditOf(crProcessId: number, filter: Record<string, unknown> = {}): Promise<any[]> {
+  const res = await api('POST', '/api/dms-audit-log/list', {
+    token: await admin(),
+    body: { size: 500, filter: { crProcessId, ...filter }, sorts: [{ field: 'id', direction: 'ASC' }] },
+  });
+  if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
+  return res.body.content;
+}
+
+async function verify(crProcessId: number, token?: string) {
+  return api('GET', `/api/dms-audit-log/verify?crProcessId=${crProcessId}`, { token: token ?? (await admin()) });
+}
+
+async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: platform.databaseUrl });
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+test('"share-link create/update/delete ... each append one dms-audit-log row", in the link\'s tenant, chained by hash', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const link = await create('dms-share-link', { crProcessId: tenant, fileId: 7, password: 'audit-secret' });
+  t.is((await api('PUT', `/api/dms-share-link/${link.id}`, { token, body: { version: 0, maxDownloads: 2 } })).status, 200);
+  t.is((await api('DELETE', `/api/dms-share-link/${link.id}`, { token })).status, 204);
+
+  const rows = await auditOf(tenant, { shareLinkId: link.id });
+  t.deepEqual(rows.map((row) => row.action), ['SHARE_CREATE', 'SHARE_UPDATE', 'SHARE_DELETE']);
+  for (const row of rows) {
+    t.like(row, { crProcessId: tenant, shareLinkId: link.id, fileId: 7, userCode: 'admin' });
+    t.regex(row.hash, /^[0-9a-f]{64}$/);
+    t.false(JSON.stringify(row).includes('audit-secret'));
+    t.false(JSON.stringify(row).includes(link.token), 'the token is a credential: never in the audit');
+  }
+  t.is(rows[0].previousHash, '0'.repeat(64), 'the tenant\'s first row');
+  t.is(rows[1].previousHash, rows[0].hash);
+  t.is(rows[2].previousHash, rows[1].hash);
+  t.deepEqual(JSON.parse(rows[1].details), { changed: ['maxDownloads'] });
+
+  // "never updated or deleted through the API"
+  t.is((await api('PUT', `/api/dms-audit-log/${rows[0].id}`, { token, body: { version: 0, action: 'UPLOAD' } })).status, 404);
+  t.is((await api('DELETE', `/api/dms-audit-log/${rows[0].id}`, { token })).status, 404);
+  t.is((await api('POST', '/api/dms-audit-log', { token, body: { crProcessId: tenant, action: 'UPLOAD' } })).status, 404);
+  t.deepEqual(await verify(tenant).then((res) => res.body), { intact: true, checked: 3, firstBrokenId: null });
+});
+
+test('a share-link write that fails leaves no audit row, and an audit row that cannot be written fails the write: one transaction', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const marker = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+  const link = await create('dms-share-link', { crProcessId: tenant, fileId: marker });
+  await withDb(async (db) => {
+    // the delete itself fails after its SHARE_DELETE row was appended; the create of one more link fails on its SHARE_CREATE row
+    await db.query(`create or replace function dms.fail_${marker}() returns trigger language plpgsql as $$
+      begin raise exception 'injected failure'; end $$`);
+    await db.query(`create trigger fail_${marker} before delete on dms.dms_share_link for each row when (old.file_id = ${marker}) execute function dms.fail_${marker}()`);
+    await db.query(`create trigger fail_audit_${marker} before insert on dms.dms_audit_log for each row when (new.file_id = ${marker} and new.action = 'SHARE_CREATE') execute function dms.fail_${marker}()`);
+  });
+  try {
+    const deleted = await api('DELETE', `/api/dms-share-link/${link.id}`, { token });
+    t.is(deleted.status, 500, deleted.text);
+    const created = await api('POST', '/api/dms-share-link', { token, body: { crProcessId: tenant, fileId: marker } });
+    t.is(created.status, 500, created.text);
+  } finally {
+    await withDb(async (db) => {
+      await db.query(`drop trigger fail_${marker} on dms.dms_share_link`);
+      await db.query(`drop trigger fail_audit_${marker} on dms.dms_audit_log`);
+      await db.query(`drop function dms.fail_${marker}()`);
+    });
+  }
+  t.is((await api('GET', `/api/dms-share-link/${link.id}`, { token })).status, 200, 'the link is still there');
+  t.deepEqual((await auditOf(tenant)).map((row) => row.action), ['SHARE_CREATE'], 'neither the failed delete nor the failed create left a row');
+  const links = await api('POST', '/api/dms-share-link/list', { token, body: { filter: { crProcessId: tenant } } });
+  t.is(links.body.totalElements, 1);
+  t.true((await verify(tenant)).body.intact);
+});
+
+test('the hash chain stays intact under 20 share links created at once in one tenant: verify answers intact, every row links to the one before', async (t) => {
+  const tenant = freshTenant();
+  await Promise.all(Array.from({ length: 20 }, (_, i) => create('dms-share-link', { crProcessId: tenant, fileId: i + 1 })));
+  const rows = await auditOf(tenant);
+  t.is(rows.length, 20);
+  t.is(new Set(rows.map((row) => row.previousHash)).size, 20, 'no two rows claim the same predecessor');
+  rows.forEach((row, i) => t.is(row.previousHash, i === 0 ? '0'.repeat(64) : rows[i - 1].hash));
+  const res = await verify(tenant);
+  t.is(res.status, 200, res.text);
+  t.deepEqual(res.body, { intact: true, checked: 20, firstBrokenId: null });
+});
+
+test('the database refuses UPDATE and DELETE of audit rows; a row changed anyway (trigger disabled by the table\'s owner) is reported by verify as the first broken id', async (t) => {
+  const tenant = freshTenant();
+  for (let i = 1; i <= 4; i++) await create('dms-share-link', { crProcessId: tenant, fileId: i });
+  const rows = await auditOf(tenant);
+  const victim = rows[2];
+  await withDb(async (db) => {
+    await t.throwsAsync(db.query('update dms.dms_audit_log set user_code = $1 where id = $2', ['mallory', victim.id]), { message: /append-only/ });
+    await t.throwsAsync(db.query('delete from dms.dms_audit_log where id = $1', [victim.id]), { message: /append-only/ });
+    // ALTER TABLE holds its lock to the commit: no other session ever sees the trigger disabled
+    await db.query('begin');
+    await db.query('alter table dms.dms_audit_log disable trigger dms_audit_log_append_only');
+    await db.query('update dms.dms_audit_log set user_code = $1 where id = $2', ['mallory', victim.id]);
+    await db.query('alter table dms.dms_audit_log enable trigger dms_audit_log_append_only');
+    await db.query('commit');
+  });
+  const res = await verify(tenant);
+  t.is(res.status, 200, res.text);
+  t.deepEqual(res.body, { intact: false, checked: 3, firstBrokenId: victim.id });
+  t.true((await verify(freshTenant())).body.intact, 'a tenant without rows is intact');
+});
+
+test('GET /api/dms-audit-log/verify needs dms-audit-log:read, names only the caller\'s own tenant, and requires crProcessId', async (t) => {
+  const account = await createAccount();
+  const [reader, nobody] = await Promise.all([userWithRoles(account, ['dms-audit-log:read']), userWithRoles(account, [])]);
+  t.is((await verify(account.crProcessId, reader.token)).status, 200);
+  const denied = await verify(account.crProcessId, nobody.token);
+  t.is(denied.status, 403);
+  t.is(denied.body.error_code, 'SVC-SYS-1003');
+  const other = await verify(freshTenant(), reader.token);
+  t.is(other.status, 403);
+  t.is(other.body.error_code, 'SVC-SYS-1003');
+  const missing = await api('GET', '/api/dms-audit-log/verify', { token: reader.token });
+  t.is(missing.status, 400);
+  t.is(missing.body.error_code, 'SVC-SYS-2002');
+});

@@ -1,0 +1,75 @@
+/**
+ * Share links (decisions.md §3: "dms-share-link | fileId, expiresAt, password (write-only;
+ * hasPassword on read), maxDownloads; read-only: token, url, downloadCount"; §5: "token is at least
+ * 32 random bytes in base64url; url is /api/dms-share-link/public/{token}").
+ */
+import test from 'ava';
+import bcrypt from 'bcrypt';
+import pg from 'pg';
+import { adminSession, create, freshTenant } from './helpers/factories.ts';
+import { api, platform } from './helpers/platform.ts';
+
+const admin = async () => (await adminSession()).token;
+const linkBody = (crProcessId: number, overrides: Record<string, unknown> = {}) => ({ crProcessId, fileId: 42, ...overrides });
+
+test('"token is at least 32 random bytes in base64url", unique per link, with url "/api/dms-share-link/public/{token}", and an update never changes it', async (t) => {
+  const tenant = freshTenant();
+  const links = await Promise.all(Array.from({ length: 5 }, () => create('dms-share-link', linkBody(tenant))));
+  for (const link of links) {
+    t.regex(link.token, /^[A-Za-z0-9_-]+$/);
+    t.true(Buffer.from(link.token, 'base64url').length >= 32);
+    t.is(link.url, `/api/dms-share-link/public/${link.token}`);
+    t.is(link.downloadCount, 0);
+  }
+  t.is(new Set(links.map((link) => link.token)).size, links.length);
+
+  const [first] = links;
+  const updated = await api('PUT', `/api/dms-share-link/${first.id}`, {
+    token: await admin(),
+    body: { version: 0, maxDownloads: 3, token: 'chosen-by-the-client', url: '/elsewhere', downloadCount: 99 },
+  });
+  t.is(updated.status, 200, updated.text);
+  t.like(updated.body, { token: first.token, url: first.url, downloadCount: 0, maxDownloads: 3 });
+});
+
+test('"password (write-only; hasPassword on read)": never returned, stored as a bcrypt hash, hasPassword follows it', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const plain = await create('dms-share-link', linkBody(tenant));
+  t.false(plain.hasPassword);
+  const guarded = await create('dms-share-link', linkBody(tenant, { password: 'share-secret-1' }));
+  t.true(guarded.hasPassword);
+  t.false('password' in guarded);
+  const got = await api('GET', `/api/dms-share-link/${guarded.id}`, { token });
+  t.false('password' in got.body);
+  const listed = await api('POST', '/api/dms-share-link/list', { token, body: { filter: { crProcessId: tenant } } });
+  t.false(listed.text.includes('share-secret-1'));
+  t.false(listed.text.includes('$2'));
+
+  const db = new pg.Client({ connectionString: platform.databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query('select password from dms.dms_share_link where id = $1', [guarded.id]);
+    t.regex(rows[0].password, /^\$2[aby]\$\d{2}\$/);
+    t.true(await bcrypt.compare('share-secret-1', rows[0].password));
+  } finally {
+    await db.end();
+  }
+
+  // cleared with the password itself
+  const cleared = await api('PUT', `/api/dms-share-link/${guarded.id}`, { token, body: { version: 0, password: null } });
+  t.is(cleared.status, 200, cleared.text);
+  t.false(cleared.body.hasPassword);
+  const set = await api('PUT', `/api/dms-share-link/${plain.id}`, { token, body: { version: 0, password: 'another-secret' } });
+  t.true(set.body.hasPassword);
+});
+
+test('share-link fields keep their rules: fileId required, maxDownloads at least 1', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  for (const body of [{ crProcessId: tenant }, linkBody(tenant, { maxDownloads: 0 })]) {
+    const res = await api('POST', '/api/dms-share-link', { token, body });
+    t.is(res.status, 400, res.text);
+    t.is(res.body.error_code, 'SVC-SYS-2001');
+  }
+});
