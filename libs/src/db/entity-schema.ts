@@ -62,7 +62,7 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
   };
   const sameTenantKeys: Record<string, Property> = {};
   for (const [name, spec] of Object.entries(allFields(resource))) {
-    if (name === 'id' || !isScalar(spec)) continue;
+    if (name === 'id' || !isScalar(spec) || spec.computed) continue;
     const target = (path: string): EntitySchema<Row> => {
       const entity = known.get(path);
       if (!entity) throw new Error(`${resource.path}.${name} references ${path}, which is declared after it or in another service`);
