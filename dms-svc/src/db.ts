@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import type { EntitySchema } from '@mikro-orm/postgresql';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
+import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
+import { dmsResources } from './resources/index.ts';
 
-/** The document service's own PostgreSQL schema; its entities come with its features. */
+/** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';
-export const entities: EntitySchema<Row>[] = [];
+export const schemas = entitySchemas(dmsResources, SCHEMA);
+export const entities = [...schemas.values()];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

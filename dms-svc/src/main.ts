@@ -1,10 +1,11 @@
 import { main } from '@platform/libs/grpc/service-main.ts';
 import { entities, migrationsDir } from './db.ts';
+import { register, serve } from './server.ts';
 
-/** The document service: for now its process, database connection and gRPC health. */
 main(async () => ({
   name: 'dms',
   entities,
   migrationsDir,
-  register: () => {},
+  register,
+  serve,
 }), 'dms-svc');
