@@ -36,7 +36,8 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
   let form: busboy.Busboy;
   try {
     // file names are UTF-8 (RFC 7578 §4.2; busboy's default is latin1)
-    form = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes, fields: 20, fieldSize: 4096, parts: 30 } });
+    // busboy stops a file on reaching its fileSize: one byte past the limit, so a file of exactly maxBytes is kept
+    form = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes + 1, fields: 20, fieldSize: 4096, parts: 30 } });
   } catch {
     throw new DomainError('SVC-SYS-2001', 'upload.notMultipart');
   }
