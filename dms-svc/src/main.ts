@@ -1,11 +1,12 @@
 import { main } from '@platform/libs/grpc/service-main.ts';
 import { entities, migrationsDir } from './db.ts';
-import { register } from './server.ts';
+import { register, serve } from './server.ts';
 
-/** The document service: categories, share links, retention policies, account settings and the audit log. */
+/** The document service: files (upload and signed download), categories, share links, retention policies, account settings and the audit log. */
 main(async () => ({
   name: 'dms',
   entities,
   migrationsDir,
   register,
+  serve,
 }), 'dms-svc');

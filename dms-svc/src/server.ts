@@ -1,18 +1,39 @@
 import type { Server } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
+import { resourceRuntime } from '@platform/libs/crud/handlers.ts';
 import { registerResources } from '@platform/libs/grpc/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
 import { schemas } from './db.ts';
-import { dmsResources } from './resources/index.ts';
+import { DownloadSigner } from './files/download-signature.ts';
+import { FileStorage } from './files/storage.ts';
+import { startFileServer } from './http/file-server.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
+import { dmsFile } from './resources/dms-file/dms-file.resource.ts';
+import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
+import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
+import { dmsResources } from './resources/index.ts';
 
 /** Registers the document service's gRPC implementations: every resource, and the audit chain's check. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
+  const signer = new DownloadSigner(config.dmsUrlSecret);
+  const ttl = config.dms.urlTtlSeconds;
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
+    'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: dmsFileOperations(signer, ttl) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { handlers: auditVerify },
+  });
+}
+
+/** The HTTP server for file bytes beside gRPC (upload and signed download). */
+export function serve(runtime: Runtime, config: Config) {
+  return startFileServer({
+    runtime,
+    config,
+    files: resourceRuntime(schemas, dmsFile),
+    storage: new FileStorage(config.dms.storageDir),
+    signer: new DownloadSigner(config.dmsUrlSecret),
   });
 }

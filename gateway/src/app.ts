@@ -20,6 +20,7 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
+import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -92,6 +93,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(jwtCheck(tokens, sessions, seen));
   // 5. Roles: checked per call by the services (decisions.md §2).
 
+  // file bytes stream through to dms-svc, untouched by the JSON body parser
+  app.use(dmsFileByteRoutes(config.dms.httpAddr));
   app.use(jsonBody(config.maxJsonBytes));
   app.use(healthRoutes(config, backends, limits.health));
   // the API document is built once, at start, from the same tables as the routes
@@ -99,7 +102,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(authRoutes(config, backends, tokens, limits.loginGuard));
   app.use(sessionRoutes(backends, tokens));
   app.use(bpmRoutes(backends));
-  // before the CRUD routes: /api/dms-audit-log/verify is not a record's key
+  // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
   app.use(dmsRoutes(backends));
   app.use(crudRoutes(registry, backends));
   app.use(notFound);

@@ -45,7 +45,7 @@ export type LogTarget =
 export interface StartPlatformOptions {
   /**
    * The children's complete environment (not merged with process.env): DATABASE_URL, APP_ENV,
-   * DATA_DIR, the secrets, … GATEWAY_PORT and *_GRPC_ADDR are filled in per `ports` when missing.
+   * DATA_DIR, the secrets, … GATEWAY_PORT, *_GRPC_ADDR and DMS_HTTP_ADDR are filled in per `ports` when missing.
    */
   env: Env;
   log?: LogTarget;
@@ -271,6 +271,8 @@ async function fillPorts(env: Env, ports: 'default' | 'free'): Promise<void> {
     ['CORE_GRPC_ADDR', 50051],
     ['BPM_GRPC_ADDR', 50052],
     ['DMS_GRPC_ADDR', 50053],
+    // dms-svc's HTTP port for file bytes, proxied to by the gateway
+    ['DMS_HTTP_ADDR', 50054],
   ] as const;
   for (const [name, fallback] of grpc) {
     if (!env[name]) env[name] = `127.0.0.1:${await pick(fallback)}`;

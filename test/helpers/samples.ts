@@ -18,6 +18,7 @@ import {
   createUser,
   unique,
 } from './factories.ts';
+import { uploadRecord } from './files.ts';
 import { api, type ApiResponse } from './platform.ts';
 
 export interface Sample {
@@ -234,6 +235,12 @@ export const samples: Record<string, Sample> = {
       return { crProcessId, contractId: contract.id, contractItemId: item.id, periodStart: '2026-01-01', periodEnd: '2026-01-31', amount: '100.00', currencyCode: 'EUR' };
     },
     update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
+  },
+  'dms-file': {
+    // files are made by the upload, not by create (docs/decisions.md)
+    create: readOnly,
+    update: () => ({ description: unique('Walk file '), tags: 'walk,file', entityType: 'contract', entityId: 7 }),
+    existing: async (crProcessId) => uploadRecord((await adminSession()).token, crProcessId, `walk file ${unique()}`),
   },
 };
 

@@ -2,7 +2,9 @@
 export type PathCategory = 'public' | 'api-key' | 'jwt';
 
 // /api/docs/**: the API document and its reference page (docs/decisions.md), on the public tier
-const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//, /^\/api\/docs(\/|$)/];
+// /api/dms-file/download/{id}: a signed URL, "no session needed" (decisions.md §5); its signature
+// is the credential, checked by dms-svc (docs/decisions.md)
+const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//, /^\/api\/docs(\/|$)/, /^\/api\/dms-file\/download\//];
 const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
 
 export function categoryOf(path: string): PathCategory {

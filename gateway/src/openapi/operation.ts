@@ -14,8 +14,10 @@ export interface OperationDoc {
   description?: string | undefined;
   /** Schemas of the `:name` path parameters (a positive id when not given). */
   pathParams?: Record<string, Schema>;
-  /** A JSON request body; `optional` when it may be left out. */
-  body?: { schema: Schema; optional?: boolean };
+  /** A request body (JSON unless `contentType` says otherwise); `optional` when it may be left out. */
+  body?: { schema: Schema; optional?: boolean; contentType?: string };
+  /** Query parameters read by the service behind a proxied route (the route's table declares none). */
+  query?: Record<string, SchemaObject>;
   /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
   ok: { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> } | { status: 204; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
@@ -67,6 +69,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
   const parameters: (ParameterObject | ReferenceObject)[] = [
     ...pathParamNames(route.path).map((name): ParameterObject => ({ name, in: 'path', required: true, schema: doc.pathParams?.[name] ?? ID })),
     ...Object.entries(route.query ?? {}).map(([name, kind]): ParameterObject => ({ name, in: 'query', required: false, schema: QUERY_SCHEMAS[kind] })),
+    ...Object.entries(doc.query ?? {}).map(([name, schema]): ParameterObject => ({ name, in: 'query', required: false, schema })),
     { $ref: '#/components/parameters/ProjectCode' },
     { $ref: '#/components/parameters/AcceptLanguage' },
   ];
@@ -96,6 +99,6 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
     responses,
   };
   if (doc.description) operation.description = doc.description;
-  if (doc.body) operation.requestBody = { required: !doc.body.optional, content: { 'application/json': { schema: doc.body.schema } } };
+  if (doc.body) operation.requestBody = { required: !doc.body.optional, content: { [doc.body.contentType ?? 'application/json']: { schema: doc.body.schema } } };
   return operation;
 }

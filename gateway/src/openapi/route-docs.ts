@@ -4,7 +4,9 @@ import { dmsAuditLog } from '@platform/dms-svc/resources/dms-audit-log/dms-audit
 import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
 import { AUTH_ROUTES } from '../routes/auth.ts';
 import { BPM_ROUTES } from '../routes/bpm.ts';
+import { DMS_FILE_BYTE_ROUTES } from '../routes/dms-file-bytes.ts';
 import { DMS_ROUTES } from '../routes/dms.ts';
+import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
 import { DOCS_ASSETS, DOCS_ROUTES } from '../routes/docs.ts';
 import { HEALTH_ROUTES } from '../routes/health.ts';
 import type { RouteTable } from '../routes/route.ts';
@@ -172,7 +174,49 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
   };
 
   const verify = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
-  const dms: DocsOf<typeof DMS_ROUTES> = {
+
+  const reference: DocsOf<typeof DOCS_ROUTES> = {
+    reference: { tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } },
+    document: { tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } },
+    asset: {
+      tag: 'docs',
+      summary: 'A script, style or icon of the reference page',
+      pathParams: { file: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
+      ok: { status: 200, schema: { type: 'string' }, contentType: '*/*', description: 'The file.' },
+    },
+  };
+
+  const dms = (method: string) => docs.rpc('platform.dms.v1.DmsFileService', method);
+  const fileId = { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The file\'s id.' } } as const;
+  const files = { type: 'array', items: ref(schemaNames(dmsFile).record) } as const;
+  const fileBytes: DocsOf<typeof DMS_FILE_BYTE_ROUTES> = {
+    uploadFile: {
+      tag: dmsFile.path,
+      summary: 'Upload a file (multipart/form-data, streamed)',
+      description:
+        'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
+        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.',
+      body: { schema: ref('DmsFileUpload'), contentType: 'multipart/form-data' },
+      ok: { status: 200, schema: ref('DmsFileUploaded'), description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.' },
+      errors: [413],
+    },
+    downloadFile: {
+      tag: dmsFile.path,
+      summary: 'Download a file by its signed URL (no session; HEAD too)',
+      description:
+        'token, expires and inline as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. ' +
+        'One Range gives 206 with Content-Range; an unsatisfiable one 416 with Content-Range: bytes */<size>.',
+      pathParams: fileId,
+      query: {
+        token: { type: 'string', description: 'The signature.' },
+        expires: { type: 'integer', description: 'Expiry, Unix seconds.' },
+        inline: { type: 'string', enum: ['true', 'false'], description: 'inline or attachment.' },
+      },
+      ok: { status: 200, schema: { type: 'string', format: 'binary' }, contentType: '*/*', description: 'The bytes (206 for a range).' },
+      alsoAnswers: { status: 206, description: 'The range asked for.' },
+    },
+  };
+  const dmsExtra: DocsOf<typeof DMS_ROUTES> = {
     verifyAuditLogs: {
       tag: dmsAuditLog.path,
       summary: 'Check a tenant\'s audit hash chain',
@@ -192,25 +236,31 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
         description: 'The chain\'s state.',
       },
     },
-  };
-
-  const reference: DocsOf<typeof DOCS_ROUTES> = {
-    reference: { tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } },
-    document: { tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } },
-    asset: {
-      tag: 'docs',
-      summary: 'A script, style or icon of the reference page',
-      pathParams: { file: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
-      ok: { status: 200, schema: { type: 'string' }, contentType: '*/*', description: 'The file.' },
+    filesByEntity: { tag: dmsFile.path, summary: 'The files linked to one entity', description: dms('ListDmsFilesByEntity'), ok: { status: 200, schema: files, description: 'The files, by id.' } },
+    searchFiles: { tag: dmsFile.path, summary: 'Search the files of a tenant', description: dms('SearchDmsFiles'), ok: { status: 200, schema: files, description: 'The files, by id.' } },
+    fileDownloadUrl: {
+      tag: dmsFile.path,
+      summary: 'A signed download URL',
+      description: dms('GetDmsFileDownloadUrl'),
+      pathParams: fileId,
+      ok: { status: 200, schema: ref('DmsFileDownloadUrl'), description: 'The URL and its expiry.' },
+    },
+    moveFileToCategory: {
+      tag: dmsFile.path,
+      summary: 'Move a file to a category',
+      description: dms('MoveDmsFileToCategory'),
+      pathParams: fileId,
+      ok: { status: 200, schema: ref(schemaNames(dmsFile).record), description: 'The file, its version raised.' },
     },
   };
 
   return [
+    [DMS_FILE_BYTE_ROUTES, fileBytes],
     [HEALTH_ROUTES, health],
     [DOCS_ROUTES, reference],
     [AUTH_ROUTES, auth],
     [SESSION_ROUTES, sessions],
     [BPM_ROUTES, bpm],
-    [DMS_ROUTES, dms],
+    [DMS_ROUTES, dmsExtra],
   ];
 }

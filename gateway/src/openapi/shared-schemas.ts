@@ -159,6 +159,42 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
       required: ['status', 'components'],
     },
     Liveness: { type: 'object', properties: { status: { const: 'UP' } }, required: ['status'] },
+    DmsFileUpload: {
+      type: 'object',
+      description: 'The multipart form of POST /api/dms-file/upload (platform-interface.md §4.6).',
+      properties: {
+        file: { type: 'string', format: 'binary', description: 'The file.' },
+        crProcessId: { type: 'integer', format: 'int64', description: 'Tenant.' },
+        entityType: { type: 'string', description: 'Linked entity type.' },
+        entityId: { type: 'integer', format: 'int64', description: 'Linked entity id.' },
+        integrationKey: { type: 'string', description: 'External system reference.' },
+        categoryId: { type: 'integer', format: 'int64', description: 'Category id.' },
+        description: { type: 'string', description: 'Description.' },
+        tags: { type: 'string', description: 'Comma-separated tags.' },
+      },
+      required: ['file', 'crProcessId'],
+    },
+    DmsFileUploaded: {
+      type: 'object',
+      properties: {
+        fileId: { type: 'integer', format: 'int64' },
+        originalFileName: { type: 'string' },
+        storedFileName: { type: 'string' },
+        fileSize: { type: 'integer', format: 'int64' },
+        mimeType: { type: 'string' },
+        uploadDate: { type: 'string', format: 'date-time' },
+        duplicateOfFileId: { type: 'integer', format: 'int64', description: 'A live file of the tenant with the same checksum, when there is one.' },
+      },
+      required: ['fileId', 'originalFileName', 'storedFileName', 'fileSize', 'mimeType', 'uploadDate'],
+    },
+    DmsFileDownloadUrl: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: '/api/dms-file/download/{id}?token=...&expires=...&inline=...' },
+        expiresAt: { type: 'string', format: 'date-time' },
+      },
+      required: ['url', 'expiresAt'],
+    },
   };
 }
 

@@ -1,22 +1,46 @@
 import type { Router } from 'express';
+import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
 import { DmsAuditLogServiceService, type VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { Backends } from '../backends.ts';
+import { idParam } from '../http/params.ts';
+import { recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
 import { routerFor, type RouteTable } from './route.ts';
 
-/** Registered before the CRUD routes, so that `verify` is never read as a record's key. */
+/**
+ * The document service's routes beyond the CRUD sets (platform-interface.md §4.6, and the audit
+ * chain's check). Registered before the CRUD routes, so that `verify`, `by-entity` and `search` are
+ * never read as a record's key.
+ */
 export const DMS_ROUTES = {
   verifyAuditLogs: { method: 'get', path: '/api/dms-audit-log/verify', query: { crProcessId: 'id' } },
+  filesByEntity: { method: 'get', path: '/api/dms-file/by-entity', query: { entityType: 'text', entityId: 'id' } },
+  searchFiles: { method: 'get', path: '/api/dms-file/search', query: { crProcessId: 'id', searchTerm: 'text' } },
+  fileDownloadUrl: { method: 'get', path: '/api/dms-file/:id/download-url', query: { inline: 'text' } },
+  moveFileToCategory: { method: 'put', path: '/api/dms-file/:id/category', query: { categoryId: 'id' } },
 } as const satisfies RouteTable;
 
-/**
- * GET /api/dms-audit-log/verify?crProcessId=: recomputes the tenant's audit hash chain
- * (docs/decisions.md) and answers `{intact, checked, firstBrokenId}` (`firstBrokenId` null when
- * intact). Needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list.
- */
+type Files = { files: Record<string, unknown>[] };
+
+/** `true` or `false` (absent: false), else 400 SVC-SYS-2001 naming it. */
+function flag(raw: string | undefined, name: string): boolean {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: name });
+}
+
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: name });
+  return value;
+}
+
 export function dmsRoutes(backends: Backends): Router {
+  const call = <Res>(method: string, request: unknown, req: Parameters<typeof userMetadata>[0], res: Parameters<typeof userMetadata>[1]) =>
+    backends.call<Res>('dms', dmsFile.grpc, method, request, userMetadata(req, res));
   return routerFor(DMS_ROUTES, {
+    // recomputes the tenant's audit hash chain (docs/decisions.md): {intact, checked, firstBrokenId};
+    // needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list
     verifyAuditLogs: async (req, res, query) => {
       if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
       const result = await backends.call<VerifyDmsAuditLogsResponse>(
@@ -27,6 +51,24 @@ export function dmsRoutes(backends: Backends): Router {
         userMetadata(req, res),
       );
       res.json({ intact: result.intact, checked: Number(result.checked), firstBrokenId: result.firstBrokenId ?? null });
+    },
+    filesByEntity: async (req, res, query) => {
+      const request = { entityType: required(query.entityType, 'entityType'), entityId: required(query.entityId, 'entityId') };
+      const response = await call<Files>('listDmsFilesByEntity', request, req, res);
+      res.json(response.files.map((record) => recordToJson(dmsFile, record)));
+    },
+    searchFiles: async (req, res, query) => {
+      const request = { crProcessId: required(query.crProcessId, 'crProcessId'), searchTerm: query.searchTerm };
+      const response = await call<Files>('searchDmsFiles', request, req, res);
+      res.json(response.files.map((record) => recordToJson(dmsFile, record)));
+    },
+    fileDownloadUrl: async (req, res, query) => {
+      const response = await call<{ url: string; expiresAt: string }>('getDmsFileDownloadUrl', { id: idParam(req.params.id), inline: flag(query.inline, 'inline') }, req, res);
+      res.json({ url: response.url, expiresAt: response.expiresAt });
+    },
+    moveFileToCategory: async (req, res, query) => {
+      const moved = await call<Record<string, unknown>>('moveDmsFileToCategory', { id: idParam(req.params.id), categoryId: required(query.categoryId, 'categoryId') }, req, res);
+      res.json(recordToJson(dmsFile, moved));
     },
   });
 }

@@ -43,7 +43,7 @@ export interface Config {
   allowedOrigins: string[];
   ipFilter: { enabled: boolean; allow: string[]; deny: string[] };
   trustProxy: number;
-  dms: { storageDir: string; maxUploadBytes: number; urlTtlSeconds: number; retentionIntervalSeconds: number };
+  dms: { storageDir: string; maxUploadBytes: number; urlTtlSeconds: number; retentionIntervalSeconds: number; httpAddr: string };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
@@ -108,6 +108,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: int(env, 'DMS_MAX_UPLOAD_BYTES', 1024 ** 3, 1),
       urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
       retentionIntervalSeconds: int(env, 'DMS_RETENTION_INTERVAL_SECONDS', 3600, 1),
+      // dms-svc's HTTP server for the file bytes (upload, download), which the gateway proxies to
+      httpAddr: env.DMS_HTTP_ADDR || '127.0.0.1:50054',
     },
     grpc: {
       core: env.CORE_GRPC_ADDR || '127.0.0.1:50051',

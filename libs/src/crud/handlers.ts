@@ -138,7 +138,7 @@ export async function findVisible(
   const value = toRowValue(keyField, spec, key);
   const scope = tenantScope(ctx);
   if (lock) {
-    const where: Row = { [keyField]: value };
+    const where: Row = { [keyField]: value, ...liveOnly(rt.resource) };
     if (scope !== undefined) where.crProcessId = scope;
     const row = await em.findOne(rt.entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row) throw notFound(rt.resource.path);
@@ -185,7 +185,9 @@ function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
   }
   const key = meta.properties[keyOf(rt.resource)]?.fieldNames[0] ?? 'id';
   const list = columns.map(([, column]) => `"${column}"`).join(', ');
-  const base = `select ${list} from "${meta.schema}"."${meta.tableName}" where "${key}" = $1`;
+  const softDelete = rt.resource.softDelete === undefined ? undefined : meta.properties[rt.resource.softDelete]?.fieldNames[0];
+  const live = softDelete === undefined ? '' : ` and "${softDelete}" = false`;
+  const base = `select ${list} from "${meta.schema}"."${meta.tableName}" where "${key}" = $1${live}`;
   const name = `read-${meta.schema}-${meta.tableName}`;
   read = {
     any: { name: `${name}-any`, text: `${base} limit 1` },
@@ -295,11 +297,13 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 
 async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
   authorize(ctx, roleOf(rt.resource, 'delete'));
+  const softDelete = rt.resource.softDelete;
   try {
     await ctx.em.transactional(async (em) => {
       const row = await findVisible(rt, em, { ...ctx, em }, request[keyOf(rt.resource)], true);
       await rt.hooks?.beforeDelete?.(row, { ...ctx, em });
-      em.remove(row);
+      if (softDelete === undefined) em.remove(row);
+      else Object.assign(row, { [softDelete]: true, version: Number(row.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
       await em.flush();
     });
   } catch (error) {
@@ -317,7 +321,7 @@ async function listRecords(
   authorize(ctx, roleOf(rt.resource, 'read'));
   const query = buildListQuery(rt.resource, request.page);
   assertTenant(ctx, query.crProcessId);
-  const [rows, total] = await ctx.em.findAndCount(rt.entity, query.where, {
+  const [rows, total] = await ctx.em.findAndCount(rt.entity, { ...query.where, ...liveOnly(rt.resource) }, {
     orderBy: query.orderBy,
     limit: query.size,
     offset: query.page * query.size,
@@ -339,6 +343,11 @@ async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }
   const total = Number(counts?.total ?? 0);
   const active = Number(counts?.active ?? 0);
   return { totalCount: total, activeCount: active, passiveCount: total - active };
+}
+
+/** The condition that leaves soft-deleted records out (`{ deleted: false }`), or none. */
+export function liveOnly(resource: Resource): Row {
+  return resource.softDelete === undefined ? {} : { [resource.softDelete]: false };
 }
 
 function recordOf(resource: Resource, request: Message): Message {

@@ -29,6 +29,11 @@ export interface ScalarField {
   writeOnly?: boolean;
   /** Returned, never written through the API (computed by the service). */
   readOnly?: boolean;
+  /**
+   * Not a column: computed for each record going out by the resource's `decorate` hook (dms-file's
+   * signed `downloadUrl`). Read-only; neither sorted nor filtered by.
+   */
+  computed?: true;
   /** Set on create, never changed by an update (a different value is 400). */
   immutable?: boolean;
   /** A regular expression (source) the whole string must match: ISO codes (`^[A-Z]{2}$`). */
@@ -85,8 +90,11 @@ export interface ObjectListField {
 
 export type FieldSpec = ScalarField | ObjectListField;
 
-/** Which operations of the CRUD set a resource offers (platform-interface.md §4.2). */
-export type OperationSet = 'full' | 'no-stats' | 'read-only';
+/**
+ * Which operations of the CRUD set a resource offers (platform-interface.md §4.2). `no-create`: get,
+ * list, update and delete, no create and no stats (dms-file: its records are made by the upload).
+ */
+export type OperationSet = 'full' | 'no-stats' | 'no-create' | 'read-only';
 
 export type Operation = 'get' | 'create' | 'update' | 'delete' | 'list' | 'stats';
 
@@ -129,6 +137,11 @@ export interface Resource<
   appendOnly?: true;
   /** Composite unique keys within a tenant, e.g. `[['businessPartnerId', 'branchCode']]`. */
   uniques?: readonly (readonly string[])[];
+  /**
+   * A boolean field that marks a record deleted: delete sets it instead of removing the row, and a
+   * record so marked is not found by get, update, delete or list (dms-file's `deleted`).
+   */
+  softDelete?: string;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
@@ -218,9 +231,9 @@ export const apiFields = perResource((resource): Readonly<Record<string, FieldSp
 /** Every column of a resource: the API's fields and the service's own columns. */
 export const allFields = perResource((resource): Readonly<Record<string, FieldSpec>> => ({ ...apiFields(resource), ...resource.columns }));
 
-/** Scalar fields that are shown (not write-only): the ones a client may sort and filter by. */
+/** Scalar fields a row holds and shows (not write-only, not computed): the ones a client may sort and filter by. */
 export const visibleScalars = perResource((resource): readonly [string, ScalarField][] =>
-  Object.entries(apiFields(resource)).filter((entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly),
+  Object.entries(apiFields(resource)).filter((entry): entry is [string, ScalarField] => isScalar(entry[1]) && !entry[1].writeOnly && !entry[1].computed),
 );
 
 export function offers(resource: Resource, operation: Operation): boolean {
@@ -229,6 +242,8 @@ export function offers(resource: Resource, operation: Operation): boolean {
       return true;
     case 'no-stats':
       return operation !== 'stats';
+    case 'no-create':
+      return operation !== 'stats' && operation !== 'create';
     case 'read-only':
       return operation === 'get' || operation === 'list';
   }

@@ -62,7 +62,7 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
   };
   const sameTenantKeys: Record<string, Property> = {};
   for (const [name, spec] of Object.entries(allFields(resource))) {
-    if (name === 'id' || !isScalar(spec)) continue;
+    if (name === 'id' || !isScalar(spec) || spec.computed) continue;
     const target = (path: string): (() => EntitySchema<Row>) => {
       // a tree (a category's parentId): the entity being built, once it is
       if (path === resource.path) return () => known.get(path) as EntitySchema<Row>;

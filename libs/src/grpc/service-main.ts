@@ -24,6 +24,11 @@ export interface ServiceSpec {
   register(server: Server, runtime: Runtime, config: Config): void;
   /** Where unexpected failures are recorded; by default core-svc's exception log over gRPC. */
   exceptionRecorder?(orm: MikroORM, log: Logger): ExceptionRecorder;
+  /**
+   * Starts a server of the service's own beside gRPC (dms-svc's HTTP server for file bytes), before
+   * the service reports ready; its close() runs on stop.
+   */
+  serve?(runtime: Runtime, config: Config): Promise<{ close(): Promise<void> }>;
   /** Runs after the migrations, before the server listens (bootstrap data). */
   afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
 }
@@ -71,6 +76,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     );
   }, DB_HEALTH_INTERVAL_MS);
   dbWatch.unref();
+  const extra = await spec.serve?.(runtime, config);
   log.info('listening', { port });
   process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}` });
 
@@ -83,7 +89,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     clearInterval(dbWatch);
     const force = setTimeout(() => server.forceShutdown(), 8_000);
     force.unref();
-    server.tryShutdown(() => {
+    const closing = extra?.close().catch(() => undefined);
+    server.tryShutdown(async () => {
+      await closing;
       remote?.close();
       orm.close().finally(() => process.exit(0));
     });

@@ -92,6 +92,12 @@ const catalogue = {
     tr: 'Liste filtresi crProcessId içermeli',
   },
   'upload.tooLarge': { en: 'The file is too large', tr: 'Dosya çok büyük' },
+  'upload.notMultipart': {
+    en: 'The upload must be multipart/form-data with one file part named file',
+    tr: 'Yükleme, file adlı tek bir dosya parçası içeren multipart/form-data olmalı',
+  },
+  'download.signature': { en: 'The download link is invalid', tr: 'İndirme bağlantısı geçersiz' },
+  'download.expired': { en: 'The download link has expired', tr: 'İndirme bağlantısının süresi doldu' },
   'record.notFound': { en: 'Record not found: {resource}', tr: 'Kayıt bulunamadı: {resource}' },
   'path.notFound': { en: 'No such path: {path}', tr: 'Böyle bir yol yok: {path}' },
   'version.stale': {

@@ -1,0 +1,73 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+
+/** A signed download URL and when it stops working. */
+export interface SignedUrl {
+  url: string;
+  /** ISO 8601 UTC. */
+  expiresAt: string;
+}
+
+/**
+ * The download URL signer (decisions.md §5, §9), the one module that signs and checks: the token is
+ * base64url (no padding) of HMAC-SHA256, keyed with the UTF-8 bytes of DMS_URL_SECRET, over
+ * `{id}:{expires}:{inline}` (`inline` is `true` or `false`; absent means `false`).
+ *
+ * @example
+ * const signer = new DownloadSigner(config.dmsUrlSecret);
+ * signer.sign(42, 1_900_000_000, true).url // '/api/dms-file/download/42?token=...&expires=1900000000&inline=true'
+ */
+export class DownloadSigner {
+  readonly #secret: Buffer;
+
+  constructor(secret: string) {
+    this.#secret = Buffer.from(secret, 'utf8');
+  }
+
+  token(id: number, expires: number, inline: boolean): string {
+    return createHmac('sha256', this.#secret).update(`${id}:${expires}:${inline}`).digest('base64url');
+  }
+
+  /** The gateway-relative URL of file `id` that works until `expires` (Unix seconds). */
+  sign(id: number, expires: number, inline: boolean): SignedUrl {
+    const query = new URLSearchParams({ token: this.token(id, expires, inline), expires: String(expires), inline: String(inline) });
+    return { url: `/api/dms-file/download/${id}?${query.toString()}`, expiresAt: new Date(expires * 1000).toISOString() };
+  }
+
+  /**
+   * The file id and `inline` of a download request, when its signature holds: a changed or missing
+   * parameter (or one given twice) is 403 SVC-SYS-3003; a past `expires` 403 SVC-SYS-3004. The token
+   * is compared in constant time; expiry is checked only once the signature holds, so a forged
+   * `expires` never learns more than 3003.
+   */
+  verify(idText: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): { id: number; inline: boolean } {
+    const one = (name: string): string | undefined => {
+      const values = query.getAll(name);
+      return values.length === 1 ? values[0] : undefined;
+    };
+    const token = one('token');
+    const expiresText = one('expires');
+    const inlineText = query.has('inline') ? one('inline') : 'false';
+    const invalid = () => new DomainError('SVC-SYS-3003', 'download.signature');
+    if (!/^[1-9]\d{0,15}$/.test(idText) || token === undefined || expiresText === undefined || !/^\d{1,12}$/.test(expiresText)) throw invalid();
+    if (inlineText !== 'true' && inlineText !== 'false') throw invalid();
+    const id = Number(idText);
+    const expires = Number(expiresText);
+    const inline = inlineText === 'true';
+    if (!Number.isSafeInteger(id) || String(expires) !== expiresText) throw invalid();
+    const expected = Buffer.from(this.token(id, expires, inline), 'utf8');
+    const given = Buffer.from(token, 'utf8');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    if (expires <= nowSeconds) throw new DomainError('SVC-SYS-3004', 'download.expired');
+    return { id, inline };
+  }
+}
+
+/**
+ * The expiry of the download URL a record carries (get, list, update): the end of the next
+ * TTL-long window, so between one and two TTLs from now, and the same for every read within a
+ * window. Two reads of an unchanged record are then equal, as lists must show records as get does.
+ */
+export function recordUrlExpiry(ttlSeconds: number, nowSeconds = Math.floor(Date.now() / 1000)): number {
+  return (Math.floor(nowSeconds / ttlSeconds) + 2) * ttlSeconds;
+}

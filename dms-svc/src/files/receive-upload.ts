@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { fileTypeFromBuffer } from 'file-type';
+import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { isFormField, originalNameOf } from './upload-fields.ts';
+
+/** Bytes kept from the start of a file for sniffing its type (file-type reads at most this many for most formats). */
+const SNIFF_BYTES = 4100;
+
+/** An upload received into a temporary file. */
+export interface ReceivedUpload {
+  temporaryPath: string;
+  originalFileName: string;
+  fileSize: number;
+  /** SHA-256, lower-case hex, computed while streaming. */
+  checksum: string;
+  mimeType: string;
+  fields: Map<string, string>;
+}
+
+/**
+ * Streams a multipart upload (busboy) into `temporaryPath`, hashing and counting as the bytes pass;
+ * nothing holds more than a chunk and the first 4,100 bytes. The part over `maxBytes` is found
+ * while streaming (busboy's fileSize limit): 413 SVC-SYS-3001 once the request is read to its end,
+ * and the temporary file removed. Any failure — a malformed form, a second file, the client gone
+ * midway — removes the temporary file before the error goes on.
+ */
+export async function receiveUpload(req: IncomingMessage, temporaryPath: string, maxBytes: number): Promise<ReceivedUpload> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new DomainError('SVC-SYS-2001', 'upload.notMultipart');
+  let form: busboy.Busboy;
+  try {
+    // file names are UTF-8 (RFC 7578 §4.2; busboy's default is latin1)
+    // busboy stops a file on reaching its fileSize: one byte past the limit, so a file of exactly maxBytes is kept
+    form = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes + 1, fields: 20, fieldSize: 4096, parts: 30 } });
+  } catch {
+    throw new DomainError('SVC-SYS-2001', 'upload.notMultipart');
+  }
+
+  const fields = new Map<string, string>();
+  let refusal: DomainError | undefined;
+  const refuse = (error: DomainError) => (refusal ??= error);
+  let file: { stream: Readable; written: Promise<void>; name: string; partType: string } | undefined;
+  let tooLarge = false;
+  let size = 0;
+  const hash = createHash('sha256');
+  const head = Buffer.alloc(SNIFF_BYTES);
+
+  form.on('field', (name, value, info) => {
+    if (!isFormField(name)) refuse(invalidField(name, 'field.unknown'));
+    else if (fields.has(name) || info.valueTruncated) refuse(invalidField(name));
+    else fields.set(name, value);
+  });
+  form.on('file', (name, stream, info) => {
+    if (name !== 'file' || file) {
+      refuse(name === 'file' ? invalidField('file') : invalidField(name, 'field.unknown'));
+      stream.resume();
+      return;
+    }
+    stream.on('limit', () => (tooLarge = true));
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (size < SNIFF_BYTES) chunk.copy(head, size, 0, Math.min(chunk.length, SNIFF_BYTES - size));
+        size += chunk.length;
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    const written = pipeline(stream, meter, createWriteStream(temporaryPath, { flags: 'wx' }));
+    written.catch(() => undefined);
+    file = { stream, written, name: info.filename ?? '', partType: info.mimeType };
+  });
+  for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const) form.on(limit, () => refuse(invalidField('file')));
+
+  const read = new Promise<void>((resolve, reject) => {
+    form.on('close', resolve);
+    form.on('error', () => reject(new DomainError('SVC-SYS-2001', 'upload.notMultipart')));
+    // the client went away before the whole request arrived: nothing of it is kept
+    req.on('close', () => (req.complete ? undefined : reject(new Error('upload cut off'))));
+    req.on('error', reject);
+  });
+  req.pipe(form);
+
+  try {
+    await read;
+    if (!file) throw refusal ?? invalidField('file', 'field.required');
+    await file.written;
+    if (tooLarge) throw new DomainError('SVC-SYS-3001', 'upload.tooLarge');
+    if (refusal) throw refusal;
+    const originalFileName = originalNameOf(file.name);
+    const sniffed = await fileTypeFromBuffer(head.subarray(0, Math.min(size, SNIFF_BYTES))).catch(() => undefined);
+    return {
+      temporaryPath,
+      originalFileName,
+      fileSize: size,
+      checksum: hash.digest('hex'),
+      mimeType: sniffed?.mime ?? (/^[\w.+-]+\/[\w.+-]+$/.test(file.partType) ? file.partType.toLowerCase() : 'application/octet-stream'),
+      fields,
+    };
+  } catch (error) {
+    req.unpipe(form);
+    file?.stream.destroy();
+    await file?.written.catch(() => undefined);
+    await unlink(temporaryPath).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+import { COMMON_FIELDS, type ScalarField } from '@platform/libs/crud/resource.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
+import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
+
+/** The text fields of the upload form besides `file` (platform-interface.md §4.6), with their declarations. */
+const FORM_FIELDS: Record<string, ScalarField> = {
+  crProcessId: COMMON_FIELDS.crProcessId,
+  entityType: dmsFile.fields.entityType,
+  entityId: dmsFile.fields.entityId,
+  integrationKey: dmsFile.fields.integrationKey,
+  categoryId: dmsFile.fields.categoryId,
+  description: dmsFile.fields.description,
+  tags: dmsFile.fields.tags,
+};
+
+export function isFormField(name: string): boolean {
+  return Object.hasOwn(FORM_FIELDS, name);
+}
+
+/**
+ * The row values of the form's text fields, checked as the declaration checks them (400
+ * SVC-SYS-2001 naming the field): numbers are whole decimal numbers, an empty optional field is
+ * absent, crProcessId is required.
+ */
+export function formValues(fields: ReadonlyMap<string, string>): Record<string, unknown> & { crProcessId: number } {
+  const values: Record<string, unknown> = {};
+  for (const [name, text] of fields) {
+    const spec = FORM_FIELDS[name];
+    if (!spec) throw invalidField(name, 'field.unknown');
+    if (text === '') continue;
+    if (spec.kind === 'long') {
+      if (!/^-?\d{1,16}$/.test(text)) throw invalidField(name, 'field.type', { type: 'integer' });
+      values[name] = toRowValue(name, spec, Number(text));
+    } else {
+      values[name] = toRowValue(name, spec, text);
+    }
+  }
+  if (typeof values.crProcessId !== 'number') throw invalidField('crProcessId', 'field.required');
+  return values as Record<string, unknown> & { crProcessId: number };
+}
+
+/** The client's file name as kept: without any path (either separator), checked as a string field. */
+export function originalNameOf(filename: string | undefined): string {
+  const name = (filename ?? '').split(/[\\/]/).pop() ?? '';
+  if (name.trim() === '') throw invalidField('file', 'field.required');
+  return toRowValue('originalFileName', { kind: 'string', maxLength: 255 }, name) as string;
+}

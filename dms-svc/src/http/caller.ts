@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import { parseCookie } from 'cookie';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
+import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { isLanguage, languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
+
+const SESSION_COOKIE = 'SVC_SESSION';
+
+/** The request's token: the SVC_SESSION cookie first, then the bearer header (platform-interface.md §5). */
+function tokenOf(req: IncomingMessage): string | undefined {
+  const cookie = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
+  if (cookie) return cookie;
+  const authorization = req.headers.authorization;
+  return authorization && /^Bearer /i.test(authorization) ? authorization.slice(7).trim() || undefined : undefined;
+}
+
+/** Accept-Language first, then the login's language (decisions.md §9). */
+export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims): Language {
+  return languageFromHeader(req.headers['accept-language']) ?? (claims && isLanguage(claims.lang) ? claims.lang : 'en');
+}
+
+/**
+ * The caller of a byte request, proven here and not taken from the gateway: a user token whose
+ * signature and claims verify (TokenService, as for gRPC calls) and whose user and session are live
+ * now, with the roles and tenant it holds now (coreAccessSource). Anything else is 401 SVC-SYS-1001.
+ * The context has its own forked EntityManager, as a gRPC call's has.
+ */
+export async function callerOf(runtime: Runtime, req: IncomingMessage): Promise<CallContext> {
+  const token = tokenOf(req);
+  const claims = token ? runtime.tokens.verifyUser(token) : undefined;
+  if (!claims) throw unauthenticated();
+  const em = runtime.orm.em.fork();
+  const access = await runtime.access(em, claims);
+  if (!access) throw unauthenticated();
+  const projectCode = req.headers['x-project-code'];
+  return {
+    em,
+    caller: { kind: 'user', claims, access },
+    lang: languageOfRequest(req, claims),
+    projectCode: typeof projectCode === 'string' ? projectCode.slice(0, 1000) : undefined,
+  };
+}

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { authorize } from '@platform/libs/auth/caller.ts';
+import type { Config } from '@platform/libs/config/config.ts';
+import { portOf } from '@platform/libs/config/config.ts';
+import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { DownloadSigner } from '../files/download-signature.ts';
+import { receiveUpload } from '../files/receive-upload.ts';
+import { sendFile } from '../files/send-file.ts';
+import type { FileStorage } from '../files/storage.ts';
+import { storeUpload } from '../files/store-upload.ts';
+import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
+import { callerOf } from './caller.ts';
+import { sendFailure, sendJson } from './respond.ts';
+
+const UPLOAD = '/api/dms-file/upload';
+const DOWNLOAD = /^\/api\/dms-file\/download\/([^/?]*)$/;
+
+export interface FileServerDeps {
+  runtime: Runtime;
+  config: Config;
+  files: ResourceRuntime;
+  storage: FileStorage;
+  signer: DownloadSigner;
+}
+
+/**
+ * dms-svc's HTTP server for file bytes (DMS_HTTP_ADDR), which the gateway proxies to after its
+ * filter chain. It proves everything itself: the upload's token, live access, role and tenant; the
+ * download's signature. POST /api/dms-file/upload, GET|HEAD /api/dms-file/download/{id}; anything
+ * else 404.
+ */
+export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
+  await deps.storage.prepare();
+  const server = createServer((req, res) => {
+    handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error));
+  });
+  // a large upload may take long; the gateway in front bounds each request anyway
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(portOf(deps.config.dms.httpAddr), '0.0.0.0', resolve);
+  });
+  deps.runtime.log.info('file server listening', { address: deps.config.dms.httpAddr });
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function handle(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://dms');
+  if (url.pathname === UPLOAD && req.method === 'POST') return upload(deps, req, res);
+  const download = DOWNLOAD.exec(url.pathname);
+  if (download && (req.method === 'GET' || req.method === 'HEAD')) return signedDownload(deps, req, res, download[1] ?? '', url.searchParams);
+  req.resume();
+  throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: url.pathname.slice(0, 200) });
+}
+
+async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let ctx: CallContext | undefined;
+  try {
+    ctx = await callerOf(deps.runtime, req);
+    authorize(ctx, roleOf(dmsFile, 'write'));
+    const received = await receiveUpload(req, deps.storage.temporaryPath(), deps.config.dms.maxUploadBytes);
+    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received));
+  } catch (error) {
+    // the client went away midway: nothing was kept, and there is no one to answer
+    if (req.socket.destroyed || res.destroyed) return;
+    // a refusal before the body was read: the rest of it is read and dropped, so the client sees the answer
+    if (!req.complete && !req.destroyed) req.resume();
+    sendFailure(deps.runtime, req, res, error, ctx);
+  }
+}
+
+/** A signed URL needs no session (decisions.md §5): the signature is the credential; a deleted file is 404. */
+async function signedDownload(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse, idText: string, query: URLSearchParams): Promise<void> {
+  const { id, inline } = deps.signer.verify(idText, query);
+  const row = await deps.runtime.orm.em.fork().findOne(deps.files.entity, { id, deleted: false });
+  if (!row) throw notFound(dmsFile.path);
+  await sendFile(req, res, {
+    path: deps.storage.pathOf(String(row.storedFileName)),
+    originalFileName: String(row.originalFileName),
+    mimeType: String(row.mimeType),
+    checksum: String(row.checksum),
+    inline,
+  });
+}

@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { toDomainError } from '@platform/libs/errors/grpc-status.ts';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { translate, type Language } from '@platform/libs/i18n/messages.ts';
+import { describeError } from '@platform/libs/log/logger.ts';
+import { languageOfRequest } from './caller.ts';
+
+/** A JSON answer. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/**
+ * Answers a failure with the error body of decisions.md §6 in the caller's language: domain errors
+ * and the ORM's with their codes, anything else 500 SVC-SYS-5001 under a refId that the exception
+ * log records. A response already under way is cut off instead.
+ */
+export function sendFailure(runtime: Runtime, req: IncomingMessage, res: ServerResponse, error: unknown, ctx?: CallContext): void {
+  const claims = ctx?.caller.kind === 'user' ? ctx.caller.claims : undefined;
+  const domain = toDomainError(error, ({ refId, error: cause }) => {
+    runtime.log.error('unexpected failure', { path: req.url?.slice(0, 200), method: req.method, refId, ...describeError(cause) });
+    runtime.recordFailure({
+      refId,
+      service: runtime.service,
+      errorCode: 'SVC-SYS-5001',
+      error: cause,
+      path: (req.url ?? '').slice(0, 1000),
+      method: req.method,
+      userCode: claims?.userCode,
+      crProcessId: claims?.crProcessId,
+      projectCode: ctx?.projectCode,
+    });
+  });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const lang: Language = ctx?.lang ?? languageOfRequest(req);
+  const body: Record<string, string> = { status: 'ERROR', error_code: domain.code, message: translate(lang, domain.messageKey, domain.params) };
+  if (domain.params.refId) body.refId = domain.params.refId;
+  sendJson(res, ERRORS[domain.code].http, body);
+}

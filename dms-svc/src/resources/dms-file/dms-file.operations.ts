@@ -1,0 +1,72 @@
+import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
+import { findVisible, liveOnly, roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
+import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type {
+  GetDmsFileDownloadUrlRequest,
+  ListDmsFilesByEntityRequest,
+  MoveDmsFileToCategoryRequest,
+  SearchDmsFilesRequest,
+} from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import type { DownloadSigner } from '../../files/download-signature.ts';
+import { dmsFile } from './dms-file.resource.ts';
+
+/** Most files a search answers (an array, not a page: platform-interface.md §4.6). */
+const SEARCH_LIMIT = 500;
+
+import { escapeLike } from '@platform/libs/crud/list-query.ts';
+
+/**
+ * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
+ * (platform-interface.md §4.6, decisions.md §5): reads need dms-file:read, the move dms-file:write;
+ * another tenant's file, like a soft-deleted one, is 404.
+ */
+export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
+  return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
+    const rt = runtimes.get(dmsFile.path);
+    if (!rt) throw new Error('dms-file operations need the dms-file runtime');
+    return {
+      getDmsFileDownloadUrl: async (request: GetDmsFileDownloadUrlRequest, ctx: CallContext) => {
+        authorize(ctx, roleOf(dmsFile, 'read'));
+        const row = await findVisible(rt, ctx.em, ctx, request.id);
+        return signer.sign(Number(row.id), Math.floor(Date.now() / 1000) + ttlSeconds, request.inline === true);
+      },
+      listDmsFilesByEntity: async (request: ListDmsFilesByEntityRequest, ctx: CallContext) => {
+        authorize(ctx, roleOf(dmsFile, 'read'));
+        const entityType = toRowValue('entityType', { kind: 'string', maxLength: 64, required: true }, request.entityType);
+        const entityId = toRowValue('entityId', { kind: 'long' }, request.entityId);
+        const scope = tenantScope(ctx);
+        const where = { entityType, entityId, ...liveOnly(dmsFile), ...(scope === undefined ? {} : { crProcessId: scope }) };
+        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' } });
+        return { files: await toMessages(rt, rows, ctx) };
+      },
+      searchDmsFiles: async (request: SearchDmsFilesRequest, ctx: CallContext) => {
+        authorize(ctx, roleOf(dmsFile, 'read'));
+        const crProcessId = toRowValue('crProcessId', { kind: 'long', min: 1 }, request.crProcessId) as number;
+        assertTenant(ctx, crProcessId);
+        const term = request.searchTerm === undefined ? '' : (toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, request.searchTerm) as string);
+        const pattern = `%${escapeLike(term)}%`;
+        const where = {
+          crProcessId,
+          ...liveOnly(dmsFile),
+          ...(term === '' ? {} : { $or: ['originalFileName', 'description', 'tags'].map((name) => ({ [name]: { $ilike: pattern } })) }),
+        };
+        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
+        return { files: await toMessages(rt, rows, ctx) };
+      },
+      moveDmsFileToCategory: async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
+        authorize(ctx, roleOf(dmsFile, 'write'));
+        if (!request.categoryId) throw invalidField('categoryId', 'field.required');
+        const categoryId = toRowValue('categoryId', { kind: 'long', min: 1 }, request.categoryId);
+        const row = await ctx.em.transactional(async (em) => {
+          const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
+          Object.assign(current, { categoryId, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
+          await em.flush();
+          return current;
+        });
+        const [message] = await toMessages(rt, [row], ctx);
+        return message ?? {};
+      },
+    };
+  };
+}

@@ -1,0 +1,34 @@
+import { defineResource } from '@platform/libs/crud/resource.ts';
+import { DmsFileServiceService, type DmsFile } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+
+/**
+ * A stored document's metadata (decisions.md §5). Made only by the upload (HTTP, streamed: see
+ * dms-file.upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file is
+ * gone from get, lists, search and download. `categoryId` is a plain number until dms-category is
+ * registered in this service (docs/decisions.md).
+ */
+export const dmsFile = defineResource<DmsFile>()({
+  path: 'dms-file',
+  name: 'DmsFile',
+  plural: 'DmsFiles',
+  service: 'dms',
+  grpc: DmsFileServiceService,
+  operations: 'no-create',
+  softDelete: 'deleted',
+  fields: {
+    originalFileName: { kind: 'string', readOnly: true, searchable: true },
+    storedFileName: { kind: 'string', readOnly: true, maxLength: 64 },
+    fileSize: { kind: 'long', readOnly: true, min: 0 },
+    mimeType: { kind: 'string', readOnly: true, maxLength: 255 },
+    uploadDate: { kind: 'datetime', readOnly: true },
+    entityType: { kind: 'string', maxLength: 64 },
+    entityId: { kind: 'long' },
+    integrationKey: { kind: 'string' },
+    categoryId: { kind: 'long', min: 1 },
+    description: { kind: 'string', maxLength: 1000, searchable: true },
+    tags: { kind: 'string', maxLength: 1000, searchable: true },
+    checksum: { kind: 'string', readOnly: true, maxLength: 64 },
+    deleted: { kind: 'boolean', readOnly: true, default: false },
+    downloadUrl: { kind: 'string', readOnly: true, computed: true, maxLength: 2000 },
+  },
+});

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, Response, Router } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { sendError } from '../http/errors.ts';
+import { routerFor, type RouteTable } from './route.ts';
+
+/**
+ * The routes whose bodies are file bytes (platform-interface.md §4.6): proxied, streamed both ways,
+ * to dms-svc's HTTP server after the filter chain, and registered before the JSON body parser so
+ * that nothing here reads them. The upload is a JWT path (the gateway checks the token as for every
+ * call, and dms-svc proves it again itself); the download is a signed URL (middleware/paths.ts).
+ * GET routes answer HEAD too.
+ */
+export const DMS_FILE_BYTE_ROUTES = {
+  uploadFile: { method: 'post', path: '/api/dms-file/upload' },
+  downloadFile: { method: 'get', path: '/api/dms-file/download/:id' },
+} as const satisfies RouteTable;
+
+/** The proxy to dms-svc at `httpAddr` (host:port). http-proxy-middleware streams; it buffers nothing. */
+export function dmsFileByteRoutes(httpAddr: string): Router {
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: `http://${httpAddr}`,
+    xfwd: true,
+    proxyTimeout: 0,
+    on: {
+      error: (_error: Error, req: IncomingMessage, res: ServerResponse | unknown) => {
+        const response = res as Response;
+        if (typeof response.status !== 'function') return;
+        if (response.headersSent) response.destroy();
+        else sendError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'));
+      },
+    },
+  });
+  const forward = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => {
+      res.on('finish', () => resolve());
+      res.on('close', () => resolve());
+      void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    });
+  return routerFor(DMS_FILE_BYTE_ROUTES, { uploadFile: forward, downloadFile: forward });
+}

@@ -1,0 +1,52 @@
+/**
+ * Files through the gateway: the multipart upload, signed URLs, and where the platform keeps bytes.
+ */
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { api, platform, type ApiResponse } from './platform.ts';
+
+export interface UploadOptions {
+  token: string;
+  crProcessId: number;
+  content: Uint8Array | string;
+  fileName?: string;
+  type?: string;
+  fields?: Record<string, string>;
+  baseUrl?: string;
+}
+
+/** POST /api/dms-file/upload as a browser form would send it. */
+export async function upload(options: UploadOptions): Promise<ApiResponse> {
+  const form = new FormData();
+  form.set('crProcessId', String(options.crProcessId));
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.set(name, value);
+  const bytes = typeof options.content === 'string' ? new TextEncoder().encode(options.content) : options.content;
+  form.set('file', new Blob([bytes], options.type ? { type: options.type } : {}), options.fileName ?? 'walk.txt');
+  const response = await fetch(`${options.baseUrl ?? platform.url}/api/dms-file/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.token}` },
+    body: form,
+  });
+  const text = await response.text();
+  const body = response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : text;
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** An uploaded file's record, as GET shows it. */
+export async function uploadRecord(token: string, crProcessId: number, content: Uint8Array | string = 'walk file', fileName = 'walk.txt'): Promise<any> {
+  const uploaded = await upload({ token, crProcessId, content, fileName });
+  if (uploaded.status !== 200) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`);
+  const got = await api('GET', `/api/dms-file/${uploaded.body.fileId}`, { token });
+  if (got.status !== 200) throw new Error(`get: ${got.status} ${got.text}`);
+  return got.body;
+}
+
+/** The download token of decisions.md §9, as a client holding DMS_URL_SECRET would compute it. */
+export function signDownload(id: number | string, expires: number | string, inline: boolean | string): string {
+  return createHmac('sha256', Buffer.from(platform.env.DMS_URL_SECRET ?? '', 'utf8')).update(`${id}:${expires}:${inline}`).digest('base64url');
+}
+
+/** DMS_STORAGE_DIR of the platform under test (its default: DATA_DIR/files). */
+export function storageDir(): string {
+  return platform.env.DMS_STORAGE_DIR ?? join(platform.env.DATA_DIR ?? '', 'files');
+}
