@@ -1,8 +1,7 @@
 /**
- * Every entity of the interface's core and partner tables is registered, with the set the interface
- * gives it (platform-interface.md §4.2, quoted below), so each answers its set through the gateway
- * (the CRUD, role and cross-tenant walks run over the registry). dms-file comes with the upload and
- * download work.
+ * Every entity of the interface's tables is registered, with the set the interface gives it
+ * (platform-interface.md §4.2, quoted below), so each answers its set through the gateway (the CRUD,
+ * role and cross-tenant walks run over the registry).
  */
 import test from 'ava';
 import type { OperationSet } from '@platform/libs/crud/resource.ts';
@@ -24,6 +23,7 @@ import { registry } from '../gateway/src/registry.ts';
 // | partner | accrual | full set incl. stats |
 // | document | dms-category, dms-share-link, dms-retention-policy, dms-account-config | full set incl. stats (share link: see 4.6) |
 // | document | dms-audit-log | get by id, list only |
+// | document | dms-file | see 4.5 (§4.6: get, update, delete (soft), list; created by upload) |
 const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = {
   core: {
     account: 'full',
@@ -55,6 +55,7 @@ const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = 
     'dms-retention-policy': 'full',
     'dms-account-config': 'full',
     'dms-audit-log': 'read-only',
+    'dms-file': 'no-create',
   },
 };
 
