@@ -14,26 +14,39 @@ import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
 import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
 import { dmsResources } from './resources/index.ts';
+import { retentionOperations } from './retention/retention-operations.ts';
+import { startRetentionJob } from './retention/retention-job.ts';
 
-/** Registers the document service's gRPC implementations: every resource, and the audit chain's check. */
+/** Registers the document service's gRPC implementations: every resource, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
     'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: dmsFileOperations(signer, ttl) },
+    'dms-retention-policy': { handlers: retentionOperations(new FileStorage(config.dms.storageDir), runtime.log) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { handlers: auditVerify },
   });
 }
 
-/** The HTTP server for file bytes beside gRPC (upload and signed download). */
-export function serve(runtime: Runtime, config: Config) {
-  return startFileServer({
+/**
+ * Beside gRPC: the HTTP server for file bytes (upload and signed download) and the retention job
+ * (every DMS_RETENTION_INTERVAL_SECONDS); both stop with the service.
+ */
+export async function serve(runtime: Runtime, config: Config) {
+  const storage = new FileStorage(config.dms.storageDir);
+  const http = await startFileServer({
     runtime,
     config,
     files: resourceRuntime(schemas, dmsFile),
-    storage: new FileStorage(config.dms.storageDir),
+    storage,
     signer: new DownloadSigner(config.dmsUrlSecret),
   });
+  const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
+  return {
+    async close() {
+      await Promise.all([http.close(), retention.stop()]);
+    },
+  };
 }

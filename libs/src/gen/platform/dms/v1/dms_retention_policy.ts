@@ -130,6 +130,50 @@ export interface GetDmsRetentionPolicyStatsRequest {
   crProcessId?: number | undefined;
 }
 
+/** Request of DryRunDmsRetentionPolicy. */
+export interface DryRunDmsRetentionPolicyRequest {
+  /** Key of the DmsRetentionPolicy. */
+  id: number;
+}
+
+/** A file a retention policy would act on. */
+export interface DmsRetentionCandidate {
+  /** The file's id. */
+  fileId: number;
+  /** The file's name as uploaded. */
+  originalFileName: string;
+  /** ISO 8601 UTC. */
+  uploadDate: string;
+}
+
+/** Response of DryRunDmsRetentionPolicy. */
+export interface DryRunDmsRetentionPolicyResponse {
+  /** The policy. */
+  policyId: number;
+  /** SOFT_DELETE or PURGE. */
+  action: string;
+  /** The files it would act on, by id; at most 1,000. */
+  files: DmsRetentionCandidate[];
+  /** How many files it would act on in all. */
+  count: number;
+}
+
+/** Request of RunDmsRetention. */
+export interface RunDmsRetentionRequest {
+  /** Runs for this tenant only; unset: every tenant. */
+  crProcessId?: number | undefined;
+}
+
+/** Response of RunDmsRetention. */
+export interface RunDmsRetentionResponse {
+  /** Files soft-deleted by SOFT_DELETE policies in this run. */
+  softDeleted: number;
+  /** Files purged by PURGE policies in this run. */
+  purgedByPolicy: number;
+  /** Soft-deleted files purged after the tenant's purgeAfterDays in this run. */
+  purged: number;
+}
+
 function createBaseDmsRetentionPolicy(): DmsRetentionPolicy {
   return {
     id: undefined,
@@ -677,6 +721,313 @@ export const GetDmsRetentionPolicyStatsRequest: MessageFns<GetDmsRetentionPolicy
   },
 };
 
+function createBaseDryRunDmsRetentionPolicyRequest(): DryRunDmsRetentionPolicyRequest {
+  return { id: 0 };
+}
+
+export const DryRunDmsRetentionPolicyRequest: MessageFns<DryRunDmsRetentionPolicyRequest> = {
+  encode(message: DryRunDmsRetentionPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DryRunDmsRetentionPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDryRunDmsRetentionPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDmsRetentionCandidate(): DmsRetentionCandidate {
+  return { fileId: 0, originalFileName: "", uploadDate: "" };
+}
+
+export const DmsRetentionCandidate: MessageFns<DmsRetentionCandidate> = {
+  encode(message: DmsRetentionCandidate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fileId !== 0) {
+      writer.uint32(8).int64(message.fileId);
+    }
+    if (message.originalFileName !== "") {
+      writer.uint32(18).string(message.originalFileName);
+    }
+    if (message.uploadDate !== "") {
+      writer.uint32(26).string(message.uploadDate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DmsRetentionCandidate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDmsRetentionCandidate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fileId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.originalFileName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.uploadDate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDryRunDmsRetentionPolicyResponse(): DryRunDmsRetentionPolicyResponse {
+  return { policyId: 0, action: "", files: [], count: 0 };
+}
+
+export const DryRunDmsRetentionPolicyResponse: MessageFns<DryRunDmsRetentionPolicyResponse> = {
+  encode(message: DryRunDmsRetentionPolicyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policyId !== 0) {
+      writer.uint32(8).int64(message.policyId);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    for (const v of message.files) {
+      DmsRetentionCandidate.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.count !== 0) {
+      writer.uint32(32).int64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DryRunDmsRetentionPolicyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDryRunDmsRetentionPolicyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.policyId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.files.push(DmsRetentionCandidate.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRunDmsRetentionRequest(): RunDmsRetentionRequest {
+  return { crProcessId: undefined };
+}
+
+export const RunDmsRetentionRequest: MessageFns<RunDmsRetentionRequest> = {
+  encode(message: RunDmsRetentionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.crProcessId !== undefined) {
+      writer.uint32(8).int64(message.crProcessId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunDmsRetentionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunDmsRetentionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRunDmsRetentionResponse(): RunDmsRetentionResponse {
+  return { softDeleted: 0, purgedByPolicy: 0, purged: 0 };
+}
+
+export const RunDmsRetentionResponse: MessageFns<RunDmsRetentionResponse> = {
+  encode(message: RunDmsRetentionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.softDeleted !== 0) {
+      writer.uint32(8).int64(message.softDeleted);
+    }
+    if (message.purgedByPolicy !== 0) {
+      writer.uint32(16).int64(message.purgedByPolicy);
+    }
+    if (message.purged !== 0) {
+      writer.uint32(24).int64(message.purged);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RunDmsRetentionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunDmsRetentionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.softDeleted = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.purgedByPolicy = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.purged = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** DmsRetentionPolicy: how long the files of a category or entity type are kept. */
 export type DmsRetentionPolicyServiceService = typeof DmsRetentionPolicyServiceService;
 export const DmsRetentionPolicyServiceService = {
@@ -753,6 +1104,32 @@ export const DmsRetentionPolicyServiceService = {
     responseSerialize: (value: Statistics): Buffer => Buffer.from(Statistics.encode(value).finish()),
     responseDeserialize: (value: Buffer): Statistics => Statistics.decode(value),
   },
+  /** Lists the files the policy would act on now, without acting on them. */
+  dryRunDmsRetentionPolicy: {
+    path: "/platform.dms.v1.DmsRetentionPolicyService/DryRunDmsRetentionPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DryRunDmsRetentionPolicyRequest): Buffer =>
+      Buffer.from(DryRunDmsRetentionPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DryRunDmsRetentionPolicyRequest =>
+      DryRunDmsRetentionPolicyRequest.decode(value),
+    responseSerialize: (value: DryRunDmsRetentionPolicyResponse): Buffer =>
+      Buffer.from(DryRunDmsRetentionPolicyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DryRunDmsRetentionPolicyResponse =>
+      DryRunDmsRetentionPolicyResponse.decode(value),
+  },
+  /** Runs the retention job once (the internal credential only): every active policy, then the purge of soft-deleted files. */
+  runDmsRetention: {
+    path: "/platform.dms.v1.DmsRetentionPolicyService/RunDmsRetention" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RunDmsRetentionRequest): Buffer =>
+      Buffer.from(RunDmsRetentionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RunDmsRetentionRequest => RunDmsRetentionRequest.decode(value),
+    responseSerialize: (value: RunDmsRetentionResponse): Buffer =>
+      Buffer.from(RunDmsRetentionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RunDmsRetentionResponse => RunDmsRetentionResponse.decode(value),
+  },
 } as const;
 
 export interface DmsRetentionPolicyServiceServer extends UntypedServiceImplementation {
@@ -768,6 +1145,10 @@ export interface DmsRetentionPolicyServiceServer extends UntypedServiceImplement
   listDmsRetentionPolicies: handleUnaryCall<ListDmsRetentionPoliciesRequest, ListDmsRetentionPoliciesResponse>;
   /** Counts DmsRetentionPolicies by status. */
   getDmsRetentionPolicyStats: handleUnaryCall<GetDmsRetentionPolicyStatsRequest, Statistics>;
+  /** Lists the files the policy would act on now, without acting on them. */
+  dryRunDmsRetentionPolicy: handleUnaryCall<DryRunDmsRetentionPolicyRequest, DryRunDmsRetentionPolicyResponse>;
+  /** Runs the retention job once (the internal credential only): every active policy, then the purge of soft-deleted files. */
+  runDmsRetention: handleUnaryCall<RunDmsRetentionRequest, RunDmsRetentionResponse>;
 }
 
 export interface DmsRetentionPolicyServiceClient extends Client {
@@ -866,6 +1247,38 @@ export interface DmsRetentionPolicyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Statistics) => void,
+  ): ClientUnaryCall;
+  /** Lists the files the policy would act on now, without acting on them. */
+  dryRunDmsRetentionPolicy(
+    request: DryRunDmsRetentionPolicyRequest,
+    callback: (error: ServiceError | null, response: DryRunDmsRetentionPolicyResponse) => void,
+  ): ClientUnaryCall;
+  dryRunDmsRetentionPolicy(
+    request: DryRunDmsRetentionPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DryRunDmsRetentionPolicyResponse) => void,
+  ): ClientUnaryCall;
+  dryRunDmsRetentionPolicy(
+    request: DryRunDmsRetentionPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DryRunDmsRetentionPolicyResponse) => void,
+  ): ClientUnaryCall;
+  /** Runs the retention job once (the internal credential only): every active policy, then the purge of soft-deleted files. */
+  runDmsRetention(
+    request: RunDmsRetentionRequest,
+    callback: (error: ServiceError | null, response: RunDmsRetentionResponse) => void,
+  ): ClientUnaryCall;
+  runDmsRetention(
+    request: RunDmsRetentionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RunDmsRetentionResponse) => void,
+  ): ClientUnaryCall;
+  runDmsRetention(
+    request: RunDmsRetentionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RunDmsRetentionResponse) => void,
   ): ClientUnaryCall;
 }
 
