@@ -7,6 +7,7 @@ import { BPM_ROUTES } from '../routes/bpm.ts';
 import { DMS_FILE_BYTE_ROUTES } from '../routes/dms-file-bytes.ts';
 import { DMS_ROUTES } from '../routes/dms.ts';
 import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
+import { dmsRetentionPolicy } from '@platform/dms-svc/resources/dms-retention-policy/dms-retention-policy.resource.ts';
 import { DOCS_ASSETS, DOCS_ROUTES } from '../routes/docs.ts';
 import { HEALTH_ROUTES } from '../routes/health.ts';
 import type { RouteTable } from '../routes/route.ts';
@@ -174,6 +175,8 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
   };
 
   const verify = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
+  const dryRun = 'platform.dms.v1.DryRunDmsRetentionPolicyResponse';
+  const candidate = 'platform.dms.v1.DmsRetentionCandidate';
 
   const reference: DocsOf<typeof DOCS_ROUTES> = {
     reference: { tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } },
@@ -251,6 +254,40 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
       description: dms('MoveDmsFileToCategory'),
       pathParams: fileId,
       ok: { status: 200, schema: ref(schemaNames(dmsFile).record), description: 'The file, its version raised.' },
+    },
+    retentionDryRun: {
+      tag: dmsRetentionPolicy.path,
+      summary: 'What a retention policy would do now, without doing it',
+      description: `${docs.rpc('platform.dms.v1.DmsRetentionPolicyService', 'DryRunDmsRetentionPolicy') ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
+      pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The policy\'s id.' } },
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            policyId: { type: 'integer', format: 'int64', description: docs.field(dryRun, 'policyId') },
+            action: { type: 'string', enum: ['SOFT_DELETE', 'PURGE'], description: docs.field(dryRun, 'action') },
+            files: {
+              type: 'array',
+              description: docs.field(dryRun, 'files'),
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  fileId: { type: 'integer', format: 'int64', description: docs.field(candidate, 'fileId') },
+                  originalFileName: { type: 'string', description: docs.field(candidate, 'originalFileName') },
+                  uploadDate: { type: 'string', format: 'date-time', description: docs.field(candidate, 'uploadDate') },
+                },
+                required: ['fileId', 'originalFileName', 'uploadDate'],
+              },
+            },
+            count: { type: 'integer', format: 'int64', minimum: 0, description: docs.field(dryRun, 'count') },
+          },
+          required: ['policyId', 'action', 'files', 'count'],
+        },
+        description: 'The policy, its action and the files it would act on.',
+      },
     },
   };
 

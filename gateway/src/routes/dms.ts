@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
 import { DmsAuditLogServiceService, type VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { DmsRetentionPolicyServiceService, type DryRunDmsRetentionPolicyResponse } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
@@ -10,8 +11,8 @@ import { routerFor, type RouteTable } from './route.ts';
 
 /**
  * The document service's routes beyond the CRUD sets (platform-interface.md §4.6, and the audit
- * chain's check). Registered before the CRUD routes, so that `verify`, `by-entity` and `search` are
- * never read as a record's key.
+ * chain's check, a retention policy's dry run). Registered before the CRUD routes, so that `verify`,
+ * `by-entity` and `search` are never read as a record's key.
  */
 export const DMS_ROUTES = {
   verifyAuditLogs: { method: 'get', path: '/api/dms-audit-log/verify', query: { crProcessId: 'id' } },
@@ -19,6 +20,7 @@ export const DMS_ROUTES = {
   searchFiles: { method: 'get', path: '/api/dms-file/search', query: { crProcessId: 'id', searchTerm: 'text' } },
   fileDownloadUrl: { method: 'get', path: '/api/dms-file/:id/download-url', query: { inline: 'text' } },
   moveFileToCategory: { method: 'put', path: '/api/dms-file/:id/category', query: { categoryId: 'id' } },
+  retentionDryRun: { method: 'get', path: '/api/dms-retention-policy/:id/dry-run' },
 } as const satisfies RouteTable;
 
 type Files = { files: Record<string, unknown>[] };
@@ -69,6 +71,22 @@ export function dmsRoutes(backends: Backends): Router {
     moveFileToCategory: async (req, res, query) => {
       const moved = await call<Record<string, unknown>>('moveDmsFileToCategory', { id: idParam(req.params.id), categoryId: required(query.categoryId, 'categoryId') }, req, res);
       res.json(recordToJson(dmsFile, moved));
+    },
+    // what the policy would do now, without doing it (dms-retention-policy:read)
+    retentionDryRun: async (req, res) => {
+      const result = await backends.call<DryRunDmsRetentionPolicyResponse>(
+        'dms',
+        DmsRetentionPolicyServiceService,
+        'dryRunDmsRetentionPolicy',
+        { id: idParam(req.params.id) },
+        userMetadata(req, res),
+      );
+      res.json({
+        policyId: Number(result.policyId),
+        action: result.action,
+        files: result.files.map((file) => ({ fileId: Number(file.fileId), originalFileName: file.originalFileName, uploadDate: file.uploadDate })),
+        count: Number(result.count),
+      });
     },
   });
 }
