@@ -20,7 +20,8 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
-import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
+import { dmsFileByteRoutes, dmsProxy } from './routes/dms-file-bytes.ts';
+import { dmsSharePublicRoutes } from './routes/dms-share-public.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -93,8 +94,10 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(jwtCheck(tokens, sessions, seen));
   // 5. Roles: checked per call by the services (decisions.md §2).
 
-  // file bytes stream through to dms-svc, untouched by the JSON body parser
-  app.use(dmsFileByteRoutes(config.dms.httpAddr));
+  // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
+  const toDms = dmsProxy(config.dms.httpAddr);
+  app.use(dmsFileByteRoutes(toDms));
+  app.use(dmsSharePublicRoutes(toDms, limits.sharePasswordGuard));
   app.use(jsonBody(config.maxJsonBytes));
   app.use(healthRoutes(config, backends, limits.health));
   // the API document is built once, at start, from the same tables as the routes

@@ -35,6 +35,41 @@ export class DownloadSigner {
   }
 
   /**
+   * The token of a share link's password-validated URL: HMAC-SHA256 (the same key) over
+   * `share:{linkToken}:{expires}`. The `share:` prefix keeps it apart from file tokens, whose
+   * message starts with a number, so neither can be replayed as the other.
+   */
+  shareToken(linkToken: string, expires: number): string {
+    return createHmac('sha256', this.#secret).update(`share:${linkToken}:${expires}`).digest('base64url');
+  }
+
+  /** `/api/dms-share-link/public/{linkToken}?token=...&expires=...`, good until `expires` (Unix seconds). */
+  signShare(linkToken: string, expires: number): SignedUrl {
+    const query = new URLSearchParams({ token: this.shareToken(linkToken, expires), expires: String(expires) });
+    return { url: `/api/dms-share-link/public/${linkToken}?${query.toString()}`, expiresAt: new Date(expires * 1000).toISOString() };
+  }
+
+  /**
+   * Whether a share link's GET carries a signature of validatePassword: false when it carries
+   * neither `token` nor `expires` (the password is then still to be validated); a changed, missing
+   * or repeated one is 403 SVC-SYS-3003, a past `expires` 403 SVC-SYS-3004, as for file URLs.
+   */
+  verifyShare(linkToken: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+    if (!query.has('token') && !query.has('expires')) return false;
+    const token = query.getAll('token');
+    const expiresText = query.getAll('expires');
+    const invalid = () => new DomainError('SVC-SYS-3003', 'download.signature');
+    if (token.length !== 1 || expiresText.length !== 1 || !/^\d{1,12}$/.test(expiresText[0] ?? '')) throw invalid();
+    const expires = Number(expiresText[0]);
+    if (String(expires) !== expiresText[0]) throw invalid();
+    const expected = Buffer.from(this.shareToken(linkToken, expires), 'utf8');
+    const given = Buffer.from(token[0] ?? '', 'utf8');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    if (expires <= nowSeconds) throw new DomainError('SVC-SYS-3004', 'download.expired');
+    return true;
+  }
+
+  /**
    * The file id and `inline` of a download request, when its signature holds: a changed or missing
    * parameter (or one given twice) is 403 SVC-SYS-3003; a past `expires` 403 SVC-SYS-3004. The token
    * is compared in constant time; expiry is checked only once the signature holds, so a forged

@@ -20,8 +20,9 @@ export interface StoredFile {
  * no-store, Accept-Ranges, ETag (the checksum). One range (`bytes=a-b`, `a-`, `-n`, parsed by
  * range-parser) is 206 with Content-Range; an unsatisfiable one 416 with `bytes *\/<size>`; a
  * malformed or multiple one is answered with the whole file. HEAD sends the headers alone.
+ * Resolves with the status sent once the whole response is written; rejects when it was cut off.
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, file: StoredFile): Promise<void> {
+export async function sendFile(req: IncomingMessage, res: ServerResponse, file: StoredFile): Promise<number> {
   const { size } = await stat(file.path);
   res.setHeader('Content-Type', file.mimeType);
   res.setHeader('Content-Disposition', contentDisposition(file.originalFileName, { type: file.inline ? 'inline' : 'attachment' }));
@@ -39,7 +40,7 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, file: 
     if (ranges === -1) {
       res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
       res.end();
-      return;
+      return 416;
     }
     if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 && ranges[0]) {
       ({ start, end } = ranges[0]);
@@ -51,7 +52,8 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, file: 
   res.writeHead(status, { 'Content-Length': length });
   if (req.method === 'HEAD' || length === 0) {
     res.end();
-    return;
+    return status;
   }
   await pipeline(createReadStream(file.path, { start, end }), res);
+  return status;
 }

@@ -11,12 +11,16 @@ import { receiveUpload } from '../files/receive-upload.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { storeUpload } from '../files/store-upload.ts';
+import { publicDownload } from '../share/public-download.ts';
+import { validatePassword } from '../share/validate-password.ts';
 import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
 import { callerOf } from './caller.ts';
 import { sendFailure, sendJson } from './respond.ts';
 
 const UPLOAD = '/api/dms-file/upload';
 const DOWNLOAD = /^\/api\/dms-file\/download\/([^/?]*)$/;
+const SHARE = /^\/api\/dms-share-link\/public\/([^/?]*)$/;
+const SHARE_PASSWORD = /^\/api\/dms-share-link\/public\/([^/?]*)\/validate-password$/;
 
 export interface FileServerDeps {
   runtime: Runtime;
@@ -29,8 +33,9 @@ export interface FileServerDeps {
 /**
  * dms-svc's HTTP server for file bytes (DMS_HTTP_ADDR), which the gateway proxies to after its
  * filter chain. It proves everything itself: the upload's token, live access, role and tenant; the
- * download's signature. POST /api/dms-file/upload, GET|HEAD /api/dms-file/download/{id}; anything
- * else 404.
+ * download's signature. POST /api/dms-file/upload, GET|HEAD /api/dms-file/download/{id}, and the
+ * public share-link paths GET|HEAD /api/dms-share-link/public/{token} and POST
+ * /api/dms-share-link/public/{token}/validate-password (share/*); anything else 404.
  */
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
@@ -59,6 +64,10 @@ async function handle(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
   if (url.pathname === UPLOAD && req.method === 'POST') return upload(deps, req, res);
   const download = DOWNLOAD.exec(url.pathname);
   if (download && (req.method === 'GET' || req.method === 'HEAD')) return signedDownload(deps, req, res, download[1] ?? '', url.searchParams);
+  const share = SHARE.exec(url.pathname);
+  if (share && (req.method === 'GET' || req.method === 'HEAD')) return publicDownload(deps, req, res, share[1] ?? '', url.searchParams);
+  const password = SHARE_PASSWORD.exec(url.pathname);
+  if (password && req.method === 'POST') return validatePassword(deps, req, res, password[1] ?? '');
   req.resume();
   throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: url.pathname.slice(0, 200) });
 }

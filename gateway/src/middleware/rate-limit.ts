@@ -329,6 +329,37 @@ const BUSY_REFUSAL = {
   tr: 'Bu kullanıcı için bu adresten devam eden çok fazla giriş var: biraz sonra tekrar deneyin',
 };
 
+/**
+ * What one password guard counts and says: the login guard's wrong passwords per user, and the
+ * share-link guard's per link (decisions.md §9: "The sixth wrong share-link password (or login
+ * password) for one link or user from one IP within 15 minutes gets 429"). `name` sets its keys apart.
+ */
+export interface PasswordGuardKind {
+  name: string;
+  userRefusal: Record<Language, string>;
+  addressRefusal: Record<Language, string>;
+  busyRefusal: Record<Language, string>;
+}
+
+export const LOGIN_GUARD: PasswordGuardKind = { name: 'login', userRefusal: USER_REFUSAL, addressRefusal: ADDRESS_REFUSAL, busyRefusal: BUSY_REFUSAL };
+
+/** The share-link password guard: the same counts, keyed by the link's token in place of a userCode. */
+export const SHARE_PASSWORD_GUARD: PasswordGuardKind = {
+  name: 'share-password',
+  userRefusal: {
+    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_USER} per link and address in 15 minutes`,
+    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada bağlantı ve adres başına en fazla ${LOGIN_FAILURES_PER_USER}`,
+  },
+  addressRefusal: {
+    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_ADDRESS} per address in 15 minutes`,
+    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada adres başına en fazla ${LOGIN_FAILURES_PER_ADDRESS}`,
+  },
+  busyRefusal: {
+    en: 'Too many password checks in progress for this link from this address: try again in a moment',
+    tr: 'Bu bağlantı için bu adresten devam eden çok fazla şifre denetimi var: biraz sonra tekrar deneyin',
+  },
+};
+
 type Limiter = RateLimiterRedis | RateLimiterMemory;
 
 /** The two counts of one key: wrong passwords in the window, and attempts admitted and not yet settled. */
@@ -364,10 +395,11 @@ interface Counter {
 export class LoginGuard {
   readonly #counters: [Counter, Counter];
   readonly #log: Logger;
+  readonly #busy: Record<Language, string>;
   /** Attempts of this process waiting in line for one in progress to end, by the key that was full, oldest first. */
   readonly #queues = new Map<string, Waiter[]>();
 
-  constructor(redis: Redis | undefined, keyPrefix: string, log: Logger) {
+  constructor(redis: Redis | undefined, keyPrefix: string, log: Logger, kind: PasswordGuardKind = LOGIN_GUARD) {
     const limiter = (name: string, points: number, duration: number): Limiter => {
       const options = { points, duration, keyPrefix: `${keyPrefix}:${name}` };
       const memory = new RateLimiterMemory(options);
@@ -376,13 +408,14 @@ export class LoginGuard {
     const counter = (name: Counter['name'], limit: number, refusal: Record<Language, string>): Counter => ({
       name,
       limit,
-      failures: limiter(`login-${name}`, limit, LOGIN_WINDOW_SECONDS),
+      failures: limiter(`${kind.name}-${name}`, limit, LOGIN_WINDOW_SECONDS),
       // Points far above any limit: the count is compared here, never refused by the library.
-      pending: limiter(`login-${name}-pending`, 1_000_000, LOGIN_PENDING_SECONDS),
+      pending: limiter(`${kind.name}-${name}-pending`, 1_000_000, LOGIN_PENDING_SECONDS),
       refusal,
     });
-    this.#counters = [counter('user', LOGIN_FAILURES_PER_USER, USER_REFUSAL), counter('address', LOGIN_FAILURES_PER_ADDRESS, ADDRESS_REFUSAL)];
+    this.#counters = [counter('user', LOGIN_FAILURES_PER_USER, kind.userRefusal), counter('address', LOGIN_FAILURES_PER_ADDRESS, kind.addressRefusal)];
     this.#log = log;
+    this.#busy = kind.busyRefusal;
   }
 
   /** Before the login call: an admitted attempt to settle after it, or a refusal (nothing to settle). */
@@ -417,7 +450,7 @@ export class LoginGuard {
             const verdict = await this.#judge(keys);
             if (verdict.kind !== 'busy' || Date.now() >= deadline) return attemptOf(verdict);
           } else if (Date.now() >= deadline) {
-            return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: BUSY_REFUSAL } });
+            return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: this.#busy } });
           }
         }
         justJudged = false;
@@ -462,7 +495,7 @@ export class LoginGuard {
       if (failures >= counter.limit) {
         if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs) verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
       } else if (failures + pending > counter.limit && verdict.kind === 'admitted') {
-        verdict = { kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: counter.name === 'user' ? BUSY_REFUSAL : counter.refusal } };
+        verdict = { kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: counter.name === 'user' ? this.#busy : counter.refusal } };
       }
     }
     if (verdict.kind !== 'admitted') await this.#release(keys);
@@ -557,6 +590,8 @@ export interface RateLimiting {
   /** Step 3 of the filter chain. */
   middleware: RequestHandler;
   loginGuard: LoginGuard;
+  /** Wrong share-link passwords per link and address (POST /api/dms-share-link/public/{token}/validate-password). */
+  sharePasswordGuard: LoginGuard;
   /** The `redis` component of /actuator/health when REDIS_URL is set (decisions.md §8), else none. */
   health(): Promise<Record<string, { status: 'UP' | 'DOWN' }>>;
 }
@@ -584,6 +619,7 @@ export function createRateLimiting(config: Config, log: Logger): RateLimiting {
   return {
     middleware: limitRequests(tiers, log),
     loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log),
+    sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD),
     health: async (): Promise<Record<string, { status: 'UP' | 'DOWN' }>> => {
       if (!redis) return {};
       const up = await redis.ping().then(

@@ -3,7 +3,7 @@ import { ERRORS } from '@platform/libs/errors/codes.ts';
 import { ref } from './shared-schemas.ts';
 
 /** The error statuses the gateway's routes answer with, by component name. */
-const ERROR_STATUSES = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'TooLarge', 500: 'ServerError', 503: 'Unavailable' } as const;
+const ERROR_STATUSES = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 410: 'Gone', 413: 'TooLarge', 500: 'ServerError', 503: 'Unavailable' } as const;
 export type ErrorStatus = keyof typeof ERROR_STATUSES | 429;
 
 const integerHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });

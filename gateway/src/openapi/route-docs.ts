@@ -5,6 +5,8 @@ import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
 import { AUTH_ROUTES } from '../routes/auth.ts';
 import { BPM_ROUTES } from '../routes/bpm.ts';
 import { DMS_FILE_BYTE_ROUTES } from '../routes/dms-file-bytes.ts';
+import { DMS_SHARE_PUBLIC_ROUTES } from '../routes/dms-share-public.ts';
+import { dmsShareLink } from '@platform/dms-svc/resources/dms-share-link/dms-share-link.resource.ts';
 import { DMS_ROUTES } from '../routes/dms.ts';
 import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
 import { dmsRetentionPolicy } from '@platform/dms-svc/resources/dms-retention-policy/dms-retention-policy.resource.ts';
@@ -219,6 +221,47 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
       alsoAnswers: { status: 206, description: 'The range asked for.' },
     },
   };
+  const shareToken = { token: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', description: 'The share link\'s token.' } } as const;
+  const sharePublic: DocsOf<typeof DMS_SHARE_PUBLIC_ROUTES> = {
+    sharePublicDownload: {
+      tag: dmsShareLink.path,
+      summary: 'Download a shared file (no session; HEAD too)',
+      description:
+        'The link\'s file as an attachment, with the download headers and ranges of signed URLs. A link with a password is 401 SVC-SYS-3005 ' +
+        'until validated: then the downloadUrl of validate-password, which adds token and expires (a changed one 403 SVC-SYS-3003, a past one 403 SVC-SYS-3004). ' +
+        'An expired, passive, used-up (downloadCount = maxDownloads) or deleted-file link is 410 SVC-SYS-3006; an unknown token 404. ' +
+        'A complete download counts one against maxDownloads (a slot is taken before streaming and given back if the download is cut off). Audited as SHARE_ACCESS.',
+      pathParams: shareToken,
+      query: {
+        token: { type: 'string', description: 'The signature validate-password gave (links with a password).' },
+        expires: { type: 'integer', description: 'Its expiry, Unix seconds.' },
+      },
+      ok: { status: 200, schema: { type: 'string', format: 'binary' }, contentType: '*/*', description: 'The bytes (206 for a range).' },
+      alsoAnswers: { status: 206, description: 'The range asked for.' },
+      errors: [401, 410],
+    },
+    sharePublicValidatePassword: {
+      tag: dmsShareLink.path,
+      summary: 'Validate a share link\'s password (no session)',
+      description:
+        'A right password: 200 with a signed downloadUrl (the public path with token and expires) valid until DMS_URL_TTL_SECONDS from now or the link\'s expiry. ' +
+        'A wrong one: 403 with the error body of SVC-SYS-3005 and valid: false. The sixth wrong password for one link from one address within 15 minutes is 429. ' +
+        'Audited as PASSWORD_OK or PASSWORD_FAIL. Unknown token 404; unusable link 410 SVC-SYS-3006.',
+      pathParams: shareToken,
+      body: { schema: { type: 'object', additionalProperties: false, properties: { password: { type: 'string' } }, required: ['password'] } },
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { valid: { const: true }, downloadUrl: { type: 'string', description: '/api/dms-share-link/public/{token}?token=...&expires=...' }, expiresAt: { type: 'string', format: 'date-time' } },
+          required: ['valid', 'downloadUrl', 'expiresAt'],
+        },
+        description: 'The password is right.',
+      },
+      errors: [410],
+    },
+  };
   const dmsExtra: DocsOf<typeof DMS_ROUTES> = {
     verifyAuditLogs: {
       tag: dmsAuditLog.path,
@@ -293,6 +336,7 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
 
   return [
     [DMS_FILE_BYTE_ROUTES, fileBytes],
+    [DMS_SHARE_PUBLIC_ROUTES, sharePublic],
     [HEALTH_ROUTES, health],
     [DOCS_ROUTES, reference],
     [AUTH_ROUTES, auth],

@@ -17,8 +17,11 @@ export const DMS_FILE_BYTE_ROUTES = {
   downloadFile: { method: 'get', path: '/api/dms-file/download/:id' },
 } as const satisfies RouteTable;
 
+/** A request handed on to dms-svc, settled once its response has finished or closed. */
+export type Forward = (req: Request, res: Response) => Promise<void>;
+
 /** The proxy to dms-svc at `httpAddr` (host:port). http-proxy-middleware streams; it buffers nothing. */
-export function dmsFileByteRoutes(httpAddr: string): Router {
+export function dmsProxy(httpAddr: string): Forward {
   const proxy = createProxyMiddleware<Request, Response>({
     target: `http://${httpAddr}`,
     xfwd: true,
@@ -32,11 +35,15 @@ export function dmsFileByteRoutes(httpAddr: string): Router {
       },
     },
   });
-  const forward = (req: Request, res: Response) =>
+  return (req, res) =>
     new Promise<void>((resolve, reject) => {
       res.on('finish', () => resolve());
       res.on('close', () => resolve());
       void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
     });
+}
+
+/** The file byte routes, proxied by `forward`. */
+export function dmsFileByteRoutes(forward: Forward): Router {
   return routerFor(DMS_FILE_BYTE_ROUTES, { uploadFile: forward, downloadFile: forward });
 }

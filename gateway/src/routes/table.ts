@@ -3,6 +3,7 @@ import { AUTH_ROUTES } from './auth.ts';
 import { BPM_ROUTES } from './bpm.ts';
 import { crudRouteTable } from './crud.ts';
 import { DMS_FILE_BYTE_ROUTES } from './dms-file-bytes.ts';
+import { DMS_SHARE_PUBLIC_ROUTES } from './dms-share-public.ts';
 import { DMS_ROUTES } from './dms.ts';
 import { DOCS_ROUTES } from './docs.ts';
 import { HEALTH_ROUTES } from './health.ts';
@@ -10,7 +11,7 @@ import { routesOf, type RouteSpec } from './route.ts';
 import { SESSION_ROUTES } from './sessions.ts';
 
 /** The hand-written route tables, in the order app.ts registers their routers. */
-export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, HEALTH_ROUTES, DOCS_ROUTES, AUTH_ROUTES, SESSION_ROUTES, BPM_ROUTES, DMS_ROUTES] as const;
+export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTES, HEALTH_ROUTES, DOCS_ROUTES, AUTH_ROUTES, SESSION_ROUTES, BPM_ROUTES, DMS_ROUTES] as const;
 
 /**
  * Every REST route of the gateway's public port: the hand-written tables, then each resource's

@@ -98,6 +98,9 @@ const catalogue = {
   },
   'download.signature': { en: 'The download link is invalid', tr: 'İndirme bağlantısı geçersiz' },
   'download.expired': { en: 'The download link has expired', tr: 'İndirme bağlantısının süresi doldu' },
+  'share.passwordRequired': { en: 'This share link needs its password', tr: 'Bu paylaşım bağlantısı şifre gerektiriyor' },
+  'share.passwordWrong': { en: 'The share link password is wrong', tr: 'Paylaşım bağlantısı şifresi hatalı' },
+  'share.gone': { en: 'The share link has expired, is passive or is used up', tr: 'Paylaşım bağlantısının süresi dolmuş, pasif ya da tükenmiş' },
   'record.notFound': { en: 'Record not found: {resource}', tr: 'Kayıt bulunamadı: {resource}' },
   'path.notFound': { en: 'No such path: {path}', tr: 'Böyle bir yol yok: {path}' },
   'version.stale': {

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { appendAudit } from '../audit/append-audit.ts';
+import { sendFile } from '../files/send-file.ts';
+import type { PublicShareDeps } from './deps.ts';
+import { giveSlotBack, takeSlot } from './download-slot.ts';
+import { openLink } from './open-link.ts';
+import { publicActor } from './public-request.ts';
+
+/**
+ * GET|HEAD /api/dms-share-link/public/{token} (decisions.md §5): the link's file as a download
+ * (attachment; ranges, ETag and the other download headers as for signed URLs), no session needed.
+ * A link with a password answers 401 SVC-SYS-3005 unless the request carries the signature
+ * validate-password gave (`token`, `expires`; a changed one 403 SVC-SYS-3003, a past one 3004).
+ *
+ * A GET takes a download slot before the first byte (download-slot.ts) and keeps it only when the
+ * whole response was written: a cut-off one, or a 416, gives it back. Each streamed GET appends one
+ * SHARE_ACCESS row (decisions.md §9) with `complete`. HEAD sends the headers and counts nothing.
+ */
+export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
+  const em = deps.runtime.orm.em.fork();
+  const link = await openLink(em, token);
+  if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, query)) throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
+  const file = { path: deps.storage.pathOf(link.file.storedFileName), ...link.file, inline: false };
+  if (req.method === 'HEAD') {
+    await sendFile(req, res, file);
+    return;
+  }
+  await takeSlot(em, link.id);
+  const settle = (complete: boolean, status: number | undefined) =>
+    em.transactional(async (tx) => {
+      if (!complete) await giveSlotBack(tx, link.id);
+      if (status === 416) return;
+      await appendAudit(tx, link.crProcessId, {
+        action: 'SHARE_ACCESS',
+        ...publicActor(req),
+        shareLinkId: link.id,
+        fileId: link.fileId,
+        details: { complete, ...(status === undefined ? {} : { status }), ...(req.headers.range === undefined ? {} : { range: req.headers.range.slice(0, 100) }) },
+      });
+    });
+  let status: number;
+  try {
+    status = await sendFile(req, res, file);
+  } catch (error) {
+    await settle(false, undefined);
+    // the client went away midway: there is no one to answer, and nothing failed here
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    throw error;
+  }
+  await settle(status !== 416, status);
+}
