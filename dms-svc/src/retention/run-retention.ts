@@ -97,7 +97,12 @@ async function drain(em: EntityManager, storage: FileStorage, log: Logger, candi
         );
       } else {
         // a purged file's share links can serve nothing; they go with it (and no foreign key blocks the delete)
-        shareLinks = await tx.execute(`delete from dms.dms_share_link where file_id in (${list}) returning id, file_id`, ids);
+        // (each file's own tenant only: a link's fileId is matched with its tenant, as a same-tenant key would)
+        const pairs = rows.map(() => '(?, ?)').join(', ');
+        shareLinks = await tx.execute(
+          `delete from dms.dms_share_link where (cr_process_id, file_id) in (${pairs}) returning id, file_id`,
+          rows.flatMap((row) => [row.cr_process_id, row.id]),
+        );
         await tx.execute(`delete from dms.dms_file where id in (${list})`, ids);
       }
       for (const row of rows) {
