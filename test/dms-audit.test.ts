@@ -6,6 +6,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { adminSession, create, createAccount, freshTenant, userWithRoles } from './helpers/factories.ts';
+import { uploadRecord } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
@@ -23,6 +24,11 @@ async function verify(crProcessId: number, token?: string) {
   return api('GET', `/api/dms-audit-log/verify?crProcessId=${crProcessId}`, { token: token ?? (await admin()) });
 }
 
+/** A file of the tenant for links to name (its upload appends the tenant's first audit row, UPLOAD). */
+async function fileOf(crProcessId: number): Promise<number> {
+  return (await uploadRecord(await admin(), crProcessId, `audited file ${crProcessId}`)).id;
+}
+
 async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
   const db = new pg.Client({ connectionString: platform.databaseUrl });
   await db.connect();
@@ -36,19 +42,22 @@ async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
 test('"share-link create/update/delete ... each append one dms-audit-log row", in the link\'s tenant, chained by hash', async (t) => {
   const token = await admin();
   const tenant = freshTenant();
-  const link = await create('dms-share-link', { crProcessId: tenant, fileId: 7, password: 'audit-secret' });
+  const fileId = await fileOf(tenant);
+  const link = await create('dms-share-link', { crProcessId: tenant, fileId, password: 'audit-secret' });
   t.is((await api('PUT', `/api/dms-share-link/${link.id}`, { token, body: { version: 0, maxDownloads: 2 } })).status, 200);
   t.is((await api('DELETE', `/api/dms-share-link/${link.id}`, { token })).status, 204);
 
   const rows = await auditOf(tenant, { shareLinkId: link.id });
   t.deepEqual(rows.map((row) => row.action), ['SHARE_CREATE', 'SHARE_UPDATE', 'SHARE_DELETE']);
   for (const row of rows) {
-    t.like(row, { crProcessId: tenant, shareLinkId: link.id, fileId: 7, userCode: 'admin' });
+    t.like(row, { crProcessId: tenant, shareLinkId: link.id, fileId, userCode: 'admin' });
     t.regex(row.hash, /^[0-9a-f]{64}$/);
     t.false(JSON.stringify(row).includes('audit-secret'));
     t.false(JSON.stringify(row).includes(link.token), 'the token is a credential: never in the audit');
   }
-  t.is(rows[0].previousHash, '0'.repeat(64), 'the tenant\'s first row');
+  const [upload] = await auditOf(tenant, { action: 'UPLOAD' });
+  t.is(upload.previousHash, '0'.repeat(64), 'the tenant\'s first row: the upload of the file');
+  t.is(rows[0].previousHash, upload.hash);
   t.is(rows[1].previousHash, rows[0].hash);
   t.is(rows[2].previousHash, rows[1].hash);
   t.deepEqual(JSON.parse(rows[1].details), { changed: ['maxDownloads'] });
@@ -57,13 +66,13 @@ test('"share-link create/update/delete ... each append one dms-audit-log row", i
   t.is((await api('PUT', `/api/dms-audit-log/${rows[0].id}`, { token, body: { version: 0, action: 'UPLOAD' } })).status, 404);
   t.is((await api('DELETE', `/api/dms-audit-log/${rows[0].id}`, { token })).status, 404);
   t.is((await api('POST', '/api/dms-audit-log', { token, body: { crProcessId: tenant, action: 'UPLOAD' } })).status, 404);
-  t.deepEqual(await verify(tenant).then((res) => res.body), { intact: true, checked: 3, firstBrokenId: null });
+  t.deepEqual(await verify(tenant).then((res) => res.body), { intact: true, checked: 4, firstBrokenId: null });
 });
 
 test('a share-link write that fails leaves no audit row, and an audit row that cannot be written fails the write: one transaction', async (t) => {
   const token = await admin();
   const tenant = freshTenant();
-  const marker = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+  const marker = await fileOf(tenant);
   const link = await create('dms-share-link', { crProcessId: tenant, fileId: marker });
   await withDb(async (db) => {
     // the delete itself fails after its SHARE_DELETE row was appended; the create of one more link fails on its SHARE_CREATE row
@@ -85,7 +94,7 @@ test('a share-link write that fails leaves no audit row, and an audit row that c
     });
   }
   t.is((await api('GET', `/api/dms-share-link/${link.id}`, { token })).status, 200, 'the link is still there');
-  t.deepEqual((await auditOf(tenant)).map((row) => row.action), ['SHARE_CREATE'], 'neither the failed delete nor the failed create left a row');
+  t.deepEqual((await auditOf(tenant)).map((row) => row.action), ['UPLOAD', 'SHARE_CREATE'], 'neither the failed delete nor the failed create left a row');
   const links = await api('POST', '/api/dms-share-link/list', { token, body: { filter: { crProcessId: tenant } } });
   t.is(links.body.totalElements, 1);
   t.true((await verify(tenant)).body.intact);
@@ -93,19 +102,21 @@ test('a share-link write that fails leaves no audit row, and an audit row that c
 
 test('the hash chain stays intact under 20 share links created at once in one tenant: verify answers intact, every row links to the one before', async (t) => {
   const tenant = freshTenant();
-  await Promise.all(Array.from({ length: 20 }, (_, i) => create('dms-share-link', { crProcessId: tenant, fileId: i + 1 })));
+  const fileId = await fileOf(tenant);
+  await Promise.all(Array.from({ length: 20 }, () => create('dms-share-link', { crProcessId: tenant, fileId })));
   const rows = await auditOf(tenant);
-  t.is(rows.length, 20);
-  t.is(new Set(rows.map((row) => row.previousHash)).size, 20, 'no two rows claim the same predecessor');
+  t.deepEqual(rows.map((row) => row.action), ['UPLOAD', ...Array<string>(20).fill('SHARE_CREATE')]);
+  t.is(new Set(rows.map((row) => row.previousHash)).size, 21, 'no two rows claim the same predecessor');
   rows.forEach((row, i) => t.is(row.previousHash, i === 0 ? '0'.repeat(64) : rows[i - 1].hash));
   const res = await verify(tenant);
   t.is(res.status, 200, res.text);
-  t.deepEqual(res.body, { intact: true, checked: 20, firstBrokenId: null });
+  t.deepEqual(res.body, { intact: true, checked: 21, firstBrokenId: null });
 });
 
 test('the database refuses UPDATE and DELETE of audit rows; a row changed anyway (trigger disabled by the table\'s owner) is reported by verify as the first broken id', async (t) => {
   const tenant = freshTenant();
-  for (let i = 1; i <= 4; i++) await create('dms-share-link', { crProcessId: tenant, fileId: i });
+  const fileId = await fileOf(tenant);
+  for (let i = 1; i <= 3; i++) await create('dms-share-link', { crProcessId: tenant, fileId });
   const rows = await auditOf(tenant);
   const victim = rows[2];
   await withDb(async (db) => {

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import test from 'ava';
 import { parse as parseDisposition } from 'content-disposition';
 import pg from 'pg';
-import { adminSession, createAccount, unique, userWithRoles } from './helpers/factories.ts';
+import { adminSession, create, createAccount, unique, userWithRoles } from './helpers/factories.ts';
 import { signDownload, storageDir, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
@@ -146,10 +146,11 @@ test('soft delete: a deleted file is 404 on get and download, and gone from list
 });
 
 test('PUT /api/dms-file/{id}/category?categoryId= moves the file and raises its version', async (t) => {
-  const { token, body } = await uploaded('move me');
-  const moved = await api('PUT', `/api/dms-file/${body.fileId}/category?categoryId=5`, { token });
+  const { token, body, crProcessId } = await uploaded('move me');
+  const category = await create('dms-category', { crProcessId, categoryName: unique('Move target ') });
+  const moved = await api('PUT', `/api/dms-file/${body.fileId}/category?categoryId=${category.id}`, { token });
   t.is(moved.status, 200, moved.text);
-  t.like(moved.body, { id: body.fileId, categoryId: 5, version: 1 });
+  t.like(moved.body, { id: body.fileId, categoryId: category.id, version: 1 });
 });
 
 test('an upload cut off midway leaves no file in DMS_STORAGE_DIR and no row', async (t) => {

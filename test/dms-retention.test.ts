@@ -190,3 +190,28 @@ test('the dry run needs dms-retention-policy:read and the policy\'s tenant; RunD
   const error = await runRetention(account.crProcessId, reader.token).catch((e: ServiceError) => e);
   t.is((error as ServiceError).code, status.UNAUTHENTICATED);
 });
+
+test('"a legal hold on a file keeps it from deletion and retention until lifted": a held file is neither soft-deleted nor purged, nor listed by the dry run', async (t) => {
+  const token = await admin();
+  const { crProcessId } = await createAccount();
+  const held = await file(token, crProcessId, {}, 'held.txt');
+  const free = await file(token, crProcessId, {}, 'free.txt');
+  const current = await api('GET', `/api/dms-file/${held.id}`, { token });
+  const hold = await api('PUT', `/api/dms-file/${held.id}`, { token, body: { version: current.body.version, legalHold: true } });
+  t.is(hold.status, 200, hold.text);
+  await age([held.id, free.id], 400);
+  const policy = await create('dms-retention-policy', { crProcessId, policyName: 'Purge all', retentionDays: 1, action: 'PURGE' });
+  const listed = await dryRun(policy.id, token);
+  t.deepEqual(listed.body.files.map((f: { fileId: number }) => f.fileId), [free.id]);
+  await runRetention(crProcessId);
+  t.is((await api('GET', `/api/dms-file/${held.id}`, { token })).status, 200, 'the held file is still there');
+  t.true(bytesOf(held.stored), 'with its bytes');
+  t.is((await api('GET', `/api/dms-file/${free.id}`, { token })).status, 404);
+  t.false(bytesOf(free.stored));
+  // lifted, the next run acts on it
+  const again = await api('GET', `/api/dms-file/${held.id}`, { token });
+  t.is((await api('PUT', `/api/dms-file/${held.id}`, { token, body: { version: again.body.version, legalHold: false } })).status, 200);
+  await runRetention(crProcessId);
+  t.is((await api('GET', `/api/dms-file/${held.id}`, { token })).status, 404);
+  t.false(bytesOf(held.stored));
+});

@@ -7,14 +7,26 @@ import test from 'ava';
 import bcrypt from 'bcrypt';
 import pg from 'pg';
 import { adminSession, create, freshTenant } from './helpers/factories.ts';
+import { uploadRecord } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
-const linkBody = (crProcessId: number, overrides: Record<string, unknown> = {}) => ({ crProcessId, fileId: 42, ...overrides });
+
+/** One uploaded file per tenant: a link's fileId names a dms-file of its own tenant. */
+const files = new Map<number, Promise<number>>();
+function fileOf(crProcessId: number): Promise<number> {
+  let id = files.get(crProcessId);
+  if (!id) {
+    id = admin().then((token) => uploadRecord(token, crProcessId, `shared file of ${crProcessId}`)).then((file) => file.id as number);
+    files.set(crProcessId, id);
+  }
+  return id;
+}
+const linkBody = async (crProcessId: number, overrides: Record<string, unknown> = {}) => ({ crProcessId, fileId: await fileOf(crProcessId), ...overrides });
 
 test('"token is at least 32 random bytes in base64url", unique per link, with url "/api/dms-share-link/public/{token}", and an update never changes it', async (t) => {
   const tenant = freshTenant();
-  const links = await Promise.all(Array.from({ length: 5 }, () => create('dms-share-link', linkBody(tenant))));
+  const links = await Promise.all(Array.from({ length: 5 }, async () => create('dms-share-link', await linkBody(tenant))));
   for (const link of links) {
     t.regex(link.token, /^[A-Za-z0-9_-]+$/);
     t.true(Buffer.from(link.token, 'base64url').length >= 32);
@@ -35,9 +47,9 @@ test('"token is at least 32 random bytes in base64url", unique per link, with ur
 test('"password (write-only; hasPassword on read)": never returned, stored as a bcrypt hash, hasPassword follows it', async (t) => {
   const token = await admin();
   const tenant = freshTenant();
-  const plain = await create('dms-share-link', linkBody(tenant));
+  const plain = await create('dms-share-link', await linkBody(tenant));
   t.false(plain.hasPassword);
-  const guarded = await create('dms-share-link', linkBody(tenant, { password: 'share-secret-1' }));
+  const guarded = await create('dms-share-link', await linkBody(tenant, { password: 'share-secret-1' }));
   t.true(guarded.hasPassword);
   t.false('password' in guarded);
   const got = await api('GET', `/api/dms-share-link/${guarded.id}`, { token });
@@ -67,7 +79,7 @@ test('"password (write-only; hasPassword on read)": never returned, stored as a 
 test('share-link fields keep their rules: fileId required, maxDownloads at least 1', async (t) => {
   const token = await admin();
   const tenant = freshTenant();
-  for (const body of [{ crProcessId: tenant }, linkBody(tenant, { maxDownloads: 0 })]) {
+  for (const body of [{ crProcessId: tenant }, await linkBody(tenant, { maxDownloads: 0 })]) {
     const res = await api('POST', '/api/dms-share-link', { token, body });
     t.is(res.status, 400, res.text);
     t.is(res.body.error_code, 'SVC-SYS-2001');

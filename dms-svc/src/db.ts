@@ -4,6 +4,7 @@ import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/crud/resource.ts';
 import { dmsResources } from './resources/index.ts';
+import { dmsAccountConfig } from './resources/dms-account-config/dms-account-config.resource.ts';
 import { dmsAuditLog } from './resources/dms-audit-log/dms-audit-log.resource.ts';
 
 /** The document service's own PostgreSQL schema. */
@@ -18,6 +19,7 @@ function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
 }
 
 export const DmsAuditLogEntity = schemaOf(dmsAuditLog);
+export const DmsAccountConfigEntity = schemaOf(dmsAccountConfig);
 
 export const entities = [...schemas.values()];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

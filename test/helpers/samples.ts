@@ -3,7 +3,6 @@
  * walk (crud.test.ts), the role matrix (roles.test.ts) and the cross-tenant matrix
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
-import { randomInt } from 'node:crypto';
 import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import {
   accountFor,
@@ -205,13 +204,15 @@ export const samples: Record<string, Sample> = {
     update: () => ({ policyName: 'Walk policy renamed', retentionDays: 365, action: 'SOFT_DELETE' }),
   },
   'dms-account-config': {
-    create: async (crProcessId) => ({ crProcessId, maxFileSize: 10_485_760, allowedMimeTypes: 'application/pdf,image/png', storageQuotaBytes: 1_073_741_824, purgeAfterDays: 30 }),
+    // the limits apply to the tenant's uploads (decisions.md §5): the walks upload untyped parts
+    // (application/octet-stream) into the same tenants
+    create: async (crProcessId) => ({ crProcessId, maxFileSize: 10_485_760, allowedMimeTypes: 'application/pdf,image/png,application/octet-stream', storageQuotaBytes: 1_073_741_824, purgeAfterDays: 30 }),
     update: () => ({ maxFileSize: 2_097_152, allowedMimeTypes: '', purgeAfterDays: 7 }),
     onePerTenant: true,
   },
   'dms-share-link': {
-    // dms-file does not exist yet: fileId is any positive number (docs/decisions.md)
-    create: async (crProcessId) => ({ crProcessId, fileId: randomInt(1, 1_000_000_000), expiresAt: '2030-01-01T00:00:00.000Z', password: 'walk-share-pass', maxDownloads: 5 }),
+    // fileId names a dms-file of the same tenant: the sample uploads one
+    create: async (crProcessId) => ({ crProcessId, fileId: (await uploadRecord((await adminSession()).token, crProcessId, `shared ${unique()}`)).id, expiresAt: '2030-01-01T00:00:00.000Z', password: 'walk-share-pass', maxDownloads: 5 }),
     update: () => ({ expiresAt: '2031-06-30T12:00:00.000Z', maxDownloads: 10 }),
   },
   'dms-audit-log': {

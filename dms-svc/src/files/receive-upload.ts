@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { StreamCap } from './tenant-limits.ts';
 import { isFormField, originalNameOf } from './upload-fields.ts';
 
 /** Bytes kept from the start of a file for sniffing its type (file-type reads at most this many for most formats). */
@@ -24,13 +25,21 @@ export interface ReceivedUpload {
 }
 
 /**
+ * The tenant's caps for the file part, asked when the part begins with the text fields read so far
+ * (the tenant's maxFileSize and remaining quota when the form names crProcessId before the file);
+ * it may refuse (a tenant the caller may not name). The part waits (backpressure) for the answer.
+ */
+export type CapsOf = (fields: ReadonlyMap<string, string>) => Promise<readonly StreamCap[]>;
+
+/**
  * Streams a multipart upload (busboy) into `temporaryPath`, hashing and counting as the bytes pass;
  * nothing holds more than a chunk and the first 4,100 bytes. The part over `maxBytes` is found
  * while streaming (busboy's fileSize limit): 413 SVC-SYS-3001 once the request is read to its end,
- * and the temporary file removed. Any failure — a malformed form, a second file, the client gone
- * midway — removes the temporary file before the error goes on.
+ * and the temporary file removed. So is a part over one of the tenant's caps (`capsOf`): from there
+ * on its bytes are read and dropped, and the cap's error answers. Any failure — a malformed form, a
+ * second file, the client gone midway — removes the temporary file before the error goes on.
  */
-export async function receiveUpload(req: IncomingMessage, temporaryPath: string, maxBytes: number): Promise<ReceivedUpload> {
+export async function receiveUpload(req: IncomingMessage, temporaryPath: string, maxBytes: number, capsOf?: CapsOf): Promise<ReceivedUpload> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new DomainError('SVC-SYS-2001', 'upload.notMultipart');
   let form: busboy.Busboy;
@@ -47,6 +56,8 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
   const refuse = (error: DomainError) => (refusal ??= error);
   let file: { stream: Readable; written: Promise<void>; name: string; partType: string } | undefined;
   let tooLarge = false;
+  let overCap: DomainError | undefined;
+  let capsFailure: { error: unknown } | undefined;
   let size = 0;
   const hash = createHash('sha256');
   const head = Buffer.alloc(SNIFF_BYTES);
@@ -63,15 +74,31 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
       return;
     }
     stream.on('limit', () => (tooLarge = true));
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        if (size < SNIFF_BYTES) chunk.copy(head, size, 0, Math.min(chunk.length, SNIFF_BYTES - size));
-        size += chunk.length;
-        hash.update(chunk);
-        done(null, chunk);
+    const written = (capsOf ? capsOf(new Map(fields)) : Promise.resolve([])).then(
+      (caps) => {
+        const meter = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            // over a cap: the rest is read and dropped, so that the client gets the answer
+            if (overCap) return done();
+            const over = caps.find((cap) => size + chunk.length > cap.bytes);
+            if (over) {
+              overCap = over.error();
+              return done();
+            }
+            if (size < SNIFF_BYTES) chunk.copy(head, size, 0, Math.min(chunk.length, SNIFF_BYTES - size));
+            size += chunk.length;
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        });
+        return pipeline(stream, meter, createWriteStream(temporaryPath, { flags: 'wx' }));
       },
-    });
-    const written = pipeline(stream, meter, createWriteStream(temporaryPath, { flags: 'wx' }));
+      (error: unknown) => {
+        // the caps were refused (a tenant the caller may not name) or could not be read: the part is dropped
+        capsFailure = { error };
+        stream.resume();
+      },
+    );
     written.catch(() => undefined);
     file = { stream, written, name: info.filename ?? '', partType: info.mimeType };
   });
@@ -90,7 +117,9 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     await read;
     if (!file) throw refusal ?? invalidField('file', 'field.required');
     await file.written;
+    if (capsFailure) throw capsFailure.error;
     if (tooLarge) throw new DomainError('SVC-SYS-3001', 'upload.tooLarge');
+    if (overCap) throw overCap;
     if (refusal) throw refusal;
     const originalFileName = originalNameOf(file.name);
     const sniffed = await fileTypeFromBuffer(head.subarray(0, Math.min(size, SNIFF_BYTES))).catch(() => undefined);

@@ -1,9 +1,13 @@
 import { rename, unlink } from 'node:fs/promises';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { actorOf, assertTenant } from '@platform/libs/auth/caller.ts';
+import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { appendAudit } from '../audit/append-audit.ts';
+import type { ClientAddress } from '../http/client-address.ts';
 import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
+import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
 
 /** The upload response (platform-interface.md §4.6) and, beyond it, the live file of the tenant with the same bytes. */
@@ -19,11 +23,20 @@ export interface UploadResponse {
 
 /**
  * Makes a received upload a dms-file of the tenant its form names (a user who is not a super user
- * may name only its own: 403 SVC-SYS-1003): the row is inserted and the temporary file renamed to
- * its generated stored name inside one transaction, so the stored file exists only for a committed
- * row. A failure before the commit removes whichever of the two names the bytes are under.
+ * may name only its own: 403 SVC-SYS-1003), within the tenant's limits (decisions.md §5:
+ * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
+ * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock). The row, its UPLOAD
+ * audit row and the rename of the temporary file to its generated stored name happen inside one
+ * transaction, so the stored file exists only for a committed, audited row. A failure before the
+ * commit (a refusal included) removes whichever of the two names the bytes are under.
  */
-export async function storeUpload(rt: ResourceRuntime, storage: FileStorage, ctx: CallContext, upload: ReceivedUpload): Promise<UploadResponse> {
+export async function storeUpload(
+  rt: ResourceRuntime,
+  storage: FileStorage,
+  ctx: CallContext,
+  upload: ReceivedUpload,
+  client: ClientAddress,
+): Promise<UploadResponse> {
   const storedFileName = storage.newStoredName();
   const storedPath = storage.pathOf(storedFileName);
   let values: ReturnType<typeof formValues>;
@@ -33,7 +46,11 @@ export async function storeUpload(rt: ResourceRuntime, storage: FileStorage, ctx
     values = formValues(upload.fields);
     assertTenant(ctx, values.crProcessId);
     const actor = actorOf(ctx);
+    const crProcessId = values.crProcessId;
     row = await ctx.em.transactional(async (em) => {
+      const limits = await limitsOf(em, crProcessId);
+      assertFileFits(limits, upload.fileSize, upload.mimeType);
+      await assertQuota(em, crProcessId, limits.storageQuotaBytes, upload.fileSize);
       const created = em.create(rt.entity, {
         ...values,
         version: 0,
@@ -50,7 +67,19 @@ export async function storeUpload(rt: ResourceRuntime, storage: FileStorage, ctx
         createdBy: actor,
         updatedBy: actor,
       });
-      await em.flush();
+      try {
+        await em.flush();
+      } catch (error) {
+        // categoryId names no category of the tenant: 400 SVC-SYS-2001 on categoryId
+        throw constraintViolation(rt.resource, error) ?? error;
+      }
+      await appendAudit(em, crProcessId, {
+        action: 'UPLOAD',
+        userCode: actor,
+        fileId: Number(created.id),
+        ...client,
+        details: { originalFileName: upload.originalFileName, fileSize: upload.fileSize, mimeType: upload.mimeType, checksum: upload.checksum },
+      });
       await rename(upload.temporaryPath, storedPath);
       return created;
     });

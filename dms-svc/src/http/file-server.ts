@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { authorize } from '@platform/libs/auth/caller.ts';
+import { assertTenant, authorize } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { portOf } from '@platform/libs/config/config.ts';
 import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { appendAudit } from '../audit/append-audit.ts';
 import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import type { DownloadSigner } from '../files/download-signature.ts';
@@ -11,10 +12,12 @@ import { receiveUpload } from '../files/receive-upload.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { storeUpload } from '../files/store-upload.ts';
+import { streamCaps, type StreamCap } from '../files/tenant-limits.ts';
 import { publicDownload } from '../share/public-download.ts';
 import { validatePassword } from '../share/validate-password.ts';
 import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
 import { callerOf } from './caller.ts';
+import { clientAddressOf } from './client-address.ts';
 import { sendFailure, sendJson } from './respond.ts';
 
 const UPLOAD = '/api/dms-file/upload';
@@ -77,8 +80,16 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
   try {
     ctx = await callerOf(deps.runtime, req);
     authorize(ctx, roleOf(dmsFile, 'write'));
-    const received = await receiveUpload(req, deps.storage.temporaryPath(), deps.config.dms.maxUploadBytes);
-    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received));
+    const caller = ctx;
+    // the tenant's maxFileSize and remaining quota, while streaming, when the form names the tenant before the file
+    const capsOf = async (fields: ReadonlyMap<string, string>): Promise<readonly StreamCap[]> => {
+      const tenant = fields.get('crProcessId') ?? '';
+      if (!/^\d{1,16}$/.test(tenant)) return [];
+      assertTenant(caller, Number(tenant));
+      return streamCaps(caller.em, Number(tenant));
+    };
+    const received = await receiveUpload(req, deps.storage.temporaryPath(), deps.config.dms.maxUploadBytes, capsOf);
+    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req)));
   } catch (error) {
     // the client went away midway: nothing was kept, and there is no one to answer
     if (req.socket.destroyed || res.destroyed) return;
@@ -88,11 +99,31 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
   }
 }
 
-/** A signed URL needs no session (decisions.md §5): the signature is the credential; a deleted file is 404. */
+/** Who a signed download is audited as: the URL is the credential, and names no user. */
+export const SIGNED_URL_USER = 'anonymous';
+
+/**
+ * A signed URL needs no session (decisions.md §5): the signature is the credential; a deleted file
+ * is 404. Each GET that will send bytes (a range included) appends a DOWNLOAD audit row with the
+ * client's address and User-Agent before the first byte goes out (a row that cannot be written
+ * fails the download); HEAD sends no content and is not audited.
+ */
 async function signedDownload(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse, idText: string, query: URLSearchParams): Promise<void> {
   const { id, inline } = deps.signer.verify(idText, query);
-  const row = await deps.runtime.orm.em.fork().findOne(deps.files.entity, { id, deleted: false });
+  const em = deps.runtime.orm.em.fork();
+  const row = await em.findOne(deps.files.entity, { id, deleted: false });
   if (!row) throw notFound(dmsFile.path);
+  if (req.method === 'GET') {
+    await em.transactional((tx) =>
+      appendAudit(tx, Number(row.crProcessId), {
+        action: 'DOWNLOAD',
+        userCode: SIGNED_URL_USER,
+        fileId: Number(row.id),
+        ...clientAddressOf(req),
+        details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
+      }),
+    );
+  }
   await sendFile(req, res, {
     path: deps.storage.pathOf(String(row.storedFileName)),
     originalFileName: String(row.originalFileName),

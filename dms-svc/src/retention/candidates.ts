@@ -40,8 +40,7 @@ export function purgeCandidates(crProcessId: number, purgeAfterDays: number): { 
 }
 
 /**
- * LEGAL HOLD: the one place where files under legal hold are kept out of retention, for the run, the
- * purge and the dry run alike. When dms-file gets its `legalHold` column, this becomes
- * `and f.legal_hold = false`.
+ * The one place where files under legal hold are kept out of retention (the issue: "a legal hold on
+ * a file keeps it from deletion and retention until lifted"), for the run, the purge and the dry run.
  */
-const NOT_HELD = '';
+const NOT_HELD = 'and f.legal_hold = false';

@@ -10,7 +10,8 @@ import { routerFor, type RouteTable } from './route.ts';
  * to dms-svc's HTTP server after the filter chain, and registered before the JSON body parser so
  * that nothing here reads them. The upload is a JWT path (the gateway checks the token as for every
  * call, and dms-svc proves it again itself); the download is a signed URL (middleware/paths.ts).
- * GET routes answer HEAD too.
+ * GET routes answer HEAD too. X-Forwarded-For carries exactly one address: the client's as this
+ * gateway proved it.
  */
 export const DMS_FILE_BYTE_ROUTES = {
   uploadFile: { method: 'post', path: '/api/dms-file/upload' },
@@ -37,6 +38,10 @@ export function dmsProxy(httpAddr: string): Forward {
   });
   return (req, res) =>
     new Promise<void>((resolve, reject) => {
+      // dms-svc audits the client's address (docs/decisions.md): the one this gateway proved — the
+      // address its IP filter judged (express's req.ip under TRUST_PROXY) — replaces whatever
+      // X-Forwarded-For the client sent (httpxy's xfwd keeps a client's header as it is)
+      req.headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
       res.on('finish', () => resolve());
       res.on('close', () => resolve());
       void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));

@@ -92,6 +92,12 @@ const catalogue = {
     tr: 'Liste filtresi crProcessId içermeli',
   },
   'upload.tooLarge': { en: 'The file is too large', tr: 'Dosya çok büyük' },
+  'upload.typeNotAllowed': { en: 'This file type is not allowed', tr: 'Bu dosya türüne izin verilmiyor' },
+  'upload.quotaExceeded': { en: 'The storage quota is exceeded', tr: 'Depolama kotası aşıldı' },
+  'file.legalHold': {
+    en: 'The file is under legal hold and cannot be deleted',
+    tr: 'Dosya yasal saklama altında ve silinemez',
+  },
   'upload.notMultipart': {
     en: 'The upload must be multipart/form-data with one file part named file',
     tr: 'Yükleme, file adlı tek bir dosya parçası içeren multipart/form-data olmalı',

@@ -1,11 +1,20 @@
+import { actorOf } from '@platform/libs/auth/caller.ts';
 import { defineHooks } from '@platform/libs/crud/handlers.ts';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { appendAudit } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
 
 /**
- * Every dms-file record going out (get, list, update, the extra RPCs) carries `downloadUrl`: an
- * attachment URL signed by the one signer, expiring at the end of the next TTL window (see
- * recordUrlExpiry), so that two reads of an unchanged record are equal.
+ * dms-file:
+ * - every record going out (get, list, update, the extra RPCs) carries `downloadUrl`: an attachment
+ *   URL signed by the one signer, expiring at the end of the next TTL window (see recordUrlExpiry),
+ *   so that two reads of an unchanged record are equal;
+ * - an update appends an UPDATE audit row (details: the fields written, and `legalHold` when it was
+ *   one of them), a delete a DELETE row, each in the write's transaction (decisions.md §5, §9);
+ * - a file under legal hold is not deleted: 409 SVC-SYS-4004 (a state the file must leave first;
+ *   the hold is lifted by an update, `legalHold: false`). The row is locked, so a delete and a
+ *   concurrent update of the hold are ordered.
  */
 export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
   return defineHooks(dmsFile, {
@@ -15,6 +24,19 @@ export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
         const message = messages[i];
         if (message) message.downloadUrl = signer.sign(row.id, expires, false).url;
       });
+    },
+    async afterWrite(row, _input, ctx, _mode, written) {
+      const changed = [...written].filter((name) => name !== 'version').sort();
+      await appendAudit(ctx.em, row.crProcessId, {
+        action: 'UPDATE',
+        userCode: actorOf(ctx),
+        fileId: row.id,
+        details: { changed, ...(written.has('legalHold') ? { legalHold: row.legalHold } : {}) },
+      });
+    },
+    async beforeDelete(row, ctx) {
+      if (row.legalHold) throw new DomainError('SVC-SYS-4004', 'file.legalHold');
+      await appendAudit(ctx.em, row.crProcessId, { action: 'DELETE', userCode: actorOf(ctx), fileId: row.id, details: { originalFileName: row.originalFileName } });
     },
   });
 }

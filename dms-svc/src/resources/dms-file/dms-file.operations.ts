@@ -1,5 +1,7 @@
 import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
 import { findVisible, liveOnly, roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
+import { escapeLike } from '@platform/libs/crud/list-query.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type {
@@ -8,18 +10,19 @@ import type {
   MoveDmsFileToCategoryRequest,
   SearchDmsFilesRequest,
 } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { appendAudit } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
 
 /** Most files a search answers (an array, not a page: platform-interface.md §4.6). */
 const SEARCH_LIMIT = 500;
 
-import { escapeLike } from '@platform/libs/crud/list-query.ts';
-
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
  * (platform-interface.md §4.6, decisions.md §5): reads need dms-file:read, the move dms-file:write;
- * another tenant's file, like a soft-deleted one, is 404.
+ * another tenant's file, like a soft-deleted one, is 404. The move names a category of the file's
+ * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to) in
+ * its transaction.
  */
 export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
@@ -60,8 +63,19 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const categoryId = toRowValue('categoryId', { kind: 'long', min: 1 }, request.categoryId);
         const row = await ctx.em.transactional(async (em) => {
           const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
+          const from = current.categoryId ?? null;
           Object.assign(current, { categoryId, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
-          await em.flush();
+          try {
+            await em.flush();
+          } catch (error) {
+            throw constraintViolation(rt.resource, error) ?? error;
+          }
+          await appendAudit(em, Number(current.crProcessId), {
+            action: 'MOVE',
+            userCode: actorOf(ctx),
+            fileId: Number(current.id),
+            details: { from, to: categoryId },
+          });
           return current;
         });
         const [message] = await toMessages(rt, [row], ctx);

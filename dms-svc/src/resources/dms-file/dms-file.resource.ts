@@ -3,9 +3,10 @@ import { DmsFileServiceService, type DmsFile } from '@platform/libs/gen/platform
 
 /**
  * A stored document's metadata (decisions.md §5). Made only by the upload (HTTP, streamed: see
- * dms-file.upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file is
- * gone from get, lists, search and download. `categoryId` is a plain number until dms-category is
- * registered in this service (docs/decisions.md).
+ * files/store-upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file
+ * is gone from get, lists, search and download. `categoryId` names a dms-category of the same
+ * tenant (a foreign key: a category with files cannot be deleted). `legalHold` keeps a file from
+ * deletion (409 SVC-SYS-4004) and from retention until it is lifted (dms-file.hooks.ts).
  */
 export const dmsFile = defineResource<DmsFile>()({
   path: 'dms-file',
@@ -24,11 +25,12 @@ export const dmsFile = defineResource<DmsFile>()({
     entityType: { kind: 'string', maxLength: 64 },
     entityId: { kind: 'long' },
     integrationKey: { kind: 'string' },
-    categoryId: { kind: 'long', min: 1 },
+    categoryId: { kind: 'long', min: 1, references: 'dms-category' },
     description: { kind: 'string', maxLength: 1000, searchable: true },
     tags: { kind: 'string', maxLength: 1000, searchable: true },
     checksum: { kind: 'string', readOnly: true, maxLength: 64 },
     deleted: { kind: 'boolean', readOnly: true, default: false },
     downloadUrl: { kind: 'string', readOnly: true, computed: true, maxLength: 2000 },
+    legalHold: { kind: 'boolean', default: false },
   },
 });

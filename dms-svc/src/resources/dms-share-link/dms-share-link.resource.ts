@@ -6,7 +6,8 @@ import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/ge
  * across tenants: the public paths find a link by it alone) and its url are made on create and
  * never change; the password is stored as a bcrypt hash and never returned (hasPassword tells).
  * Every create, update and delete appends a dms-audit-log row in its transaction
- * (dms-share-link.hooks.ts). fileId is a plain number until dms-file exists (docs/decisions.md).
+ * (dms-share-link.hooks.ts). fileId names a dms-file of the same tenant (a foreign key; files are
+ * only soft-deleted, so a link may name a deleted file, which the public paths answer 410).
  */
 export const dmsShareLink = defineResource<DmsShareLink>()({
   path: 'dms-share-link',
@@ -16,7 +17,7 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
   grpc: DmsShareLinkServiceService,
   operations: 'full',
   fields: {
-    fileId: { kind: 'long', required: true, min: 1 },
+    fileId: { kind: 'long', required: true, min: 1, references: 'dms-file' },
     expiresAt: { kind: 'datetime' },
     // bcrypt reads at most 72 bytes; the column holds the 60-character hash
     password: { kind: 'string', writeOnly: true, minLength: 1, maxLength: 72, maxBytes: 72 },

@@ -92,7 +92,7 @@ export interface DmsFile {
   integrationKey?:
     | string
     | undefined;
-  /** Category id. */
+  /** A dms-category of the same tenant. */
   categoryId?:
     | number
     | undefined;
@@ -113,7 +113,11 @@ export interface DmsFile {
     | boolean
     | undefined;
   /** A signed, gateway-relative download URL; read-only, computed on every read. */
-  downloadUrl?: string | undefined;
+  downloadUrl?:
+    | string
+    | undefined;
+  /** Under legal hold: while true the file cannot be deleted (409) nor touched by retention. */
+  legalHold?: boolean | undefined;
 }
 
 /** Request of GetDmsFile. */
@@ -230,6 +234,7 @@ function createBaseDmsFile(): DmsFile {
     checksum: undefined,
     deleted: undefined,
     downloadUrl: undefined,
+    legalHold: undefined,
   };
 }
 
@@ -300,6 +305,9 @@ export const DmsFile: MessageFns<DmsFile> = {
     }
     if (message.downloadUrl !== undefined) {
       writer.uint32(178).string(message.downloadUrl);
+    }
+    if (message.legalHold !== undefined) {
+      writer.uint32(184).bool(message.legalHold);
     }
     return writer;
   },
@@ -491,6 +499,14 @@ export const DmsFile: MessageFns<DmsFile> = {
             }
 
             message.downloadUrl = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.legalHold = reader.bool();
             continue;
           }
         }

@@ -60,7 +60,7 @@ export interface DmsShareLink {
   updatedBy?:
     | string
     | undefined;
-  /** The shared file. */
+  /** The shared file: a dms-file of the same tenant. */
   fileId?:
     | number
     | undefined;
