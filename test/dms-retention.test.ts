@@ -174,7 +174,8 @@ test('three runs at once (over more than one batch) act on each file exactly onc
   t.deepEqual(audit.map((a) => Number(a.file_id)).sort((a, b) => a - b), dry.body.files.map((f: any) => f.fileId));
   t.deepEqual(await sql('select id from dms.dms_file where cr_process_id = $1', [crProcessId]), []);
   t.is(files.filter((f) => bytesOf(f.stored)).length, 0);
-  t.like(await verify(crProcessId, token), { intact: true, checked: 150 });
+  // the tenant's chain: 150 UPLOAD rows, then exactly one RETENTION_PURGE row per file
+  t.like(await verify(crProcessId, token), { intact: true, checked: 300 });
 });
 
 test('the dry run needs dms-retention-policy:read and the policy\'s tenant; RunDmsRetention serves only the internal credential', async (t) => {
