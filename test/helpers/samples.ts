@@ -3,7 +3,7 @@
  * walk (crud.test.ts), the role matrix (roles.test.ts) and the cross-tenant matrix
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
-import { keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { apiFields, isScalar, keyOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import {
   accountFor,
   accountOf,
@@ -287,6 +287,17 @@ export async function sampleRecord(resource: Resource, crProcessId: number): Pro
     if (own.body.content?.[0]) return own.body.content[0];
   }
   return create(resource.path, await sample.create(crProcessId));
+}
+
+/**
+ * A record as stored: without the fields computed for each answer (dms-file's downloadUrl carries an
+ * expiry that moves on every few minutes), for tests that check a record was left unchanged.
+ */
+export function stored(resource: Resource, record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => {
+    const spec = apiFields(resource)[name];
+    return !(spec && isScalar(spec) && spec.computed);
+  }));
 }
 
 /** The URL path segment of a record's key. */
