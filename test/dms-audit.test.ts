@@ -149,3 +149,30 @@ test('GET /api/dms-audit-log/verify needs dms-audit-log:read, names only the cal
   t.is(missing.status, 400);
   t.is(missing.body.error_code, 'SVC-SYS-2002');
 });
+
+test('rows of writes over gRPC (share-link and file metadata) carry the client\'s address and User-Agent as the gateway judged them', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const fileId = await fileOf(tenant);
+  const category = await create('dms-category', { crProcessId: tenant, categoryName: 'Audited' });
+  // a User-Agent is latin1 text: é travels as a binary metadata value and arrives as it was sent
+  const headers = { 'user-agent': 'audit-client/2.0 (caf\u00e9)', 'x-forwarded-for': '203.0.113.9' };
+  const link = await api('POST', '/api/dms-share-link', { token, headers, body: { crProcessId: tenant, fileId } });
+  t.is(link.status, 200, link.text);
+  t.is((await api('PUT', `/api/dms-share-link/${link.body.id}`, { token, headers, body: { version: 0, maxDownloads: 3 } })).status, 200);
+  t.is((await api('PUT', `/api/dms-file/${fileId}/category?categoryId=${category.id}`, { token, headers })).status, 200);
+  const current = await api('GET', `/api/dms-file/${fileId}`, { token });
+  t.is((await api('PUT', `/api/dms-file/${fileId}`, { token, headers, body: { version: current.body.version, description: 'audited' } })).status, 200);
+  t.is((await api('DELETE', `/api/dms-share-link/${link.body.id}`, { token, headers })).status, 204);
+  t.is((await api('DELETE', `/api/dms-file/${fileId}`, { token, headers })).status, 204);
+
+  const rows = (await auditOf(tenant)).filter((row) => row.action !== 'UPLOAD');
+  t.deepEqual(rows.map((row) => row.action), ['SHARE_CREATE', 'SHARE_UPDATE', 'MOVE', 'UPDATE', 'SHARE_DELETE', 'DELETE']);
+  for (const row of rows) {
+    t.is(row.userAgent, headers['user-agent'], row.action);
+    // the gateway trusts no proxy here (TRUST_PROXY 0): the socket's address, never the client's X-Forwarded-For
+    t.regex(row.ipAddress ?? '', /^(::ffff:)?127\.0\.0\.1$|^::1$/, row.action);
+    t.is(row.userCode, 'admin');
+  }
+  t.like((await verify(tenant)).body, { intact: true });
+});

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
 import { DmsAuditLogEntity } from '../db.ts';
 import type { AuditAction } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';
@@ -15,6 +16,14 @@ export interface AuditEntry {
 }
 
 /**
+ * Who an action over gRPC is audited as: the caller's userCode, and the client's address and
+ * User-Agent as the gateway judged them and handed them on in the call's metadata.
+ */
+export function auditActor(ctx: CallContext): Pick<AuditEntry, 'userCode' | 'ipAddress' | 'userAgent'> {
+  return { userCode: actorOf(ctx), ipAddress: ctx.client?.ipAddress ?? null, userAgent: ctx.client?.userAgent ?? null };
+}
+
+/**
  * Appends one dms-audit-log row to tenant `crProcessId`'s hash chain, inside the caller's
  * transaction (`em` must be in one): the row commits or rolls back with the action it records.
  *
@@ -25,7 +34,7 @@ export interface AuditEntry {
  * tenants' appends never wait (two tenants whose lock keys collide merely queue).
  *
  * @example
- * await appendAudit(ctx.em, row.crProcessId, { action: 'SHARE_CREATE', userCode: actorOf(ctx), shareLinkId: row.id, fileId: row.fileId });
+ * await appendAudit(ctx.em, row.crProcessId, { action: 'SHARE_CREATE', ...auditActor(ctx), shareLinkId: row.id, fileId: row.fileId });
  */
 export async function appendAudit(em: EntityManager, crProcessId: number, entry: AuditEntry): Promise<void> {
   if (!em.isInTransaction()) throw new Error('appendAudit runs inside the transaction of the action it records');

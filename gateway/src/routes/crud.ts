@@ -5,7 +5,7 @@ import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
-import { languageOf, stateOf } from '../http/context.ts';
+import { clientIp, languageOf, stateOf } from '../http/context.ts';
 import { idParam } from '../http/params.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteSpec } from './route.ts';
@@ -22,6 +22,8 @@ export function userMetadata(req: Request, res: Response): Metadata {
     projectCode: header(req, 'x-project-code'),
     httpPath: req.originalUrl.slice(0, 1000),
     httpMethod: req.method,
+    clientIp: clientIp(req),
+    userAgent: header(req, 'user-agent'),
   });
 }
 

@@ -1,5 +1,4 @@
 import type { Router } from 'express';
-import { CLIENT_IP_HEADER } from '@platform/dms-svc/share/public-request.ts';
 import { clientIp } from '../http/context.ts';
 import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../middleware/rate-limit.ts';
 import type { Forward } from './dms-file-bytes.ts';
@@ -9,10 +8,9 @@ import { routerFor, type RouteTable } from './route.ts';
  * The public share-link paths (decisions.md §5; platform-interface.md §4.6, §5): no session, on the
  * public rate-limit tier (middleware/paths.ts), proxied to dms-svc's HTTP server as the file bytes
  * are (the download streams; dms-svc judges the link, the password and the signature). Registered
- * before the JSON body parser: dms-svc reads validate-password's small body itself. The gateway
- * hands on the client address it judged in CLIENT_IP_HEADER (for the audit rows), overwriting any
- * the client sent, and throttles wrong passwords per link and address with the login guard's
- * mechanism: the sixth wrong one within 15 minutes is 429 with the rate-limit body (decisions.md §9).
+ * before the JSON body parser: dms-svc reads validate-password's small body itself. The proxy
+ * hands on the client address this gateway judged (X-Forwarded-For, dms-file-bytes.ts), and the
+ * gateway throttles wrong passwords per link and address with the login guard's mechanism: the sixth wrong one within 15 minutes is 429 with the rate-limit body (decisions.md §9).
  */
 export const DMS_SHARE_PUBLIC_ROUTES = {
   sharePublicDownload: { method: 'get', path: '/api/dms-share-link/public/:token' },
@@ -28,15 +26,11 @@ function outcomeOf(status: number, finished: boolean): LoginOutcome {
 
 export function dmsSharePublicRoutes(forward: Forward, guard: LoginGuard): Router {
   return routerFor(DMS_SHARE_PUBLIC_ROUTES, {
-    sharePublicDownload: (req, res) => {
-      req.headers[CLIENT_IP_HEADER] = clientIp(req);
-      return forward(req, res);
-    },
+    sharePublicDownload: forward,
     sharePublicValidatePassword: async (req, res) => {
       const ip = clientIp(req);
       const attempt = await guard.admit((req.params.token ?? '').slice(0, 100), ip);
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
-      req.headers[CLIENT_IP_HEADER] = ip;
       try {
         await forward(req, res);
       } finally {

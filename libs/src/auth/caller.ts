@@ -17,6 +17,8 @@ export interface CallContext {
   lang: Language;
   /** X-Project-Code, when the client sent one. */
   projectCode: string | undefined;
+  /** The client behind the call, as the gateway judged it (for audit rows); absent for other callers. */
+  client?: { ipAddress: string | undefined; userAgent: string | undefined };
 }
 
 /** The user behind a call; internal callers have none (401). */

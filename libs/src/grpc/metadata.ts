@@ -8,6 +8,9 @@ export const META = {
   projectCode: 'x-project-code',
   httpPath: 'x-http-path',
   httpMethod: 'x-http-method',
+  clientIp: 'x-client-ip',
+  /** Binary: a User-Agent is any latin1 text, and text metadata must be printable ASCII. */
+  userAgent: 'x-user-agent-bin',
 } as const;
 
 export interface CallMetadata {
@@ -18,6 +21,9 @@ export interface CallMetadata {
   /** The HTTP request behind the call, for the exception log. */
   httpPath?: string | undefined;
   httpMethod?: string | undefined;
+  /** The client's address as the gateway judged it, and its User-Agent, for audit rows. */
+  clientIp?: string | undefined;
+  userAgent?: string | undefined;
 }
 
 export function toMetadata(call: CallMetadata): Metadata {
@@ -27,7 +33,15 @@ export function toMetadata(call: CallMetadata): Metadata {
   if (call.projectCode) metadata.set(META.projectCode, call.projectCode);
   if (call.httpPath) metadata.set(META.httpPath, call.httpPath);
   if (call.httpMethod) metadata.set(META.httpMethod, call.httpMethod);
+  if (call.clientIp) metadata.set(META.clientIp, call.clientIp.slice(0, 64));
+  if (call.userAgent) metadata.set(META.userAgent, Buffer.from(call.userAgent.slice(0, 1000), 'latin1'));
   return metadata;
+}
+
+/** The first binary value of a `-bin` metadata key, as the latin1 text it was sent as. */
+export function metaLatin1(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return Buffer.isBuffer(value) ? value.toString('latin1').slice(0, 1000) : undefined;
 }
 
 /** The first string value of a metadata key. */

@@ -8,7 +8,7 @@ import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
 import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
 import { describeError, type Logger } from '../log/logger.ts';
-import { META, metaString } from './metadata.ts';
+import { META, metaLatin1, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
 
 /** What every handler of a service shares. */
@@ -45,6 +45,7 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
         caller,
         lang: isLanguage(lang) ? lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
+        client: { ipAddress: metaString(call.metadata, META.clientIp), userAgent: metaLatin1(call.metadata, META.userAgent) },
       });
     };
     run().then(

@@ -1,7 +1,6 @@
-import { actorOf } from '@platform/libs/auth/caller.ts';
 import { defineHooks } from '@platform/libs/crud/handlers.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { appendAudit } from '../../audit/append-audit.ts';
+import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
 
@@ -29,14 +28,14 @@ export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
       const changed = [...written].filter((name) => name !== 'version').sort();
       await appendAudit(ctx.em, row.crProcessId, {
         action: 'UPDATE',
-        userCode: actorOf(ctx),
+        ...auditActor(ctx),
         fileId: row.id,
         details: { changed, ...(written.has('legalHold') ? { legalHold: row.legalHold } : {}) },
       });
     },
     async beforeDelete(row, ctx) {
       if (row.legalHold) throw new DomainError('SVC-SYS-4004', 'file.legalHold');
-      await appendAudit(ctx.em, row.crProcessId, { action: 'DELETE', userCode: actorOf(ctx), fileId: row.id, details: { originalFileName: row.originalFileName } });
+      await appendAudit(ctx.em, row.crProcessId, { action: 'DELETE', ...auditActor(ctx), fileId: row.id, details: { originalFileName: row.originalFileName } });
     },
   });
 }

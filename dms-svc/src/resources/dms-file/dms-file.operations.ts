@@ -10,7 +10,7 @@ import type {
   MoveDmsFileToCategoryRequest,
   SearchDmsFilesRequest,
 } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
-import { appendAudit } from '../../audit/append-audit.ts';
+import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
 
@@ -72,7 +72,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
           }
           await appendAudit(em, Number(current.crProcessId), {
             action: 'MOVE',
-            userCode: actorOf(ctx),
+            ...auditActor(ctx),
             fileId: Number(current.id),
             details: { from, to: categoryId },
           });

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { actorOf } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
-import { appendAudit } from '../../audit/append-audit.ts';
+import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from './dms-share-link.resource.ts';
 
 /** The public path of a share link (decisions.md §5). */
@@ -38,14 +37,14 @@ export function shareLinkHooks(bcryptRounds: number): ResourceHooks {
           : { changed: [...written].filter((name) => name !== 'version').sort() };
       await appendAudit(ctx.em, row.crProcessId, {
         action: mode === 'create' ? 'SHARE_CREATE' : 'SHARE_UPDATE',
-        userCode: actorOf(ctx),
+        ...auditActor(ctx),
         shareLinkId: row.id,
         fileId: row.fileId,
         details,
       });
     },
     async beforeDelete(row, ctx) {
-      await appendAudit(ctx.em, row.crProcessId, { action: 'SHARE_DELETE', userCode: actorOf(ctx), shareLinkId: row.id, fileId: row.fileId });
+      await appendAudit(ctx.em, row.crProcessId, { action: 'SHARE_DELETE', ...auditActor(ctx), shareLinkId: row.id, fileId: row.fileId });
     },
   });
 }
