@@ -1,0 +1,341 @@
+/**
+ * Scenario file-transfer: a 1 GiB upload (POST /api/dms-file/upload, multipart, JWT) and signed
+ * download (GET /api/dms-file/download/{id}) through the gateway, against the same requests sent
+ * straight to dms-svc's HTTP server (DMS_HTTP_ADDR, same bearer token, same signed URL), against a
+ * plain file copy (a read stream piped into a write stream on the same disk: the ceiling). Prints
+ * MB/s (10^6 bytes per second) per target per round, the medians, the gateway/direct ratios, and
+ * the peak RSS growth of the gateway and dms-svc during each transfer (/proc/<pid>/status VmRSS
+ * every 100 ms, peak minus the value just before the transfer).
+ * Targets: through the gateway ≥ 0.8 × straight to dms-svc (upload and download), and RSS growth
+ * ≤ 64 MiB in each process during every transfer.
+ *
+ * Nothing holds the file in memory: the source is generated once in a temporary folder (1 MiB of
+ * random bytes, each copy stamped with its index), the upload body is a stream (preamble, the file,
+ * epilogue, with its Content-Length computed), the download is consumed chunk by chunk (bytes
+ * counted, SHA-256 compared with the source's). Uploaded files are soft-deleted and their stored
+ * bytes removed after each round; the source, the copy and the platform's storage folder are
+ * removed at the end.
+ *
+ *   npm run bench -- file-transfer
+ *   BENCH_ROUNDS=2 BENCH_FILE_MIB=64 node bench/file-transfer.ts     (a quick check that it works)
+ *
+ * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (size of the file, 1024: exactly 1 GiB, which the
+ * default DMS_MAX_UPLOAD_BYTES of 1 GiB admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, readFileSync, statfsSync } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  BenchError,
+  expectStatus,
+  fmt,
+  http,
+  login,
+  median,
+  onCleanup,
+  printTable,
+  runScenario,
+  settingsFromEnv,
+  startBenchPlatform,
+} from './lib.ts';
+
+/** Through the gateway at least this share of the MB/s straight to dms-svc, upload and download. */
+const TARGET_RATIO = 0.8;
+/** At most this RSS growth (peak minus before) of the gateway and of dms-svc during any transfer. */
+const TARGET_RSS_MIB = 64;
+const MIB = 1024 * 1024;
+const RSS_SAMPLE_MS = 100;
+const TENANT = 1;
+
+type Route = 'gateway' | 'direct';
+const ROUTES: readonly Route[] = ['gateway', 'direct'];
+type Kind = 'upload' | 'download' | 'copy';
+
+interface Transfer {
+  mbPerSec: number;
+  seconds: number;
+  /** RSS growth in bytes (peak during the transfer minus just before), per watched process. */
+  rssGrowth: Record<string, number>;
+  rssBefore: Record<string, number>;
+}
+
+await runScenario('file-transfer: 1 GiB upload and download via the gateway vs straight to dms-svc vs a file copy', async () => {
+  const { rounds } = settingsFromEnv();
+  if (rounds < 2) throw new BenchError(`BENCH_ROUNDS=${rounds}: this scenario alternates its targets over at least 2 rounds`);
+  const mib = Number(process.env.BENCH_FILE_MIB ?? 1024);
+  if (!Number.isInteger(mib) || mib < 1) throw new BenchError(`BENCH_FILE_MIB=${process.env.BENCH_FILE_MIB}: expected a whole number >= 1`);
+  const size = mib * MIB;
+
+  // Disk: the source, one copy, and the two uploads of a round (removed after each round).
+  const workDir = await mkdtemp(join(tmpdir(), 'file-bench-'));
+  onCleanup(() => rm(workDir, { recursive: true, force: true }));
+  const fs = statfsSync(workDir);
+  const free = fs.bavail * fs.bsize;
+  if (free < 5 * size) throw new BenchError(`${fmt(free / MIB)} MiB free under ${workDir}: the scenario needs about ${fmt((5 * size) / MIB)} MiB`);
+
+  const source = join(workDir, 'source.bin');
+  const generated = Date.now();
+  const sha256 = await generate(source, mib);
+  console.log(`# source: ${fmt(mib)} MiB (${fmt(size)} bytes) in ${source}, sha256 ${sha256}, written in ${fmt((Date.now() - generated) / 1000, 1)} s`);
+
+  const platform = await startBenchPlatform();
+  const env = platform.platform.env;
+  const dmsAddr = env.DMS_HTTP_ADDR;
+  const secret = env.DMS_URL_SECRET;
+  if (!dmsAddr || !secret) throw new BenchError('the platform env has no DMS_HTTP_ADDR or DMS_URL_SECRET');
+  const storageDir = env.DMS_STORAGE_DIR ?? join(env.DATA_DIR ?? '', 'files');
+  const pids = { gateway: platform.platform.pids.gateway, 'dms-svc': platform.platform.pids['dms-svc'] };
+  const base: Record<Route, string> = { gateway: platform.url, direct: `http://${dmsAddr}` };
+  console.log(
+    `# gateway ${platform.url}, dms-svc HTTP ${base.direct}; DMS_MAX_UPLOAD_BYTES=${env.DMS_MAX_UPLOAD_BYTES ?? `${1024 ** 3} (default)`}; ` +
+      `storage ${storageDir}; RSS of gateway ${pids.gateway} and dms-svc ${pids['dms-svc']} every ${RSS_SAMPLE_MS} ms`,
+  );
+  const token = await login(platform);
+  const auth = { authorization: `Bearer ${token}` };
+
+  const results: Record<string, Transfer[]> = {};
+  const record = (key: string, transfer: Transfer): void => {
+    (results[key] ??= []).push(transfer);
+  };
+  const rssText = (t: Transfer): string =>
+    Object.keys(pids)
+      .map((name) => `${name} +${fmt((t.rssGrowth[name] ?? NaN) / MIB, 1)} MiB (from ${fmt((t.rssBefore[name] ?? NaN) / MIB)})`)
+      .join(', ');
+  // Warm-up (discarded): one upload and download of a smaller file per route (JIT, first connections).
+  const warmMib = Math.min(64, mib);
+  const warmSource = join(workDir, 'warm-up.bin');
+  const warmSha = await generate(warmSource, warmMib);
+  for (const route of ROUTES) {
+    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () => uploadFile(`${base[route]}/api/dms-file/upload`, auth, warmSource, warmMib * MIB));
+    const { fileId, storedFileName } = answer as { fileId: number; storedFileName: string };
+    const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId)));
+    if (got.sha256 !== warmSha) throw new BenchError(`warm-up download ${route}: sha256 ${got.sha256}, expected ${warmSha}`);
+    console.log(`# warm-up ${route.padEnd(7)} ${fmt(warmMib)} MiB: upload ${fmt(up.mbPerSec, 1)} MB/s, download ${fmt(down.mbPerSec, 1)} MB/s (discarded)`);
+    await expectStatus(`DELETE /api/dms-file/${fileId}`, http('DELETE', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }), 204);
+    await rm(join(storageDir, storedFileName), { force: true });
+  }
+  await rm(warmSource, { force: true });
+
+  const logMark = await platform.logMark();
+
+  for (let round = 1; round <= rounds; round++) {
+    const order: readonly Route[] = round % 2 === 1 ? ROUTES : [...ROUTES].reverse();
+    const uploaded: Partial<Record<Route, { fileId: number; storedFileName: string }>> = {};
+    for (const route of order) {
+      const { transfer, answer } = await timed(pids, size, () => uploadFile(`${base[route]}/api/dms-file/upload`, auth, source, size));
+      const body = answer as { fileId?: unknown; storedFileName?: unknown; fileSize?: unknown };
+      if (typeof body.fileId !== 'number' || typeof body.storedFileName !== 'string' || body.fileSize !== size) {
+        throw new BenchError(`upload ${route}: unexpected answer ${JSON.stringify(answer).slice(0, 500)}`);
+      }
+      uploaded[route] = { fileId: body.fileId, storedFileName: body.storedFileName };
+      record(`upload ${route}`, transfer);
+      print(round, 'upload', route, transfer, rssText(transfer));
+    }
+    for (const route of order) {
+      const file = uploaded[route];
+      if (!file) continue;
+      const { transfer, answer } = await timed(pids, size, () => downloadFile(signedUrl(base[route], secret, file.fileId)));
+      if (answer.bytes !== size || answer.sha256 !== sha256) {
+        throw new BenchError(`download ${route}: ${fmt(answer.bytes)} bytes, sha256 ${answer.sha256}; expected ${fmt(size)} bytes, sha256 ${sha256}`);
+      }
+      record(`download ${route}`, transfer);
+      print(round, 'download', route, transfer, `${rssText(transfer)}; sha256 matches`);
+    }
+    {
+      const copy = join(workDir, 'copy.bin');
+      const { transfer } = await timed(pids, size, () => pipeline(createReadStream(source), createWriteStream(copy)));
+      record('copy', transfer);
+      print(round, 'copy', 'file', transfer, '');
+      await rm(copy, { force: true });
+    }
+    // Soft-delete both uploads and remove their bytes, so the disk holds at most one round's.
+    for (const route of ROUTES) {
+      const file = uploaded[route];
+      if (!file) continue;
+      await expectStatus(`DELETE /api/dms-file/${file.fileId}`, http('DELETE', `${platform.url}/api/dms-file/${file.fileId}`, { headers: auth }), 204);
+      await rm(join(storageDir, file.storedFileName), { force: true });
+    }
+  }
+
+  // Per round and medians.
+  const columns = ['upload gateway', 'upload direct', 'download gateway', 'download direct', 'copy'];
+  console.log(`\nMB/s (10^6 bytes/s) per round, ${fmt(mib)} MiB each:`);
+  printTable(
+    ['round', 'up gw', 'up direct', 'up ratio', 'down gw', 'down direct', 'down ratio', 'copy'],
+    Array.from({ length: rounds }, (_, i) => {
+      const at = (key: string): number => results[key]?.[i]?.mbPerSec ?? NaN;
+      return [
+        String(i + 1),
+        fmt(at('upload gateway'), 1),
+        fmt(at('upload direct'), 1),
+        fmt(at('upload gateway') / at('upload direct'), 2),
+        fmt(at('download gateway'), 1),
+        fmt(at('download direct'), 1),
+        fmt(at('download gateway') / at('download direct'), 2),
+        fmt(at('copy'), 1),
+      ];
+    }),
+  );
+  const med = (key: string): number => median((results[key] ?? []).map((t) => t.mbPerSec));
+  const maxGrowth = (key: string, name: string): number => Math.max(...(results[key] ?? []).map((t) => t.rssGrowth[name] ?? NaN));
+  console.log(`\nMedian of ${rounds} rounds:`);
+  printTable(
+    ['transfer', 'MB/s', 'of copy', 'gateway RSS growth MiB (max)', 'dms-svc RSS growth MiB (max)'],
+    columns.map((key) => [
+      key,
+      fmt(med(key), 1),
+      fmt(med(key) / med('copy'), 2),
+      key === 'copy' ? '-' : fmt(maxGrowth(key, 'gateway') / MIB, 1),
+      key === 'copy' ? '-' : fmt(maxGrowth(key, 'dms-svc') / MIB, 1),
+    ]),
+  );
+  const upRatio = med('upload gateway') / med('upload direct');
+  const downRatio = med('download gateway') / med('download direct');
+  const rounded = (key: string, other: string): number[] => (results[key] ?? []).map((t, i) => t.mbPerSec / (results[other]?.[i]?.mbPerSec ?? NaN));
+  const range = (values: number[]): string => `rounds ${fmt(Math.min(...values), 2)}-${fmt(Math.max(...values), 2)}`;
+  console.log(
+    `\ngateway/direct: upload ${fmt(upRatio, 2)} (${range(rounded('upload gateway', 'upload direct'))}), ` +
+      `download ${fmt(downRatio, 2)} (${range(rounded('download gateway', 'download direct'))})`,
+  );
+  const transfers = columns.filter((key) => key !== 'copy');
+  const worst = (name: string): number => Math.max(...transfers.map((key) => maxGrowth(key, name)));
+  const gatewayRss = worst('gateway');
+  const dmsRss = worst('dms-svc');
+  console.log(
+    `targets: upload ratio >= ${fmt(TARGET_RATIO, 2)}: ${upRatio >= TARGET_RATIO ? 'met' : 'MISSED'}; ` +
+      `download ratio >= ${fmt(TARGET_RATIO, 2)}: ${downRatio >= TARGET_RATIO ? 'met' : 'MISSED'}; ` +
+      `gateway RSS growth <= ${TARGET_RSS_MIB} MiB: ${gatewayRss <= TARGET_RSS_MIB * MIB ? 'met' : 'MISSED'} (worst ${fmt(gatewayRss / MIB, 1)} MiB); ` +
+      `dms-svc RSS growth <= ${TARGET_RSS_MIB} MiB: ${dmsRss <= TARGET_RSS_MIB * MIB ? 'met' : 'MISSED'} (worst ${fmt(dmsRss / MIB, 1)} MiB)`,
+  );
+
+  const logged = await platform.logSince(logMark);
+  if (logged) console.log(`\n# the platform logged during the rounds (LOG_LEVEL=warn), last lines:\n${logged}`);
+});
+
+function print(round: number, kind: Kind, route: string, t: Transfer, extra: string): void {
+  console.log(
+    `# round ${round} ${kind.padEnd(8)} ${route.padEnd(7)} ${fmt(t.mbPerSec, 1).padStart(7)} MB/s  (${fmt(t.seconds, 2)} s)${extra ? `; RSS ${extra}` : ''}`,
+  );
+}
+
+/** Writes `mib` MiB: one random MiB, each copy with its index in its first 8 bytes. The SHA-256 of the whole. */
+async function generate(path: string, mib: number): Promise<string> {
+  const block = randomBytes(MIB);
+  const hash = createHash('sha256');
+  const file = await open(path, 'w');
+  try {
+    for (let i = 0; i < mib; i++) {
+      block.writeBigUInt64BE(BigInt(i), 0);
+      hash.update(block);
+      await file.write(block, 0, MIB);
+    }
+  } finally {
+    await file.close();
+  }
+  return hash.digest('hex');
+}
+
+/** VmRSS of a process in bytes (NaN when gone). */
+function rssOf(pid: number): number {
+  try {
+    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? NaN : Number(kb) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs one transfer of the source's size, timing it and sampling the watched processes' RSS. */
+async function timed<T>(pids: Record<string, number>, bytes: number, work: () => Promise<T>): Promise<{ transfer: Transfer; answer: T }> {
+  const rssBefore: Record<string, number> = {};
+  const peak: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) peak[name] = rssBefore[name] = rssOf(pid);
+  const sample = (): void => {
+    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name] ?? 0, rssOf(pid));
+  };
+  const timer = setInterval(sample, RSS_SAMPLE_MS);
+  const started = process.hrtime.bigint();
+  let answer: T;
+  try {
+    answer = await work();
+  } finally {
+    clearInterval(timer);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  sample();
+  const rssGrowth: Record<string, number> = {};
+  for (const name of Object.keys(pids)) rssGrowth[name] = (peak[name] ?? NaN) - (rssBefore[name] ?? NaN);
+  return { transfer: { mbPerSec: bytes / 1e6 / seconds, seconds, rssGrowth, rssBefore }, answer };
+}
+
+/** The signed download URL of file `id` under `base` (docs/decisions.md §9: HMAC-SHA256 of `{id}:{expires}:{inline}` with DMS_URL_SECRET). */
+function signedUrl(base: string, secret: string, id: number): string {
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const token = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}:${expires}:false`).digest('base64url');
+  return `${base}/api/dms-file/download/${id}?${new URLSearchParams({ token, expires: String(expires), inline: 'false' })}`;
+}
+
+/** Reads a response's body as text. */
+async function textOf(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * POST of a multipart form (crProcessId, then the file) whose body is a stream: the preamble, the
+ * file read from disk, the epilogue, with the Content-Length of the three. The JSON answer (200).
+ */
+async function uploadFile(url: string, headers: Record<string, string>, path: string, size: number): Promise<unknown> {
+  const boundary = `----file-bench-${randomBytes(12).toString('hex')}`;
+  const preamble = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${TENANT}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const req = request(url, {
+    method: 'POST',
+    headers: {
+      ...headers,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(preamble.length + size + epilogue.length),
+    },
+  });
+  const answered = new Promise<IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  });
+  const body = Readable.from(
+    (async function* () {
+      yield preamble;
+      yield* createReadStream(path);
+      yield epilogue;
+    })(),
+  );
+  const [res] = await Promise.all([answered, pipeline(body, req)]);
+  const text = await textOf(res);
+  if (res.statusCode !== 200) throw new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as unknown;
+}
+
+/** GET of a signed download, consumed chunk by chunk: the bytes received and their SHA-256. */
+async function downloadFile(url: string): Promise<{ bytes: number; sha256: string }> {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { method: 'GET' }, resolve);
+    req.once('error', reject);
+    req.end();
+  });
+  if (res.statusCode !== 200) throw new BenchError(`GET ${url.replace(/token=[^&]*/, 'token=…')}: HTTP ${res.statusCode}: ${(await textOf(res)).slice(0, 500)}`);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of res) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
