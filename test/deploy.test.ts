@@ -35,6 +35,11 @@ const GATEWAY = 'gateway';
 /** Each gRPC service and the ConfigMap variable that holds its `Service:port` address. */
 const GRPC_SERVICES = { 'core-svc': 'CORE_GRPC_ADDR', 'bpm-svc': 'BPM_GRPC_ADDR', 'dms-svc': 'DMS_GRPC_ADDR' } as const;
 type GrpcService = keyof typeof GRPC_SERVICES;
+/**
+ * dms-svc's HTTP server for file bytes (DMS_HTTP_ADDR, `Service:port`): the gateway proxies to it and
+ * dms-svc cannot tell the gateway from anyone else there, so only the gateway may reach it.
+ */
+const DMS_HTTP = { service: 'dms-svc', variable: 'DMS_HTTP_ADDR', portName: 'http' } as const;
 const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
 const SECRET_NAME = 'platform-secrets';
 const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
@@ -50,6 +55,7 @@ const CONFIG_KEYS = [
   'CORE_GRPC_ADDR',
   'BPM_GRPC_ADDR',
   'DMS_GRPC_ADDR',
+  'DMS_HTTP_ADDR',
   'DMS_STORAGE_DIR',
   'DMS_MAX_UPLOAD_BYTES',
   'DMS_URL_TTL_SECONDS',
@@ -189,6 +195,27 @@ function selects(selector: Record<string, string> | undefined, labels: Record<st
 
 function podLabels(deployment: IDeployment): Record<string, string> {
   return deployment.spec?.template.metadata?.labels ?? {};
+}
+
+/**
+ * A variable as a Deployment's container sees it: its own `env` entry, else the rendered ConfigMap
+ * when the container reads it through envFrom.
+ */
+function envOf(rendered: Rendered, name: string, variable: string): string | undefined {
+  const container = app(rendered.deployment(name));
+  const own = container.env?.find((entry) => entry.name === variable);
+  if (own) return own.value;
+  const config = rendered.config();
+  const reads = (container.envFrom ?? []).some((source) => source.configMapRef?.name === config.metadata?.name);
+  return reads ? config.data[variable] : undefined;
+}
+
+/** The ports a Service's pods may be reached on: their gRPC port, and dms-svc's HTTP port. */
+function servicePorts(rendered: Rendered, name: GrpcService): number[] {
+  const config = rendered.config().data;
+  const ports = [parseAddress(config[GRPC_SERVICES[name]]).port];
+  if (name === DMS_HTTP.service) ports.push(parseAddress(config[DMS_HTTP.variable]).port);
+  return ports;
 }
 
 function parseAddress(address: string | undefined): { host: string; port: number } {
@@ -391,12 +418,11 @@ eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; 
   }
 });
 
-eachLayer('only the gateway may reach the gRPC services, on their gRPC port', (t, rendered) => {
-  const config = rendered.config().data;
+eachLayer('only the gateway may reach the gRPC services, on their gRPC port (dms-svc: and its HTTP port)', (t, rendered) => {
   const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
   const gatewayLabels = podLabels(rendered.deployment(GATEWAY));
-  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
-    const { port } = parseAddress(config[variable]);
+  for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
+    const allowed = servicePorts(rendered, name);
     const labels = podLabels(rendered.deployment(name));
     const applying = policies.filter(
       (policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'),
@@ -415,7 +441,66 @@ eachLayer('only the gateway may reach the gRPC services, on their gRPC port', (t
           t.false(selects(peer.podSelector?.matchLabels, podLabels(rendered.deployment(other))), `${name}: ${other} is not a peer`);
         }
       }
-      t.deepEqual(rule.ports?.map((p) => p.port), [port], `${name}: only port ${port}`);
+      const ports = rule.ports?.map((p) => p.port) ?? [];
+      t.true(ports.length > 0, `${name}: the rule names its ports (none would admit every port)`);
+      for (const port of ports) t.true(allowed.includes(port as number), `${name}: port ${port} is one of ${allowed.join(', ')}`);
+    }
+    for (const port of allowed) {
+      t.true(
+        rules.some((rule) => rule.ports?.some((p) => p.port === port)),
+        `${name}: the gateway may reach port ${port}`,
+      );
+    }
+  }
+});
+
+eachLayer('gateway reaches dms-svc\'s HTTP port (DMS_HTTP_ADDR) through the Service; dms-svc listens on it', (t, rendered) => {
+  const { service, variable, portName } = DMS_HTTP;
+  const gatewaySees = envOf(rendered, GATEWAY, variable);
+  t.truthy(gatewaySees, `the gateway's environment has ${variable} (without it the gateway dials 127.0.0.1:50054)`);
+  const { host, port } = parseAddress(gatewaySees);
+  t.is(host, service, `the gateway's ${variable} names the Service ${service}`);
+  t.not(port, parseAddress(envOf(rendered, service, GRPC_SERVICES[service])).port, 'the HTTP port is not the gRPC port');
+
+  // dms-svc binds all interfaces on the port of its own DMS_HTTP_ADDR.
+  const dmsSees = envOf(rendered, service, variable);
+  t.truthy(dmsSees, `dms-svc's environment has ${variable}`);
+  const container = app(rendered.deployment(service));
+  t.is(containerPort(container, portName), parseAddress(dmsSees).port, `dms-svc's container port ${portName} is the port of its ${variable}`);
+  t.is(parseAddress(dmsSees).port, port, 'dms-svc listens on the port the gateway dials');
+
+  const dms = rendered.one<IService>('Service', host);
+  t.true(selects(dms.spec?.selector, podLabels(rendered.deployment(service))), `Service ${host} selects the dms-svc pods`);
+  const servicePort = dms.spec?.ports?.find((p) => p.port === port);
+  t.truthy(servicePort, `Service ${host} exposes port ${port} (${variable})`);
+  t.truthy(servicePort?.name, `Service ${host} port ${port} is named`);
+  t.is(containerPort(container, servicePort?.targetPort ?? port), port, `Service ${host} port ${port} reaches container port ${port}`);
+  // Fenced: reached only inside the cluster, through a ClusterIP Service.
+  t.is(dms.spec?.type ?? 'ClusterIP', 'ClusterIP', `Service ${host} is ClusterIP`);
+});
+
+eachLayer('only the gateway may reach dms-svc\'s HTTP port (DMS_HTTP_ADDR)', (t, rendered) => {
+  const { service, variable } = DMS_HTTP;
+  const { port } = parseAddress(rendered.config().data[variable]);
+  const labels = podLabels(rendered.deployment(service));
+  const gatewayLabels = podLabels(rendered.deployment(GATEWAY));
+  const applying = rendered
+    .all<INetworkPolicy>('NetworkPolicy')
+    .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'));
+  t.true(applying.length > 0, `${service}: an ingress NetworkPolicy selects its pods`);
+  // Every rule that admits the port: one without ports admits every port.
+  const admitting = applying.flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !rule.ports || rule.ports.some((p) => p.port === port || p.port === undefined));
+  t.true(admitting.length > 0, `${service}: some rule admits port ${port}`);
+  for (const rule of admitting) {
+    const peers = rule.from ?? [];
+    t.true(peers.length > 0, `${service}: no rule admits every source to port ${port}`);
+    for (const peer of peers) {
+      t.is(peer.ipBlock, undefined, `${service}: no ipBlock peer on port ${port}`);
+      t.is(peer.namespaceSelector, undefined, `${service}: no namespaceSelector peer on port ${port}`);
+      t.true(selects(peer.podSelector?.matchLabels, gatewayLabels), `${service}: the peer on port ${port} is the gateway`);
+      for (const other of DEPLOYMENTS.filter((d) => d !== GATEWAY)) {
+        t.false(selects(peer.podSelector?.matchLabels, podLabels(rendered.deployment(other))), `${service}: ${other} may not reach port ${port}`);
+      }
     }
   }
 });
