@@ -1,20 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { parseCookie } from 'cookie';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import { tokenOf } from '@platform/libs/auth/request-token.ts';
 import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { isLanguage, languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
-
-const SESSION_COOKIE = 'SVC_SESSION';
-
-/** The request's token: the SVC_SESSION cookie first, then the bearer header (platform-interface.md §5). */
-function tokenOf(req: IncomingMessage): string | undefined {
-  const cookie = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
-  if (cookie) return cookie;
-  const authorization = req.headers.authorization;
-  return authorization && /^Bearer /i.test(authorization) ? authorization.slice(7).trim() || undefined : undefined;
-}
 
 /** Accept-Language first, then the login's language (decisions.md §9). */
 export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims): Language {
@@ -28,7 +18,7 @@ export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims)
  * The context has its own forked EntityManager, as a gRPC call's has.
  */
 export async function callerOf(runtime: Runtime, req: IncomingMessage): Promise<CallContext> {
-  const token = tokenOf(req);
+  const token = tokenOf(req.headers.cookie, req.headers.authorization);
   const claims = token ? runtime.tokens.verifyUser(token) : undefined;
   if (!claims) throw unauthenticated();
   const em = runtime.orm.em.fork();

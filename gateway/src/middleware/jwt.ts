@@ -1,22 +1,10 @@
 import type { RequestHandler } from 'express';
-import { parseCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
+import { tokenOf } from '@platform/libs/auth/request-token.ts';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
-
-export const SESSION_COOKIE = 'SVC_SESSION';
-
-/** The token of a request: the SVC_SESSION cookie first, then the bearer header (platform-interface.md §5). */
-export function tokenOf(cookieHeader: string | undefined, authorization: string | undefined): string | undefined {
-  if (cookieHeader) {
-    const cookie = parseCookie(cookieHeader)[SESSION_COOKIE];
-    if (cookie) return cookie;
-  }
-  if (authorization && /^Bearer /i.test(authorization)) return authorization.slice(7).trim() || undefined;
-  return undefined;
-}
 
 /**
  * On JWT paths: an HS512 token that verifies, has not expired, and whose user and session are

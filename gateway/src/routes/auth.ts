@@ -17,7 +17,7 @@ import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts'
 import type { Backends } from '../backends.ts';
 import { clientIp } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
-import { SESSION_COOKIE } from '../middleware/jwt.ts';
+import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
 import { routerFor, type RouteTable } from './route.ts';
 

@@ -1,0 +1,21 @@
+import { parseCookie } from 'cookie';
+
+/** The session cookie's name (platform-interface.md §5). */
+export const SESSION_COOKIE = 'SVC_SESSION';
+
+/**
+ * The user token of an HTTP request: the SVC_SESSION cookie first, then the bearer header
+ * (platform-interface.md §5: "The JWT is read first from the cookie, then from the bearer header").
+ * The gateway reads it so, and so does dms-svc's file server, which proves the caller itself.
+ *
+ * @example
+ * tokenOf(req.headers.cookie, req.headers.authorization) // 'eyJ…' or undefined
+ */
+export function tokenOf(cookieHeader: string | undefined, authorization: string | undefined): string | undefined {
+  if (cookieHeader) {
+    const cookie = parseCookie(cookieHeader)[SESSION_COOKIE];
+    if (cookie) return cookie;
+  }
+  if (authorization && /^Bearer /i.test(authorization)) return authorization.slice(7).trim() || undefined;
+  return undefined;
+}
