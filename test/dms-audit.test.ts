@@ -4,10 +4,10 @@
  * belong to their record's tenant") and its hash chain per tenant (docs/decisions.md).
  */
 import test from 'ava';
-import pg from 'pg';
 import { adminSession, create, createAccount, freshTenant, userWithRoles } from './helpers/factories.ts';
 import { uploadRecord } from './helpers/files.ts';
-import { api, platform } from './helpers/platform.ts';
+import { withDb } from './helpers/db.ts';
+import { api } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
 
@@ -27,16 +27,6 @@ async function verify(crProcessId: number, token?: string) {
 /** A file of the tenant for links to name (its upload appends the tenant's first audit row, UPLOAD). */
 async function fileOf(crProcessId: number): Promise<number> {
   return (await uploadRecord(await admin(), crProcessId, `audited file ${crProcessId}`)).id;
-}
-
-async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: platform.databaseUrl });
-  await db.connect();
-  try {
-    return await work(db);
-  } finally {
-    await db.end();
-  }
 }
 
 test('"share-link create/update/delete ... each append one dms-audit-log row", in the link\'s tenant, chained by hash', async (t) => {

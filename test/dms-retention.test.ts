@@ -8,11 +8,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import pg from 'pg';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { DmsRetentionPolicyServiceClient, type RunDmsRetentionResponse } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 import { adminSession, create, createAccount, userWithRoles } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';
+import { sql } from './helpers/db.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const tokens = new TokenService(platform.jwtSecret);
@@ -34,16 +34,6 @@ function runRetention(crProcessId: number, token = tokens.internalToken('test'))
       else resolve(response);
     }),
   );
-}
-
-async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: platform.databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query(text, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
 }
 
 async function file(token: string, crProcessId: number, fields: Record<string, string> = {}, name = 'kept.txt'): Promise<{ id: number; stored: string; name: string }> {

@@ -5,10 +5,10 @@
  */
 import test from 'ava';
 import bcrypt from 'bcrypt';
-import pg from 'pg';
 import { adminSession, create, freshTenant } from './helpers/factories.ts';
 import { uploadRecord } from './helpers/files.ts';
-import { api, platform } from './helpers/platform.ts';
+import { sql } from './helpers/db.ts';
+import { api } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
 
@@ -58,15 +58,9 @@ test('"password (write-only; hasPassword on read)": never returned, stored as a 
   t.false(listed.text.includes('share-secret-1'));
   t.false(listed.text.includes('$2'));
 
-  const db = new pg.Client({ connectionString: platform.databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query('select password from dms.dms_share_link where id = $1', [guarded.id]);
-    t.regex(rows[0].password, /^\$2[aby]\$\d{2}\$/);
-    t.true(await bcrypt.compare('share-secret-1', rows[0].password));
-  } finally {
-    await db.end();
-  }
+  const [row] = await sql<{ password: string }>('select password from dms.dms_share_link where id = $1', [guarded.id]);
+  t.regex(row?.password ?? '', /^\$2[aby]\$\d{2}\$/);
+  t.true(await bcrypt.compare('share-secret-1', row?.password ?? ''));
 
   // cleared with the password itself
   const cleared = await api('PUT', `/api/dms-share-link/${guarded.id}`, { token, body: { version: 0, password: null } });

@@ -9,9 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import test from 'ava';
 import { parse as parseDisposition } from 'content-disposition';
-import pg from 'pg';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
+import { withDb } from './helpers/db.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
@@ -32,16 +32,6 @@ async function shared(content: Uint8Array, link: Record<string, unknown> = {}, f
   if (uploaded.status !== 200) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`);
   const created = await create('dms-share-link', { crProcessId, fileId: uploaded.body.fileId, ...link });
   return { token, crProcessId, fileId: uploaded.body.fileId as number, link: created, url: created.url as string };
-}
-
-async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: platform.databaseUrl });
-  await db.connect();
-  try {
-    return await work(db);
-  } finally {
-    await db.end();
-  }
 }
 
 const downloadCount = (id: number) => withDb(async (db) => Number((await db.query('select download_count from dms.dms_share_link where id = $1', [id])).rows[0].download_count));
