@@ -6,15 +6,15 @@
  */
 import test from 'ava';
 import type { Logger } from '@platform/libs/log/logger.ts';
+import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import {
-  connectRedis,
   LOGIN_FAILURES_PER_ADDRESS,
   LOGIN_FAILURES_PER_USER,
   LOGIN_QUEUE_MS,
   LOGIN_WINDOW_SECONDS,
   LoginGuard,
   type LoginOutcome,
-} from '../gateway/src/middleware/rate-limit.ts';
+} from '../gateway/src/limits/login-guard.ts';
 import { freePort } from '../scripts/lib/processes.ts';
 import { platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, uniquePrefix } from './helpers/redis.ts';

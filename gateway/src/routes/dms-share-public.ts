@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { clientIp } from '../http/context.ts';
-import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../middleware/rate-limit.ts';
+import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/login-guard.ts';
 import type { Forward } from './dms-file-bytes.ts';
 import { routerFor, type RouteTable } from './route.ts';
 

@@ -1,0 +1,292 @@
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { Language } from '@platform/libs/i18n/messages.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
+import { clientKey } from './client-key.ts';
+import { sendTooManyRequests } from './too-many-requests.ts';
+
+/** Wrong passwords for one userCode from one address within LOGIN_WINDOW_SECONDS before logins of it are refused (decisions.md §9). */
+export const LOGIN_FAILURES_PER_USER = 5;
+/** Wrong passwords from one address across all users within LOGIN_WINDOW_SECONDS before its logins are refused. */
+export const LOGIN_FAILURES_PER_ADDRESS = 50;
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+export interface LoginRefusal {
+  /** Milliseconds until a login of this user from this address is accepted again. */
+  retryAfterMs: number;
+  message: Record<Language, string>;
+}
+
+/** Seconds an admitted attempt counts as in progress at most (a gateway that stopped mid-login cannot settle it). */
+const LOGIN_PENDING_SECONDS = 60;
+/** How long an attempt waits for one in progress to end before it is refused with Retry-After 1. */
+export const LOGIN_QUEUE_MS = 10_000;
+/** How often a waiting attempt looks again, for attempts that end on another gateway process. */
+const LOGIN_QUEUE_POLL_MS = 250;
+
+const USER_REFUSAL = {
+  en: `Too many failed logins: at most ${LOGIN_FAILURES_PER_USER} wrong passwords per user and address in 15 minutes`,
+  tr: `Çok fazla başarısız giriş: 15 dakikada kullanıcı ve adres başına en fazla ${LOGIN_FAILURES_PER_USER} hatalı şifre`,
+};
+const ADDRESS_REFUSAL = {
+  en: `Too many failed logins: at most ${LOGIN_FAILURES_PER_ADDRESS} wrong passwords per address in 15 minutes`,
+  tr: `Çok fazla başarısız giriş: 15 dakikada adres başına en fazla ${LOGIN_FAILURES_PER_ADDRESS} hatalı şifre`,
+};
+const BUSY_REFUSAL = {
+  en: 'Too many logins in progress for this user from this address: try again in a moment',
+  tr: 'Bu kullanıcı için bu adresten devam eden çok fazla giriş var: biraz sonra tekrar deneyin',
+};
+
+/**
+ * What one password guard counts and says: the login guard's wrong passwords per user, and the
+ * share-link guard's per link (decisions.md §9: "The sixth wrong share-link password (or login
+ * password) for one link or user from one IP within 15 minutes gets 429"). `name` sets its keys apart.
+ */
+export interface PasswordGuardKind {
+  name: string;
+  userRefusal: Record<Language, string>;
+  addressRefusal: Record<Language, string>;
+  busyRefusal: Record<Language, string>;
+}
+
+export const LOGIN_GUARD: PasswordGuardKind = { name: 'login', userRefusal: USER_REFUSAL, addressRefusal: ADDRESS_REFUSAL, busyRefusal: BUSY_REFUSAL };
+
+/** The share-link password guard: the same counts, keyed by the link's token in place of a userCode. */
+export const SHARE_PASSWORD_GUARD: PasswordGuardKind = {
+  name: 'share-password',
+  userRefusal: {
+    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_USER} per link and address in 15 minutes`,
+    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada bağlantı ve adres başına en fazla ${LOGIN_FAILURES_PER_USER}`,
+  },
+  addressRefusal: {
+    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_ADDRESS} per address in 15 minutes`,
+    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada adres başına en fazla ${LOGIN_FAILURES_PER_ADDRESS}`,
+  },
+  busyRefusal: {
+    en: 'Too many password checks in progress for this link from this address: try again in a moment',
+    tr: 'Bu bağlantı için bu adresten devam eden çok fazla şifre denetimi var: biraz sonra tekrar deneyin',
+  },
+};
+
+type Limiter = RateLimiterRedis | RateLimiterMemory;
+
+/** The two counts of one key: wrong passwords in the window, and attempts admitted and not yet settled. */
+interface Counter {
+  name: 'user' | 'address';
+  limit: number;
+  failures: Limiter;
+  pending: Limiter;
+  refusal: Record<Language, string>;
+}
+
+/**
+ * Counts wrong passwords in fixed 15-minute windows that start at the first failure, per
+ * userCode + address and per address, in Redis (the library's own counter scripts, on a connection
+ * of its own) with in-memory insurance, or in memory only without REDIS_URL.
+ *
+ * Parallel attempts cannot get past the limit between a check and a count: every attempt is first
+ * counted as pending (an atomic increment), and is admitted only while the failures and the pending
+ * attempts, its own included, stay within the limit. So at most LOGIN_FAILURES_PER_USER wrong
+ * passwords are ever tried, however many arrive at once. An attempt that finds the limit taken up by
+ * attempts in progress waits (in line, up to LOGIN_QUEUE_MS) for one of them to end, then is judged again:
+ * right passwords sent at once all get in, a few at a time; wrong ones are refused once five have
+ * failed. Only one that waited in vain gets 429 with Retry-After 1 rather than the window's wait.
+ *
+ * @example
+ * const admitted = await loginGuard.admit(userCode, clientIp(req)); // may wait for one in progress
+ * if (admitted.refusal) return sendLoginRefusal(req, res, admitted.refusal);
+ * // … the login call; then exactly one of:
+ * await admitted.settle('wrong-password');   // 401 SVC-SYS-1002: counted
+ * await admitted.settle('success');          // the user's count from this address starts again
+ * await admitted.settle('other');            // no password was judged: nothing counted
+ */
+export class LoginGuard {
+  readonly #counters: [Counter, Counter];
+  readonly #log: Logger;
+  readonly #busy: Record<Language, string>;
+  /** Attempts of this process waiting in line for one in progress to end, by the key that was full, oldest first. */
+  readonly #queues = new Map<string, Waiter[]>();
+
+  constructor(redis: Redis | undefined, keyPrefix: string, log: Logger, kind: PasswordGuardKind = LOGIN_GUARD) {
+    const limiter = (name: string, points: number, duration: number): Limiter => {
+      const options = { points, duration, keyPrefix: `${keyPrefix}:${name}` };
+      const memory = new RateLimiterMemory(options);
+      return redis ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory }) : memory;
+    };
+    const counter = (name: Counter['name'], limit: number, refusal: Record<Language, string>): Counter => ({
+      name,
+      limit,
+      failures: limiter(`${kind.name}-${name}`, limit, LOGIN_WINDOW_SECONDS),
+      // Points far above any limit: the count is compared here, never refused by the library.
+      pending: limiter(`${kind.name}-${name}-pending`, 1_000_000, LOGIN_PENDING_SECONDS),
+      refusal,
+    });
+    this.#counters = [counter('user', LOGIN_FAILURES_PER_USER, kind.userRefusal), counter('address', LOGIN_FAILURES_PER_ADDRESS, kind.addressRefusal)];
+    this.#log = log;
+    this.#busy = kind.busyRefusal;
+  }
+
+  /** Before the login call: an admitted attempt to settle after it, or a refusal (nothing to settle). */
+  async admit(userCode: string, ip: string): Promise<LoginAttempt> {
+    const keys = this.#keys(userCode, ip);
+    const attemptOf = (verdict: Verdict) =>
+      new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined);
+    // Attempts of this process already waiting on one of the keys: get in line behind them.
+    const queued = keys.find((key) => this.#queues.has(key));
+    const first = queued === undefined ? await this.#judge(keys) : undefined;
+    if (first && first.kind !== 'busy') return attemptOf(first);
+    const key = first?.kind === 'busy' ? first.key : (queued ?? keys[0]);
+    const queue = this.#queues.get(key) ?? [];
+    this.#queues.set(key, queue);
+    // A wake that comes before the wait begins is kept, not lost.
+    let woken = false;
+    let endWait: (() => void) | undefined;
+    const me: Waiter = {
+      wake: () => {
+        woken = true;
+        endWait?.();
+      },
+    };
+    queue.push(me);
+    const deadline = Date.now() + LOGIN_QUEUE_MS;
+    // The first look, when there was one, was just taken: wait before the next.
+    let justJudged = first !== undefined;
+    try {
+      for (;;) {
+        if (!justJudged) {
+          if (queue[0] === me) {
+            const verdict = await this.#judge(keys);
+            if (verdict.kind !== 'busy' || Date.now() >= deadline) return attemptOf(verdict);
+          } else if (Date.now() >= deadline) {
+            return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: this.#busy } });
+          }
+        }
+        justJudged = false;
+        // Woken when an attempt on the key settles here; the timer covers those that end on another process.
+        await new Promise<void>((resolve) => {
+          if (woken) return resolve();
+          const timer = setTimeout(done, Math.max(0, Math.min(LOGIN_QUEUE_POLL_MS, deadline - Date.now())));
+          function done(): void {
+            clearTimeout(timer);
+            endWait = undefined;
+            resolve();
+          }
+          endWait = done;
+        });
+        woken = false;
+      }
+    } finally {
+      queue.splice(queue.indexOf(me), 1);
+      if (queue.length === 0) this.#queues.delete(key);
+      else queue[0]?.wake();
+    }
+  }
+
+  /** One look at both counters; an attempt that is not admitted counts nothing. */
+  async #judge(keys: readonly string[]): Promise<Verdict> {
+    const counts = await this.#guarded(() =>
+      Promise.all(
+        this.#counters.map(async (counter, i) => {
+          const key = keys[i] ?? '';
+          // The pending increment first: an attempt counted before this read is in it or, if it
+          // has settled since, in the failures read after it (then counted twice, never not at all).
+          const pending = await counter.pending.consume(key);
+          const failures = await counter.failures.get(key);
+          return { counter, key, pending: pending.consumedPoints, failures: failures?.consumedPoints ?? 0, msBeforeNext: failures?.msBeforeNext ?? 0 };
+        }),
+      ),
+    );
+    // Neither Redis nor the insurance answered (not expected): the login is neither refused nor counted.
+    if (!counts) return { kind: 'unchecked' };
+    let verdict: Verdict = { kind: 'admitted' };
+    for (const { counter, key, pending, failures, msBeforeNext } of counts) {
+      if (failures >= counter.limit) {
+        if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs) verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
+      } else if (failures + pending > counter.limit && verdict.kind === 'admitted') {
+        verdict = { kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: counter.name === 'user' ? this.#busy : counter.refusal } };
+      }
+    }
+    if (verdict.kind !== 'admitted') await this.#release(keys);
+    return verdict;
+  }
+
+  /** Gives the pending counts back. */
+  async #release(keys: readonly string[]): Promise<void> {
+    await this.#guarded(() => Promise.all(this.#counters.map((counter, i) => counter.pending.reward(keys[i] ?? '', 1))));
+  }
+
+  /** @internal LoginAttempt's settlement. */
+  async settle(keys: readonly string[], outcome: LoginOutcome): Promise<void> {
+    await this.#guarded(() =>
+      Promise.all(
+        this.#counters.map(async (counter, i) => {
+          const key = keys[i] ?? '';
+          // Failures first, then the pending count: the attempt is counted in one or both meanwhile.
+          if (outcome === 'wrong-password') await counter.failures.penalty(key, 1);
+          if (outcome === 'success' && counter.name === 'user') await counter.failures.delete(key);
+          await counter.pending.reward(key, 1);
+        }),
+      ),
+    );
+    // A place is free: the first in line on each key looks again.
+    for (const key of keys) this.#queues.get(key)?.[0]?.wake();
+  }
+
+  #keys(userCode: string, ip: string): [string, string] {
+    return [userKey(userCode, ip), clientKey(ip)];
+  }
+
+  async #guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      this.#log.error('login guard failed', { detail: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    }
+  }
+}
+
+interface Waiter {
+  wake(): void;
+}
+
+type Verdict =
+  | { kind: 'admitted' }
+  | { kind: 'unchecked' }
+  | { kind: 'refused'; refusal: LoginRefusal }
+  | { kind: 'busy'; key: string; refusal: LoginRefusal };
+
+/** How an admitted login ended: a wrong user code or password (401 SVC-SYS-1002), a success, or anything else. */
+export type LoginOutcome = 'wrong-password' | 'success' | 'other';
+
+/** One login attempt the guard admitted (or refused: then `refusal` is set and there is nothing to settle). */
+export class LoginAttempt {
+  readonly #guard: LoginGuard;
+  readonly #keys: readonly string[];
+  #open: boolean;
+  readonly refusal: LoginRefusal | undefined;
+
+  constructor(guard: LoginGuard, keys: readonly string[], open: boolean, refusal?: LoginRefusal) {
+    this.#guard = guard;
+    this.#keys = keys;
+    this.#open = open;
+    this.refusal = refusal;
+  }
+
+  /** Once: counts a wrong password, or starts the user's count again after a success; either way the attempt is no longer pending. */
+  async settle(outcome: LoginOutcome): Promise<void> {
+    if (!this.#open) return;
+    this.#open = false;
+    await this.#guard.settle(this.#keys, outcome);
+  }
+}
+
+function userKey(userCode: string, ip: string): string {
+  return `${clientKey(ip)}|${userCode.toLowerCase()}`;
+}
+
+/** 429 with the rate-limit body for a login the guard refused. */
+export function sendLoginRefusal(req: Request, res: Response, refusal: LoginRefusal): void {
+  sendTooManyRequests(req, res, refusal.retryAfterMs, refusal.message);
+}
