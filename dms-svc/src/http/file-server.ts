@@ -47,9 +47,8 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
   });
   // a large upload may take long; the gateway in front bounds each request anyway
   server.requestTimeout = 0;
-  // The gateway's proxy keeps idle connections 5 s (Node's global agent); were this server to close
-  // idle ones after 5 s too (its default), the proxy could reuse one at the moment it is closed and
-  // answer 503 for a request that never arrived. The client side closes idle connections first.
+  // Clients that keep connections open (tools calling DMS_HTTP_ADDR directly) must close idle ones
+  // first, so this server never closes one they are about to reuse; the gateway opens one per request.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, Response, Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
@@ -25,6 +25,11 @@ export type Forward = (req: Request, res: Response) => Promise<void>;
 export function dmsProxy(httpAddr: string): Forward {
   const proxy = createProxyMiddleware<Request, Response>({
     target: `http://${httpAddr}`,
+    // A connection per request, never one from a pool: dms-svc answers some requests before it has
+    // read their body (a refused upload, an early 4xx) and then closes the connection, which a pooled
+    // socket would not know yet; the next request on it would be reset and answered 503 (seen in full
+    // runs). On loopback or in-cluster a new connection costs far less than any file transfer.
+    agent: new Agent({ keepAlive: false }),
     xfwd: true,
     proxyTimeout: 0,
     on: {
