@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { create as contentDisposition } from 'content-disposition';
 import rangeParser from 'range-parser';
+import { writeFileRange } from './write-file-range.ts';
 
 /** What a download sends of a file. */
 export interface StoredFile {
@@ -54,6 +53,6 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, file: 
     res.end();
     return status;
   }
-  await pipeline(createReadStream(file.path, { start, end }), res);
+  await writeFileRange(res, file.path, start, end);
   return status;
 }
