@@ -20,7 +20,9 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
-import { dmsFileByteRoutes, dmsProxy } from './routes/dms-file-bytes.ts';
+import { dmsProxy } from './relay/dms-proxy.ts';
+import { downloadRelay } from './relay/download-relay.ts';
+import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
 import { dmsSharePublicRoutes } from './routes/dms-share-public.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -95,9 +97,10 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   // 5. Roles: checked per call by the services (decisions.md §2).
 
   // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
-  const toDms = dmsProxy(config.dms.httpAddr);
-  app.use(dmsFileByteRoutes(toDms));
-  app.use(dmsSharePublicRoutes(toDms, limits.sharePasswordGuard));
+  const proxy = dmsProxy(config.dms.httpAddr);
+  const relay = downloadRelay(config.dms.httpAddr);
+  app.use(dmsFileByteRoutes(proxy, relay));
+  app.use(dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard));
   app.use(jsonBody(config.maxJsonBytes));
   app.use(healthRoutes(config, backends, limits.health));
   // the API document is built once, at start, from the same tables as the routes

@@ -1,13 +1,14 @@
 import type { Router } from 'express';
 import { clientIp } from '../http/context.ts';
 import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/login-guard.ts';
-import type { Forward } from './dms-file-bytes.ts';
+import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteTable } from './route.ts';
 
 /**
  * The public share-link paths (decisions.md §5; platform-interface.md §4.6, §5): no session, on the
- * public rate-limit tier (middleware/paths.ts), proxied to dms-svc's HTTP server as the file bytes
- * are (the download streams; dms-svc judges the link, the password and the signature). Registered
+ * public rate-limit tier (middleware/paths.ts), handed to dms-svc's HTTP server as the file bytes
+ * are (the download through the relay, validate-password through the proxy; dms-svc judges the
+ * link, the password and the signature). Registered
  * before the JSON body parser: dms-svc reads validate-password's small body itself. The proxy
  * hands on the client address this gateway judged (X-Forwarded-For, dms-file-bytes.ts), and the
  * gateway throttles wrong passwords per link and address with the login guard's mechanism: the sixth wrong one within 15 minutes is 429 with the rate-limit body (decisions.md §9).
@@ -24,15 +25,15 @@ function outcomeOf(status: number, finished: boolean): LoginOutcome {
   return status === 200 ? 'success' : 'other';
 }
 
-export function dmsSharePublicRoutes(forward: Forward, guard: LoginGuard): Router {
+export function dmsSharePublicRoutes(proxy: Forward, relay: Forward, guard: LoginGuard): Router {
   return routerFor(DMS_SHARE_PUBLIC_ROUTES, {
-    sharePublicDownload: forward,
+    sharePublicDownload: relay,
     sharePublicValidatePassword: async (req, res) => {
       const ip = clientIp(req);
       const attempt = await guard.admit((req.params.token ?? '').slice(0, 100), ip);
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
       try {
-        await forward(req, res);
+        await proxy(req, res);
       } finally {
         await attempt.settle(outcomeOf(res.statusCode, res.writableFinished));
       }

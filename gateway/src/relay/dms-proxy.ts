@@ -1,0 +1,43 @@
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Request, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { clientIp } from '../http/context.ts';
+import { sendError } from '../http/errors.ts';
+import type { Forward } from './forward.ts';
+
+/**
+ * The proxy for requests with a body (the upload, validate-password) to dms-svc at `httpAddr`
+ * (host:port): http-proxy-middleware streams the body as it arrives and buffers nothing. Downloads
+ * go through download-relay.ts instead, which reads the answer into reusable buffers.
+ */
+export function dmsProxy(httpAddr: string): Forward {
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: `http://${httpAddr}`,
+    // A connection per request, never one from a pool: dms-svc answers some requests before it has
+    // read their body (a refused upload, an early 4xx) and then closes the connection, which a pooled
+    // socket would not know yet; the next request on it would be reset and answered 503 (seen in full
+    // runs). On loopback or in-cluster a new connection costs far less than any file transfer.
+    agent: new Agent({ keepAlive: false }),
+    xfwd: true,
+    proxyTimeout: 0,
+    on: {
+      error: (_error: Error, req: IncomingMessage, res: ServerResponse | unknown) => {
+        const response = res as Response;
+        if (typeof response.status !== 'function') return;
+        if (response.headersSent) response.destroy();
+        else sendError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'));
+      },
+    },
+  });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      // dms-svc audits the client's address (docs/decisions.md): the one this gateway proved — the
+      // address its IP filter judged (express's req.ip under TRUST_PROXY) — replaces whatever
+      // X-Forwarded-For the client sent (httpxy's xfwd keeps a client's header as it is)
+      req.headers['x-forwarded-for'] = clientIp(req);
+      res.on('finish', () => resolve());
+      res.on('close', () => resolve());
+      void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    });
+}
