@@ -62,6 +62,19 @@ export class BenchError extends Error {
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
+const missedTargets: string[] = [];
+
+/** Exit code of a scenario that ran to the end but missed a target (run.ts names it so). */
+export const TARGET_MISSED_EXIT = 3;
+
+/**
+ * The verdict on one target, `met` or `MISSED`, for printing; a missed one makes the scenario exit
+ * with TARGET_MISSED_EXIT after it has printed everything and cleaned up.
+ */
+export function judge(target: string, met: boolean): 'met' | 'MISSED' {
+  if (!met) missedTargets.push(target);
+  return met ? 'met' : 'MISSED';
+}
 let stopCurrentRun: (() => void) | undefined;
 let interrupted = false;
 
@@ -105,6 +118,10 @@ export async function runScenario(title: string, main: () => Promise<void>): Pro
   }
   if (interrupted) await new Promise(() => undefined);
   await runCleanups();
+  if (code === 0 && missedTargets.length > 0) {
+    console.log(`\n# ${title}: targets MISSED: ${missedTargets.join('; ')}`);
+    code = TARGET_MISSED_EXIT;
+  }
   process.exit(code);
 }
 
@@ -411,9 +428,10 @@ function commandCpuMs(command: string): Map<number, number> {
  */
 export type CpuWatch = Record<string, number | string>;
 
-type CpuSnapshot = Record<string, number | Map<number, number>>;
+/** CPU times of the watched processes (and of this one, as `bench client`) at one moment. */
+export type CpuSnapshot = Record<string, number | Map<number, number>>;
 
-function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
+export function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
   const snapshot: CpuSnapshot = {};
   for (const [label, pid] of Object.entries(watch)) snapshot[label] = typeof pid === 'string' ? commandCpuMs(pid) : (processCpuMs(pid) ?? NaN);
   const own = process.cpuUsage();
@@ -426,7 +444,7 @@ function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
  * started meanwhile count whole (pools open connections on demand), backends that ended meanwhile
  * (pools close idle connections after 10 s) count nothing rather than a negative amount.
  */
-function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+export function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
   const used: Record<string, number> = {};
   for (const [label, end] of Object.entries(after)) {
     const start = before[label];

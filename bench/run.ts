@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every scenario of bench/ one after another, each in its own process (each
- * starts and stops its own platform on a fresh database), and exits non-zero when any failed.
+ * starts and stops its own platform on a fresh database), and exits non-zero when any failed or
+ * missed a target.
  * A scenario is any `bench/*.ts` file but the helpers listed in HELPERS.
  *
  *   npm run bench                       every scenario
@@ -11,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TARGET_MISSED_EXIT } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** Files of bench/ that are not scenarios. */
@@ -46,7 +48,8 @@ for (const name of scenarios) {
     });
     child.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1)));
   });
-  outcomes.push([name, `${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s`]);
+  const outcome = code === 0 ? 'ok' : code === TARGET_MISSED_EXIT ? 'target MISSED' : `FAILED (exit ${code})`;
+  outcomes.push([name, `${outcome} in ${Math.round((Date.now() - started) / 1000)} s`]);
 }
 
 console.log('\nbench:');
