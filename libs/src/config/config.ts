@@ -57,6 +57,10 @@ export interface Config {
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
   /** Largest JSON body the gateway reads. */
   maxJsonBytes: number;
+  /** Longest the gateway waits for a request's body once its headers are in (REQUEST_BODY_TIMEOUT_MS); the upload is timed by idleness instead. */
+  requestBodyTimeoutMs: number;
+  /** Longest an upload's body may send nothing before the gateway cuts it off (UPLOAD_IDLE_TIMEOUT_MS). */
+  uploadIdleTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -134,6 +138,8 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : undefined,
     maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
+    requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
 }
