@@ -12,6 +12,7 @@ import { parse as parseDisposition } from 'content-disposition';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { withDb } from './helpers/db.ts';
+import { settledDownloadCount } from './helpers/share-downloads.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
@@ -34,7 +35,7 @@ async function shared(content: Uint8Array, link: Record<string, unknown> = {}, f
   return { token, crProcessId, fileId: uploaded.body.fileId as number, link: created, url: created.url as string };
 }
 
-const downloadCount = (id: number) => withDb(async (db) => Number((await db.query('select download_count from dms.dms_share_link where id = $1', [id])).rows[0].download_count));
+const downloadCount = settledDownloadCount;
 
 async function auditOf(crProcessId: number, shareLinkId: number): Promise<any[]> {
   const res = await api('POST', '/api/dms-audit-log/list', {

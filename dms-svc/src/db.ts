@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import type { EntitySchema } from '@mikro-orm/postgresql';
-import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
+import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
+import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/crud/resource.ts';
 import { dmsResources } from './resources/index.ts';
 import { dmsAccountConfig } from './resources/dms-account-config/dms-account-config.resource.ts';
 import { dmsAuditLog } from './resources/dms-audit-log/dms-audit-log.resource.ts';
+import { dmsShareLink } from './resources/dms-share-link/dms-share-link.resource.ts';
 
 /** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';
@@ -20,6 +21,25 @@ function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
 
 export const DmsAuditLogEntity = schemaOf(dmsAuditLog);
 export const DmsAccountConfigEntity = schemaOf(dmsAccountConfig);
+export const DmsShareLinkEntity = schemaOf(dmsShareLink);
 
-export const entities = [...schemas.values()];
+/**
+ * A download slot of a share link held by a download under way (src/share/download-slot.ts): it
+ * counts against maxDownloads while `lease_until` lies ahead, and the download renews it while its
+ * bytes flow, so the slot of a download whose dms-svc died frees itself. Not a resource: the API
+ * never shows it. Deleting the link deletes its slots.
+ */
+export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
+  name: 'DmsShareDownloadSlot',
+  tableName: 'dms_share_download_slot',
+  schema: SCHEMA,
+  properties: {
+    id: { type: new BigIntType('number'), primary: true, autoincrement: true },
+    shareLinkId: { kind: 'm:1', entity: () => DmsShareLinkEntity as never, mapToPk: true, fieldName: 'share_link_id', deleteRule: 'cascade', index: true },
+    leaseUntil: { type: 'datetime', columnType: 'timestamptz' },
+    startedAt: { type: 'datetime', columnType: 'timestamptz', defaultRaw: 'now()' },
+  } as never,
+});
+
+export const entities = [...schemas.values(), DmsShareDownloadSlotEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

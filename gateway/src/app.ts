@@ -9,6 +9,7 @@ import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
 import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/json-body.ts';
+import { uploadIdleLimit } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
@@ -22,7 +23,7 @@ import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { dmsProxy } from './relay/dms-proxy.ts';
 import { downloadRelay } from './relay/download-relay.ts';
-import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
+import { DMS_FILE_BYTE_ROUTES, dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
 import { dmsSharePublicRoutes } from './routes/dms-share-public.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -99,6 +100,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
   const proxy = dmsProxy(config.dms.httpAddr);
   const relay = downloadRelay(config.dms.httpAddr);
+  // an upload that passed the filter chain may take as long as it keeps sending (http/receipt-deadline.ts)
+  app.post(DMS_FILE_BYTE_ROUTES.uploadFile.path, uploadIdleLimit(config.uploadIdleTimeoutMs));
   app.use(dmsFileByteRoutes(proxy, relay));
   app.use(dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard));
   app.use(jsonBody(config.maxJsonBytes));

@@ -9,6 +9,7 @@ import { SessionCheck } from './auth/session-check.ts';
 import { SessionsSeen } from './auth/sessions-seen.ts';
 import { Backends } from './backends.ts';
 import { answerClientErrors } from './http/client-errors.ts';
+import { boundBodyReceipt } from './http/receipt-deadline.ts';
 
 function start(): void {
   const config = loadConfig();
@@ -36,7 +37,11 @@ function start(): void {
   if (managementServer) answerClientErrors(managementServer);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
+  // Node's requestTimeout bounds a whole request, server-wide, and would cut off a large upload over
+  // a slow link however steadily it flows: bodies are timed per request instead (REQUEST_BODY_TIMEOUT_MS,
+  // and UPLOAD_IDLE_TIMEOUT_MS of silence for the upload); the headers keep headersTimeout
+  server.requestTimeout = 0;
+  boundBodyReceipt(server, config.requestBodyTimeoutMs);
 
   let stopping = false;
   const stop = (signal: string) => {

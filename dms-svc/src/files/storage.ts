@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
+const STORED_NAME = /^[0-9a-f-]{36}$/;
+const TEMPORARY_NAME = /^\.upload-[0-9a-f-]{36}\.part$/;
+
 /**
  * Where file bytes live: DMS_STORAGE_DIR, one file per dms-file named by its generated
  * storedFileName (never the client's name). An upload is written under a temporary name in the same
@@ -30,7 +33,13 @@ export class FileStorage {
 
   /** The path of a stored name; a name that is not one this class generates is refused. */
   pathOf(storedFileName: string): string {
-    if (!/^[0-9a-f-]{36}$/.test(storedFileName)) throw new Error(`not a stored file name: ${storedFileName.slice(0, 80)}`);
+    if (!STORED_NAME.test(storedFileName)) throw new Error(`not a stored file name: ${storedFileName.slice(0, 80)}`);
     return join(this.dir, storedFileName);
+  }
+
+  /** What a name in the directory is: a stored file's, an upload's temporary, or neither (not this class's: left alone). */
+  kindOf(name: string): 'stored' | 'temporary' | undefined {
+    if (STORED_NAME.test(name)) return 'stored';
+    return TEMPORARY_NAME.test(name) ? 'temporary' : undefined;
   }
 }

@@ -45,7 +45,8 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
   const server = createServer((req, res) => {
     handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error));
   });
-  // a large upload may take long; the gateway in front bounds each request anyway
+  // a large upload may take long; the gateway in front bounds each body (an upload by inactivity,
+  // the rest in total) and a request it cuts off is cut off here too
   server.requestTimeout = 0;
   // Clients that keep connections open (tools calling DMS_HTTP_ADDR directly) must close idle ones
   // first, so this server never closes one they are about to reuse; the gateway opens one per request.

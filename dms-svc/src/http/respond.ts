@@ -17,9 +17,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 /**
  * Answers a failure with the error body of decisions.md §6 in the caller's language: domain errors
  * and the ORM's with their codes, anything else 500 SVC-SYS-5001 under a refId that the exception
- * log records. A response already under way is cut off instead.
+ * log records. A response already under way is cut off instead; a request its client abandoned
+ * is only closed.
  */
 export function sendFailure(runtime: Runtime, req: IncomingMessage, res: ServerResponse, error: unknown, ctx?: CallContext): void {
+  // the client went away while its body was read (or the gateway cut it off): nothing failed here,
+  // and no one is left to answer
+  if (req.destroyed && (error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
+    res.destroy();
+    return;
+  }
   const claims = ctx?.caller.kind === 'user' ? ctx.caller.claims : undefined;
   const domain = toDomainError(error, ({ refId, error: cause }) => {
     runtime.log.error('unexpected failure', { path: req.url?.slice(0, 200), method: req.method, refId, ...describeError(cause) });

@@ -1,14 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { describeError } from '@platform/libs/log/logger.ts';
+import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
 
 /**
- * The retention job (decisions.md §1, §5): a run every `intervalSeconds`, the first one interval
- * after start. One run at a time per process (the next is timed from the end of the last); runs
- * of several replicas may overlap, which runRetention is safe for. A failed run is logged and the
- * next one comes on time. `stop()` cancels the timer and waits for a run in progress.
+ * The retention job (decisions.md §1, §5): every `intervalSeconds`, the first time one interval
+ * after start, a retention run and then a sweep of the file storage (files/storage-sweep.ts: what
+ * crashes left without a row). One at a time per process (the next is timed from the end of the
+ * last); runs of several replicas may overlap, which both are safe for. A failed run or sweep is
+ * logged and the next one comes on time. `stop()` cancels the timer and waits for a run in progress.
  */
 export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
@@ -17,15 +19,13 @@ export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logg
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = runRetention(orm.em.fork(), storage, log)
-        .then(
-          () => undefined,
-          (error: unknown) => log.error('retention run failed', describeError(error)),
-        )
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
+      running = (async () => {
+        await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error('retention run failed', describeError(error)));
+        await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error('storage sweep failed', describeError(error)));
+      })().finally(() => {
+        running = undefined;
+        schedule();
+      });
     }, intervalSeconds * 1000);
     timer.unref();
   };

@@ -6,8 +6,10 @@ import type {
   DryRunDmsRetentionPolicyResponse,
   RunDmsRetentionRequest,
   RunDmsRetentionResponse,
+  SweepDmsStorageResponse,
 } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
+import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { dmsRetentionPolicy } from '../resources/dms-retention-policy/dms-retention-policy.resource.ts';
 import { policyCandidates } from './candidates.ts';
@@ -19,8 +21,9 @@ const DRY_RUN_LIMIT = 1000;
 /**
  * DryRunDmsRetentionPolicy (dms-retention-policy:read; a policy of another tenant is 404): the files
  * the policy would act on now, by the run's own selection (candidates.ts), whether or not the policy
- * is active. RunDmsRetention: one retention run, for the internal credential only (the job calls
- * runRetention itself; the RPC lets an operator or a test run it now).
+ * is active. RunDmsRetention: one retention run, and SweepDmsStorage: one sweep of the file storage,
+ * for the internal credential only (the job calls both itself; the RPCs let an operator or a test
+ * run them now).
  */
 export function retentionOperations(storage: FileStorage, log: Logger) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
@@ -55,6 +58,10 @@ export function retentionOperations(storage: FileStorage, log: Logger) {
       runDmsRetention: async (request: RunDmsRetentionRequest, ctx: CallContext): Promise<RunDmsRetentionResponse> => {
         if (ctx.caller.kind !== 'internal') throw unauthenticated();
         return runRetention(ctx.em, storage, log, request.crProcessId);
+      },
+      sweepDmsStorage: async (_request: unknown, ctx: CallContext): Promise<SweepDmsStorageResponse> => {
+        if (ctx.caller.kind !== 'internal') throw unauthenticated();
+        return sweepStorage(ctx.em, storage, log);
       },
     };
   };

@@ -22,9 +22,10 @@ export const gone = () => new DomainError('SVC-SYS-3006', 'share.gone');
 
 /**
  * The share link of a public path's `token` (decisions.md §5): unknown is 404 SVC-SYS-4001; expired,
- * passive (status false), exhausted (downloadCount = maxDownloads) or with a deleted or missing file
- * is 410 SVC-SYS-3006. Links are found by token alone, across tenants (the token is unique); the
- * file must be of the link's tenant.
+ * passive (status false), exhausted (downloadCount = maxDownloads, or the slots left all held by
+ * downloads under way: download-slot.ts) or with a deleted or missing file is 410 SVC-SYS-3006.
+ * Links are found by token alone, across tenants (the token is unique); the file must be of the
+ * link's tenant.
  */
 export async function openLink(em: EntityManager, token: string): Promise<OpenLink> {
   const notFound = () => new DomainError('SVC-SYS-4001', 'record.notFound', { resource: 'dms-share-link' });
@@ -32,7 +33,9 @@ export async function openLink(em: EntityManager, token: string): Promise<OpenLi
   const [row] = await em.execute<Record<string, unknown>[]>(
     `select l.id, l.cr_process_id, l.file_id, l.password, l.has_password, l.status,
             l.expires_at <= now() as expired, extract(epoch from l.expires_at) as expires_epoch,
-            l.max_downloads is not null and l.download_count >= l.max_downloads as exhausted,
+            l.max_downloads is not null
+              and l.download_count + (select count(*) from dms.dms_share_download_slot s
+                                       where s.share_link_id = l.id and s.lease_until > now()) >= l.max_downloads as exhausted,
             f.id is null or f.deleted as file_gone,
             f.stored_file_name, f.original_file_name, f.mime_type, f.checksum
        from dms.dms_share_link l

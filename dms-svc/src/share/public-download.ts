@@ -3,9 +3,10 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { PublicShareDeps } from './deps.ts';
-import { giveSlotBack, takeSlot } from './download-slot.ts';
+import { completeSlot, releaseSlot, takeSlot } from './download-slot.ts';
 import { openLink } from './open-link.ts';
 import { publicActor } from './public-request.ts';
+import { holdSlotLease } from './slot-lease.ts';
 
 /**
  * GET|HEAD /api/dms-share-link/public/{token} (decisions.md §5): the link's file as a download
@@ -13,9 +14,11 @@ import { publicActor } from './public-request.ts';
  * A link with a password answers 401 SVC-SYS-3005 unless the request carries the signature
  * validate-password gave (`token`, `expires`; a changed one 403 SVC-SYS-3003, a past one 3004).
  *
- * A GET takes a download slot before the first byte (download-slot.ts) and keeps it only when the
- * whole response was written: a cut-off one, or a 416, gives it back. Each streamed GET appends one
- * SHARE_ACCESS row (decisions.md §9) with `complete`. HEAD sends the headers and counts nothing.
+ * A GET takes a download slot before the first byte (download-slot.ts) and renews its lease while
+ * the bytes flow (slot-lease.ts); the slot becomes a counted download only when the whole response
+ * was written: a cut-off one, or a 416, gives it back, and one whose dms-svc died lapses with its
+ * lease. Each streamed GET appends one SHARE_ACCESS row (decisions.md §9) with `complete`. HEAD
+ * sends the headers and counts nothing.
  */
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
   const em = deps.runtime.orm.em.fork();
@@ -26,10 +29,14 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
     await sendFile(req, res, file);
     return;
   }
-  await takeSlot(em, link.id);
+  const leaseSeconds = deps.config.dms.shareLeaseSeconds;
+  const slotId = await takeSlot(em, link.id, leaseSeconds);
+  // the slot lapsed under this download (another may hold it now): it stops here, cut off
+  const lease = holdSlotLease(deps.runtime.orm, slotId, leaseSeconds, deps.runtime.log, () => res.destroy(new Error('share download slot lapsed')));
   const settle = (complete: boolean, status: number | undefined) =>
     em.transactional(async (tx) => {
-      if (!complete) await giveSlotBack(tx, link.id);
+      if (complete) await completeSlot(tx, link.id, slotId);
+      else await releaseSlot(tx, slotId);
       if (status === 416) return;
       await appendAudit(tx, link.crProcessId, {
         action: 'SHARE_ACCESS',
@@ -43,6 +50,7 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
   try {
     status = await sendFile(req, res, file);
   } catch (error) {
+    lease.stop();
     await settle(false, undefined);
     // the client went away midway: there is no one to answer, and nothing failed here
     if (res.headersSent) {
@@ -51,5 +59,6 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
     }
     throw error;
   }
+  lease.stop();
   await settle(status !== 416, status);
 }

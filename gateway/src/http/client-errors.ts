@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { Language } from '@platform/libs/i18n/messages.ts';
 import { errorBody } from './errors.ts';
 
 /** What Node's HTTP parser refused, as a status and the error of decisions.md §6. */
@@ -15,6 +16,24 @@ function refusalOf(code: string | undefined): { status: number; reason: string; 
     default:
       return { status: 400, reason: 'Bad Request', error: new DomainError('SVC-SYS-2001', 'request.malformed') };
   }
+}
+
+/**
+ * An error answer written straight on a connection (status line, headers, the error body of
+ * decisions.md §6), which it then closes: for a request whose response object cannot or must not
+ * carry it. `headers` go out too (a response's CORS headers).
+ */
+export function rawErrorAnswer(status: number, reason: string, lang: Language, error: DomainError, headers: Record<string, string> = {}): string {
+  const body = JSON.stringify(errorBody(lang, error));
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+    Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Cache-Control: no-store\r\n' +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }
 
 /**
@@ -46,15 +65,7 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const { status, reason, error: domain } = refusalOf(error.code);
-    const body = JSON.stringify(errorBody('en', domain));
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.end(rawErrorAnswer(status, reason, 'en', domain));
     // Closing with unread bytes would reset the connection, and the client could lose the answer:
     // what it still sends is read and dropped until it closes, for a few seconds at most.
     socket.resume();

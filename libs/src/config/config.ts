@@ -43,12 +43,24 @@ export interface Config {
   allowedOrigins: string[];
   ipFilter: { enabled: boolean; allow: string[]; deny: string[] };
   trustProxy: number;
-  dms: { storageDir: string; maxUploadBytes: number; urlTtlSeconds: number; retentionIntervalSeconds: number; httpAddr: string };
+  dms: {
+    storageDir: string;
+    maxUploadBytes: number;
+    urlTtlSeconds: number;
+    retentionIntervalSeconds: number;
+    httpAddr: string;
+    /** How long a share-link download's slot stays taken without a renewal (DMS_SHARE_LEASE_SECONDS); renewed every third of it. */
+    shareLeaseSeconds: number;
+  };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
   /** Largest JSON body the gateway reads. */
   maxJsonBytes: number;
+  /** Longest the gateway waits for a request's body once its headers are in (REQUEST_BODY_TIMEOUT_MS); the upload is timed by idleness instead. */
+  requestBodyTimeoutMs: number;
+  /** Longest an upload's body may send nothing before the gateway cuts it off (UPLOAD_IDLE_TIMEOUT_MS). */
+  uploadIdleTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -108,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: int(env, 'DMS_MAX_UPLOAD_BYTES', 1024 ** 3, 1),
       urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
       retentionIntervalSeconds: int(env, 'DMS_RETENTION_INTERVAL_SECONDS', 3600, 1),
+      shareLeaseSeconds: int(env, 'DMS_SHARE_LEASE_SECONDS', 30, 1, 3600),
       // dms-svc's HTTP server for the file bytes (upload, download), which the gateway proxies to
       httpAddr: env.DMS_HTTP_ADDR || '127.0.0.1:50054',
     },
@@ -125,6 +138,8 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : undefined,
     maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
+    requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
 }

@@ -18,7 +18,8 @@ export const dmsFile = defineResource<DmsFile>()({
   softDelete: 'deleted',
   fields: {
     originalFileName: { kind: 'string', readOnly: true, searchable: true },
-    storedFileName: { kind: 'string', readOnly: true, maxLength: 64 },
+    // one file's bytes per stored name: the storage sweep finds a name's row by it, and a purge never takes another file's bytes
+    storedFileName: { kind: 'string', readOnly: true, maxLength: 64, unique: 'global' },
     fileSize: { kind: 'long', readOnly: true, min: 0 },
     mimeType: { kind: 'string', readOnly: true, maxLength: 255 },
     uploadDate: { kind: 'datetime', readOnly: true },

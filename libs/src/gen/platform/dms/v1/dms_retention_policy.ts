@@ -174,6 +174,18 @@ export interface RunDmsRetentionResponse {
   purged: number;
 }
 
+/** Request of SweepDmsStorage. */
+export interface SweepDmsStorageRequest {
+}
+
+/** Response of SweepDmsStorage. */
+export interface SweepDmsStorageResponse {
+  /** Upload temporaries (.upload-*.part) not written to within the grace period, removed by this sweep. */
+  temporariesRemoved: number;
+  /** Files under a stored name that no dms-file row names, older than the grace period, removed by this sweep. */
+  orphansRemoved: number;
+}
+
 function createBaseDmsRetentionPolicy(): DmsRetentionPolicy {
   return {
     id: undefined,
@@ -1028,6 +1040,98 @@ export const RunDmsRetentionResponse: MessageFns<RunDmsRetentionResponse> = {
   },
 };
 
+function createBaseSweepDmsStorageRequest(): SweepDmsStorageRequest {
+  return {};
+}
+
+export const SweepDmsStorageRequest: MessageFns<SweepDmsStorageRequest> = {
+  encode(_: SweepDmsStorageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SweepDmsStorageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSweepDmsStorageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSweepDmsStorageResponse(): SweepDmsStorageResponse {
+  return { temporariesRemoved: 0, orphansRemoved: 0 };
+}
+
+export const SweepDmsStorageResponse: MessageFns<SweepDmsStorageResponse> = {
+  encode(message: SweepDmsStorageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.temporariesRemoved !== 0) {
+      writer.uint32(8).int64(message.temporariesRemoved);
+    }
+    if (message.orphansRemoved !== 0) {
+      writer.uint32(16).int64(message.orphansRemoved);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SweepDmsStorageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSweepDmsStorageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.temporariesRemoved = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orphansRemoved = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** DmsRetentionPolicy: how long the files of a category or entity type are kept. */
 export type DmsRetentionPolicyServiceService = typeof DmsRetentionPolicyServiceService;
 export const DmsRetentionPolicyServiceService = {
@@ -1130,6 +1234,18 @@ export const DmsRetentionPolicyServiceService = {
       Buffer.from(RunDmsRetentionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RunDmsRetentionResponse => RunDmsRetentionResponse.decode(value),
   },
+  /** Sweeps the file storage once (the internal credential only): removes upload temporaries and stored files without a dms-file row left by crashes, once older than the grace period. */
+  sweepDmsStorage: {
+    path: "/platform.dms.v1.DmsRetentionPolicyService/SweepDmsStorage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SweepDmsStorageRequest): Buffer =>
+      Buffer.from(SweepDmsStorageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SweepDmsStorageRequest => SweepDmsStorageRequest.decode(value),
+    responseSerialize: (value: SweepDmsStorageResponse): Buffer =>
+      Buffer.from(SweepDmsStorageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SweepDmsStorageResponse => SweepDmsStorageResponse.decode(value),
+  },
 } as const;
 
 export interface DmsRetentionPolicyServiceServer extends UntypedServiceImplementation {
@@ -1149,6 +1265,8 @@ export interface DmsRetentionPolicyServiceServer extends UntypedServiceImplement
   dryRunDmsRetentionPolicy: handleUnaryCall<DryRunDmsRetentionPolicyRequest, DryRunDmsRetentionPolicyResponse>;
   /** Runs the retention job once (the internal credential only): every active policy, then the purge of soft-deleted files. */
   runDmsRetention: handleUnaryCall<RunDmsRetentionRequest, RunDmsRetentionResponse>;
+  /** Sweeps the file storage once (the internal credential only): removes upload temporaries and stored files without a dms-file row left by crashes, once older than the grace period. */
+  sweepDmsStorage: handleUnaryCall<SweepDmsStorageRequest, SweepDmsStorageResponse>;
 }
 
 export interface DmsRetentionPolicyServiceClient extends Client {
@@ -1279,6 +1397,22 @@ export interface DmsRetentionPolicyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RunDmsRetentionResponse) => void,
+  ): ClientUnaryCall;
+  /** Sweeps the file storage once (the internal credential only): removes upload temporaries and stored files without a dms-file row left by crashes, once older than the grace period. */
+  sweepDmsStorage(
+    request: SweepDmsStorageRequest,
+    callback: (error: ServiceError | null, response: SweepDmsStorageResponse) => void,
+  ): ClientUnaryCall;
+  sweepDmsStorage(
+    request: SweepDmsStorageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SweepDmsStorageResponse) => void,
+  ): ClientUnaryCall;
+  sweepDmsStorage(
+    request: SweepDmsStorageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SweepDmsStorageResponse) => void,
   ): ClientUnaryCall;
 }
 
