@@ -12,7 +12,7 @@ import type {
   RecordExceptionRequest,
 } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import { entryOf, type ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
-import { describeError, type Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
 import { isUuid } from '@platform/libs/crud/values.ts';
 
@@ -66,7 +66,7 @@ export function databaseExceptionRecorder(orm: MikroORM, log: Logger): Exception
   return (failure) => {
     const em = orm.em.fork();
     em.insert(ExceptionEntity, rowOf(entryOf(failure))).catch((error: unknown) =>
-      log.warn('could not record an exception entry', { refId: failure.refId, ...describeError(error) }),
+      log.warn({ refId: failure.refId, err: error }, 'could not record an exception entry'),
     );
   };
 }

@@ -56,7 +56,7 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
     server.once('error', reject);
     server.listen(portOf(deps.config.dms.httpAddr), '0.0.0.0', resolve);
   });
-  deps.runtime.log.info('file server listening', { address: deps.config.dms.httpAddr });
+  deps.runtime.log.info({ address: deps.config.dms.httpAddr }, 'file server listening');
   return {
     server,
     close: () =>

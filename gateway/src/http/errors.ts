@@ -5,7 +5,8 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
-import { describeError, type Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
+import { scrubSecrets } from '@platform/libs/log/redaction.ts';
 import { languageOf, stateOf } from './context.ts';
 import { requestError } from './request-errors.ts';
 
@@ -48,14 +49,16 @@ export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorReque
     if (ERRORS[domain.code].http >= 500 && !loggedByService) {
       const refId = domain.params.refId ?? randomUUID();
       domain.params.refId = refId;
-      log.error('request failed', { path: req.path, method: req.method, refId, code: domain.code, ...describeError(error) });
       const claims = stateOf(res).claims;
+      // the path may hold a credential (a share link's token; a signed URL's is in the query)
+      const path = scrubSecrets(req.originalUrl);
+      log.error({ path: scrubSecrets(req.path), method: req.method, refId, code: domain.code, err: error }, 'request failed');
       record({
         refId,
         service: 'gateway',
         errorCode: domain.code === 'SVC-SYS-5002' ? 'SVC-SYS-5002' : 'SVC-SYS-5001',
         error,
-        path: req.originalUrl.slice(0, 1000),
+        path,
         method: req.method,
         userCode: claims?.userCode,
         crProcessId: claims?.crProcessId,

@@ -51,7 +51,7 @@ function limitRequests(tiers: Record<PathCategory, Tier>, log: Logger): RequestH
           return;
         }
         // Neither Redis nor the in-memory insurance answered (not expected): serve rather than fail.
-        log.error('rate limiter failed', { detail: refusal instanceof Error ? refusal.message : String(refusal) });
+        log.error({ err: refusal }, 'rate limiter failed');
         next();
       },
     );

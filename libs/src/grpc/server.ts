@@ -7,7 +7,7 @@ import { unauthenticated } from '../errors/domain-error.ts';
 import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
 import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
-import { describeError, type Logger } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { META, metaLatin1, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
 
@@ -52,7 +52,7 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
       (response) => callback(null, response),
       (error: unknown) => {
         const domain = toDomainError(error, ({ refId, error: cause }) => {
-          runtime.log.error('unexpected failure', { method, refId, ...describeError(cause) });
+          runtime.log.error({ method, refId, err: cause }, 'unexpected failure');
           const user = caller?.kind === 'user' ? caller.claims : undefined;
           runtime.recordFailure({
             refId,
