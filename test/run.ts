@@ -41,6 +41,8 @@ const { env, secrets } = throwawayEnv(database.url, workDir, {
   RATE_LIMIT_JWT: '100000',
   // lastSeenAt is sent to core in batches; often here, so a test sees it move.
   SESSION_SEEN_FLUSH_MS: '200',
+  // access lines too: the request-id tests read them
+  LOG_LEVEL: 'info',
 });
 
 let exitCode = 1;
@@ -60,11 +62,14 @@ try {
     PLATFORM_BPM_GRPC: platform.env.BPM_GRPC_ADDR ?? '',
     PLATFORM_DMS_GRPC: platform.env.DMS_GRPC_ADDR ?? '',
     PLATFORM_ENV: JSON.stringify(platform.env),
+    PLATFORM_LOG_FILE: logFile,
   });
   const failed = failures(summary);
   if (failed.count > 0) {
     const log = await readFile(logFile, 'utf8').catch(() => '');
-    console.log(`# last lines of the platform log:\n${log.split('\n').slice(-40).map((l) => `#   ${l}`).join('\n')}`);
+    // warnings, errors and whatever is not a log line (a crash), not the access lines around them
+    const notable = log.split('\n').filter((line) => line !== '' && !/"level":"(info|debug)"/.test(line));
+    console.log(`# last warnings and errors of the platform log:\n${notable.slice(-40).map((l) => `#   ${l}`).join('\n')}`);
   }
   for (const reason of failed.reasons) console.log(`# ${reason}`);
   console.log(`${summary.passed} passed, ${failed.count} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);

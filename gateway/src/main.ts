@@ -33,8 +33,8 @@ function start(): void {
     log.info({ port }, 'listening');
     process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
   });
-  answerClientErrors(server);
-  if (managementServer) answerClientErrors(managementServer);
+  answerClientErrors(server, log);
+  if (managementServer) answerClientErrors(managementServer, log);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Node's requestTimeout bounds a whole request, server-wide, and would cut off a large upload over

@@ -12,6 +12,8 @@ export interface PlatformUnderTest {
   grpc: { core: string; bpm: string; dms: string };
   /** The environment the platform's processes got. */
   env: Record<string, string>;
+  /** The file its processes' output goes to (JSON lines, each prefixed `[service]`). */
+  logFile: string;
 }
 
 function required(name: string): string {
@@ -29,6 +31,7 @@ export const platform: PlatformUnderTest = {
   databaseUrl: required('PLATFORM_DATABASE_URL'),
   grpc: { core: required('PLATFORM_CORE_GRPC'), bpm: required('PLATFORM_BPM_GRPC'), dms: required('PLATFORM_DMS_GRPC') },
   env: JSON.parse(required('PLATFORM_ENV')) as Record<string, string>,
+  logFile: required('PLATFORM_LOG_FILE'),
 };
 
 export interface ApiResponse<T = any> {

@@ -5,6 +5,7 @@ import { toDomainError } from '@platform/libs/errors/grpc-status.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { scrubSecrets } from '@platform/libs/log/redaction.ts';
+import { currentRequestId } from '@platform/libs/log/request-id.ts';
 import { languageOfRequest } from './caller.ts';
 
 /** A JSON answer. */
@@ -42,6 +43,7 @@ export function sendFailure(runtime: Runtime, req: IncomingMessage, res: ServerR
       userCode: claims?.userCode,
       crProcessId: claims?.crProcessId,
       projectCode: ctx?.projectCode,
+      requestId: currentRequestId(),
     });
   });
   if (res.headersSent) {

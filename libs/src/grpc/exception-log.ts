@@ -3,6 +3,7 @@ import type { TokenService } from '../auth/jwt.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
 import type { Logger } from '../log/logger.ts';
 import { scrubSecrets } from '../log/redaction.ts';
+import { REQUEST_ID_HEADER } from '../log/request-id.ts';
 
 /** What is known of an unexpected failure where it happened. */
 export interface Failure {
@@ -15,6 +16,8 @@ export interface Failure {
   userCode?: string | undefined;
   crProcessId?: number | undefined;
   projectCode?: string | undefined;
+  /** The request's id (X-Request-Id), which its log lines carry too. */
+  requestId?: string | undefined;
 }
 
 /** Writes one exception-log entry; never throws (a failure to record is itself only logged). */
@@ -40,6 +43,7 @@ export function entryOf(failure: Failure): ExceptionEntry {
     stack: error.stack === undefined ? undefined : scrubSecrets(error.stack).slice(0, MAX_TEXT),
     createdAt: new Date().toISOString(),
     projectCode: failure.projectCode?.slice(0, 100),
+    requestId: failure.requestId,
   };
 }
 
@@ -53,6 +57,8 @@ export function coreExceptionRecorder(coreAddress: string, tokens: TokenService,
   const record: ExceptionRecorder = (failure) => {
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${tokens.internalToken(caller)}`);
+    // core-svc's lines about recording it belong to the same request
+    if (failure.requestId) metadata.set(REQUEST_ID_HEADER, failure.requestId);
     client.makeUnaryRequest(
       method.path,
       method.requestSerialize,

@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { errorFields } from './error-fields.ts';
 import { CENSOR, REDACTED_PATHS } from './redaction.ts';
+import { currentRequestId } from './request-id.ts';
 
 export type { Logger } from 'pino';
 
@@ -8,7 +9,7 @@ export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * A pino logger writing JSON lines on stdout: `level` (its name), `time` (ISO 8601), `service`,
- * the fields, `msg`.
+ * `requestId` when the line is written while serving a request (request-id.ts), the fields, `msg`.
  * Secret fields are redacted and errors under `err` are scrubbed (redaction.ts).
  *
  * @example
@@ -24,5 +25,9 @@ export function createLogger(service: string, level: Level | 'silent'): Logger {
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: [...REDACTED_PATHS], censor: CENSOR },
     serializers: { err: errorFields },
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId === undefined ? {} : { requestId };
+    },
   });
 }
