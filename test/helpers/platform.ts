@@ -1,3 +1,5 @@
+import { notePasswordsOf } from './used-secrets.ts';
+
 /**
  * The platform under test, as test/run.ts started it, and a small HTTP client for it. Tests talk to
  * the real gateway over HTTP only.
@@ -61,7 +63,10 @@ export async function api<T = any>(method: string, path: string, options: ApiOpt
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Uint8Array | undefined;
   if (options.raw !== undefined) body = options.raw;
-  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  else if (options.body !== undefined) {
+    notePasswordsOf(options.body);
+    body = JSON.stringify(options.body);
+  }
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey === true) headers['x-api-key'] = platform.apiKey;
