@@ -229,7 +229,7 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
       description:
         'The link\'s file as an attachment, with the download headers and ranges of signed URLs. A link with a password is 401 SVC-SYS-3005 ' +
         'until validated: then the downloadUrl of validate-password, which adds token and expires (a changed one 403 SVC-SYS-3003, a past one 403 SVC-SYS-3004). ' +
-        'An expired, passive, used-up (downloadCount = maxDownloads) or deleted-file link is 410 SVC-SYS-3006; an unknown token 404. ' +
+        'An expired, passive, used-up (completed downloads plus those under way reach maxDownloads) or deleted-file link is 410 SVC-SYS-3006; an unknown token 404. ' +
         'A complete download counts one against maxDownloads (a slot is taken before streaming and given back if the download is cut off). Audited as SHARE_ACCESS.',
       pathParams: shareToken,
       query: {
