@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import type { Platform } from '../scripts/lib/processes.ts';
+import { freePort, type Platform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount, freshTenant } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';
 import { sql, withDb } from './helpers/db.ts';
@@ -159,9 +159,12 @@ test.after.always(async () => {
   await edge?.stop();
 });
 
-test('a CORS preflight, a rate-limited 429 and the IP filter\'s 403 carry the id: it is given before any other step', async (t) => {
+test('a CORS preflight, a rate-limited 429 and the IP filter\'s 403 carry the id: it is given before any other step; the gateway\'s own failure line and exception entry carry it', async (t) => {
   const origin = 'https://app.example.com';
   edge = await startGateway(platform.env, {
+    // bpm-svc unreachable: the gateway's own 503
+    BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+    GRPC_DEADLINE_MS: '2000',
     REDIS_KEY_PREFIX: uniquePrefix('request-id'),
     ALLOWED_ORIGINS: origin,
     TRUST_PROXY: '1',
@@ -189,4 +192,15 @@ test('a CORS preflight, a rate-limited 429 and the IP filter\'s 403 carry the id
   const denied = await api('GET', '/api/health', { baseUrl: edge.url, headers: { 'x-forwarded-for': '198.51.100.203', 'x-request-id': deniedId } });
   t.is(denied.status, 403);
   t.is(denied.headers.get('x-request-id'), deniedId);
+
+  const { token } = await adminSession();
+  const unavailableId = newId('unavailable');
+  const unavailable = await api('GET', '/api/branch/1', { baseUrl: edge.url, token, headers: { 'x-request-id': unavailableId } });
+  t.is(unavailable.status, 503);
+  t.is(unavailable.headers.get('x-request-id'), unavailableId);
+  const failed = await logLine(unavailableId, (line) => line.source === 'gateway' && line.entry.msg === 'request failed');
+  t.like(failed?.entry, { level: 'error', requestId: unavailableId, refId: unavailable.body.refId, code: 'SVC-SYS-5002', path: '/api/branch/1' });
+  t.is(typeof (failed?.entry.err as Record<string, unknown> | undefined)?.stack, 'string', 'the failure is logged with its error');
+  t.like(await exceptionEntry(unavailable.body.refId), { service: 'gateway', errorCode: 'SVC-SYS-5002', requestId: unavailableId });
+  t.like((await accessLine(unavailableId))?.entry, { route: '/api/branch/:key', status: 503, userCode: 'admin' });
 });

@@ -17,11 +17,12 @@ interface AccessFields {
 }
 
 function accessFields(req: IncomingMessage, res: ServerResponse, durationMs: number): AccessFields {
-  const { route, baseUrl } = req as Request;
+  // every router is mounted at the root, so the route's own path is the whole template
+  const { route } = req as Request;
   const claims = stateOf(res as Response).claims;
   return {
     method: req.method,
-    route: typeof route?.path === 'string' ? `${baseUrl}${route.path}` : undefined,
+    route: typeof route?.path === 'string' ? route.path : undefined,
     status: res.statusCode,
     durationMs,
     userCode: claims?.userCode,
@@ -52,11 +53,12 @@ export function accessLog(log: Logger, options: { accessLines: boolean }): Reque
       return requestId;
     },
     // one child logger per request carrying only the id; pino-http's own request and response
-    // objects (headers, URL with its query) are never serialized
+    // objects (headers, URL with its query) are never serialized (`err` keeps the logger's own
+    // serializer, for req.log's failure lines)
     quietReqLogger: true,
     quietResLogger: true,
     wrapSerializers: false,
-    serializers: { req: omitted, res: omitted, err: omitted },
+    serializers: { req: omitted, res: omitted },
     customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
     customSuccessObject: (req, res, value: { durationMs: number }) => accessFields(req, res, value.durationMs),
     // a 5xx is an access line like any other: the failure itself has its own line (http/errors.ts)
