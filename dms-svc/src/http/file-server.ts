@@ -3,7 +3,7 @@ import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { assertTenant, authorize } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { portOf } from '@platform/libs/config/config.ts';
-import { REQUEST_ID_HEADER, requestIdOf, withRequestId } from '@platform/libs/log/request-id.ts';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/log/request-id.ts';
 import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
@@ -46,7 +46,7 @@ export interface FileServerDeps {
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
   const server = createServer((req, res) => {
-    withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () =>
+    withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
       handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error)),
     );
   });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '@platform/libs/log/logger.ts';
-import { requestIdOf, REQUEST_ID_HEADER } from '@platform/libs/log/request-id.ts';
+import { REQUEST_ID_HEADER, requestIdFrom } from '@platform/libs/log/request-id.ts';
 import { stateOf } from './context.ts';
 
 /** What the access line says of a request (docs/decisions.md "Logs"). */
@@ -48,7 +48,7 @@ export function accessLog(log: Logger, options: { accessLines: boolean }): Reque
     logger: log,
     autoLogging: options.accessLines,
     genReqId: (req, res) => {
-      const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+      const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
       res.setHeader('X-Request-Id', requestId);
       return requestId;
     },

@@ -8,7 +8,7 @@ import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
 import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
 import type { Logger } from '../log/logger.ts';
-import { requestIdOf, withRequestId } from '../log/request-id.ts';
+import { requestIdFrom, withRequestId } from '../log/request-id.ts';
 import { META, metaLatin1, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
 
@@ -35,7 +35,7 @@ export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>
  */
 export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback) => {
-    const requestId = requestIdOf(metaString(call.metadata, META.requestId));
+    const requestId = requestIdFrom(metaString(call.metadata, META.requestId));
     let caller: Caller | undefined;
     const projectCode = metaString(call.metadata, META.projectCode);
     const run = async (): Promise<Res> => {

@@ -12,10 +12,10 @@ const WELL_FORMED = /^[A-Za-z0-9._-]{1,128}$/;
  * The id of a request: the one it came with when well-formed, else a new UUID.
  *
  * @example
- * requestIdOf('checkout-42') // 'checkout-42'
- * requestIdOf('a b')         // a fresh UUID
+ * requestIdFrom('checkout-42') // 'checkout-42'
+ * requestIdFrom('a b')         // a fresh UUID
  */
-export function requestIdOf(given: unknown): string {
+export function requestIdFrom(given: unknown): string {
   return typeof given === 'string' && WELL_FORMED.test(given) ? given : randomUUID();
 }
 
@@ -26,7 +26,7 @@ const current = new AsyncLocalStorage<string>();
  * awaits, carries the id (the logger's mixin reads it back with `currentRequestId`).
  *
  * @example
- * withRequestId(requestIdOf(metaString(call.metadata, META.requestId)), () => handle(call));
+ * withRequestId(requestIdFrom(metaString(call.metadata, META.requestId)), () => handle(call));
  */
 export function withRequestId<T>(requestId: string, work: () => T): T {
   return current.run(requestId, work);
