@@ -9,6 +9,7 @@ import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 const READY_STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 let limited: Platform;
@@ -18,7 +19,7 @@ test.before(async () => {
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '', DMS_MAX_UPLOAD_BYTES: '1024' },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB },
     ports: 'free',
-    log: 'silent',
+    log: suiteLog(),
   });
 });
 

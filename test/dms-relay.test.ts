@@ -14,6 +14,7 @@ import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession } from './helpers/factories.ts';
 import { signDownload, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 const SIGNED = (id: number) => {
   const expires = Math.floor(Date.now() / 1000) + 600;
@@ -56,7 +57,7 @@ async function gatewayWithDmsAt(port: number) {
   return startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_HTTP_ADDR: `127.0.0.1:${port}` },
     entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
-    log: 'silent',
+    log: suiteLog(),
   });
 }
 

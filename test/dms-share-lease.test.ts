@@ -14,6 +14,7 @@ import { sql } from './helpers/db.ts';
 import { upload } from './helpers/files.ts';
 import { settledDownloadCount } from './helpers/share-downloads.ts';
 import { api, platform } from './helpers/platform.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 const READY_STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 const LEASE_SECONDS = 4;
@@ -24,7 +25,7 @@ test.before(async () => {
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '', DMS_SHARE_LEASE_SECONDS: String(LEASE_SECONDS) },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB },
     ports: 'free',
-    log: 'silent',
+    log: suiteLog(),
   });
 });
 

@@ -36,6 +36,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Exchange {
   status: number;
+  /** The status line and header lines as received. */
+  head: string;
   body: any;
   /** ms from the first byte sent until the server closed the connection. */
   closedAfter: number;
@@ -74,7 +76,7 @@ function exchange(head: string, chunks: (string | Buffer)[], everyMs: number, op
       } catch {
         // not JSON: left as text
       }
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), body, closedAfter: Date.now() - started });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), head: split < 0 ? raw : raw.slice(0, split), body, closedAfter: Date.now() - started });
     });
   });
 }
@@ -143,6 +145,7 @@ test('a JSON body that trickles forever is cut off after REQUEST_BODY_TIMEOUT_MS
   for (const [what, res] of Object.keys(heads).map((name, i) => [name, results[i]] as const)) {
     t.is(res?.status, 408, `${what}: ${JSON.stringify(res?.body)}`);
     t.like(res?.body, { status: 'ERROR', error_code: 'SVC-SYS-2001', message: 'The request did not arrive in time' }, what);
+    t.regex(res?.head ?? '', /^x-request-id: [0-9a-f-]{36}\r?$/im, `${what}: the answer written on the connection carries the request's id`);
     t.true((res?.closedAfter ?? 0) >= BODY_MS && (res?.closedAfter ?? Infinity) < BODY_MS + 4000, `${what}: closed after ${res?.closedAfter} ms`);
   }
 });

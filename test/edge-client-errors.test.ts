@@ -35,6 +35,7 @@ test('headers over the limit are 431 with the error body SVC-SYS-2001, on both p
     assertErrorBody(t, res, 431, 'SVC-SYS-2001');
     t.regex(res.head, /^content-type: application\/json/im, name);
     t.regex(res.head, /^connection: close/im, name);
+    t.regex(res.head, /^x-request-id: [0-9a-f-]{36}\r?$/im, `${name}: a new request id (the client's could not be read)`);
   }
 });
 

@@ -5,7 +5,7 @@
  * POST /api/auth/login belongs to the auth routes.
  */
 import test from 'ava';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import { createLogger } from '@platform/libs/log/logger.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import {
   LOGIN_FAILURES_PER_ADDRESS,
@@ -19,7 +19,7 @@ import { freePort } from '../scripts/lib/processes.ts';
 import { platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, uniquePrefix } from './helpers/redis.ts';
 
-const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = createLogger('test', 'silent');
 const redisUrl = platform.env.REDIS_URL ?? '';
 const prefixes: string[] = [];
 /** A prefix for one guard; its keys (15-minute windows) are deleted after the file. */

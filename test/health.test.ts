@@ -3,6 +3,7 @@ import test from 'ava';
 import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 test('GET /actuator/health is UP with core, bpm, dms, db, redis (when configured) and diskSpace', async (t) => {
   const res = await api('GET', '/actuator/health');
@@ -24,7 +25,7 @@ test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, an
   const gateway = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: `127.0.0.1:${deadPort}` },
     entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
-    log: 'silent',
+    log: suiteLog(),
   });
   try {
     const res = await api('GET', '/actuator/health', { baseUrl: gateway.url });

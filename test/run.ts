@@ -1,19 +1,22 @@
 /**
  * `npm test`: starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
- * everything, and closes with the plain line `N passed, M failed`, where M is at least 1 whenever
- * the run failed or no test passed.
+ * everything, scans the platform's whole log for secrets (one more test, after all others:
+ * helpers/secret-scan.ts), and closes with the plain line `N passed, M failed`, where M is at least
+ * 1 whenever the run failed or no test passed.
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
+import { scanRunLog } from './helpers/secret-scan.ts';
+import { readNotedSecrets } from './helpers/used-secrets.ts';
 
 // Redis first (REDIS_URL, else the local one, else a redis-server started here): without one the
 // run fails at once, saying how to get one.
@@ -26,6 +29,9 @@ console.log(`# redis: ${redis.source} (${new URL(redis.url).host})`);
 
 const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
 const logFile = join(workDir, 'platform.log');
+// the passwords the tests send, noted by each test process (helpers/used-secrets.ts)
+const secretsFile = join(workDir, 'used-secrets.jsonl');
+await writeFile(secretsFile, '');
 const server = await resolveTestDatabase(process.env);
 const database = await createFreshDatabase(server.adminUrl);
 console.log(`# database: ${server.source} server, fresh database ${database.name}`);
@@ -41,6 +47,8 @@ const { env, secrets } = throwawayEnv(database.url, workDir, {
   RATE_LIMIT_JWT: '100000',
   // lastSeenAt is sent to core in batches; often here, so a test sees it move.
   SESSION_SEEN_FLUSH_MS: '200',
+  // access lines too: the request-id tests read them, and the closing scan looks at everything
+  LOG_LEVEL: 'info',
 });
 
 let exitCode = 1;
@@ -48,6 +56,8 @@ let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
 try {
   platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
   console.log(`# platform: ${platform.url}`);
+  // one request of the run's own, so that the closing scan always has an access line to find
+  await fetch(`${platform.url}/api/health`).then((res) => res.body?.cancel());
   const summary = await runAva(process.argv.slice(2), {
     ...process.env,
     PLATFORM_URL: platform.url,
@@ -60,14 +70,23 @@ try {
     PLATFORM_BPM_GRPC: platform.env.BPM_GRPC_ADDR ?? '',
     PLATFORM_DMS_GRPC: platform.env.DMS_GRPC_ADDR ?? '',
     PLATFORM_ENV: JSON.stringify(platform.env),
+    PLATFORM_LOG_FILE: logFile,
+    PLATFORM_SECRETS_FILE: secretsFile,
   });
   const failed = failures(summary);
+  // the log is complete once every process has stopped and the launcher has closed the file
+  await platform.stop();
+  const log = await readFile(logFile, 'utf8').catch(() => '');
+  const scan = scanRunLog(log, { ...secrets }, readNotedSecrets(await readFile(secretsFile, 'utf8')));
+  console.log(scan.report.join('\n'));
+  if (!scan.passed) failed.count++;
   if (failed.count > 0) {
-    const log = await readFile(logFile, 'utf8').catch(() => '');
-    console.log(`# last lines of the platform log:\n${log.split('\n').slice(-40).map((l) => `#   ${l}`).join('\n')}`);
+    // warnings, errors and whatever is not a log line (a crash), not the access lines around them
+    const notable = log.split('\n').filter((line) => line !== '' && !/"level":"(info|debug)"/.test(line));
+    console.log(`# last warnings and errors of the platform log:\n${notable.slice(-40).map((l) => `#   ${l}`).join('\n')}`);
   }
   for (const reason of failed.reasons) console.log(`# ${reason}`);
-  console.log(`${summary.passed} passed, ${failed.count} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+  console.log(`${summary.passed + (scan.passed ? 1 : 0)} passed, ${failed.count} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
   exitCode = failed.count === 0 ? 0 : 1;
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount, createUser, freshTenant, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -324,7 +325,7 @@ test('an unreachable service is 503 SVC-SYS-5002 with a refId that the gateway l
   const gateway = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`, GRPC_DEADLINE_MS: '2000' },
     entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
-    log: 'silent',
+    log: suiteLog(),
   });
   try {
     const { token } = await adminSession();
@@ -371,7 +372,7 @@ test('with a reCAPTCHA secret, login verifies captchaToken at the verify URL and
       RECAPTCHA_MIN_SCORE: '0.5',
     },
     entries: { 'bpm-svc': stub(), 'dms-svc': stub() },
-    log: 'silent',
+    log: suiteLog(),
   });
   try {
     const attempt = (captchaToken?: string) =>

@@ -44,8 +44,8 @@ export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Pro
     if ((await orm.em.fork().count(UserInfoEntity, {})) > 0) return; // another replica won the race
     throw error;
   }
-  log.info('bootstrap: created account DEFAULT and super user', {
-    userCode: config.adminUserCode,
-    ...(config.adminPassword ? {} : { generatedPassword: password }),
-  });
+  log.info(
+    { userCode: config.adminUserCode, ...(config.adminPassword ? {} : { generatedPassword: password }) },
+    'bootstrap: created account DEFAULT and super user',
+  );
 }

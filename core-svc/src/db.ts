@@ -79,6 +79,7 @@ export const ExceptionEntity = new EntitySchema<Row>({
     userCode: { type: 'string', length: 64, nullable: true },
     crProcessId: { type: new BigIntType('number'), nullable: true },
     projectCode: { type: 'string', length: 100, nullable: true },
+    requestId: { type: 'string', length: 128, nullable: true, index: 'exception_log_request_id_index' },
     stack: { type: 'text', nullable: true },
     createdAt: { type: 'datetime', columnType: 'timestamptz', index: 'exception_log_created_at_index' },
   } as never,

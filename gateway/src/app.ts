@@ -7,6 +7,7 @@ import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import type { SessionCheck } from './auth/session-check.ts';
 import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
+import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/json-body.ts';
 import { uploadIdleLimit } from './http/receipt-deadline.ts';
@@ -61,9 +62,11 @@ const notFound: RequestHandler = (req, _res, next) => next(new DomainError('SVC-
  */
 function createManagementApp({ config, backends, recordFailure, log }: GatewayDeps, health: RateLimiting['health']): Express {
   const app = gatewayExpress();
+  // request ids, but no access lines: the probes would fill the log
+  app.use(accessLog(log, { accessLines: false }));
   app.use(healthRoutes(config, backends, health));
   app.use(notFound);
-  app.use(errorHandler(log, recordFailure));
+  app.use(errorHandler(recordFailure));
   return app;
 }
 
@@ -81,6 +84,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   const cors = corsPolicy(config.allowedOrigins);
   const limits = createRateLimiting(config, log);
 
+  // The request id and the access line, first: every response carries X-Request-Id, every request has its line.
+  app.use(accessLog(log, { accessLines: true }));
   // CORS headers on every response to an allowed origin, errors (even the IP filter's 403) included.
   app.use(cors.headers);
   // 1. IP filter.
@@ -115,6 +120,6 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.use(dmsRoutes(backends));
   app.use(crudRoutes(registry, backends));
   app.use(notFound);
-  app.use(errorHandler(log, recordFailure));
+  app.use(errorHandler(recordFailure));
   return { app, management: createManagementApp(deps, limits.health) };
 }

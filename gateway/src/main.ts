@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
-import { createLogger, describeError } from '@platform/libs/log/logger.ts';
+import { createLogger } from '@platform/libs/log/logger.ts';
 import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
@@ -25,16 +25,16 @@ function start(): void {
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log });
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
     const address = managementServer?.address();
-    log.info('management port listening', { port: typeof address === 'object' && address ? address.port : config.managementPort });
+    log.info({ port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');
   });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
-    log.info('listening', { port });
+    log.info({ port }, 'listening');
     process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
   });
-  answerClientErrors(server);
-  if (managementServer) answerClientErrors(managementServer);
+  answerClientErrors(server, log);
+  if (managementServer) answerClientErrors(managementServer, log);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Node's requestTimeout bounds a whole request, server-wide, and would cut off a large upload over
@@ -47,7 +47,7 @@ function start(): void {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('stopping', { signal });
+    log.info({ signal }, 'stopping');
     const force = setTimeout(() => process.exit(0), 8_000);
     force.unref();
     server.close(async () => {
@@ -68,6 +68,6 @@ function start(): void {
 try {
   start();
 } catch (error) {
-  createLogger('gateway', 'info').error('failed to start', describeError(error));
+  createLogger('gateway', 'info').error({ err: error }, 'failed to start');
   process.exit(1);
 }

@@ -111,8 +111,8 @@ const OUTPUT_LINES = 40;
 interface Child {
   name: ServiceName;
   process: ChildProcess;
-  stderr: string[];
-  stdout: string[];
+  /** The last lines of stdout and stderr together, in the order they came. */
+  output: string[];
   exited: Promise<void>;
   address?: string;
 }
@@ -187,8 +187,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     const child: Child = {
       name,
       process: spawned,
-      stderr: [],
-      stdout: [],
+      output: [],
       exited: new Promise((r) => spawned.once('close', () => r())),
     };
     children.set(name, child);
@@ -196,9 +195,10 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       const source = spawned[stream];
       if (!source) continue;
       createInterface({ input: source, crlfDelay: Infinity }).on('line', (line) => {
-        const kept = child[stream];
-        kept.push(line);
-        if (kept.length > OUTPUT_LINES) kept.shift();
+        // both streams: the logs (a failure to start included) are JSON lines on stdout, what Node
+        // itself prints on a crash goes to stderr
+        child.output.push(line);
+        if (child.output.length > OUTPUT_LINES) child.output.shift();
         sink.write(name, line, stream);
       });
     }
@@ -209,7 +209,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     spawned.once('close', (code, signal) => {
       if (ready || stopping) return;
       const how = signal ? `signal ${signal}` : `code ${code}`;
-      failStart(new PlatformStartError(`${name} exited with ${how} before the platform was ready`, name, lastOutput(child)));
+      failStart(new PlatformStartError(`${name} exited with ${how} before the platform was ready`, name, child.output));
     });
     return new Promise<Child>((resolveReady, reject) => {
       const onMessage = (message: unknown): void => {
@@ -234,7 +234,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
           new PlatformStartError(
             `${waiting ?? names.join(', ')} was not ready within ${readyTimeoutMs / 1000} s`,
             waiting,
-            child ? lastOutput(child) : [],
+            child ? child.output : [],
           ),
         );
       }, readyTimeoutMs);
@@ -288,10 +288,6 @@ function isReady(message: unknown): message is ReadyMessage {
 function portOf(address: string): number | undefined {
   const port = Number(address.slice(address.lastIndexOf(':') + 1));
   return Number.isInteger(port) && port > 0 ? port : undefined;
-}
-
-function lastOutput(child: Child): string[] {
-  return child.stderr.length > 0 ? child.stderr : child.stdout;
 }
 
 /** Signals the child's process group (it was spawned detached), so its own children go too. */

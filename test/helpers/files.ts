@@ -13,6 +13,7 @@ export interface UploadOptions {
   type?: string;
   fields?: Record<string, string>;
   baseUrl?: string;
+  headers?: Record<string, string>;
 }
 
 /** POST /api/dms-file/upload as a browser form would send it. */
@@ -24,7 +25,7 @@ export async function upload(options: UploadOptions): Promise<ApiResponse> {
   form.set('file', new Blob([bytes], options.type ? { type: options.type } : {}), options.fileName ?? 'walk.txt');
   const response = await fetch(`${options.baseUrl ?? platform.url}/api/dms-file/upload`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${options.token}` },
+    headers: { ...options.headers, authorization: `Bearer ${options.token}` },
     body: form,
   });
   const text = await response.text();

@@ -1,3 +1,5 @@
+import { notePasswordsOf } from './used-secrets.ts';
+
 /**
  * The platform under test, as test/run.ts started it, and a small HTTP client for it. Tests talk to
  * the real gateway over HTTP only.
@@ -12,6 +14,8 @@ export interface PlatformUnderTest {
   grpc: { core: string; bpm: string; dms: string };
   /** The environment the platform's processes got. */
   env: Record<string, string>;
+  /** The file its processes' output goes to (JSON lines, each prefixed `[service]`). */
+  logFile: string;
 }
 
 function required(name: string): string {
@@ -29,6 +33,7 @@ export const platform: PlatformUnderTest = {
   databaseUrl: required('PLATFORM_DATABASE_URL'),
   grpc: { core: required('PLATFORM_CORE_GRPC'), bpm: required('PLATFORM_BPM_GRPC'), dms: required('PLATFORM_DMS_GRPC') },
   env: JSON.parse(required('PLATFORM_ENV')) as Record<string, string>,
+  logFile: required('PLATFORM_LOG_FILE'),
 };
 
 export interface ApiResponse<T = any> {
@@ -58,7 +63,10 @@ export async function api<T = any>(method: string, path: string, options: ApiOpt
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Uint8Array | undefined;
   if (options.raw !== undefined) body = options.raw;
-  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  else if (options.body !== undefined) {
+    notePasswordsOf(options.body);
+    body = JSON.stringify(options.body);
+  }
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey === true) headers['x-api-key'] = platform.apiKey;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { freePort, type Platform, startPlatform } from '../../scripts/lib/processes.ts';
+import { suiteLog } from './suite-log.ts';
 
 const LOCAL_REDIS = 'redis://127.0.0.1:6379';
 const NO_REDIS =
@@ -155,7 +156,7 @@ export function startGateway(base: Record<string, string>, env: Record<string, s
   return startPlatform({
     env: { ...base, GATEWAY_PORT: '0', ...env },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
-    log: 'silent',
+    log: suiteLog(),
   });
 }
 

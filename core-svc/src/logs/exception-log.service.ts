@@ -12,7 +12,7 @@ import type {
   RecordExceptionRequest,
 } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import { entryOf, type ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
-import { describeError, type Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
 import { isUuid } from '@platform/libs/crud/values.ts';
 
@@ -26,6 +26,7 @@ const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
   ['refId', { kind: 'string', maxLength: 36 }],
   ['path', { kind: 'string', maxLength: 1000 }],
   ['method', { kind: 'string', maxLength: 16 }],
+  ['requestId', { kind: 'string', maxLength: 128 }],
 ]);
 
 
@@ -42,6 +43,7 @@ function toEntry(row: Row): ExceptionEntry {
     stack: (row.stack as string | null) ?? undefined,
     createdAt: (row.createdAt as Date).toISOString(),
     projectCode: (row.projectCode as string | null) ?? undefined,
+    requestId: (row.requestId as string | null) ?? undefined,
   };
 }
 
@@ -56,6 +58,7 @@ function rowOf(entry: ExceptionEntry): Row {
     userCode: entry.userCode ?? null,
     crProcessId: entry.crProcessId ?? null,
     projectCode: entry.projectCode ?? null,
+    requestId: entry.requestId?.slice(0, 128) ?? null,
     stack: entry.stack ?? null,
     createdAt: new Date(),
   };
@@ -66,7 +69,7 @@ export function databaseExceptionRecorder(orm: MikroORM, log: Logger): Exception
   return (failure) => {
     const em = orm.em.fork();
     em.insert(ExceptionEntity, rowOf(entryOf(failure))).catch((error: unknown) =>
-      log.warn('could not record an exception entry', { refId: failure.refId, ...describeError(error) }),
+      log.warn({ refId: failure.refId, err: error }, 'could not record an exception entry'),
     );
   };
 }

@@ -52,7 +52,7 @@ export async function sweepStorage(em: EntityManager, storage: FileStorage, log:
     if (stored.length >= BATCH) await sweepStored();
   }
   if (stored.length > 0) await sweepStored();
-  if (counts.temporariesRemoved + counts.orphansRemoved > 0) log.info('storage sweep', { ...counts });
+  if (counts.temporariesRemoved + counts.orphansRemoved > 0) log.info({ ...counts }, 'storage sweep');
   return counts;
 }
 
@@ -79,7 +79,7 @@ async function removeIfOlder(storage: FileStorage, log: Logger, name: string, ki
     const info = await lstat(path);
     if (!info.isFile() || info.mtimeMs >= cutoff) return false;
     await unlink(path);
-    log.info('storage sweep removed a file', { file: name, kind, bytes: info.size, modifiedAt: info.mtime.toISOString() });
+    log.info({ file: name, kind, bytes: info.size, modifiedAt: info.mtime.toISOString() }, 'storage sweep removed a file');
     return true;
   } catch (error) {
     // another replica's sweep, retention's purge or the upload itself removed it first

@@ -3,6 +3,7 @@ import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { assertTenant, authorize } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { portOf } from '@platform/libs/config/config.ts';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/log/request-id.ts';
 import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
@@ -38,12 +39,16 @@ export interface FileServerDeps {
  * filter chain. It proves everything itself: the upload's token, live access, role and tenant; the
  * download's signature. POST /api/dms-file/upload, GET|HEAD /api/dms-file/download/{id}, and the
  * public share-link paths GET|HEAD /api/dms-share-link/public/{token} and POST
- * /api/dms-share-link/public/{token}/validate-password (share/*); anything else 404.
+ * /api/dms-share-link/public/{token}/validate-password (share/*); anything else 404. Each request
+ * runs as the one the gateway handed on (X-Request-Id, else a new id), for its log lines and
+ * exception entry.
  */
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
   const server = createServer((req, res) => {
-    handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error));
+    withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
+      handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error)),
+    );
   });
   // a large upload may take long; the gateway in front bounds each body (an upload by inactivity,
   // the rest in total) and a request it cuts off is cut off here too
@@ -56,7 +61,7 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
     server.once('error', reject);
     server.listen(portOf(deps.config.dms.httpAddr), '0.0.0.0', resolve);
   });
-  deps.runtime.log.info('file server listening', { address: deps.config.dms.httpAddr });
+  deps.runtime.log.info({ address: deps.config.dms.httpAddr }, 'file server listening');
   return {
     server,
     close: () =>

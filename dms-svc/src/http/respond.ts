@@ -4,7 +4,8 @@ import { ERRORS } from '@platform/libs/errors/codes.ts';
 import { toDomainError } from '@platform/libs/errors/grpc-status.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
-import { describeError } from '@platform/libs/log/logger.ts';
+import { scrubSecrets } from '@platform/libs/log/redaction.ts';
+import { currentRequestId } from '@platform/libs/log/request-id.ts';
 import { languageOfRequest } from './caller.ts';
 
 /** A JSON answer. */
@@ -29,17 +30,20 @@ export function sendFailure(runtime: Runtime, req: IncomingMessage, res: ServerR
   }
   const claims = ctx?.caller.kind === 'user' ? ctx.caller.claims : undefined;
   const domain = toDomainError(error, ({ refId, error: cause }) => {
-    runtime.log.error('unexpected failure', { path: req.url?.slice(0, 200), method: req.method, refId, ...describeError(cause) });
+    // the URL may hold a credential: a signed download's token, a share link's
+    const path = scrubSecrets(req.url ?? '');
+    runtime.log.error({ path: path.slice(0, 200), method: req.method, refId, err: cause }, 'unexpected failure');
     runtime.recordFailure({
       refId,
       service: runtime.service,
       errorCode: 'SVC-SYS-5001',
       error: cause,
-      path: (req.url ?? '').slice(0, 1000),
+      path,
       method: req.method,
       userCode: claims?.userCode,
       crProcessId: claims?.crProcessId,
       projectCode: ctx?.projectCode,
+      requestId: currentRequestId(),
     });
   });
   if (res.headersSent) {

@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
-import { describeError } from '@platform/libs/log/logger.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
@@ -20,8 +19,8 @@ export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logg
     if (stopped) return;
     timer = setTimeout(() => {
       running = (async () => {
-        await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error('retention run failed', describeError(error)));
-        await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error('storage sweep failed', describeError(error)));
+        await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
+        await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
       })().finally(() => {
         running = undefined;
         schedule();

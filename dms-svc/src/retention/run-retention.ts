@@ -1,7 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
-import { describeError } from '@platform/libs/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { AuditAction } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
@@ -72,7 +71,7 @@ export async function runRetention(em: EntityManager, storage: FileStorage, log:
     const candidates = purgeCandidates(Number(config.cr_process_id), config.purge_after_days);
     counts.purged += await drain(em, storage, log, candidates, { kind: 'purge', action: 'PURGE', details: { purgeAfterDays: config.purge_after_days } });
   }
-  if (counts.softDeleted + counts.purgedByPolicy + counts.purged > 0) log.info('retention', { ...counts, crProcessId });
+  if (counts.softDeleted + counts.purgedByPolicy + counts.purged > 0) log.info({ ...counts, crProcessId }, 'retention');
   return counts;
 }
 
@@ -128,6 +127,6 @@ async function removeBytes(storage: FileStorage, storedFileName: string, log: Lo
   try {
     await unlink(storage.pathOf(storedFileName));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('retention: bytes of a purged file not removed', { storedFileName, ...describeError(error) });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ storedFileName, err: error }, 'retention: bytes of a purged file not removed');
   }
 }

@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
-import { describeError } from '@platform/libs/log/logger.ts';
 import { renewSlot } from './download-slot.ts';
 
 /** A download's hold on its slot while its bytes flow. */
@@ -28,10 +27,10 @@ export function holdSlotLease(orm: MikroORM, slotId: number, leaseSeconds: numbe
           if (held || stopped) return;
           stopped = true;
           clearInterval(timer);
-          log.warn('share download stopped: its slot lease lapsed', { slotId });
+          log.warn({ slotId }, 'share download stopped: its slot lease lapsed');
           onLost();
         },
-        (error: unknown) => log.warn('share download slot lease not renewed', { slotId, ...describeError(error) }),
+        (error: unknown) => log.warn({ slotId, err: error }, 'share download slot lease not renewed'),
       )
       .finally(() => (renewing = false));
   }, (leaseSeconds * 1000) / 3);

@@ -47,7 +47,7 @@ export class SessionsSeen {
       try {
         await this.#backends.call('core', SessionServiceService, 'recordSessionsSeen', { seen }, toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' }));
       } catch (error) {
-        this.#log.warn('could not record when sessions were last seen', { sessions: seen.length, detail: error instanceof Error ? error.message : String(error) });
+        this.#log.warn({ sessions: seen.length, err: error }, 'could not record when sessions were last seen');
       }
     }
   }

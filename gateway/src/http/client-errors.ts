@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { Language } from '@platform/libs/i18n/messages.ts';
+import type { Logger } from '@platform/libs/log/logger.ts';
 import { errorBody } from './errors.ts';
 
 /** What Node's HTTP parser refused, as a status and the error of decisions.md §6. */
@@ -41,13 +43,14 @@ export function rawErrorAnswer(status: number, reason: string, lang: Language, e
  * a request line or header that is not HTTP, a request that took too long) with the JSON error
  * body rather than Node's empty one: 431 SVC-SYS-2001 for headers too large, 408 SVC-SYS-2001 for
  * a timeout, 400 SVC-SYS-2001 for the rest (docs/decisions.md). In English: the Accept-Language
- * header is among what could not be read. The connection is closed, as Node would.
+ * header is among what could not be read. The connection is closed, as Node would. The answer
+ * carries a new X-Request-Id (the client's could not be read either), logged with the refusal.
  *
  * An answer is written only when no response on the connection has begun (a body that breaks off
  * midway is refused while its request is still being handled); one that has begun would be
  * corrupted, so then the connection is only closed.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, log: Logger): void {
   const open = new WeakMap<Socket, Set<ServerResponse>>();
   const answered = new WeakSet<Socket>();
   server.on('request', (req, res) => {
@@ -65,7 +68,9 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const { status, reason, error: domain } = refusalOf(error.code);
-    socket.end(rawErrorAnswer(status, reason, 'en', domain));
+    const requestId = randomUUID();
+    log.info({ requestId, status, code: error.code }, 'request refused by the HTTP parser');
+    socket.end(rawErrorAnswer(status, reason, 'en', domain, { 'X-Request-Id': requestId }));
     // Closing with unread bytes would reset the connection, and the client could lose the answer:
     // what it still sends is read and dropped until it closes, for a few seconds at most.
     socket.resume();

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 import { languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
@@ -26,6 +27,11 @@ export function categoryOfRequest(req: Request, res: Response): PathCategory {
 /** Accept-Language (first en or tr) wins, then the login's language in the token, then en (decisions.md §9). */
 export function languageOf(req: Request, res: Response): Language {
   return languageFromHeader(req.headers['accept-language']) ?? stateOf(res).claims?.lang ?? 'en';
+}
+
+/** The request's id (X-Request-Id), which the first handler gave it (http/access-log.ts). */
+export function requestIdOf(req: IncomingMessage): string {
+  return String(req.id);
 }
 
 /** The client address: the socket's, or the one TRUST_PROXY hops back in X-Forwarded-For. */

@@ -5,8 +5,8 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
-import { describeError, type Logger } from '@platform/libs/log/logger.ts';
-import { languageOf, stateOf } from './context.ts';
+import { scrubSecrets } from '@platform/libs/log/redaction.ts';
+import { languageOf, requestIdOf, stateOf } from './context.ts';
 import { requestError } from './request-errors.ts';
 
 /** The error body of decisions.md §6: status, error_code, message in `lang`, refId on 5xx. */
@@ -38,7 +38,7 @@ interface Classified {
  * it: a service's own 5001 was logged by that service; the gateway logs the rest (its own failures,
  * unreachable or timed-out services).
  */
-export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorRequestHandler {
+export function errorHandler(record: ExceptionRecorder): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();
@@ -48,18 +48,21 @@ export function errorHandler(log: Logger, record: ExceptionRecorder): ErrorReque
     if (ERRORS[domain.code].http >= 500 && !loggedByService) {
       const refId = domain.params.refId ?? randomUUID();
       domain.params.refId = refId;
-      log.error('request failed', { path: req.path, method: req.method, refId, code: domain.code, ...describeError(error) });
       const claims = stateOf(res).claims;
+      // the path may hold a credential (a share link's token; a signed URL's is in the query)
+      const path = scrubSecrets(req.originalUrl);
+      req.log.error({ path: scrubSecrets(req.path), method: req.method, refId, code: domain.code, err: error }, 'request failed');
       record({
         refId,
         service: 'gateway',
         errorCode: domain.code === 'SVC-SYS-5002' ? 'SVC-SYS-5002' : 'SVC-SYS-5001',
         error,
-        path: req.originalUrl.slice(0, 1000),
+        path,
         method: req.method,
         userCode: claims?.userCode,
         crProcessId: claims?.crProcessId,
         projectCode: typeof req.headers['x-project-code'] === 'string' ? req.headers['x-project-code'] : undefined,
+        requestId: requestIdOf(req),
       });
     }
     sendError(req, res, domain);

@@ -72,13 +72,15 @@ function timedOut(req: IncomingMessage, res: ServerResponse): void {
     socket.destroy();
     return;
   }
-  const cors = Object.fromEntries(
+  // the access line reports what the client got
+  res.statusCode = 408;
+  const kept = Object.fromEntries(
     Object.entries(res.getHeaders()).flatMap(([name, value]) =>
-      /^(access-control-|vary$)/.test(name) && value !== undefined ? [[name, Array.isArray(value) ? value.join(', ') : String(value)]] : [],
+      /^(access-control-|vary$|x-request-id$)/.test(name) && value !== undefined ? [[name, Array.isArray(value) ? value.join(', ') : String(value)]] : [],
     ),
   );
   const lang = languageFromHeader(req.headers['accept-language']) ?? 'en';
-  socket.end(rawErrorAnswer(408, 'Request Timeout', lang, new DomainError('SVC-SYS-2001', 'request.timeout'), cors));
+  socket.end(rawErrorAnswer(408, 'Request Timeout', lang, new DomainError('SVC-SYS-2001', 'request.timeout'), kept));
   const close = setTimeout(() => socket.destroy(), FLUSH_MS);
   close.unref();
   socket.once('finish', () => {

@@ -241,7 +241,7 @@ export class LoginGuard {
     try {
       return await work();
     } catch (error) {
-      this.#log.error('login guard failed', { detail: error instanceof Error ? error.message : String(error) });
+      this.#log.error({ err: error }, 'login guard failed');
       return undefined;
     }
   }

@@ -21,11 +21,11 @@ export function connectRedis(url: string, log: Logger, name: string): Redis {
   });
   let up: boolean | undefined;
   redis.on('ready', () => {
-    if (up === false) log.info('redis is back; rate limits are shared again', { connection: name });
+    if (up === false) log.info({ connection: name }, 'redis is back; rate limits are shared again');
     up = true;
   });
   redis.on('error', (error: Error) => {
-    if (up !== false) log.warn('redis unavailable; rate limits fall back to this process memory', { connection: name, detail: error.message });
+    if (up !== false) log.warn({ connection: name, err: error }, 'redis unavailable; rate limits fall back to this process memory');
     up = false;
   });
   return redis;

@@ -31,7 +31,7 @@ interface Tier {
  * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
  * and never reaches the JWT step.
  */
-function limitRequests(tiers: Record<PathCategory, Tier>, log: Logger): RequestHandler {
+function limitRequests(tiers: Record<PathCategory, Tier>): RequestHandler {
   return (req, res, next) => {
     const tier = tiers[categoryOfRequest(req, res)];
     const headers = (result: TokenBucketRes) => {
@@ -51,7 +51,7 @@ function limitRequests(tiers: Record<PathCategory, Tier>, log: Logger): RequestH
           return;
         }
         // Neither Redis nor the in-memory insurance answered (not expected): serve rather than fail.
-        log.error('rate limiter failed', { detail: refusal instanceof Error ? refusal.message : String(refusal) });
+        req.log.error({ err: refusal }, 'rate limiter failed');
         next();
       },
     );
@@ -89,7 +89,7 @@ export function createRateLimiting(config: Config, log: Logger): RateLimiting {
     jwt: tier('jwt', config.rateLimit.jwt),
   };
   return {
-    middleware: limitRequests(tiers, log),
+    middleware: limitRequests(tiers),
     loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log),
     sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD),
     health: async (): Promise<Record<string, { status: 'UP' | 'DOWN' }>> => {

@@ -2,7 +2,7 @@ import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { clientIp } from '../http/context.ts';
+import { clientIp, requestIdOf } from '../http/context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 
@@ -36,6 +36,8 @@ export function dmsProxy(httpAddr: string): Forward {
       // address its IP filter judged (express's req.ip under TRUST_PROXY) — replaces whatever
       // X-Forwarded-For the client sent (httpxy's xfwd keeps a client's header as it is)
       req.headers['x-forwarded-for'] = clientIp(req);
+      // likewise the request's id as this gateway gave it, for dms-svc's log lines
+      req.headers['x-request-id'] = requestIdOf(req);
       res.on('finish', () => resolve());
       res.on('close', () => resolve());
       void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));

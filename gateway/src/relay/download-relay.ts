@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { portOf } from '@platform/libs/config/config.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
-import { clientIp } from '../http/context.ts';
+import { clientIp, requestIdOf } from '../http/context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 import { BadUpstreamResponse, ResponseHeadReader, type ResponseHead } from './response-head.ts';
@@ -13,7 +13,7 @@ const CHUNK_BYTES = 512 * 1024;
 const CHUNKS_IN_FLIGHT = 4;
 
 /** Request fields not handed on: hop-by-hop ones (RFC 9110 §7.6.1), a body's framing (a GET sends none), and those written here. */
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'host', 'x-forwarded-for']);
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'host', 'x-forwarded-for', 'x-request-id']);
 /** Response fields not handed to the client: hop-by-hop ones. */
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
@@ -21,7 +21,8 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 't
  * The relay for GET and HEAD of file bytes (downloads, public share links) to dms-svc's HTTP server
  * at `httpAddr`. A connection per request (`Connection: close`), the request head written as the
  * client sent it minus hop-by-hop fields, with the one client address this gateway proved as
- * X-Forwarded-For (docs/decisions.md "Client address of byte requests").
+ * X-Forwarded-For (docs/decisions.md "Client address of byte requests") and the request's id as
+ * X-Request-Id.
  *
  * The answer is read with the socket's `onread` into a ring of reusable buffers
  * (libs/src/io/buffer-ring.ts), each written to the client as read and reused once the client's
@@ -147,7 +148,14 @@ function relay(req: Request, res: Response, host: string, port: number, httpAddr
     }
   });
 
-  const lines = [`${req.method} ${req.originalUrl} HTTP/1.1`, `host: ${httpAddr}`, 'connection: close', `x-forwarded-for: ${clientIp(req)}`];
+  const lines = [
+    `${req.method} ${req.originalUrl} HTTP/1.1`,
+    `host: ${httpAddr}`,
+    'connection: close',
+    `x-forwarded-for: ${clientIp(req)}`,
+    // the id this gateway gave the request (the client's only when well-formed), for dms-svc's log lines
+    `x-request-id: ${requestIdOf(req)}`,
+  ];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] ?? '';
     if (!NOT_FORWARDED.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);

@@ -15,7 +15,7 @@ import {
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
-import { clientIp } from '../http/context.ts';
+import { clientIp, requestIdOf } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
@@ -81,6 +81,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
         token: tokens.internalToken('gateway'),
         lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
         projectCode: header(req, 'x-project-code'),
+        requestId: requestIdOf(req),
       });
       // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
       const ip = clientIp(req);

@@ -5,7 +5,7 @@ import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
-import { clientIp, languageOf, stateOf } from '../http/context.ts';
+import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
 import { idParam } from '../http/params.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteSpec } from './route.ts';
@@ -24,6 +24,7 @@ export function userMetadata(req: Request, res: Response): Metadata {
     httpMethod: req.method,
     clientIp: clientIp(req),
     userAgent: header(req, 'user-agent'),
+    requestId: requestIdOf(req),
   });
 }
 

@@ -7,6 +7,7 @@ import { SessionServiceService, type Session } from '@platform/libs/gen/platform
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
+import { requestIdOf } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
 import { routerFor, type RouteTable } from './route.ts';
@@ -14,7 +15,7 @@ import { routerFor, type RouteTable } from './route.ts';
 /** The fields of a session as the API shows it (every one present, null where unset). */
 export const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
 /** The fields of an exception entry as the API shows it (every one present, null where unset). */
-export const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'stack', 'createdAt'] as const;
+export const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'requestId', 'stack', 'createdAt'] as const;
 
 /** A proto message as JSON with every field present (null where unset). */
 function withNulls<T extends object>(message: T, fields: readonly string[]): Record<string, unknown> {
@@ -54,6 +55,7 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): Router 
       projectCode: header(req, 'x-project-code'),
       httpPath: req.originalUrl.slice(0, 1000),
       httpMethod: req.method,
+      requestId: requestIdOf(req),
     });
   const session = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', SessionServiceService, method, request, internal(req));
   const logs = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', ExceptionLogServiceService, method, request, internal(req));

@@ -1,5 +1,6 @@
 import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from '../log/logger.ts';
 import type { Row } from './entity-schema.ts';
 
 export interface OrmOptions {
@@ -13,6 +14,8 @@ export interface OrmOptions {
   /** Connection pool size (default 10). */
   poolSize?: number;
   debug?: boolean;
+  /** Where MikroORM's own messages (the migrator's) go, as JSON lines; default: its coloured text on stdout. */
+  log?: Logger;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     discovery: { warnWhenNoEntities: false },
     forceUtcTimezone: true,
     debug: options.debug ?? false,
+    ...(options.log ? { logger: (message: string) => options.log?.info(message), colors: false } : {}),
     pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
     migrations: {
       path: options.migrationsDir,

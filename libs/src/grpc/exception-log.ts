@@ -1,7 +1,9 @@
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import type { TokenService } from '../auth/jwt.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
-import { describeError, type Logger } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
+import { scrubSecrets } from '../log/redaction.ts';
+import { REQUEST_ID_HEADER } from '../log/request-id.ts';
 
 /** What is known of an unexpected failure where it happened. */
 export interface Failure {
@@ -14,6 +16,8 @@ export interface Failure {
   userCode?: string | undefined;
   crProcessId?: number | undefined;
   projectCode?: string | undefined;
+  /** The request's id (X-Request-Id), which its log lines carry too. */
+  requestId?: string | undefined;
 }
 
 /** Writes one exception-log entry; never throws (a failure to record is itself only logged). */
@@ -21,21 +25,25 @@ export type ExceptionRecorder = (failure: Failure) => void;
 
 const MAX_TEXT = 10_000;
 
-/** The entry of a failure: its own message and stack, kept for operators, never sent to a client. */
+/**
+ * The entry of a failure: its own message and stack, kept for operators, never sent to a client
+ * (scrubbed of shaped secrets like a log line: a driver's message may quote a password hash).
+ */
 export function entryOf(failure: Failure): ExceptionEntry {
   const error = failure.error instanceof Error ? failure.error : new Error(String(failure.error));
   return {
     refId: failure.refId,
     service: failure.service,
     errorCode: failure.errorCode,
-    message: `${error.name}: ${error.message}`.slice(0, MAX_TEXT),
-    path: failure.path?.slice(0, 1000),
+    message: scrubSecrets(`${error.name}: ${error.message}`).slice(0, MAX_TEXT),
+    path: failure.path === undefined ? undefined : scrubSecrets(failure.path).slice(0, 1000),
     method: failure.method?.slice(0, 16),
     userCode: failure.userCode,
     crProcessId: failure.crProcessId,
-    stack: error.stack?.slice(0, MAX_TEXT),
+    stack: error.stack === undefined ? undefined : scrubSecrets(error.stack).slice(0, MAX_TEXT),
     createdAt: new Date().toISOString(),
     projectCode: failure.projectCode?.slice(0, 100),
+    requestId: failure.requestId,
   };
 }
 
@@ -49,6 +57,8 @@ export function coreExceptionRecorder(coreAddress: string, tokens: TokenService,
   const record: ExceptionRecorder = (failure) => {
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${tokens.internalToken(caller)}`);
+    // core-svc's lines about recording it belong to the same request
+    if (failure.requestId) metadata.set(REQUEST_ID_HEADER, failure.requestId);
     client.makeUnaryRequest(
       method.path,
       method.requestSerialize,
@@ -57,7 +67,7 @@ export function coreExceptionRecorder(coreAddress: string, tokens: TokenService,
       metadata,
       { deadline: Date.now() + 5_000 },
       (error) => {
-        if (error) log.warn('could not record an exception entry', { refId: failure.refId, ...describeError(error) });
+        if (error) log.warn({ refId: failure.refId, err: error }, 'could not record an exception entry');
       },
     );
   };

@@ -1,5 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import type { Language } from '../i18n/messages.ts';
+import { REQUEST_ID_HEADER } from '../log/request-id.ts';
 
 /** Metadata keys the gateway sets on every call. */
 export const META = {
@@ -11,6 +12,8 @@ export const META = {
   clientIp: 'x-client-ip',
   /** Binary: a User-Agent is any latin1 text, and text metadata must be printable ASCII. */
   userAgent: 'x-user-agent-bin',
+  /** The request's id, for the service's log lines and exception entries (log/request-id.ts). */
+  requestId: REQUEST_ID_HEADER,
 } as const;
 
 export interface CallMetadata {
@@ -24,6 +27,8 @@ export interface CallMetadata {
   /** The client's address as the gateway judged it, and its User-Agent, for audit rows. */
   clientIp?: string | undefined;
   userAgent?: string | undefined;
+  /** The id of the HTTP request behind the call. */
+  requestId?: string | undefined;
 }
 
 export function toMetadata(call: CallMetadata): Metadata {
@@ -35,6 +40,7 @@ export function toMetadata(call: CallMetadata): Metadata {
   if (call.httpMethod) metadata.set(META.httpMethod, call.httpMethod);
   if (call.clientIp) metadata.set(META.clientIp, call.clientIp.slice(0, 64));
   if (call.userAgent) metadata.set(META.userAgent, Buffer.from(call.userAgent.slice(0, 1000), 'latin1'));
+  if (call.requestId) metadata.set(META.requestId, call.requestId);
   return metadata;
 }
 

@@ -7,7 +7,8 @@ import { unauthenticated } from '../errors/domain-error.ts';
 import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
 import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
-import { describeError, type Logger } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
+import { requestIdFrom, withRequestId } from '../log/request-id.ts';
 import { META, metaLatin1, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
 
@@ -29,10 +30,12 @@ export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>
  * Wraps a handler as a grpc-js unary handler: refuses a request whose strings carry NUL,
  * authenticates the caller (a user token whose user and session are live, or the internal service
  * credential; nothing else is served) and reads the user's live access, forks an EntityManager for
- * the call, and maps whatever it throws to a gRPC status once.
+ * the call, and maps whatever it throws to a gRPC status once. The call runs as its request
+ * (`x-request-id`, else a new id), so every line it logs and its exception entry carry that id.
  */
 export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback) => {
+    const requestId = requestIdFrom(metaString(call.metadata, META.requestId));
     let caller: Caller | undefined;
     const projectCode = metaString(call.metadata, META.projectCode);
     const run = async (): Promise<Res> => {
@@ -48,27 +51,30 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
         client: { ipAddress: metaString(call.metadata, META.clientIp), userAgent: metaLatin1(call.metadata, META.userAgent) },
       });
     };
-    run().then(
-      (response) => callback(null, response),
-      (error: unknown) => {
-        const domain = toDomainError(error, ({ refId, error: cause }) => {
-          runtime.log.error('unexpected failure', { method, refId, ...describeError(cause) });
-          const user = caller?.kind === 'user' ? caller.claims : undefined;
-          runtime.recordFailure({
-            refId,
-            service: runtime.service,
-            errorCode: 'SVC-SYS-5001',
-            error: cause,
-            path: metaString(call.metadata, META.httpPath) ?? method,
-            method: metaString(call.metadata, META.httpMethod),
-            userCode: user?.userCode,
-            crProcessId: user?.crProcessId,
-            projectCode,
+    const answer = (): Promise<void> =>
+      run().then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          const domain = toDomainError(error, ({ refId, error: cause }) => {
+            runtime.log.error({ method, refId, err: cause }, 'unexpected failure');
+            const user = caller?.kind === 'user' ? caller.claims : undefined;
+            runtime.recordFailure({
+              refId,
+              service: runtime.service,
+              errorCode: 'SVC-SYS-5001',
+              error: cause,
+              path: metaString(call.metadata, META.httpPath) ?? method,
+              method: metaString(call.metadata, META.httpMethod),
+              userCode: user?.userCode,
+              crProcessId: user?.crProcessId,
+              projectCode,
+              requestId,
+            });
           });
-        });
-        callback(toGrpcStatus(domain));
-      },
-    );
+          callback(toGrpcStatus(domain));
+        },
+      );
+    void withRequestId(requestId, answer);
   };
 }
 

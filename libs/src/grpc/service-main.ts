@@ -10,7 +10,7 @@ import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
-import { createLogger, describeError, type Logger } from '../log/logger.ts';
+import { createLogger, type Logger } from '../log/logger.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
 import type { Runtime } from './server.ts';
@@ -46,7 +46,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
-  const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir });
+  const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
   await orm.migrator.up();
   await spec.afterMigrate?.(orm, config, log);
 
@@ -77,14 +77,14 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }, DB_HEALTH_INTERVAL_MS);
   dbWatch.unref();
   const extra = await spec.serve?.(runtime, config);
-  log.info('listening', { port });
+  log.info({ port }, 'listening');
   process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}` });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('stopping', { signal });
+    log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
     clearInterval(dbWatch);
     const force = setTimeout(() => server.forceShutdown(), 8_000);
@@ -106,7 +106,7 @@ export function main(spec: () => Promise<ServiceSpec>, name: string): void {
   spec()
     .then(runService)
     .catch((error: unknown) => {
-      createLogger(name, 'info').error('failed to start', describeError(error));
+      createLogger(name, 'info').error({ err: error }, 'failed to start');
       process.exit(1);
     });
 }

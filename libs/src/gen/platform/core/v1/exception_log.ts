@@ -58,7 +58,11 @@ export interface ExceptionEntry {
   /** ISO 8601 UTC. */
   createdAt: string;
   /** X-Project-Code of the request, when sent. */
-  projectCode?: string | undefined;
+  projectCode?:
+    | string
+    | undefined;
+  /** X-Request-Id of the request (the client's when well-formed, else one the gateway made): its log lines carry it too. */
+  requestId?: string | undefined;
 }
 
 /** Request of RecordException. */
@@ -75,7 +79,7 @@ export interface GetExceptionRequest {
 
 /** Request of ListExceptions. */
 export interface ListExceptionsRequest {
-  /** Paging, sorts and a filter of service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo. */
+  /** Paging, sorts and a filter of service, errorCode, userCode, crProcessId, requestId, createdAtFrom, createdAtTo. */
   page?: PageRequest | undefined;
 }
 
@@ -100,6 +104,7 @@ function createBaseExceptionEntry(): ExceptionEntry {
     stack: undefined,
     createdAt: "",
     projectCode: undefined,
+    requestId: undefined,
   };
 }
 
@@ -137,6 +142,9 @@ export const ExceptionEntry: MessageFns<ExceptionEntry> = {
     }
     if (message.projectCode !== undefined) {
       writer.uint32(90).string(message.projectCode);
+    }
+    if (message.requestId !== undefined) {
+      writer.uint32(98).string(message.requestId);
     }
     return writer;
   },
@@ -240,6 +248,14 @@ export const ExceptionEntry: MessageFns<ExceptionEntry> = {
             }
 
             message.projectCode = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.requestId = reader.string();
             continue;
           }
         }
