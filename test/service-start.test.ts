@@ -1,8 +1,9 @@
 /**
  * How a service meets its migrations at start (decisions.md "Migrations"): production applies none
  * and refuses to start while one is pending, naming it and the command; it waits while a migrator
- * holds the lock. Development and test migrate at start under the same lock. One service process
- * per test, on a fresh database of its own.
+ * holds the lock. Development and test migrate at start under the same lock. And production never
+ * generates (so never logs) the first admin's password. One service process per test, on a fresh
+ * database of its own.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -105,4 +106,21 @@ test('a test-environment service migrates at start, under the migration lock', a
   t.true(ready, output);
   t.deepEqual(await appliedMigrations(url, 'bpm'), migrationFiles('bpm'));
   t.regex(output, /"message":"migrated"/);
+});
+
+test('production core-svc on a database without users refuses to start without ADMIN_PASSWORD, naming it, and logs no password', async (t) => {
+  const url = await freshDatabase(t);
+  t.is((await runMigrate(url, 'up', 'core')).code, 0);
+  const refused = await startService(t, 'core', await serviceEnv(url, 'production')).outcome;
+  t.false(refused.ready);
+  t.is(refused.code, 1);
+  t.regex(refused.output, /ADMIN_PASSWORD/);
+  t.notRegex(refused.output, /generatedPassword/);
+
+  const password = randomBytes(12).toString('base64url');
+  const started = await startService(t, 'core', await serviceEnv(url, 'production', { ADMIN_PASSWORD: password })).outcome;
+  t.true(started.ready, started.output);
+  t.regex(started.output, /bootstrap: created account DEFAULT and super user/);
+  t.false(started.output.includes(password), 'the password given is not logged either');
+  t.notRegex(started.output, /generatedPassword/);
 });
