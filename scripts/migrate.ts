@@ -21,6 +21,8 @@ services: ${SERVICES.join(', ')} (up and status: all by default)`;
 
 type Command = 'up' | 'down' | 'status';
 
+// A closed output pipe (`npm run migrate -- status | head`) must not end a migration midway.
+process.stdout.on('error', () => undefined);
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function usage(problem: string): never {
