@@ -605,7 +605,7 @@ test('base: gateway has 2 replicas', (t) => {
   t.is(render('base').deployment(GATEWAY).spec?.replicas, 2);
 });
 
-test('production: APP_ENV=production, real origins, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
+test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
   const rendered = render('production');
   const { data } = rendered.config();
   t.is(data.APP_ENV, 'production');
