@@ -8,8 +8,8 @@ import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 import { BadUpstreamResponse, ResponseHeadReader, type ResponseHead } from './response-head.ts';
 
-/** Bytes per socket read, and reads on their way to the client: a download holds at most 1 MiB here. */
-const CHUNK_BYTES = 256 * 1024;
+/** Bytes per socket read, and reads on their way to the client: a download holds at most 2 MiB here. */
+const CHUNK_BYTES = 512 * 1024;
 const CHUNKS_IN_FLIGHT = 4;
 
 /** Request fields not handed on: hop-by-hop ones (RFC 9110 §7.6.1), a body's framing (a GET sends none), and those written here. */
