@@ -2,10 +2,17 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { ConfigError, loadConfig } from '@platform/libs/config/config.ts';
 
-const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c' };
+const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
+/** A production configuration that starts: every required setting, none of them weak. */
+const production = { APP_ENV: 'production', ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' };
+
+/** The message of the ConfigError that `env` is refused with. */
+function refusal(t: ExecutionContext, env: Record<string, string>): string {
+  return t.throws(() => loadConfig(env), { instanceOf: ConfigError })?.message ?? '';
+}
 
 test('production refuses to start without its six settings, naming each', (t) => {
   const error = t.throws(() => loadConfig({ APP_ENV: 'production' }), { instanceOf: ConfigError });
@@ -50,4 +57,80 @@ test('in development, missing secrets are generated once under the data folder a
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(JSON.parse(readFileSync(file, 'utf8')).dmsUrlSecret, first.dmsUrlSecret);
   t.throws(() => loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: /test needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET/ });
+});
+
+test('production refuses COOKIE_SECURE=false, naming it; true and the default (Secure) start', (t) => {
+  t.regex(refusal(t, { ...production, COOKIE_SECURE: 'false' }), /COOKIE_SECURE=false/);
+  t.regex(refusal(t, { ...production, COOKIE_SECURE: '0' }), /COOKIE_SECURE=false/);
+  t.true(loadConfig({ ...production, COOKIE_SECURE: 'true' }).cookieSecure);
+  t.true(loadConfig(production).cookieSecure);
+});
+
+test('production refuses BCRYPT_ROUNDS below 10, naming it; 10 and more start', (t) => {
+  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '9' }), /BCRYPT_ROUNDS=9 \(at least 10\)/);
+  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '4' }), /BCRYPT_ROUNDS=4/);
+  t.is(loadConfig({ ...production, BCRYPT_ROUNDS: '10' }).bcryptRounds, 10);
+  t.is(loadConfig({ ...production, BCRYPT_ROUNDS: '12' }).bcryptRounds, 12);
+  t.is(loadConfig(production).bcryptRounds, 10);
+});
+
+test('production refuses a DMS_URL_SECRET shorter than 32 bytes, naming it; 32 bytes start, counted in UTF-8', (t) => {
+  t.regex(refusal(t, { ...production, DMS_URL_SECRET: 'c'.repeat(31) }), /DMS_URL_SECRET of 31 bytes \(at least 32/);
+  t.regex(refusal(t, { ...production, DMS_URL_SECRET: 'c' }), /DMS_URL_SECRET of 1 byte /);
+  t.is(loadConfig({ ...production, DMS_URL_SECRET: 'c'.repeat(32) }).dmsUrlSecret, 'c'.repeat(32));
+  // 16 characters of two bytes each: the HMAC key is the secret's UTF-8 bytes
+  t.notThrows(() => loadConfig({ ...production, DMS_URL_SECRET: 'ç'.repeat(16) }));
+  t.notThrows(() => loadConfig({ ...production, DMS_URL_SECRET: 'f'.repeat(64) }));
+});
+
+test('production refuses placeholder origins in ALLOWED_ORIGINS, naming each: example domains, reserved names, loopback, http, wildcards', (t) => {
+  const placeholders = [
+    'https://example.com',
+    'https://platform.example.com',
+    'https://app.example.org',
+    'https://www.example.net:8443',
+    'https://shop.example',
+    'https://app.test',
+    'https://app.invalid',
+    'https://localhost',
+    'http://localhost:3000',
+    'https://app.localhost',
+    'https://127.0.0.1:8443',
+    'https://[::1]',
+    'http://app.acme.com',
+    '*',
+    'https://*.acme.com',
+  ];
+  for (const origin of placeholders) {
+    const message = refusal(t, { ...production, ALLOWED_ORIGINS: `https://app.acme.com,${origin}` });
+    t.true(message.includes(`ALLOWED_ORIGINS ${origin} (`), `${origin} is named: ${message}`);
+    t.false(message.includes('https://app.acme.com ('), 'the real origin beside it is not');
+  }
+});
+
+test('production starts with real https origins, subdomains and ports included', (t) => {
+  const origins = ['https://app.acme.com', 'https://acme.com:8443', 'https://portal.eu.acme.co.uk', 'https://example.community', 'https://myexample.com'];
+  t.deepEqual(loadConfig({ ...production, ALLOWED_ORIGINS: origins.join(',') }).allowedOrigins, origins);
+});
+
+test('production names every weak setting in one refusal', (t) => {
+  const message = refusal(t, {
+    ...production,
+    COOKIE_SECURE: 'false',
+    BCRYPT_ROUNDS: '8',
+    DMS_URL_SECRET: 'short',
+    ALLOWED_ORIGINS: 'https://platform.example.com',
+  });
+  for (const name of ['COOKIE_SECURE=false', 'BCRYPT_ROUNDS=8', 'DMS_URL_SECRET of 5 bytes', 'ALLOWED_ORIGINS https://platform.example.com']) {
+    t.true(message.includes(name), `${name} in: ${message}`);
+  }
+});
+
+test('development and test accept what production refuses as weak', (t) => {
+  const weak = { ...secrets, COOKIE_SECURE: 'false', BCRYPT_ROUNDS: '4', DMS_URL_SECRET: 'c', ALLOWED_ORIGINS: 'http://localhost:3000,https://app.example.com' };
+  for (const appEnv of ['development', 'test']) {
+    const config = loadConfig({ ...weak, APP_ENV: appEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'config-test-')) });
+    t.false(config.cookieSecure, appEnv);
+    t.is(config.bcryptRounds, 4, appEnv);
+  }
 });

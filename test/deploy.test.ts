@@ -15,11 +15,13 @@ import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
@@ -41,6 +43,8 @@ type GrpcService = keyof typeof GRPC_SERVICES;
  */
 const DMS_HTTP = { service: 'dms-svc', variable: 'DMS_HTTP_ADDR', portName: 'http' } as const;
 const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
+/** The Job that runs the services' migrations before a rollout (production services do not migrate). */
+const MIGRATE_JOB = 'migrate';
 const SECRET_NAME = 'platform-secrets';
 const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
 const CONFIG_KEYS = [
@@ -101,6 +105,19 @@ class Rendered {
   deployment(name: string): IDeployment {
     return this.one<IDeployment>('Deployment', name);
   }
+
+  job(name: string): IJob {
+    return this.one<IJob>('Job', name);
+  }
+
+  /** Every pod template: the Deployments' and the migrate Job's, each with its one container. */
+  workloads(): { name: string; pod: IPodSpec | undefined; container: IContainer }[] {
+    const job = this.job(MIGRATE_JOB);
+    return [
+      ...DEPLOYMENTS.map((name) => ({ name, pod: this.deployment(name).spec?.template.spec, container: app(this.deployment(name)) })),
+      { name: `Job ${MIGRATE_JOB}`, pod: job.spec?.template.spec, container: only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`) },
+    ];
+  }
 }
 
 function findKubectl(): string {
@@ -159,8 +176,11 @@ function render(layer: Layer): Rendered {
 // Helpers
 
 function app(deployment: IDeployment): IContainer {
-  const containers = deployment.spec?.template.spec?.containers ?? [];
-  if (containers.length !== 1) throw new Error(`${deployment.metadata?.name}: expected one container, found ${containers.length}`);
+  return only(deployment.spec?.template.spec?.containers, deployment.metadata?.name ?? 'a Deployment');
+}
+
+function only(containers: IContainer[] | undefined, owner: string): IContainer {
+  if (containers?.length !== 1) throw new Error(`${owner}: expected one container, found ${containers?.length ?? 0}`);
   return containers[0]!;
 }
 
@@ -276,9 +296,9 @@ eachLayer('the four Deployments run one image, set by kustomize, with node <svc>
   t.notRegex(image ?? '', /:latest$/, 'no floating latest tag');
 });
 
-eachLayer('every Deployment has resource requests and limits', (t, rendered) => {
-  for (const name of DEPLOYMENTS) {
-    const { resources } = app(rendered.deployment(name));
+eachLayer('every Deployment and the migrate Job have resource requests and limits', (t, rendered) => {
+  for (const { name, container } of rendered.workloads()) {
+    const { resources } = container;
     for (const bound of ['requests', 'limits'] as const) {
       for (const resource of ['cpu', 'memory']) {
         t.truthy(resources?.[bound]?.[resource], `${name}: resources.${bound}.${resource}`);
@@ -288,9 +308,7 @@ eachLayer('every Deployment has resource requests and limits', (t, rendered) => 
 });
 
 eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, RuntimeDefault seccomp, 30 s grace', (t, rendered) => {
-  for (const name of DEPLOYMENTS) {
-    const pod = rendered.deployment(name).spec?.template.spec;
-    const container = app(rendered.deployment(name));
+  for (const { name, pod, container } of rendered.workloads()) {
     const security = container.securityContext;
     t.true(pod?.securityContext?.runAsNonRoot ?? security?.runAsNonRoot, `${name}: runAsNonRoot`);
     t.not(security?.runAsNonRoot, false, `${name}: the container does not undo runAsNonRoot`);
@@ -304,6 +322,43 @@ eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, R
     t.is((security?.seccompProfile ?? pod?.securityContext?.seccompProfile)?.type, 'RuntimeDefault', `${name}: seccomp RuntimeDefault`);
     t.is(pod?.terminationGracePeriodSeconds, 30, `${name}: terminationGracePeriodSeconds`);
   }
+});
+
+eachLayer('the migrate Job runs what `npm run migrate -- up` runs, with the Deployments\' image, unprobed, retried a little and bounded in time', (t, rendered) => {
+  t.deepEqual(rendered.all<IJob>('Job').map((job) => job.metadata?.name), [MIGRATE_JOB], 'one Job');
+  const job = rendered.job(MIGRATE_JOB);
+  const pod = job.spec?.template.spec;
+  const container = only(pod?.containers, `Job ${MIGRATE_JOB}`);
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.migrate;
+  t.deepEqual(container.command, [...(script ?? '').split(' '), 'up'], `the command is package.json's migrate script (${script}) with up`);
+  t.is(container.image, app(rendered.deployment(GATEWAY)).image, 'the image of the release the Deployments run');
+  t.deepEqual(pod?.initContainers ?? [], []);
+  // Nothing to probe; a liveness probe would kill a migrator that waits for another's lock.
+  for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) t.is(container[kind], undefined, kind);
+  t.is(pod?.restartPolicy, 'Never', 'a failed run leaves its pod (and log) behind; the Job retries in a new one');
+  t.true((job.spec?.backoffLimit ?? 6) <= 3, 'a failing migration is not retried for long');
+  t.true((job.spec?.activeDeadlineSeconds ?? 0) > 0, 'a run waiting for a lock nobody releases ends');
+  t.is(job.spec?.parallelism ?? 1, 1);
+  t.is(job.spec?.completions ?? 1, 1);
+  t.false(pod?.automountServiceAccountToken ?? true, 'no API token in the pod');
+});
+
+eachLayer('no container carries a secret value inline: the migrate Job takes DATABASE_URL from the Secret by reference', (t, rendered) => {
+  const secrets = rendered.all<ISecret>('Secret').map((secret) => secret.metadata?.name);
+  for (const { name, container } of rendered.workloads()) {
+    for (const entry of container.env ?? []) {
+      if (![...SECRET_KEYS, 'ADMIN_PASSWORD'].includes(entry.name)) continue;
+      t.is(entry.value, undefined, `${name}: ${entry.name} has no inline value`);
+      t.truthy(entry.valueFrom?.secretKeyRef, `${name}: ${entry.name} comes from a Secret`);
+    }
+  }
+  const job = only(rendered.job(MIGRATE_JOB).spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`);
+  const url = job.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+  t.is(url?.key, 'DATABASE_URL');
+  t.not(url?.optional, true, 'required: without it the Job waits for the Secret');
+  if (secrets.length === 0) t.is(url?.name, SECRET_NAME, `the operator's Secret ${SECRET_NAME}`);
+  else t.true(secrets.includes(url?.name), 'the generated Secret');
+  t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
 });
 
 eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes', (t, rendered) => {
@@ -550,7 +605,7 @@ test('base: gateway has 2 replicas', (t) => {
   t.is(render('base').deployment(GATEWAY).spec?.replicas, 2);
 });
 
-test('production: APP_ENV=production, real origins, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
+test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
   const rendered = render('production');
   const { data } = rendered.config();
   t.is(data.APP_ENV, 'production');
@@ -591,4 +646,26 @@ test('secrets.env is git-ignored and the committed example holds placeholders on
   t.notRegex(values.get('JWT_SECRET') ?? '', /^[0-9a-fA-F]{64,}$/, 'JWT_SECRET is a placeholder');
   t.notRegex(values.get('CORE_API_KEY') ?? '', /^[0-9a-fA-F]{32}$/, 'CORE_API_KEY is a placeholder');
   t.notRegex(values.get('DMS_URL_SECRET') ?? '', /^[0-9a-fA-F]{32,}$/, 'DMS_URL_SECRET is a placeholder');
+});
+
+test('the image holds the migrate Job\'s command and what it imports from scripts/', (t) => {
+  // The Dockerfile leaves scripts/ out of the image but for these; the services' folders are copied whole.
+  const files: string[] = [];
+  const visit = (file: string): void => {
+    if (files.includes(file)) return;
+    files.push(file);
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    for (const [, specifier] of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = join(dirname(file), specifier!);
+      if (target.startsWith('scripts/')) visit(target);
+    }
+  };
+  visit('scripts/migrate.ts');
+  const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
+  const ignore = readFileSync(join(DEPLOY, 'Dockerfile.dockerignore'), 'utf8').split('\n');
+  for (const file of files) {
+    t.regex(dockerfile, new RegExp(`^COPY ${file.replace(/[.]/g, '\\.')} ${dirname(file)}/$`, 'm'), `the Dockerfile copies ${file}`);
+    t.true(ignore.includes(`!${file}`), `Dockerfile.dockerignore lets ${file} into the build context`);
+  }
+  t.true(files.length >= 2, `found ${files.join(', ')}`);
 });

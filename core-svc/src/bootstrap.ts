@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashPassword } from '@platform/libs/auth/password.ts';
-import type { Config } from '@platform/libs/config/config.ts';
+import { type Config, ConfigError } from '@platform/libs/config/config.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
 
@@ -9,12 +9,19 @@ export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', c
 
 /**
  * On a database with no user: account DEFAULT (crProcessId 1), the super user ADMIN_USER_CODE with
- * ADMIN_PASSWORD (generated and logged once when unset), and the user-process linking them
- * (decisions.md §1). Several replicas starting at once create them once: the unique keys decide.
+ * ADMIN_PASSWORD, and the user-process linking them (decisions.md §1). Several replicas starting at
+ * once create them once: the unique keys decide. ADMIN_PASSWORD unset: development and test generate
+ * one and log it once; production refuses to start, since a password in its logs is a leaked one.
  */
 export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Promise<void> {
   const em = orm.em.fork();
   if ((await em.count(UserInfoEntity, {})) > 0) return;
+  if (!config.adminPassword && config.appEnv === 'production') {
+    throw new ConfigError(
+      `production makes the first super user (${config.adminUserCode}) only with ADMIN_PASSWORD set: add it to the Secret for the first start ` +
+        '(it is read only while the database has no user, and may be removed afterwards)',
+    );
+  }
   const password = config.adminPassword ?? randomBytes(12).toString('base64url');
   const now = new Date();
   const audit = { version: 0, status: true, createdAt: now, updatedAt: now, createdBy: 'bootstrap', updatedBy: 'bootstrap' };

@@ -6,21 +6,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOrm } from '@platform/libs/db/orm.ts';
 import { createFreshDatabase } from './postgres.ts';
+import { type MigratedService, serviceSchema } from './service-schemas.ts';
 
-export const SERVICES = ['core', 'bpm', 'dms'] as const;
-export type MigratedService = (typeof SERVICES)[number];
+export { isService, type MigratedService, SERVICES } from './service-schemas.ts';
 
 /** The local server's maintenance database: where scratch databases are made unless told otherwise. */
 export const LOCAL_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-export function isService(name: unknown): name is MigratedService {
-  return SERVICES.includes(name as MigratedService);
-}
-
-/** A service's entities and migrations, as its `db.ts` declares them. */
-export async function serviceSchema(service: MigratedService): Promise<typeof import('../../bpm-svc/src/db.ts')> {
-  return (await import(`../../${service}-svc/src/db.ts`)) as typeof import('../../bpm-svc/src/db.ts');
-}
 
 /**
  * Runs `work` with an ORM of `service` on a fresh database of `adminUrl`'s server that the service's

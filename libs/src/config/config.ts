@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { weakProductionSettings } from './production-rules.ts';
 
 /** Repository root (libs/src/config → ../../..). */
 export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -88,7 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? join(ROOT_DIR, '.data'));
   const secrets = resolveSecrets(env, appEnv, dataDir);
   const jwtTtlSeconds = int(env, 'JWT_TTL_SECONDS', 28_800, 60);
-  return {
+  const config: Config = {
     appEnv,
     dataDir,
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
@@ -142,6 +143,11 @@ export function loadConfig(env: Env = process.env): Config {
     uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
+  if (appEnv === 'production') {
+    const weak = weakProductionSettings(config);
+    if (weak.length > 0) throw new ConfigError(`production refuses ${weak.join('; ')}`);
+  }
+  return config;
 }
 
 /** The port of a `host:port` address. */

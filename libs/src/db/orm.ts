@@ -24,7 +24,7 @@ export interface OrmOptions {
  *
  * @example
  * const orm = await createOrm({ url, schema: 'bpm', entities, migrationsDir });
- * await orm.migrator.up();
+ * await migrateUp(orm); // migration-runner.ts: under the schema's migration lock
  */
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init({
@@ -48,6 +48,8 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
       snapshot: false,
       snapshotOnMigrate: false,
       emit: 'ts',
+      // The callers report what was applied (services as JSON log lines, `npm run migrate` as text).
+      silent: true,
     },
   });
 }

@@ -7,6 +7,7 @@ import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '../auth/jwt.ts';
 import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
+import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
@@ -29,7 +30,7 @@ export interface ServiceSpec {
    * the service reports ready; its close() runs on stop.
    */
   serve?(runtime: Runtime, config: Config): Promise<{ close(): Promise<void> }>;
-  /** Runs after the migrations, before the server listens (bootstrap data). */
+  /** Runs after the migrations (in production: after finding none pending), before the server listens (bootstrap data). */
   afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
 }
 
@@ -47,7 +48,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const address = config.grpc[spec.name];
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
   const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
-  await orm.migrator.up();
+  await migrateAtStart(orm, config, log, `${spec.name}-svc`);
   await spec.afterMigrate?.(orm, config, log);
 
   const tokens = new TokenService(config.jwtSecret);
@@ -99,6 +100,21 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('disconnect', () => stop('parent gone'));
+}
+
+/**
+ * Development and test migrate the service's schema at start; production only checks that nothing
+ * is pending (the migrate Job applies it) and refuses to start otherwise. Either waits while another
+ * migrator holds the schema's lock.
+ */
+async function migrateAtStart(orm: MikroORM, config: Config, log: Logger, applicationName: string): Promise<void> {
+  const options = { applicationName, onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock') };
+  if (config.appEnv === 'production') {
+    await requireMigrated(orm, options);
+    return;
+  }
+  const applied = await migrateUp(orm, options);
+  if (applied.length > 0) log.info({ applied }, 'migrated');
 }
 
 /** Runs a service's main, logging a startup failure as one line and exiting 1. */

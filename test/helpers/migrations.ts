@@ -1,0 +1,109 @@
+/**
+ * Migrations beneath the platform under test: fresh databases on its server, `npm run migrate` as a
+ * process of its own, the schemas' migration locks held and watched from a connection of the test's.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ExecutionContext } from 'ava';
+import pg from 'pg';
+import { migrationLockName } from '@platform/libs/db/migration-lock.ts';
+import { createFreshDatabase, withDatabase } from '../../scripts/lib/postgres.ts';
+import { ROOT_DIR } from '../../scripts/lib/processes.ts';
+import { platform } from './platform.ts';
+
+/** An empty database on the platform's server, dropped when the test ends. */
+export async function freshDatabase(t: ExecutionContext): Promise<string> {
+  const database = await createFreshDatabase(withDatabase(platform.databaseUrl, 'postgres'), 'migrate_test');
+  t.teardown(() => database.drop());
+  return database.url;
+}
+
+/** The names of a service's migration files, oldest first (what `up` applies). */
+export function migrationFiles(service: string): string[] {
+  return readdirSync(join(ROOT_DIR, `${service}-svc/src/migrations`))
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.slice(0, -3))
+    .sort();
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run migrate -- <args>` against `url` (run as npm runs it: node scripts/migrate.ts). */
+export function runMigrate(url: string, ...args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [join(ROOT_DIR, 'scripts/migrate.ts'), ...args], {
+    cwd: ROOT_DIR,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const KEY = 'hashtextextended($1, 0)';
+
+/** Takes `schema`'s migration lock on a connection of the test's; resolves to its release. */
+export async function holdMigrationLock(t: ExecutionContext, url: string, schema: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`select pg_advisory_lock(${KEY})`, [migrationLockName(schema)]);
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => (released ??= client.end());
+  t.teardown(release);
+  return release;
+}
+
+/** How many sessions wait for `schema`'s migration lock in `url`'s database. */
+export async function lockWaiters(url: string, schema: string): Promise<number> {
+  const rows = await query<{ waiting: number }>(
+    url,
+    `select count(*)::int as waiting from pg_locks
+      where locktype = 'advisory' and not granted and objsubid = 1 and database = (select oid from pg_database where datname = current_database())
+        and classid = ((${KEY} >> 32) & 4294967295)::oid and objid = (${KEY} & 4294967295)::oid`,
+    [migrationLockName(schema)],
+  );
+  return rows[0]?.waiting ?? 0;
+}
+
+/** Resolves once `count` sessions wait for `schema`'s migration lock; fails after `timeoutMs`. */
+export async function untilWaiting(url: string, schema: string, count: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await lockWaiters(url, schema)) < count) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} sessions waited for the ${schema} migration lock within ${timeoutMs} ms`);
+    await delay(50);
+  }
+}
+
+/** Whether `relation` (`schema.table`) exists in `url`'s database. */
+export async function relationExists(url: string, relation: string): Promise<boolean> {
+  const rows = await query<{ found: boolean }>(url, 'select to_regclass($1) is not null as found', [relation]);
+  return rows[0]?.found ?? false;
+}
+
+/** Every row of `schema`'s migration table (names, oldest first); none when it does not exist. */
+export async function appliedMigrations(url: string, schema: string): Promise<string[]> {
+  if (!(await relationExists(url, `${schema}.mikro_orm_migrations`))) return [];
+  const rows = await query<{ name: string }>(url, `select name from "${schema}".mikro_orm_migrations order by id`);
+  return rows.map((row) => row.name);
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}

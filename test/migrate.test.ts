@@ -1,0 +1,101 @@
+/**
+ * `npm run migrate` (decisions.md "Migrations"): each service schema's migrations run under its
+ * advisory lock, so migrators started together apply every migration once and the later ones wait;
+ * `status` lists applied and pending migrations, `down` reverts the last one of the named services.
+ * Each test has a fresh database of its own on the platform's server.
+ */
+import test from 'ava';
+import { SERVICES } from '../scripts/lib/service-schemas.ts';
+import {
+  appliedMigrations,
+  freshDatabase,
+  holdMigrationLock,
+  migrationFiles,
+  relationExists,
+  runMigrate,
+  untilWaiting,
+} from './helpers/migrations.ts';
+
+test('two migrators started together on a fresh database both succeed, the second waits for the first, and each migration is applied once', async (t) => {
+  const url = await freshDatabase(t);
+  // Held by the test, so that both are surely under way together before either may migrate.
+  const release = await holdMigrationLock(t, url, 'core');
+  const migrators = [runMigrate(url, 'up'), runMigrate(url, 'up')];
+  await untilWaiting(url, 'core', 2);
+  t.deepEqual(await appliedMigrations(url, 'core'), [], 'nothing is applied while the lock is held');
+  await release();
+  const results = await Promise.all(migrators);
+
+  for (const [i, result] of results.entries()) {
+    t.is(result.code, 0, `migrator ${i} succeeds: ${result.stderr}`);
+    t.regex(result.stdout, /core: waiting for the migration lock, held by pid \d+/, `migrator ${i} waited`);
+  }
+  for (const service of SERVICES) {
+    const files = migrationFiles(service);
+    t.deepEqual(await appliedMigrations(url, service), files, `${service}: every migration applied exactly once, in order`);
+    const appliers = results.filter((result) => result.stdout.includes(`${service}: applied `));
+    t.is(appliers.length, 1, `${service}: one migrator applied the migrations`);
+    for (const name of files) t.true(appliers[0]?.stdout.includes(`${service}: applied ${name}\n`), `${service}: ${name} reported`);
+    const waited = results.filter((result) => result.stdout.includes(`${service}: up to date, nothing to apply`));
+    t.is(waited.length, 1, `${service}: the other found nothing left to apply`);
+  }
+});
+
+test('status lists every migration of each service as pending on a fresh database, then as applied after up', async (t) => {
+  const url = await freshDatabase(t);
+  const before = await runMigrate(url, 'status');
+  t.is(before.code, 0, before.stderr);
+  for (const service of SERVICES) {
+    const files = migrationFiles(service);
+    t.true(before.stdout.includes(`${service}: 0 applied, ${files.length} pending\n`), `${service} before: ${before.stdout}`);
+    for (const name of files) t.regex(before.stdout, new RegExp(`^  pending +${name}$`, 'm'));
+  }
+  t.is((await runMigrate(url, 'up')).code, 0);
+  const after = await runMigrate(url, 'status');
+  t.is(after.code, 0, after.stderr);
+  for (const service of SERVICES) {
+    const files = migrationFiles(service);
+    t.true(after.stdout.includes(`${service}: ${files.length} applied, 0 pending\n`), `${service} after: ${after.stdout}`);
+    for (const name of files) t.regex(after.stdout, new RegExp(`^  applied  \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${name}$`, 'm'));
+  }
+  t.notRegex(after.stdout, /pending  /);
+  const one = await runMigrate(url, 'status', 'dms');
+  t.deepEqual(one.stdout.split('\n').filter((line) => /^\w+:/.test(line)), [`dms: ${migrationFiles('dms').length} applied, 0 pending`], 'status names only the services asked for');
+});
+
+test('down reverts the last migration of the named service only, and up applies it again', async (t) => {
+  const url = await freshDatabase(t);
+  t.is((await runMigrate(url, 'up')).code, 0);
+  const bpm = migrationFiles('bpm');
+  const last = bpm.at(-1)!;
+  t.true(await relationExists(url, 'bpm.accrual'));
+
+  const down = await runMigrate(url, 'down', 'bpm');
+  t.is(down.code, 0, down.stderr);
+  t.is(down.stdout, `bpm: reverted ${last}\n`);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm.slice(0, -1));
+  t.false(await relationExists(url, 'bpm.accrual'), 'the reverted migration\'s table is gone');
+  for (const service of ['core', 'dms']) t.deepEqual(await appliedMigrations(url, service), migrationFiles(service), `${service} untouched`);
+  const status = await runMigrate(url, 'status', 'bpm');
+  t.regex(status.stdout, new RegExp(`^bpm: ${bpm.length - 1} applied, 1 pending\\n(.*\\n)*  pending +${last}\\n$`));
+
+  const up = await runMigrate(url, 'up');
+  t.is(up.code, 0, up.stderr);
+  t.regex(up.stdout, new RegExp(`^bpm: applied ${last}$`, 'm'));
+  t.regex(up.stdout, /^core: up to date, nothing to apply$/m);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm);
+  t.true(await relationExists(url, 'bpm.accrual'));
+});
+
+test('down without a service is refused and reverts nothing; an unknown service or command is refused', async (t) => {
+  const url = await freshDatabase(t);
+  t.is((await runMigrate(url, 'up')).code, 0);
+  const down = await runMigrate(url, 'down');
+  t.is(down.code, 2);
+  t.regex(down.stderr, /down reverts only the services it names/);
+  for (const service of SERVICES) t.deepEqual(await appliedMigrations(url, service), migrationFiles(service));
+  const unknown = await runMigrate(url, 'up', 'billing');
+  t.is(unknown.code, 2);
+  t.regex(unknown.stderr, /unknown service billing/);
+  t.is((await runMigrate(url, 'sideways')).code, 2);
+});

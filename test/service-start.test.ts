@@ -1,0 +1,126 @@
+/**
+ * How a service meets its migrations at start (decisions.md "Migrations"): production applies none
+ * and refuses to start while one is pending, naming it and the command; it waits while a migrator
+ * holds the lock. Development and test migrate at start under the same lock. And production never
+ * generates (so never logs) the first admin's password. One service process per test, on a fresh
+ * database of its own.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { freePort, ROOT_DIR } from '../scripts/lib/processes.ts';
+import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, untilWaiting } from './helpers/migrations.ts';
+
+interface Outcome {
+  /** It reported ready over IPC (then it was stopped), or it exited first with this code. */
+  ready: boolean;
+  code: number | null;
+  output: string;
+}
+
+/** The environment of a service process of `appEnv` on `url`, with settings production accepts. */
+async function serviceEnv(url: string, appEnv: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return {
+    PATH: process.env.PATH ?? '',
+    APP_ENV: appEnv,
+    DATABASE_URL: url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    CORE_API_KEY: randomBytes(16).toString('hex'),
+    DMS_URL_SECRET: randomBytes(32).toString('hex'),
+    ALLOWED_ORIGINS: 'https://app.acme.com',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'service-start-')),
+    CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+    BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
+/** Starts `<service>-svc`; resolves when it is ready (and stops it) or when it exits before. */
+function startService(t: ExecutionContext, service: 'core' | 'bpm', env: Record<string, string>): { outcome: Promise<Outcome> } {
+  const child = spawn(process.execPath, [join(ROOT_DIR, `${service}-svc/src/main.ts`)], { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const outcome = new Promise<Outcome>((resolve, reject) => {
+    let ready = false;
+    child.on('message', (message: { type?: string }) => {
+      if (message?.type !== 'ready') return;
+      ready = true;
+      child.kill('SIGTERM');
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ ready, code, output }));
+  });
+  return { outcome };
+}
+
+test('a production service with a pending migration refuses to start, naming the migrations and the command, and applies none; after migrate up it starts', async (t) => {
+  const url = await freshDatabase(t);
+  const env = await serviceEnv(url, 'production');
+  const { ready, code, output } = await startService(t, 'bpm', env).outcome;
+  t.false(ready);
+  t.is(code, 1);
+  const pending = migrationFiles('bpm');
+  t.true(output.includes(`bpm: ${pending.length} pending migrations (${pending.join(', ')})`), output);
+  t.true(output.includes('npm run migrate -- up bpm'), output);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), []);
+
+  t.is((await runMigrate(url, 'up', 'bpm')).code, 0);
+  const started = await startService(t, 'bpm', env).outcome;
+  t.true(started.ready, started.output);
+  t.notRegex(started.output, /"message":"migrated"/);
+});
+
+test('a production service that starts during a migration waits for its end, then starts', async (t) => {
+  const url = await freshDatabase(t);
+  const release = await holdMigrationLock(t, url, 'bpm');
+  const migrator = runMigrate(url, 'up', 'bpm');
+  await untilWaiting(url, 'bpm', 1);
+  // Queued behind the migrator: PostgreSQL grants the lock in the order it was asked for.
+  const service = startService(t, 'bpm', await serviceEnv(url, 'production'));
+  await untilWaiting(url, 'bpm', 2);
+  await release();
+  const [migrated, started] = await Promise.all([migrator, service.outcome]);
+  t.is(migrated.code, 0, migrated.stderr);
+  t.true(started.ready, started.output);
+  t.regex(started.output, /"message":"waiting for the migration lock"/);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), migrationFiles('bpm'));
+});
+
+test('a test-environment service migrates at start, under the migration lock', async (t) => {
+  const url = await freshDatabase(t);
+  const release = await holdMigrationLock(t, url, 'bpm');
+  const service = startService(t, 'bpm', await serviceEnv(url, 'test'));
+  await untilWaiting(url, 'bpm', 1);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), [], 'it waits for the lock before migrating');
+  await release();
+  const { ready, output } = await service.outcome;
+  t.true(ready, output);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), migrationFiles('bpm'));
+  t.regex(output, /"message":"migrated"/);
+});
+
+test('production core-svc on a database without users refuses to start without ADMIN_PASSWORD, naming it, and logs no password', async (t) => {
+  const url = await freshDatabase(t);
+  t.is((await runMigrate(url, 'up', 'core')).code, 0);
+  const refused = await startService(t, 'core', await serviceEnv(url, 'production')).outcome;
+  t.false(refused.ready);
+  t.is(refused.code, 1);
+  t.regex(refused.output, /ADMIN_PASSWORD/);
+  t.notRegex(refused.output, /generatedPassword/);
+
+  const password = randomBytes(12).toString('base64url');
+  const started = await startService(t, 'core', await serviceEnv(url, 'production', { ADMIN_PASSWORD: password })).outcome;
+  t.true(started.ready, started.output);
+  t.regex(started.output, /bootstrap: created account DEFAULT and super user/);
+  t.false(started.output.includes(password), 'the password given is not logged either');
+  t.notRegex(started.output, /generatedPassword/);
+});
