@@ -76,7 +76,7 @@ test('a production service with a pending migration refuses to start, naming the
   t.is((await runMigrate(url, 'up', 'bpm')).code, 0);
   const started = await startService(t, 'bpm', env).outcome;
   t.true(started.ready, started.output);
-  t.notRegex(started.output, /"message":"migrated"/);
+  t.notRegex(started.output, /"msg":"migrated"/);
 });
 
 test('a production service that starts during a migration waits for its end, then starts', async (t) => {
@@ -91,7 +91,7 @@ test('a production service that starts during a migration waits for its end, the
   const [migrated, started] = await Promise.all([migrator, service.outcome]);
   t.is(migrated.code, 0, migrated.stderr);
   t.true(started.ready, started.output);
-  t.regex(started.output, /"message":"waiting for the migration lock"/);
+  t.regex(started.output, /"msg":"waiting for the migration lock"/);
   t.deepEqual(await appliedMigrations(url, 'bpm'), migrationFiles('bpm'));
 });
 
@@ -105,7 +105,7 @@ test('a test-environment service migrates at start, under the migration lock', a
   const { ready, output } = await service.outcome;
   t.true(ready, output);
   t.deepEqual(await appliedMigrations(url, 'bpm'), migrationFiles('bpm'));
-  t.regex(output, /"message":"migrated"/);
+  t.regex(output, /"msg":"migrated"/);
 });
 
 test('production core-svc on a database without users refuses to start without ADMIN_PASSWORD, naming it, and logs no password', async (t) => {
