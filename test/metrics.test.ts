@@ -9,7 +9,8 @@
  */
 import test from 'ava';
 import { freePort, type Platform } from '../scripts/lib/processes.ts';
-import { adminSession, unique } from './helpers/factories.ts';
+import { adminSession, createAccount, unique } from './helpers/factories.ts';
+import { upload } from './helpers/files.ts';
 import { type Metrics, scrape } from './helpers/metrics.ts';
 import { api, platform } from './helpers/platform.ts';
 import { startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';
@@ -66,8 +67,9 @@ test.serial("the gateway's management port serves /metrics: HTTP requests by rou
   t.is(http({ method: 'GET', route: '/api/auth/me', status: '200' }), 1);
   t.is(http({ method: 'GET', route: '/api/business-partner/:key', status: '404' }), 1, 'a record path is counted by its template, not its id');
   t.true(http({ method: 'GET', route: 'unmatched', status: '404' }) >= 1, 'a path no route took is "unmatched"');
-  t.false(after.text.includes(secret), 'no raw path in any label');
-  t.false(after.text.includes('999999999'), 'no id in any label');
+  const labelValues = after.samples.flatMap((sample) => Object.values(sample.labels));
+  t.false(labelValues.some((value) => value.includes(secret)), 'no raw path in any label');
+  t.false(labelValues.some((value) => value.includes('999999999')), 'no id in any label');
   t.true(after.has('http_request_duration_seconds_bucket', { route: '/api/auth/login', le: '0.1' }), 'latency buckets');
 
   const grpc = (labels: Record<string, string>) => after.sum('grpc_client_handling_seconds_count', labels) - before.sum('grpc_client_handling_seconds_count', labels);
@@ -150,4 +152,20 @@ test.serial('a metrics port serves nothing but /metrics', async (t) => {
   t.is((await fetch(`${base}/`)).status, 404);
   t.is((await fetch(`${base}/metrics/x`)).status, 404);
   t.is((await fetch(`${base}/metrics`, { method: 'POST' })).status, 404);
+});
+
+test.serial("dms-svc's file server counts its requests by route template and status, never by path", async (t) => {
+  const base = `http://${platform.metrics['dms-svc']}`;
+  const before = await scrape(base);
+  const { token } = await adminSession();
+  const { crProcessId } = await createAccount();
+  const stored = await upload({ token, crProcessId, content: 'metrics', fileName: 'metrics.txt' });
+  t.is(stored.status, 200, stored.text);
+  const secret = `tok${unique()}`;
+  t.is((await api('GET', `/api/dms-share-link/public/${secret}`)).status, 404);
+  const after = await scrape(base);
+  const count = (labels: Record<string, string>) => after.sum('http_request_duration_seconds_count', labels) - before.sum('http_request_duration_seconds_count', labels);
+  t.is(count({ method: 'POST', route: '/api/dms-file/upload', status: '200' }), 1);
+  t.is(count({ method: 'GET', route: '/api/dms-share-link/public/:token', status: '404' }), 1);
+  t.false(after.samples.some((sample) => Object.values(sample.labels).some((value) => value.includes(secret))), 'no share token in any label');
 });

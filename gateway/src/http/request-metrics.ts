@@ -1,8 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { type GatewayMetrics, UNMATCHED_ROUTE } from '../metrics/gateway.metrics.ts';
-
-/** Methods kept as labels; anything else is counted as OTHER, so a client cannot mint series. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+import { UNMATCHED_ROUTE } from '@platform/libs/metrics/http.metrics.ts';
+import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 
 /**
  * Times every request of the public port once its response has ended (or its client gone), by
@@ -18,8 +16,7 @@ export function requestMetrics(metrics: GatewayMetrics): RequestHandler {
     res.once('close', () => {
       // every router is mounted at the root, so the route's own path is the whole template
       const route = (req as Request).route?.path;
-      const method = METHODS.has(req.method) ? req.method : 'OTHER';
-      metrics.observeRequest(method, typeof route === 'string' ? route : UNMATCHED_ROUTE, res.statusCode, (performance.now() - start) / 1000);
+      metrics.http.observe(req.method, typeof route === 'string' ? route : UNMATCHED_ROUTE, res.statusCode, (performance.now() - start) / 1000);
     });
     next();
   };
