@@ -10,7 +10,8 @@ for (const [name, code] of Object.entries(Status)) if (typeof code === 'number')
 /**
  * gRPC call latency by service, method and status code, on the server side
  * (`grpc_server_handling_seconds`) or the client side (`grpc_client_handling_seconds`). Each
- * label set's child is made once and kept, so a call observes without building label objects.
+ * label set's child is made once and kept, so a call observes without building label objects
+ * (prom-client still checks and hashes them on each observe).
  *
  * @example
  * const latency = new GrpcLatency(registry, 'server');

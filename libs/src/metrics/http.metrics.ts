@@ -12,7 +12,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /**
  * HTTP request latency by method, route template and status (`http_request_duration_seconds`; its
  * `_count` is the request counter). Each label set's child is made once and kept, so a request
- * observes without building a label object.
+ * observes without building a label object or a status string (prom-client still checks and
+ * hashes the labels on each observe: about 1-2 µs on these machines).
  *
  * @example
  * const http = new HttpLatency(registry);
