@@ -18,38 +18,31 @@
  * TEST_EMBEDDED_PG (which PostgreSQL, as for `npm test`), REDIS_URL (the limiter's Redis; default
  * the local one, which must answer).
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { BRANCH_TARGET_NAMES, startBranchTargets, type BranchTargetName } from './branch-targets.ts';
 import {
   BENCH_RATE_LIMIT,
   BenchError,
-  expectStatus,
   fmt,
   http,
-  login,
   measure,
   median,
   monotonicMicros,
   printTable,
   runScenario,
   settingsFromEnv,
-  startBenchPlatform,
-  startChildServer,
   type CpuWatch,
   type Figures,
-  type Target,
 } from './lib.ts';
 
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** The gateway should reach at least this share of the baseline's requests/s … */
 const TARGET_RPS_RATIO = 0.25;
 /** … with a p99 at most this multiple of the baseline's. */
 const TARGET_P99_RATIO = 4;
 /** The gateway, the bare baseline, and one grpc-js hop alone (a reference: no target of its own). */
-const NAMES = ['gateway', 'baseline', 'grpc-hop'] as const;
-type Name = (typeof NAMES)[number];
+const NAMES = BRANCH_TARGET_NAMES;
+type Name = BranchTargetName;
 
 await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node:http + pg', async () => {
   const settings = settingsFromEnv();
@@ -58,64 +51,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       `${settings.warmup} s warm-up per target`,
   );
 
-  // The platform, a token and one branch to read.
-  const platform = await startBenchPlatform();
-  const token = await login(platform);
-  const auth = { authorization: `Bearer ${token}` };
-  const suffix = randomBytes(4).toString('hex').toUpperCase();
-  const partner = await expectStatus(
-    'POST /api/business-partner',
-    http('POST', `${platform.url}/api/business-partner`, {
-      headers: auth,
-      body: { crProcessId: 1, partnerCode: `BENCH-${suffix}`, partnerName: `Bench partner ${suffix}`, partnerType: 'CUSTOMER' },
-    }),
-  );
-  const partnerId = idOf(partner.json, 'business partner');
-  const created = await expectStatus(
-    'POST /api/branch',
-    http('POST', `${platform.url}/api/branch`, {
-      headers: auth,
-      body: {
-        crProcessId: 1,
-        businessPartnerId: partnerId,
-        branchName: `Bench branch ${suffix}`,
-        branchCode: `BR-${suffix}`,
-        address: 'Büyükdere Cad. No:1, 34394 Şişli, İstanbul',
-        phone: '+90 212 555 0101',
-        email: 'bench@example.com',
-      },
-    }),
-  );
-  const branchId = idOf(created.json, 'branch');
-
-  const baseline = await startChildServer(
-    'baseline',
-    join(BENCH_DIR, 'baseline-server.ts'),
-    {
-      DATABASE_URL: platform.databaseUrl,
-      BASELINE_POOL_MAX: '10', // the services' MikroORM pool size (libs/src/db/orm.ts)
-    },
-    { execArgv: platform.execArgv },
-  );
-
-  // One grpc-js hop alone: an HTTP front that asks a gRPC back for the same row and JSON.
-  const hopBack = await startChildServer('grpc-hop back', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' }, { execArgv: platform.execArgv });
-  const hop = await startChildServer('grpc-hop', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url }, { execArgv: platform.execArgv });
-
-  const targets: Record<Name, Target> = {
-    gateway: { url: `${platform.url}/api/branch/${branchId}`, headers: auth },
-    baseline: { url: `${baseline.url}/branch/${branchId}` },
-    'grpc-hop': { url: `${hop.url}/branch/${branchId}` },
-  };
-
-  // Both answer 200 with the same record, byte for byte, before anything is measured.
-  const answers = await Promise.all(NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
-  const [viaGateway, viaBaseline, viaHop] = answers.map((answer) => answer.text);
-  if (viaGateway !== viaBaseline || viaHop !== viaBaseline) {
-    throw new BenchError(`the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}`);
-  }
-  if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
-  console.log(`# both answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
+  const { platform, targets, baseline, hop, hopBack } = await startBranchTargets();
 
   const pids = platform.platform.pids;
   const cpu: CpuWatch = {
@@ -243,9 +179,3 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   if (logged) console.log(`\n# the platform logged during the rounds (LOG_LEVEL=warn), last lines:\n${logged}`);
   if (platform.profileDir) console.log(`\n# CPU profiles: once this scenario has stopped, run: node bench/profile-summary.ts ${platform.profileDir}`);
 });
-
-function idOf(json: unknown, what: string): number {
-  const id = (json as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'number') throw new BenchError(`${what}: no numeric id in ${JSON.stringify(json)}`);
-  return id;
-}

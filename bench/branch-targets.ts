@@ -1,0 +1,91 @@
+/**
+ * The set-up branch-get and steady-load share: the platform with its whole chain on, one branch of
+ * one partner with every field set, the bare baseline and the one-hop reference serving the same
+ * row, and the check that all three answer 200 with the same record byte for byte.
+ */
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+
+/** The gateway, the bare baseline, and one grpc-js hop alone (a reference). */
+export const BRANCH_TARGET_NAMES = ['gateway', 'baseline', 'grpc-hop'] as const;
+export type BranchTargetName = (typeof BRANCH_TARGET_NAMES)[number];
+
+export interface BranchTargets {
+  platform: BenchPlatform;
+  targets: Record<BranchTargetName, Target>;
+  baseline: ChildServer;
+  hop: ChildServer;
+  hopBack: ChildServer;
+  /** The record all three answer. */
+  record: string;
+}
+
+export async function startBranchTargets(): Promise<BranchTargets> {
+  const platform = await startBenchPlatform();
+  const token = await login(platform);
+  const auth = { authorization: `Bearer ${token}` };
+  const suffix = randomBytes(4).toString('hex').toUpperCase();
+  const partner = await expectStatus(
+    'POST /api/business-partner',
+    http('POST', `${platform.url}/api/business-partner`, {
+      headers: auth,
+      body: { crProcessId: 1, partnerCode: `BENCH-${suffix}`, partnerName: `Bench partner ${suffix}`, partnerType: 'CUSTOMER' },
+    }),
+  );
+  const partnerId = idOf(partner.json, 'business partner');
+  const created = await expectStatus(
+    'POST /api/branch',
+    http('POST', `${platform.url}/api/branch`, {
+      headers: auth,
+      body: {
+        crProcessId: 1,
+        businessPartnerId: partnerId,
+        branchName: `Bench branch ${suffix}`,
+        branchCode: `BR-${suffix}`,
+        address: 'Büyükdere Cad. No:1, 34394 Şişli, İstanbul',
+        phone: '+90 212 555 0101',
+        email: 'bench@example.com',
+      },
+    }),
+  );
+  const branchId = idOf(created.json, 'branch');
+
+  const baseline = await startChildServer(
+    'baseline',
+    join(BENCH_DIR, 'baseline-server.ts'),
+    {
+      DATABASE_URL: platform.databaseUrl,
+      BASELINE_POOL_MAX: '10', // the services' MikroORM pool size (libs/src/db/orm.ts)
+    },
+    { execArgv: platform.execArgv },
+  );
+  // One grpc-js hop alone: an HTTP front that asks a gRPC back for the same row and JSON.
+  const hopBack = await startChildServer('grpc-hop back', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' }, { execArgv: platform.execArgv });
+  const hop = await startChildServer('grpc-hop', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url }, { execArgv: platform.execArgv });
+
+  const targets: Record<BranchTargetName, Target> = {
+    gateway: { url: `${platform.url}/api/branch/${branchId}`, headers: auth },
+    baseline: { url: `${baseline.url}/branch/${branchId}` },
+    'grpc-hop': { url: `${hop.url}/branch/${branchId}` },
+  };
+
+  // All answer 200 with the same record, byte for byte, before anything is measured.
+  const answers = await Promise.all(BRANCH_TARGET_NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
+  const [viaGateway, viaBaseline, viaHop] = answers.map((answer) => answer.text);
+  if (viaGateway !== viaBaseline || viaHop !== viaBaseline) {
+    throw new BenchError(`the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}`);
+  }
+  if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
+  console.log(`# all answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
+  return { platform, targets, baseline, hop, hopBack, record: viaGateway ?? '' };
+}
+
+function idOf(json: unknown, what: string): number {
+  const id = (json as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'number') throw new BenchError(`${what}: no numeric id in ${JSON.stringify(json)}`);
+  return id;
+}
