@@ -7,6 +7,8 @@
  * - the gateway on GATEWAY_PORT (8080), the services' gRPC on 127.0.0.1:50051-50053 unless
  *   CORE_GRPC_ADDR, BPM_GRPC_ADDR, DMS_GRPC_ADDR say otherwise;
  * - every variable the user set reaches the children unchanged.
+ * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
+ * minute) while the others keep serving.
  * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services, then PostgreSQL, and exits 0 (a second
  * Ctrl-C forces it). The children run in their own process groups, so only the launcher sees Ctrl-C.
  */
@@ -140,14 +142,13 @@ async function main(): Promise<number> {
       env,
       log: 'console',
       signal: aborter.signal,
+      // a supervisor's job: a child that dies is started again, later each time, while the others serve
       onExit: (name, code, signal) => {
-        if (signalled) return;
-        complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}); stopping everything`);
-        signalled = true;
-        shutdown().then(
-          () => done(1),
-          () => done(1),
-        );
+        if (!signalled) complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);
+      },
+      supervise: {
+        onRestart: (name, delayMs) => complain(`restarting ${name} in ${delayMs / 1000} s`),
+        onRestarted: (name, pid) => say(`${name} is back (pid ${pid})`),
       },
     });
     ready = await platform;

@@ -3,10 +3,13 @@ import { Client, credentials, Metadata, status, type MethodDefinition, type Serv
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
+import { retryServiceConfig } from './retry-policy.ts';
 
 /**
  * One long-lived gRPC channel per backend service, shared by every route; each call carries a
- * deadline.
+ * deadline. A channel reconnects by itself when its service comes back; while it is down a call
+ * fails at once with UNAVAILABLE (503 SVC-SYS-5002), and read-only calls are retried
+ * (retry-policy.ts).
  *
  * @example
  * const res = await backends.call('bpm', branch.grpc, 'getBranch', { id: 1 }, metadata);
@@ -21,7 +24,19 @@ export class Backends {
     this.#latency = latency;
     // channelz (grpc-js's introspection registry) is off, as on the services' servers: nothing reads
     // it, and it would count and trace every call.
-    const options = { 'grpc.keepalive_time_ms': 30_000, 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 };
+    const options = {
+      'grpc.keepalive_time_ms': 30_000,
+      // a peer that went away without closing (its host lost) is noticed 5 s after a ping
+      'grpc.keepalive_timeout_ms': 5_000,
+      'grpc.max_receive_message_length': 16 * 1024 * 1024,
+      'grpc.enable_channelz': 0,
+      // a restarted service is found again within a second: grpc-js's own backoff (1 s growing to
+      // 120 s) would leave a service that was down a few minutes unused for up to two more
+      'grpc.initial_reconnect_backoff_ms': 250,
+      'grpc.max_reconnect_backoff_ms': 1_000,
+      'grpc.enable_retries': 1,
+      'grpc.service_config': retryServiceConfig(),
+    };
     this.#clients = {
       core: new Client(config.grpc.core, credentials.createInsecure(), options),
       bpm: new Client(config.grpc.bpm, credentials.createInsecure(), options),

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
+import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger } from '@platform/libs/log/logger.ts';
 import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
@@ -51,17 +52,20 @@ function start(): void {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    const force = setTimeout(() => process.exit(0), 8_000);
-    force.unref();
-    server.close(async () => {
-      await seen.close();
-      backends.close();
-      exceptions.close();
-      sessions.close().finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
+    // the last resort, should closing the clients below hang
+    setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     managementServer?.close();
     managementServer?.closeAllConnections();
+    drainHttpServer(server)
+      .then(async (drained) => {
+        if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'requests still in flight at the drain bound were cut');
+        await seen.close();
+        backends.close();
+        exceptions.close();
+        await sessions.close();
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

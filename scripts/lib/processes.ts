@@ -64,12 +64,35 @@ export interface StartPlatformOptions {
   execArgv?: string[];
   /** Per start phase. Default 60 s. */
   readyTimeoutMs?: number;
-  /** Wait after SIGTERM before SIGKILL. Default 10 s. */
+  /** Wait after SIGTERM before SIGKILL. Default 25 s: a process drains for up to 20 s (libs/src/runtime/drain.ts). */
   stopTimeoutMs?: number;
   /** Called when a child exits after the platform was ready and before stop() was called. */
   onExit?: (name: ServiceName, code: number | null, signal: NodeJS.Signals | null) => void;
+  /**
+   * Restart a child that exits after the platform was ready (and before stop()), as a supervisor
+   * would, while the others keep serving; off when unset. See `Supervision`.
+   */
+  supervise?: Supervision;
   /** Aborting during start kills the children started so far and rejects. */
   signal?: AbortSignal;
+}
+
+/**
+ * Restarts with exponential backoff: the first after `initialBackoffMs`, each next one twice as late
+ * up to `maxBackoffMs`; a child that stayed up `resetAfterMs` since its last start is restarted
+ * after `initialBackoffMs` again.
+ */
+export interface Supervision {
+  /** Default 1 s. */
+  initialBackoffMs?: number;
+  /** Default 30 s. */
+  maxBackoffMs?: number;
+  /** Default 60 s. */
+  resetAfterMs?: number;
+  /** Called when a restart is scheduled, `delayMs` from now. */
+  onRestart?: (name: ServiceName, delayMs: number) => void;
+  /** Called when a restarted child is ready again. */
+  onRestarted?: (name: ServiceName, pid: number) => void;
 }
 
 export interface Platform {
@@ -79,8 +102,9 @@ export interface Platform {
   env: Env;
   /** Each child's ready address. */
   addresses: Record<ServiceName, string>;
-  /** Each service's metrics address (`host:port`, GET /metrics), as it reported it. */
+  /** Each service's metrics address (`host:port`, GET /metrics), as it reported it; a supervised restart puts the new child's here. */
   metrics: Partial<Record<ServiceName, string>>;
+  /** Each child's process id; a supervised restart puts the new child's here. */
   pids: Record<ServiceName, number>;
   /** SIGTERM to the gateway, then to the services; SIGKILL to any left after `stopTimeoutMs`. Idempotent. */
   stop(): Promise<void>;
@@ -139,9 +163,12 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const env: Env = { ...options.env };
   await fillPorts(env, options.ports ?? 'default');
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
   const sink = openSink(options.log ?? 'console');
   const children = new Map<ServiceName, Child>();
+  let addresses = {} as Record<ServiceName, string>;
+  let pids = {} as Record<ServiceName, number>;
+  const metrics: Partial<Record<ServiceName, string>> = {};
   let ready = false;
   let stopping = false;
   // Rejected when any child exits before the whole platform is ready (a service dying while the
@@ -174,6 +201,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping = true;
+    for (const timer of restarts) clearTimeout(timer);
     stopped ??= (async () => {
       await stopChildren(['gateway']);
       await stopChildren(['core-svc', 'bpm-svc', 'dms-svc']);
@@ -209,8 +237,11 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         sink.write(name, line, stream);
       });
     }
+    const startedAt = Date.now();
     spawned.once('exit', (code, signal) => {
-      if (ready && !stopping) options.onExit?.(name, code, signal);
+      if (!ready || stopping) return;
+      options.onExit?.(name, code, signal);
+      if (options.supervise) scheduleRestart(name, options.supervise, startedAt);
     });
     // 'close' (not 'exit'): by then the child's output has been read to the end.
     spawned.once('close', (code, signal) => {
@@ -229,6 +260,33 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       spawned.on('message', onMessage);
       spawned.once('error', (error) => reject(new PlatformStartError(`${name} could not be started: ${error.message}`, name, [])));
     });
+  };
+
+  // Supervised restarts: the delay each child waits next time, and the timers pending.
+  const nextDelay = new Map<ServiceName, number>();
+  const restarts = new Set<NodeJS.Timeout>();
+  const scheduleRestart = (name: ServiceName, supervision: Supervision, startedAt: number): void => {
+    const initial = supervision.initialBackoffMs ?? 1_000;
+    const max = supervision.maxBackoffMs ?? 30_000;
+    const stayedUp = Date.now() - startedAt >= (supervision.resetAfterMs ?? 60_000);
+    const delayMs = stayedUp ? initial : (nextDelay.get(name) ?? initial);
+    nextDelay.set(name, Math.min(delayMs * 2, max));
+    supervision.onRestart?.(name, delayMs);
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (stopping) return;
+      launch(name).then(
+        (child) => {
+          pids[name] = child.process.pid ?? 0;
+          addresses[name] = child.address ?? addresses[name];
+          if (child.metricsAddress) metrics[name] = child.metricsAddress;
+          supervision.onRestarted?.(name, pids[name]);
+        },
+        // a child that cannot even be spawned: tried again later, like one that died
+        () => scheduleRestart(name, supervision, Date.now()),
+      );
+    }, delayMs);
+    restarts.add(timer);
   };
 
   const phase = async (names: readonly ServiceName[]): Promise<void> => {
@@ -266,9 +324,8 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     throw error;
   }
   ready = true;
-  const addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.address ?? ''])) as Record<ServiceName, string>;
-  const pids = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.process.pid ?? 0])) as Record<ServiceName, number>;
-  const metrics: Partial<Record<ServiceName, string>> = {};
+  addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.address ?? ''])) as Record<ServiceName, string>;
+  pids = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.process.pid ?? 0])) as Record<ServiceName, number>;
   for (const child of children.values()) if (child.metricsAddress) metrics[child.name] = child.metricsAddress;
   const gatewayPort = portOf(addresses.gateway) ?? Number(env.GATEWAY_PORT);
   return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, metrics, pids, stop };

@@ -3,6 +3,7 @@ import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { assertTenant, authorize } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { portOf } from '@platform/libs/config/config.ts';
+import { drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/log/request-id.ts';
 import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
 import { appendAudit } from '../audit/append-audit.ts';
@@ -68,11 +69,8 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
   deps.runtime.log.info({ address: deps.config.dms.httpAddr }, 'file server listening');
   return {
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    // uploads and downloads in flight finish (within the drain bound), like the gRPC calls beside them
+    close: () => drainHttpServer(server).then(() => undefined),
   };
 }
 

@@ -38,6 +38,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     debug: options.debug ?? false,
     ...(options.log ? { logger: (message: string) => options.log?.info(message), colors: false } : {}),
     pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
+    // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
+    // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002
+    driverOptions: { connectionTimeoutMillis: 5_000 },
     migrations: {
       path: options.migrationsDir,
       pathTs: options.migrationsDir,

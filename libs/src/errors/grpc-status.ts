@@ -11,6 +11,7 @@ import {
   CheckConstraintViolationException,
 } from '@mikro-orm/core';
 import { ERRORS, isErrorCode, type ErrorCode } from './codes.ts';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { DomainError, type ErrorParams } from './domain-error.ts';
 import { isMessageKey, type MessageKey } from '../i18n/messages.ts';
 
@@ -27,8 +28,8 @@ export interface UnexpectedFailure {
 
 /**
  * Turns anything a handler threw into a DomainError: domain errors pass, MikroORM's and the
- * database's violations get their codes, and everything else becomes SVC-SYS-5001 with a fresh
- * refId (the caller logs the original under it; its text never leaves the service).
+ * database's violations get their codes, a database that cannot be reached is SVC-SYS-5002, and
+ * everything else becomes SVC-SYS-5001 with a fresh refId (the caller logs the original under it; its text never leaves the service).
  */
 export function toDomainError(error: unknown, onUnexpected: (failure: UnexpectedFailure) => void): DomainError {
   if (error instanceof DomainError) return error;
@@ -56,6 +57,8 @@ export function toDomainError(error: unknown, onUnexpected: (failure: Unexpected
   if (error instanceof DriverException && isInvalidValue(error)) {
     return new DomainError('SVC-SYS-2001', 'field.invalid', { field: columnOf(error) ?? 'field' });
   }
+  // the database down or restarting: a backing service unavailable, not a fault of this request
+  if (isDatabaseUnavailable(error)) return new DomainError('SVC-SYS-5002', 'service.unavailable');
   const refId = randomUUID();
   onUnexpected({ refId, error });
   return new DomainError('SVC-SYS-5001', 'server.error', { refId });

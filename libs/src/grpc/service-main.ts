@@ -10,6 +10,7 @@ import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { timeServerCalls } from '../metrics/grpc-server.interceptor.ts';
@@ -102,18 +103,39 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
     clearInterval(dbWatch);
-    const force = setTimeout(() => server.forceShutdown(), 8_000);
-    force.unref();
+    // the last resort, should closing the ORM or the extra server hang
+    setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     const closing = Promise.all([extra?.close().catch(() => undefined), metrics.close()]);
-    server.tryShutdown(async () => {
-      await closing;
-      remote?.close();
-      orm.close().finally(() => process.exit(0));
-    });
+    drainGrpcServer(server, DRAIN_BOUND_MS)
+      .then(async (drained) => {
+        if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
+        await closing;
+        remote?.close();
+        await orm.close();
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('disconnect', () => stop('parent gone'));
+}
+
+/**
+ * Stops accepting calls and waits for those in flight (grpc-js `tryShutdown`); past `boundMs` the rest
+ * are cancelled (`forceShutdown`). Resolves true when all finished in time.
+ */
+function drainGrpcServer(server: Server, boundMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const bound = setTimeout(() => {
+      server.forceShutdown();
+      resolve(false);
+    }, boundMs);
+    server.tryShutdown(() => {
+      clearTimeout(bound);
+      resolve(true);
+    });
+  });
 }
 
 /**
