@@ -168,6 +168,8 @@ async function main(): Promise<number> {
       `  Admin password:      ${shown.adminPassword}  (${shown.passwordGenerated ? 'new; ' : ''}kept in ${join(dataDir, 'admin-password')}; set when the database is first bootstrapped)`,
     );
   }
+  const metrics = Object.entries(ready.metrics).map(([name, address]) => `${name} http://${address}/metrics`);
+  if (metrics.length > 0) lines.push(`  Metrics:             ${metrics.join(', ')}`);
   lines.push('Press Ctrl-C to stop.', '');
   process.stdout.write(`${lines.join('\n')}\n`);
   return finished;

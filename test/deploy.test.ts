@@ -43,6 +43,10 @@ type GrpcService = keyof typeof GRPC_SERVICES;
  */
 const DMS_HTTP = { service: 'dms-svc', variable: 'DMS_HTTP_ADDR', portName: 'http' } as const;
 const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
+/** Each service's Prometheus port variable; the container port is named `metrics`. The gateway's /metrics is on MANAGEMENT_PORT. */
+const METRICS_PORTS = { 'core-svc': 'CORE_METRICS_PORT', 'bpm-svc': 'BPM_METRICS_PORT', 'dms-svc': 'DMS_METRICS_PORT' } as const;
+/** The namespace Prometheus scrapes from (NetworkPolicy metrics-from-monitoring). */
+const MONITORING_NAMESPACE = 'monitoring';
 /** The Job that runs the services' migrations before a rollout (production services do not migrate). */
 const MIGRATE_JOB = 'migrate';
 const SECRET_NAME = 'platform-secrets';
@@ -50,6 +54,9 @@ const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_U
 const CONFIG_KEYS = [
   'APP_ENV',
   'MANAGEMENT_PORT',
+  'CORE_METRICS_PORT',
+  'BPM_METRICS_PORT',
+  'DMS_METRICS_PORT',
   'ALLOWED_ORIGINS',
   'IP_FILTER_ENABLED',
   'TRUST_PROXY',
@@ -236,6 +243,11 @@ function servicePorts(rendered: Rendered, name: GrpcService): number[] {
   const ports = [parseAddress(config[GRPC_SERVICES[name]]).port];
   if (name === DMS_HTTP.service) ports.push(parseAddress(config[DMS_HTTP.variable]).port);
   return ports;
+}
+
+/** A NetworkPolicy rule that admits Prometheus to a metrics port, and nothing else. */
+function isMetricsRule(rule: { ports?: { port?: number | string }[] }): boolean {
+  return (rule.ports?.length ?? 0) > 0 && (rule.ports ?? []).every((p) => p.port === 'metrics');
 }
 
 function parseAddress(address: string | undefined): { host: string; port: number } {
@@ -483,7 +495,8 @@ eachLayer('only the gateway may reach the gRPC services, on their gRPC port (dms
       (policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'),
     );
     t.true(applying.length > 0, `${name}: an ingress NetworkPolicy selects its pods`);
-    const rules = applying.flatMap((policy) => policy.spec?.ingress ?? []);
+    // Prometheus' rule for the metrics port is checked apart (the metrics test below)
+    const rules = applying.flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !isMetricsRule(rule));
     t.true(rules.length > 0, `${name}: the policy allows something`);
     for (const rule of rules) {
       const peers = rule.from ?? [];
@@ -560,6 +573,44 @@ eachLayer('only the gateway may reach dms-svc\'s HTTP port (DMS_HTTP_ADDR)', (t,
   }
 });
 
+eachLayer('each service serves /metrics on its container port metrics (*_METRICS_PORT), annotated for Prometheus, reachable from the monitoring namespace only and through no Service; the gateway on its management port', (t, rendered) => {
+  const config = rendered.config().data;
+  const annotated = (name: string, port: number) => {
+    const annotations = rendered.deployment(name).spec?.template.metadata?.annotations ?? {};
+    t.is(annotations['prometheus.io/scrape'], 'true', `${name}: scraped`);
+    t.is(annotations['prometheus.io/port'], String(port), `${name}: scrape port`);
+    t.is(annotations['prometheus.io/path'], '/metrics', `${name}: scrape path`);
+  };
+  annotated(GATEWAY, Number(config.MANAGEMENT_PORT));
+  t.not(Number(config.MANAGEMENT_PORT), Number(config.GATEWAY_PORT), 'never the public port');
+  const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
+  for (const [name, variable] of Object.entries(METRICS_PORTS)) {
+    const port = Number(config[variable]);
+    const container = app(rendered.deployment(name));
+    t.true(Number.isInteger(port) && port > 0, `${variable} is set`);
+    t.is(containerPort(container, 'metrics'), port, `${name}: container port metrics is ${variable}`);
+    t.not(port, parseAddress(config[GRPC_SERVICES[name as GrpcService]]).port, `${name}: not the gRPC port`);
+    annotated(name, port);
+    for (const service of rendered.all<IService>('Service')) {
+      for (const servicePort of service.spec?.ports ?? []) {
+        if (selects(service.spec?.selector, podLabels(rendered.deployment(name)))) {
+          t.not(containerPort(container, servicePort.targetPort), port, `Service ${service.metadata?.name} does not expose ${name}'s metrics port`);
+        }
+      }
+    }
+    const rules = policies
+      .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, podLabels(rendered.deployment(name))))
+      .flatMap((policy) => policy.spec?.ingress ?? [])
+      .filter(isMetricsRule);
+    t.is(rules.length, 1, `${name}: one rule admits Prometheus to its metrics port`);
+    for (const peer of rules[0]?.from ?? []) {
+      t.deepEqual(peer.namespaceSelector?.matchLabels, { 'kubernetes.io/metadata.name': MONITORING_NAMESPACE }, `${name}: from the ${MONITORING_NAMESPACE} namespace`);
+      t.is(peer.ipBlock, undefined);
+    }
+    t.true((rules[0]?.from?.length ?? 0) > 0, `${name}: the rule does not admit every source`);
+  }
+});
+
 eachLayer('a PodDisruptionBudget covers the gateway and lets at least one replica go', (t, rendered) => {
   const gateway = rendered.deployment(GATEWAY);
   const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => selects(pdb.spec?.selector?.matchLabels, podLabels(gateway)));
@@ -618,6 +669,11 @@ test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, 3
   t.deepEqual([hpa?.scaleTargetRef.apiVersion, hpa?.scaleTargetRef.kind, hpa?.scaleTargetRef.name], ['apps/v1', 'Deployment', GATEWAY]);
   t.true((hpa?.minReplicas ?? 1) >= 3, 'never fewer than 3 gateways');
   t.true((hpa?.maxReplicas ?? 0) > (hpa?.minReplicas ?? 1), 'room to scale');
+  t.is(hpa?.metrics?.find((metric) => metric.type === 'Resource')?.resource?.name, 'cpu', 'scales on CPU');
+  const rate = hpa?.metrics?.find((metric) => metric.type === 'Pods')?.pods;
+  t.is(rate?.metric.name, 'http_requests_per_second', 'and on request rate per pod (prometheus-adapter rule in deploy/README.md)');
+  t.is(rate?.target.type, 'AverageValue');
+  t.true(Number(rate?.target.averageValue) > 0);
 });
 
 test('development: APP_ENV=development, Secret generated from secrets.env with every key', (t) => {

@@ -70,6 +70,7 @@ try {
     PLATFORM_BPM_GRPC: platform.env.BPM_GRPC_ADDR ?? '',
     PLATFORM_DMS_GRPC: platform.env.DMS_GRPC_ADDR ?? '',
     PLATFORM_ENV: JSON.stringify(platform.env),
+    PLATFORM_METRICS: JSON.stringify(platform.metrics),
     PLATFORM_LOG_FILE: logFile,
     PLATFORM_SECRETS_FILE: secretsFile,
   });

@@ -35,6 +35,9 @@ async function serviceEnv(url: string, appEnv: string, extra: Record<string, str
     DATA_DIR: mkdtempSync(join(tmpdir(), 'service-start-')),
     CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
     BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+    // any free metrics port: the services of these tests start side by side
+    CORE_METRICS_PORT: '0',
+    BPM_METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     ...extra,
   };

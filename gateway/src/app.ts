@@ -7,6 +7,8 @@ import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import type { SessionCheck } from './auth/session-check.ts';
 import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
+import type { GatewayMetrics } from './metrics/gateway.metrics.ts';
+import { requestMetrics } from './http/request-metrics.ts';
 import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/json-body.ts';
@@ -39,6 +41,8 @@ export interface GatewayDeps {
   seen: SessionsSeen;
   recordFailure: ExceptionRecorder;
   log: Logger;
+  /** Served at GET /metrics on the management port only; the public port records into it. */
+  metrics: GatewayMetrics;
 }
 
 /** An express app with the gateway's settings: paths case-sensitive, no ETag, no X-Powered-By. */
@@ -54,17 +58,21 @@ function gatewayExpress(): Express {
 const notFound: RequestHandler = (req, _res, next) => next(new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) }));
 
 /**
- * The management app (MANAGEMENT_PORT): /actuator/health and /api/health alone, without the filter
+ * The management app (MANAGEMENT_PORT): /actuator/health, /api/health and /metrics alone, without the filter
  * chain, for the kubelet's probes and in-cluster monitoring. On the public port the same paths are
  * rate-limited per address (platform-interface.md §7), and every probe of every gateway pod on a
  * node comes from that node's one address: enough pods would use up the public tier and fail their
  * own probes. Anything else is 404.
  */
-function createManagementApp({ config, backends, recordFailure, log }: GatewayDeps, health: RateLimiting['health']): Express {
+function createManagementApp({ config, backends, recordFailure, log, metrics }: GatewayDeps, health: RateLimiting['health']): Express {
   const app = gatewayExpress();
   // request ids, but no access lines: the probes would fill the log
   app.use(accessLog(log, { accessLines: false }));
   app.use(healthRoutes(config, backends, health));
+  // Prometheus' scrape: the management port is private, so what the metrics tell stays inside
+  app.get('/metrics', (_req, res, next) => {
+    metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
+  });
   app.use(notFound);
   app.use(errorHandler(recordFailure));
   return app;
@@ -77,15 +85,16 @@ function createManagementApp({ config, backends, recordFailure, log }: GatewayDe
  * app, which shares its Redis health check.
  */
 export function createApp(deps: GatewayDeps): { app: Express; management: Express } {
-  const { config, backends, tokens, sessions, seen, recordFailure, log } = deps;
+  const { config, backends, tokens, sessions, seen, recordFailure, log, metrics } = deps;
   const app = gatewayExpress();
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
-  const limits = createRateLimiting(config, log);
+  const limits = createRateLimiting(config, log, metrics);
 
   // The request id and the access line, first: every response carries X-Request-Id, every request has its line.
   app.use(accessLog(log, { accessLines: true }));
+  app.use(requestMetrics(metrics));
   // CORS headers on every response to an allowed origin, errors (even the IP filter's 403) included.
   app.use(cors.headers);
   // 1. IP filter.

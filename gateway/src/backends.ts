@@ -1,7 +1,8 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Client, credentials, Metadata, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
+import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { retryServiceConfig } from './retry-policy.ts';
 
 /**
@@ -16,8 +17,11 @@ import { retryServiceConfig } from './retry-policy.ts';
 export class Backends {
   readonly #clients: Record<ServiceName, Client>;
   readonly #deadlineMs: number;
+  readonly #latency: GrpcLatency | undefined;
 
-  constructor(config: Config) {
+  /** `latency` times every call() by method and status code (not the health checks). */
+  constructor(config: Config, latency?: GrpcLatency) {
+    this.#latency = latency;
     // channelz (grpc-js's introspection registry) is off, as on the services' servers: nothing reads
     // it, and it would count and trace every call.
     const options = {
@@ -44,6 +48,8 @@ export class Backends {
   call<Res>(service: ServiceName, definition: ServiceDefinition, method: string, request: unknown, metadata: Metadata): Promise<Res> {
     const def = definition[method] as MethodDefinition<unknown, Res> | undefined;
     if (!def) return Promise.reject(new Error(`no method ${method}`));
+    const latency = this.#latency;
+    const start = performance.now();
     return new Promise((resolve, reject) => {
       this.#clients[service].makeUnaryRequest(
         def.path,
@@ -52,7 +58,11 @@ export class Backends {
         request,
         metadata,
         { deadline: Date.now() + this.#deadlineMs },
-        (error, response) => (error || response === undefined ? reject(error ?? new Error('empty response')) : resolve(response)),
+        (error, response) => {
+          latency?.observe(def.path, error ? error.code : status.OK, (performance.now() - start) / 1000);
+          if (error || response === undefined) reject(error ?? new Error('empty response'));
+          else resolve(response);
+        },
       );
     });
   }

@@ -9,6 +9,7 @@ import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
 import { SessionsSeen } from './auth/sessions-seen.ts';
 import { Backends } from './backends.ts';
+import { GatewayMetrics } from './metrics/gateway.metrics.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { boundBodyReceipt } from './http/receipt-deadline.ts';
 
@@ -17,13 +18,15 @@ function start(): void {
   mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);
   reportEventLoopDelay('gateway');
-  const backends = new Backends(config);
+  const metrics = new GatewayMetrics();
+  const backends = new Backends(config, metrics.grpcClient);
   const tokens = new TokenService(config.jwtSecret);
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks every token against the live sessions');
   const sessions = new SessionCheck(config.databaseUrl);
+  metrics.watchSessionPool(() => sessions.pool);
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, tokens, 'gateway', log);
-  const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log });
+  const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
     const address = managementServer?.address();
     log.info({ port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');

@@ -29,6 +29,8 @@ export interface ReadyMessage {
   name: string;
   /** `host:port` it listens on (the gateway's HTTP port, a service's gRPC port). */
   address: string;
+  /** A service's Prometheus port, `host:port` serving /metrics. */
+  metricsAddress?: string;
 }
 
 /** Where children's output goes. */
@@ -52,6 +54,8 @@ export interface StartPlatformOptions {
   /**
    * For GATEWAY_PORT, CORE_GRPC_ADDR, BPM_GRPC_ADDR and DMS_GRPC_ADDR missing from `env`:
    * `'default'` (8080 and 127.0.0.1:50051-50053) or `'free'` (free ports on 127.0.0.1). Default `'default'`.
+   * With `'free'`, CORE_/BPM_/DMS_METRICS_PORT missing from `env` are 0: each service takes any free
+   * port and reports it (`metrics`), so a second service started with the same env never collides.
    */
   ports?: 'default' | 'free';
   /** Entry files to run instead of the real ones (tests with stubs). */
@@ -98,6 +102,8 @@ export interface Platform {
   env: Env;
   /** Each child's ready address. */
   addresses: Record<ServiceName, string>;
+  /** Each service's metrics address (`host:port`, GET /metrics), as it reported it; a supervised restart puts the new child's here. */
+  metrics: Partial<Record<ServiceName, string>>;
   /** Each child's process id; a supervised restart puts the new child's here. */
   pids: Record<ServiceName, number>;
   /** SIGTERM to the gateway, then to the services; SIGKILL to any left after `stopTimeoutMs`. Idempotent. */
@@ -139,6 +145,7 @@ interface Child {
   output: string[];
   exited: Promise<void>;
   address?: string;
+  metricsAddress?: string;
 }
 
 /**
@@ -161,6 +168,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const children = new Map<ServiceName, Child>();
   let addresses = {} as Record<ServiceName, string>;
   let pids = {} as Record<ServiceName, number>;
+  const metrics: Partial<Record<ServiceName, string>> = {};
   let ready = false;
   let stopping = false;
   // Rejected when any child exits before the whole platform is ready (a service dying while the
@@ -245,6 +253,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       const onMessage = (message: unknown): void => {
         if (!isReady(message)) return;
         child.address = message.address;
+        child.metricsAddress = message.metricsAddress;
         spawned.removeListener('message', onMessage);
         resolveReady(child);
       };
@@ -270,6 +279,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         (child) => {
           pids[name] = child.process.pid ?? 0;
           addresses[name] = child.address ?? addresses[name];
+          if (child.metricsAddress) metrics[name] = child.metricsAddress;
           supervision.onRestarted?.(name, pids[name]);
         },
         // a child that cannot even be spawned: tried again later, like one that died
@@ -316,8 +326,9 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   ready = true;
   addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.address ?? ''])) as Record<ServiceName, string>;
   pids = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.process.pid ?? 0])) as Record<ServiceName, number>;
+  for (const child of children.values()) if (child.metricsAddress) metrics[child.name] = child.metricsAddress;
   const gatewayPort = portOf(addresses.gateway) ?? Number(env.GATEWAY_PORT);
-  return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, pids, stop };
+  return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, metrics, pids, stop };
 }
 
 async function fillPorts(env: Env, ports: 'default' | 'free'): Promise<void> {
@@ -333,12 +344,13 @@ async function fillPorts(env: Env, ports: 'default' | 'free'): Promise<void> {
   for (const [name, fallback] of grpc) {
     if (!env[name]) env[name] = `127.0.0.1:${await pick(fallback)}`;
   }
+  if (ports === 'free') for (const name of ['CORE_METRICS_PORT', 'BPM_METRICS_PORT', 'DMS_METRICS_PORT']) env[name] ||= '0';
 }
 
 function isReady(message: unknown): message is ReadyMessage {
   if (typeof message !== 'object' || message === null) return false;
-  const { type, address } = message as Record<string, unknown>;
-  return type === 'ready' && typeof address === 'string';
+  const { type, address, metricsAddress } = message as Record<string, unknown>;
+  return type === 'ready' && typeof address === 'string' && (metricsAddress === undefined || typeof metricsAddress === 'string');
 }
 
 function portOf(address: string): number | undefined {

@@ -12,6 +12,8 @@ export interface PlatformUnderTest {
   adminPassword: string;
   databaseUrl: string;
   grpc: { core: string; bpm: string; dms: string };
+  /** Each service's metrics address (`host:port`, GET /metrics). */
+  metrics: { 'core-svc'?: string; 'bpm-svc'?: string; 'dms-svc'?: string };
   /** The environment the platform's processes got. */
   env: Record<string, string>;
   /** The file its processes' output goes to (JSON lines, each prefixed `[service]`). */
@@ -33,6 +35,7 @@ export const platform: PlatformUnderTest = {
   databaseUrl: required('PLATFORM_DATABASE_URL'),
   grpc: { core: required('PLATFORM_CORE_GRPC'), bpm: required('PLATFORM_BPM_GRPC'), dms: required('PLATFORM_DMS_GRPC') },
   env: JSON.parse(required('PLATFORM_ENV')) as Record<string, string>,
+  metrics: JSON.parse(process.env.PLATFORM_METRICS ?? '{}') as PlatformUnderTest['metrics'],
   logFile: required('PLATFORM_LOG_FILE'),
 };
 

@@ -9,6 +9,7 @@ import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { HttpLatency, UNMATCHED_ROUTE } from '@platform/libs/metrics/http.metrics.ts';
 import type { DownloadSigner } from '../files/download-signature.ts';
 import { receiveUpload } from '../files/receive-upload.ts';
 import { sendFile } from '../files/send-file.ts';
@@ -46,7 +47,10 @@ export interface FileServerDeps {
  */
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
+  const latency = new HttpLatency(deps.runtime.metrics);
   const server = createServer((req, res) => {
+    const start = performance.now();
+    res.once('close', () => latency.observe(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));
     withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
       handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error)),
     );
@@ -68,6 +72,16 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
     // uploads and downloads in flight finish (within the drain bound), like the gRPC calls beside them
     close: () => drainHttpServer(server).then(() => undefined),
   };
+}
+
+/** The route template of a request, for the metrics: never its path, which holds ids and share tokens. */
+function routeOf(req: IncomingMessage): string {
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  if (path === UPLOAD) return UPLOAD;
+  if (DOWNLOAD.test(path)) return '/api/dms-file/download/:id';
+  if (SHARE.test(path)) return '/api/dms-share-link/public/:token';
+  if (SHARE_PASSWORD.test(path)) return '/api/dms-share-link/public/:token/validate-password';
+  return UNMATCHED_ROUTE;
 }
 
 async function handle(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -78,6 +78,11 @@ export class SessionCheck {
       });
   }
 
+  /** The pool's own figures (pg.Pool's public counts), for the metrics. */
+  get pool(): pg.Pool {
+    return this.#pool;
+  }
+
   close(): Promise<void> {
     return this.#pool.end();
   }

@@ -105,10 +105,12 @@ export class LoginGuard {
   readonly #counters: [Counter, Counter];
   readonly #log: Logger;
   readonly #busy: Record<Language, string>;
+  readonly #kind: string;
+  readonly #refusals: RefusalCounter | undefined;
   /** Attempts of this process waiting in line for one in progress to end, by the key that was full, oldest first. */
   readonly #queues = new Map<string, Waiter[]>();
 
-  constructor(redis: Redis | undefined, keyPrefix: string, log: Logger, kind: PasswordGuardKind = LOGIN_GUARD) {
+  constructor(redis: Redis | undefined, keyPrefix: string, log: Logger, kind: PasswordGuardKind = LOGIN_GUARD, refusals?: RefusalCounter) {
     const limiter = (name: string, points: number, duration: number): Limiter => {
       const options = { points, duration, keyPrefix: `${keyPrefix}:${name}` };
       const memory = new RateLimiterMemory(options);
@@ -125,13 +127,17 @@ export class LoginGuard {
     this.#counters = [counter('user', LOGIN_FAILURES_PER_USER, kind.userRefusal), counter('address', LOGIN_FAILURES_PER_ADDRESS, kind.addressRefusal)];
     this.#log = log;
     this.#busy = kind.busyRefusal;
+    this.#kind = kind.name;
+    this.#refusals = refusals;
   }
 
   /** Before the login call: an admitted attempt to settle after it, or a refusal (nothing to settle). */
   async admit(userCode: string, ip: string): Promise<LoginAttempt> {
     const keys = this.#keys(userCode, ip);
-    const attemptOf = (verdict: Verdict) =>
-      new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined);
+    const attemptOf = (verdict: Verdict) => {
+      if (verdict.kind === 'refused' || verdict.kind === 'busy') this.#refusals?.guardRefused(this.#kind, verdict.kind);
+      return new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined);
+    };
     // Attempts of this process already waiting on one of the keys: get in line behind them.
     const queued = keys.find((key) => this.#queues.has(key));
     const first = queued === undefined ? await this.#judge(keys) : undefined;
@@ -245,6 +251,11 @@ export class LoginGuard {
       return undefined;
     }
   }
+}
+
+/** Where a guard counts its refusals (the gateway's metrics). */
+export interface RefusalCounter {
+  guardRefused(guard: string, reason: 'refused' | 'busy'): void;
 }
 
 interface Waiter {

@@ -2,9 +2,10 @@ import type { RequestHandler } from 'express';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Language } from '@platform/libs/i18n/messages.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
+import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';
-import { LoginGuard, SHARE_PASSWORD_GUARD } from '../limits/login-guard.ts';
+import { LOGIN_GUARD, LoginGuard, SHARE_PASSWORD_GUARD } from '../limits/login-guard.ts';
 import { connectRedis } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
@@ -18,6 +19,7 @@ function perMinuteMessage(limit: number): Record<Language, string> {
 }
 
 interface Tier {
+  name: PathCategory;
   /** Requests per minute (RateLimit-Limit). */
   limit: number;
   limiter: TokenBucketRedis | TokenBucketMemory;
@@ -31,7 +33,7 @@ interface Tier {
  * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
  * and never reaches the JWT step.
  */
-function limitRequests(tiers: Record<PathCategory, Tier>): RequestHandler {
+function limitRequests(tiers: Record<PathCategory, Tier>, metrics: GatewayMetrics | undefined): RequestHandler {
   return (req, res, next) => {
     const tier = tiers[categoryOfRequest(req, res)];
     const headers = (result: TokenBucketRes) => {
@@ -47,6 +49,7 @@ function limitRequests(tiers: Record<PathCategory, Tier>): RequestHandler {
       (refusal: unknown) => {
         if (refusal instanceof TokenBucketRes) {
           headers(refusal);
+          metrics?.rateLimitRefused(tier.name);
           sendTooManyRequests(req, res, refusal.msBeforeNext, tier.message);
           return;
         }
@@ -72,16 +75,16 @@ export interface RateLimiting {
  * The gateway's limits from the configuration: Redis-backed (REDIS_URL, shared by every gateway
  * process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in memory only.
  */
-export function createRateLimiting(config: Config, log: Logger): RateLimiting {
+export function createRateLimiting(config: Config, log: Logger, metrics?: GatewayMetrics): RateLimiting {
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, 'gateway-rate-limit') : undefined;
   // The login guard runs the library's own counter script, so it needs a connection of its own.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
-  const tier = (name: string, limit: number): Tier => {
+  const tier = (name: PathCategory, limit: number): Tier => {
     const options = { points: limit, duration: 60, keyPrefix: `${config.redisKeyPrefix}:rl:${name}` };
     const memory = new TokenBucketMemory(options);
     const limiter = redis ? new TokenBucketRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
-    return { limit, limiter, message: perMinuteMessage(limit) };
+    return { name, limit, limiter, message: perMinuteMessage(limit) };
   };
   const tiers: Record<PathCategory, Tier> = {
     public: tier('public', config.rateLimit.public),
@@ -89,9 +92,9 @@ export function createRateLimiting(config: Config, log: Logger): RateLimiting {
     jwt: tier('jwt', config.rateLimit.jwt),
   };
   return {
-    middleware: limitRequests(tiers),
-    loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log),
-    sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD),
+    middleware: limitRequests(tiers, metrics),
+    loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, LOGIN_GUARD, metrics),
+    sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD, metrics),
     health: async (): Promise<Record<string, { status: 'UP' | 'DOWN' }>> => {
       if (!redis) return {};
       const up = await redis.ping().then(

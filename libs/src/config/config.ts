@@ -54,6 +54,8 @@ export interface Config {
     shareLeaseSeconds: number;
   };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
+  /** Each service's Prometheus port (CORE_METRICS_PORT, BPM_METRICS_PORT, DMS_METRICS_PORT), serving /metrics; 0: any free port. */
+  metricsPorts: { core: number; bpm: number; dms: number };
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
   /** Largest JSON body the gateway reads. */
@@ -130,6 +132,11 @@ export function loadConfig(env: Env = process.env): Config {
       bpm: env.BPM_GRPC_ADDR || '127.0.0.1:50052',
       dms: env.DMS_GRPC_ADDR || '127.0.0.1:50053',
       deadlineMs: int(env, 'GRPC_DEADLINE_MS', 10_000, 1),
+    },
+    metricsPorts: {
+      core: int(env, 'CORE_METRICS_PORT', 9101, 0, 65_535),
+      bpm: int(env, 'BPM_METRICS_PORT', 9102, 0, 65_535),
+      dms: int(env, 'DMS_METRICS_PORT', 9103, 0, 65_535),
     },
     captcha: env.RECAPTCHA_SECRET
       ? {

@@ -1,5 +1,6 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Registry } from 'prom-client';
 import type { AccessSource } from '../auth/access.ts';
 import type { Caller, CallContext } from '../auth/caller.ts';
 import type { TokenService } from '../auth/jwt.ts';
@@ -22,6 +23,8 @@ export interface Runtime {
   log: Logger;
   /** Records an unexpected failure in the exception log; the client sees only its refId. */
   recordFailure: ExceptionRecorder;
+  /** The process's Prometheus registry, for a service's own metrics (served on its metrics port). */
+  metrics: Registry;
 }
 
 export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;

@@ -13,6 +13,11 @@ import type { Row } from '../db/entity-schema.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
+import { timeServerCalls } from '../metrics/grpc-server.interceptor.ts';
+import { GrpcLatency } from '../metrics/grpc.metrics.ts';
+import { serveMetrics } from '../metrics/metrics-server.ts';
+import { watchPool, type PoolFigures } from '../metrics/pool.metrics.ts';
+import { createMetricsRegistry } from '../metrics/registry.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
 import type { Runtime } from './server.ts';
@@ -55,10 +60,18 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const tokens = new TokenService(config.jwtSecret);
   const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, tokens, spec.name, log);
   const recordFailure = spec.exceptionRecorder?.(orm, log) ?? remote?.record ?? (() => {});
-  const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure };
+  const registry = createMetricsRegistry();
+  // MikroORM's public getNativeClient() is the pg Pool behind the ORM; read at each scrape
+  const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as PoolFigures;
+  watchPool(registry, 'orm', () => pool);
+  const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
-  // call that live as long as the call's HTTP/2 stream; off.
-  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024, 'grpc.enable_channelz': 0 });
+  // call that live as long as the call's HTTP/2 stream; off. The interceptor times every call for /metrics.
+  const server = new Server({
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+    'grpc.enable_channelz': 0,
+    interceptors: [timeServerCalls(new GrpcLatency(registry, 'server'))],
+  });
   spec.register(server, runtime, config);
 
   const health = new HealthImplementation({ '': 'SERVING', db: 'SERVING' });
@@ -79,8 +92,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }, DB_HEALTH_INTERVAL_MS);
   dbWatch.unref();
   const extra = await spec.serve?.(runtime, config);
-  log.info({ port }, 'listening');
-  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}` });
+  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name]);
+  log.info({ port, metricsPort: metrics.port }, 'listening');
+  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}`, metricsAddress: `127.0.0.1:${metrics.port}` });
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -91,7 +105,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     clearInterval(dbWatch);
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
-    const closing = extra?.close().catch(() => undefined);
+    const closing = Promise.all([extra?.close().catch(() => undefined), metrics.close()]);
     drainGrpcServer(server, DRAIN_BOUND_MS)
       .then(async (drained) => {
         if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');

@@ -1,0 +1,49 @@
+import { Counter, type Registry } from 'prom-client';
+import { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
+import { HttpLatency } from '@platform/libs/metrics/http.metrics.ts';
+import { watchPool, type PoolFigures } from '@platform/libs/metrics/pool.metrics.ts';
+import { createMetricsRegistry } from '@platform/libs/metrics/registry.ts';
+
+/**
+ * The gateway's Prometheus metrics, served on the management port only (docs/decisions.md
+ * "Metrics"): the process figures, HTTP requests, gRPC client calls, rate-limit and password-guard
+ * refusals and the session-check pool.
+ */
+export class GatewayMetrics {
+  readonly registry: Registry;
+  readonly grpcClient: GrpcLatency;
+  readonly http: HttpLatency;
+  readonly #rateLimitRefusals: Counter<'tier'>;
+  readonly #guardRefusals: Counter<'guard' | 'reason'>;
+
+  constructor(registry: Registry = createMetricsRegistry()) {
+    this.registry = registry;
+    this.grpcClient = new GrpcLatency(registry, 'client');
+    this.http = new HttpLatency(registry);
+    this.#rateLimitRefusals = new Counter({
+      name: 'rate_limit_refusals_total',
+      help: 'Requests refused 429 by the per-address rate limit, by tier (public, api-key, jwt)',
+      labelNames: ['tier'],
+      registers: [registry],
+    });
+    this.#guardRefusals = new Counter({
+      name: 'password_guard_refusals_total',
+      help: 'Password attempts refused 429 by a guard (login, share-password): too many wrong passwords (refused) or too many in progress (busy)',
+      labelNames: ['guard', 'reason'],
+      registers: [registry],
+    });
+  }
+
+  rateLimitRefused(tier: string): void {
+    this.#rateLimitRefusals.inc({ tier });
+  }
+
+  guardRefused(guard: string, reason: 'refused' | 'busy'): void {
+    this.#guardRefusals.inc({ guard, reason });
+  }
+
+  /** The session check's pg pool. */
+  watchSessionPool(pool: () => PoolFigures): void {
+    watchPool(this.registry, 'session-check', pool);
+  }
+}
