@@ -18,7 +18,7 @@ log.debug('not at info');
 log.info({ port: 1 }, 'listening');
 withRequestId('req-1', async () => {
   await new Promise((r) => setTimeout(r, 5));
-  log.warn({ password: 'plain-pass', user: { newPassword: 'new-pass', apiKey: 'k-1' }, headers: { authorization: 'Bearer x', cookie: 'SVC_SESSION=y', 'x-api-key': 'z' } }, 'fields');
+  log.warn({ password: 'plain-pass', user: { newPassword: 'new-pass', apiKey: 'k-1' }, headers: { authorization: 'Bearer x', cookie: 'SVC_SESSION=y', 'x-api-key': 'z' }, call: { headers: { cookie: 'SVC_SESSION=w', accept: 'text/plain' }, token: 't-1', id: 7 } }, 'fields');
   const error = new Error('token ${JWT} and hash ${HASH} at /x?token=sig-123&expires=1 and /api/dms-share-link/public/tok-456');
   error.query = 'insert … ${HASH}';
   log.error({ err: error }, 'failed');
@@ -45,11 +45,12 @@ test('lines written while serving a request carry its id, across awaits', (t) =>
   t.is(failed?.requestId, 'req-1');
 });
 
-test('passwords, API keys, authorization and cookie headers are redacted; JWTs, bcrypt hashes and URL tokens are scrubbed from errors, whose other properties are left out', (t) => {
+test('passwords, API keys, authorization and cookie headers are redacted, at the top and one level down; JWTs, bcrypt hashes and URL tokens are scrubbed from errors, whose other properties are left out', (t) => {
   const [, fields, failed] = run();
   t.deepEqual(fields?.password, '[REDACTED]');
   t.deepEqual(fields?.user, { newPassword: '[REDACTED]', apiKey: '[REDACTED]' });
   t.deepEqual(fields?.headers, { authorization: '[REDACTED]', cookie: '[REDACTED]', 'x-api-key': '[REDACTED]' });
+  t.deepEqual(fields?.call, { headers: { cookie: '[REDACTED]', accept: 'text/plain' }, token: '[REDACTED]', id: 7 }, 'one level down, headers included');
   const text = JSON.stringify(failed);
   for (const secret of [JWT, HASH, 'sig-123', 'tok-456']) t.false(text.includes(secret), secret);
   t.is(failed?.err.type, 'Error');

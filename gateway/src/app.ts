@@ -24,6 +24,8 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
+import { chain } from './http/chain.ts';
+import { dispatchByPrefix } from './routes/route.ts';
 import { dmsProxy } from './relay/dms-proxy.ts';
 import { downloadRelay } from './relay/download-relay.ts';
 import { DMS_FILE_BYTE_ROUTES, dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
@@ -68,7 +70,7 @@ function createManagementApp({ config, backends, recordFailure, log, metrics }: 
   const app = gatewayExpress();
   // request ids, but no access lines: the probes would fill the log
   app.use(accessLog(log, { accessLines: false }));
-  app.use(healthRoutes(config, backends, health));
+  app.use(healthRoutes(config, backends, health).router);
   // Prometheus' scrape: the management port is private, so what the metrics tell stays inside
   app.get('/metrics', (_req, res, next) => {
     metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
@@ -92,42 +94,51 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   const cors = corsPolicy(config.allowedOrigins);
   const limits = createRateLimiting(config, log, metrics);
 
-  // The request id and the access line, first: every response carries X-Request-Id, every request has its line.
-  app.use(accessLog(log, { accessLines: true }));
-  app.use(requestMetrics(metrics));
-  // CORS headers on every response to an allowed origin, errors (even the IP filter's 403) included.
-  app.use(cors.headers);
-  // 1. IP filter.
-  app.use(ipFilter(config.ipFilter));
-  // 1a. A path, query or forwarded header the gateway could not hand on intact: 400.
-  app.use(requestSanity);
-  // 2a. CORS preflight, answered before the steps that need credentials (decisions.md §2).
-  app.use(cors.preflight);
-  // 2. API key.
-  app.use(apiKeyCheck(config.coreApiKey));
-  // 3. Rate limit per client address.
-  app.use(limits.middleware);
-  // 4. JWT.
-  app.use(jwtCheck(tokens, sessions, seen));
-  // 5. Roles: checked per call by the services (decisions.md §2).
-
-  // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
   const proxy = dmsProxy(config.dms.httpAddr);
   const relay = downloadRelay(config.dms.httpAddr);
-  // an upload that passed the filter chain may take as long as it keeps sending (http/receipt-deadline.ts)
-  app.post(DMS_FILE_BYTE_ROUTES.uploadFile.path, uploadIdleLimit(config.uploadIdleTimeoutMs));
-  app.use(dmsFileByteRoutes(proxy, relay));
-  app.use(dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard));
-  app.use(jsonBody(config.maxJsonBytes));
-  app.use(healthRoutes(config, backends, limits.health));
-  // the API document is built once, at start, from the same tables as the routes
-  app.use(docsRoutes(JSON.stringify(buildOpenApiDocument(registry))));
-  app.use(authRoutes(config, backends, tokens, limits.loginGuard));
-  app.use(sessionRoutes(backends, tokens));
-  app.use(bpmRoutes(backends));
-  // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
-  app.use(dmsRoutes(backends));
-  app.use(crudRoutes(registry, backends));
+  const uploadIdle = uploadIdleLimit(config.uploadIdleTimeoutMs);
+  const uploadPath = DMS_FILE_BYTE_ROUTES.uploadFile.path;
+
+  // one handler for the whole chain (http/chain.ts): express's own step between layers costs more than most of them
+  app.use(
+    chain([
+      // The request id and the access line, first: every response carries X-Request-Id, every request has its line.
+      accessLog(log, { accessLines: true }),
+      requestMetrics(metrics),
+      // CORS headers on every response to an allowed origin, errors (even the IP filter's 403) included.
+      cors.headers,
+      // 1. IP filter.
+      ipFilter(config.ipFilter),
+      // 1a. A path, query or forwarded header the gateway could not hand on intact: 400.
+      requestSanity,
+      // 2a. CORS preflight, answered before the steps that need credentials (decisions.md §2).
+      cors.preflight,
+      // 2. API key.
+      apiKeyCheck(config.coreApiKey),
+      // 3. Rate limit per client address.
+      limits.middleware,
+      // 4. JWT.
+      jwtCheck(tokens, sessions, seen),
+      // 5. Roles: checked per call by the services (decisions.md §2).
+
+      // an upload that passed the filter chain may take as long as it keeps sending (http/receipt-deadline.ts)
+      (req, res, next) => (req.method === 'POST' && (req.path === uploadPath || req.path === `${uploadPath}/`) ? uploadIdle(req, res, next) : next()),
+      // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
+      dispatchByPrefix([dmsFileByteRoutes(proxy, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),
+      ...jsonBody(config.maxJsonBytes),
+      dispatchByPrefix([
+        healthRoutes(config, backends, limits.health),
+        // the API document is built once, at start, from the same tables as the routes
+        docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
+        authRoutes(config, backends, tokens, limits.loginGuard),
+        sessionRoutes(backends, tokens),
+        bpmRoutes(backends),
+        // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
+        dmsRoutes(backends),
+        ...crudRoutes(registry, backends),
+      ]),
+    ]),
+  );
   app.use(notFound);
   app.use(errorHandler(recordFailure));
   return { app, management: createManagementApp(deps, limits.health) };

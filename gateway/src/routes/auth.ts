@@ -1,5 +1,4 @@
 import type { ServiceError } from '@grpc/grpc-js';
-import type { Router } from 'express';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import { sendLoginRefusal, type LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
@@ -19,7 +18,7 @@ import { clientIp, requestIdOf } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken']);
 
@@ -67,7 +66,7 @@ export const AUTH_ROUTES = {
 } as const satisfies RouteTable;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), platform-interface.md §4.3. */
-export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): Router {
+export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): RouteGroup {
   return routerFor(AUTH_ROUTES, {
     login: async (req, res) => {
       const body = asObject(req.body);

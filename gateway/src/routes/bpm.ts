@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
 import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
@@ -6,7 +6,7 @@ import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { asObject, recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 export const BPM_ROUTES = {
   branchesByPartner: { method: 'get', path: '/api/branch/by-partner/:id' },
@@ -20,7 +20,7 @@ export const BPM_ROUTES = {
  * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (decisions.md §4), each
  * answering the accrual.
  */
-export function bpmRoutes(backends: Backends): Router {
+export function bpmRoutes(backends: Backends): RouteGroup {
   const moveAccrual = async (req: Request<{ id?: string }>, res: Response, method: string, request: Record<string, unknown>) => {
     const moved = await backends.call<Record<string, unknown>>('bpm', accrual.grpc, method, { id: idParam(req.params.id), ...request }, userMetadata(req, res));
     res.json(recordToJson(accrual, moved));

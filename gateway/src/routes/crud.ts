@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { keyOf, methodNames, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
@@ -8,7 +8,7 @@ import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
 import { idParam } from '../http/params.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
-import { routerFor, type RouteSpec } from './route.ts';
+import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
 
 type Message = Record<string, unknown>;
 
@@ -83,23 +83,15 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
   };
 }
 
-/**
- * The REST routes of every resource's CRUD set, each translated to its RPC.
- *
- * Each resource has a router of its own, and a request goes straight to the one its path names
- * (`/api/{path}…`): express then matches its few routes, not every route of every resource in
- * turn. The routes keep their full paths (the routers are called, not mounted), so `req.path` and
- * the errors that quote it are unchanged.
- */
-export function crudRoutes(resources: readonly Resource[], backends: Backends): RequestHandler {
-  const routers = new Map<string, Router>();
-  for (const resource of resources) {
+/** The REST routes of every resource's CRUD set, each translated to its RPC: a route group per resource. */
+export function crudRoutes(resources: readonly Resource[], backends: Backends): RouteGroup[] {
+  return resources.map((resource) => {
     const names = methodNames(resource);
     const call = <Res>(method: string, request: unknown, req: Request, res: Response) =>
       backends.call<Res>(resource.service, resource.grpc, method, request, userMetadata(req, res));
     const withStats = offers(resource, 'stats');
 
-    routers.set(resource.path, routerFor(crudRouteTable(resource), {
+    return routerFor(crudRouteTable(resource), {
       stats: async (req, res, query: { crProcessId?: number }) => {
         if (!withStats) throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
         res.json(await call(names.stats, query, req, res));
@@ -129,18 +121,6 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         await call(names.delete, keyParam(resource, req.params.key), req, res);
         res.status(204).end();
       },
-    }));
-  }
-  return (req, res, next) => {
-    const router = routers.get(RESOURCE_SEGMENT.exec(req.path)?.[1] ?? '');
-    if (router) router(req, res, next);
-    else next();
-  };
+    });
+  });
 }
-
-/**
- * The resource path of `/api/{path}`, `/api/{path}/…`. Paths are case-sensitive everywhere, as the
- * filter chain's categories are (middleware/paths.ts): `/API/session/active` must not reach a
- * route that `/api/session/active` reaches only with the API key.
- */
-const RESOURCE_SEGMENT = /^\/api\/([^/]+)/;

@@ -1,6 +1,5 @@
-import type { Router } from 'express';
 import type { Forward } from '../relay/forward.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
  * The routes whose bodies are file bytes (platform-interface.md §4.6): streamed both ways to
@@ -16,6 +15,6 @@ export const DMS_FILE_BYTE_ROUTES = {
 } as const satisfies RouteTable;
 
 /** The file byte routes: the upload through `proxy` (relay/dms-proxy.ts), the download through `relay` (relay/download-relay.ts). */
-export function dmsFileByteRoutes(proxy: Forward, relay: Forward): Router {
+export function dmsFileByteRoutes(proxy: Forward, relay: Forward): RouteGroup {
   return routerFor(DMS_FILE_BYTE_ROUTES, { uploadFile: proxy, downloadFile: relay });
 }

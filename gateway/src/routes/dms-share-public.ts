@@ -1,8 +1,7 @@
-import type { Router } from 'express';
 import { clientIp } from '../http/context.ts';
 import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/login-guard.ts';
 import type { Forward } from '../relay/forward.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
  * The public share-link paths (decisions.md §5; platform-interface.md §4.6, §5): no session, on the
@@ -25,7 +24,7 @@ function outcomeOf(status: number, finished: boolean): LoginOutcome {
   return status === 200 ? 'success' : 'other';
 }
 
-export function dmsSharePublicRoutes(proxy: Forward, relay: Forward, guard: LoginGuard): Router {
+export function dmsSharePublicRoutes(proxy: Forward, relay: Forward, guard: LoginGuard): RouteGroup {
   return routerFor(DMS_SHARE_PUBLIC_ROUTES, {
     sharePublicDownload: relay,
     sharePublicValidatePassword: async (req, res) => {

@@ -1,4 +1,3 @@
-import type { Router } from 'express';
 import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
 import { DmsAuditLogServiceService, type VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 import { DmsRetentionPolicyServiceService, type DryRunDmsRetentionPolicyResponse } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
@@ -7,7 +6,7 @@ import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
  * The document service's routes beyond the CRUD sets (platform-interface.md §4.6, and the audit
@@ -37,7 +36,7 @@ function required<T>(value: T | undefined, name: string): T {
   return value;
 }
 
-export function dmsRoutes(backends: Backends): Router {
+export function dmsRoutes(backends: Backends): RouteGroup {
   const call = <Res>(method: string, request: unknown, req: Parameters<typeof userMetadata>[0], res: Parameters<typeof userMetadata>[1]) =>
     backends.call<Res>('dms', dmsFile.grpc, method, request, userMetadata(req, res));
   return routerFor(DMS_ROUTES, {

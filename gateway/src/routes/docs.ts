@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Router } from 'express';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../openapi/page');
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/swagger-ui.css'));
@@ -41,7 +40,7 @@ export const DOCS_ROUTES = {
  * in as its JSON text); GET /api/docs: the interactive reference (Swagger UI) over it, whose scripts
  * and styles are served by GET /api/docs/assets/{file}. Public paths (middleware/paths.ts).
  */
-export function docsRoutes(documentJson: string): Router {
+export function docsRoutes(documentJson: string): RouteGroup {
   const page = readFileSync(join(PAGE_DIR, 'reference.html'), 'utf8');
   return routerFor(DOCS_ROUTES, {
     reference: (_req, res) => {

@@ -1,8 +1,7 @@
 import { statfs } from 'node:fs/promises';
-import type { Router } from 'express';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Backends } from '../backends.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 type Status = 'UP' | 'DOWN';
 interface Component {
@@ -37,7 +36,7 @@ export const HEALTH_ROUTES = {
  * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and
  * diskSpace; 503 with DOWN when one is down (decisions.md §8). GET /api/health: liveness.
  */
-export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): Router {
+export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): RouteGroup {
   return routerFor(HEALTH_ROUTES, {
     health: async (_req, res) => {
       const [core, bpm, dms, db, disk, more] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
@@ -10,7 +10,7 @@ import type { Backends } from '../backends.ts';
 import { requestIdOf } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
-import { routerFor, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /** The fields of a session as the API shows it (every one present, null where unset). */
 export const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
@@ -47,7 +47,7 @@ export const SESSION_ROUTES = {
  * decisions.md §7): translated to core's SessionService and ExceptionLogService, called with the
  * internal credential once the gateway has checked the API key.
  */
-export function sessionRoutes(backends: Backends, tokens: TokenService): Router {
+export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGroup {
   const internal = (req: Request) =>
     toMetadata({
       token: tokens.internalToken('gateway'),

@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { errorFields } from './error-fields.ts';
-import { CENSOR, REDACTED_PATHS } from './redaction.ts';
+import { CENSOR, REDACTED_PATHS, redactNested } from './redaction.ts';
 import { currentRequestId } from './request-id.ts';
 
 export type { Logger } from 'pino';
@@ -22,7 +22,7 @@ export function createLogger(service: string, level: Level | 'silent'): Logger {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: redactNested },
     redact: { paths: [...REDACTED_PATHS], censor: CENSOR },
     serializers: { err: errorFields },
     mixin: () => {
