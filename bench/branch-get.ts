@@ -4,7 +4,8 @@
  * tokenVersion/session read, one gRPC call to bpm-svc, which verifies the token again and reads the
  * row) against a baseline that does only the irreducible work: a bare `node:http` server reading the
  * same row with a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
- * Targets: gateway ≥ 0.25 × the baseline's requests/s, gateway p99 ≤ 4 × the baseline's p99.
+ * Targets, each judged on the median of the rounds' own ratios: gateway ≥ 0.30 × the baseline's
+ * requests/s and ≥ 0.7 × the one-hop reference's (grpc-hop). Latency is steady-load's, open loop.
  *
  * All are measured in the same run, alternating (gateway, baseline, grpc-hop, then the reverse, …) so
  * that drift of the machine hits both alike; the figures to compare are the ratios.
@@ -26,6 +27,7 @@ import {
   BenchError,
   fmt,
   http,
+  judge,
   measure,
   median,
   monotonicMicros,
@@ -37,9 +39,9 @@ import {
 } from './lib.ts';
 
 /** The gateway should reach at least this share of the baseline's requests/s … */
-const TARGET_RPS_RATIO = 0.25;
-/** … with a p99 at most this multiple of the baseline's. */
-const TARGET_P99_RATIO = 4;
+const TARGET_RPS_RATIO = 0.3;
+/** … and at least this share of one grpc-js hop's (the reference of what the layering must cost at least). */
+const TARGET_HOP_RATIO = 0.7;
 /** The gateway, the bare baseline, and one grpc-js hop alone (a reference: no target of its own). */
 const NAMES = BRANCH_TARGET_NAMES;
 type Name = BranchTargetName;
@@ -145,22 +147,20 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     ['target', 'req/s', 'p50 ms', 'p99 ms'],
     NAMES.map((name) => [name, fmt(med(name, (f) => f.requestsPerSec)), fmt(med(name, (f) => f.p50), 2), fmt(med(name, (f) => f.p99), 2)]),
   );
-  const rpsRatio = med('gateway', (f) => f.requestsPerSec) / med('baseline', (f) => f.requestsPerSec);
-  const p99Ratio = med('gateway', (f) => f.p99) / med('baseline', (f) => f.p99);
-  const p50Ratio = med('gateway', (f) => f.p50) / med('baseline', (f) => f.p50);
-  const roundRatios = results.gateway.map((g, i) => g.requestsPerSec / (results.baseline[i]?.requestsPerSec ?? NaN));
+  // Judged on each round's own ratio (its runs seconds apart), the median of those: two rounds of three
+  // that miss are a miss, whatever the medians of the figures taken apart would say.
+  const ratios = (of: Name, to: Name) => results[of].map((f, i) => f.requestsPerSec / (results[to][i]?.requestsPerSec ?? NaN));
+  const range = (values: number[]) => `rounds ${values.map((v) => fmt(v, 2)).join(', ')}`;
+  const toBaseline = ratios('gateway', 'baseline');
+  const toHop = ratios('gateway', 'grpc-hop');
+  const hopToBaseline = ratios('grpc-hop', 'baseline');
+  const p99Ratios = results.gateway.map((g, i) => g.p99 / (results.baseline[i]?.p99 ?? NaN));
+  console.log(`\ngateway/baseline: req/s ${fmt(median(toBaseline), 2)} (${range(toBaseline)}); p99 ${fmt(median(p99Ratios), 2)} (closed loop: queueing, not judged)`);
+  console.log(`grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(median(hopToBaseline), 2)} (${range(hopToBaseline)})`);
+  console.log(`gateway/grpc-hop: req/s ${fmt(median(toHop), 2)} (${range(toHop)})`);
   console.log(
-    `\ngateway/baseline: req/s ${fmt(rpsRatio, 2)} (rounds ${fmt(Math.min(...roundRatios), 2)}-${fmt(Math.max(...roundRatios), 2)}), ` +
-      `p99 ${fmt(p99Ratio, 2)}, p50 ${fmt(p50Ratio, 2)}`,
-  );
-  const hopRps = med('grpc-hop', (f) => f.requestsPerSec) / med('baseline', (f) => f.requestsPerSec);
-  console.log(
-    `grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(hopRps, 2)}, p99 ${fmt(med('grpc-hop', (f) => f.p99) / med('baseline', (f) => f.p99), 2)}; ` +
-      `gateway/grpc-hop: req/s ${fmt(rpsRatio / hopRps, 2)}`,
-  );
-  console.log(
-    `targets: req/s ratio >= ${fmt(TARGET_RPS_RATIO, 2)}: ${rpsRatio >= TARGET_RPS_RATIO ? 'met' : 'MISSED'}; ` +
-      `p99 ratio <= ${fmt(TARGET_P99_RATIO, 2)}: ${p99Ratio <= TARGET_P99_RATIO ? 'met' : 'MISSED'} ` +
+    `targets (median of the rounds' ratios): gateway/baseline >= ${fmt(TARGET_RPS_RATIO, 2)}: ${judge('gateway/baseline req/s', median(toBaseline) >= TARGET_RPS_RATIO)}; ` +
+      `gateway/grpc-hop >= ${fmt(TARGET_HOP_RATIO, 2)}: ${judge('gateway/grpc-hop req/s', median(toHop) >= TARGET_HOP_RATIO)} ` +
       `(Redis limiter scripts per gateway request: ${fmt(median(redisScripts), 2)})`,
   );
 

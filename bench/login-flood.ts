@@ -32,6 +32,7 @@ import {
   expectStatus,
   fmt,
   http,
+  judge,
   measure,
   median,
   monotonicMicros,
@@ -213,11 +214,13 @@ async function main(): Promise<void> {
       [`raw bcrypt.compare x${cores}`, fmt(rawRate, 1), ''],
     ],
   );
-  console.log(`\nlogins/raw: ${fmt(ratio, 3)} (rounds ${fmt(Math.min(...roundRatios), 3)}-${fmt(Math.max(...roundRatios), 3)})`);
+  // judged on the rounds' own ratios (each round's flood and raw run seconds apart), their median
+  const roundRatio = median(roundRatios);
+  console.log(`\nlogins/raw: ${fmt(roundRatio, 3)}, the median of the rounds' ratios (rounds ${roundRatios.map((r) => fmt(r, 3)).join(', ')}; ratio of the medians ${fmt(ratio, 3)})`);
   const loopsMet = loopWorst('gateway') <= TARGET_LOOP_P99_MS && loopWorst('core-svc') <= TARGET_LOOP_P99_MS;
   console.log(
-    `targets: logins/raw >= ${fmt(TARGET_RATE_RATIO, 2)}: ${ratio >= TARGET_RATE_RATIO ? 'met' : 'MISSED'}; ` +
-      `event loop p99 <= ${TARGET_LOOP_P99_MS} ms in every round (gateway, core-svc): ${loopsMet ? 'met' : 'MISSED'}`,
+    `targets: logins/raw >= ${fmt(TARGET_RATE_RATIO, 2)}: ${judge('logins/raw', roundRatio >= TARGET_RATE_RATIO)}; ` +
+      `event loop p99 <= ${TARGET_LOOP_P99_MS} ms in every round (gateway, core-svc): ${judge('login event loop p99', loopsMet)}`,
   );
 
   console.log('\nCPU per login (µs, median of rounds; "bench client" is autocannon in this process):');
