@@ -39,6 +39,7 @@ export function tenantCountTriggers(resource: Resource, schema: string): Trigger
   const upsert = (source: string): string =>
     `insert into ${counts} as c (cr_process_id, row_count) ${source} ` +
     'on conflict (cr_process_id) do update set row_count = c.row_count + excluded.row_count;';
+  const moved = 'select cr_process_id, 1 as n from after_rows union all select cr_process_id, -1 from before_rows';
   const trigger = (event: string, referencing: string, body: string): TriggerDef<Row> => {
     const name = `${countTableOf(resource)}_${event}`;
     const fn = `"${schema}"."${table}_${name}_fn"`;
@@ -64,10 +65,10 @@ export function tenantCountTriggers(resource: Resource, schema: string): Trigger
     trigger(
       'update',
       ' referencing old table as before_rows new table as after_rows',
-      upsert(
-        'select cr_process_id, sum(n) from (select cr_process_id, 1 as n from after_rows union all select cr_process_id, -1 from before_rows) as m ' +
-          'group by cr_process_id having sum(n) <> 0',
-      ),
+      // the losses as an UPDATE: an upsert checks row_count >= 0 on the row it proposes, before the conflict
+      `update ${counts} as c set row_count = c.row_count + d.n from (select cr_process_id, sum(n) as n from (${moved}) as m group by cr_process_id having sum(n) < 0) as d ` +
+        'where c.cr_process_id = d.cr_process_id; ' +
+        upsert(`select cr_process_id, sum(n) from (${moved}) as m group by cr_process_id having sum(n) > 0`),
     ),
   ];
 }
