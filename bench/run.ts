@@ -5,7 +5,7 @@
  * A scenario is any `bench/*.ts` file but the helpers listed in HELPERS.
  *
  *   npm run bench                       every scenario
- *   npm run bench -- branch-get         only these (names without .ts): branch-get, login-flood, file-transfer, steady-load
+ *   npm run bench -- branch-get         only these (names without .ts): branch-get, login-flood, file-transfer, steady-load, list-scale
  *   BENCH_DURATION=3 BENCH_ROUNDS=3 npm run bench
  */
 import { spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ import { TARGET_MISSED_EXIT } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** Files of bench/ that are not scenarios. */
-const HELPERS = new Set(['run.ts', 'lib.ts', 'baseline-server.ts', 'grpc-hop-server.ts', 'branch-row.ts', 'branch-targets.ts', 'open-loop.ts', 'profile-summary.ts']);
+const HELPERS = new Set(['run.ts', 'lib.ts', 'baseline-server.ts', 'grpc-hop-server.ts', 'branch-row.ts', 'branch-targets.ts', 'open-loop.ts', 'profile-summary.ts', 'list-seed.ts', 'list-sql.ts']);
 
 const all = readdirSync(BENCH_DIR)
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !HELPERS.has(file))

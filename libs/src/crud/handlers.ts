@@ -19,6 +19,7 @@ import {
   type ScalarField,
 } from './resource.ts';
 import { buildListQuery, pageMeta } from './list-query.ts';
+import { readPage } from './list-page.ts';
 import type { MessageOf, RowOf } from './records.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import { toMessageValue, toRowValue } from './values.ts';
@@ -321,13 +322,9 @@ async function listRecords(
   authorize(ctx, roleOf(rt.resource, 'read'));
   const query = buildListQuery(rt.resource, request.page);
   assertTenant(ctx, query.crProcessId);
-  const [rows, total] = await ctx.em.findAndCount(rt.entity, { ...query.where, ...liveOnly(rt.resource) }, {
-    orderBy: query.orderBy,
-    limit: query.size,
-    offset: query.page * query.size,
-  });
+  const { rows, totalElements } = await readPage(ctx.em, rt.entity, rt.resource, query, { ...query.where, ...liveOnly(rt.resource) });
   const content = await toMessages(rt, rows, ctx);
-  return { content, meta: pageMeta(query.page, query.size, total, rows.length) };
+  return { content, meta: pageMeta(query.page, query.size, totalElements, rows.length) };
 }
 
 async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }, ctx: CallContext): Promise<Statistics> {

@@ -15,6 +15,8 @@ export interface ListQuery {
   orderBy: QueryOrderMap<Row>[];
   page: number;
   size: number;
+  /** Whether anything beyond the tenant narrows the rows (a filter or a searchTerm). */
+  narrowed: boolean;
 }
 
 /** A query whose filter had to name a tenant (`tenant: 'required'`). */
@@ -75,7 +77,8 @@ export function buildQuery(request: PageRequest | undefined, options: QueryOptio
   }
   if (orderBy.length === 0 && options.defaultOrder) orderBy.push(...options.defaultOrder);
   orderBy.push({ [options.idField ?? 'id']: 'asc' });
-  return { crProcessId, where: { $and: conditions }, orderBy, page, size };
+  const narrowed = conditions.length > (crProcessId === undefined ? 0 : 1);
+  return { crProcessId, where: { $and: conditions }, orderBy, page, size, narrowed };
 }
 
 /** page ≥ 0 (0 when not given) and size 1..500 (20 when not given), else 400 SVC-SYS-2001. */

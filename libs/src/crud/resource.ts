@@ -142,6 +142,23 @@ export interface Resource<
    * record so marked is not found by get, update, delete or list (dms-file's `deleted`).
    */
   softDelete?: string;
+  /**
+   * Indexes that serve the resource's lists, each within a tenant: `['partnerName', 'id']` is a
+   * btree over (cr_process_id, partner_name, id), so a page sorted by the name is read in index
+   * order and a deep page's keys are counted off the index alone (list-page.ts).
+   */
+  listIndexes?: readonly (readonly string[])[];
+  /**
+   * `searchTerm` (a substring, ILIKE '%term%') is served by a pg_trgm GIN index over each
+   * searchable field, instead of reading every row of the tenant.
+   */
+  searchIndex?: true;
+  /**
+   * The number of rows per tenant is kept in `<table>_count` by statement triggers of the table
+   * (tenant-count.ts), in the writing transaction: an unfiltered list reads its exact
+   * totalElements there instead of counting the tenant's rows. Not with `softDelete`.
+   */
+  tenantCount?: true;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;

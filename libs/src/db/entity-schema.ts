@@ -1,5 +1,7 @@
 import { BigIntType, EntitySchema, type EntitySchemaProperty, type TriggerDef } from '@mikro-orm/core';
 import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../crud/resource.ts';
+import { listIndexes } from './list-indexes.ts';
+import { tenantCountTriggers } from './tenant-count.ts';
 
 /** A database row of a resource as MikroORM hydrates it: property name to JS value. */
 export type Row = Record<string, unknown>;
@@ -41,6 +43,7 @@ export function entitySchemas(resources: readonly Resource[], schema: string): M
   }
   const byPath = new Map<string, EntitySchema<Row>>();
   for (const resource of resources) {
+    if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
     byPath.set(resource.path, buildSchema(resource, schema, byPath, [...(referenced.get(resource.path)?.values() ?? [])]));
   }
   return byPath;
@@ -90,8 +93,10 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     schema,
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
-    indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }],
-    ...(resource.appendOnly ? { triggers: [appendOnlyTrigger(table)] } : {}),
+    indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }, ...(listIndexes(resource, schema) as never[])],
+    ...(resource.appendOnly || resource.tenantCount
+      ? { triggers: [...(resource.appendOnly ? [appendOnlyTrigger(table)] : []), ...(resource.tenantCount ? tenantCountTriggers(resource, schema) : [])] }
+      : {}),
     checks: Object.entries(resource.fields).flatMap(([name, spec]) =>
       isScalar(spec) && spec.notBefore
         ? [{ name: notBeforeCheckName(resource, name), property: name, expression: `${snake(name)} >= ${snake(spec.notBefore)}` }]

@@ -16,6 +16,8 @@ export interface OrmOptions {
   debug?: boolean;
   /** Where MikroORM's own messages (the migrator's) go, as JSON lines; default: its coloured text on stdout. */
   log?: Logger;
+  /** Sees every statement before it is sent (bench/list-sql.ts records them); returns the SQL to send. */
+  onQuery?: (sql: string, params: readonly unknown[]) => string;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     forceUtcTimezone: true,
     debug: options.debug ?? false,
     ...(options.log ? { logger: (message: string) => options.log?.info(message), colors: false } : {}),
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
     // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
     // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002

@@ -20,4 +20,10 @@ export const businessPartner = defineResource<BusinessPartner>()({
     cityId: { kind: 'long', min: 1 },
     address: { kind: 'string', maxLength: 1000 },
   },
+  // A tenant holds up to millions of partners (bench/list-scale.ts): the list sorted by name, the
+  // filters by type and by creation time, and searchTerm are served by indexes, and the
+  // unfiltered totalElements by the per-tenant count (docs/decisions.md, "Lists at scale").
+  listIndexes: [['partnerName', 'id'], ['partnerType'], ['createdAt']],
+  searchIndex: true,
+  tenantCount: true,
 });
