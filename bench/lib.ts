@@ -206,6 +206,8 @@ export async function startBenchPlatform(
     RATE_LIMIT_PUBLIC: BENCH_RATE_LIMIT,
     RATE_LIMIT_API_KEY: BENCH_RATE_LIMIT,
     RATE_LIMIT_JWT: BENCH_RATE_LIMIT,
+    // the settings of bench/heap-sample.ts, for processes started with it (BENCH_NODE_FLAGS)
+    ...Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('HEAP_SAMPLE_') && entry[1] !== undefined)),
     ...options.extraEnv,
   });
   const profileDir = env.BENCH_CPU_PROF ? resolve(env.BENCH_CPU_PROF) : undefined;
