@@ -18,6 +18,9 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
+import type { INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPort';
+import type { ILabelSelector } from '@kubernetes-models/apimachinery/apis/meta/v1/LabelSelector';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
@@ -30,7 +33,9 @@ import type { IService } from 'kubernetes-models/v1/Service';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEPLOY = join(ROOT, 'deploy');
 
-const LAYERS = ['base', 'development', 'production'] as const;
+const LAYERS = ['base', 'development', 'test', 'production'] as const;
+/** The overlays whose Secret platform-secrets kustomize generates from a git-ignored secrets.env (with a committed example). */
+const GENERATED_SECRETS = ['development', 'test'] as const;
 type Layer = (typeof LAYERS)[number];
 
 const GATEWAY = 'gateway';
@@ -50,6 +55,18 @@ const MONITORING_NAMESPACE = 'monitoring';
 /** The Job that runs the services' migrations before a rollout (production services do not migrate). */
 const MIGRATE_JOB = 'migrate';
 const SECRET_NAME = 'platform-secrets';
+/** The Secret with the gRPC certificates that deploy/components/grpc-mtls mounts (never rendered from git). */
+const TLS_SECRET_NAME = 'platform-grpc-tls';
+const TLS_VARIABLES = ['GRPC_TLS_CA', 'GRPC_TLS_CERT', 'GRPC_TLS_KEY'] as const;
+/**
+ * Who calls each service over gRPC: the gateway, and bpm-svc and dms-svc record unexpected failures
+ * in core-svc's exception log (libs/src/grpc/exception-log.ts). Nothing else may.
+ */
+const GRPC_CALLERS: Record<GrpcService, string[]> = { 'core-svc': [GATEWAY, 'bpm-svc', 'dms-svc'], 'bpm-svc': [GATEWAY], 'dms-svc': [GATEWAY] };
+/** The ports of DATABASE_URL and REDIS_URL (the secrets.env examples use them; the datastore egress policies allow them). */
+const POSTGRES_PORT = 5432;
+const REDIS_PORT = 6379;
+const DNS_PORT = 53;
 const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
 const CONFIG_KEYS = [
   'APP_ENV',
@@ -146,13 +163,15 @@ function findKubectl(): string {
 
 let workspace: string | undefined;
 
-/** A copy of deploy/ without any real secrets.env; the development one is the committed example. */
+/** A copy of deploy/ without any real secrets.env; each overlay's is its committed example. */
 function deployCopy(): string {
   if (workspace) return join(workspace, 'deploy');
   workspace = mkdtempSync(join(tmpdir(), 'platform-deploy-test-'));
   const copy = join(workspace, 'deploy');
   cpSync(DEPLOY, copy, { recursive: true, filter: (source) => basename(source) !== 'secrets.env' });
-  copyFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), join(copy, 'overlays/development/secrets.env'));
+  for (const overlay of GENERATED_SECRETS) {
+    copyFileSync(join(DEPLOY, `overlays/${overlay}/secrets.env.example`), join(copy, `overlays/${overlay}/secrets.env`));
+  }
   return copy;
 }
 
@@ -218,6 +237,76 @@ function envFile(text: string): Map<string, string> {
 function selects(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
   if (!selector || Object.keys(selector).length === 0) return false;
   return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+}
+
+/**
+ * A LabelSelector as Kubernetes reads it (matchLabels and matchExpressions, all must hold); the empty
+ * selector `{}` selects every pod, as a NetworkPolicy's podSelector does.
+ */
+function labelSelectorMatches(selector: ILabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  const byExpression = (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    if (operator === 'In') return key in labels && values.includes(labels[key]!);
+    if (operator === 'NotIn') return !(key in labels) || !values.includes(labels[key]!);
+    if (operator === 'Exists') return key in labels;
+    if (operator === 'DoesNotExist') return !(key in labels);
+    throw new Error(`unknown selector operator ${operator}`);
+  });
+  return byLabel && byExpression;
+}
+
+/** Every pod template of a layer with its labels and container: the Deployments' and the migrate Job's. */
+function pods(rendered: Rendered): { name: string; labels: Record<string, string>; container: IContainer }[] {
+  const job = rendered.job(MIGRATE_JOB);
+  return [
+    ...DEPLOYMENTS.map((name) => ({ name, labels: podLabels(rendered.deployment(name)), container: app(rendered.deployment(name)) })),
+    { name: `Job ${MIGRATE_JOB}`, labels: job.spec?.template.metadata?.labels ?? {}, container: only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`) },
+  ];
+}
+
+/** The NetworkPolicies that select pods with `labels` for `direction`. */
+function policiesFor(rendered: Rendered, labels: Record<string, string>, direction: 'Ingress' | 'Egress'): INetworkPolicy[] {
+  return rendered
+    .all<INetworkPolicy>('NetworkPolicy')
+    .filter((policy) => labelSelectorMatches(policy.spec?.podSelector, labels))
+    .filter((policy) => (policy.spec?.policyTypes ?? (direction === 'Ingress' || policy.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress'])).includes(direction));
+}
+
+type Peer = { pod: Record<string, string> } | { namespace: string; pod?: Record<string, string> } | 'external';
+
+/** Whether a policy peer takes in `peer`: a pod of this namespace, a pod of another namespace, or an address outside the cluster. */
+function peerAdmits(rule: INetworkPolicyPeer, peer: Peer): boolean {
+  if (peer === 'external') return rule.ipBlock !== undefined && (rule.ipBlock.except ?? []).length === 0 && ['0.0.0.0/0', '::/0'].includes(rule.ipBlock.cidr);
+  if (rule.ipBlock) return false;
+  if ('namespace' in peer) {
+    return labelSelectorMatches(rule.namespaceSelector, { 'kubernetes.io/metadata.name': peer.namespace }) && (!rule.podSelector || labelSelectorMatches(rule.podSelector, peer.pod ?? {}));
+  }
+  return rule.namespaceSelector === undefined && labelSelectorMatches(rule.podSelector, peer.pod);
+}
+
+/** Whether a rule's ports take in `port` (a number, or the name of a container port of `container`). */
+function portAdmits(ports: INetworkPolicyPort[] | undefined, port: number, protocol: string, container?: IContainer): boolean {
+  if (!ports || ports.length === 0) return true;
+  return ports.some((p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (container !== undefined && containerPort(container, p.port) === port)));
+}
+
+/** Whether the pod `labels` may open a connection to `peer` on `port`. */
+function egressAllowed(rendered: Rendered, labels: Record<string, string>, peer: Peer, port: number, protocol = 'TCP', peerContainer?: IContainer): boolean {
+  return policiesFor(rendered, labels, 'Egress').some((policy) =>
+    (policy.spec?.egress ?? []).some(
+      (rule) => (rule.to === undefined || rule.to.length === 0 || rule.to.some((to) => peerAdmits(to, peer))) && portAdmits(rule.ports, port, protocol, peerContainer),
+    ),
+  );
+}
+
+/** Whether the pod `labels` (whose container is `container`) accepts a connection from `peer` on `port`. */
+function ingressAllowed(rendered: Rendered, labels: Record<string, string>, container: IContainer, peer: Peer, port: number): boolean {
+  return policiesFor(rendered, labels, 'Ingress').some((policy) =>
+    (policy.spec?.ingress ?? []).some(
+      (rule) => (rule.from === undefined || rule.from.length === 0 || rule.from.some((from) => peerAdmits(from, peer))) && portAdmits(rule.ports, port, 'TCP', container),
+    ),
+  );
 }
 
 function podLabels(deployment: IDeployment): Record<string, string> {
@@ -393,16 +482,24 @@ eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), 
   }
 });
 
-eachLayer('each gRPC service has native gRPC readiness and liveness probes on the port of its address', (t, rendered) => {
+eachLayer('each gRPC service is probed on its own: the native gRPC probe on the port of its address, or GET /health on its metrics port where gRPC wants client certificates', (t, rendered) => {
   const config = rendered.config().data;
+  const tls = TLS_VARIABLES.some((variable) => config[variable]);
   for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
     const container = app(rendered.deployment(name));
     const { port } = parseAddress(config[variable]);
     t.truthy(container.ports?.some((p) => p.containerPort === port), `${name}: listens on ${port} (${variable})`);
-    for (const kind of ['readinessProbe', 'livenessProbe'] as const) {
+    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
       const probe = container[kind];
-      t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
-      t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+      if (tls) {
+        // the kubelet's gRPC probe has no client certificate: it would fail, and the pods never be ready
+        t.is(probe?.grpc, undefined, `${name}: ${kind} is no gRPC probe while GRPC_TLS_* is set`);
+        t.is(probe?.httpGet?.path, '/health', `${name}: ${kind} asks GET /health`);
+        t.is(probePort(container, probe), Number(config[METRICS_PORTS[name as GrpcService]]), `${name}: ${kind} on the metrics port`);
+      } else {
+        t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
+        t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+      }
     }
   }
 });
@@ -485,39 +582,142 @@ eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; 
   }
 });
 
-eachLayer('only the gateway may reach the gRPC services, on their gRPC port (dms-svc: and its HTTP port)', (t, rendered) => {
-  const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
-  const gatewayLabels = podLabels(rendered.deployment(GATEWAY));
+eachLayer('the gRPC services admit their callers alone (the gateway; bpm-svc and dms-svc to core-svc), on their gRPC port (dms-svc: and its HTTP port)', (t, rendered) => {
   for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
     const allowed = servicePorts(rendered, name);
     const labels = podLabels(rendered.deployment(name));
-    const applying = policies.filter(
-      (policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'),
-    );
-    t.true(applying.length > 0, `${name}: an ingress NetworkPolicy selects its pods`);
+    const callers = GRPC_CALLERS[name].map((caller) => podLabels(rendered.deployment(caller)));
+    const others = DEPLOYMENTS.filter((d) => !GRPC_CALLERS[name].includes(d)).map((other) => ({ other, labels: podLabels(rendered.deployment(other)) }));
     // Prometheus' rule for the metrics port is checked apart (the metrics test below)
-    const rules = applying.flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !isMetricsRule(rule));
-    t.true(rules.length > 0, `${name}: the policy allows something`);
+    const rules = policiesFor(rendered, labels, 'Ingress').flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !isMetricsRule(rule));
+    t.true(rules.length > 0, `${name}: an ingress policy allows something`);
     for (const rule of rules) {
       const peers = rule.from ?? [];
       t.true(peers.length > 0, `${name}: no rule admits every source`);
       for (const peer of peers) {
         t.is(peer.ipBlock, undefined, `${name}: no ipBlock peer`);
         t.is(peer.namespaceSelector, undefined, `${name}: no namespaceSelector peer`);
-        t.true(selects(peer.podSelector?.matchLabels, gatewayLabels), `${name}: the peer is the gateway`);
-        for (const other of Object.keys(GRPC_SERVICES)) {
-          t.false(selects(peer.podSelector?.matchLabels, podLabels(rendered.deployment(other))), `${name}: ${other} is not a peer`);
-        }
+        t.true(callers.some((caller) => labelSelectorMatches(peer.podSelector, caller)), `${name}: the peer is one of ${GRPC_CALLERS[name].join(', ')}`);
+        for (const { other, labels: otherLabels } of others) t.false(labelSelectorMatches(peer.podSelector, otherLabels), `${name}: ${other} is not a peer`);
       }
       const ports = rule.ports?.map((p) => p.port) ?? [];
       t.true(ports.length > 0, `${name}: the rule names its ports (none would admit every port)`);
       for (const port of ports) t.true(allowed.includes(port as number), `${name}: port ${port} is one of ${allowed.join(', ')}`);
     }
-    for (const port of allowed) {
-      t.true(
-        rules.some((rule) => rule.ports?.some((p) => p.port === port)),
-        `${name}: the gateway may reach port ${port}`,
-      );
+    const container = app(rendered.deployment(name));
+    for (const port of allowed) t.true(ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(GATEWAY)) }, port), `${name}: the gateway may reach port ${port}`);
+    for (const caller of GRPC_CALLERS[name]) {
+      t.true(ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(caller)) }, allowed[0]!), `${name}: ${caller} may call its gRPC port`);
+    }
+  }
+});
+
+eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egress, and every pod has a policy that allows what it needs', (t, rendered) => {
+  const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
+  const denials = policies.filter(
+    (policy) =>
+      Object.keys(policy.spec?.podSelector ?? { none: true }).length === 0 &&
+      (['Ingress', 'Egress'] as const).every((type) => policy.spec?.policyTypes?.includes(type)) &&
+      (policy.spec?.ingress ?? []).length === 0 &&
+      (policy.spec?.egress ?? []).length === 0,
+  );
+  t.is(denials.length, 1, 'one policy selects every pod and allows nothing, in and out');
+  for (const { name, labels } of pods(rendered)) {
+    t.true(labelSelectorMatches(denials[0]?.spec?.podSelector, labels), `${name}: isolated by the default deny`);
+    const allowing = policies.filter(
+      (policy) => labelSelectorMatches(policy.spec?.podSelector, labels) && ((policy.spec?.ingress ?? []).length > 0 || (policy.spec?.egress ?? []).length > 0),
+    );
+    t.true(allowing.length > 0, `${name}: some policy allows it something`);
+    // every pod resolves names (the Services', the datastores') and reaches PostgreSQL
+    const dns = { namespace: 'kube-system', pod: { 'k8s-app': 'kube-dns' } };
+    t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'UDP'), `${name}: DNS over UDP`);
+    t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'TCP'), `${name}: DNS over TCP`);
+    t.true(egressAllowed(rendered, labels, 'external', POSTGRES_PORT), `${name}: PostgreSQL (${POSTGRES_PORT})`);
+    t.false(egressAllowed(rendered, labels, 'external', 443), `${name}: no other address outside (443)`);
+  }
+});
+
+eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap) and no other', (t, rendered) => {
+  const config = rendered.config().data;
+  const gateway = podLabels(rendered.deployment(GATEWAY));
+  const gatewayContainer = app(rendered.deployment(GATEWAY));
+  const monitoring = { namespace: MONITORING_NAMESPACE, pod: {} };
+  const elsewhere = { namespace: 'somewhere-else', pod: {} };
+  // The gateway: public port from anywhere, management port from Prometheus only.
+  t.true(ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.GATEWAY_PORT)), 'GATEWAY_PORT from any namespace (the ingress controller)');
+  t.true(ingressAllowed(rendered, gateway, gatewayContainer, monitoring, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from monitoring');
+  t.false(ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from nowhere else');
+  t.true(egressAllowed(rendered, gateway, 'external', REDIS_PORT), 'the gateway reaches Redis');
+  // Out of the gateway: to each service, on exactly the ports of its addresses.
+  for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
+    const labels = podLabels(rendered.deployment(name));
+    const container = app(rendered.deployment(name));
+    for (const port of servicePorts(rendered, name)) {
+      t.true(egressAllowed(rendered, gateway, { pod: labels }, port, 'TCP', container), `the gateway reaches ${name} on ${port}`);
+      t.true(container.ports?.some((p) => p.containerPort === port), `${name} listens on ${port}`);
+    }
+    t.false(egressAllowed(rendered, gateway, { pod: labels }, Number(config[METRICS_PORTS[name]]), 'TCP', container), `the gateway does not reach ${name}'s metrics port`);
+    t.false(egressAllowed(rendered, labels, 'external', REDIS_PORT), `${name}: no Redis`);
+    // Out of a service: core-svc's gRPC port for its callers, nothing of another service else.
+    for (const other of Object.keys(GRPC_SERVICES) as GrpcService[]) {
+      if (other === name) continue;
+      const otherLabels = podLabels(rendered.deployment(other));
+      const otherContainer = app(rendered.deployment(other));
+      const grpcPort = parseAddress(config[GRPC_SERVICES[other]]).port;
+      t.is(egressAllowed(rendered, labels, { pod: otherLabels }, grpcPort, 'TCP', otherContainer), GRPC_CALLERS[other].includes(name), `${name} → ${other}:${grpcPort}`);
+    }
+    t.false(egressAllowed(rendered, labels, { pod: gateway }, Number(config.GATEWAY_PORT)), `${name} does not call the gateway`);
+  }
+  // Every port any policy names is a port some selected container has (no stale numbers).
+  for (const { name, labels, container } of pods(rendered)) {
+    for (const policy of policiesFor(rendered, labels, 'Ingress')) {
+      for (const port of (policy.spec?.ingress ?? []).flatMap((rule) => rule.ports ?? [])) {
+        t.truthy(containerPort(container, port.port), `${name}: ingress port ${port.port} of ${policy.metadata?.name} is a container port`);
+      }
+    }
+  }
+  for (const policy of rendered.all<INetworkPolicy>('NetworkPolicy')) {
+    for (const rule of policy.spec?.egress ?? []) {
+      for (const peer of rule.to ?? []) {
+        if (peer.ipBlock) {
+          for (const port of rule.ports ?? []) t.true([POSTGRES_PORT, REDIS_PORT].includes(port.port as number), `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis (${port.port})`);
+        } else if (!peer.namespaceSelector) {
+          const targets = pods(rendered).filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
+          t.true(targets.length > 0, `${policy.metadata?.name}: its peer selects a pod of the platform`);
+          for (const port of rule.ports ?? []) {
+            t.true(targets.every((target) => containerPort(target.container, port.port) !== undefined), `${policy.metadata?.name}: port ${port.port} is a container port of every pod it reaches`);
+          }
+        }
+      }
+    }
+  }
+  // The migrate Job accepts nothing and reaches PostgreSQL and DNS alone.
+  const job = pods(rendered).find((pod) => pod.name === `Job ${MIGRATE_JOB}`)!;
+  t.false(ingressAllowed(rendered, job.labels, job.container, { pod: gateway }, 8080), 'nothing reaches the migrate Job');
+  t.false(egressAllowed(rendered, job.labels, 'external', REDIS_PORT), 'the migrate Job does not reach Redis');
+  t.false(egressAllowed(rendered, job.labels, { pod: podLabels(rendered.deployment('core-svc')) }, 50051, 'TCP', app(rendered.deployment('core-svc'))), 'nor a service');
+});
+
+eachLayer('with GRPC_TLS_* set, all three are, and every Deployment mounts the Secret platform-grpc-tls where they point', (t, rendered) => {
+  const config = rendered.config().data;
+  const set = TLS_VARIABLES.filter((variable) => config[variable]);
+  if (set.length === 0) {
+    t.pass('plaintext gRPC');
+    return;
+  }
+  t.deepEqual(set, [...TLS_VARIABLES], 'all three or none (a partial set refuses the start)');
+  t.is(rendered.all<ISecret>('Secret').filter((secret) => secret.metadata?.name?.startsWith(TLS_SECRET_NAME)).length, 0, `${TLS_SECRET_NAME} is the operator's, never rendered`);
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    const volume = deployment.spec?.template.spec?.volumes?.find((v) => v.secret?.secretName === TLS_SECRET_NAME);
+    t.truthy(volume, `${name}: a volume of the Secret ${TLS_SECRET_NAME}`);
+    const mount = app(deployment).volumeMounts?.find((m) => m.name === volume?.name);
+    t.true(mount?.readOnly, `${name}: mounted read-only`);
+    for (const variable of TLS_VARIABLES) {
+      const path = config[variable] ?? '';
+      t.is(dirname(path), mount?.mountPath ?? '(no mount)', `${name}: ${variable} (${path}) is in the mount`);
+      // the keys cert-manager writes, which the README's kubectl create secret uses too
+      t.true(['ca.crt', 'tls.crt', 'tls.key'].includes(basename(path)), `${variable} names a key of the Secret`);
     }
   }
 });
@@ -611,35 +811,101 @@ eachLayer('each service serves /metrics on its container port metrics (*_METRICS
   }
 });
 
-eachLayer('a PodDisruptionBudget covers the gateway and lets at least one replica go', (t, rendered) => {
-  const gateway = rendered.deployment(GATEWAY);
-  const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget').filter((pdb) => selects(pdb.spec?.selector?.matchLabels, podLabels(gateway)));
-  t.is(budgets.length, 1);
-  const spec = budgets[0]?.spec;
-  // The fewest gateways there may be: the Deployment's count, or a HorizontalPodAutoscaler's minimum.
-  const scalers = rendered
-    .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
-    .filter((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === GATEWAY);
-  const replicas = Math.min(gateway.spec?.replicas ?? 1, ...scalers.map((hpa) => hpa.spec?.minReplicas ?? 1));
-  // A budget is a whole number of pods or a percentage of them, which Kubernetes rounds up.
-  const podsOf = (value: number | string): number | undefined => {
-    if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
-    const percent = /^(\d+)%$/.exec(value)?.[1];
-    return percent === undefined || Number(percent) > 100 ? undefined : Math.ceil((Number(percent) * replicas) / 100);
-  };
-  const { minAvailable, maxUnavailable } = spec ?? {};
-  t.true((minAvailable === undefined) !== (maxUnavailable === undefined), 'exactly one of minAvailable and maxUnavailable');
-  const value = minAvailable ?? maxUnavailable;
-  const pods = value === undefined ? undefined : podsOf(value);
-  if (pods === undefined) {
-    t.fail(`${minAvailable === undefined ? 'maxUnavailable' : 'minAvailable'} ${JSON.stringify(value)} is neither a whole number of pods nor a percentage (/^\\d+%$/, at most 100%)`);
-    return;
+eachLayer('every Deployment: its replica count is its HorizontalPodAutoscaler\'s, at least 2 (the Deployment sets none), on CPU', (t, rendered) => {
+  const scalers = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
+  t.is(scalers.length, DEPLOYMENTS.length, 'one autoscaler per Deployment, no other');
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    // a count in the manifest would reset the autoscaler's at every apply (deploy/README.md, "Replicas")
+    t.is(deployment.spec?.replicas, undefined, `${name}: no replicas in the manifest`);
+    const own = scalers.filter((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === name);
+    t.is(own.length, 1, `${name}: one HorizontalPodAutoscaler`);
+    const spec = own[0]?.spec;
+    t.is(spec?.scaleTargetRef.apiVersion, 'apps/v1', `${name}: targets apps/v1`);
+    t.true((spec?.minReplicas ?? 1) >= 2, `${name}: never fewer than 2 replicas (minReplicas ${spec?.minReplicas})`);
+    t.true((spec?.maxReplicas ?? 0) >= (spec?.minReplicas ?? 1), `${name}: maxReplicas ≥ minReplicas`);
+    const cpu = spec?.metrics?.find((metric) => metric.type === 'Resource' && metric.resource?.name === 'cpu');
+    t.is(cpu?.resource?.target.type, 'Utilization', `${name}: scales on CPU utilisation`);
+    t.truthy(app(deployment).resources?.requests?.cpu, `${name}: a CPU request to measure utilisation against`);
   }
-  // Of `replicas` gateways, at least one may go (a minAvailable equal to the replica count would block
-  // every node drain) and, where there are two or more, at least one stays.
-  const mayGo = minAvailable === undefined ? Math.min(pods, replicas) : replicas - pods;
-  t.true(mayGo >= 1, `${JSON.stringify(spec)} lets at least one of ${replicas} gateways go`);
-  if (replicas >= 2) t.true(replicas - mayGo >= 1, `${JSON.stringify(spec)} keeps at least one of ${replicas} gateways`);
+});
+
+eachLayer('every Deployment: one PodDisruptionBudget selects exactly its pods and lets one go while keeping at least one', (t, rendered) => {
+  const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget');
+  t.is(budgets.length, DEPLOYMENTS.length, 'one budget per Deployment, no other');
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    const own = budgets.filter((pdb) => labelSelectorMatches(pdb.spec?.selector, podLabels(deployment)));
+    t.is(own.length, 1, `${name}: one PodDisruptionBudget`);
+    const spec = own[0]?.spec;
+    for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
+      t.false(labelSelectorMatches(spec?.selector, podLabels(rendered.deployment(other))), `${name}'s budget does not select ${other}`);
+    }
+    t.false(labelSelectorMatches(spec?.selector, rendered.job(MIGRATE_JOB).spec?.template.metadata?.labels ?? {}), `${name}'s budget does not select the migrate Job`);
+    t.is(spec?.unhealthyPodEvictionPolicy, 'AlwaysAllow', `${name}: an unready pod never blocks a node drain`);
+    // The fewest replicas there may be: the autoscaler's minimum.
+    const scaler = rendered
+      .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
+      .find((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === name);
+    const replicas = Math.min(deployment.spec?.replicas ?? Infinity, scaler?.spec?.minReplicas ?? 1);
+    // A budget is a whole number of pods or a percentage of them, which Kubernetes rounds up.
+    const podsOf = (value: number | string): number | undefined => {
+      if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+      const percent = /^(\d+)%$/.exec(value)?.[1];
+      return percent === undefined || Number(percent) > 100 ? undefined : Math.ceil((Number(percent) * replicas) / 100);
+    };
+    const { minAvailable, maxUnavailable } = spec ?? {};
+    t.true((minAvailable === undefined) !== (maxUnavailable === undefined), `${name}: exactly one of minAvailable and maxUnavailable`);
+    const value = minAvailable ?? maxUnavailable;
+    const pods = value === undefined ? undefined : podsOf(value);
+    if (pods === undefined) {
+      t.fail(`${name}: ${JSON.stringify(value)} is neither a whole number of pods nor a percentage (/^\\d+%$/, at most 100%)`);
+      continue;
+    }
+    // Of `replicas` pods, at least one may go (a minAvailable equal to the replica count would block
+    // every node drain) and at least one stays.
+    const mayGo = minAvailable === undefined ? Math.min(pods, replicas) : replicas - pods;
+    t.true(mayGo >= 1, `${name}: ${JSON.stringify(spec)} lets at least one of ${replicas} go`);
+    t.true(replicas - mayGo >= 1, `${name}: ${JSON.stringify(spec)} keeps at least one of ${replicas}`);
+  }
+});
+
+eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    t.is(deployment.spec?.strategy?.type, 'RollingUpdate', `${name}: RollingUpdate`);
+    t.is(deployment.spec?.strategy?.rollingUpdate?.maxUnavailable, 0, `${name}: maxUnavailable 0`);
+    t.true(Number(deployment.spec?.strategy?.rollingUpdate?.maxSurge ?? 0) >= 1, `${name}: maxSurge ≥ 1`);
+    const spread = deployment.spec?.template.spec?.topologySpreadConstraints ?? [];
+    t.true(
+      spread.some((constraint) => constraint.topologyKey === 'kubernetes.io/hostname' && labelSelectorMatches(constraint.labelSelector, podLabels(deployment))),
+      `${name}: spread over nodes`,
+    );
+  }
+});
+
+eachLayer('every Deployment\'s container has startup, readiness and liveness probes, and CPU and memory requests and limits', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const container = app(rendered.deployment(name));
+    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+      const probe = container[kind];
+      t.truthy(probe?.grpc ?? probe?.httpGet ?? probe?.tcpSocket ?? probe?.exec, `${name}: ${kind}`);
+      if (probe) t.truthy(probePort(container, probe) ?? probe.exec, `${name}: ${kind} names a port of the container`);
+    }
+    for (const bound of ['requests', 'limits'] as const) {
+      for (const resource of ['cpu', 'memory']) t.truthy(container.resources?.[bound]?.[resource], `${name}: resources.${bound}.${resource}`);
+    }
+  }
+});
+
+eachLayer('dms-svc shares its files on a ReadWriteMany claim and rolls its replicas one by one (no Recreate)', (t, rendered) => {
+  const config = rendered.config().data;
+  const dms = rendered.deployment('dms-svc');
+  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+  const claim = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName ?? '';
+  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim);
+  t.deepEqual(pvc.spec?.accessModes, ['ReadWriteMany'], 'every replica mounts it, on any node');
+  t.is(dms.spec?.strategy?.type, 'RollingUpdate', 'old and new replicas share the volume during a rollout');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -652,21 +918,16 @@ test('base: carries no Secret (only references platform-secrets)', (t) => {
   t.is(secrets.length, 0, 'no Secret at all');
 });
 
-test('base: gateway has 2 replicas', (t) => {
-  t.is(render('base').deployment(GATEWAY).spec?.replicas, 2);
-});
-
-test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, 3 gateways under a HorizontalPodAutoscaler', (t) => {
+test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, mutual TLS, 3 to 10 gateways on CPU and request rate', (t) => {
   const rendered = render('production');
   const { data } = rendered.config();
   t.is(data.APP_ENV, 'production');
   t.not(data.ALLOWED_ORIGINS ?? '', '', 'production refuses to start without ALLOWED_ORIGINS');
   t.is(rendered.all<ISecret>('Secret').length, 0, 'the operator creates platform-secrets; nothing secret comes from git');
-  t.is(rendered.deployment(GATEWAY).spec?.replicas, 3);
-  const hpas = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
-  t.is(hpas.length, 1);
-  const hpa = hpas[0]!.spec;
-  t.deepEqual([hpa?.scaleTargetRef.apiVersion, hpa?.scaleTargetRef.kind, hpa?.scaleTargetRef.name], ['apps/v1', 'Deployment', GATEWAY]);
+  for (const variable of TLS_VARIABLES) t.truthy(data[variable], `${variable}: the grpc-mtls component is included`);
+  const hpa = rendered
+    .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
+    .find((scaler) => scaler.spec?.scaleTargetRef.name === GATEWAY)?.spec;
   t.true((hpa?.minReplicas ?? 1) >= 3, 'never fewer than 3 gateways');
   t.true((hpa?.maxReplicas ?? 0) > (hpa?.minReplicas ?? 1), 'room to scale');
   t.is(hpa?.metrics?.find((metric) => metric.type === 'Resource')?.resource?.name, 'cpu', 'scales on CPU');
@@ -676,32 +937,68 @@ test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, 3
   t.true(Number(rate?.target.averageValue) > 0);
 });
 
-test('development: APP_ENV=development, Secret generated from secrets.env with every key', (t) => {
-  const rendered = render('development');
-  t.is(rendered.config().data.APP_ENV, 'development');
+test('test: APP_ENV=test (migrates at start, generates no secret), mutual TLS as in production, its own namespace', (t) => {
+  const rendered = render('test');
+  const { data } = rendered.config();
+  t.is(data.APP_ENV, 'test');
+  for (const variable of TLS_VARIABLES) t.truthy(data[variable], `${variable}: the grpc-mtls component is included`);
+  const namespaces = new Set(rendered.objects.filter((object) => object.kind !== 'Namespace').map((object) => object.metadata?.namespace));
+  t.deepEqual([...namespaces], ['platform-test']);
+  t.deepEqual(rendered.all<K8sObject>('Namespace').map((namespace) => namespace.metadata?.name), ['platform-test']);
+  t.not(rendered.all<K8sObject>('Namespace')[0]?.metadata?.name, render('development').all<K8sObject>('Namespace')[0]?.metadata?.name, 'not the development namespace');
+});
+
+test('development: APP_ENV=development, plaintext gRPC', (t) => {
+  const { data } = render('development').config();
+  t.is(data.APP_ENV, 'development');
+  for (const variable of TLS_VARIABLES) t.is(data[variable], undefined, variable);
+});
+
+for (const overlay of GENERATED_SECRETS) {
+  test(`${overlay}: the one Secret is generated from secrets.env (here its committed example) with every key`, (t) => {
+    const rendered = render(overlay);
+    const secrets = rendered.all<ISecret>('Secret');
+    t.is(secrets.length, 1);
+    t.regex(secrets[0]?.metadata?.name ?? '', new RegExp(`^${SECRET_NAME}-[a-z0-9]+$`), 'generated name with content hash');
+    const data = secrets[0]?.data ?? {};
+    for (const key of SECRET_KEYS) t.true(key in data, `Secret has ${key}`);
+    // The test renders with secrets.env = secrets.env.example: the Secret carries exactly those values.
+    const example = envFile(readFileSync(join(DEPLOY, `overlays/${overlay}/secrets.env.example`), 'utf8'));
+    const decoded = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+    t.deepEqual(decoded, Object.fromEntries(example));
+  });
+}
+
+eachLayer('no Secret value is rendered from the repository: a Secret only from an overlay\'s secretGenerator, and no secret in any other object', (t, rendered) => {
   const secrets = rendered.all<ISecret>('Secret');
-  t.is(secrets.length, 1);
-  t.regex(secrets[0]?.metadata?.name ?? '', new RegExp(`^${SECRET_NAME}-[a-z0-9]+$`), 'generated name with content hash');
-  const data = secrets[0]?.data ?? {};
-  for (const key of SECRET_KEYS) t.true(key in data, `Secret has ${key}`);
-  // The test renders with secrets.env = secrets.env.example: the Secret carries exactly those values.
-  const example = envFile(readFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), 'utf8'));
-  const decoded = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
-  t.deepEqual(decoded, Object.fromEntries(example));
+  if (!(GENERATED_SECRETS as readonly string[]).includes(rendered.layer)) t.is(secrets.length, 0, 'no Secret: the operator creates it');
+  for (const secret of secrets) t.is(secret.stringData, undefined, `${secret.metadata?.name}: no stringData`);
+  // Anything else that carries a secret's name as a key, or a value shaped like one of the keys the
+  // platform requires (64+ or exactly 32 hexadecimal characters, a PEM block), holds a secret.
+  for (const object of rendered.objects.filter((o) => o.kind !== 'Secret')) {
+    const text = JSON.stringify(object);
+    t.notRegex(text, /-----BEGIN [A-Z ]+-----/, `${object.kind} ${object.metadata?.name}: no PEM block`);
+    t.notRegex(text, /"[0-9a-fA-F]{64,}"|"[0-9a-fA-F]{32}"/, `${object.kind} ${object.metadata?.name}: no hexadecimal key`);
+  }
 });
 
 test('secrets.env is git-ignored and the committed example holds placeholders only', (t) => {
-  for (const overlay of ['development', 'production']) {
+  for (const overlay of ['development', 'test', 'production']) {
     const path = `deploy/overlays/${overlay}/secrets.env`;
     const ignored = spawnSync('git', ['check-ignore', '--no-index', '--quiet', path], { cwd: ROOT });
     t.is(ignored.status, 0, `${path} is git-ignored`);
   }
-  const values = envFile(readFileSync(join(DEPLOY, 'overlays/development/secrets.env.example'), 'utf8'));
-  for (const key of SECRET_KEYS) t.true(values.has(key), `the example lists ${key}`);
-  // Real-looking keys would be accepted at start-up; the placeholders are refused on purpose.
-  t.notRegex(values.get('JWT_SECRET') ?? '', /^[0-9a-fA-F]{64,}$/, 'JWT_SECRET is a placeholder');
-  t.notRegex(values.get('CORE_API_KEY') ?? '', /^[0-9a-fA-F]{32}$/, 'CORE_API_KEY is a placeholder');
-  t.notRegex(values.get('DMS_URL_SECRET') ?? '', /^[0-9a-fA-F]{32,}$/, 'DMS_URL_SECRET is a placeholder');
+  for (const overlay of GENERATED_SECRETS) {
+    const values = envFile(readFileSync(join(DEPLOY, `overlays/${overlay}/secrets.env.example`), 'utf8'));
+    for (const key of SECRET_KEYS) t.true(values.has(key), `${overlay}: the example lists ${key}`);
+    // Real-looking keys would be accepted at start-up; the placeholders are refused on purpose.
+    t.notRegex(values.get('JWT_SECRET') ?? '', /^[0-9a-fA-F]{64,}$/, `${overlay}: JWT_SECRET is a placeholder`);
+    t.notRegex(values.get('CORE_API_KEY') ?? '', /^[0-9a-fA-F]{32}$/, `${overlay}: CORE_API_KEY is a placeholder`);
+    t.notRegex(values.get('DMS_URL_SECRET') ?? '', /^[0-9a-fA-F]{32,}$/, `${overlay}: DMS_URL_SECRET is a placeholder`);
+    // the datastore egress policies open these ports
+    t.is(new URL(values.get('DATABASE_URL') ?? '').port || '5432', String(POSTGRES_PORT), `${overlay}: DATABASE_URL's port`);
+    t.is(new URL(values.get('REDIS_URL') ?? '').port || '6379', String(REDIS_PORT), `${overlay}: REDIS_URL's port`);
+  }
 });
 
 test('the image holds the migrate Job\'s command and what it imports from scripts/', (t) => {
@@ -724,4 +1021,16 @@ test('the image holds the migrate Job\'s command and what it imports from script
     t.true(ignore.includes(`!${file}`), `Dockerfile.dockerignore lets ${file} into the build context`);
   }
   t.true(files.length >= 2, `found ${files.join(', ')}`);
+});
+
+test('the image is built FROM an exact Node release, the one the suite runs on (package.json\'s node), not a floating tag', (t) => {
+  const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
+  const froms = dockerfile.split('\n').filter((line) => /^FROM\s/i.test(line));
+  t.true(froms.length >= 1, 'a FROM line');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  for (const from of froms) {
+    const match = /^FROM\s+node:(\d+\.\d+\.\d+)-[a-z]+-slim(@sha256:[0-9a-f]{64})?(\s+AS\s+\S+)?$/i.exec(from.trim());
+    t.truthy(match, `${from}: node:<major.minor.patch>-<debian>-slim, optionally @sha256:<digest>; no latest, no bare major`);
+    t.is(match?.[1], pkg.devDependencies.node, `${from}: the Node release package.json pins for the tests`);
+  }
 });

@@ -147,11 +147,15 @@ test.serial('each service serves /metrics on its metrics port: gRPC server calls
   });
 });
 
-test.serial('a metrics port serves nothing but /metrics', async (t) => {
+test.serial('a metrics port serves nothing but /metrics and /health (the probe when gRPC wants client certificates)', async (t) => {
   const base = `http://${platform.metrics['bpm-svc']}`;
   t.is((await fetch(`${base}/`)).status, 404);
   t.is((await fetch(`${base}/metrics/x`)).status, 404);
   t.is((await fetch(`${base}/metrics`, { method: 'POST' })).status, 404);
+  t.is((await fetch(`${base}/health`, { method: 'POST' })).status, 404);
+  const health = await fetch(`${base}/health`);
+  t.is(health.status, 200);
+  t.deepEqual(await health.json(), { status: 'SERVING' });
 });
 
 test.serial("dms-svc's file server counts its requests by route template and status, never by path", async (t) => {

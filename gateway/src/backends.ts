@@ -1,7 +1,8 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Client, credentials, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { Client, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
+import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { retryServiceConfig } from './retry-policy.ts';
 
@@ -37,10 +38,12 @@ export class Backends {
       'grpc.enable_retries': 1,
       'grpc.service_config': retryServiceConfig(),
     };
+    // mutual TLS when GRPC_TLS_* is set (libs/src/grpc/credentials.ts), plaintext otherwise
+    const channel = channelCredentials(config.grpcTls);
     this.#clients = {
-      core: new Client(config.grpc.core, credentials.createInsecure(), options),
-      bpm: new Client(config.grpc.bpm, credentials.createInsecure(), options),
-      dms: new Client(config.grpc.dms, credentials.createInsecure(), options),
+      core: new Client(config.grpc.core, channel, options),
+      bpm: new Client(config.grpc.bpm, channel, options),
+      dms: new Client(config.grpc.dms, channel, options),
     };
     this.#deadlineMs = config.grpc.deadlineMs;
   }

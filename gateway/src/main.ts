@@ -4,6 +4,7 @@ import { loadConfig } from '@platform/libs/config/config.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger } from '@platform/libs/log/logger.ts';
+import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
@@ -25,7 +26,7 @@ function start(): void {
   const sessions = new SessionCheck(config.databaseUrl);
   metrics.watchSessionPool(() => sessions.pool);
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
-  const exceptions = coreExceptionRecorder(config.grpc.core, tokens, 'gateway', log);
+  const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
     const address = managementServer?.address();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GrpcTlsError, readGrpcTls, type GrpcTls } from './grpc-tls.ts';
 import { weakProductionSettings } from './production-rules.ts';
 
 /** Repository root (libs/src/config → ../../..). */
@@ -54,6 +55,8 @@ export interface Config {
     shareLeaseSeconds: number;
   };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
+  /** Mutual TLS on every gRPC server and channel (GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY); undefined: plaintext. */
+  grpcTls: GrpcTls | undefined;
   /** Each service's Prometheus port (CORE_METRICS_PORT, BPM_METRICS_PORT, DMS_METRICS_PORT), serving /metrics; 0: any free port. */
   metricsPorts: { core: number; bpm: number; dms: number };
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
@@ -133,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       dms: env.DMS_GRPC_ADDR || '127.0.0.1:50053',
       deadlineMs: int(env, 'GRPC_DEADLINE_MS', 10_000, 1),
     },
+    grpcTls: grpcTls(env),
     metricsPorts: {
       core: int(env, 'CORE_METRICS_PORT', 9101, 0, 65_535),
       bpm: int(env, 'BPM_METRICS_PORT', 9102, 0, 65_535),
@@ -211,6 +215,15 @@ function resolveSecrets(env: Env, appEnv: AppEnv, dataDir: string): Secrets {
   if (!/^[0-9a-fA-F]{32}$/.test(coreApiKey)) throw new ConfigError('CORE_API_KEY must be 32 hexadecimal characters');
   const dmsUrlSecret = given.dmsUrlSecret || need().dmsUrlSecret;
   return { jwtSecret, coreApiKey, dmsUrlSecret };
+}
+
+function grpcTls(env: Env): GrpcTls | undefined {
+  try {
+    return readGrpcTls(env);
+  } catch (error) {
+    if (error instanceof GrpcTlsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function parseAppEnv(value: string | undefined): AppEnv {

@@ -1,4 +1,4 @@
-import { Client, credentials, Metadata } from '@grpc/grpc-js';
+import { Client, Metadata, type ChannelCredentials } from '@grpc/grpc-js';
 import type { TokenService } from '../auth/jwt.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
 import type { Logger } from '../log/logger.ts';
@@ -51,8 +51,8 @@ export function entryOf(failure: Failure): ExceptionEntry {
  * A recorder that sends entries to core-svc's ExceptionLogService with the internal credential
  * (bpm-svc, dms-svc and the gateway use it; core-svc writes its own entries directly).
  */
-export function coreExceptionRecorder(coreAddress: string, tokens: TokenService, caller: string, log: Logger): { record: ExceptionRecorder; close(): void } {
-  const client = new Client(coreAddress, credentials.createInsecure());
+export function coreExceptionRecorder(coreAddress: string, channel: ChannelCredentials, tokens: TokenService, caller: string, log: Logger): { record: ExceptionRecorder; close(): void } {
+  const client = new Client(coreAddress, channel);
   const method = ExceptionLogServiceService.recordException;
   const record: ExceptionRecorder = (failure) => {
     const metadata = new Metadata();

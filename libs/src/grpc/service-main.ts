@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -18,6 +18,7 @@ import { GrpcLatency } from '../metrics/grpc.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
 import { watchPool, type PoolFigures } from '../metrics/pool.metrics.ts';
 import { createMetricsRegistry } from '../metrics/registry.ts';
+import { channelCredentials, serverCredentials } from './credentials.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
 import type { Runtime } from './server.ts';
@@ -58,7 +59,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   await spec.afterMigrate?.(orm, config, log);
 
   const tokens = new TokenService(config.jwtSecret);
-  const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, tokens, spec.name, log);
+  const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, spec.name, log);
   const recordFailure = spec.exceptionRecorder?.(orm, log) ?? remote?.record ?? (() => {});
   const registry = createMetricsRegistry();
   // MikroORM's public getNativeClient() is the pg Pool behind the ORM; read at each scrape
@@ -80,7 +81,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   new ReflectionService(reflected).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`0.0.0.0:${portOf(address)}`, ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(`0.0.0.0:${portOf(address)}`, serverCredentials(config.grpcTls), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });
@@ -92,11 +93,13 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }, DB_HEALTH_INTERVAL_MS);
   dbWatch.unref();
   const extra = await spec.serve?.(runtime, config);
-  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name]);
-  log.info({ port, metricsPort: metrics.port }, 'listening');
+  let stopping = false;
+  // GET /health beside /metrics: the probe of a service whose gRPC port wants client certificates,
+  // which the kubelet's gRPC probe cannot present; the same overall status as grpc.health.v1's ""
+  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { serving: () => !stopping });
+  log.info({ port, metricsPort: metrics.port, tls: config.grpcTls !== undefined }, 'listening');
   process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}`, metricsAddress: `127.0.0.1:${metrics.port}` });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -2,16 +2,29 @@ import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 
 /**
- * A plain HTTP server answering `GET /metrics` with the registry in Prometheus' text format, and
- * 404 to anything else. Port 0 takes any free port; the promise gives the one bound.
+ * A plain HTTP server answering `GET /metrics` with the registry in Prometheus' text format and,
+ * given `serving`, `GET /health` with the process's overall health (200 SERVING, 503 NOT_SERVING:
+ * the kubelet's probe where the gRPC port asks for client certificates, deploy/README.md); 404 to
+ * anything else. Port 0 takes any free port; the promise gives the one bound.
  *
  * @example
- * const metrics = await serveMetrics(registry, 9102);
+ * const metrics = await serveMetrics(registry, 9102, { serving: () => !stopping });
  * metrics.port; await metrics.close();
  */
-export async function serveMetrics(registry: Registry, port: number, host = '0.0.0.0'): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveMetrics(
+  registry: Registry,
+  port: number,
+  options: { host?: string; serving?: () => boolean } = {},
+): Promise<{ port: number; close(): Promise<void> }> {
+  const { host = '0.0.0.0', serving } = options;
   const server: Server = createServer((req, res) => {
-    if (req.url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (serving && read && req.url === '/health') {
+      const up = serving();
+      res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(req.method === 'HEAD' ? undefined : JSON.stringify({ status: up ? 'SERVING' : 'NOT_SERVING' }));
+      return;
+    }
+    if (req.url !== '/metrics' || !read) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
