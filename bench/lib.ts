@@ -264,10 +264,13 @@ export async function startBenchPlatform(
 async function untilRedisUp(url: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const answer = await http('GET', `${url}/actuator/health`);
-    const status = (answer.json as { components?: { redis?: { status?: string } } } | undefined)?.components?.redis?.status;
+    // a refused or reset connection is another try within the deadline, not a failure of the run
+    const answer = await http('GET', `${url}/actuator/health`).catch((error: unknown) => error as Error);
+    const status = answer instanceof Error ? undefined : (answer.json as { components?: { redis?: { status?: string } } } | undefined)?.components?.redis?.status;
     if (status === 'UP') return;
-    if (Date.now() > deadline) throw new BenchError(`the gateway did not report redis UP within 10 s: ${answer.text.slice(0, 300)}`);
+    if (Date.now() > deadline) {
+      throw new BenchError(`the gateway did not report redis UP within 10 s: ${answer instanceof Error ? `${answer.message} (${String(answer.cause ?? '')})` : answer.text.slice(0, 300)}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
