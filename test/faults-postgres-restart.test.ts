@@ -10,19 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../scripts/lib/postgres.ts';
-import { freePort, type Platform, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
+import { freePort, isAlive as alive, type Platform, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('PostgreSQL stopped: 503 SVC-SYS-5002 at once, no process dies; restarted: requests succeed again within 10 s', async (t) => {
   const workDir = await mkdtemp(join(tmpdir(), 'faults-pg-'));

@@ -4,20 +4,11 @@
  * Stand-ins (helpers/ready-stub.ts) take the services' places: the restart logic is the launcher's.
  */
 import test from 'ava';
-import { type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
+import { isAlive as alive, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
 import { platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 
 const STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('a killed child is restarted after a backoff that doubles, the others keep running, stop() ends all', async (t) => {
   const delays: number[] = [];

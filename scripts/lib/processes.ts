@@ -437,3 +437,13 @@ export function throwawayEnv(databaseUrl: string, workDir: string, extra: Env = 
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
   return { env, secrets };
 }
+
+/** Whether a process of that pid exists (one of another user's counts: signalling it is refused, not absent). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
