@@ -193,6 +193,40 @@ for (const store of ['redis', 'memory'] as const) {
   });
 }
 
+test('redis: an attempt in line looks again only when a place is freed, not each time the one before it gets in', async (t) => {
+  const redis = await connected(redisUrl);
+  // A look reads both failure counts, each in a MULTI of its own: the MULTIs sent count the looks.
+  let looks = 0;
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command, stream) => {
+    if (command.name === 'multi') looks += 0.5;
+    return send(command, stream);
+  };
+  try {
+    const guard = new LoginGuard(redis, guardPrefix(), quiet);
+    const attempts = 12;
+    let admittedSoFar = 0;
+    const refusals = await Promise.all(
+      Array.from({ length: attempts }, async () => {
+        const admitted = await guard.admit('quentin', '198.51.100.62');
+        if (admitted.refusal) return admitted.refusal;
+        // Logins that take different times, so that they end one by one.
+        await new Promise((resolve) => setTimeout(resolve, 10 * ++admittedSoFar));
+        await admitted.settle('success');
+        return undefined;
+      }),
+    );
+    t.deepEqual(refusals.filter(Boolean), [], 'none refused');
+    // Each looks once on arrival; the seven that found five in progress look once more each, when a
+    // settlement frees a place (a poll, every 250 ms, may add one on a slow machine).
+    const waited = attempts - LOGIN_FAILURES_PER_USER;
+    t.true(looks >= attempts + waited, `${looks} looks`);
+    t.true(looks <= attempts + waited + 2, `${looks} looks, at most ${attempts + waited + 2}`);
+  } finally {
+    redis.disconnect();
+  }
+});
+
 test('redis: the counts live in Redis, under the prefix', async (t) => {
   const redis = await connected(redisUrl);
   const prefix = guardPrefix();

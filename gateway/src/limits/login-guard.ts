@@ -107,8 +107,8 @@ export class LoginGuard {
   readonly #busy: Record<Language, string>;
   readonly #kind: string;
   readonly #refusals: RefusalCounter | undefined;
-  /** Attempts of this process waiting in line for one in progress to end, by the key that was full, oldest first. */
-  readonly #queues = new Map<string, Waiter[]>();
+  /** Attempts of this process waiting in line for one in progress to end, by the key that was full. */
+  readonly #queues = new Map<string, Line>();
 
   constructor(redis: Redis | undefined, keyPrefix: string, log: Logger, kind: PasswordGuardKind = LOGIN_GUARD, refusals?: RefusalCounter) {
     const limiter = (name: string, points: number, duration: number): Limiter => {
@@ -136,56 +136,47 @@ export class LoginGuard {
     const keys = this.#keys(userCode, ip);
     const attemptOf = (verdict: Verdict) => {
       if (verdict.kind === 'refused' || verdict.kind === 'busy') this.#refusals?.guardRefused(this.#kind, verdict.kind);
-      return new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined);
+      const refusal = verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined;
+      return new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'admitted' && verdict.userFailures > 0, refusal);
     };
     // Attempts of this process already waiting on one of the keys: get in line behind them.
     const queued = keys.find((key) => this.#queues.has(key));
     const first = queued === undefined ? await this.#judge(keys) : undefined;
     if (first && first.kind !== 'busy') return attemptOf(first);
     const key = first?.kind === 'busy' ? first.key : (queued ?? keys[0]);
-    const queue = this.#queues.get(key) ?? [];
-    this.#queues.set(key, queue);
-    // A wake that comes before the wait begins is kept, not lost.
-    let woken = false;
-    let endWait: (() => void) | undefined;
-    const me: Waiter = {
-      wake: () => {
-        woken = true;
-        endWait?.();
-      },
-    };
-    queue.push(me);
+    const line = this.#queues.get(key) ?? new Line();
+    this.#queues.set(key, line);
+    const me = new Waiter();
+    line.waiters.push(me);
     const deadline = Date.now() + LOGIN_QUEUE_MS;
-    // The first look, when there was one, was just taken: wait before the next.
-    let justJudged = first !== undefined;
+    let verdict: Verdict | undefined;
     try {
-      for (;;) {
-        if (!justJudged) {
-          if (queue[0] === me) {
-            const verdict = await this.#judge(keys);
+      // The first look, when there was one, was just taken: wait before the next.
+      for (let look = first === undefined; ; ) {
+        if (look) {
+          if (line.waiters[0] === me) {
+            // The place a settlement here freed is this look's to take; a poll's look takes none.
+            if (line.freed > 0) line.freed--;
+            verdict = await this.#judge(keys);
             if (verdict.kind !== 'busy' || Date.now() >= deadline) return attemptOf(verdict);
           } else if (Date.now() >= deadline) {
-            return attemptOf({ kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: this.#busy } });
+            verdict = { kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: this.#busy } };
+            return attemptOf(verdict);
           }
         }
-        justJudged = false;
-        // Woken when an attempt on the key settles here; the timer covers those that end on another process.
-        await new Promise<void>((resolve) => {
-          if (woken) return resolve();
-          const timer = setTimeout(done, Math.max(0, Math.min(LOGIN_QUEUE_POLL_MS, deadline - Date.now())));
-          function done(): void {
-            clearTimeout(timer);
-            endWait = undefined;
-            resolve();
-          }
-          endWait = done;
-        });
-        woken = false;
+        // The first in line looks again when a settlement here wakes it, and every LOGIN_QUEUE_POLL_MS
+        // for those that end on another process; the others only wait for their turn or their deadline.
+        const left = Math.max(0, deadline - Date.now());
+        look = await me.wait(line.waiters[0] === me ? Math.min(LOGIN_QUEUE_POLL_MS, left) : left);
       }
     } finally {
-      queue.splice(queue.indexOf(me), 1);
-      if (queue.length === 0) this.#queues.delete(key);
-      else queue[0]?.wake();
+      const wasFirst = line.waiters[0] === me;
+      line.waiters.splice(line.waiters.indexOf(me), 1);
+      if (line.waiters.length === 0) this.#queues.delete(key);
+      // The next in line is first now. It looks at once only when a look could succeed: a place freed
+      // here that this attempt did not take, or a verdict (refused, unchecked, out of time) not about
+      // places; otherwise it only starts polling.
+      else if (wasFirst) line.waiters[0]?.wake(line.freed > 0 || verdict?.kind !== 'admitted');
     }
   }
 
@@ -205,7 +196,7 @@ export class LoginGuard {
     );
     // Neither Redis nor the insurance answered (not expected): the login is neither refused nor counted.
     if (!counts) return { kind: 'unchecked' };
-    let verdict: Verdict = { kind: 'admitted' };
+    let verdict: Verdict = { kind: 'admitted', userFailures: counts[0]?.failures ?? 0 };
     for (const { counter, key, pending, failures, msBeforeNext } of counts) {
       if (failures >= counter.limit) {
         if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs) verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
@@ -223,20 +214,25 @@ export class LoginGuard {
   }
 
   /** @internal LoginAttempt's settlement. */
-  async settle(keys: readonly string[], outcome: LoginOutcome): Promise<void> {
+  async settle(keys: readonly string[], outcome: LoginOutcome, failuresCounted: boolean): Promise<void> {
     await this.#guarded(() =>
       Promise.all(
         this.#counters.map(async (counter, i) => {
           const key = keys[i] ?? '';
           // Failures first, then the pending count: the attempt is counted in one or both meanwhile.
           if (outcome === 'wrong-password') await counter.failures.penalty(key, 1);
-          if (outcome === 'success' && counter.name === 'user') await counter.failures.delete(key);
+          if (outcome === 'success' && failuresCounted && counter.name === 'user') await counter.failures.delete(key);
           await counter.pending.reward(key, 1);
         }),
       ),
     );
     // A place is free: the first in line on each key looks again.
-    for (const key of keys) this.#queues.get(key)?.[0]?.wake();
+    for (const key of keys) {
+      const line = this.#queues.get(key);
+      if (!line) continue;
+      line.freed++;
+      line.waiters[0]?.wake(true);
+    }
   }
 
   #keys(userCode: string, ip: string): [string, string] {
@@ -258,12 +254,47 @@ export interface RefusalCounter {
   guardRefused(guard: string, reason: 'refused' | 'busy'): void;
 }
 
-interface Waiter {
-  wake(): void;
+/** The attempts of this process waiting on one key, oldest first, and the places settlements here freed for them. */
+class Line {
+  readonly waiters: Waiter[] = [];
+  /** Settlements here not yet answered by a look of the first in line. */
+  freed = 0;
+}
+
+/**
+ * One attempt in a line: waits until woken or for a time. A wake that comes before the wait begins
+ * is kept, not lost; a wake asking for a look outweighs one that does not.
+ */
+class Waiter {
+  #woken: { look: boolean } | undefined;
+  #end: (() => void) | undefined;
+
+  wake(look: boolean): void {
+    this.#woken = { look: look || this.#woken?.look === true };
+    this.#end?.();
+  }
+
+  /** Whether to look again: woken for a look, or the time is up; false when only woken to wait anew. */
+  async wait(ms: number): Promise<boolean> {
+    if (!this.#woken) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        this.#end = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#end = undefined;
+    }
+    const woken = this.#woken;
+    this.#woken = undefined;
+    return woken?.look ?? true;
+  }
 }
 
 type Verdict =
-  | { kind: 'admitted' }
+  /** userFailures: the user's wrong passwords from this address counted when it was admitted. */
+  | { kind: 'admitted'; userFailures: number }
   | { kind: 'unchecked' }
   | { kind: 'refused'; refusal: LoginRefusal }
   | { kind: 'busy'; key: string; refusal: LoginRefusal };
@@ -276,20 +307,27 @@ export class LoginAttempt {
   readonly #guard: LoginGuard;
   readonly #keys: readonly string[];
   #open: boolean;
+  /** Wrong passwords were counted when this attempt was admitted: its success deletes them. */
+  readonly #afterFailures: boolean;
   readonly refusal: LoginRefusal | undefined;
 
-  constructor(guard: LoginGuard, keys: readonly string[], open: boolean, refusal?: LoginRefusal) {
+  constructor(guard: LoginGuard, keys: readonly string[], open: boolean, afterFailures: boolean, refusal?: LoginRefusal) {
     this.#guard = guard;
     this.#keys = keys;
     this.#open = open;
+    this.#afterFailures = afterFailures;
     this.refusal = refusal;
   }
 
-  /** Once: counts a wrong password, or starts the user's count again after a success; either way the attempt is no longer pending. */
+  /**
+   * Once: counts a wrong password, or starts the user's count again after a success; either way the
+   * attempt is no longer pending. A success deletes the failures counted when it was admitted (and any
+   * since); when there were none, there is nothing to delete, and a wrong password counted meanwhile stays.
+   */
   async settle(outcome: LoginOutcome): Promise<void> {
     if (!this.#open) return;
     this.#open = false;
-    await this.#guard.settle(this.#keys, outcome);
+    await this.#guard.settle(this.#keys, outcome, this.#afterFailures);
   }
 }
 
