@@ -1,7 +1,7 @@
 /**
  * Scenario branch-get: `GET /api/branch/{id}` through the gateway with the whole chain on (API
- * routing, the Redis rate limiter consulted on every request, JWT check and the live
- * tokenVersion/session read, one gRPC call to bpm-svc, which verifies the token again and reads the
+ * routing, the Redis rate limiter consulted on every request, the JWT check, one gRPC call to
+ * bpm-svc, which verifies the token again, reads the caller's live session and access, and reads the
  * row) against a baseline that does only the irreducible work: a bare `node:http` server reading the
  * same row with a `pg` prepared statement and answering the same JSON (bench/baseline-server.ts).
  * Targets, each judged on the median of the rounds' own ratios: gateway ≥ 0.30 × the baseline's

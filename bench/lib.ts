@@ -163,8 +163,8 @@ export const BENCH_RATE_LIMIT = '100000000';
  * test/run.ts does (APP_ENV=test, generated secrets), with LOG_LEVEL=warn and the default
  * BCRYPT_ROUNDS, and the whole filter chain on: the Redis rate limiter and login guard (REDIS_URL,
  * else the local Redis on 127.0.0.1:6379, which must answer PING; keys under a prefix of this run,
- * deleted at the end; every RATE_LIMIT_* at BENCH_RATE_LIMIT per minute) and the gateway's
- * tokenVersion/session check (always on). `extraEnv` goes to every service (e.g.
+ * deleted at the end; every RATE_LIMIT_* at BENCH_RATE_LIMIT per minute) and the live
+ * tokenVersion/session check (always on, in the services). `extraEnv` goes to every service (e.g.
  * EVENT_LOOP_REPORT_DIR). Stopping everything, dropping the database and deleting the run's Redis
  * keys are registered as cleanups. BENCH_CPU_PROF=<dir> runs every service with `--cpu-prof
  * --cpu-prof-dir=<dir>` (profiles are written when the services stop).
@@ -223,7 +223,7 @@ export async function startBenchPlatform(
   console.log(
     `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? 'off (APP_ENV=test)'}, API key, Redis rate limiter ${redisUrl} ` +
       `(REDIS_KEY_PREFIX=${keyPrefix}, RATE_LIMIT_PUBLIC/API_KEY/JWT=${BENCH_RATE_LIMIT} per minute: consulted on every request, never refusing), ` +
-      `login guard (Redis, counts failures only), JWT + live tokenVersion/session check (a database read per request), ` +
+      `login guard (Redis, counts failures only), JWT (verified in the gateway; live tokenVersion/session and roles read by the service, a database read per request), ` +
       `roles in the services; BCRYPT_ROUNDS=${childEnv.BCRYPT_ROUNDS ?? '10 (default)'}, ` +
       `UV_THREADPOOL_SIZE=${childEnv.UV_THREADPOOL_SIZE ?? `unset (core-svc sizes its pool to the ${availableParallelism()} CPUs)`}`,
   );

@@ -7,6 +7,7 @@ import test from 'ava';
 import pg from 'pg';
 import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount, createUser, freshTenant, login } from './helpers/factories.ts';
+import { upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 
@@ -63,6 +64,33 @@ test('logout answers 204, clears the cookie with Max-Age=0, and refuses the toke
   t.deepEqual(history.body.content.map((s: { sessionId: string }) => s.sessionId), [claimsOf(session.token).sid]);
   t.false(history.body.content[0].active);
   t.truthy(history.body.content[0].logoutAt);
+});
+
+test('a logged-out token is 401 SVC-SYS-1001 on every JWT path, whether a service or the gateway itself would answer', async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const session = await login(user.userCode, password);
+  const crProcessId = account.crProcessId;
+  // What each would answer a live token: a record, an unknown path, a body the gateway cannot read,
+  // a field the gateway refuses, an upload.
+  const requests = [
+    { name: 'me (core-svc)', send: (token: string) => api('GET', '/api/auth/me', { token }), live: 200 },
+    { name: 'a record without a role for it (bpm-svc)', send: (token: string) => api('GET', '/api/branch/999999999', { token }), live: 403 },
+    { name: 'an unknown path (the gateway)', send: (token: string) => api('GET', '/api/no-such-thing/1', { token }), live: 404 },
+    {
+      name: 'malformed JSON (the gateway)',
+      send: (token: string) => api('POST', '/api/branch', { token, raw: '{"crProcessId":', headers: { 'content-type': 'application/json' } }),
+      live: 400,
+    },
+    { name: 'an upload without a role for it (dms-svc)', send: (token: string) => upload({ token, crProcessId, content: 'x' }), live: 403 },
+  ];
+  for (const request of requests) t.is((await request.send(session.token)).status, request.live, `live: ${request.name}`);
+  t.is((await api('POST', '/api/auth/logout', { token: session.token })).status, 204);
+  for (const request of requests) {
+    const res = await request.send(session.token);
+    t.is(res.status, 401, `logged out: ${request.name}`);
+    t.is(res.body.error_code, 'SVC-SYS-1001', `logged out: ${request.name}`);
+  }
 });
 
 test('switch-account issues a new cookie for an account among the selects; another account is 403 SVC-SYS-1003', async (t) => {

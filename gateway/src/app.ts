@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import type { SessionCheck } from './auth/session-check.ts';
@@ -11,6 +11,7 @@ import type { GatewayMetrics } from './metrics/gateway.metrics.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/errors.ts';
+import { sessionIsLive } from './http/context.ts';
 import { jsonBody } from './http/json-body.ts';
 import { uploadIdleLimit } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
@@ -121,8 +122,15 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       jwtCheck(tokens, sessions, seen),
       // 5. Roles: checked per call by the services (decisions.md §2).
 
-      // an upload that passed the filter chain may take as long as it keeps sending (http/receipt-deadline.ts)
-      (req, res, next) => (req.method === 'POST' && (req.path === uploadPath || req.path === `${uploadPath}/`) ? uploadIdle(req, res, next) : next()),
+      // an upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts);
+      // the one JWT request whose session the gateway reads before dms-svc does
+      (req, res, next) => {
+        if (req.method !== 'POST' || (req.path !== uploadPath && req.path !== `${uploadPath}/`)) return next();
+        sessionIsLive(res).then(
+          (live) => (live ? uploadIdle(req, res, next) : next(unauthenticated())),
+          () => next(new DomainError('SVC-SYS-5002', 'service.unavailable')),
+        );
+      },
       // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
       dispatchByPrefix([dmsFileByteRoutes(proxy, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),
       ...jsonBody(config.maxJsonBytes),

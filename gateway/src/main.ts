@@ -22,7 +22,7 @@ function start(): void {
   const metrics = new GatewayMetrics();
   const backends = new Backends(config, metrics.grpcClient);
   const tokens = new TokenService(config.jwtSecret);
-  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks every token against the live sessions');
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks a token against the live sessions before an answer of its own');
   const sessions = new SessionCheck(config.databaseUrl);
   metrics.watchSessionPool(() => sessions.pool);
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);

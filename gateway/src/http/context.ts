@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import type { SessionCheck } from '../auth/session-check.ts';
 import { languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
 import { categoryOf, type PathCategory } from '../middleware/paths.ts';
 
@@ -11,6 +12,20 @@ export interface RequestState {
   /** The verified user token and its claims, on JWT paths. */
   token?: string;
   claims?: VerifiedClaims;
+  /**
+   * On JWT paths, the check of the token's user and session, for an answer the gateway gives itself
+   * (http/errors.ts, the upload's idle limit); every call a service serves checks them there.
+   */
+  sessions?: SessionCheck;
+}
+
+/**
+ * Whether the request's verified token is still live (its user and session), asked of the database
+ * now; true off JWT paths. For the few answers the gateway makes without a service.
+ */
+export function sessionIsLive(res: Response): Promise<boolean> {
+  const { claims, sessions } = stateOf(res);
+  return claims && sessions ? sessions.isLive(claims) : Promise.resolve(true);
 }
 
 export function stateOf(res: Response): RequestState {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ERRORS } from '@platform/libs/errors/codes.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { scrubSecrets } from '@platform/libs/log/redaction.ts';
-import { languageOf, requestIdOf, stateOf } from './context.ts';
+import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
 import { requestError } from './request-errors.ts';
 
 /** The error body of decisions.md §6: status, error_code, message in `lang`, refId on 5xx. */
@@ -25,9 +25,29 @@ export function sendError(req: Request, res: Response, error: DomainError): void
   res.status(ERRORS[error.code].http).json(errorBody(languageOf(req, res), error));
 }
 
-/** A failure as the gateway sees it, and whether a service already logged it under its refId. */
+/**
+ * An error answer the gateway gives itself rather than a service: on a JWT path, only once the
+ * token's user and session are found still live (the services check them on every call they serve;
+ * the gateway does not, middleware/jwt.ts); a revoked token gets 401 SVC-SYS-1001 instead, as it would
+ * from a service. A database that cannot say leaves the answer as it was.
+ */
+export function sendOwnError(req: Request, res: Response, error: DomainError): void {
+  void whenLive(res, () => sendError(req, res, error));
+}
+
+/** Runs `answer` once the request's session is found live, or answers 401 when it is not (see sendOwnError). */
+async function whenLive(res: Response, answer: () => void): Promise<void> {
+  const live = await sessionIsLive(res).catch(() => true);
+  if (res.headersSent || res.destroyed) return;
+  if (live) answer();
+  else res.status(ERRORS['SVC-SYS-1001'].http).json(errorBody(languageOf(res.req, res), unauthenticated()));
+}
+
+/** A failure as the gateway sees it, whether a service answered it, and whether that service already logged it under its refId. */
 interface Classified {
   domain: DomainError;
+  /** A service's own status (it carries the error code): the service checked the caller's session first. */
+  answeredByService: boolean;
   loggedByService: boolean;
 }
 
@@ -36,7 +56,8 @@ interface Classified {
  * body parser could not read (a 4xx of theirs) is 400 (413 when too large, see request-errors.ts);
  * anything else is 500 SVC-SYS-5001. Every 5xx carries a refId and has an exception-log entry under
  * it: a service's own 5001 was logged by that service; the gateway logs the rest (its own failures,
- * unreachable or timed-out services).
+ * unreachable or timed-out services). An error a service did not answer is the gateway's own
+ * answer: on a JWT path it waits for the session check (sendOwnError).
  */
 export function errorHandler(record: ExceptionRecorder): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -44,40 +65,46 @@ export function errorHandler(record: ExceptionRecorder): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    const { domain, loggedByService } = classify(error);
-    if (ERRORS[domain.code].http >= 500 && !loggedByService) {
-      const refId = domain.params.refId ?? randomUUID();
-      domain.params.refId = refId;
-      const claims = stateOf(res).claims;
-      // the path may hold a credential (a share link's token; a signed URL's is in the query)
-      const path = scrubSecrets(req.originalUrl);
-      req.log.error({ path: scrubSecrets(req.path), method: req.method, refId, code: domain.code, err: error }, 'request failed');
-      record({
-        refId,
-        service: 'gateway',
-        errorCode: domain.code === 'SVC-SYS-5002' ? 'SVC-SYS-5002' : 'SVC-SYS-5001',
-        error,
-        path,
-        method: req.method,
-        userCode: claims?.userCode,
-        crProcessId: claims?.crProcessId,
-        projectCode: typeof req.headers['x-project-code'] === 'string' ? req.headers['x-project-code'] : undefined,
-        requestId: requestIdOf(req),
-      });
-    }
-    sendError(req, res, domain);
+    const classified = classify(error);
+    if (classified.answeredByService) answer(record, error, classified, req, res);
+    else void whenLive(res, () => answer(record, error, classified, req, res));
   };
 }
 
+function answer(record: ExceptionRecorder, error: unknown, { domain, loggedByService }: Classified, req: Request, res: Response): void {
+  if (ERRORS[domain.code].http >= 500 && !loggedByService) {
+    const refId = domain.params.refId ?? randomUUID();
+    domain.params.refId = refId;
+    const claims = stateOf(res).claims;
+    // the path may hold a credential (a share link's token; a signed URL's is in the query)
+    const path = scrubSecrets(req.originalUrl);
+    req.log.error({ path: scrubSecrets(req.path), method: req.method, refId, code: domain.code, err: error }, 'request failed');
+    record({
+      refId,
+      service: 'gateway',
+      errorCode: domain.code === 'SVC-SYS-5002' ? 'SVC-SYS-5002' : 'SVC-SYS-5001',
+      error,
+      path,
+      method: req.method,
+      userCode: claims?.userCode,
+      crProcessId: claims?.crProcessId,
+      projectCode: typeof req.headers['x-project-code'] === 'string' ? req.headers['x-project-code'] : undefined,
+      requestId: requestIdOf(req),
+    });
+  }
+  sendError(req, res, domain);
+}
+
 function classify(error: unknown): Classified {
-  if (error instanceof DomainError) return { domain: error, loggedByService: false };
+  if (error instanceof DomainError) return { domain: error, answeredByService: false, loggedByService: false };
   const unreadable = requestError(error);
-  if (unreadable) return { domain: unreadable, loggedByService: false };
+  if (unreadable) return { domain: unreadable, answeredByService: false, loggedByService: false };
   if (error instanceof Error && 'code' in error && 'metadata' in error) {
     const domain = fromGrpcError(error);
+    // a service's status carries its error code; grpc-js's own (unreachable, deadline) do not
+    const fromService = (error as { metadata: { get(key: string): unknown[] } }).metadata.get('x-error-code').length > 0;
     // a service's 5001 arrives with the refId under which that service logged it
-    const fromService = domain.code === 'SVC-SYS-5001' && (error as { metadata: { get(key: string): unknown[] } }).metadata.get('x-error-code').length > 0;
-    return { domain, loggedByService: fromService };
+    return { domain, answeredByService: fromService, loggedByService: fromService && domain.code === 'SVC-SYS-5001' };
   }
-  return { domain: new DomainError('SVC-SYS-5001', 'server.error'), loggedByService: false };
+  return { domain: new DomainError('SVC-SYS-5001', 'server.error'), answeredByService: false, loggedByService: false };
 }

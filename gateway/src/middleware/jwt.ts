@@ -1,15 +1,18 @@
 import type { RequestHandler } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { tokenOf } from '@platform/libs/auth/request-token.ts';
-import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
 
 /**
- * On JWT paths: an HS512 token that verifies, has not expired, and whose user and session are
- * still live (tokenVersion, sid), else 401 SVC-SYS-1001. A database that cannot answer is 503.
- * A live session is noted as seen (its lastSeenAt).
+ * On JWT paths: an HS512 token that verifies and has not expired, else 401 SVC-SYS-1001. Whether
+ * its user and session are still live (tokenVersion, sid) is not read here: every service reads
+ * that itself, with the caller's live access, on every call it serves (libs/src/auth/access.ts), so
+ * a read here would only repeat it. An answer the gateway gives without a service reads it first
+ * (http/errors.ts), so that a revoked token gets 401 there too. The session is noted as seen (its
+ * lastSeenAt; core moves only open sessions').
  */
 export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: SessionsSeen): RequestHandler {
   return (req, res, next) => {
@@ -17,16 +20,11 @@ export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: Ses
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
     const claims = token ? tokens.verifyUser(token) : undefined;
     if (!token || !claims) return next(unauthenticated());
-    sessions.isLive(claims).then(
-      (live) => {
-        if (!live) return next(unauthenticated());
-        seen.note(claims.sid);
-        const state = stateOf(res);
-        state.token = token;
-        state.claims = claims;
-        next();
-      },
-      () => next(new DomainError('SVC-SYS-5002', 'service.unavailable')),
-    );
+    seen.note(claims.sid);
+    const state = stateOf(res);
+    state.token = token;
+    state.claims = claims;
+    state.sessions = sessions;
+    next();
   };
 }

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
-import { sendError } from '../http/errors.ts';
+import { sendOwnError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 
 /**
@@ -26,7 +26,7 @@ export function dmsProxy(httpAddr: string): Forward {
         const response = res as Response;
         if (typeof response.status !== 'function') return;
         if (response.headersSent) response.destroy();
-        else sendError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'));
+        else sendOwnError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'));
       },
     },
   });
