@@ -1,0 +1,300 @@
+/**
+ * The workloads of deploy/: Deployments and the migrate Job, their image, command, resources, hardening, probes, storage, scaling and rollouts (deploy/README.md, decisions.md §1 and §8).
+ * Rendered by test/helpers/deploy-render.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IService } from 'kubernetes-models/v1/Service';
+import {
+  DEPLOYMENTS,
+  GATEWAY,
+  GRPC_SERVICES,
+  METRICS_PORTS,
+  MIGRATE_JOB,
+  ROOT,
+  SECRET_NAME,
+  TLS_VARIABLES,
+  app,
+  containerPort,
+  eachLayer,
+  forValidation,
+  labelSelectorMatches,
+  only,
+  parseAddress,
+  podLabels,
+  pods,
+  probePort,
+  SECRET_KEYS,
+  selects,
+} from './helpers/deploy-render.ts';
+import type { GrpcService } from './helpers/deploy-render.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Every layer
+
+eachLayer('every rendered object passes its Kubernetes API schema', async (t, rendered) => {
+  for (const object of rendered.objects) {
+    const where = `${object.kind} ${object.metadata?.name}`;
+    const module = (await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+    const Model = module[object.kind];
+    if (!Model) {
+      t.fail(`${where}: no schema for ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    t.notThrows(() => new Model(forValidation(object)).validate(), where);
+  }
+});
+
+eachLayer('the four Deployments run one image, set by kustomize, with node <svc>/src/main.ts', (t, rendered) => {
+  t.deepEqual(rendered.all<IDeployment>('Deployment').map((d) => d.metadata?.name).sort(), [...DEPLOYMENTS].sort());
+  const images = new Set<string | undefined>();
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    const container = app(deployment);
+    images.add(container.image);
+    t.deepEqual(container.command, ['node', `${name}/src/main.ts`], name);
+    t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
+  }
+  t.is(images.size, 1, 'one image for all Deployments');
+  const [image] = [...images];
+  // `platform` alone would mean the kustomize `images` entry did not apply.
+  t.regex(image ?? '', /(^|\/)platform:[\w][\w.-]*$/, `image ${image} is the platform image with an explicit tag`);
+  t.notRegex(image ?? '', /:latest$/, 'no floating latest tag');
+});
+
+eachLayer('every Deployment and the migrate Job have resource requests and limits', (t, rendered) => {
+  for (const { name, container } of rendered.workloads()) {
+    const { resources } = container;
+    for (const bound of ['requests', 'limits'] as const) {
+      for (const resource of ['cpu', 'memory']) {
+        t.truthy(resources?.[bound]?.[resource], `${name}: resources.${bound}.${resource}`);
+      }
+    }
+  }
+});
+
+eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, RuntimeDefault seccomp, 30 s grace', (t, rendered) => {
+  for (const { name, pod, container } of rendered.workloads()) {
+    const security = container.securityContext;
+    t.true(pod?.securityContext?.runAsNonRoot ?? security?.runAsNonRoot, `${name}: runAsNonRoot`);
+    t.not(security?.runAsNonRoot, false, `${name}: the container does not undo runAsNonRoot`);
+    const uid = security?.runAsUser ?? pod?.securityContext?.runAsUser;
+    t.true(uid === undefined || uid > 0, `${name}: runAsUser is not root`);
+    t.true(security?.readOnlyRootFilesystem, `${name}: readOnlyRootFilesystem`);
+    t.false(security?.allowPrivilegeEscalation, `${name}: allowPrivilegeEscalation false`);
+    t.not(security?.privileged, true, `${name}: not privileged`);
+    t.true(security?.capabilities?.drop?.includes('ALL'), `${name}: drops ALL capabilities`);
+    t.deepEqual(security?.capabilities?.add ?? [], [], `${name}: adds no capability`);
+    t.is((security?.seccompProfile ?? pod?.securityContext?.seccompProfile)?.type, 'RuntimeDefault', `${name}: seccomp RuntimeDefault`);
+    t.is(pod?.terminationGracePeriodSeconds, 30, `${name}: terminationGracePeriodSeconds`);
+  }
+});
+
+eachLayer('the migrate Job runs what `npm run migrate -- up` runs, with the Deployments\' image, unprobed, retried a little and bounded in time', (t, rendered) => {
+  t.deepEqual(rendered.all<IJob>('Job').map((job) => job.metadata?.name), [MIGRATE_JOB], 'one Job');
+  const job = rendered.job(MIGRATE_JOB);
+  const pod = job.spec?.template.spec;
+  const container = only(pod?.containers, `Job ${MIGRATE_JOB}`);
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.migrate;
+  t.deepEqual(container.command, [...(script ?? '').split(' '), 'up'], `the command is package.json's migrate script (${script}) with up`);
+  t.is(container.image, app(rendered.deployment(GATEWAY)).image, 'the image of the release the Deployments run');
+  t.deepEqual(pod?.initContainers ?? [], []);
+  // Nothing to probe; a liveness probe would kill a migrator that waits for another's lock.
+  for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) t.is(container[kind], undefined, kind);
+  t.is(pod?.restartPolicy, 'Never', 'a failed run leaves its pod (and log) behind; the Job retries in a new one');
+  t.true((job.spec?.backoffLimit ?? 6) <= 3, 'a failing migration is not retried for long');
+  t.true((job.spec?.activeDeadlineSeconds ?? 0) > 0, 'a run waiting for a lock nobody releases ends');
+  t.is(job.spec?.parallelism ?? 1, 1);
+  t.is(job.spec?.completions ?? 1, 1);
+  t.false(pod?.automountServiceAccountToken ?? true, 'no API token in the pod');
+});
+
+eachLayer('no container carries a secret value inline: the migrate Job takes DATABASE_URL from the Secret by reference', (t, rendered) => {
+  const secrets = rendered.all<ISecret>('Secret').map((secret) => secret.metadata?.name);
+  for (const { name, container } of rendered.workloads()) {
+    for (const entry of container.env ?? []) {
+      if (![...SECRET_KEYS, 'ADMIN_PASSWORD'].includes(entry.name)) continue;
+      t.is(entry.value, undefined, `${name}: ${entry.name} has no inline value`);
+      t.truthy(entry.valueFrom?.secretKeyRef, `${name}: ${entry.name} comes from a Secret`);
+    }
+  }
+  const job = only(rendered.job(MIGRATE_JOB).spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`);
+  const url = job.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+  t.is(url?.key, 'DATABASE_URL');
+  t.not(url?.optional, true, 'required: without it the Job waits for the Secret');
+  if (secrets.length === 0) t.is(url?.name, SECRET_NAME, `the operator's Secret ${SECRET_NAME}`);
+  else t.true(secrets.includes(url?.name), 'the generated Secret');
+  t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
+});
+
+eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes', (t, rendered) => {
+  const container = app(rendered.deployment(GATEWAY));
+  const config = rendered.config().data;
+  const port = Number(config.GATEWAY_PORT);
+  const management = Number(config.MANAGEMENT_PORT);
+  t.is(containerPort(container, 'http'), port, 'container port http is GATEWAY_PORT');
+  t.is(containerPort(container, 'management'), management, 'container port management is MANAGEMENT_PORT');
+  t.not(management, port);
+  for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+    // Probes on the public port would share the node address's public rate limit (60/min).
+    t.is(container[kind]?.httpGet?.path, '/api/health', kind);
+    t.is(probePort(container, container[kind]), management, `${kind} on the management port`);
+  }
+  for (const service of rendered.all<IService>('Service')) {
+    for (const servicePort of service.spec?.ports ?? []) {
+      t.not(containerPort(container, servicePort.targetPort), management, `Service ${service.metadata?.name} does not expose the management port`);
+    }
+  }
+});
+
+eachLayer('each gRPC service is probed on its own: the native gRPC probe on the port of its address, or GET /health on its metrics port where gRPC wants client certificates', (t, rendered) => {
+  const config = rendered.config().data;
+  const tls = TLS_VARIABLES.some((variable) => config[variable]);
+  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
+    const container = app(rendered.deployment(name));
+    const { port } = parseAddress(config[variable]);
+    t.truthy(container.ports?.some((p) => p.containerPort === port), `${name}: listens on ${port} (${variable})`);
+    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+      const probe = container[kind];
+      if (tls) {
+        // the kubelet's gRPC probe has no client certificate: it would fail, and the pods never be ready
+        t.is(probe?.grpc, undefined, `${name}: ${kind} is no gRPC probe while GRPC_TLS_* is set`);
+        t.is(probe?.httpGet?.path, '/health', `${name}: ${kind} asks GET /health`);
+        t.is(probePort(container, probe), Number(config[METRICS_PORTS[name as GrpcService]]), `${name}: ${kind} on the metrics port`);
+      } else {
+        t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
+        t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+      }
+    }
+  }
+});
+
+
+eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; DATA_DIR is writable', (t, rendered) => {
+  const config = rendered.config().data;
+  const dms = rendered.deployment('dms-svc');
+  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+  t.truthy(mount, 'a volume is mounted at DMS_STORAGE_DIR');
+  t.not(mount?.readOnly, true);
+  const volume = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
+  const claim = volume?.persistentVolumeClaim?.claimName;
+  t.truthy(claim, 'that volume is a PersistentVolumeClaim');
+  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim ?? '');
+  t.truthy(pvc.spec?.resources?.requests?.storage, 'the claim requests storage');
+
+  // The root filesystem is read-only, so DATA_DIR has to be a writable mount; and the mount itself,
+  // since a folder below it does not exist when the pod starts, and the gateway's diskSpace health
+  // component (statfs of DATA_DIR) would then be DOWN and the gateway never ready.
+  for (const name of DEPLOYMENTS) {
+    const mounts = app(rendered.deployment(name)).volumeMounts ?? [];
+    const dataDir = config.DATA_DIR ?? '';
+    t.true(
+      mounts.some((m) => m.readOnly !== true && m.mountPath.replace(/\/$/, '') === dataDir.replace(/\/$/, '')),
+      `${name}: DATA_DIR ${dataDir} is a writable volume mount`,
+    );
+  }
+});
+
+
+eachLayer('every Deployment: its replica count is its HorizontalPodAutoscaler\'s, at least 2 (the Deployment sets none), on CPU', (t, rendered) => {
+  const scalers = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
+  t.is(scalers.length, DEPLOYMENTS.length, 'one autoscaler per Deployment, no other');
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    // a count in the manifest would reset the autoscaler's at every apply (deploy/README.md, "Replicas")
+    t.is(deployment.spec?.replicas, undefined, `${name}: no replicas in the manifest`);
+    const own = scalers.filter((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === name);
+    t.is(own.length, 1, `${name}: one HorizontalPodAutoscaler`);
+    const spec = own[0]?.spec;
+    t.is(spec?.scaleTargetRef.apiVersion, 'apps/v1', `${name}: targets apps/v1`);
+    t.true((spec?.minReplicas ?? 1) >= 2, `${name}: never fewer than 2 replicas (minReplicas ${spec?.minReplicas})`);
+    t.true((spec?.maxReplicas ?? 0) >= (spec?.minReplicas ?? 1), `${name}: maxReplicas ≥ minReplicas`);
+    const cpu = spec?.metrics?.find((metric) => metric.type === 'Resource' && metric.resource?.name === 'cpu');
+    t.is(cpu?.resource?.target.type, 'Utilization', `${name}: scales on CPU utilisation`);
+    t.truthy(app(deployment).resources?.requests?.cpu, `${name}: a CPU request to measure utilisation against`);
+  }
+});
+
+eachLayer('every Deployment: one PodDisruptionBudget selects exactly its pods and lets one go while keeping at least one', (t, rendered) => {
+  const budgets = rendered.all<IPodDisruptionBudget>('PodDisruptionBudget');
+  t.is(budgets.length, DEPLOYMENTS.length, 'one budget per Deployment, no other');
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    const own = budgets.filter((pdb) => labelSelectorMatches(pdb.spec?.selector, podLabels(deployment)));
+    t.is(own.length, 1, `${name}: one PodDisruptionBudget`);
+    const spec = own[0]?.spec;
+    for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
+      t.false(labelSelectorMatches(spec?.selector, podLabels(rendered.deployment(other))), `${name}'s budget does not select ${other}`);
+    }
+    t.false(labelSelectorMatches(spec?.selector, rendered.job(MIGRATE_JOB).spec?.template.metadata?.labels ?? {}), `${name}'s budget does not select the migrate Job`);
+    t.is(spec?.unhealthyPodEvictionPolicy, 'AlwaysAllow', `${name}: an unready pod never blocks a node drain`);
+    // The fewest replicas there may be: the autoscaler's minimum.
+    const scaler = rendered
+      .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
+      .find((hpa) => hpa.spec?.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === name);
+    const replicas = Math.min(deployment.spec?.replicas ?? Infinity, scaler?.spec?.minReplicas ?? 1);
+    // A budget is a whole number of pods or a percentage of them, which Kubernetes rounds up.
+    const podsOf = (value: number | string): number | undefined => {
+      if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+      const percent = /^(\d+)%$/.exec(value)?.[1];
+      return percent === undefined || Number(percent) > 100 ? undefined : Math.ceil((Number(percent) * replicas) / 100);
+    };
+    const { minAvailable, maxUnavailable } = spec ?? {};
+    t.true((minAvailable === undefined) !== (maxUnavailable === undefined), `${name}: exactly one of minAvailable and maxUnavailable`);
+    const value = minAvailable ?? maxUnavailable;
+    const pods = value === undefined ? undefined : podsOf(value);
+    if (pods === undefined) {
+      t.fail(`${name}: ${JSON.stringify(value)} is neither a whole number of pods nor a percentage (/^\\d+%$/, at most 100%)`);
+      continue;
+    }
+    // Of `replicas` pods, at least one may go (a minAvailable equal to the replica count would block
+    // every node drain) and at least one stays.
+    const mayGo = minAvailable === undefined ? Math.min(pods, replicas) : replicas - pods;
+    t.true(mayGo >= 1, `${name}: ${JSON.stringify(spec)} lets at least one of ${replicas} go`);
+    t.true(replicas - mayGo >= 1, `${name}: ${JSON.stringify(spec)} keeps at least one of ${replicas}`);
+  }
+});
+
+eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const deployment = rendered.deployment(name);
+    t.is(deployment.spec?.strategy?.type, 'RollingUpdate', `${name}: RollingUpdate`);
+    t.is(deployment.spec?.strategy?.rollingUpdate?.maxUnavailable, 0, `${name}: maxUnavailable 0`);
+    t.true(Number(deployment.spec?.strategy?.rollingUpdate?.maxSurge ?? 0) >= 1, `${name}: maxSurge ≥ 1`);
+    const spread = deployment.spec?.template.spec?.topologySpreadConstraints ?? [];
+    t.true(
+      spread.some((constraint) => constraint.topologyKey === 'kubernetes.io/hostname' && labelSelectorMatches(constraint.labelSelector, podLabels(deployment))),
+      `${name}: spread over nodes`,
+    );
+  }
+});
+
+eachLayer('every Deployment\'s container has startup, readiness and liveness probes, and CPU and memory requests and limits', (t, rendered) => {
+  for (const name of DEPLOYMENTS) {
+    const container = app(rendered.deployment(name));
+    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+      const probe = container[kind];
+      t.truthy(probe?.grpc ?? probe?.httpGet ?? probe?.tcpSocket ?? probe?.exec, `${name}: ${kind}`);
+      if (probe) t.truthy(probePort(container, probe) ?? probe.exec, `${name}: ${kind} names a port of the container`);
+    }
+    for (const bound of ['requests', 'limits'] as const) {
+      for (const resource of ['cpu', 'memory']) t.truthy(container.resources?.[bound]?.[resource], `${name}: resources.${bound}.${resource}`);
+    }
+  }
+});
+
+eachLayer('dms-svc shares its files on a ReadWriteMany claim and rolls its replicas one by one (no Recreate)', (t, rendered) => {
+  const config = rendered.config().data;
+  const dms = rendered.deployment('dms-svc');
+  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+  const claim = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName ?? '';
+  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim);
+  t.deepEqual(pvc.spec?.accessModes, ['ReadWriteMany'], 'every replica mounts it, on any node');
+  t.is(dms.spec?.strategy?.type, 'RollingUpdate', 'old and new replicas share the volume during a rollout');
+});
