@@ -1,0 +1,98 @@
+/**
+ * CPU accounting per process (from /proc), and waiting until the machine is quiet.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { BenchError } from './scenario.ts';
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process in ms, from /proc (undefined when gone or unreadable). */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): utime is field 14, stime field 15.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms of every live process whose command (comm) is `command` (postgres: the server and its backends), by pid. */
+function commandCpuMs(command: string): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes(`(${command})`)) continue;
+      const ms = processCpuMs(Number(entry));
+      if (ms !== undefined) byPid.set(Number(entry), ms);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return byPid;
+}
+
+/**
+ * Processes whose CPU time a run reports: label to pid, or to a command name meaning every process
+ * of that command (`postgres`: the server and every backend; `redis-server`).
+ */
+export type CpuWatch = Record<string, number | string>;
+
+/** CPU times of the watched processes (and of this one, as `bench client`) at one moment. */
+export type CpuSnapshot = Record<string, number | Map<number, number>>;
+
+export function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
+  const snapshot: CpuSnapshot = {};
+  for (const [label, pid] of Object.entries(watch)) snapshot[label] = typeof pid === 'string' ? commandCpuMs(pid) : (processCpuMs(pid) ?? NaN);
+  const own = process.cpuUsage();
+  snapshot['bench client'] = (own.user + own.system) / 1000;
+  return snapshot;
+}
+
+/**
+ * CPU ms used between two snapshots, per label. For a set of processes, per pid: backends that
+ * started meanwhile count whole (pools open connections on demand), backends that ended meanwhile
+ * (pools close idle connections after 10 s) count nothing rather than a negative amount.
+ */
+export function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [label, end] of Object.entries(after)) {
+    const start = before[label];
+    if (typeof end === 'number') {
+      used[label] = typeof start === 'number' ? end - start : NaN;
+      continue;
+    }
+    let sum = 0;
+    for (const [pid, ms] of end) sum += ms - (start instanceof Map ? (start.get(pid) ?? 0) : 0);
+    used[label] = sum;
+  }
+  return used;
+}
+
+/**
+ * Waits until every process of `pids` has used less than 5 % of a core over a quarter of a second
+ * (at most `timeoutMs`): work a run left queued (requests autocannon gave up on at its end, which a
+ * service still serves) must not be counted to the next run.
+ */
+export async function untilQuiet(pids: readonly number[], timeoutMs = 30_000): Promise<void> {
+  const windowMs = 250;
+  const deadline = Date.now() + timeoutMs;
+  let before = pids.map((pid) => processCpuMs(pid) ?? 0);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = pids.map((pid) => processCpuMs(pid) ?? 0);
+    if (now.every((ms, i) => ms - (before[i] ?? 0) < windowMs * 0.05)) return;
+    if (Date.now() > deadline) throw new BenchError(`processes ${pids.join(', ')} still busy ${timeoutMs / 1000} s after the run`);
+    before = now;
+  }
+}
