@@ -23,7 +23,6 @@ import {
   app,
   eachLayer,
   envFile,
-  only,
   render,
 } from './helpers/deploy-render.ts';
 import type { K8sObject } from './helpers/deploy-render.ts';

@@ -2,7 +2,7 @@
  * The network of deploy/: Services and the addresses that name them, NetworkPolicies, metrics reachability and mutual TLS between the services (deploy/README.md, decisions.md §8).
  * Rendered by test/helpers/deploy-render.ts.
  */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
@@ -28,7 +28,6 @@ import {
   ingressAllowed,
   isMetricsRule,
   labelSelectorMatches,
-  only,
   parseAddress,
   podLabels,
   pods,

@@ -28,7 +28,6 @@ import {
   only,
   parseAddress,
   podLabels,
-  pods,
   probePort,
   SECRET_KEYS,
   selects,

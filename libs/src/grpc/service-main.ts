@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Server } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
@@ -6,7 +5,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '../auth/jwt.ts';
-import { loadConfig, portOf, ROOT_DIR, type Config } from '../config/config.ts';
+import { loadConfig, portOf, type Config } from '../config/config.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';

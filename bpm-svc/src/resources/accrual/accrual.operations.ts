@@ -1,5 +1,6 @@
 import { actorOf, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import { findVisible, toMessages, type Message, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { toMessages, type Message, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { findVisible } from '@platform/libs/crud/key-read.ts';
 import { allFields, isScalar } from '@platform/libs/crud/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';

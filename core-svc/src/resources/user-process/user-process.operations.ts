@@ -3,7 +3,6 @@ import { tenantScope } from '@platform/libs/auth/caller.ts';
 import { forbidden, invalidField } from '@platform/libs/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
 import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
 import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
 import { userProcess } from './user-process.resource.ts';

@@ -1,0 +1,119 @@
+/**
+ * Reading one record by its key, as a caller may see it: within its tenant scope, soft-deleted
+ * records left out, as a named prepared statement on the hot path (built once per entity).
+ */
+import { LockMode, type EntityManager, type EntitySchema } from '@mikro-orm/postgresql';
+import { tenantScope, type CallContext } from '../auth/caller.ts';
+import { notFound } from '../errors/domain-error.ts';
+import type { Row } from '../db/entity-schema.ts';
+import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
+import type { ResourceRuntime } from './handlers.ts';
+import { allFields, isScalar, keyOf, type Resource, type ScalarField } from './resource.ts';
+import { toRowValue } from './values.ts';
+
+/**
+ * The row a caller may see under its key, or 404 (another tenant's row does not exist for it).
+ * Without `lock` (and outside a transaction) it is a plain row for reading, not an entity the
+ * EntityManager manages: load it with `lock` to change it.
+ */
+export async function findVisible(
+  rt: ResourceRuntime,
+  em: EntityManager,
+  ctx: CallContext,
+  key: unknown,
+  lock = false,
+): Promise<Row> {
+  const keyField = keyOf(rt.resource);
+  const spec = allFields(rt.resource)[keyField];
+  if (!spec || !isScalar(spec)) throw new Error(`${rt.resource.path} has no scalar key ${keyField}`);
+  const value = toRowValue(keyField, spec, key);
+  const scope = tenantScope(ctx);
+  if (lock) {
+    const where: Row = { [keyField]: value, ...liveOnly(rt.resource) };
+    if (scope !== undefined) where.crProcessId = scope;
+    const row = await em.findOne(rt.entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row) throw notFound(rt.resource.path);
+    return row;
+  }
+  const read = keyRead(em, rt);
+  if (em.isInTransaction()) {
+    // Inside a transaction the read must go through its connection: MikroORM, hydrated.
+    const [raw] = await em.execute<Row[]>(read.orm[scope === undefined ? 0 : 1], scope === undefined ? [value] : [value, scope]);
+    if (!raw) throw notFound(rt.resource.path);
+    return em.map(rt.entity, raw);
+  }
+  // The hot read: a named prepared statement (parsed and planned once per connection) on
+  // MikroORM's own pg pool, mapped to a plain row as MikroORM would hydrate it.
+  const [raw] = scope === undefined
+    ? await queryPrepared<Record<string, unknown>>(em, read.any, [value])
+    : await queryPrepared<Record<string, unknown>>(em, read.tenant, [value, scope]);
+  if (!raw) throw notFound(rt.resource.path);
+  return read.toRow(raw);
+}
+
+interface KeyRead {
+  /** Named statements for the pg pool: by key, and by key within a tenant. */
+  any: PreparedStatement;
+  tenant: PreparedStatement;
+  /** The same two for em.execute (`?` placeholders). */
+  orm: [string, string];
+  /** A raw row (column names, MikroORM's pg type parsers) as a row of property names. */
+  toRow(raw: Record<string, unknown>): Row;
+}
+
+const keyReads = new WeakMap<EntitySchema<Row>, KeyRead>();
+
+function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
+  let read = keyReads.get(rt.entity);
+  if (read) return read;
+  const meta = em.getMetadata(rt.entity);
+  const platform = em.getPlatform();
+  const columns: [name: string, column: string, convert: (value: unknown) => unknown][] = [];
+  for (const [name, spec] of Object.entries(allFields(rt.resource))) {
+    const column = meta.properties[name]?.fieldNames[0];
+    if (!isScalar(spec) || !column) continue;
+    columns.push([name, column, converterOf(spec, platform)]);
+  }
+  const key = meta.properties[keyOf(rt.resource)]?.fieldNames[0] ?? 'id';
+  const list = columns.map(([, column]) => `"${column}"`).join(', ');
+  const softDelete = rt.resource.softDelete === undefined ? undefined : meta.properties[rt.resource.softDelete]?.fieldNames[0];
+  const live = softDelete === undefined ? '' : ` and "${softDelete}" = false`;
+  const base = `select ${list} from "${meta.schema}"."${meta.tableName}" where "${key}" = $1${live}`;
+  const name = `read-${meta.schema}-${meta.tableName}`;
+  read = {
+    any: { name: `${name}-any`, text: `${base} limit 1` },
+    tenant: { name: `${name}-tenant`, text: `${base} and "cr_process_id" = $2 limit 1` },
+    orm: [`${base.replace('$1', '?')} limit 1`, `${base.replace('$1', '?')} and "cr_process_id" = ? limit 1`],
+    toRow: (raw) => {
+      const row: Row = {};
+      for (const [property, column, convert] of columns) {
+        const value = raw[column];
+        row[property] = value === null || value === undefined ? null : convert(value);
+      }
+      return row;
+    },
+  };
+  keyReads.set(rt.entity, read);
+  return read;
+}
+
+/**
+ * The JS value MikroORM hydrates from a column value as its pg pool parses it (bigint as a string,
+ * timestamps as strings: PostgreSqlConnection's type parsers): numbers for long (BigIntType
+ * 'number'), Date for datetime (the platform's parseDate), the rest as the driver gives them.
+ */
+function converterOf(spec: ScalarField, platform: ReturnType<EntityManager['getPlatform']>): (value: unknown) => unknown {
+  switch (spec.kind) {
+    case 'long':
+      return (value) => Number(value);
+    case 'datetime':
+      return (value) => (value instanceof Date ? value : platform.parseDate(value as string));
+    default:
+      return (value) => value;
+  }
+}
+
+/** The condition that leaves soft-deleted records out (`{ deleted: false }`), or none. */
+export function liveOnly(resource: Resource): Row {
+  return resource.softDelete === undefined ? {} : { [resource.softDelete]: false };
+}
