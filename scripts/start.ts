@@ -16,8 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
-import { probeServer, redact, startEmbeddedPostgres } from './lib/postgres.ts';
-import type { EmbeddedPostgresServer } from './lib/postgres.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
+import { probeServer, redact } from './lib/pg-client.ts';
 import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
 
 type Env = Record<string, string | undefined>;

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../scripts/lib/postgres.ts';
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../scripts/lib/embedded-postgres.ts';
 import { freePort, isAlive as alive, type Platform, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 

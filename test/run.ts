@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/postgres.ts';
+import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { pendingSchemaSql, SERVICES, withMigratedScratch } from '../scripts/lib/scratch-schema.ts';
-import { withDatabase } from '../scripts/lib/postgres.ts';
+import { withDatabase } from '../scripts/lib/pg-client.ts';
 import { platform } from './helpers/platform.ts';
 
 const server = withDatabase(platform.databaseUrl, 'postgres');

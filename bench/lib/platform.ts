@@ -8,7 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import { createFreshDatabase, resolveTestDatabase } from '../../scripts/lib/postgres.ts';
+import { createFreshDatabase, resolveTestDatabase } from '../../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv, type Platform } from '../../scripts/lib/processes.ts';
 import { keysUnder, redisAnswers, uniquePrefix } from '../../test/helpers/redis.ts';
 import { BenchError, onCleanup } from './scenario.ts';

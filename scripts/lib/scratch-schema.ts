@@ -5,7 +5,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOrm } from '@platform/libs/db/orm.ts';
-import { createFreshDatabase } from './postgres.ts';
+import { createFreshDatabase } from './test-database.ts';
 import { type MigratedService, serviceSchema } from './service-schemas.ts';
 
 export { isService, type MigratedService, SERVICES } from './service-schemas.ts';

