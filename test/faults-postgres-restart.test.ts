@@ -40,7 +40,7 @@ test('PostgreSQL stopped: 503 SVC-SYS-5002 at once, no process dies; restarted: 
     });
     const partner = (await created.json()) as { id: number };
     t.is(created.status, 200, JSON.stringify(partner));
-    // a JWT path (the gateway's session check, then bpm-svc) and an API-key path (core-svc alone)
+    // a JWT path (bpm-svc, which reads the session itself) and an API-key path (core-svc alone)
     const probes = async (): Promise<{ status: number; code?: string; ms: number }[]> =>
       Promise.all(
         [

@@ -71,8 +71,8 @@ test('a logged-out token is 401 SVC-SYS-1001 on every JWT path, whether a servic
   const { user, password } = await createUser([account.accountNo]);
   const session = await login(user.userCode, password);
   const crProcessId = account.crProcessId;
-  // What each would answer a live token: a record, an unknown path, a body the gateway cannot read,
-  // a field the gateway refuses, an upload.
+  // What each would answer a live token: me, a record, an unknown path, a body the gateway cannot
+  // read, a field the gateway refuses, an upload. (A service the gateway cannot reach: the 503 test below.)
   const requests = [
     { name: 'me (core-svc)', send: (token: string) => api('GET', '/api/auth/me', { token }), live: 200 },
     { name: 'a record without a role for it (bpm-svc)', send: (token: string) => api('GET', '/api/branch/999999999', { token }), live: 403 },
@@ -82,6 +82,7 @@ test('a logged-out token is 401 SVC-SYS-1001 on every JWT path, whether a servic
       send: (token: string) => api('POST', '/api/branch', { token, raw: '{"crProcessId":', headers: { 'content-type': 'application/json' } }),
       live: 400,
     },
+    { name: 'an unknown field (the gateway)', send: (token: string) => api('POST', '/api/branch', { token, body: { crProcessId, colour: 'x' } }), live: 400 },
     { name: 'an upload without a role for it (dms-svc)', send: (token: string) => upload({ token, crProcessId, content: 'x' }), live: 403 },
   ];
   for (const request of requests) t.is((await request.send(session.token)).status, request.live, `live: ${request.name}`);
@@ -367,6 +368,14 @@ test('an unreachable service is 503 SVC-SYS-5002 with a refId that the gateway l
       entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
     }
     t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', path: '/api/branch/1', method: 'GET', userCode: 'admin' });
+    // the gateway's own 503 is given to a live session only: a logged-out token is 401 there too
+    const account = await createAccount();
+    const { user, password } = await createUser([account.accountNo]);
+    const ended = await login(user.userCode, password);
+    t.is((await api('POST', '/api/auth/logout', { token: ended.token })).status, 204);
+    const refused = await api('GET', '/api/branch/1', { token: ended.token, baseUrl: gateway.url });
+    t.is(refused.status, 401);
+    t.is(refused.body.error_code, 'SVC-SYS-1001');
   } finally {
     await gateway.stop();
   }

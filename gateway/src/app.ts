@@ -13,7 +13,7 @@ import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/errors.ts';
 import { sessionIsLive } from './http/context.ts';
 import { jsonBody } from './http/json-body.ts';
-import { uploadIdleLimit } from './http/receipt-deadline.ts';
+import { boundByIdleness } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
@@ -29,7 +29,8 @@ import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
 import { dmsProxy } from './relay/dms-proxy.ts';
 import { downloadRelay } from './relay/download-relay.ts';
-import { DMS_FILE_BYTE_ROUTES, dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
+import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
+import type { Forward } from './relay/forward.ts';
 import { dmsSharePublicRoutes } from './routes/dms-share-public.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -95,10 +96,18 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   const cors = corsPolicy(config.allowedOrigins);
   const limits = createRateLimiting(config, log, metrics);
 
-  const proxy = dmsProxy(config.dms.httpAddr);
+  const proxy = dmsProxy(config.dms.httpAddr, sessions);
   const relay = downloadRelay(config.dms.httpAddr);
-  const uploadIdle = uploadIdleLimit(config.uploadIdleTimeoutMs);
-  const uploadPath = DMS_FILE_BYTE_ROUTES.uploadFile.path;
+  // An upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts):
+  // the one JWT request whose session the gateway reads before dms-svc does.
+  const upload: Forward = async (req, res) => {
+    const live = await sessionIsLive(res, sessions).catch(() => {
+      throw new DomainError('SVC-SYS-5002', 'service.unavailable');
+    });
+    if (!live) throw unauthenticated();
+    boundByIdleness(req, res, config.uploadIdleTimeoutMs);
+    await proxy(req, res);
+  };
 
   // one handler for the whole chain (http/chain.ts): express's own step between layers costs more than most of them
   app.use(
@@ -119,20 +128,11 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       // 3. Rate limit per client address.
       limits.middleware,
       // 4. JWT.
-      jwtCheck(tokens, sessions, seen),
+      jwtCheck(tokens, seen),
       // 5. Roles: checked per call by the services (decisions.md §2).
 
-      // an upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts);
-      // the one JWT request whose session the gateway reads before dms-svc does
-      (req, res, next) => {
-        if (req.method !== 'POST' || (req.path !== uploadPath && req.path !== `${uploadPath}/`)) return next();
-        sessionIsLive(res).then(
-          (live) => (live ? uploadIdle(req, res, next) : next(unauthenticated())),
-          () => next(new DomainError('SVC-SYS-5002', 'service.unavailable')),
-        );
-      },
       // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
-      dispatchByPrefix([dmsFileByteRoutes(proxy, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),
+      dispatchByPrefix([dmsFileByteRoutes(upload, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),
       ...jsonBody(config.maxJsonBytes),
       dispatchByPrefix([
         healthRoutes(config, backends, limits.health),
@@ -148,6 +148,6 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
     ]),
   );
   app.use(notFound);
-  app.use(errorHandler(recordFailure));
+  app.use(errorHandler(recordFailure, sessions));
   return { app, management: createManagementApp(deps, limits.health) };
 }

@@ -14,9 +14,11 @@ interface Pending {
 
 /**
  * Whether a verified token is still live: its user exists, is active and has the token's
- * tokenVersion, and its session (sid) is that user's, open and unexpired. Asked on every JWT request, of the
- * database itself (no cache), so change-password, logout and an ended session refuse the very
- * next request (decisions.md §2). It reads core's user_info and session_log tables: the one place
+ * tokenVersion, and its session (sid) is that user's, open and unexpired. Asked of the database
+ * itself (no cache) before an answer the gateway gives itself on a JWT path and before the upload's
+ * idle limit (http/context.ts sessionIsLive); the services ask the same on every call they serve, so
+ * change-password, logout and an ended session refuse the very next request (decisions.md §2,
+ * docs/decisions.md "Where a token's session is checked"). It reads core's user_info and session_log tables: the one place
  * the gateway reads a service's schema, with prepared statements.
  *
  * Checks that arrive while MAX_IN_FLIGHT statements are already running wait and go together in

@@ -16,7 +16,7 @@ const MAX_BATCH = 10_000;
  *
  * @example
  * const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
- * seen.note(claims.sid) // on every request whose session is live
+ * seen.note(claims.sid) // on every request whose token verifies (core moves only open sessions)
  * await seen.close()    // on shutdown: sends what is left
  */
 export class SessionsSeen {

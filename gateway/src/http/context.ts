@@ -12,20 +12,20 @@ export interface RequestState {
   /** The verified user token and its claims, on JWT paths. */
   token?: string;
   claims?: VerifiedClaims;
-  /**
-   * On JWT paths, the check of the token's user and session, for an answer the gateway gives itself
-   * (http/errors.ts, the upload's idle limit); every call a service serves checks them there.
-   */
-  sessions?: SessionCheck;
+  /** Whether the token's user and session are live, once asked (sessionIsLive). */
+  live?: Promise<boolean>;
 }
 
 /**
  * Whether the request's verified token is still live (its user and session), asked of the database
- * now; true off JWT paths. For the few answers the gateway makes without a service.
+ * at most once per request; true off JWT paths. For the few answers the gateway makes without a
+ * service (http/errors.ts, the upload's idle limit): every call a service serves checks them there.
  */
-export function sessionIsLive(res: Response): Promise<boolean> {
-  const { claims, sessions } = stateOf(res);
-  return claims && sessions ? sessions.isLive(claims) : Promise.resolve(true);
+export function sessionIsLive(res: Response, sessions: SessionCheck): Promise<boolean> {
+  const state = stateOf(res);
+  if (!state.claims) return Promise.resolve(true);
+  state.live ??= sessions.isLive(state.claims);
+  return state.live;
 }
 
 export function stateOf(res: Response): RequestState {

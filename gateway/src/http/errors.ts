@@ -6,6 +6,7 @@ import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { scrubSecrets } from '@platform/libs/log/redaction.ts';
+import type { SessionCheck } from '../auth/session-check.ts';
 import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
 import { requestError } from './request-errors.ts';
 
@@ -31,16 +32,16 @@ export function sendError(req: Request, res: Response, error: DomainError): void
  * the gateway does not, middleware/jwt.ts); a revoked token gets 401 SVC-SYS-1001 instead, as it would
  * from a service. A database that cannot say leaves the answer as it was.
  */
-export function sendOwnError(req: Request, res: Response, error: DomainError): void {
-  void whenLive(res, () => sendError(req, res, error));
+export function sendOwnError(req: Request, res: Response, error: DomainError, sessions: SessionCheck): void {
+  void whenLive(req, res, sessions, () => sendError(req, res, error));
 }
 
 /** Runs `answer` once the request's session is found live, or answers 401 when it is not (see sendOwnError). */
-async function whenLive(res: Response, answer: () => void): Promise<void> {
-  const live = await sessionIsLive(res).catch(() => true);
+async function whenLive(req: Request, res: Response, sessions: SessionCheck, answer: () => void): Promise<void> {
+  const live = await sessionIsLive(res, sessions).catch(() => true);
   if (res.headersSent || res.destroyed) return;
   if (live) answer();
-  else res.status(ERRORS['SVC-SYS-1001'].http).json(errorBody(languageOf(res.req, res), unauthenticated()));
+  else sendError(req, res, unauthenticated());
 }
 
 /** A failure as the gateway sees it, whether a service answered it, and whether that service already logged it under its refId. */
@@ -59,15 +60,15 @@ interface Classified {
  * unreachable or timed-out services). An error a service did not answer is the gateway's own
  * answer: on a JWT path it waits for the session check (sendOwnError).
  */
-export function errorHandler(record: ExceptionRecorder): ErrorRequestHandler {
+export function errorHandler(record: ExceptionRecorder, sessions?: SessionCheck): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const classified = classify(error);
-    if (classified.answeredByService) answer(record, error, classified, req, res);
-    else void whenLive(res, () => answer(record, error, classified, req, res));
+    if (classified.answeredByService || !sessions) answer(record, error, classified, req, res);
+    else void whenLive(req, res, sessions, () => answer(record, error, classified, req, res));
   };
 }
 

@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import { rawErrorAnswer } from './client-errors.ts';
@@ -15,7 +14,7 @@ const FLUSH_MS = 5_000;
  * Bounds how long the body of every request on `server` may take to arrive: `bodyTimeoutMs` from
  * the end of its headers (docs/decisions.md "The edge"). This is Node's `requestTimeout` for the
  * body, done per request because Node's is server-wide and would cut off a large upload over a
- * slow link however steadily it flows; `uploadIdleLimit` exempts the authenticated upload. (The
+ * slow link however steadily it flows; `boundByIdleness` exempts the authenticated upload. (The
  * headers stay bounded by the server's `headersTimeout`.) A body still arriving at the deadline —
  * JSON read by the body parser, a body proxied to dms-svc, or one read and dropped after its
  * answer — ends the request with `timedOut`. A request without a body is not timed.
@@ -33,24 +32,20 @@ export function boundBodyReceipt(server: Server, bodyTimeoutMs: number): void {
 }
 
 /**
- * For the upload route, after the filter chain (so only a caller with a live session gets it): its
- * body is bounded by inactivity instead of total time. No byte for `idleMs` (the socket's own idle
- * timer) ends the request with `timedOut`. Once the body has arrived, the wait for dms-svc's answer
- * is not timed here, as for every proxied request.
+ * For the upload route, once its caller's session is found live (app.ts): its body is bounded by
+ * inactivity instead of total time. No byte for `idleMs` (the socket's own idle timer) ends the
+ * request with `timedOut`. Once the body has arrived, the wait for dms-svc's answer is not timed
+ * here, as for every proxied request.
  */
-export function uploadIdleLimit(idleMs: number): RequestHandler {
-  return (req: Tracked, res, next) => {
-    req[CANCEL_DEADLINE]?.();
-    if (!req.complete) {
-      const onIdle = () => timedOut(req, res);
-      req.setTimeout(idleMs, onIdle);
-      req.once('end', () => {
-        req.socket.setTimeout(0);
-        req.off('timeout', onIdle);
-      });
-    }
-    next();
-  };
+export function boundByIdleness(req: Tracked, res: ServerResponse, idleMs: number): void {
+  req[CANCEL_DEADLINE]?.();
+  if (req.complete) return;
+  const onIdle = () => timedOut(req, res);
+  req.setTimeout(idleMs, onIdle);
+  req.once('end', () => {
+    req.socket.setTimeout(0);
+    req.off('timeout', onIdle);
+  });
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -135,9 +135,10 @@ export class LoginGuard {
   async admit(userCode: string, ip: string): Promise<LoginAttempt> {
     const keys = this.#keys(userCode, ip);
     const attemptOf = (verdict: Verdict) => {
-      if (verdict.kind === 'refused' || verdict.kind === 'busy') this.#refusals?.guardRefused(this.#kind, verdict.kind);
-      const refusal = verdict.kind === 'refused' || verdict.kind === 'busy' ? verdict.refusal : undefined;
-      return new LoginAttempt(this, keys, verdict.kind === 'admitted', verdict.kind === 'admitted' && verdict.userFailures > 0, refusal);
+      if (verdict.kind === 'admitted') return new LoginAttempt(this, keys, true, verdict.afterFailures);
+      if (verdict.kind === 'unchecked') return new LoginAttempt(this, keys, false, false);
+      this.#refusals?.guardRefused(this.#kind, verdict.kind);
+      return new LoginAttempt(this, keys, false, false, verdict.refusal);
     };
     // Attempts of this process already waiting on one of the keys: get in line behind them.
     const queued = keys.find((key) => this.#queues.has(key));
@@ -196,7 +197,7 @@ export class LoginGuard {
     );
     // Neither Redis nor the insurance answered (not expected): the login is neither refused nor counted.
     if (!counts) return { kind: 'unchecked' };
-    let verdict: Verdict = { kind: 'admitted', userFailures: counts[0]?.failures ?? 0 };
+    let verdict: Verdict = { kind: 'admitted', afterFailures: counts.some(({ counter, failures }) => counter.name === 'user' && failures > 0) };
     for (const { counter, key, pending, failures, msBeforeNext } of counts) {
       if (failures >= counter.limit) {
         if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs) verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
@@ -293,8 +294,8 @@ class Waiter {
 }
 
 type Verdict =
-  /** userFailures: the user's wrong passwords from this address counted when it was admitted. */
-  | { kind: 'admitted'; userFailures: number }
+  /** afterFailures: wrong passwords of the user from this address were counted when it was admitted. */
+  | { kind: 'admitted'; afterFailures: boolean }
   | { kind: 'unchecked' }
   | { kind: 'refused'; refusal: LoginRefusal }
   | { kind: 'busy'; key: string; refusal: LoginRefusal };

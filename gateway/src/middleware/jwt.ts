@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { tokenOf } from '@platform/libs/auth/request-token.ts';
 import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { SessionCheck } from '../auth/session-check.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
 
@@ -14,7 +13,7 @@ import { categoryOfRequest, stateOf } from '../http/context.ts';
  * (http/errors.ts), so that a revoked token gets 401 there too. The session is noted as seen (its
  * lastSeenAt; core moves only open sessions').
  */
-export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: SessionsSeen): RequestHandler {
+export function jwtCheck(tokens: TokenService, seen: SessionsSeen): RequestHandler {
   return (req, res, next) => {
     if (categoryOfRequest(req, res) !== 'jwt') return next();
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
@@ -24,7 +23,6 @@ export function jwtCheck(tokens: TokenService, sessions: SessionCheck, seen: Ses
     const state = stateOf(res);
     state.token = token;
     state.claims = claims;
-    state.sessions = sessions;
     next();
   };
 }

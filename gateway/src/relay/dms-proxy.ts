@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
+import type { SessionCheck } from '../auth/session-check.ts';
 import { sendOwnError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 
@@ -11,7 +12,7 @@ import type { Forward } from './forward.ts';
  * (host:port): http-proxy-middleware streams the body as it arrives and buffers nothing. Downloads
  * go through download-relay.ts instead, which reads the answer into reusable buffers.
  */
-export function dmsProxy(httpAddr: string): Forward {
+export function dmsProxy(httpAddr: string, sessions: SessionCheck): Forward {
   const proxy = createProxyMiddleware<Request, Response>({
     target: `http://${httpAddr}`,
     // A connection per request, never one from a pool: dms-svc answers some requests before it has
@@ -26,7 +27,7 @@ export function dmsProxy(httpAddr: string): Forward {
         const response = res as Response;
         if (typeof response.status !== 'function') return;
         if (response.headersSent) response.destroy();
-        else sendOwnError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'));
+        else sendOwnError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'), sessions);
       },
     },
   });

@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { readQuery, type QuerySpec, type QueryValues } from '../http/query.ts';
+import { chain } from '../http/chain.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -88,18 +89,14 @@ function routePrefix(path: string): string {
  * app.use(dispatchByPrefix([authRoutes(…), bpmRoutes(…), ...crudRoutes(registry, backends)]));
  */
 export function dispatchByPrefix(groups: readonly RouteGroup[]): RequestHandler {
-  const byPrefix = new Map<string, Router[]>();
-  for (const { router, prefixes } of groups) for (const prefix of prefixes) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), router]);
+  const routers = new Map<string, Router[]>();
+  for (const { router, prefixes } of groups) for (const prefix of prefixes) routers.set(prefix, [...(routers.get(prefix) ?? []), router]);
+  // the routers of one prefix run in turn, as the filter chain's handlers do
+  const byPrefix = new Map([...routers].map(([prefix, list]) => [prefix, list.length === 1 && list[0] ? list[0] : chain(list)] as const));
   return (req, res, next) => {
-    const routers = byPrefix.get(pathPrefix(req.path));
-    if (!routers) return next();
-    let index = 0;
-    const tryNext = (error?: unknown): void => {
-      const router = routers[index++];
-      if (error !== undefined || !router) next(error);
-      else router(req, res, tryNext);
-    };
-    tryNext();
+    const handler = byPrefix.get(pathPrefix(req.path));
+    if (!handler) return next();
+    handler(req, res, next);
   };
 }
 
