@@ -3,6 +3,7 @@ import { Client, Metadata, status, type MethodDefinition, type ServiceDefinition
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
+import { releaseClosedHttp2Streams } from '@platform/libs/grpc/release-streams.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { retryServiceConfig } from './retry-policy.ts';
 
@@ -23,6 +24,8 @@ export class Backends {
   /** `latency` times every call() by method and status code (not the health checks). */
   constructor(config: Config, latency?: GrpcLatency) {
     this.#latency = latency;
+    // a call's objects are garbage once it has answered, rather than outliving two scavenges
+    releaseClosedHttp2Streams();
     // channelz (grpc-js's introspection registry) is off, as on the services' servers: nothing reads
     // it, and it would count and trace every call.
     const options = {

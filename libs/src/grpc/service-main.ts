@@ -20,6 +20,7 @@ import { createMetricsRegistry } from '../metrics/registry.ts';
 import { channelCredentials, serverCredentials } from './credentials.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
+import { releaseClosedHttp2Streams } from './release-streams.ts';
 import type { Runtime } from './server.ts';
 
 export interface ServiceSpec {
@@ -65,6 +66,8 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as PoolFigures;
   watchPool(registry, 'orm', () => pool);
   const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
+  // a call's objects, served or made, are garbage once it has answered rather than outliving two scavenges
+  releaseClosedHttp2Streams();
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
   // call that live as long as the call's HTTP/2 stream; off. The interceptor times every call for /metrics.
   const server = new Server({
