@@ -95,11 +95,17 @@ test('SIGTERM to a service: the calls in flight complete, even past 8 s, then it
   const { own, exitOf } = await ownBpmAndGateway();
   try {
     let signalledAt = 0;
+    let healthMidDrain: Promise<Response> | undefined;
     const { answers, lastAt } = await updatesHeldInFlight(own.url, 9_000, () => {
       signalledAt = Date.now();
       process.kill(own.pids['bpm-svc'], 'SIGTERM');
+      // docs/decisions.md: the metrics port's /health answers "503 once it stops", while it drains
+      healthMidDrain = new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => fetch(`http://${own.metrics['bpm-svc']}/health`));
     });
     for (const res of answers) t.is(res.status, 200, res.text);
+    const health = await healthMidDrain;
+    t.is(health?.status, 503);
+    t.deepEqual(await health?.json(), { status: 'NOT_SERVING' });
     const exit = await exitOf('bpm-svc');
     t.is(exit.code, 0);
     t.true(exit.at - lastAt < 2_000, `exited ${exit.at - lastAt} ms after the last answer`);

@@ -110,11 +110,13 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     clearInterval(dbWatch);
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
-    const closing = Promise.all([extra?.close().catch(() => undefined), metrics.close()]);
+    const closing = extra?.close().catch(() => undefined);
     drainGrpcServer(server, DRAIN_BOUND_MS)
       .then(async (drained) => {
         if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
         await closing;
+        // open through the drain, so that its /health answers 503 NOT_SERVING meanwhile
+        await metrics.close();
         remote?.close();
         await orm.close();
       })

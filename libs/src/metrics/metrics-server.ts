@@ -14,9 +14,9 @@ import type { Registry } from 'prom-client';
 export async function serveMetrics(
   registry: Registry,
   port: number,
-  options: { host?: string; serving?: () => boolean } = {},
+  options: { serving?: () => boolean } = {},
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const { host = '0.0.0.0', serving } = options;
+  const { serving } = options;
   const server: Server = createServer((req, res) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (serving && read && req.url === '/health') {
@@ -35,7 +35,7 @@ export async function serveMetrics(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, '0.0.0.0', () => resolve());
   });
   const address = server.address();
   return {
