@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
+import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/crud/resource.ts';
 import { coreResources } from './resources/index.ts';
@@ -133,5 +134,5 @@ export const UserTenantRoleView = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
+export const entities = [...schemas.values(), ...tenantCountSchemas(coreResources, SCHEMA), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
+import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/crud/resource.ts';
 import { dmsResources } from './resources/index.ts';
@@ -41,5 +42,5 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), DmsShareDownloadSlotEntity];
+export const entities = [...schemas.values(), ...tenantCountSchemas(dmsResources, SCHEMA), DmsShareDownloadSlotEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -32,6 +32,14 @@ export function tenantCountSchema(resource: Resource, schema: string): EntitySch
   });
 }
 
+/**
+ * The count tables of those of a service's resources that keep one: part of the service's entities
+ * wherever a resource sets `tenantCount` (its triggers, from entitySchemas, write to them).
+ */
+export function tenantCountSchemas(resources: readonly Resource[], schema: string): EntitySchema<Row>[] {
+  return resources.filter((resource) => resource.tenantCount).map((resource) => tenantCountSchema(resource, schema));
+}
+
 /** The table's triggers that keep `<table>_count` (declared on the counted table's entity). */
 export function tenantCountTriggers(resource: Resource, schema: string): TriggerDef<Row>[] {
   const table = tableOf(resource);
