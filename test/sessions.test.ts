@@ -37,6 +37,18 @@ test('change-password answers 204, and the very next request with any older toke
     t.is(res.status, 401);
     t.is(res.body.error_code, 'SVC-SYS-1001');
   }
+  // "on every request the tokenVersion claim is compared": the second token's session is still open,
+  // yet a service's path, the gateway's own answers and an upload refuse it too
+  const elsewhere = [
+    api('GET', '/api/branch/999999999', { token: second.token }),
+    api('GET', '/api/no-such-thing/1', { token: second.token }),
+    api('POST', '/api/branch', { token: second.token, raw: '{"crProcessId":', headers: { 'content-type': 'application/json' } }),
+    upload({ token: second.token, crProcessId: account.crProcessId, content: 'x' }),
+  ];
+  for (const res of await Promise.all(elsewhere)) {
+    t.is(res.status, 401, res.text);
+    t.is(res.body.error_code, 'SVC-SYS-1001');
+  }
   const old = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password, languageCode: 'en' } });
   t.is(old.body.error_code, 'SVC-SYS-1002');
   const fresh = await login(user.userCode, 'a-new-password');
