@@ -28,7 +28,7 @@ test('the exception list filters by service, errorCode, userCode, crProcessId an
       [e.refId, e.service, e.errorCode, `entry ${e.name}`, e.userCode, e.crProcessId, e.createdAt],
     );
   }
-  const nameOf = new Map(entries.map((e) => [e.refId, e.name]));
+  const nameOf = new Map<string, string>(entries.map((e) => [e.refId, e.name]));
   const listed = async (filter: Record<string, unknown>): Promise<string[]> => {
     const res = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { page: 0, size: 50, filter } });
     t.is(res.status, 200, res.text);

@@ -2,7 +2,7 @@ import { rename, unlink } from 'node:fs/promises';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { actorOf, assertTenant } from '@platform/libs/auth/caller.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import type { FileStorage } from './storage.ts';

@@ -1,5 +1,6 @@
 import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { roleOf } from '@platform/libs/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type {

@@ -7,7 +7,7 @@ import { tenantScope, type CallContext } from '../auth/caller.ts';
 import { notFound } from '../errors/domain-error.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
-import type { ResourceRuntime } from './handlers.ts';
+import type { ResourceRuntime } from './runtime.ts';
 import { allFields, isScalar, keyOf, type Resource, type ScalarField } from './resource.ts';
 import { toRowValue } from './values.ts';
 

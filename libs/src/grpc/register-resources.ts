@@ -1,6 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
 import type { EntitySchema } from '@mikro-orm/postgresql';
-import { crudHandlers, resourceRuntime, type ResourceHooks, type ResourceRuntime } from '../crud/handlers.ts';
+import { crudHandlers } from '../crud/handlers.ts';
+import { resourceRuntime, type ResourceHooks, type ResourceRuntime } from '../crud/runtime.ts';
 import type { Resource } from '../crud/resource.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { implement, type Handler, type Runtime } from './server.ts';

@@ -1,4 +1,4 @@
-import { defineHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks } from '@platform/libs/crud/runtime.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { accrual } from './accrual.resource.ts';
 

@@ -1,5 +1,6 @@
 import { actorOf, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import { toMessages, type Message, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { toMessages } from '@platform/libs/crud/handlers.ts';
+import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import { allFields, isScalar } from '@platform/libs/crud/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';

@@ -1,5 +1,6 @@
 import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { branch } from './branch.resource.ts';

@@ -1,5 +1,6 @@
 import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import { defineHooks, toMessage, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import { toMessage } from '@platform/libs/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { AccountEntity, LicenseHistoryEntity } from '../../db.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defineHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks } from '@platform/libs/crud/runtime.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { dmsCategory } from './dms-category.resource.ts';
 

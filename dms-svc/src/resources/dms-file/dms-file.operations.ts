@@ -1,5 +1,6 @@
 import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages, type ResourceRuntime } from '@platform/libs/crud/handlers.ts';
+import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible, liveOnly } from '@platform/libs/crud/key-read.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
 import { escapeLike } from '@platform/libs/crud/list-query.ts';

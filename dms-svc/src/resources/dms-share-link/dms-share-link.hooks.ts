@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '@platform/libs/auth/password.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from './dms-share-link.resource.ts';
 
