@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GrpcTlsError, readGrpcTls, type GrpcTls } from './grpc-tls.ts';
+import { ConfigError } from './config-error.ts';
+import { readGrpcTls, type GrpcTls } from './grpc-tls.ts';
 import { weakProductionSettings } from './production-rules.ts';
+
+export { ConfigError };
 
 /** Repository root (libs/src/config → ../../..). */
 export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -70,10 +73,6 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 type Env = Record<string, string | undefined>;
 
 const REQUIRED_IN_PRODUCTION = [
@@ -136,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
       dms: env.DMS_GRPC_ADDR || '127.0.0.1:50053',
       deadlineMs: int(env, 'GRPC_DEADLINE_MS', 10_000, 1),
     },
-    grpcTls: grpcTls(env),
+    grpcTls: readGrpcTls(env),
     metricsPorts: {
       core: int(env, 'CORE_METRICS_PORT', 9101, 0, 65_535),
       bpm: int(env, 'BPM_METRICS_PORT', 9102, 0, 65_535),
@@ -215,15 +214,6 @@ function resolveSecrets(env: Env, appEnv: AppEnv, dataDir: string): Secrets {
   if (!/^[0-9a-fA-F]{32}$/.test(coreApiKey)) throw new ConfigError('CORE_API_KEY must be 32 hexadecimal characters');
   const dmsUrlSecret = given.dmsUrlSecret || need().dmsUrlSecret;
   return { jwtSecret, coreApiKey, dmsUrlSecret };
-}
-
-function grpcTls(env: Env): GrpcTls | undefined {
-  try {
-    return readGrpcTls(env);
-  } catch (error) {
-    if (error instanceof GrpcTlsError) throw new ConfigError(error.message);
-    throw error;
-  }
 }
 
 function parseAppEnv(value: string | undefined): AppEnv {

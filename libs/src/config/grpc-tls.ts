@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { ConfigError } from './config-error.ts';
 
 /**
  * Mutual TLS between the platform's processes over gRPC (GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY:
@@ -16,10 +17,6 @@ export interface GrpcTls {
   key: Buffer;
 }
 
-/** Thrown for a GRPC_TLS_* setting that cannot work; config.ts turns it into its ConfigError. */
-export class GrpcTlsError extends Error {
-  override name = 'GrpcTlsError';
-}
 
 const VARIABLES = ['GRPC_TLS_CA', 'GRPC_TLS_CERT', 'GRPC_TLS_KEY'] as const;
 
@@ -36,7 +33,7 @@ export function readGrpcTls(env: Record<string, string | undefined>): GrpcTls | 
   if (set.length === 0) return undefined;
   if (set.length < VARIABLES.length) {
     const missing = VARIABLES.filter((name) => !env[name]);
-    throw new GrpcTlsError(`${VARIABLES.join(', ')} go together (all three or none): ${set.join(', ')} set, ${missing.join(', ')} missing`);
+    throw new ConfigError(`${VARIABLES.join(', ')} go together (all three or none): ${set.join(', ')} set, ${missing.join(', ')} missing`);
   }
   const [ca, cert, key] = VARIABLES.map((name) => readPem(name, env[name]!));
   certificateOf('GRPC_TLS_CA', ca!);
@@ -45,10 +42,10 @@ export function readGrpcTls(env: Record<string, string | undefined>): GrpcTls | 
   try {
     privateKey = createPrivateKey(key!);
   } catch (error) {
-    throw new GrpcTlsError(`GRPC_TLS_KEY (${env.GRPC_TLS_KEY}) is not a PEM private key: ${(error as Error).message}`);
+    throw new ConfigError(`GRPC_TLS_KEY (${env.GRPC_TLS_KEY}) is not a PEM private key: ${(error as Error).message}`);
   }
   if (!certificate.checkPrivateKey(privateKey)) {
-    throw new GrpcTlsError(`GRPC_TLS_KEY (${env.GRPC_TLS_KEY}) is not the private key of GRPC_TLS_CERT (${env.GRPC_TLS_CERT})`);
+    throw new ConfigError(`GRPC_TLS_KEY (${env.GRPC_TLS_KEY}) is not the private key of GRPC_TLS_CERT (${env.GRPC_TLS_CERT})`);
   }
   return { ca: ca!, cert: cert!, key: key! };
 }
@@ -57,7 +54,7 @@ function readPem(name: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new GrpcTlsError(`${name}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(`${name}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -65,6 +62,6 @@ function certificateOf(name: string, pem: Buffer): X509Certificate {
   try {
     return new X509Certificate(pem);
   } catch (error) {
-    throw new GrpcTlsError(`${name} is not a PEM certificate: ${(error as Error).message}`);
+    throw new ConfigError(`${name} is not a PEM certificate: ${(error as Error).message}`);
   }
 }
