@@ -7,7 +7,7 @@
  * As a preload (`--import=./bench/gc-watch.ts`), SIGTTIN opens a window and SIGTTOU closes it and
  * writes `<tmpdir>/gc-watch/<pid>.json` (bench/gc-survival.ts reads it); `GcWatch` measures in process.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -79,5 +79,8 @@ process.on('SIGTTOU', () => {
   const figures = watch.stop();
   if (!figures) return;
   mkdirSync(GC_WATCH_DIR, { recursive: true });
-  writeFileSync(join(GC_WATCH_DIR, `${process.pid}.json`), JSON.stringify(figures));
+  // written aside and renamed: the reader waits for the name, and must never find it half-written
+  const file = join(GC_WATCH_DIR, `${process.pid}.json`);
+  writeFileSync(`${file}.partial`, JSON.stringify(figures));
+  renameSync(`${file}.partial`, file);
 });
