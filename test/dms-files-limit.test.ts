@@ -10,8 +10,8 @@ import { adminSession, createAccount } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
-const READY_STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 let limited: Platform;
 
 test.before(async () => {

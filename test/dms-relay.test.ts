@@ -15,6 +15,7 @@ import { adminSession } from './helpers/factories.ts';
 import { signDownload, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
 const SIGNED = (id: number) => {
   const expires = Math.floor(Date.now() / 1000) + 600;
@@ -56,7 +57,7 @@ test('a 12 MiB download read by a client that pauses every MiB arrives byte-exac
 async function gatewayWithDmsAt(port: number) {
   return startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_HTTP_ADDR: `127.0.0.1:${port}` },
-    entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+    entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
   });
 }
@@ -168,8 +169,3 @@ test('the relay hands dms-svc the client address it proved and drops hop-by-hop 
     fake.server.close();
   }
 });
-
-/** A stand-in for a service this test does not start (the real ones already run for the suite). */
-function stub(): string {
-  return new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
-}

@@ -15,8 +15,8 @@ import { upload } from './helpers/files.ts';
 import { settledDownloadCount } from './helpers/share-downloads.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
-const READY_STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 const LEASE_SECONDS = 4;
 let leased: Platform;
 

@@ -19,9 +19,9 @@ import { adminSession, createAccount } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
 const tokens = new TokenService(platform.jwtSecret);
-const READY_STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 const MINUTE = 60_000;
 let replica: Platform;
 

@@ -10,8 +10,7 @@ import { withDb } from './helpers/db.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
-
-const STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
+import { READY_STUB } from './helpers/stand-in.ts';
 
 interface Exit {
   code: number | null;
@@ -26,7 +25,7 @@ async function ownBpmAndGateway(): Promise<{ own: Platform; exitOf(name: Service
   const own = await startPlatform({
     // a deadline past the 9 s a call is held below
     env: { ...platform.env, GATEWAY_PORT: '0', BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`, GRPC_DEADLINE_MS: '30000' },
-    entries: { 'core-svc': STUB, 'dms-svc': STUB },
+    entries: { 'core-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
     onExit: (name, code) => waiters.get(name)?.({ code, at: Date.now() }),
   });

@@ -12,6 +12,7 @@ import test from 'ava';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../scripts/lib/embedded-postgres.ts';
 import { freePort, isAlive as alive, type Platform, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { sessionOf } from './helpers/factories.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,7 +32,7 @@ test('PostgreSQL stopped: 503 SVC-SYS-5002 at once, no process dies; restarted: 
       body: JSON.stringify({ userCode: 'admin', password: secrets.ADMIN_PASSWORD, languageCode: 'en' }),
     });
     t.is(login.status, 200, await login.clone().text());
-    const token = /SVC_SESSION=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const token = sessionOf(login).token;
     const jwt = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await fetch(`${url}/api/business-partner`, {
       method: 'POST',

@@ -10,8 +10,8 @@ import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
-const STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
 const DEADLINE_MS = 2_000;
 const RATE = 200; // requests per second
 // the answer's own bound: the deadline, with room for the queueing of a 2-core machine running the suite
@@ -30,7 +30,7 @@ test('bpm-svc killed under load: only 200 and 503 SVC-SYS-5002 within the deadli
   let restartedAt = 0;
   const own = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`, GRPC_DEADLINE_MS: String(DEADLINE_MS) },
-    entries: { 'core-svc': STUB, 'dms-svc': STUB },
+    entries: { 'core-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
     supervise: { initialBackoffMs: 500, onRestarted: (name) => name === 'bpm-svc' && (restartedAt = Date.now()) },
   });

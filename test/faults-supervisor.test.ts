@@ -7,15 +7,14 @@ import test from 'ava';
 import { isAlive as alive, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
 import { platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
-
-const STUB = new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
+import { READY_STUB } from './helpers/stand-in.ts';
 
 test('a killed child is restarted after a backoff that doubles, the others keep running, stop() ends all', async (t) => {
   const delays: number[] = [];
   let restarted: (pid: number) => void = () => undefined;
   const platformUnder = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0' },
-    entries: { 'core-svc': STUB, 'bpm-svc': STUB, 'dms-svc': STUB, gateway: STUB },
+    entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB, gateway: READY_STUB },
     log: suiteLog(),
     supervise: {
       initialBackoffMs: 100,

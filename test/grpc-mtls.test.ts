@@ -12,9 +12,10 @@ import { Client, credentials, Metadata, status, type ChannelCredentials, type Se
 import { ConfigError, loadConfig } from '@platform/libs/config/config.ts';
 import { freePort, PlatformStartError, startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { makeCertificates, type CertificateFiles } from './helpers/certificates.ts';
-import { freshTenant, unique } from './helpers/factories.ts';
+import { freshTenant, sessionOf, unique } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
 
 const SERVICES = ['core-svc', 'bpm-svc', 'dms-svc'] as const;
 const ADDRESS_VARIABLES = { 'core-svc': 'CORE_GRPC_ADDR', 'bpm-svc': 'BPM_GRPC_ADDR', 'dms-svc': 'DMS_GRPC_ADDR' } as const;
@@ -75,7 +76,7 @@ test.serial('through the gateway, every service answers over mutual TLS: login, 
   const url = own!.url;
   const login = await api('POST', '/api/auth/login', { baseUrl: url, apiKey: true, body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en' } });
   t.is(login.status, 200, login.text);
-  const token = /^SVC_SESSION=([^;]*)/.exec(login.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '')?.[1] ?? '';
+  const token = sessionOf(login).token;
   const me = await api('GET', '/api/auth/me', { baseUrl: url, token });
   t.is(me.status, 200, me.text);
   const crProcessId = freshTenant();
@@ -137,7 +138,7 @@ test.serial('a server certificate of another CA is refused by the gateway: its h
       GRPC_TLS_CERT: files.cert,
       GRPC_TLS_KEY: files.key,
     },
-    entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+    entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
   });
   try {
@@ -161,7 +162,7 @@ test('a partial GRPC_TLS_* setting refuses the start, naming what is missing', a
   const error = await t.throwsAsync(
     startPlatform({
       env: { ...platform.env, GATEWAY_PORT: '0', MANAGEMENT_PORT: '', GRPC_TLS_CA: files.ca, GRPC_TLS_CERT: files.cert },
-      entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+      entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
       log: 'silent',
       readyTimeoutMs: 15_000,
     }),
@@ -181,8 +182,3 @@ test('a key that is not the certificate\'s, a file that cannot be read or is no 
   t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CERT: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CERT is not a PEM certificate/ });
   t.throws(() => loadConfig({ ...base, GRPC_TLS_KEY: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CA, GRPC_TLS_CERT missing/ });
 });
-
-/** A stand-in for a service this test does not start. */
-function stub(): string {
-  return new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
-}

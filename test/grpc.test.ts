@@ -14,6 +14,7 @@ import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { adminSession, login } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
+import { claimsOf } from './helpers/tokens.ts';
 
 const tokens = new TokenService(platform.jwtSecret);
 
@@ -24,7 +25,7 @@ function bearer(token: string | undefined): Metadata {
 }
 
 function sidOf(token: string): string {
-  return String(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+  return String(claimsOf(token).sid);
 }
 
 function getBranch(token: string | undefined, id = 999_999_999): Promise<ServiceError | undefined> {

@@ -4,6 +4,8 @@ import { freePort, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { READY_STUB } from './helpers/stand-in.ts';
+import { claimsOf } from './helpers/tokens.ts';
 
 test('GET /actuator/health is UP with core, bpm, dms, db, redis (when configured) and diskSpace', async (t) => {
   const res = await api('GET', '/actuator/health');
@@ -24,7 +26,7 @@ test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, an
   const deadPort = await freePort();
   const gateway = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: `127.0.0.1:${deadPort}` },
-    entries: { 'core-svc': stub(), 'bpm-svc': stub(), 'dms-svc': stub() },
+    entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
   });
   try {
@@ -37,7 +39,7 @@ test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, an
 
     // The rest: JWT-path routes to bpm and core, and API-key-path routes, all through this gateway.
     const session = await adminSession();
-    const sid = String(JSON.parse(Buffer.from(session.token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid);
+    const sid = String(claimsOf(session.token).sid);
     const partner = await createPartner(freshTenant());
     const record = await api('GET', `/api/business-partner/${partner.id}`, { token: session.token, baseUrl: gateway.url });
     t.is(record.status, 200, `a record get (JWT, bpm): ${record.text}`);
@@ -60,8 +62,3 @@ test('a gateway whose dms service is unreachable answers 503 DOWN naming dms, an
     await gateway.stop();
   }
 });
-
-/** A stand-in for a service this test does not start (the real ones already run for the suite). */
-function stub(): string {
-  return new URL('./helpers/ready-stub.ts', import.meta.url).pathname;
-}

@@ -9,7 +9,7 @@
  */
 import test from 'ava';
 import { freePort, type Platform } from '../scripts/lib/processes.ts';
-import { adminSession, createAccount, unique } from './helpers/factories.ts';
+import { adminSession, createAccount, sessionOf, unique } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { type Metrics, scrape } from './helpers/metrics.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -52,7 +52,7 @@ test.serial("the gateway's management port serves /metrics: HTTP requests by rou
   const client = '198.51.100.71';
   const login = await api('POST', '/api/auth/login', { ...from(client), apiKey: true, body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en' } });
   t.is(login.status, 200, login.text);
-  const token = /^SVC_SESSION=([^;]*)/.exec(login.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '')?.[1] ?? '';
+  const token = sessionOf(login).token;
   const me = await api('GET', '/api/auth/me', { ...from(client), token });
   t.is(me.status, 200, me.text);
   const missing = await api('GET', '/api/business-partner/999999999', { ...from(client), token });

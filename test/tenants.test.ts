@@ -17,6 +17,7 @@ import {
   createPartner,
   createUser,
   login,
+  sessionOf,
   unique,
   userWithRoles,
   type TenantUser,
@@ -251,8 +252,7 @@ test.serial('roles are those of the current tenant: a group of B grants nothing 
 
   const switched = await api('POST', '/api/auth/switch-account', { token: inA.token, body: { accountNo: b.accountNo } });
   t.is(switched.status, 200, switched.text);
-  const cookie = switched.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '';
-  const inB = /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '';
+  const inB = sessionOf(switched).token;
   const allowed = await list(inB, b.crProcessId);
   t.is(allowed.status, 200, allowed.text);
   t.is((await list(inB, a.crProcessId)).status, 403, 'A is no longer the current tenant');

@@ -20,9 +20,13 @@ export interface Session {
 export async function login(userCode: string, password: string, languageCode: 'en' | 'tr' = 'en'): Promise<Session> {
   const res = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode, password, languageCode } });
   if (res.status !== 200) throw new Error(`login ${userCode}: ${res.status} ${res.text}`);
+  return sessionOf(res);
+}
+
+/** The session a login or switch-account answer sets: its SVC_SESSION cookie and the token in it ('' when none). */
+export function sessionOf(res: { headers: Headers; body?: unknown }): Session {
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '';
-  const token = /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '';
-  return { token, cookie, body: res.body };
+  return { token: /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '', cookie, body: res.body };
 }
 
 let admin: Promise<Session> | undefined;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { freePort, type Platform, startPlatform } from '../../scripts/lib/processes.ts';
 import { suiteLog } from './suite-log.ts';
+import { READY_STUB } from './stand-in.ts';
 
 const LOCAL_REDIS = 'redis://127.0.0.1:6379';
 const NO_REDIS =
@@ -143,8 +144,6 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     stop: () => stopWith('SIGTERM'),
   };
 }
-
-const READY_STUB = new URL('./ready-stub.ts', import.meta.url).pathname;
 
 /**
  * One more gateway process for the edge tests, with `env` over the suite's platform environment
