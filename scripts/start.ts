@@ -15,7 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
+import { ConfigError } from '../libs/src/config/config-error.ts';
+import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
 import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';

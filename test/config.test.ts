@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { ConfigError, loadConfig } from '@platform/libs/config/config.ts';
+import { ConfigError } from '@platform/libs/config/config-error.ts';
+import { loadConfig } from '@platform/libs/config/config.ts';
 
 const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
 /** A production configuration that starts: every required setting, none of them weak. */

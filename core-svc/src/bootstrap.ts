@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { hashPassword } from '@platform/libs/auth/password.ts';
-import { type Config, ConfigError } from '@platform/libs/config/config.ts';
+import { ConfigError } from '@platform/libs/config/config-error.ts';
+import type { Config } from '@platform/libs/config/config.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ConfigError } from '@platform/libs/config/config.ts';
+import { ConfigError } from '@platform/libs/config/config-error.ts';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /**

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { RequestHandler } from 'express';
-import { ConfigError } from '@platform/libs/config/config.ts';
+import { ConfigError } from '@platform/libs/config/config-error.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import { clientIp } from '../http/context.ts';
 

@@ -6,8 +6,6 @@ import { ConfigError } from './config-error.ts';
 import { readGrpcTls, type GrpcTls } from './grpc-tls.ts';
 import { weakProductionSettings } from './production-rules.ts';
 
-export { ConfigError };
-
 /** Repository root (libs/src/config → ../../..). */
 export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
