@@ -101,6 +101,21 @@ for (const resource of registry) {
     });
   }
 
+  if (offers(resource, 'get')) {
+    // The get reads its row in the same statement as the caller's access (docs/decisions.md "A get
+    // reads its row with the live access"); the role is still checked before the row: no role 403
+    // whether or not the key names a record, with the role 404 for a key that names none.
+    test(`${path}: a get of a key that names no record is 403 SVC-SYS-1003 without ${path}:read, 404 SVC-SYS-4001 with it`, async (t) => {
+      const missing = `/api/${path}/9000000000000`;
+      const refused = await api('GET', missing, { token: fixture.nobody.token });
+      t.is(refused.status, 403, refused.text);
+      t.is(refused.body.error_code, 'SVC-SYS-1003');
+      const absent = await api('GET', missing, { token: holdersOf(resource).read.token });
+      t.is(absent.status, 404, absent.text);
+      t.is(absent.body.error_code, 'SVC-SYS-4001');
+    });
+  }
+
   each(`${path}: a super user passes every role check`, async (t) => {
     const { token } = await adminSession();
     const target = await targetFor(resource);

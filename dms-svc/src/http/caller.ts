@@ -22,12 +22,12 @@ export async function callerOf(runtime: Runtime, req: IncomingMessage): Promise<
   const claims = token ? runtime.tokens.verifyUser(token) : undefined;
   if (!claims) throw unauthenticated();
   const em = runtime.orm.em.fork();
-  const access = await runtime.access(em, claims);
-  if (!access) throw unauthenticated();
+  const live = await runtime.access(em, claims);
+  if (!live) throw unauthenticated();
   const projectCode = req.headers['x-project-code'];
   return {
     em,
-    caller: { kind: 'user', claims, access },
+    caller: { kind: 'user', claims, access: live.access },
     lang: languageOfRequest(req, claims),
     projectCode: typeof projectCode === 'string' ? projectCode.slice(0, 1000) : undefined,
   };

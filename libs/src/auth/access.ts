@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from '../db/prepared.ts';
+import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
 import type { VerifiedClaims } from './jwt.ts';
 
 /**
@@ -16,39 +16,90 @@ export interface LiveAccess {
   roles: ReadonlySet<string>;
 }
 
+/**
+ * A one-row read to run in the same statement as the live access, so that a call needing both
+ * (a get by key) makes one round trip. Its `text` is a `select` that may use `$4` (the token's
+ * tenant), `access.super_user`, and its own parameters from `$5` on; it reads what the caller would
+ * be allowed to see if its roles allow the read at all: the caller's checks still run, in order.
+ */
+export interface ReadAlong {
+  /** The combined statement's name (unique per `text`). */
+  name: string;
+  text: string;
+  /** The values of `$5`, `$6`, … */
+  values: unknown[];
+}
+
+/** The live access of a verified token, and the row read along with it (null when none matched). */
+export interface AccessRead {
+  access: LiveAccess;
+  /** Present when a read was asked along: the raw row (the access's columns beside the read's, the
+   * read's null when no row matched). */
+  along?: Record<string, unknown>;
+}
+
 /** The live access of a verified token, or undefined when its user or session is no longer live. */
-export type AccessSource = (em: EntityManager, claims: VerifiedClaims) => Promise<LiveAccess | undefined>;
+export type AccessSource = (em: EntityManager, claims: VerifiedClaims, along?: ReadAlong) => Promise<AccessRead | undefined>;
 
 /**
- * One named prepared statement: the user must be active with the token's tokenVersion, and the
- * token's session (sid) must be the same user's, open and unexpired; then its superUser flag, whether
- * it holds the token's tenant, and its roles there. It reads core's schema (user_info, session_log
- * and the two views), as the gateway's session check does (docs/decisions.md).
+ * The user must be active with the token's tokenVersion, and the token's session (sid) must be the
+ * same user's, open and unexpired; then its superUser flag, whether it holds the token's tenant,
+ * and its roles there. It reads core's schema (user_info, session_log and the two views), as the
+ * gateway's session check does (docs/decisions.md).
  */
-const LIVE_ACCESS = {
-  name: 'live-access',
-  text: `select u.super_user,
+const LIVE_ACCESS_SELECT = `select u.super_user,
                 exists (select 1 from core.user_tenant t where t.user_code = u.user_code and t.cr_process_id = $4) as tenant_held,
                 array(select r.role_code from core.user_tenant_role r where r.user_code = u.user_code and r.cr_process_id = $4) as roles
            from core.user_info u
            join core.session_log s on s.session_id = $2 and s.user_code = u.user_code
-          where u.user_code = $1 and u.status and u.token_version = $3 and s.active and s.expires_at > now()`,
-};
+          where u.user_code = $1 and u.status and u.token_version = $3 and s.active and s.expires_at > now()`;
+
+const LIVE_ACCESS: PreparedStatement = { name: 'live-access', text: LIVE_ACCESS_SELECT };
+
+/** The access's columns under names no table's column has, beside the row read along. */
+const ACCESS_COLUMNS = `access.super_user as "access.super_user", access.tenant_held as "access.tenant_held", access.roles as "access.roles"`;
+
+/** The live access and a read along with it, as one named statement (one per read). */
+const combined = new Map<string, PreparedStatement>();
+
+function withAccess(along: ReadAlong): PreparedStatement {
+  let statement = combined.get(along.name);
+  if (!statement) {
+    statement = {
+      name: `live-access+${along.name}`,
+      text: `with access as (${LIVE_ACCESS_SELECT})
+             select ${ACCESS_COLUMNS}, along.* from access left join lateral (${along.text}) along on true`,
+    };
+    combined.set(along.name, statement);
+  }
+  return statement;
+}
+
+interface AccessRow {
+  'access.super_user': boolean;
+  'access.tenant_held': boolean;
+  'access.roles': string[];
+}
 
 /**
- * The platform's access source: core's live tables, one round trip per call.
+ * The platform's access source: core's live tables, one named prepared statement per call, which
+ * also reads the row a get asks along (`along`: its columns null when none matched).
  *
  * @example
- * const access = await coreAccessSource(em, claims); // undefined → 401 SVC-SYS-1001
- * access.roles.has('branch:read')
+ * const read = await coreAccessSource(em, claims); // undefined → 401 SVC-SYS-1001
+ * read.access.roles.has('branch:read')
  */
-export const coreAccessSource: AccessSource = async (em, claims) => {
-  const [row] = await queryPrepared<{ super_user: boolean; tenant_held: boolean; roles: string[] }>(em, LIVE_ACCESS, [
-    claims.userCode,
-    claims.sid,
-    claims.tokenVersion,
-    claims.crProcessId,
-  ]);
+export const coreAccessSource: AccessSource = async (em, claims, along) => {
+  const values = [claims.userCode, claims.sid, claims.tokenVersion, claims.crProcessId];
+  if (!along) {
+    const [row] = await queryPrepared<{ super_user: boolean; tenant_held: boolean; roles: string[] }>(em, LIVE_ACCESS, values);
+    return row && { access: liveAccess(row.super_user, row.tenant_held, row.roles) };
+  }
+  const [row] = await queryPrepared<AccessRow & Record<string, unknown>>(em, withAccess(along), [...values, ...along.values]);
   if (!row) return undefined;
-  return { superUser: row.super_user, tenantHeld: row.tenant_held, roles: new Set(row.tenant_held ? row.roles : []) };
+  return { access: liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles']), along: row };
 };
+
+function liveAccess(superUser: boolean, tenantHeld: boolean, roles: string[]): LiveAccess {
+  return { superUser, tenantHeld, roles: new Set(tenantHeld ? roles : []) };
+}

@@ -19,6 +19,15 @@ export interface CallContext {
   projectCode: string | undefined;
   /** The client behind the call, as the gateway judged it (for audit rows); absent for other callers. */
   client?: { ipAddress: string | undefined; userAgent: string | undefined };
+  /** The row read in the same statement as the caller's access (crud/key-read.ts `readAlong`). */
+  along?: RowAlong;
+}
+
+/** A row read along with the live access: which read, for which key, and the raw row it returned. */
+export interface RowAlong {
+  name: string;
+  key: unknown;
+  raw: Record<string, unknown>;
 }
 
 /** The user behind a call; internal callers have none (401). */

@@ -19,7 +19,7 @@ import {
 import { buildListQuery, pageMeta } from './list-query.ts';
 import { readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
-import { findVisible, liveOnly } from './key-read.ts';
+import { findVisible, liveOnly, readAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from './values.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
 
@@ -37,7 +37,9 @@ export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never,
   const { resource } = rt;
   const names = methodNames(resource);
   const all: Record<Operation, Handler<never, unknown>> = {
-    get: (request: Message, ctx) => getRecord(rt, request, ctx),
+    get: Object.assign((request: Message, ctx: CallContext) => getRecord(rt, request, ctx), {
+      readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]),
+    }),
     create: (request: Message, ctx) => createRecord(rt, request, ctx),
     update: (request: Message, ctx) => updateRecord(rt, request, ctx),
     delete: (request: Message, ctx) => deleteRecord(rt, request, ctx),

@@ -3,6 +3,7 @@
  * records left out, as a named prepared statement on the hot path (built once per entity).
  */
 import { LockMode, type EntityManager, type EntitySchema } from '@mikro-orm/postgresql';
+import type { ReadAlong } from '../auth/access.ts';
 import { tenantScope, type CallContext } from '../auth/caller.ts';
 import { notFound } from '../errors/domain-error.ts';
 import type { Row } from '../db/entity-schema.ts';
@@ -36,6 +37,12 @@ export async function findVisible(
     return row;
   }
   const read = keyRead(em, rt);
+  const along = ctx.along;
+  if (along && along.name === read.along.name && along.key === value && em === ctx.em && !em.isInTransaction()) {
+    // Read in the same statement as the caller's live access (readAlong), within the same scope.
+    if (along.raw[read.keyColumn] === null || along.raw[read.keyColumn] === undefined) throw notFound(rt.resource.path);
+    return read.toRow(along.raw);
+  }
   if (em.isInTransaction()) {
     // Inside a transaction the read must go through its connection: MikroORM, hydrated.
     const [raw] = await em.execute<Row[]>(read.orm[scope === undefined ? 0 : 1], scope === undefined ? [value] : [value, scope]);
@@ -51,10 +58,32 @@ export async function findVisible(
   return read.toRow(raw);
 }
 
+/**
+ * The read of one record by key to run along with the caller's live access (auth/access.ts), for a
+ * get: one round trip for both. Within the caller's scope as findVisible reads it (a super user's any
+ * tenant, else the token's, `$4`); undefined for a key that is not a valid value (the call then
+ * fails where it would have, after authentication).
+ */
+export function readAlong(rt: ResourceRuntime, em: EntityManager, key: unknown): ReadAlong | undefined {
+  const spec = allFields(rt.resource)[keyOf(rt.resource)];
+  if (!spec || !isScalar(spec) || spec.kind !== 'long' || typeof key !== 'number') return undefined;
+  let value: unknown;
+  try {
+    value = toRowValue(keyOf(rt.resource), spec, key);
+  } catch {
+    return undefined;
+  }
+  return { ...keyRead(em, rt).along, values: [value] };
+}
+
 interface KeyRead {
   /** Named statements for the pg pool: by key, and by key within a tenant. */
   any: PreparedStatement;
   tenant: PreparedStatement;
+  /** By key (`$5`) within the live access's scope (`access.super_user`, `$4`): readAlong's select. */
+  along: PreparedStatement;
+  /** The key's column in a raw row. */
+  keyColumn: string;
   /** The same two for em.execute (`?` placeholders). */
   orm: [string, string];
   /** A raw row (column names, MikroORM's pg type parsers) as a row of property names. */
@@ -83,6 +112,8 @@ function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
   read = {
     any: { name: `${name}-any`, text: `${base} limit 1` },
     tenant: { name: `${name}-tenant`, text: `${base} and "cr_process_id" = $2 limit 1` },
+    along: { name, text: `${base.replace('$1', '$5')} and (access.super_user or "cr_process_id" = $4) limit 1` },
+    keyColumn: key,
     orm: [`${base.replace('$1', '?')} limit 1`, `${base.replace('$1', '?')} and "cr_process_id" = ? limit 1`],
     toRow: (raw) => {
       const row: Row = {};

@@ -1,8 +1,8 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Registry } from 'prom-client';
-import type { AccessSource } from '../auth/access.ts';
-import type { Caller, CallContext } from '../auth/caller.ts';
+import type { AccessSource, ReadAlong } from '../auth/access.ts';
+import type { Caller, CallContext, RowAlong } from '../auth/caller.ts';
 import type { TokenService } from '../auth/jwt.ts';
 import { unauthenticated } from '../errors/domain-error.ts';
 import { toDomainError, toGrpcStatus } from '../errors/grpc-status.ts';
@@ -27,7 +27,13 @@ export interface Runtime {
   metrics: Registry;
 }
 
-export type Handler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
+/**
+ * A service method. One that reads a row by key (a get) may name that read as `readsAlong`: a user's
+ * call then reads it in the same statement as the caller's live access (ctx.along), one round trip.
+ */
+export type Handler<Req, Res> = ((request: Req, ctx: CallContext) => Promise<Res>) & {
+  readsAlong?: (request: Req, em: EntityManager) => ReadAlong | undefined;
+};
 
 /**
  * Wraps a handler as a grpc-js unary handler: refuses a request whose strings carry NUL,
@@ -43,7 +49,9 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
     const projectCode = metaString(call.metadata, META.projectCode);
     const run = async (): Promise<Res> => {
       const em = runtime.orm.em.fork();
-      caller = await authenticate(runtime, em, call.metadata);
+      const read = handler.readsAlong?.(call.request, em);
+      let along: RowAlong | undefined;
+      ({ caller, along } = await authenticate(runtime, em, call.metadata, read));
       refuseNul(call.request);
       const lang = metaString(call.metadata, META.lang);
       return handler(call.request, {
@@ -52,6 +60,7 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
         lang: isLanguage(lang) ? lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
         client: { ipAddress: metaString(call.metadata, META.clientIp), userAgent: metaLatin1(call.metadata, META.userAgent) },
+        along,
       });
     };
     const answer = (): Promise<void> =>
@@ -90,16 +99,23 @@ export function implement(runtime: Runtime, handlers: Record<string, Handler<nev
   return implementation;
 }
 
-async function authenticate(runtime: Runtime, em: EntityManager, metadata: Metadata): Promise<Caller> {
+/** The caller, and for a user the row its access statement read along (when `read` was asked). */
+async function authenticate(
+  runtime: Runtime,
+  em: EntityManager,
+  metadata: Metadata,
+  read: ReadAlong | undefined,
+): Promise<{ caller: Caller; along?: RowAlong }> {
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();
   const claims = runtime.tokens.verifyUser(token);
   if (claims) {
-    const access = await runtime.access(em, claims);
-    if (!access) throw unauthenticated();
-    return { kind: 'user', claims, access };
+    const live = await runtime.access(em, claims, read);
+    if (!live) throw unauthenticated();
+    const caller: Caller = { kind: 'user', claims, access: live.access };
+    return read && live.along ? { caller, along: { name: read.name, key: read.values[0], raw: live.along } } : { caller };
   }
-  if (runtime.tokens.verifyInternal(token)) return { kind: 'internal', service: 'platform' };
+  if (runtime.tokens.verifyInternal(token)) return { caller: { kind: 'internal', service: 'platform' } };
   throw unauthenticated();
 }
