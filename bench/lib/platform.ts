@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { createFreshDatabase, resolveTestDatabase } from '../../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform, throwawayEnv, type Platform } from '../../scripts/lib/processes.ts';
-import { keysUnder, redisAnswers, uniquePrefix } from '../../test/helpers/redis.ts';
+import { keysUnder, redisAnswers, uniquePrefix, untilRedisUp } from '../../test/helpers/redis.ts';
+import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
 import { BenchError, onCleanup } from './scenario.ts';
 
 export interface BenchPlatform {
@@ -104,7 +105,7 @@ export async function startBenchPlatform(
   onCleanup(() => platform.stop());
   if (profileDir) console.log(`# CPU profiles of the services go to ${profileDir} when they stop`);
   console.log(`# platform: ${platform.url} (pids ${Object.entries(platform.pids).map(([n, p]) => `${n} ${p}`).join(', ')})`);
-  await untilRedisUp(platform.url);
+  await untilRedisUp(platform);
   console.log(
     `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? 'off (APP_ENV=test)'}, API key, Redis rate limiter ${redisUrl} ` +
       `(REDIS_KEY_PREFIX=${keyPrefix}, RATE_LIMIT_PUBLIC/API_KEY/JWT=${BENCH_RATE_LIMIT} per minute: consulted on every request, never refusing), ` +
@@ -140,24 +141,6 @@ export async function startBenchPlatform(
         .map((line) => `#   ${line}`)
         .join('\n'),
   };
-}
-
-/**
- * Waits until the gateway reports `redis` UP on /actuator/health: until its Redis connection is
- * ready it limits in memory (the insurance), which is not the chain to measure.
- */
-async function untilRedisUp(url: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    // a refused or reset connection is another try within the deadline, not a failure of the run
-    const answer = await http('GET', `${url}/actuator/health`).catch((error: unknown) => error as Error);
-    const status = answer instanceof Error ? undefined : (answer.json as { components?: { redis?: { status?: string } } } | undefined)?.components?.redis?.status;
-    if (status === 'UP') return;
-    if (Date.now() > deadline) {
-      throw new BenchError(`the gateway did not report redis UP within 10 s: ${answer instanceof Error ? `${answer.message} (${String(answer.cause ?? '')})` : answer.text.slice(0, 300)}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,10 +188,8 @@ export async function login(platform: BenchPlatform, userCode = 'admin'): Promis
       body: { userCode, password: platform.adminPassword, languageCode: 'en' },
     }),
   );
-  for (const cookie of answer.headers.getSetCookie()) {
-    const match = /^SVC_SESSION=([^;]+)/.exec(cookie);
-    if (match?.[1]) return decodeURIComponent(match[1]);
-  }
+  const session = sessionCookieOf(answer.headers.getSetCookie());
+  if (session?.token) return session.token;
   throw new BenchError(`login ${userCode}: no SVC_SESSION cookie in ${JSON.stringify(answer.headers.getSetCookie())}`);
 }
 

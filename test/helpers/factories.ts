@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
 import { api, platform } from './platform.ts';
 
 /** A short unique suffix for codes and names. */
@@ -25,8 +26,8 @@ export async function login(userCode: string, password: string, languageCode: 'e
 
 /** The session a login or switch-account answer sets: its SVC_SESSION cookie and the token in it ('' when none). */
 export function sessionOf(res: { headers: Headers; body?: unknown }): Session {
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('SVC_SESSION=')) ?? '';
-  return { token: /^SVC_SESSION=([^;]*)/.exec(cookie)?.[1] ?? '', cookie, body: res.body };
+  const session = sessionCookieOf(res.headers.getSetCookie());
+  return { token: session?.token ?? '', cookie: session?.line ?? '', body: res.body };
 }
 
 let admin: Promise<Session> | undefined;

@@ -161,16 +161,24 @@ export function startGateway(base: Record<string, string>, env: Record<string, s
 
 /**
  * Waits until `gateway` reports `redis` UP on /actuator/health: until its connection is ready it
- * limits in memory (the insurance), which a test counting a shared limit must not catch. Each poll
- * comes from another TEST-NET-1 address (for TRUST_PROXY=1), so the polls never meet a limit.
+ * limits in memory (the insurance), which a test counting a shared limit must not catch, nor a
+ * benchmark measuring the chain (bench/lib/platform.ts). A refused or reset connection is another
+ * try within the 10 s. Each poll comes from another TEST-NET-1 address (for TRUST_PROXY=1), so
+ * the polls never meet a limit.
  */
-export async function untilRedisUp(gateway: Platform): Promise<void> {
+export async function untilRedisUp(gateway: Pick<Platform, 'url'>): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${gateway.url}/actuator/health`, { headers: { 'x-forwarded-for': `192.0.2.${(attempt % 250) + 1}` } });
-    const body = (await res.json()) as { components?: { redis?: { status?: string } } };
-    if (body.components?.redis?.status === 'UP') return;
-    if (Date.now() > deadline) throw new Error(`the gateway at ${gateway.url} did not report redis UP within 10 s`);
+    let last: string;
+    try {
+      const res = await fetch(`${gateway.url}/actuator/health`, { headers: { 'x-forwarded-for': `192.0.2.${(attempt % 250) + 1}` } });
+      last = await res.text();
+      const body = JSON.parse(last) as { components?: { redis?: { status?: string } } };
+      if (body.components?.redis?.status === 'UP') return;
+    } catch (error) {
+      last = error instanceof Error ? `${error.message} (${String(error.cause ?? '')})` : String(error);
+    }
+    if (Date.now() > deadline) throw new Error(`the gateway at ${gateway.url} did not report redis UP within 10 s: ${last.slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

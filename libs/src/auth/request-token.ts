@@ -1,4 +1,4 @@
-import { parseCookie } from 'cookie';
+import { parseCookie, parseSetCookie } from 'cookie';
 
 /** The session cookie's name (platform-interface.md §5). */
 export const SESSION_COOKIE = 'SVC_SESSION';
@@ -17,5 +17,20 @@ export function tokenOf(cookieHeader: string | undefined, authorization: string 
     if (cookie) return cookie;
   }
   if (authorization && /^Bearer /i.test(authorization)) return authorization.slice(7).trim() || undefined;
+  return undefined;
+}
+
+/**
+ * The SVC_SESSION cookie among a response's Set-Cookie lines (a login's, a switch-account's), as a
+ * client keeps it: the whole line and the token it carries; undefined when none sets it.
+ *
+ * @example
+ * sessionCookieOf(res.headers.getSetCookie()) // { line: 'SVC_SESSION=eyJ…; Path=/; HttpOnly…', token: 'eyJ…' }
+ */
+export function sessionCookieOf(setCookies: readonly string[]): { line: string; token: string } | undefined {
+  for (const line of setCookies) {
+    const cookie = parseSetCookie(line);
+    if (cookie.name === SESSION_COOKIE) return { line, token: cookie.value ?? '' };
+  }
   return undefined;
 }
