@@ -17,7 +17,7 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import pg from 'pg';
-import { SortDirection, type PageRequest } from '../libs/src/gen/platform/common/v1/common.ts';
+import { pageRequestFromJson } from '../gateway/src/http/record-json.ts';
 import { seedTenants } from './list-seed.ts';
 import { listSqlCapture, sqlRunner, type ListSql } from './list-sql.ts';
 import { BenchError, expectStatus, fmt, http, judge, login, median, onCleanup, percentile, printTable, runScenario, settingsFromEnv, startBenchPlatform } from './lib.ts';
@@ -52,18 +52,6 @@ function cases(rows: number): ListCase[] {
     },
     { name: 'searchTerm', body: { page: 0, size: 20, sorts: byName, searchTerm: 'kartal lojistik', filter: { crProcessId: 1 } }, targetMs: 100, note: "searchTerm 'kartal lojistik' (0.05 % of the tenant), by partnerName" },
   ];
-}
-
-/** The gateway's JSON PageRequest as the service receives it (proto). */
-function pageRequestOf(body: Record<string, unknown>): PageRequest {
-  const sorts = (body.sorts as { field: string; direction: string }[] | undefined) ?? [];
-  return {
-    page: body.page as number,
-    size: body.size as number,
-    searchTerm: body.searchTerm as string | undefined,
-    sorts: sorts.map((sort) => ({ field: sort.field, direction: sort.direction === 'DESC' ? SortDirection.SORT_DIRECTION_DESC : SortDirection.SORT_DIRECTION_ASC })),
-    filter: body.filter as Record<string, unknown>,
-  } as PageRequest;
 }
 
 /** One list request through the gateway on a kept-alive connection: ms, and what it answered. */
@@ -136,7 +124,7 @@ await runScenario('list-scale: POST /api/business-partner/list over 2 x 1,000,00
   const all = cases(rows);
   const sqlOf = new Map<string, ListSql>();
   for (const c of all) {
-    const sql = await capture.capture(pageRequestOf(c.body));
+    const sql = await capture.capture(pageRequestFromJson(c.body));
     sqlOf.set(c.name, sql);
     // the gateway, the service's path run here and its SQL on bare pg all answer the same page
     const viaGateway = await gatewayList(listUrl, token, agent, JSON.stringify(c.body));

@@ -92,6 +92,33 @@ export async function relationExists(url: string, relation: string): Promise<boo
   return rows[0]?.found ?? false;
 }
 
+/**
+ * What `schema` holds, as a migration leaves it: its relations (tables, views, indexes, sequences)
+ * with their kinds, their columns with types, its constraints, functions and triggers, sorted; the
+ * migration table left out.
+ */
+export async function schemaObjects(url: string, schema: string): Promise<string[]> {
+  const rows = await query<{ object: string }>(
+    url,
+    `select 'relation ' || c.relname || ' ' || c.relkind::text as object from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and c.relname not like 'mikro_orm_migrations%'
+     union all
+     select 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || case when a.attnotnull then ' not null' else '' end
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and c.relkind in ('r', 'v', 'p') and a.attnum > 0 and not a.attisdropped and c.relname not like 'mikro_orm_migrations%'
+     union all
+     select 'constraint ' || con.conname from pg_constraint con join pg_namespace n on n.oid = con.connamespace where n.nspname = $1
+     union all
+     select 'function ' || p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = $1
+     union all
+     select 'trigger ' || t.tgname || ' on ' || c.relname from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and not t.tgisinternal
+     order by 1`,
+    [schema],
+  );
+  return rows.map((row) => row.object);
+}
+
 /** Every row of `schema`'s migration table (names, oldest first); none when it does not exist. */
 export async function appliedMigrations(url: string, schema: string): Promise<string[]> {
   if (!(await relationExists(url, `${schema}.mikro_orm_migrations`))) return [];
