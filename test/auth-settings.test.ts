@@ -5,7 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import test from 'ava';
-import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { createAccount, createUser, sessionOf } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';

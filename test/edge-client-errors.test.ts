@@ -5,7 +5,8 @@
  * port: 431 for headers too large and 400 for the rest, with SVC-SYS-2001 (docs/decisions.md).
  */
 import test from 'ava';
-import { freePort, type Platform } from '../scripts/lib/processes.ts';
+import { type Platform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { platform } from './helpers/platform.ts';
 import { rawExchange } from './helpers/raw-http.ts';

@@ -15,7 +15,7 @@ import {
   LoginGuard,
   type LoginOutcome,
 } from '../gateway/src/limits/login-guard.ts';
-import { freePort } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, uniquePrefix } from './helpers/redis.ts';
 

@@ -12,7 +12,8 @@
  * own.
  */
 import test, { type ExecutionContext } from 'ava';
-import { freePort, type Platform } from '../scripts/lib/processes.ts';
+import { type Platform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import pg from 'pg';
-import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { sql } from './helpers/db.ts';
 import { adminSession, createAccount, createUser, freshTenant, login, unique } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';

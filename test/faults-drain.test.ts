@@ -5,7 +5,8 @@
  * signal arrives. Each test runs a bpm-svc and a gateway of its own (core and dms are the suite's).
  */
 import test from 'ava';
-import { freePort, type Platform, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
+import { type Platform, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../scripts/lib/embedded-postgres.ts';
-import { freePort, isAlive as alive, type Platform, startPlatform, throwawayEnv } from '../scripts/lib/processes.ts';
+import { type Platform, startPlatform } from '../scripts/lib/processes.ts';
+import { freePort, isAlive as alive } from '../scripts/lib/os-probes.ts';
+import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { sessionOf } from './helpers/factories.ts';
 

@@ -6,7 +6,8 @@
  * dms are the suite's.
  */
 import test from 'ava';
-import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';

@@ -1,6 +1,7 @@
 /** Health (decisions.md §8): the gateway's view of every part, and its own liveness. */
 import test from 'ava';
-import { freePort, startPlatform } from '../scripts/lib/processes.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';

@@ -8,7 +8,8 @@
  * address of its own, a public tier of 3 per minute) talks to the suite's services.
  */
 import test from 'ava';
-import { freePort, type Platform } from '../scripts/lib/processes.ts';
+import { type Platform } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession, createAccount, sessionOf, unique } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { type Metrics, scrape } from './helpers/metrics.ts';

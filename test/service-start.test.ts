@@ -11,7 +11,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { freePort, ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { freePort } from '../scripts/lib/os-probes.ts';
 import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, untilWaiting } from './helpers/migrations.ts';
 
 interface Outcome {

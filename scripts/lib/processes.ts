@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { openSink, type LogTarget } from './log-sink.ts';
+import { freePort } from './os-probes.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -33,24 +32,13 @@ export interface ReadyMessage {
   metricsAddress?: string;
 }
 
-/** Where children's output goes. */
-export type LogTarget =
-  /** Each line on this process's stdout/stderr, prefixed `[name]` (default). */
-  | 'console'
-  /** Nowhere (the last lines are still kept for error messages). */
-  | 'silent'
-  /** Appended to one file, each line prefixed `[name]`. */
-  | { file: string }
-  /** Each line to a function. */
-  | ((name: ServiceName, line: string, stream: 'stdout' | 'stderr') => void);
-
 export interface StartPlatformOptions {
   /**
    * The children's complete environment (not merged with process.env): DATABASE_URL, APP_ENV,
    * DATA_DIR, the secrets, … GATEWAY_PORT, *_GRPC_ADDR and DMS_HTTP_ADDR are filled in per `ports` when missing.
    */
   env: Env;
-  log?: LogTarget;
+  log?: LogTarget<ServiceName>;
   /**
    * For GATEWAY_PORT, CORE_GRPC_ADDR, BPM_GRPC_ADDR and DMS_GRPC_ADDR missing from `env`:
    * `'default'` (8080 and 127.0.0.1:50051-50053) or `'free'` (free ports on 127.0.0.1). Default `'default'`.
@@ -122,20 +110,6 @@ export class PlatformStartError extends Error {
   }
 }
 
-/** A TCP port free on 127.0.0.1 at the time of the call. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
 const OUTPUT_LINES = 40;
 
 interface Child {
@@ -164,7 +138,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   await fillPorts(env, options.ports ?? 'default');
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
-  const sink = openSink(options.log ?? 'console');
+  const sink = openSink(options.log ?? 'console', SERVICE_NAMES);
   const children = new Map<ServiceName, Child>();
   let addresses = {} as Record<ServiceName, string>;
   let pids = {} as Record<ServiceName, number>;
@@ -373,77 +347,3 @@ function signalChild(child: Child, signal: NodeJS.Signals): void {
   }
 }
 
-interface Sink {
-  write(name: ServiceName, line: string, stream: 'stdout' | 'stderr'): void;
-  close(): Promise<void>;
-}
-
-function openSink(target: LogTarget): Sink {
-  const width = Math.max(...SERVICE_NAMES.map((name) => name.length));
-  const prefix = (name: ServiceName): string => `[${name}]`.padEnd(width + 3);
-  if (target === 'silent') return { write: () => undefined, close: async () => undefined };
-  if (target === 'console') {
-    return {
-      write: (name, line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${prefix(name)}${line}\n`),
-      close: async () => undefined,
-    };
-  }
-  if (typeof target === 'function') return { write: target, close: async () => undefined };
-  let file: WriteStream | undefined;
-  let closed = false;
-  return {
-    write: (name, line) => {
-      if (closed) return;
-      if (!file) {
-        file = createWriteStream(target.file, { flags: 'a' });
-        file.on('error', (error) => process.stderr.write(`cannot write ${target.file}: ${error.message}\n`));
-      }
-      file.write(`${prefix(name)}${line}\n`);
-    },
-    close: () => {
-      closed = true;
-      return new Promise<void>((r) => (file ? file.end(() => r()) : r()));
-    },
-  };
-}
-
-export interface TestSecrets {
-  JWT_SECRET: string;
-  CORE_API_KEY: string;
-  DMS_URL_SECRET: string;
-  ADMIN_PASSWORD: string;
-}
-
-/**
- * The environment of a throwaway platform (tests, benchmarks): APP_ENV=test, fresh random secrets,
- * its data under `workDir`, warnings and errors only in the log.
- */
-export function throwawayEnv(databaseUrl: string, workDir: string, extra: Env = {}): { env: Record<string, string>; secrets: TestSecrets } {
-  const secrets: TestSecrets = {
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    CORE_API_KEY: randomBytes(16).toString('hex'),
-    DMS_URL_SECRET: randomBytes(32).toString('hex'),
-    ADMIN_PASSWORD: randomBytes(12).toString('base64url'),
-  };
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? workDir,
-    APP_ENV: 'test',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: join(workDir, 'data'),
-    LOG_LEVEL: 'warn',
-    ...secrets,
-  };
-  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
-  return { env, secrets };
-}
-
-/** Whether a process of that pid exists (one of another user's counts: signalling it is refused, not absent). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

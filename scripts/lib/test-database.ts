@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from './processes.ts';
+import { freePort } from './os-probes.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { probeServer, redact, withClient, withDatabase } from './pg-client.ts';
 

@@ -7,7 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
-import { freePort, type Platform, startPlatform } from '../../scripts/lib/processes.ts';
+import { type Platform, startPlatform } from '../../scripts/lib/processes.ts';
+import { freePort } from '../../scripts/lib/os-probes.ts';
 import { suiteLog } from './suite-log.ts';
 import { READY_STUB } from './stand-in.ts';
 

@@ -1,4 +1,4 @@
-import type { LogTarget } from '../../scripts/lib/processes.ts';
+import type { LogTarget } from '../../scripts/lib/log-sink.ts';
 
 /**
  * Where a test's own extra platform (a gateway with other limits, a replica) writes its output:
