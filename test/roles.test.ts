@@ -102,9 +102,10 @@ for (const resource of registry) {
   }
 
   if (offers(resource, 'get')) {
-    // The get reads its row in the same statement as the caller's access (docs/decisions.md "A get
-    // reads its row with the live access"); the role is still checked before the row: no role 403
-    // whether or not the key names a record, with the role 404 for a key that names none.
+    // decisions.md §2: "Missing role: 403 SVC-SYS-1003"; a record the caller may not see "gets 404,
+    // as if it did not exist". The get reads its row in the same statement as the caller's access
+    // (docs/decisions.md "A get reads its row with the live access"), and the role is still checked
+    // before the row: no role 403 whether or not the key names a record, with the role 404.
     test(`${path}: a get of a key that names no record is 403 SVC-SYS-1003 without ${path}:read, 404 SVC-SYS-4001 with it`, async (t) => {
       const missing = `/api/${path}/9000000000000`;
       const refused = await api('GET', missing, { token: fixture.nobody.token });
