@@ -4,6 +4,7 @@ import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import { releaseClosedHttp2Streams } from '@platform/libs/grpc/release-streams.ts';
+import { shareBoundResourceAccessor } from '@platform/libs/runtime/async-resource-bind.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { retryServiceConfig } from './retry-policy.ts';
 
@@ -26,6 +27,7 @@ export class Backends {
     this.#latency = latency;
     // a call's objects are garbage once it has answered, rather than outliving two scavenges
     releaseClosedHttp2Streams();
+    shareBoundResourceAccessor();
     // channelz (grpc-js's introspection registry) is off, as on the services' servers: nothing reads
     // it, and it would count and trace every call.
     const options = {

@@ -9,6 +9,7 @@ import { loadConfig, portOf, type Config } from '../config/config.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { shareBoundResourceAccessor } from '../runtime/async-resource-bind.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -68,6 +69,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
   // a call's objects, served or made, are garbage once it has answered rather than outliving two scavenges
   releaseClosedHttp2Streams();
+  shareBoundResourceAccessor();
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
   // call that live as long as the call's HTTP/2 stream; off. The interceptor times every call for /metrics.
   const server = new Server({
