@@ -5,15 +5,14 @@ import type { Http2Stream } from 'node:http2';
  * Lets a finished HTTP/2 stream's listeners go, client or server side, so that a gRPC call is
  * garbage as soon as it has answered.
  *
- * node:http2 keeps a stream object reachable from its native handle until a full collection: the
- * handle is a wrapper object that node gives a property (its owner), and V8's young-generation
- * collector keeps such wrappers, and all they reach, through every scavenge. grpc-js listens on each
- * call's stream with closures over the call, so every unary call (its listeners, metadata, message,
- * the caller's callback, the header strings node received) was copied by two scavenges and
- * promoted. In the gateway that was 18 KB per request and scavenges of 10-12 ms twice a second at
- * 1,000 requests/s; in a service, an old generation that grew by about 100 MB between mark-compacts
- * whose pauses, 35-60 ms, were mostly spent finalizing the dead external header strings. Those
- * pauses were the latency tail (bench/README.md, "Garbage collection").
+ * Finished streams can stay reachable until a full collection: on the client side through the
+ * function node:http2 binds per request (runtime/async-resource-bind.ts removes that), on the server
+ * side through a path not found. grpc-js listens on each call's stream with closures over the call,
+ * so a stream kept alive keeps every unary call (its listeners, metadata, message, the caller's
+ * callback, the header strings node received): copied by two scavenges and promoted. In a service
+ * that was an old generation growing by about 100 MB between mark-compacts whose pauses, 35-60 ms,
+ * were mostly spent finalizing the dead external header strings: the latency tail (bench/README.md,
+ * "Garbage collection").
  *
  * Once a stream has emitted 'close' and grpc-js has settled the call (it does so on the next tick),
  * nothing listens for more: the stream is destroyed and emits nothing else. Its listeners are then

@@ -8,9 +8,10 @@ import { deprecate } from 'node:util';
  *
  * Node 24's bind defines the deprecated `asyncResource` property (DEP0172) on each bound function
  * with a getter and a setter made for that call. An accessor property is part of the object's
- * shape: each new pair gives the function a new V8 map, which the shared parent map keeps in its
- * transitions through a weak reference, and V8's scavenger treats weak references as strong. So
- * every bound function, and all it reaches, survives every scavenge until a mark-compact.
+ * shape: each new pair gives the function a V8 map of its own, reachable from the shared parent map
+ * through a weak transition (the likely path: a scavenge keeps what weak references hold, as it keeps
+ * a WeakRef's target). So every bound function, and all it reaches, survives every scavenge until a
+ * mark-compact.
  * node:http2's `ClientHttp2Session.request()` binds one function per request, over the stream, its
  * headers and options; with it every gRPC call the process made (grpc-js's listeners hold the
  * whole call) was copied twice and promoted. Measured at 1,000 requests/s on a bare node:http2 client:
