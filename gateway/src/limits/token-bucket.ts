@@ -126,7 +126,7 @@ export class TokenBucketMemory extends RateLimiterMemory {
 /**
  * The token bucket in Redis: RateLimiterRedis with the token-bucket script in place of its counter
  * (`customIncrTtlLuaScript`), so the library keeps doing the rest — key prefixes, the one
- * EVALSHA per consume (auto-pipelined by ioredis), and the fall-back to `insuranceLimiter` whenever
+ * EVALSHA per consume, and the fall-back to `insuranceLimiter` whenever
  * Redis errs, times out or is not connected (`rejectIfRedisNotReady`).
  *
  * The script is registered on the ioredis client under the library's fixed command name, so a
