@@ -10,8 +10,15 @@ import test from 'ava';
 import { shareBoundResourceAccessor } from '@platform/libs/runtime/async-resource-bind.ts';
 import { ROOT_DIR } from '../scripts/lib/processes.ts';
 
+const nodeOwn = AsyncResource.prototype.bind;
 shareBoundResourceAccessor();
+const installed = AsyncResource.prototype.bind;
 shareBoundResourceAccessor(); // a second call changes nothing
+
+test('the replacement takes the place of Node’s bind, once', (t) => {
+  t.not(installed, nodeOwn);
+  t.is(AsyncResource.prototype.bind, installed);
+});
 
 test('a bound function runs in its resource: its async id, the context it was made in, this, arguments and result', (t) => {
   const store = new AsyncLocalStorage<string>();

@@ -10,11 +10,9 @@ const REDIS_COMMAND_TIMEOUT_MS = 200;
  * reconnects by itself (at most a second apart) and is used again once it is back.
  *
  * Not auto-pipelined: ioredis gives every auto-pipeline a `length` getter of its own, which keeps the
- * pipeline and its commands past every scavenge until a mark-compact. With it off the gateway
- * promoted 3.0-3.1 KB per request instead of 4.7-5.7 and scavenged in 2.9-3.7 ms instead of
- * 3.6-5.3 (gc-survival), and branch-get's throughput stayed within its spread (0.18 of the baseline
- * either way); Redis spends about 9 µs more per request on commands it now reads one by one
- * (bench/README.md, "Garbage collection").
+ * pipeline and its commands past every scavenge until a mark-compact; off, the gateway promotes less
+ * and pauses less at the same throughput, for a little more Redis CPU per request (measured in
+ * bench/README.md, "Garbage collection").
  */
 export function connectRedis(url: string, log: Logger, name: string): Redis {
   const redis = new Redis(url, {

@@ -24,9 +24,7 @@ export async function findVisible(
   key: unknown,
   lock = false,
 ): Promise<Row> {
-  const keyField = keyOf(rt.resource);
-  const spec = allFields(rt.resource)[keyField];
-  if (!spec || !isScalar(spec)) throw new Error(`${rt.resource.path} has no scalar key ${keyField}`);
+  const [keyField, spec] = keyFieldOf(rt.resource);
   const value = toRowValue(keyField, spec, key);
   const scope = tenantScope(ctx);
   if (lock) {
@@ -65,15 +63,21 @@ export async function findVisible(
  * fails where it would have, after authentication).
  */
 export function readAlong(rt: ResourceRuntime, em: EntityManager, key: unknown): ReadAlong | undefined {
-  const spec = allFields(rt.resource)[keyOf(rt.resource)];
-  if (!spec || !isScalar(spec) || spec.kind !== 'long' || typeof key !== 'number') return undefined;
-  let value: unknown;
+  const [keyField, spec] = keyFieldOf(rt.resource);
+  if (spec.kind !== 'long' || typeof key !== 'number') return undefined;
   try {
-    value = toRowValue(keyOf(rt.resource), spec, key);
+    return { ...keyRead(em, rt).along, values: [toRowValue(keyField, spec, key)] };
   } catch {
     return undefined;
   }
-  return { ...keyRead(em, rt).along, values: [value] };
+}
+
+/** A resource's key field and its declaration (the engine's keys are scalars). */
+function keyFieldOf(resource: Resource): [name: string, spec: ScalarField] {
+  const name = keyOf(resource);
+  const spec = allFields(resource)[name];
+  if (!spec || !isScalar(spec)) throw new Error(`${resource.path} has no scalar key ${name}`);
+  return [name, spec];
 }
 
 interface KeyRead {
