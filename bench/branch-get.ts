@@ -36,15 +36,19 @@ import {
   settingsFromEnv,
   type CpuWatch,
   type Figures,
+  type Target,
 } from './lib.ts';
 
 /** The gateway should reach at least this share of the baseline's requests/s … */
 const TARGET_RPS_RATIO = 0.3;
 /** … and at least this share of one grpc-js hop's (the reference of what the layering must cost at least). */
 const TARGET_HOP_RATIO = 0.7;
-/** The gateway, the bare baseline, and one grpc-js hop alone (a reference: no target of its own). */
-const NAMES = BRANCH_TARGET_NAMES;
-type Name = BranchTargetName;
+/**
+ * The gateway, the bare baseline, one grpc-js hop alone, and the gateway's request made by a clerk
+ * rather than the super user (the last two references, no target of their own).
+ */
+const NAMES = [...BRANCH_TARGET_NAMES, 'clerk'] as const;
+type Name = BranchTargetName | 'clerk';
 
 await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node:http + pg', async () => {
   const settings = settingsFromEnv();
@@ -53,7 +57,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       `${settings.warmup} s warm-up per target`,
   );
 
-  const { platform, targets, baseline, hop, hopBack } = await startBranchTargets();
+  const { platform, targets: branchTargets, baseline, hop, hopBack, clerk, clerkRoles } = await startBranchTargets();
+  const targets: Record<Name, Target> = { ...branchTargets, clerk };
 
   const pids = platform.platform.pids;
   const cpu: CpuWatch = {
@@ -80,7 +85,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   const limitHeader = (await http('GET', targets.gateway.url, { headers: targets.gateway.headers })).headers.get('ratelimit-limit');
   if (limitHeader !== BENCH_RATE_LIMIT) throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
 
-  const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [] };
+  const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [], clerk: [] };
   const redisScripts: number[] = [];
   const logMark = await platform.logMark();
   const measured = { from: monotonicMicros(), to: 0 };
@@ -92,11 +97,11 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       const scripts = (await platform.redisScriptCalls()) - scriptsBefore;
       results[name].push(figures);
       let limiter = '';
-      if (name === 'gateway') {
+      if (name === 'gateway' || name === 'clerk') {
         if (scripts < figures.requests) {
-          throw new BenchError(`round ${round}: Redis ran ${scripts} scripts for ${figures.requests} gateway requests: the limiter was not consulted on every request`);
+          throw new BenchError(`round ${round}: Redis ran ${scripts} scripts for ${figures.requests} ${name} requests: the limiter was not consulted on every request`);
         }
-        redisScripts.push(scripts / figures.requests);
+        if (name === 'gateway') redisScripts.push(scripts / figures.requests);
         limiter = `; Redis limiter: ${fmt(scripts)} scripts`;
       }
       console.log(
@@ -158,6 +163,12 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(`\ngateway/baseline: req/s ${fmt(median(toBaseline), 2)} (${range(toBaseline)}); p99 ${fmt(median(p99Ratios), 2)} (closed loop: queueing, not judged)`);
   console.log(`grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(median(hopToBaseline), 2)} (${range(hopToBaseline)})`);
   console.log(`gateway/grpc-hop: req/s ${fmt(median(toHop), 2)} (${range(toHop)})`);
+  const clerkToBaseline = ratios('clerk', 'baseline');
+  const clerkToGateway = ratios('clerk', 'gateway');
+  console.log(
+    `clerk/baseline (the same request by a user who is not a super user, holding tenant 1's ${clerkRoles} roles through two groups; for reference): ` +
+      `req/s ${fmt(median(clerkToBaseline), 2)} (${range(clerkToBaseline)}); clerk/gateway ${fmt(median(clerkToGateway), 2)} (${range(clerkToGateway)})`,
+  );
   console.log(
     `targets (median of the rounds' ratios): gateway/baseline >= ${fmt(TARGET_RPS_RATIO, 2)}: ${judge('gateway/baseline req/s', median(toBaseline) >= TARGET_RPS_RATIO)}; ` +
       `gateway/grpc-hop >= ${fmt(TARGET_HOP_RATIO, 2)}: ${judge('gateway/grpc-hop req/s', median(toHop) >= TARGET_HOP_RATIO)} ` +

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clerkToken } from './clerk.ts';
 import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -22,6 +23,10 @@ export interface BranchTargets {
   hopBack: ChildServer;
   /** The record all three answer. */
   record: string;
+  /** The gateway's request as a clerk (bench/clerk.ts) makes it: the same record, through the role and tenant checks a super user skips. */
+  clerk: Target;
+  /** How many roles the clerk holds. */
+  clerkRoles: number;
 }
 
 export async function startBranchTargets(): Promise<BranchTargets> {
@@ -53,6 +58,7 @@ export async function startBranchTargets(): Promise<BranchTargets> {
     }),
   );
   const branchId = idOf(created.json, 'branch');
+  const clerk = await clerkToken(platform, token);
 
   const baseline = await startChildServer(
     'baseline',
@@ -80,8 +86,11 @@ export async function startBranchTargets(): Promise<BranchTargets> {
     throw new BenchError(`the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}`);
   }
   if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
-  console.log(`# all answer 200 with the same record (${viaGateway?.length} bytes): ${viaGateway}`);
-  return { platform, targets, baseline, hop, hopBack, record: viaGateway ?? '' };
+  const clerkTarget: Target = { url: targets.gateway.url, headers: { authorization: `Bearer ${clerk.token}` } };
+  const viaClerk = (await expectStatus(`GET ${clerkTarget.url} (clerk)`, http('GET', clerkTarget.url, { headers: clerkTarget.headers }))).text;
+  if (viaClerk !== viaBaseline) throw new BenchError(`the clerk is answered another record:\n  clerk:    ${viaClerk}\n  baseline: ${viaBaseline}`);
+  console.log(`# all answer 200 with the same record (${viaGateway?.length} bytes), the clerk (${clerk.roles} roles) too: ${viaGateway}`);
+  return { platform, targets, baseline, hop, hopBack, record: viaGateway ?? '', clerk: clerkTarget, clerkRoles: clerk.roles };
 }
 
 function idOf(json: unknown, what: string): number {

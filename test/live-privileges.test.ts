@@ -9,10 +9,12 @@
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { BusinessPartnerServiceClient } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+import { registry } from '../gateway/src/registry.ts';
 import {
   adminSession,
   create,
   createAccount,
+  createBranch,
   createGroupWithRoles,
   createPartner,
   createUser,
@@ -176,6 +178,25 @@ test('a group, a membership, a group-role or a role-type made passive takes its 
     await adminUpdate(path, id, { status: true });
     t.is((await read()).status, 200, `${path} active again`);
   }
+});
+
+test('a user holding many roles through two groups is judged on the role each call needs, and loses only what the passive group alone granted', async (t) => {
+  // the service reads, of the user's roles, the one the call needs (docs/decisions.md "Live access")
+  const account = await createAccount();
+  const partner = await createPartner(account.crProcessId);
+  const branch = await createBranch(account.crProcessId, partner.id);
+  const reads = registry.map((resource) => `${resource.path}:read`).filter((role) => role !== 'business-partner:read');
+  const user = await userWithRoles(account, [...reads, 'business-partner:write']);
+  const second = await createGroupWithRoles(account.crProcessId, ['business-partner:read', 'branch:read'], [user.userCode]);
+  const getPartner = () => api('GET', `/api/business-partner/${partner.id}`, { token: user.token });
+  const getBranch = () => api('GET', `/api/branch/${branch.id}`, { token: user.token });
+  t.true(reads.length >= 20, `${reads.length} read roles`);
+  t.is((await getPartner()).status, 200, 'business-partner:read, from the second group');
+  t.is((await getBranch()).status, 200, 'branch:read, from both groups');
+  expectError(t, await api('DELETE', `/api/business-partner/${partner.id}`, { token: user.token }), 403, 'SVC-SYS-1003', 'business-partner:delete, held by neither');
+  await adminUpdate('group', second.id, { status: false });
+  expectError(t, await getPartner(), 403, 'SVC-SYS-1003', 'the second group passive');
+  t.is((await getBranch()).status, 200, 'branch:read, still from the first group');
 });
 
 test('a membership removed takes its roles away from the next request', async (t) => {

@@ -180,13 +180,13 @@ export async function expectStatus(what: string, answer: Promise<HttpAnswer>, st
   return got;
 }
 
-/** Logs in as the admin (`POST /api/auth/login` with the API key); the token from the SVC_SESSION cookie. */
-export async function login(platform: BenchPlatform, userCode = 'admin'): Promise<string> {
+/** Logs in (`POST /api/auth/login` with the API key), as the admin unless told; the token from the SVC_SESSION cookie. */
+export async function login(platform: BenchPlatform, userCode = 'admin', password = platform.adminPassword): Promise<string> {
   const answer = await expectStatus(
     `login ${userCode}`,
     http('POST', `${platform.url}/api/auth/login`, {
       headers: { 'x-api-key': platform.apiKey },
-      body: { userCode, password: platform.adminPassword, languageCode: 'en' },
+      body: { userCode, password, languageCode: 'en' },
     }),
   );
   const session = sessionCookieOf(answer.headers.getSetCookie());

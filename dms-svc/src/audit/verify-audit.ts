@@ -1,7 +1,8 @@
-import { authorize, assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
+import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
 import { roleOf } from '@platform/libs/crud/handlers.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { VerifyDmsAuditLogsRequest, VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
 import { DmsAuditLogEntity } from '../db.ts';
 import { dmsAuditLog } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';
@@ -17,8 +18,7 @@ const BATCH = 1000;
  */
 export function auditVerify() {
   return {
-    verifyDmsAuditLogs: async (request: VerifyDmsAuditLogsRequest, ctx: CallContext): Promise<VerifyDmsAuditLogsResponse> => {
-      authorize(ctx, roleOf(dmsAuditLog, 'read'));
+    verifyDmsAuditLogs: requiring(roleOf(dmsAuditLog, 'read'), async (request: VerifyDmsAuditLogsRequest, ctx: CallContext): Promise<VerifyDmsAuditLogsResponse> => {
       const crProcessId = request.crProcessId;
       if (!crProcessId) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
       assertTenant(ctx, crProcessId);
@@ -37,6 +37,6 @@ export function auditVerify() {
         }
         if (rows.length < BATCH) return { intact: true, checked };
       }
-    },
+    }),
   };
 }

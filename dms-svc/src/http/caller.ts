@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 import { tokenOf } from '@platform/libs/auth/request-token.ts';
 import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
@@ -12,23 +12,26 @@ export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims)
 }
 
 /**
- * The caller of a byte request, proven here and not taken from the gateway: a user token whose
- * signature and claims verify (TokenService, as for gRPC calls) and whose user and session are live
- * now, with the roles and tenant it holds now (coreAccessSource). Anything else is 401 SVC-SYS-1001.
- * The context has its own forked EntityManager, as a gRPC call's has.
+ * The caller of a byte request that needs `role`, proven here and not taken from the gateway: a
+ * user token whose signature and claims verify (TokenService, as for gRPC calls) and whose user and
+ * session are live now (else 401 SVC-SYS-1001), holding `role` in the tenant it works in now (else
+ * 403 SVC-SYS-1003; coreAccessSource reads both, as for a gRPC call of a method requiring it). The
+ * context has its own forked EntityManager, as a gRPC call's has.
  */
-export async function callerOf(runtime: Runtime, req: IncomingMessage): Promise<CallContext> {
+export async function callerOf(runtime: Runtime, req: IncomingMessage, role: string): Promise<CallContext> {
   const token = tokenOf(req.headers.cookie, req.headers.authorization);
   const claims = token ? runtime.tokens.verifyUser(token) : undefined;
   if (!claims) throw unauthenticated();
   const em = runtime.orm.em.fork();
-  const live = await runtime.access(em, claims);
+  const live = await runtime.access(em, claims, { roles: new Set([role]) });
   if (!live) throw unauthenticated();
   const projectCode = req.headers['x-project-code'];
-  return {
+  const ctx: CallContext = {
     em,
     caller: { kind: 'user', claims, access: live.access },
     lang: languageOfRequest(req, claims),
     projectCode: typeof projectCode === 'string' ? projectCode.slice(0, 1000) : undefined,
   };
+  authorize(ctx, role);
+  return ctx;
 }

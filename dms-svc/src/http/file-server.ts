@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { assertTenant, authorize } from '@platform/libs/auth/caller.ts';
+import { assertTenant } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { portOf } from '@platform/libs/config/config.ts';
 import { drainHttpServer } from '@platform/libs/runtime/drain.ts';
@@ -101,8 +101,7 @@ async function handle(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
 async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let ctx: CallContext | undefined;
   try {
-    ctx = await callerOf(deps.runtime, req);
-    authorize(ctx, roleOf(dmsFile, 'write'));
+    ctx = await callerOf(deps.runtime, req, roleOf(dmsFile, 'write'));
     const caller = ctx;
     // the tenant's maxFileSize and remaining quota, while streaming, when the form names the tenant before the file
     const capsOf = async (fields: ReadonlyMap<string, string>): Promise<readonly StreamCap[]> => {

@@ -1,4 +1,4 @@
-import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
+import { type CallContext } from '@platform/libs/auth/caller.ts';
 import { roleOf } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
@@ -10,6 +10,7 @@ import type {
   RunDmsRetentionResponse,
   SweepDmsStorageResponse,
 } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
@@ -32,8 +33,7 @@ export function retentionOperations(storage: FileStorage, log: Logger) {
     const rt = runtimes.get(dmsRetentionPolicy.path);
     if (!rt) throw new Error('retention operations need the dms-retention-policy runtime');
     return {
-      dryRunDmsRetentionPolicy: async (request: DryRunDmsRetentionPolicyRequest, ctx: CallContext): Promise<DryRunDmsRetentionPolicyResponse> => {
-        authorize(ctx, roleOf(dmsRetentionPolicy, 'read'));
+      dryRunDmsRetentionPolicy: requiring(roleOf(dmsRetentionPolicy, 'read'), async (request: DryRunDmsRetentionPolicyRequest, ctx: CallContext): Promise<DryRunDmsRetentionPolicyResponse> => {
         const policy = await findVisible(rt, ctx.em, ctx, request.id);
         const { where, params } = policyCandidates({
           crProcessId: Number(policy.crProcessId),
@@ -56,7 +56,7 @@ export function retentionOperations(storage: FileStorage, log: Logger) {
           })),
           count: Number(total?.count ?? 0),
         };
-      },
+      }),
       runDmsRetention: async (request: RunDmsRetentionRequest, ctx: CallContext): Promise<RunDmsRetentionResponse> => {
         if (ctx.caller.kind !== 'internal') throw unauthenticated();
         return runRetention(ctx.em, storage, log, request.crProcessId);

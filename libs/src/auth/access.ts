@@ -10,23 +10,28 @@ import type { VerifiedClaims } from './jwt.ts';
 export interface LiveAccess {
   /** The user's superUser flag as stored now (the token's claim is not trusted). */
   superUser: boolean;
-  /** The token's tenant is one the user holds now (`core.user_tenant`). */
+  /** The user may work in the token's tenant now: a super user in any, another user in one it holds (`core.user_tenant`). */
   tenantHeld: boolean;
-  /** The user's roles in the token's tenant (`core.user_tenant_role`); empty unless the tenant is held. */
+  /**
+   * Of the roles asked for, those the user holds in the token's tenant now (`core.user_tenant_role`);
+   * empty unless the tenant is held. Not read for a super user, whom every role check passes.
+   */
   roles: ReadonlySet<string>;
+  /** The roles this access was read for (the call's handler names them: grpc/requiring.ts); checking another is a defect. */
+  asked: ReadonlySet<string>;
 }
 
 /**
  * A one-row read to run in the same statement as the live access, so that a call needing both
  * (a get by key) makes one round trip. Its `text` is a `select` that may use `$4` (the token's
- * tenant), `access.super_user`, and its own parameters from `$5` on; it reads what the caller would
+ * tenant), `access.super_user`, and its own parameters from `$6` on; it reads what the caller would
  * be allowed to see if its roles allow the read at all: the caller's checks still run, in order.
  */
 export interface ReadAlong {
   /** The combined statement's name (unique per `text`). */
   name: string;
   text: string;
-  /** The values of `$5`, `$6`, … */
+  /** The values of `$6`, `$7`, … */
   values: unknown[];
 }
 
@@ -38,18 +43,31 @@ export interface AccessRead {
   along?: Record<string, unknown>;
 }
 
+/** What a call asks of the live access: the roles its checks consult, and a row to read along. */
+export interface AccessAsked {
+  roles: ReadonlySet<string>;
+  along?: ReadAlong;
+}
+
 /** The live access of a verified token, or undefined when its user or session is no longer live. */
-export type AccessSource = (em: EntityManager, claims: VerifiedClaims, along?: ReadAlong) => Promise<AccessRead | undefined>;
+export type AccessSource = (em: EntityManager, claims: VerifiedClaims, asked: AccessAsked) => Promise<AccessRead | undefined>;
 
 /**
  * The user must be active with the token's tokenVersion, and the token's session (sid) must be the
- * same user's, open and unexpired; then its superUser flag, whether it holds the token's tenant,
- * and its roles there. It reads core's schema (user_info, session_log and the two views), as the
- * gateway's session check does (docs/decisions.md).
+ * same user's, open and unexpired; then its superUser flag, and for a user who is not a super user
+ * whether it holds the token's tenant and which of the asked roles (`$5`) it holds there. It reads
+ * core's schema (user_info, session_log and the two views), as the gateway's session check does
+ * (docs/decisions.md). A super user's tenant and roles are not read (CASE evaluates the branch it
+ * takes alone), and a user's roles only as far as asked: the role view's rows of one role code,
+ * not every role the user holds, which for a clerk with a tenant's ninety roles halved what
+ * PostgreSQL could serve (docs/decisions.md "Live access: the roles a call needs").
  */
 const LIVE_ACCESS_SELECT = `select u.super_user,
-                exists (select 1 from core.user_tenant t where t.user_code = u.user_code and t.cr_process_id = $4) as tenant_held,
-                array(select r.role_code from core.user_tenant_role r where r.user_code = u.user_code and r.cr_process_id = $4) as roles
+                case when u.super_user then true
+                     else exists (select 1 from core.user_tenant t where t.user_code = u.user_code and t.cr_process_id = $4) end as tenant_held,
+                case when u.super_user then '{}'::text[]
+                     else array(select r.role_code from core.user_tenant_role r
+                                 where r.user_code = u.user_code and r.cr_process_id = $4 and r.role_code = any($5::text[])) end as roles
            from core.user_info u
            join core.session_log s on s.session_id = $2 and s.user_code = u.user_code
           where u.user_code = $1 and u.status and u.token_version = $3 and s.active and s.expires_at > now()`;
@@ -86,20 +104,20 @@ interface AccessRow {
  * also reads the row a get asks along (`along`: its columns null when none matched).
  *
  * @example
- * const read = await coreAccessSource(em, claims); // undefined → 401 SVC-SYS-1001
+ * const read = await coreAccessSource(em, claims, { roles: new Set(['branch:read']) }); // undefined → 401 SVC-SYS-1001
  * read.access.roles.has('branch:read')
  */
-export const coreAccessSource: AccessSource = async (em, claims, along) => {
-  const values = [claims.userCode, claims.sid, claims.tokenVersion, claims.crProcessId];
+export const coreAccessSource: AccessSource = async (em, claims, { roles, along }) => {
+  const values = [claims.userCode, claims.sid, claims.tokenVersion, claims.crProcessId, [...roles]];
   if (!along) {
     const [row] = await queryPrepared<{ super_user: boolean; tenant_held: boolean; roles: string[] }>(em, LIVE_ACCESS, values);
-    return row && { access: liveAccess(row.super_user, row.tenant_held, row.roles) };
+    return row && { access: liveAccess(row.super_user, row.tenant_held, row.roles, roles) };
   }
   const [row] = await queryPrepared<AccessRow & Record<string, unknown>>(em, withAccess(along), [...values, ...along.values]);
   if (!row) return undefined;
-  return { access: liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles']), along: row };
+  return { access: liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles'], roles), along: row };
 };
 
-function liveAccess(superUser: boolean, tenantHeld: boolean, roles: string[]): LiveAccess {
-  return { superUser, tenantHeld, roles: new Set(tenantHeld ? roles : []) };
+function liveAccess(superUser: boolean, tenantHeld: boolean, held: string[], asked: ReadonlySet<string>): LiveAccess {
+  return { superUser, tenantHeld, roles: new Set(tenantHeld ? held : []), asked };
 }

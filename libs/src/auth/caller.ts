@@ -48,11 +48,15 @@ export function actorOf(ctx: CallContext): string {
 
 /**
  * Passes when the caller holds `role` in its current tenant, is a super user, or is another platform
- * service acting on the platform's behalf; else 403 SVC-SYS-1003.
+ * service acting on the platform's behalf; else 403 SVC-SYS-1003. A user's access is read for the
+ * roles its call asked for (grpc/requiring.ts): checking another is a defect, not a refusal, and
+ * fails the call as one (500), super user or not, so that a test of any caller finds it.
  */
 export function authorize(ctx: CallContext, role: string): void {
-  if (ctx.caller.kind === 'internal' || ctx.caller.access.superUser) return;
-  if (!ctx.caller.access.roles.has(role)) throw forbidden();
+  if (ctx.caller.kind === 'internal') return;
+  const { access } = ctx.caller;
+  if (!access.asked.has(role)) throw new Error(`role ${role} checked, but the call's access was read for ${[...access.asked].join(', ') || 'no role'}`);
+  if (!access.superUser && !access.roles.has(role)) throw forbidden();
 }
 
 /**

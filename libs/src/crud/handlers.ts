@@ -1,7 +1,8 @@
 import { ForeignKeyConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Statistics } from '../gen/platform/common/v1/common.ts';
-import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '../auth/caller.ts';
+import { actorOf, assertTenant, tenantScope, type CallContext } from '../auth/caller.ts';
 import { DomainError, invalidField } from '../errors/domain-error.ts';
+import { requiring } from '../grpc/requiring.ts';
 import type { Handler } from '../grpc/server.ts';
 import type { Row } from '../db/entity-schema.ts';
 import {
@@ -36,15 +37,17 @@ const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', '
 export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never, unknown>> {
   const { resource } = rt;
   const names = methodNames(resource);
+  const needs = (action: Action) => roleOf(resource, action);
   const all: Record<Operation, Handler<never, unknown>> = {
-    get: Object.assign((request: Message, ctx: CallContext) => getRecord(rt, request, ctx), {
-      readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]),
-    }),
-    create: (request: Message, ctx) => createRecord(rt, request, ctx),
-    update: (request: Message, ctx) => updateRecord(rt, request, ctx),
-    delete: (request: Message, ctx) => deleteRecord(rt, request, ctx),
-    list: (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx),
-    stats: (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx),
+    get: Object.assign(
+      requiring(needs('read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
+      { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
+    ),
+    create: requiring(needs('write'), (request: Message, ctx) => createRecord(rt, request, ctx)),
+    update: requiring(needs('write'), (request: Message, ctx) => updateRecord(rt, request, ctx)),
+    delete: requiring(needs('delete'), (request: Message, ctx) => deleteRecord(rt, request, ctx)),
+    list: requiring(needs('read'), (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx)),
+    stats: requiring(needs('read'), (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx)),
   };
   const handlers: Record<string, Handler<never, unknown>> = {};
   for (const operation of Object.keys(all) as Operation[]) {
@@ -53,8 +56,10 @@ export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never,
   return handlers;
 }
 
+type Action = 'read' | 'write' | 'delete';
+
 /** `<path>:read`, `<path>:write`, `<path>:delete` (decisions.md §2). */
-export function roleOf(resource: Resource, action: 'read' | 'write' | 'delete'): string {
+export function roleOf(resource: Resource, action: Action): string {
   return `${resource.path}:${action}`;
 }
 
@@ -75,14 +80,12 @@ export async function toMessages(rt: ResourceRuntime, rows: readonly Row[], ctx:
 }
 
 async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  authorize(ctx, roleOf(rt.resource, 'read'));
   const row = await findVisible(rt, ctx.em, ctx, request[keyOf(rt.resource)]);
   const [message] = await toMessages(rt, [row], ctx);
   return message ?? {};
 }
 
 async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  authorize(ctx, roleOf(rt.resource, 'write'));
   const input = recordOf(rt.resource, request);
   const values = readValues(rt.resource, input, 'create', Object.keys(input));
   const crProcessId = values.crProcessId;
@@ -103,7 +106,6 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 }
 
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  authorize(ctx, roleOf(rt.resource, 'write'));
   const input = recordOf(rt.resource, request);
   const version = input.version;
   if (typeof version !== 'number') throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
@@ -132,7 +134,6 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 }
 
 async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  authorize(ctx, roleOf(rt.resource, 'delete'));
   const softDelete = rt.resource.softDelete;
   try {
     await ctx.em.transactional(async (em) => {
@@ -154,7 +155,6 @@ async function listRecords(
   request: { page?: Parameters<typeof buildListQuery>[1] },
   ctx: CallContext,
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
-  authorize(ctx, roleOf(rt.resource, 'read'));
   const query = buildListQuery(rt.resource, request.page);
   assertTenant(ctx, query.crProcessId);
   const { rows, totalElements } = await readPage(ctx.em, rt.entity, rt.resource, query, { ...query.where, ...liveOnly(rt.resource) });
@@ -163,7 +163,6 @@ async function listRecords(
 }
 
 async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }, ctx: CallContext): Promise<Statistics> {
-  authorize(ctx, roleOf(rt.resource, 'read'));
   const tenant = tenantScope(ctx) ?? request.crProcessId;
   const meta = ctx.em.getMetadata(rt.entity);
   const table = `"${meta.schema}"."${meta.tableName}"`;

@@ -84,7 +84,7 @@ interface KeyRead {
   /** Named statements for the pg pool: by key, and by key within a tenant. */
   any: PreparedStatement;
   tenant: PreparedStatement;
-  /** By key (`$5`) within the live access's scope (`access.super_user`, `$4`): readAlong's select. */
+  /** By key (`$6`) within the live access's scope (`access.super_user`, `$4`): readAlong's select. */
   along: PreparedStatement;
   /** The key's column in a raw row. */
   keyColumn: string;
@@ -116,7 +116,7 @@ function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
   read = {
     any: { name: `${name}-any`, text: `${base} limit 1` },
     tenant: { name: `${name}-tenant`, text: `${base} and "cr_process_id" = $2 limit 1` },
-    along: { name, text: `${base.replace('$1', '$5')} and (access.super_user or "cr_process_id" = $4) limit 1` },
+    along: { name, text: `${base.replace('$1', '$6')} and (access.super_user or "cr_process_id" = $4) limit 1` },
     keyColumn: key,
     orm: [`${base.replace('$1', '?')} limit 1`, `${base.replace('$1', '?')} and "cr_process_id" = ? limit 1`],
     toRow: (raw) => {

@@ -1,7 +1,7 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Registry } from 'prom-client';
-import type { AccessSource, ReadAlong } from '../auth/access.ts';
+import type { AccessAsked, AccessSource, ReadAlong } from '../auth/access.ts';
 import type { Caller, CallContext, RowAlong } from '../auth/caller.ts';
 import type { TokenService } from '../auth/jwt.ts';
 import { unauthenticated } from '../errors/domain-error.ts';
@@ -28,12 +28,17 @@ export interface Runtime {
 }
 
 /**
- * A service method. One that reads a row by key (a get) may name that read as `readsAlong`: a user's
- * call then reads it in the same statement as the caller's live access (ctx.along), one round trip.
+ * A service method. `roles` are the roles its checks consult (grpc/requiring.ts sets them): a user's
+ * live access is read for those alone. One that reads a row by key (a get) may name that read as
+ * `readsAlong`: a user's call then reads it in the same statement as the caller's live access
+ * (ctx.along), one round trip.
  */
 export type Handler<Req, Res> = ((request: Req, ctx: CallContext) => Promise<Res>) & {
+  roles?: ReadonlySet<string>;
   readsAlong?: (request: Req, em: EntityManager) => ReadAlong | undefined;
 };
+
+const NO_ROLES: ReadonlySet<string> = new Set();
 
 /**
  * Wraps a handler as a grpc-js unary handler: refuses a request whose strings carry NUL,
@@ -43,15 +48,16 @@ export type Handler<Req, Res> = ((request: Req, ctx: CallContext) => Promise<Res
  * (`x-request-id`, else a new id), so every line it logs and its exception entry carry that id.
  */
 export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
+  const roles = handler.roles ?? NO_ROLES;
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const requestId = requestIdFrom(metaString(call.metadata, META.requestId));
     let caller: Caller | undefined;
     const projectCode = metaString(call.metadata, META.projectCode);
     const run = async (): Promise<Res> => {
       const em = runtime.orm.em.fork();
-      const read = handler.readsAlong?.(call.request, em);
+      const asked: AccessAsked = { roles, along: handler.readsAlong?.(call.request, em) };
       let along: RowAlong | undefined;
-      ({ caller, along } = await authenticate(runtime, em, call.metadata, read));
+      ({ caller, along } = await authenticate(runtime, em, call.metadata, asked));
       refuseNul(call.request);
       const lang = metaString(call.metadata, META.lang);
       return handler(call.request, {
@@ -99,21 +105,22 @@ export function implement(runtime: Runtime, handlers: Record<string, Handler<nev
   return implementation;
 }
 
-/** The caller, and for a user the row its access statement read along (when `read` was asked). */
+/** The caller, and for a user the row its access statement read along (when `asked.along` was). */
 async function authenticate(
   runtime: Runtime,
   em: EntityManager,
   metadata: Metadata,
-  read: ReadAlong | undefined,
+  asked: AccessAsked,
 ): Promise<{ caller: Caller; along?: RowAlong }> {
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();
   const claims = runtime.tokens.verifyUser(token);
   if (claims) {
-    const live = await runtime.access(em, claims, read);
+    const live = await runtime.access(em, claims, asked);
     if (!live) throw unauthenticated();
     const caller: Caller = { kind: 'user', claims, access: live.access };
+    const read = asked.along;
     return read && live.along ? { caller, along: { name: read.name, key: read.values[0], raw: live.along } } : { caller };
   }
   if (runtime.tokens.verifyInternal(token)) return { caller: { kind: 'internal', service: 'platform' } };

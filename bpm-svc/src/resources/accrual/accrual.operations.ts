@@ -1,18 +1,18 @@
-import { actorOf, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
 import { toMessages } from '@platform/libs/crud/handlers.ts';
 import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import { allFields, isScalar } from '@platform/libs/crud/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import { accrual, type AccrualState } from './accrual.resource.ts';
 
-/** One move of decisions.md §4: the states it leaves, the one it reaches, its role, what it records. */
+/** One move of decisions.md §4: the states it leaves, the one it reaches, what it records (its role is its method's). */
 interface Move {
   from: readonly AccrualState[];
   to: AccrualState;
-  role: string;
   /** Columns the move sets beside the state, by field name. */
   record(actor: string, now: Date): Record<string, unknown>;
 }
@@ -30,36 +30,33 @@ export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
   const rt = runtimes.get(accrual.path);
   if (!rt) throw new Error('accrual operations need the accrual runtime');
   return {
-    approveAccrual: (request: ApproveAccrualRequest, ctx: CallContext) =>
+    approveAccrual: requiring('accrual:approve', (request: ApproveAccrualRequest, ctx) =>
       move(rt, ctx, request.id, {
         from: ['PENDING'],
         to: 'APPROVED',
-        role: 'accrual:approve',
         record: (actor, now) => ({ approvedAt: now, approvedBy: actor }),
       }),
-    invoiceAccrual: (request: InvoiceAccrualRequest, ctx: CallContext) => {
+    ),
+    invoiceAccrual: requiring('accrual:invoice', (request: InvoiceAccrualRequest, ctx) => {
       const invoiceNo = optionalText(rt, 'invoiceNo', request.invoiceNo);
       return move(rt, ctx, request.id, {
         from: ['APPROVED'],
         to: 'INVOICED',
-        role: 'accrual:invoice',
         record: (_actor, now) => ({ invoicedAt: now, invoiceNo }),
       });
-    },
-    cancelAccrual: (request: CancelAccrualRequest, ctx: CallContext) => {
+    }),
+    cancelAccrual: requiring('accrual:cancel', (request: CancelAccrualRequest, ctx) => {
       const cancelReason = optionalText(rt, 'cancelReason', request.reason, 'reason');
       return move(rt, ctx, request.id, {
         from: ['PENDING', 'APPROVED'],
         to: 'CANCELLED',
-        role: 'accrual:cancel',
         record: (_actor, now) => ({ cancelledAt: now, cancelReason }),
       });
-    },
+    }),
   };
 }
 
 async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: Move): Promise<Message> {
-  authorize(ctx, move.role);
   const id = toRowValue('id', { kind: 'long', min: 1 }, key);
   const scope = tenantScope(ctx);
   const now = new Date();

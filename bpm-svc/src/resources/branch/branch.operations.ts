@@ -1,7 +1,8 @@
-import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { branch } from './branch.resource.ts';
 
@@ -14,11 +15,10 @@ export function branchByPartner(runtimes: ReadonlyMap<string, ResourceRuntime>) 
   const branches = runtimes.get('branch');
   if (!partners || !branches) throw new Error('branch operations need business-partner and branch');
   return {
-    listBranchesByPartner: async (request: ListBranchesByPartnerRequest, ctx: CallContext) => {
-      authorize(ctx, roleOf(branch, 'read'));
+    listBranchesByPartner: requiring(roleOf(branch, 'read'), async (request: ListBranchesByPartnerRequest, ctx: CallContext) => {
       const partner = await findVisible(partners, ctx.em, ctx, request.businessPartnerId);
       const rows = await ctx.em.find(branches.entity, { businessPartnerId: partner.id }, { orderBy: { id: 'asc' } });
       return { branches: await toMessages(branches, rows, ctx) };
-    },
+    }),
   };
 }

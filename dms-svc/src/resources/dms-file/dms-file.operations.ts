@@ -1,4 +1,4 @@
-import { actorOf, assertTenant, authorize, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, assertTenant, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
 import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible, liveOnly } from '@platform/libs/crud/key-read.ts';
@@ -12,6 +12,7 @@ import type {
   MoveDmsFileToCategoryRequest,
   SearchDmsFilesRequest,
 } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
@@ -31,22 +32,19 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
     const rt = runtimes.get(dmsFile.path);
     if (!rt) throw new Error('dms-file operations need the dms-file runtime');
     return {
-      getDmsFileDownloadUrl: async (request: GetDmsFileDownloadUrlRequest, ctx: CallContext) => {
-        authorize(ctx, roleOf(dmsFile, 'read'));
+      getDmsFileDownloadUrl: requiring(roleOf(dmsFile, 'read'), async (request: GetDmsFileDownloadUrlRequest, ctx: CallContext) => {
         const row = await findVisible(rt, ctx.em, ctx, request.id);
         return signer.sign(Number(row.id), Math.floor(Date.now() / 1000) + ttlSeconds, request.inline === true);
-      },
-      listDmsFilesByEntity: async (request: ListDmsFilesByEntityRequest, ctx: CallContext) => {
-        authorize(ctx, roleOf(dmsFile, 'read'));
+      }),
+      listDmsFilesByEntity: requiring(roleOf(dmsFile, 'read'), async (request: ListDmsFilesByEntityRequest, ctx: CallContext) => {
         const entityType = toRowValue('entityType', { kind: 'string', maxLength: 64, required: true }, request.entityType);
         const entityId = toRowValue('entityId', { kind: 'long' }, request.entityId);
         const scope = tenantScope(ctx);
         const where = { entityType, entityId, ...liveOnly(dmsFile), ...(scope === undefined ? {} : { crProcessId: scope }) };
         const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' } });
         return { files: await toMessages(rt, rows, ctx) };
-      },
-      searchDmsFiles: async (request: SearchDmsFilesRequest, ctx: CallContext) => {
-        authorize(ctx, roleOf(dmsFile, 'read'));
+      }),
+      searchDmsFiles: requiring(roleOf(dmsFile, 'read'), async (request: SearchDmsFilesRequest, ctx: CallContext) => {
         const crProcessId = toRowValue('crProcessId', { kind: 'long', min: 1 }, request.crProcessId) as number;
         assertTenant(ctx, crProcessId);
         const term = request.searchTerm === undefined ? '' : (toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, request.searchTerm) as string);
@@ -58,9 +56,8 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         };
         const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
         return { files: await toMessages(rt, rows, ctx) };
-      },
-      moveDmsFileToCategory: async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
-        authorize(ctx, roleOf(dmsFile, 'write'));
+      }),
+      moveDmsFileToCategory: requiring(roleOf(dmsFile, 'write'), async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
         if (!request.categoryId) throw invalidField('categoryId', 'field.required');
         const categoryId = toRowValue('categoryId', { kind: 'long', min: 1 }, request.categoryId);
         const row = await ctx.em.transactional(async (em) => {
@@ -82,7 +79,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         });
         const [message] = await toMessages(rt, [row], ctx);
         return message ?? {};
-      },
+      }),
     };
   };
 }
