@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const STORED_NAME = /^[0-9a-f-]{36}$/;
@@ -8,7 +8,9 @@ const TEMPORARY_NAME = /^\.upload-[0-9a-f-]{36}\.part$/;
 /**
  * Where file bytes live: DMS_STORAGE_DIR, one file per dms-file named by its generated
  * storedFileName (never the client's name). An upload is written under a temporary name in the same
- * directory (so that the final rename is atomic) and renamed only when its row commits.
+ * directory (so that the final rename is atomic) and renamed only when its row commits; its bytes
+ * and then its name are flushed to the disk before the commit (`flush`, `flushNames`), so that a
+ * committed row's file survives a crash of the machine as the row does.
  */
 export class FileStorage {
   readonly dir: string;
@@ -19,6 +21,26 @@ export class FileStorage {
 
   async prepare(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+  }
+
+  /** Waits until a written file's bytes are on the disk (fdatasync). */
+  async flush(path: string): Promise<void> {
+    const handle = await open(path, 'r');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Waits until the directory's entries are on the disk (fsync of the directory): a rename, say. */
+  async flushNames(): Promise<void> {
+    const handle = await open(this.dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 
   /** A fresh temporary path for an upload in progress. */

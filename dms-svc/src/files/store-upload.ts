@@ -27,8 +27,10 @@ export interface UploadResponse {
  * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
  * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock). The row, its UPLOAD
  * audit row and the rename of the temporary file to its generated stored name happen inside one
- * transaction, so the stored file exists only for a committed, audited row. A failure before the
- * commit (a refusal included) removes whichever of the two names the bytes are under.
+ * transaction, so the stored file exists only for a committed, audited row. The bytes are on the
+ * disk before the transaction begins, and the new name before it commits: a committed row's file
+ * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
+ * removes whichever of the two names the bytes are under.
  */
 export async function storeUpload(
   rt: ResourceRuntime,
@@ -47,6 +49,8 @@ export async function storeUpload(
     assertTenant(ctx, values.crProcessId);
     const actor = actorOf(ctx);
     const crProcessId = values.crProcessId;
+    // outside the transaction: a gigabyte's flush takes seconds, and the quota lock is the tenant's
+    await storage.flush(upload.temporaryPath);
     row = await ctx.em.transactional(async (em) => {
       const limits = await limitsOf(em, crProcessId);
       assertFileFits(limits, upload.fileSize, upload.mimeType);
@@ -81,6 +85,7 @@ export async function storeUpload(
         details: { originalFileName: upload.originalFileName, fileSize: upload.fileSize, mimeType: upload.mimeType, checksum: upload.checksum },
       });
       await rename(upload.temporaryPath, storedPath);
+      await storage.flushNames();
       return created;
     });
   } catch (error) {
