@@ -1,11 +1,13 @@
 /**
  * The set-up branch-get and steady-load share: the platform with its whole chain on, one branch of
- * one partner with every field set, the bare baseline and the one-hop reference serving the same
- * row, and the check that all three answer 200 with the same record byte for byte.
+ * one partner with every field set, a clerk (bench/clerk.ts), the database analysed, the bare
+ * baseline and the one-hop reference serving the same row, and the check that all of them answer
+ * 200 with the same record byte for byte.
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { clerkToken } from './clerk.ts';
 import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
 
@@ -59,6 +61,7 @@ export async function startBranchTargets(): Promise<BranchTargets> {
   );
   const branchId = idOf(created.json, 'branch');
   const clerk = await clerkToken(platform, token);
+  await analyze(platform.databaseUrl);
 
   const baseline = await startChildServer(
     'baseline',
@@ -91,6 +94,21 @@ export async function startBranchTargets(): Promise<BranchTargets> {
   if (viaClerk !== viaBaseline) throw new BenchError(`the clerk is answered another record:\n  clerk:    ${viaClerk}\n  baseline: ${viaBaseline}`);
   console.log(`# all answer 200 with the same record (${viaGateway?.length} bytes), the clerk (${clerk.roles} roles) too: ${viaGateway}`);
   return { platform, targets, baseline, hop, hopBack, record: viaGateway ?? '', clerk: clerkTarget, clerkRoles: clerk.roles };
+}
+
+/**
+ * ANALYZE of the whole database, as autovacuum would do within a minute or so of the set-up's rows:
+ * the live access's joins are then planned on statistics (a plan made on core's empty tables made
+ * the clerk's calls many times dearer), as in a platform that has been running.
+ */
+async function analyze(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
 }
 
 function idOf(json: unknown, what: string): number {
