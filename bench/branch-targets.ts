@@ -1,6 +1,6 @@
 /**
  * The set-up branch-get and steady-load share: the platform with its whole chain on, one branch of
- * one partner with every field set, a clerk (bench/clerk.ts), the database analysed, the bare
+ * one partner with every field set, a clerk (bench/lib/clerk.ts), the database analysed, the bare
  * baseline and the one-hop reference serving the same row, and the check that all of them answer
  * 200 with the same record byte for byte.
  */
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { clerkToken } from './clerk.ts';
+import { clerkToken } from './lib/clerk.ts';
 import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -25,7 +25,7 @@ export interface BranchTargets {
   hopBack: ChildServer;
   /** The record all three answer. */
   record: string;
-  /** The gateway's request as a clerk (bench/clerk.ts) makes it: the same record, through the role and tenant checks a super user skips. */
+  /** The gateway's request as a clerk (bench/lib/clerk.ts) makes it: the same record, through the role and tenant checks a super user skips. */
   clerk: Target;
   /** How many roles the clerk holds. */
   clerkRoles: number;

@@ -5,8 +5,9 @@
  * tenant checks; a clerk's takes them, as most users' calls do.
  */
 import { randomBytes } from 'node:crypto';
-import { registry } from '../gateway/src/registry.ts';
-import { BenchError, expectStatus, http, login, type BenchPlatform } from './lib.ts';
+import { registry } from '../../gateway/src/registry.ts';
+import { expectStatus, http, login, type BenchPlatform } from './platform.ts';
+import { BenchError } from './scenario.ts';
 
 const TENANT = 1;
 const ACCOUNT_NO = 'DEFAULT';
