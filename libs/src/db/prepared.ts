@@ -12,6 +12,14 @@ type NativePool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
 
 const pools = new WeakMap<object, Promise<NativePool>>();
 
+/** How many times each named statement was sent in this process (db_prepared_statements_total). */
+const runs = new Map<string, number>();
+
+/** The statements sent so far, by name: counted as sent, whatever their outcome. */
+export function preparedRuns(): ReadonlyMap<string, number> {
+  return runs;
+}
+
 /** MikroORM's own pg pool: the same connections, and the same type parsers, that em.execute uses. */
 function nativePool(em: EntityManager): Promise<NativePool> {
   const connection = em.getConnection() as PostgreSqlConnection;
@@ -36,6 +44,7 @@ function nativePool(em: EntityManager): Promise<NativePool> {
 export async function queryPrepared<T extends object>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   if (em.isInTransaction()) throw new Error(`${statement.name}: a prepared read runs outside transactions; use em.execute inside one`);
   const pool = await nativePool(em);
+  runs.set(statement.name, (runs.get(statement.name) ?? 0) + 1);
   try {
     return (await pool.query<T>({ name: statement.name, text: statement.text, values })).rows;
   } catch (error) {

@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../log/logger.ts';
 import { timeServerCalls } from '../metrics/grpc-server.interceptor.ts';
 import { GrpcLatency } from '../metrics/grpc.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
-import { watchPool, type PoolFigures } from '../metrics/pool.metrics.ts';
+import { watchPool, watchPreparedStatements, type PoolFigures } from '../metrics/pool.metrics.ts';
 import { createMetricsRegistry } from '../metrics/registry.ts';
 import { channelCredentials, serverCredentials } from './credentials.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
@@ -66,6 +66,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // MikroORM's public getNativeClient() is the pg Pool behind the ORM; read at each scrape
   const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as PoolFigures;
   watchPool(registry, 'orm', () => pool);
+  watchPreparedStatements(registry);
   const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
   // a call's objects, served or made, are garbage once it has answered rather than outliving two scavenges
   releaseClosedHttp2Streams();
