@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { withClient } from '../scripts/lib/pg-client.ts';
 import { clerkToken } from './lib/clerk.ts';
 import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
 
@@ -102,13 +102,7 @@ export async function startBranchTargets(): Promise<BranchTargets> {
  * the clerk's calls many times dearer), as in a platform that has been running.
  */
 async function analyze(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
+  await withClient(databaseUrl, (client) => client.query('analyze'));
 }
 
 function idOf(json: unknown, what: string): number {

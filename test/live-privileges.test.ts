@@ -181,7 +181,8 @@ test('a group, a membership, a group-role or a role-type made passive takes its 
 });
 
 test('a user holding many roles through two groups is judged on the role each call needs, and loses only what the passive group alone granted', async (t) => {
-  // the service reads, of the user's roles, the one the call needs (docs/decisions.md "Live access")
+  // decisions.md §2: "A user holds the roles of the groups it is a member of in the current tenant."
+  // The service reads, of those, the one the call needs (docs/decisions.md "Live access: the roles a call needs").
   const account = await createAccount();
   const partner = await createPartner(account.crProcessId);
   const branch = await createBranch(account.crProcessId, partner.id);

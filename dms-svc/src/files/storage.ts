@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const STORED_NAME = /^[0-9a-f-]{36}$/;
@@ -24,23 +24,13 @@ export class FileStorage {
   }
 
   /** Waits until a written file's bytes are on the disk (fdatasync). */
-  async flush(path: string): Promise<void> {
-    const handle = await open(path, 'r');
-    try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+  flush(path: string): Promise<void> {
+    return synced(path, (handle) => handle.datasync());
   }
 
   /** Waits until the directory's entries are on the disk (fsync of the directory): a rename, say. */
-  async flushNames(): Promise<void> {
-    const handle = await open(this.dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+  flushNames(): Promise<void> {
+    return synced(this.dir, (handle) => handle.sync());
   }
 
   /** A fresh temporary path for an upload in progress. */
@@ -63,5 +53,15 @@ export class FileStorage {
   kindOf(name: string): 'stored' | 'temporary' | undefined {
     if (STORED_NAME.test(name)) return 'stored';
     return TEMPORARY_NAME.test(name) ? 'temporary' : undefined;
+  }
+}
+
+/** Opens `path` for reading, runs `sync` on it, and closes it whatever happens. */
+async function synced(path: string, sync: (handle: FileHandle) => Promise<void>): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await sync(handle);
+  } finally {
+    await handle.close();
   }
 }

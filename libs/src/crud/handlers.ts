@@ -37,17 +37,16 @@ const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', '
 export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never, unknown>> {
   const { resource } = rt;
   const names = methodNames(resource);
-  const needs = (action: Action) => roleOf(resource, action);
   const all: Record<Operation, Handler<never, unknown>> = {
     get: Object.assign(
-      requiring(needs('read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
+      requiring(roleOf(resource, 'read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
       { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
     ),
-    create: requiring(needs('write'), (request: Message, ctx) => createRecord(rt, request, ctx)),
-    update: requiring(needs('write'), (request: Message, ctx) => updateRecord(rt, request, ctx)),
-    delete: requiring(needs('delete'), (request: Message, ctx) => deleteRecord(rt, request, ctx)),
-    list: requiring(needs('read'), (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx)),
-    stats: requiring(needs('read'), (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx)),
+    create: requiring(roleOf(resource, 'write'), (request: Message, ctx) => createRecord(rt, request, ctx)),
+    update: requiring(roleOf(resource, 'write'), (request: Message, ctx) => updateRecord(rt, request, ctx)),
+    delete: requiring(roleOf(resource, 'delete'), (request: Message, ctx) => deleteRecord(rt, request, ctx)),
+    list: requiring(roleOf(resource, 'read'), (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx)),
+    stats: requiring(roleOf(resource, 'read'), (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx)),
   };
   const handlers: Record<string, Handler<never, unknown>> = {};
   for (const operation of Object.keys(all) as Operation[]) {
