@@ -7,6 +7,7 @@
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
+import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { BusinessPartnerServiceClient } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
 import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
@@ -20,10 +21,7 @@ const tokens = new TokenService(platform.jwtSecret);
 const PROJECT = `GRPC-NUL-${process.pid}`;
 
 function bearer(token: string): Metadata {
-  const metadata = new Metadata();
-  metadata.set('authorization', `Bearer ${token}`);
-  metadata.set('x-project-code', PROJECT);
-  return metadata;
+  return toMetadata({ token, lang: 'en', projectCode: PROJECT });
 }
 
 type Unary = (request: never, metadata: Metadata, callback: (error: ServiceError | null) => void) => unknown;

@@ -1,9 +1,9 @@
-import { Client, Metadata, type ChannelCredentials } from '@grpc/grpc-js';
+import { Client, type ChannelCredentials } from '@grpc/grpc-js';
 import type { TokenService } from '../auth/jwt.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
 import type { Logger } from '../log/logger.ts';
 import { scrubSecrets } from '../log/redaction.ts';
-import { REQUEST_ID_HEADER } from '../log/request-id.ts';
+import { toMetadata } from './metadata.ts';
 
 /** What is known of an unexpected failure where it happened. */
 export interface Failure {
@@ -55,10 +55,8 @@ export function coreExceptionRecorder(coreAddress: string, channel: ChannelCrede
   const client = new Client(coreAddress, channel);
   const method = ExceptionLogServiceService.recordException;
   const record: ExceptionRecorder = (failure) => {
-    const metadata = new Metadata();
-    metadata.set('authorization', `Bearer ${tokens.internalToken(caller)}`);
     // core-svc's lines about recording it belong to the same request
-    if (failure.requestId) metadata.set(REQUEST_ID_HEADER, failure.requestId);
+    const metadata = toMetadata({ token: tokens.internalToken(caller), lang: 'en', requestId: failure.requestId });
     client.makeUnaryRequest(
       method.path,
       method.requestSerialize,

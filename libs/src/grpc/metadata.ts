@@ -1,20 +1,20 @@
 import { Metadata } from '@grpc/grpc-js';
+import { CallInfo } from '../gen/platform/common/v1/call_info.ts';
 import type { Language } from '../i18n/messages.ts';
-import { REQUEST_ID_HEADER } from '../log/request-id.ts';
 
-/** Metadata keys the gateway sets on every call. */
+/**
+ * The metadata of every call the gateway (or a service) makes: the caller's token, and what is known
+ * of the HTTP request behind the call as one binary entry, a CallInfo message
+ * (proto/platform/common/v1/call_info.proto; docs/decisions.md "Call metadata").
+ */
 export const META = {
   authorization: 'authorization',
-  lang: 'x-lang',
-  projectCode: 'x-project-code',
-  httpPath: 'x-http-path',
-  httpMethod: 'x-http-method',
-  clientIp: 'x-client-ip',
-  /** Binary: a User-Agent is any latin1 text, and text metadata must be printable ASCII. */
-  userAgent: 'x-user-agent-bin',
-  /** The request's id, for the service's log lines and exception entries (log/request-id.ts). */
-  requestId: REQUEST_ID_HEADER,
+  callInfo: 'x-call-info-bin',
 } as const;
+
+/** How much of a client's address and User-Agent a service keeps. */
+const MAX_CLIENT_IP = 64;
+const MAX_USER_AGENT = 1000;
 
 export interface CallMetadata {
   /** A user token, or an internal credential when no user is behind the call. */
@@ -32,22 +32,55 @@ export interface CallMetadata {
 }
 
 export function toMetadata(call: CallMetadata): Metadata {
+  const info = CallInfo.encode({
+    lang: call.lang,
+    projectCode: call.projectCode ?? '',
+    httpPath: call.httpPath ?? '',
+    httpMethod: call.httpMethod ?? '',
+    clientIp: call.clientIp?.slice(0, MAX_CLIENT_IP) ?? '',
+    userAgent: call.userAgent?.slice(0, MAX_USER_AGENT) ?? '',
+    requestId: call.requestId ?? '',
+  }).finish();
   const metadata = new Metadata();
   metadata.set(META.authorization, `Bearer ${call.token}`);
-  metadata.set(META.lang, call.lang);
-  if (call.projectCode) metadata.set(META.projectCode, call.projectCode);
-  if (call.httpPath) metadata.set(META.httpPath, call.httpPath);
-  if (call.httpMethod) metadata.set(META.httpMethod, call.httpMethod);
-  if (call.clientIp) metadata.set(META.clientIp, call.clientIp.slice(0, 64));
-  if (call.userAgent) metadata.set(META.userAgent, Buffer.from(call.userAgent.slice(0, 1000), 'latin1'));
-  if (call.requestId) metadata.set(META.requestId, call.requestId);
+  metadata.set(META.callInfo, Buffer.from(info.buffer, info.byteOffset, info.byteLength));
   return metadata;
 }
 
-/** The first binary value of a `-bin` metadata key, as the latin1 text it was sent as. */
-export function metaLatin1(metadata: Metadata, key: string): string | undefined {
-  const value = metadata.get(key)[0];
-  return Buffer.isBuffer(value) ? value.toString('latin1').slice(0, 1000) : undefined;
+/** What a call's CallInfo says, each field undefined when not given. */
+export interface CallOrigin {
+  lang?: string;
+  projectCode?: string;
+  httpPath?: string;
+  httpMethod?: string;
+  clientIp?: string;
+  userAgent?: string;
+  requestId?: string;
+}
+
+/**
+ * The CallInfo a call came with. A call without one (a tool calling the service itself) or with
+ * bytes that are no CallInfo reads as an empty one: the service then answers in the caller's
+ * language and makes a new request id, as for a call that gave none.
+ */
+export function callOriginOf(metadata: Metadata): CallOrigin {
+  const value = metadata.get(META.callInfo)[0];
+  let info: CallInfo | undefined;
+  try {
+    info = Buffer.isBuffer(value) ? CallInfo.decode(value) : undefined;
+  } catch {
+    info = undefined;
+  }
+  if (!info) return {};
+  return {
+    lang: info.lang || undefined,
+    projectCode: info.projectCode || undefined,
+    httpPath: info.httpPath || undefined,
+    httpMethod: info.httpMethod || undefined,
+    clientIp: info.clientIp.slice(0, MAX_CLIENT_IP) || undefined,
+    userAgent: info.userAgent.slice(0, MAX_USER_AGENT) || undefined,
+    requestId: info.requestId || undefined,
+  };
 }
 
 /** The first string value of a metadata key. */

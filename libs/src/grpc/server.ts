@@ -10,7 +10,7 @@ import type { ExceptionRecorder } from './exception-log.ts';
 import { isLanguage } from '../i18n/messages.ts';
 import type { Logger } from '../log/logger.ts';
 import { requestIdFrom, withRequestId } from '../log/request-id.ts';
-import { META, metaLatin1, metaString } from './metadata.ts';
+import { callOriginOf, META, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
 
 /** What every handler of a service shares. */
@@ -45,27 +45,28 @@ const NO_ROLES: ReadonlySet<string> = new Set();
  * authenticates the caller (a user token whose user and session are live, or the internal service
  * credential; nothing else is served) and reads the user's live access, forks an EntityManager for
  * the call, and maps whatever it throws to a gRPC status once. The call runs as its request
- * (`x-request-id`, else a new id), so every line it logs and its exception entry carry that id.
+ * (its CallInfo's requestId, else a new id), so every line it logs and its exception entry carry that id.
  */
 export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handler<Req, Res>): handleUnaryCall<Req, Res> {
   const roles = handler.roles ?? NO_ROLES;
   return (call: ServerUnaryCall<Req, Res>, callback) => {
-    const requestId = requestIdFrom(metaString(call.metadata, META.requestId));
+    const origin = callOriginOf(call.metadata);
+    const requestId = requestIdFrom(origin.requestId);
     let caller: Caller | undefined;
-    const projectCode = metaString(call.metadata, META.projectCode);
+    const projectCode = origin.projectCode;
     const run = async (): Promise<Res> => {
       const em = runtime.orm.em.fork();
       const asked: AccessAsked = { roles, along: handler.readsAlong?.(call.request, em) };
       let along: RowAlong | undefined;
       ({ caller, along } = await authenticate(runtime, em, call.metadata, asked));
       refuseNul(call.request);
-      const lang = metaString(call.metadata, META.lang);
+      const lang = origin.lang;
       return handler(call.request, {
         em,
         caller,
         lang: isLanguage(lang) ? lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
-        client: { ipAddress: metaString(call.metadata, META.clientIp), userAgent: metaLatin1(call.metadata, META.userAgent) },
+        client: { ipAddress: origin.clientIp, userAgent: origin.userAgent },
         along,
       });
     };
@@ -81,8 +82,8 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
               service: runtime.service,
               errorCode: 'SVC-SYS-5001',
               error: cause,
-              path: metaString(call.metadata, META.httpPath) ?? method,
-              method: metaString(call.metadata, META.httpMethod),
+              path: origin.httpPath ?? method,
+              method: origin.httpMethod,
               userCode: user?.userCode,
               crProcessId: user?.crProcessId,
               projectCode,

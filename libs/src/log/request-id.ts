@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
-/** The header (and gRPC metadata key) that carries a request's id from the client to every part. */
+/** The header that carries a request's id from the client to the gateway and to dms-svc's file server (a gRPC call carries it in its CallInfo). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 // What a client may choose (docs/decisions.md "Logs"): it ends up in every log line and header
@@ -26,7 +26,7 @@ const current = new AsyncLocalStorage<string>();
  * awaits, carries the id (the logger's mixin reads it back with `currentRequestId`).
  *
  * @example
- * withRequestId(requestIdFrom(metaString(call.metadata, META.requestId)), () => handle(call));
+ * withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () => handle(req, res));
  */
 export function withRequestId<T>(requestId: string, work: () => T): T {
   return current.run(requestId, work);
