@@ -3,13 +3,13 @@
  * CallInfo (docs/decisions.md "Call metadata": each header value a process receives over HTTP/2 is
  * an external string in V8's old generation, which only a mark-compact frees). Checked on the wire:
  * what a grpc-js call made with toMetadata sends beyond grpc-js's own headers, and what a service
- * reads back from it.
+ * reads back from it (`full` must name every CallInfo field: a field the service does not read back fails).
  */
 import http2, { type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
-import { callOriginOf, toMetadata } from '@platform/libs/grpc/metadata.ts';
+import { callOriginOf, toMetadata, type CallMetadata } from '@platform/libs/grpc/metadata.ts';
 
 /** The HTTP/2 headers a grpc-js unary call with `metadata` arrives with. */
 async function sentHeaders(metadata: Metadata): Promise<IncomingHttpHeaders> {
@@ -46,7 +46,7 @@ const full = {
   clientIp: '203.0.113.9',
   userAgent: 'Navigateur/1.0 (\u00e9t\u00e9; \u00ff)',
   requestId: 'req-42.a_b',
-} as const;
+} as const satisfies Required<CallMetadata>;
 
 test('a call carries the token and one CallInfo entry, and nothing else of its own', async (t) => {
   const own = await sentHeaders(new Metadata());

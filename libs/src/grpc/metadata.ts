@@ -16,20 +16,8 @@ export const META = {
 const MAX_CLIENT_IP = 64;
 const MAX_USER_AGENT = 1000;
 
-export interface CallMetadata {
-  /** A user token, or an internal credential when no user is behind the call. */
-  token: string;
-  lang: Language;
-  projectCode?: string | undefined;
-  /** The HTTP request behind the call, for the exception log. */
-  httpPath?: string | undefined;
-  httpMethod?: string | undefined;
-  /** The client's address as the gateway judged it, and its User-Agent, for audit rows. */
-  clientIp?: string | undefined;
-  userAgent?: string | undefined;
-  /** The id of the HTTP request behind the call. */
-  requestId?: string | undefined;
-}
+/** What a caller puts in a call's metadata: its token, and the CallInfo fields it knows (the proto documents each). */
+export type CallMetadata = { token: string; lang: Language } & { [Field in Exclude<keyof CallInfo, 'lang'>]?: string | undefined };
 
 export function toMetadata(call: CallMetadata): Metadata {
   const info = CallInfo.encode({
@@ -48,15 +36,7 @@ export function toMetadata(call: CallMetadata): Metadata {
 }
 
 /** What a call's CallInfo says, each field undefined when not given. */
-export interface CallOrigin {
-  lang?: string;
-  projectCode?: string;
-  httpPath?: string;
-  httpMethod?: string;
-  clientIp?: string;
-  userAgent?: string;
-  requestId?: string;
-}
+export type CallOrigin = { [Field in keyof CallInfo]?: string | undefined };
 
 /**
  * The CallInfo a call came with. A call without one (a tool calling the service itself) or with
