@@ -82,3 +82,11 @@ test('a call without a CallInfo, or with bytes that are none, reads as one that 
   garbage.set('x-call-info-bin', Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]));
   t.deepEqual(callOriginOf(garbage), {});
 });
+
+test('a field holding NUL reads as not given (PostgreSQL cannot store it in an audit or exception row); the others stay', (t) => {
+  const origin = callOriginOf(toMetadata({ token: 't', lang: 'en', clientIp: '10.0.0.1\u0000', userAgent: 'agent\u0000x', projectCode: 'PRJ-1' }));
+  t.is(origin.clientIp, undefined);
+  t.is(origin.userAgent, undefined);
+  t.is(origin.projectCode, 'PRJ-1');
+  t.is(origin.lang, 'en');
+});

@@ -41,7 +41,8 @@ export type CallOrigin = { [Field in keyof CallInfo]?: string | undefined };
 /**
  * The CallInfo a call came with. A call without one (a tool calling the service itself) or with
  * bytes that are no CallInfo reads as an empty one: the service then answers in the caller's
- * language and makes a new request id, as for a call that gave none.
+ * language and makes a new request id, as for a call that gave none. A field holding NUL reads as
+ * not given: PostgreSQL cannot store it in the rows these values go to (text metadata could not carry it).
  */
 export function callOriginOf(metadata: Metadata): CallOrigin {
   const value = metadata.get(META.callInfo)[0];
@@ -53,14 +54,19 @@ export function callOriginOf(metadata: Metadata): CallOrigin {
   }
   if (!info) return {};
   return {
-    lang: info.lang || undefined,
-    projectCode: info.projectCode || undefined,
-    httpPath: info.httpPath || undefined,
-    httpMethod: info.httpMethod || undefined,
-    clientIp: info.clientIp.slice(0, MAX_CLIENT_IP) || undefined,
-    userAgent: info.userAgent.slice(0, MAX_USER_AGENT) || undefined,
-    requestId: info.requestId || undefined,
+    lang: given(info.lang),
+    projectCode: given(info.projectCode),
+    httpPath: given(info.httpPath),
+    httpMethod: given(info.httpMethod),
+    clientIp: given(info.clientIp.slice(0, MAX_CLIENT_IP)),
+    userAgent: given(info.userAgent.slice(0, MAX_USER_AGENT)),
+    requestId: given(info.requestId),
   };
+}
+
+/** A CallInfo field's value, or undefined when empty or holding NUL. */
+function given(value: string): string | undefined {
+  return value === '' || value.includes('\u0000') ? undefined : value;
 }
 
 /** The first string value of a metadata key. */
