@@ -1,4 +1,4 @@
-import { type CallContext } from '@platform/libs/auth/caller.ts';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { roleOf } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';

@@ -55,10 +55,8 @@ export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never,
   return handlers;
 }
 
-type Action = 'read' | 'write' | 'delete';
-
 /** `<path>:read`, `<path>:write`, `<path>:delete` (decisions.md §2). */
-export function roleOf(resource: Resource, action: Action): string {
+export function roleOf(resource: Resource, action: 'read' | 'write' | 'delete'): string {
   return `${resource.path}:${action}`;
 }
 

@@ -52,19 +52,18 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
   return (call: ServerUnaryCall<Req, Res>, callback) => {
     const origin = callOriginOf(call.metadata);
     const requestId = requestIdFrom(origin.requestId);
+    const { projectCode } = origin;
     let caller: Caller | undefined;
-    const projectCode = origin.projectCode;
     const run = async (): Promise<Res> => {
       const em = runtime.orm.em.fork();
       const asked: AccessAsked = { roles, along: handler.readsAlong?.(call.request, em) };
       let along: RowAlong | undefined;
       ({ caller, along } = await authenticate(runtime, em, call.metadata, asked));
       refuseNul(call.request);
-      const lang = origin.lang;
       return handler(call.request, {
         em,
         caller,
-        lang: isLanguage(lang) ? lang : caller.kind === 'user' ? caller.claims.lang : 'en',
+        lang: isLanguage(origin.lang) ? origin.lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
         client: { ipAddress: origin.clientIp, userAgent: origin.userAgent },
         along,

@@ -1,5 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { preparedRuns } from '../db/prepared.ts';
+import { Gauge, type Registry } from 'prom-client';
 
 /** What pg's Pool tells of itself (public properties of pg.Pool). */
 export interface PoolFigures {
@@ -48,27 +47,6 @@ export function watchPool(registry: Registry, name: string, pool: () => PoolFigu
     collect() {
       const figures = pool();
       if (figures?.options.max !== undefined) this.set({ pool: name }, figures.options.max);
-    },
-  });
-}
-
-/**
- * The named prepared statements a service sent on its pool (libs/src/db/prepared.ts, the hot reads:
- * the live access, a get's row along with it, a record by key), read at each scrape:
- * `db_prepared_statements_total{statement}`. Names are fixed in the code, a few per entity.
- *
- * @example
- * watchPreparedStatements(registry);
- */
-export function watchPreparedStatements(registry: Registry): void {
-  new Counter({
-    name: 'db_prepared_statements_total',
-    help: 'Named prepared statements sent on the pool, by name',
-    labelNames: ['statement'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [statement, count] of preparedRuns()) this.inc({ statement }, count);
     },
   });
 }
