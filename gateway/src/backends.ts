@@ -1,5 +1,5 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Client, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { Channel, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
@@ -7,6 +7,23 @@ import { releaseClosedHttp2Streams } from '@platform/libs/grpc/release-streams.t
 import { shareBoundResourceAccessor } from '@platform/libs/runtime/async-resource-bind.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { retryServiceConfig } from './retry-policy.ts';
+import { unaryCall, type UnaryMethod } from './unary-call.ts';
+
+/** grpc.health.v1 Health/Check: the service name asked (field 1), the serving status answered (field 1). */
+const HEALTH_CHECK: UnaryMethod<string, number> = {
+  path: '/grpc.health.v1.Health/Check',
+  requestSerialize: (service) => Buffer.from(new BinaryWriter().uint32(10).string(service).finish()),
+  responseDeserialize: (bytes) => {
+    const reader = new BinaryReader(bytes);
+    let status = 0;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 1) status = reader.int32();
+      else reader.skip(tag & 7);
+    }
+    return status;
+  },
+};
 
 /**
  * One long-lived gRPC channel per backend service, shared by every route; each call carries a
@@ -18,7 +35,7 @@ import { retryServiceConfig } from './retry-policy.ts';
  * const res = await backends.call('bpm', branch.grpc, 'getBranch', { id: 1 }, metadata);
  */
 export class Backends {
-  readonly #clients: Record<ServiceName, Client>;
+  readonly #channels: Record<ServiceName, Channel>;
   readonly #deadlineMs: number;
   readonly #latency: GrpcLatency | undefined;
 
@@ -45,10 +62,10 @@ export class Backends {
     };
     // mutual TLS when GRPC_TLS_* is set (libs/src/grpc/credentials.ts), plaintext otherwise
     const channel = channelCredentials(config.grpcTls);
-    this.#clients = {
-      core: new Client(config.grpc.core, channel, options),
-      bpm: new Client(config.grpc.bpm, channel, options),
-      dms: new Client(config.grpc.dms, channel, options),
+    this.#channels = {
+      core: new Channel(config.grpc.core, channel, options),
+      bpm: new Channel(config.grpc.bpm, channel, options),
+      dms: new Channel(config.grpc.dms, channel, options),
     };
     this.#deadlineMs = config.grpc.deadlineMs;
   }
@@ -58,49 +75,20 @@ export class Backends {
     if (!def) return Promise.reject(new Error(`no method ${method}`));
     const latency = this.#latency;
     const start = performance.now();
-    return new Promise((resolve, reject) => {
-      this.#clients[service].makeUnaryRequest(
-        def.path,
-        def.requestSerialize,
-        def.responseDeserialize,
-        request,
-        metadata,
-        { deadline: Date.now() + this.#deadlineMs },
-        (error, response) => {
-          latency?.observe(def.path, error ? error.code : status.OK, (performance.now() - start) / 1000);
-          if (error || response === undefined) reject(error ?? new Error('empty response'));
-          else resolve(response);
-        },
-      );
-    });
+    const ended = latency && ((code: status) => latency.observe(def.path, code, (performance.now() - start) / 1000));
+    return unaryCall(this.#channels[service], def, request, metadata, Date.now() + this.#deadlineMs, ended);
   }
 
   /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */
   health(service: ServiceName, name = '', timeoutMs = 2_000): Promise<boolean> {
-    return new Promise((resolve) => {
-      this.#clients[service].makeUnaryRequest(
-        '/grpc.health.v1.Health/Check',
-        (value: string) => Buffer.from(new BinaryWriter().uint32(10).string(value).finish()),
-        (bytes: Buffer) => {
-          const reader = new BinaryReader(bytes);
-          let status = 0;
-          while (reader.pos < reader.len) {
-            const tag = reader.uint32();
-            if (tag >>> 3 === 1) status = reader.int32();
-            else reader.skip(tag & 7);
-          }
-          return status;
-        },
-        name,
-        new Metadata(),
-        { deadline: Date.now() + timeoutMs },
-        (error, status) => resolve(!error && status === 1),
-      );
-    });
+    return unaryCall(this.#channels[service], HEALTH_CHECK, name, new Metadata(), Date.now() + timeoutMs).then(
+      (status) => status === 1,
+      () => false,
+    );
   }
 
   close(): void {
-    for (const client of Object.values(this.#clients)) client.close();
+    for (const channel of Object.values(this.#channels)) channel.close();
   }
 }
 
