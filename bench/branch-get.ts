@@ -57,7 +57,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       `${settings.warmup} s warm-up per target`,
   );
 
-  const { platform, targets: branchTargets, baseline, hop, hopBack, clerk, clerkRoles } = await startBranchTargets();
+  const { platform, targets: branchTargets, baseline, hop, hopBack, checkedHop, checkedHopBack, clerk, clerkRoles } = await startBranchTargets();
   const targets: Record<Name, Target> = { ...branchTargets, clerk };
 
   const pids = platform.platform.pids;
@@ -67,6 +67,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     baseline: baseline.pid,
     'hop front': hop.pid,
     'hop back': hopBack.pid,
+    'checked front': checkedHop.pid,
+    'checked back': checkedHopBack.pid,
     postgres: 'postgres',
     redis: 'redis-server',
   };
@@ -85,7 +87,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   const limitHeader = (await http('GET', targets.gateway.url, { headers: targets.gateway.headers })).headers.get('ratelimit-limit');
   if (limitHeader !== BENCH_RATE_LIMIT) throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
 
-  const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [], clerk: [] };
+  const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [], 'checked-hop': [], clerk: [] };
   const redisScripts: number[] = [];
   const logMark = await platform.logMark();
   const measured = { from: monotonicMicros(), to: 0 };
@@ -97,7 +99,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       const scripts = (await platform.redisScriptCalls()) - scriptsBefore;
       results[name].push(figures);
       let limiter = '';
-      if (name === 'gateway' || name === 'clerk') {
+      if (name === 'gateway' || name === 'clerk' || name === 'checked-hop') {
         if (scripts < figures.requests) {
           throw new BenchError(`round ${round}: Redis ran ${scripts} scripts for ${figures.requests} ${name} requests: the limiter was not consulted on every request`);
         }
@@ -115,7 +117,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   measured.to = monotonicMicros();
   if (platform.profileDir) {
     // Lets bench/profile-summary.ts keep only the measured rounds and name each profile's process.
-    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline', [hop.pid]: 'hop front', [hopBack.pid]: 'hop back' };
+    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline', [hop.pid]: 'hop front', [hopBack.pid]: 'hop back', [checkedHop.pid]: 'checked front', [checkedHopBack.pid]: 'checked back' };
     await writeFile(join(platform.profileDir, 'bench-window.json'), JSON.stringify({ scenario: 'branch-get', ...measured, processes }, null, 2));
   }
 
@@ -126,7 +128,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     const g = results.gateway[i];
     const b = results.baseline[i];
     const h = results['grpc-hop'][i];
-    if (!g || !b || !h) continue;
+    const c = results['checked-hop'][i];
+    if (!g || !b || !h || !c) continue;
     perRound.push([
       String(i + 1),
       fmt(g.requestsPerSec),
@@ -139,10 +142,11 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       fmt(g.p99 / b.p99, 2),
       fmt(h.requestsPerSec / b.requestsPerSec, 2),
       fmt(h.p99 / b.p99, 2),
+      fmt(c.requestsPerSec / b.requestsPerSec, 2),
     ]);
   }
   printTable(
-    ['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio', 'hop req/s ratio', 'hop p99 ratio'],
+    ['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio', 'hop req/s ratio', 'hop p99 ratio', 'checked req/s ratio'],
     perRound,
   );
 
@@ -163,6 +167,14 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(`\ngateway/baseline: req/s ${fmt(median(toBaseline), 2)} (${range(toBaseline)}); p99 ${fmt(median(p99Ratios), 2)} (closed loop: queueing, not judged)`);
   console.log(`grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(median(hopToBaseline), 2)} (${range(hopToBaseline)})`);
   console.log(`gateway/grpc-hop: req/s ${fmt(median(toHop), 2)} (${range(toHop)})`);
+  // What the targets leave the platform: the hop with only the checks that must stay exact.
+  const checkedToBaseline = ratios('checked-hop', 'baseline');
+  const checkedToHop = ratios('checked-hop', 'grpc-hop');
+  const toChecked = ratios('gateway', 'checked-hop');
+  console.log(
+    `checked-hop/baseline (the hop with the gateway's limiter and the service's live access statement, for reference): req/s ${fmt(median(checkedToBaseline), 2)} (${range(checkedToBaseline)}); ` +
+      `checked-hop/grpc-hop ${fmt(median(checkedToHop), 2)} (${range(checkedToHop)}); gateway/checked-hop ${fmt(median(toChecked), 2)} (${range(toChecked)})`,
+  );
   const clerkToBaseline = ratios('clerk', 'baseline');
   const clerkToGateway = ratios('clerk', 'gateway');
   console.log(

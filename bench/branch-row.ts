@@ -1,9 +1,17 @@
 /** The branch row both references of bench/branch-get.ts read, and the gateway's JSON shape of it. */
 
 /** The same columns the branch entity maps, by primary key. */
-export const SELECT_BRANCH =
+const BRANCH_COLUMNS =
   'select id, version, cr_process_id, status, created_at, updated_at, created_by, updated_by, ' +
-  'business_partner_id, branch_name, branch_code, address, phone, email from bpm.branch where id = $1 limit 1';
+  'business_partner_id, branch_name, branch_code, address, phone, email from bpm.branch';
+
+export const SELECT_BRANCH = `${BRANCH_COLUMNS} where id = $1 limit 1`;
+
+/**
+ * The same read as bpm-svc runs it along with the caller's live access (libs/src/crud/key-read.ts
+ * `along`): the id is `$6`, and the row is seen by a super user or within the token's tenant (`$4`).
+ */
+export const SELECT_BRANCH_ALONG = `${BRANCH_COLUMNS} where id = $6 and (access.super_user or cr_process_id = $4) limit 1`;
 
 export interface BranchRow {
   id: string;

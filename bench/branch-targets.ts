@@ -9,12 +9,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withClient } from '../scripts/lib/pg-client.ts';
 import { clerkToken } from './lib/clerk.ts';
-import { BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
+import { BENCH_RATE_LIMIT, BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 
-/** The gateway, the bare baseline, and one grpc-js hop alone (a reference). */
-export const BRANCH_TARGET_NAMES = ['gateway', 'baseline', 'grpc-hop'] as const;
+/**
+ * The gateway, the bare baseline, one grpc-js hop alone, and that hop with the checks the platform
+ * may not skip (the checked hop: the gateway's limiter, the service's live access statement;
+ * bench/grpc-hop-server.ts). The last two are references.
+ */
+export const BRANCH_TARGET_NAMES = ['gateway', 'baseline', 'grpc-hop', 'checked-hop'] as const;
 export type BranchTargetName = (typeof BRANCH_TARGET_NAMES)[number];
 
 export interface BranchTargets {
@@ -23,6 +27,8 @@ export interface BranchTargets {
   baseline: ChildServer;
   hop: ChildServer;
   hopBack: ChildServer;
+  checkedHop: ChildServer;
+  checkedHopBack: ChildServer;
   /** The record all three answer. */
   record: string;
   /** The gateway's request as a clerk (bench/lib/clerk.ts) makes it: the same record, through the role and tenant checks a super user skips. */
@@ -75,25 +81,42 @@ export async function startBranchTargets(): Promise<BranchTargets> {
   // One grpc-js hop alone: an HTTP front that asks a gRPC back for the same row and JSON.
   const hopBack = await startChildServer('grpc-hop back', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' }, { execArgv: platform.execArgv });
   const hop = await startChildServer('grpc-hop', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url }, { execArgv: platform.execArgv });
+  // The same hop with the two checks that stay exact on every request: the admin's live access, the limiter.
+  const checkedHopBack = await startChildServer(
+    'checked-hop back',
+    join(BENCH_DIR, 'grpc-hop-server.ts'),
+    { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10', HOP_ACCESS: JSON.stringify(accessClaimsOf(token)) },
+    { execArgv: platform.execArgv },
+  );
+  const checkedHop = await startChildServer(
+    'checked-hop',
+    join(BENCH_DIR, 'grpc-hop-server.ts'),
+    { HOP_ROLE: 'front', HOP_BACKEND: checkedHopBack.url, HOP_LIMITER: platform.redis.url, HOP_LIMITER_PREFIX: platform.redis.keyPrefix },
+    { execArgv: platform.execArgv },
+  );
 
   const targets: Record<BranchTargetName, Target> = {
     gateway: { url: `${platform.url}/api/branch/${branchId}`, headers: auth },
     baseline: { url: `${baseline.url}/branch/${branchId}` },
     'grpc-hop': { url: `${hop.url}/branch/${branchId}` },
+    'checked-hop': { url: `${checkedHop.url}/branch/${branchId}` },
   };
 
   // All answer 200 with the same record, byte for byte, before anything is measured.
   const answers = await Promise.all(BRANCH_TARGET_NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
-  const [viaGateway, viaBaseline, viaHop] = answers.map((answer) => answer.text);
-  if (viaGateway !== viaBaseline || viaHop !== viaBaseline) {
-    throw new BenchError(`the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}`);
+  const [viaGateway, viaBaseline, viaHop, viaCheckedHop] = answers.map((answer) => answer.text);
+  if (viaGateway !== viaBaseline || viaHop !== viaBaseline || viaCheckedHop !== viaBaseline) {
+    throw new BenchError(
+      `the targets answer different records:\n  gateway:  ${viaGateway}\n  baseline: ${viaBaseline}\n  grpc-hop: ${viaHop}\n  checked-hop: ${viaCheckedHop}`,
+    );
   }
+  if (answers[3]?.headers.get('ratelimit-limit') !== BENCH_RATE_LIMIT) throw new BenchError('the checked hop answered without its limiter');
   if (idOf(answers[0]?.json, 'branch read back') !== branchId) throw new BenchError(`GET answered another record: ${viaGateway}`);
   const clerkTarget: Target = { url: targets.gateway.url, headers: { authorization: `Bearer ${clerk.token}` } };
   const viaClerk = (await expectStatus(`GET ${clerkTarget.url} (clerk)`, http('GET', clerkTarget.url, { headers: clerkTarget.headers }))).text;
   if (viaClerk !== viaBaseline) throw new BenchError(`the clerk is answered another record:\n  clerk:    ${viaClerk}\n  baseline: ${viaBaseline}`);
   console.log(`# all answer 200 with the same record (${viaGateway?.length} bytes), the clerk (${clerk.roles} roles) too: ${viaGateway}`);
-  return { platform, targets, baseline, hop, hopBack, record: viaGateway ?? '', clerk: clerkTarget, clerkRoles: clerk.roles };
+  return { platform, targets, baseline, hop, hopBack, checkedHop, checkedHopBack, record: viaGateway ?? '', clerk: clerkTarget, clerkRoles: clerk.roles };
 }
 
 /**
@@ -103,6 +126,12 @@ export async function startBranchTargets(): Promise<BranchTargets> {
  */
 async function analyze(databaseUrl: string): Promise<void> {
   await withClient(databaseUrl, (client) => client.query('analyze'));
+}
+
+/** What the live access reads of a token: its user, session, tokenVersion and tenant. */
+function accessClaimsOf(token: string): { userCode: unknown; sid: unknown; tokenVersion: unknown; crProcessId: unknown } {
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  return { userCode: claims.userCode, sid: claims.sid, tokenVersion: claims.tokenVersion, crProcessId: claims.crProcessId };
 }
 
 function idOf(json: unknown, what: string): number {

@@ -8,12 +8,27 @@
  *   HOP_ROLE=back  DATABASE_URL=postgres://… node bench/grpc-hop-server.ts   gRPC: reads the row
  *   HOP_ROLE=front HOP_BACKEND=127.0.0.1:port node bench/grpc-hop-server.ts  HTTP: GET /branch/{id}
  *
+ * The **checked hop** is the same pair with the two checks the platform may never skip or defer
+ * (bench/README.md "branch-get"), made with the platform's own parts and nothing else:
+ *
+ *   HOP_LIMITER=redis://…  HOP_LIMITER_PREFIX=…  (front)  before each call, the gateway's token
+ *     bucket (gateway/src/limits/token-bucket.ts, one EVALSHA on a connection set up as the
+ *     gateway's), RateLimit-* headers on the answer, 429 past the limit
+ *   HOP_ACCESS={"userCode","sid","tokenVersion","crProcessId"}  (back)  the row read in the
+ *     statement bpm-svc sends for a get (libs/src/auth/access.ts withAccess: the caller's live user,
+ *     session, tenant and the role asked, with the row), 401 / 403 as the service answers
+ *
  * Both report `{ type: 'ready', name, address }` over IPC once they listen.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { Client, credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
-import { SELECT_BRANCH, toJson, type BranchRow } from './branch-row.ts';
+import { accessValues, withAccess } from '../libs/src/auth/access.ts';
+import { createLogger } from '../libs/src/log/logger.ts';
+import { clientKey } from '../gateway/src/limits/client-key.ts';
+import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
+import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../gateway/src/limits/token-bucket.ts';
+import { SELECT_BRANCH, SELECT_BRANCH_ALONG, toJson, type BranchRow } from './branch-row.ts';
 
 const identity = (bytes: Buffer): Buffer => bytes;
 const METHOD = {
@@ -39,13 +54,16 @@ function onStop(stop: () => void): void {
 if (process.env.HOP_ROLE === 'back') {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_MAX ?? 10) });
   pool.on('error', (error) => console.error('grpc-hop back: idle client error:', error.message));
+  const read = readOf(process.env.HOP_ACCESS);
   const server = new Server({ 'grpc.enable_channelz': 0 });
   server.addService({ GetBranch: METHOD }, {
     GetBranch: (call: { request: Buffer }, callback: (error: Partial<ServiceError> | null, value?: Buffer) => void) => {
-      pool.query<BranchRow>({ name: 'bench-branch-by-id', text: SELECT_BRANCH, values: [call.request.readUInt32BE(0)] }).then(
+      pool.query<AccessRow & BranchRow>({ ...read.statement, values: read.values(call.request.readUInt32BE(0)) }).then(
         (result) => {
+          const refused = read.refusal(result.rows[0]);
           const row = result.rows[0];
-          if (row) callback(null, Buffer.from(JSON.stringify(toJson(row))));
+          if (refused) callback(refused);
+          else if (row && row.id !== null) callback(null, Buffer.from(JSON.stringify(toJson(row))));
           else callback({ code: status.NOT_FOUND, details: 'branch not found' });
         },
         (error: unknown) => callback({ code: status.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
@@ -59,6 +77,7 @@ if (process.env.HOP_ROLE === 'back') {
   onStop(() => server.tryShutdown(() => void pool.end().finally(() => process.exit(0))));
 } else {
   const client = new Client(process.env.HOP_BACKEND ?? '', credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
+  const limit = limiterOf(process.env.HOP_LIMITER, process.env.HOP_LIMITER_PREFIX ?? 'bench-hop');
   const PATH = /^\/branch\/([1-9]\d{0,8})$/;
   const server = createServer((req, res) => {
     const match = req.method === 'GET' && req.url ? PATH.exec(req.url) : null;
@@ -69,10 +88,13 @@ if (process.env.HOP_ROLE === 'back') {
     if (!match) return reply(404, '{"message":"not found"}');
     const id = Buffer.alloc(4);
     id.writeUInt32BE(Number(match[1]));
-    client.makeUnaryRequest(METHOD.path, identity, identity, id, new Metadata(), { deadline: Date.now() + 10_000 }, (error, body) => {
-      if (error || !body) reply(error?.code === status.NOT_FOUND ? 404 : 500, JSON.stringify({ message: error?.details ?? 'empty' }));
-      else reply(200, body);
-    });
+    const call = () =>
+      client.makeUnaryRequest(METHOD.path, identity, identity, id, new Metadata(), { deadline: Date.now() + 10_000 }, (error, body) => {
+        if (error || !body) reply(httpStatusOf(error?.code), JSON.stringify({ message: error?.details ?? 'empty' }));
+        else reply(200, body);
+      });
+    if (!limit) return call();
+    limit(req.socket.remoteAddress ?? '', res).then((allowed) => (allowed ? call() : reply(429, '{"message":"too many requests"}')));
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -86,4 +108,59 @@ if (process.env.HOP_ROLE === 'back') {
     server.closeAllConnections();
     client.close();
   });
+}
+
+interface AccessRow {
+  'access.super_user': boolean;
+  'access.tenant_held': boolean;
+  'access.roles': string[];
+}
+
+interface BranchRead {
+  statement: { name: string; text: string };
+  values(id: number): unknown[];
+  /** The status the service would answer instead of the row, if any. */
+  refusal(row: (AccessRow & Partial<BranchRow>) | undefined): Partial<ServiceError> | undefined;
+}
+
+/** The back's read: the bare row, or with HOP_ACCESS the row along with the caller's live access. */
+function readOf(access: string | undefined): BranchRead {
+  if (!access) return { statement: { name: 'bench-branch-by-id', text: SELECT_BRANCH }, values: (id) => [id], refusal: () => undefined };
+  const claims = JSON.parse(access) as { userCode: string; sid: string; tokenVersion: number; crProcessId: number };
+  const role = 'branch:read';
+  const own = accessValues(claims, new Set([role]));
+  return {
+    statement: withAccess({ name: 'bench-branch-along', text: SELECT_BRANCH_ALONG }),
+    values: (id) => [...own, id],
+    refusal: (row) => {
+      if (!row) return { code: status.UNAUTHENTICATED, details: 'session not live' };
+      const allowed = row['access.super_user'] || (row['access.tenant_held'] && row['access.roles'].includes(role));
+      return allowed ? undefined : { code: status.PERMISSION_DENIED, details: 'role not held' };
+    },
+  };
+}
+
+/** With HOP_LIMITER, the gateway's token bucket in Redis per client address: true when the request may pass. */
+function limiterOf(url: string | undefined, keyPrefix: string): ((address: string, res: ServerResponse) => Promise<boolean>) | undefined {
+  if (!url) return undefined;
+  const points = 100_000_000;
+  const options = { points, duration: 60, keyPrefix: `${keyPrefix}:rl:hop` };
+  const limiter = new TokenBucketRedis({ ...options, storeClient: connectRedis(url, createLogger('grpc-hop', 'warn'), 'grpc-hop-limit'), insuranceLimiter: new TokenBucketMemory(options) });
+  return (address, res) => {
+    const headers = (result: unknown): boolean => {
+      if (!(result instanceof TokenBucketRes)) return false;
+      res.setHeader('RateLimit-Limit', String(points));
+      res.setHeader('RateLimit-Remaining', String(result.remainingPoints));
+      res.setHeader('RateLimit-Reset', String(Math.ceil(result.msUntilFull / 1000)));
+      return true;
+    };
+    return limiter.consume(clientKey(address)).then(headers, (refusal: unknown) => (headers(refusal), false));
+  };
+}
+
+function httpStatusOf(code: status | undefined): number {
+  if (code === status.NOT_FOUND) return 404;
+  if (code === status.UNAUTHENTICATED) return 401;
+  if (code === status.PERMISSION_DENIED) return 403;
+  return 500;
 }

@@ -80,7 +80,12 @@ const ACCESS_COLUMNS = `access.super_user as "access.super_user", access.tenant_
 /** The live access and a read along with it, as one named statement (one per read). */
 const combined = new Map<string, PreparedStatement>();
 
-function withAccess(along: ReadAlong): PreparedStatement {
+/**
+ * The statement coreAccessSource sends for a call that reads `along`: its values are accessValues',
+ * then the read's own.
+ * Exported for bench/branch-get.ts's checked-hop reference, which sends the same text.
+ */
+export function withAccess(along: Pick<ReadAlong, 'name' | 'text'>): PreparedStatement {
   let statement = combined.get(along.name);
   if (!statement) {
     statement = {
@@ -108,7 +113,7 @@ interface AccessRow {
  * read.access.roles.has('branch:read')
  */
 export const coreAccessSource: AccessSource = async (em, claims, { roles, along }) => {
-  const values = [claims.userCode, claims.sid, claims.tokenVersion, claims.crProcessId, [...roles]];
+  const values = accessValues(claims, roles);
   if (!along) {
     const [row] = await queryPrepared<{ super_user: boolean; tenant_held: boolean; roles: string[] }>(em, LIVE_ACCESS, values);
     return row && { access: liveAccess(row.super_user, row.tenant_held, row.roles, roles) };
@@ -117,6 +122,11 @@ export const coreAccessSource: AccessSource = async (em, claims, { roles, along 
   if (!row) return undefined;
   return { access: liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles'], roles), along: row };
 };
+
+/** The live access's own values, `$1` to `$5` of its statements. */
+export function accessValues(claims: Pick<VerifiedClaims, 'userCode' | 'sid' | 'tokenVersion' | 'crProcessId'>, roles: ReadonlySet<string>): unknown[] {
+  return [claims.userCode, claims.sid, claims.tokenVersion, claims.crProcessId, [...roles]];
+}
 
 function liveAccess(superUser: boolean, tenantHeld: boolean, held: string[], asked: ReadonlySet<string>): LiveAccess {
   return { superUser, tenantHeld, roles: new Set(tenantHeld ? held : []), asked };
