@@ -18,6 +18,10 @@
  *     statement bpm-svc sends for a get (libs/src/auth/access.ts withAccess: the caller's live user,
  *     session, tenant and the role asked, with the row), 401 / 403 as the service answers
  *
+ * A checked process also runs as the platform's processes do: finished HTTP/2 streams released and
+ * the shared bind accessor (bench/README.md "Garbage collection"), so that its collector pauses are
+ * the platform's and not plain grpc-js's; the plain hop keeps Node's and grpc-js's own behaviour.
+ *
  * Both report `{ type: 'ready', name, address }` over IPC once they listen.
  */
 import { createServer, type ServerResponse } from 'node:http';
@@ -25,6 +29,8 @@ import { Client, credentials, Metadata, Server, ServerCredentials, status, type 
 import pg from 'pg';
 import { accessValues, withAccess } from '../libs/src/auth/access.ts';
 import { createLogger } from '../libs/src/log/logger.ts';
+import { releaseClosedHttp2Streams } from '../libs/src/grpc/release-streams.ts';
+import { shareBoundResourceAccessor } from '../libs/src/runtime/async-resource-bind.ts';
 import { clientKey } from '../gateway/src/limits/client-key.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../gateway/src/limits/token-bucket.ts';
@@ -40,6 +46,11 @@ const METHOD = {
   responseSerialize: identity,
   responseDeserialize: identity,
 } as const;
+
+if (process.env.HOP_ACCESS || process.env.HOP_LIMITER) {
+  releaseClosedHttp2Streams();
+  shareBoundResourceAccessor();
+}
 
 function ready(name: string, address: string): void {
   process.send?.({ type: 'ready', name, address });

@@ -8,7 +8,8 @@
  * gateway's excess over the baseline per round, the first second after connections open apart,
  * and the seconds whose slowest request took over STALL_MS (a periodic pause shows as a rhythm).
  * Targets, per rate, on the median of the rounds' differences (gateway minus baseline): p50 ≤ +1 ms,
- * p99 ≤ +5 ms, p99.9 ≤ +10 ms.
+ * p99 ≤ +5 ms, p99.9 ≤ +10 ms. The checked hop (branch-get's floor reference) runs beside them and
+ * prints its own excess, for reference.
  *
  *   npm run bench -- steady-load
  *   BENCH_STEADY_SECONDS=5 BENCH_ROUNDS=1 BENCH_STEADY_RATES=500 node bench/steady-load.ts   (a quick check)
@@ -21,7 +22,12 @@ import { latencySummary, openLoop, type OpenLoopRun } from './open-loop.ts';
 const TARGETS = { p50: 1, p99: 5, p999: 10 } as const;
 /** A second whose slowest request took longer than this is listed as a stall. */
 const STALL_MS = 50;
-const NAMES = ['gateway', 'baseline'] as const satisfies readonly BranchTargetName[];
+/**
+ * The gateway and the baseline, and the checked hop (bench/grpc-hop-server.ts: one grpc-js hop with
+ * the limiter and the live access statement alone) as a reference with no target: its excess over
+ * the baseline is the tail the path's processes and checks add before any of the platform's layering.
+ */
+const NAMES = ['gateway', 'baseline', 'checked-hop'] as const satisfies readonly BranchTargetName[];
 type Name = (typeof NAMES)[number];
 
 await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop, via the gateway vs bare node:http + pg', async () => {
@@ -58,22 +64,33 @@ await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop,
     console.log(`\n${fmt(rate)} req/s, steady part (after the first second), per round (ms):`);
     const gateway = results[`gateway ${rate}`] ?? [];
     const baseline = results[`baseline ${rate}`] ?? [];
+    const checked = results[`checked-hop ${rate}`] ?? [];
     const excess = { p50: [] as number[], p99: [] as number[], p999: [] as number[] };
+    const checkedExcess = { p50: [] as number[], p99: [] as number[], p999: [] as number[] };
     printTable(
-      ['round', 'gw p50', 'gw p90', 'gw p99', 'gw p99.9', 'gw max', 'base p50', 'base p90', 'base p99', 'base p99.9', 'base max', '+p50', '+p99', '+p99.9'],
+      ['round', 'gw p50', 'gw p90', 'gw p99', 'gw p99.9', 'gw max', 'base p50', 'base p90', 'base p99', 'base p99.9', 'base max', '+p50', '+p99', '+p99.9', 'checked +p50', '+p99', '+p99.9'],
       gateway.map((run, i) => {
         const g = latencySummary(run.steady);
         const b = latencySummary(baseline[i]?.steady ?? new Float64Array());
         excess.p50.push(g.p50 - b.p50);
         excess.p99.push(g.p99 - b.p99);
         excess.p999.push(g.p999 - b.p999);
-        return [String(i + 1), ...[g.p50, g.p90, g.p99, g.p999, g.max, b.p50, b.p90, b.p99, b.p999, b.max].map((v) => fmt(v, 2)), fmt(g.p50 - b.p50, 2), fmt(g.p99 - b.p99, 2), fmt(g.p999 - b.p999, 2)];
+        const c = latencySummary(checked[i]?.steady ?? new Float64Array());
+        checkedExcess.p50.push(c.p50 - b.p50);
+        checkedExcess.p99.push(c.p99 - b.p99);
+        checkedExcess.p999.push(c.p999 - b.p999);
+        const over = (x: typeof g) => [x.p50 - b.p50, x.p99 - b.p99, x.p999 - b.p999].map((v) => fmt(v, 2));
+        return [String(i + 1), ...[g.p50, g.p90, g.p99, g.p999, g.max, b.p50, b.p90, b.p99, b.p999, b.max].map((v) => fmt(v, 2)), ...over(g), ...over(c)];
       }),
     );
     const firsts = (runs: OpenLoopRun[]) => runs.map((run) => latencySummary(run.firstSecond));
     console.log(
       `first second (connections opening), median of rounds: gateway p50 ${fmt(median(firsts(gateway).map((f) => f.p50)), 2)} p99 ${fmt(median(firsts(gateway).map((f) => f.p99)), 1)} max ${fmt(median(firsts(gateway).map((f) => f.max)), 1)} ms; ` +
         `baseline p50 ${fmt(median(firsts(baseline).map((f) => f.p50)), 2)} p99 ${fmt(median(firsts(baseline).map((f) => f.p99)), 1)} max ${fmt(median(firsts(baseline).map((f) => f.max)), 1)} ms`,
+    );
+    console.log(
+      `checked-hop (the hop with the limiter and the live access alone; reference, no target), median of the rounds' checked-hop - baseline: ` +
+        `p50 +${fmt(median(checkedExcess.p50), 2)} ms, p99 +${fmt(median(checkedExcess.p99), 2)} ms, p99.9 +${fmt(median(checkedExcess.p999), 2)} ms`,
     );
     const verdicts = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).map((key) => {
       const value = median(excess[key]);
