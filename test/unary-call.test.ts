@@ -50,43 +50,42 @@ async function bareServer(frames: Buffer): Promise<{ address: string; close: () 
   return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-const channelTo = (address: string) => new Channel(address, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
 const soon = () => Date.now() + 5_000;
 
-test('the response, and the status code heard by `ended`', async (t) => {
-  const server = await grpcServer();
-  const channel = channelTo(server.address);
-  const heard: number[] = [];
+/** Runs `use` with a channel to `server` (grpcServer's unless given), then closes both. */
+async function withChannel<T>(use: (channel: Channel) => Promise<T>, server?: Promise<{ address: string; close: () => unknown }>): Promise<T> {
+  const peer = await (server ?? grpcServer());
+  const channel = new Channel(peer.address, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
   try {
-    t.is(await unaryCall(channel, echo, 'world', new Metadata(), soon(), (code) => heard.push(code)), 'hello world');
-    t.deepEqual(heard, [status.OK]);
+    return await use(channel);
   } finally {
     channel.close();
-    server.close();
+    await peer.close();
   }
+}
+
+test('the response, and the status code heard by `ended`', async (t) => {
+  const heard: number[] = [];
+  await withChannel(async (channel) => {
+    t.is(await unaryCall(channel, echo, 'world', new Metadata(), soon(), (code) => heard.push(code)), 'hello world');
+    t.deepEqual(heard, [status.OK]);
+  });
 });
 
 test("a service's error is a ServiceError with its code, details and metadata", async (t) => {
-  const server = await grpcServer();
-  const channel = channelTo(server.address);
   const heard: number[] = [];
-  try {
+  await withChannel(async (channel) => {
     const error = await t.throwsAsync<ServiceError>(unaryCall(channel, echo, `fail:${status.NOT_FOUND}`, new Metadata(), soon(), (code) => heard.push(code)));
     t.is(error?.code, status.NOT_FOUND);
     t.is(error?.details, 'no such record');
     t.is(error?.message, '5 NOT_FOUND: no such record');
     t.deepEqual(error?.metadata.get('x-error-code'), ['SVC-SYS-4001']);
     t.deepEqual(heard, [status.NOT_FOUND]);
-  } finally {
-    channel.close();
-    server.close();
-  }
+  });
 });
 
 test('a request that does not serialise fails INTERNAL, and a response that does not parse too', async (t) => {
-  const server = await grpcServer();
-  const channel = channelTo(server.address);
-  try {
+  await withChannel(async (channel) => {
     const unserialisable: UnaryMethod<string, string> = { ...echo, requestSerialize: () => { throw new Error('not a message'); } };
     const sent = await t.throwsAsync<ServiceError>(unaryCall(channel, unserialisable, 'world', new Metadata(), soon()));
     t.is(sent?.code, status.INTERNAL);
@@ -95,33 +94,20 @@ test('a request that does not serialise fails INTERNAL, and a response that does
     const received = await t.throwsAsync<ServiceError>(unaryCall(channel, unparsable, 'world', new Metadata(), soon()));
     t.is(received?.code, status.INTERNAL);
     t.is(received?.details, 'Response message parsing error: truncated');
-  } finally {
-    channel.close();
-    server.close();
-  }
+  });
 });
 
 test('a call still unanswered at its deadline fails DEADLINE_EXCEEDED', async (t) => {
-  const server = await grpcServer();
-  const channel = channelTo(server.address);
-  try {
+  await withChannel(async (channel) => {
     const error = await t.throwsAsync<ServiceError>(unaryCall(channel, echo, 'hang', new Metadata(), Date.now() + 200));
     t.is(error?.code, status.DEADLINE_EXCEEDED);
-  } finally {
-    channel.close();
-    server.close();
-  }
+  });
 });
 
 test('an OK without a response fails UNIMPLEMENTED', async (t) => {
-  const server = await bareServer(Buffer.alloc(0));
-  const channel = channelTo(server.address);
-  try {
+  await withChannel(async (channel) => {
     const error = await t.throwsAsync<ServiceError>(unaryCall(channel, echo, 'world', new Metadata(), soon()));
     t.is(error?.code, status.UNIMPLEMENTED);
     t.is(error?.details, 'No message received');
-  } finally {
-    channel.close();
-    await server.close();
-  }
+  }, bareServer(Buffer.alloc(0)));
 });
