@@ -15,13 +15,12 @@
  *   BENCH_GC_RATE=1000 BENCH_GC_SECONDS=10 node bench/gc-survival.ts
  */
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBranchTargets } from './branch-targets.ts';
-import { GC_WATCH_DIR, GcWatch, type GcFigures } from './gc-watch.ts';
+import { figuresOf, GcWatch, type GcFigures } from './gc-watch.ts';
 import { BenchError, fmt, printTable, runScenario, type Target } from './lib.ts';
 import { openLoop } from './open-loop.ts';
 
@@ -108,17 +107,6 @@ async function main(): Promise<void> {
       fmt(f.markCompactMs, 1),
     ]),
   );
-}
-
-async function figuresOf(pid: number): Promise<GcFigures> {
-  const file = join(GC_WATCH_DIR, `${pid}.json`);
-  for (let waited = 0; !existsSync(file); waited += 50) {
-    if (waited > 5_000) throw new BenchError(`process ${pid} wrote no figures to ${file}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const figures = JSON.parse(readFileSync(file, 'utf8')) as GcFigures;
-  rmSync(file);
-  return figures;
 }
 
 /** A node:http2 server here answering 300 bytes to every stream, and the client role above in a process of its own. */

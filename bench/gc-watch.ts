@@ -4,10 +4,13 @@
  * they live on past one scavenge) and the bytes promoted to the old generation, which only a
  * mark-compact frees. Read from perf_hooks' `gc` entries and V8's heap space sizes.
  *
+ * Each pause of at least PAUSE_LISTED_MS is also listed with the wall-clock time it began, so that a
+ * stall seen by a client can be set against the pauses of every process (bench/steady-load.ts).
+ *
  * As a preload (`--import=./bench/gc-watch.ts`), SIGTTIN opens a window and SIGTTOU closes it and
- * writes `<tmpdir>/gc-watch/<pid>.json` (bench/gc-survival.ts reads it); `GcWatch` measures in process.
+ * writes `<tmpdir>/gc-watch/<pid>.json` (`figuresOf` reads it); `GcWatch` measures in process.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -24,7 +27,18 @@ export interface GcFigures {
   promotedBytes: number;
   markCompacts: number;
   markCompactMs: number;
+  /** The pauses of at least PAUSE_LISTED_MS: when each began (ms since the epoch), its kind and length. */
+  pauses: GcPause[];
 }
+
+export interface GcPause {
+  at: number;
+  kind: 'scavenge' | 'mark-compact';
+  ms: number;
+}
+
+/** Pauses this long or longer are listed one by one. */
+export const PAUSE_LISTED_MS = 5;
 
 export const GC_WATCH_DIR = join(tmpdir(), 'gc-watch');
 
@@ -39,10 +53,14 @@ export class GcWatch {
     if (!figures) return;
     for (const entry of list.getEntries()) {
       const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      const listed = (name: GcPause['kind']) => {
+        if (entry.duration >= PAUSE_LISTED_MS) figures.pauses.push({ at: performance.timeOrigin + entry.startTime, kind: name, ms: entry.duration });
+      };
       if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
         figures.scavenges++;
         figures.scavengeMs += entry.duration;
         figures.longestScavengeMs = Math.max(figures.longestScavengeMs, entry.duration);
+        listed('scavenge');
         figures.survivedBytes += used('new_space');
         const old = used('old_space');
         figures.promotedBytes += Math.max(0, old - this.#old);
@@ -50,6 +68,7 @@ export class GcWatch {
       } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
         figures.markCompacts++;
         figures.markCompactMs += entry.duration;
+        listed('mark-compact');
         this.#old = used('old_space');
       }
     }
@@ -60,7 +79,7 @@ export class GcWatch {
   }
 
   start(): void {
-    this.#figures = { seconds: 0, scavenges: 0, scavengeMs: 0, longestScavengeMs: 0, survivedBytes: 0, promotedBytes: 0, markCompacts: 0, markCompactMs: 0 };
+    this.#figures = { seconds: 0, scavenges: 0, scavengeMs: 0, longestScavengeMs: 0, survivedBytes: 0, promotedBytes: 0, markCompacts: 0, markCompactMs: 0, pauses: [] };
     this.#started = performance.now();
     this.#old = used('old_space');
   }
@@ -71,6 +90,18 @@ export class GcWatch {
     if (figures) figures.seconds = (performance.now() - this.#started) / 1000;
     return figures;
   }
+}
+
+/** The figures a preloaded process wrote at SIGTTOU (waits up to 5 s for them; the file is removed). */
+export async function figuresOf(pid: number): Promise<GcFigures> {
+  const file = join(GC_WATCH_DIR, `${pid}.json`);
+  for (let waited = 0; !existsSync(file); waited += 50) {
+    if (waited > 5_000) throw new Error(`process ${pid} wrote no figures to ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const figures = JSON.parse(readFileSync(file, 'utf8')) as GcFigures;
+  rmSync(file);
+  return figures;
 }
 
 const watch = new GcWatch();

@@ -22,6 +22,8 @@ export interface OpenLoopRun {
   worstPerSecond: number[];
   /** Requests sent. */
   sent: number;
+  /** When request 0 was due, in ms since the epoch: second s of worstPerSecond began s seconds later. */
+  startedAt: number;
 }
 
 /** How many connections the generator may hold open: enough that no request waits for one even through a stall. */
@@ -90,7 +92,7 @@ export async function openLoop(target: Target, options: { rate: number; seconds:
     for (let i = from; i < Math.min(from + perSecond, total); i++) worst = Math.max(worst, latencies[i] ?? 0);
     worstPerSecond.push(worst);
   }
-  return { steady, firstSecond, worstPerSecond, sent: total };
+  return { steady, firstSecond, worstPerSecond, sent: total, startedAt: performance.timeOrigin + t0 };
 }
 
 /** p50, p90, p99, p99.9 and max of sorted latencies. */

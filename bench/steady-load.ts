@@ -14,7 +14,10 @@
  *   npm run bench -- steady-load
  *   BENCH_STEADY_SECONDS=5 BENCH_ROUNDS=1 BENCH_STEADY_RATES=500 node bench/steady-load.ts   (a quick check)
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startBranchTargets, type BranchTargetName } from './branch-targets.ts';
+import { figuresOf, type GcPause } from './gc-watch.ts';
 import { BenchError, fmt, judge, median, printTable, runScenario, settingsFromEnv } from './lib.ts';
 import { latencySummary, openLoop, type OpenLoopRun } from './open-loop.ts';
 
@@ -28,6 +31,9 @@ const STALL_MS = 50;
  * the baseline is the tail the path's processes and checks add before any of the platform's layering.
  */
 const NAMES = ['gateway', 'baseline', 'checked-hop'] as const satisfies readonly BranchTargetName[];
+/** Collector pauses this long or longer are printed with the run they fell in. */
+const PAUSE_PRINTED_MS = 10;
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 type Name = (typeof NAMES)[number];
 
 await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop, via the gateway vs bare node:http + pg', async () => {
@@ -39,14 +45,33 @@ await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop,
   if (rates.some((rate) => !Number.isInteger(rate) || rate < 1)) throw new BenchError(`BENCH_STEADY_RATES=${process.env.BENCH_STEADY_RATES}: whole numbers`);
   console.log(`# ${rounds} rounds x ${seconds} s per target per rate (${rates.join(', ')} req/s), ${warmup} s warm-up per target per rate`);
 
-  const { targets } = await startBranchTargets();
+  // Every process of the path watches its own collector (bench/gc-watch.ts): each run then lists the
+  // long pauses of the processes it went through, at the second of the run they began in.
+  process.env.BENCH_NODE_FLAGS = `${process.env.BENCH_NODE_FLAGS ?? ''} --import=${join(BENCH_DIR, 'gc-watch.ts')}`.trim();
+  const { platform, targets, baseline, checkedHop, checkedHopBack } = await startBranchTargets();
+  const pids = platform.platform.pids;
+  const watched: Record<Name, [string, number][]> = {
+    gateway: [
+      ['gateway', pids.gateway],
+      ['bpm-svc', pids['bpm-svc']],
+    ],
+    baseline: [['baseline', baseline.pid]],
+    'checked-hop': [
+      ['checked front', checkedHop.pid],
+      ['checked back', checkedHopBack.pid],
+    ],
+  };
   const results: Record<string, OpenLoopRun[]> = {};
   for (const rate of rates) {
     if (warmup > 0) for (const name of NAMES) await openLoop(targets[name], { rate, seconds: warmup });
     for (let round = 1; round <= rounds; round++) {
       const order: readonly Name[] = round % 2 === 1 ? NAMES : [...NAMES].reverse();
       for (const name of order) {
+        for (const [, pid] of watched[name]) process.kill(pid, 'SIGTTIN');
         const run = await openLoop(targets[name], { rate, seconds });
+        for (const [, pid] of watched[name]) process.kill(pid, 'SIGTTOU');
+        const pauses: [string, GcPause][] = [];
+        for (const [who, pid] of watched[name]) for (const pause of (await figuresOf(pid)).pauses) if (pause.ms >= PAUSE_PRINTED_MS) pauses.push([who, pause]);
         (results[`${name} ${rate}`] ??= []).push(run);
         const s = latencySummary(run.steady);
         const f = latencySummary(run.firstSecond);
@@ -54,7 +79,8 @@ await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop,
         console.log(
           `# ${rate} req/s round ${round} ${name.padEnd(8)} p50 ${fmt(s.p50, 2)}  p90 ${fmt(s.p90, 2)}  p99 ${fmt(s.p99, 2)}  p99.9 ${fmt(s.p999, 2)}  max ${fmt(s.max, 1)} ms` +
             ` | first second: p50 ${fmt(f.p50, 2)} p99 ${fmt(f.p99, 1)} max ${fmt(f.max, 1)} ms` +
-            ` | seconds over ${STALL_MS} ms: ${stalls.length === 0 ? 'none' : stalls.map(([second, worst]) => `${second}s:${fmt(worst)}`).join(' ')}`,
+            ` | seconds over ${STALL_MS} ms: ${stalls.length === 0 ? 'none' : stalls.map(([second, worst]) => `${second}s:${fmt(worst)}`).join(' ')}` +
+            ` | collector pauses over ${PAUSE_PRINTED_MS} ms: ${pauses.length === 0 ? 'none' : pauses.map(([who, p]) => `${who} ${p.kind} ${fmt(p.ms)} ms at ${fmt((p.at - run.startedAt) / 1000, 1)}s`).join(', ')}`,
         );
       }
     }
