@@ -27,12 +27,14 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Client, credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
-import { accessValues, withAccess } from '../libs/src/auth/access.ts';
+import { accessOfRow, accessValues, withAccess, type AccessRow } from '../libs/src/auth/access.ts';
+import { holds } from '../libs/src/auth/caller.ts';
 import { createLogger } from '../libs/src/log/logger.ts';
 import { releaseClosedHttp2Streams } from '../libs/src/grpc/release-streams.ts';
 import { shareBoundResourceAccessor } from '../libs/src/runtime/async-resource-bind.ts';
 import { clientKey } from '../gateway/src/limits/client-key.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
+import { setLimitHeaders } from '../gateway/src/middleware/rate-limit.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../gateway/src/limits/token-bucket.ts';
 import { SELECT_BRANCH, SELECT_BRANCH_ALONG, toJson, type BranchRow } from './branch-row.ts';
 
@@ -121,12 +123,6 @@ if (process.env.HOP_ROLE === 'back') {
   });
 }
 
-interface AccessRow {
-  'access.super_user': boolean;
-  'access.tenant_held': boolean;
-  'access.roles': string[];
-}
-
 interface BranchRead {
   statement: { name: string; text: string };
   values(id: number): unknown[];
@@ -139,14 +135,14 @@ function readOf(access: string | undefined): BranchRead {
   if (!access) return { statement: { name: 'bench-branch-by-id', text: SELECT_BRANCH }, values: (id) => [id], refusal: () => undefined };
   const claims = JSON.parse(access) as { userCode: string; sid: string; tokenVersion: number; crProcessId: number };
   const role = 'branch:read';
-  const own = accessValues(claims, new Set([role]));
+  const asked = new Set([role]);
+  const own = accessValues(claims, asked);
   return {
     statement: withAccess({ name: 'bench-branch-along', text: SELECT_BRANCH_ALONG }),
     values: (id) => [...own, id],
     refusal: (row) => {
       if (!row) return { code: status.UNAUTHENTICATED, details: 'session not live' };
-      const allowed = row['access.super_user'] || (row['access.tenant_held'] && row['access.roles'].includes(role));
-      return allowed ? undefined : { code: status.PERMISSION_DENIED, details: 'role not held' };
+      return holds(accessOfRow(row, asked), role) ? undefined : { code: status.PERMISSION_DENIED, details: 'role not held' };
     },
   };
 }
@@ -160,9 +156,7 @@ function limiterOf(url: string | undefined, keyPrefix: string): ((address: strin
   return (address, res) => {
     const headers = (result: unknown): boolean => {
       if (!(result instanceof TokenBucketRes)) return false;
-      res.setHeader('RateLimit-Limit', String(points));
-      res.setHeader('RateLimit-Remaining', String(result.remainingPoints));
-      res.setHeader('RateLimit-Reset', String(Math.ceil(result.msUntilFull / 1000)));
+      setLimitHeaders(res, points, result);
       return true;
     };
     return limiter.consume(clientKey(address)).then(headers, (refusal: unknown) => (headers(refusal), false));

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Language } from '@platform/libs/i18n/messages.ts';
@@ -33,14 +34,17 @@ interface Tier {
  * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
  * and never reaches the JWT step.
  */
+/** RateLimit-Limit (per minute), RateLimit-Remaining and RateLimit-Reset (whole seconds until full) of a bucket's answer. */
+export function setLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, limit: number, result: TokenBucketRes): void {
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(result.remainingPoints));
+  res.setHeader('RateLimit-Reset', String(Math.ceil(result.msUntilFull / 1000)));
+}
+
 function limitRequests(tiers: Record<PathCategory, Tier>, metrics: GatewayMetrics | undefined): RequestHandler {
   return (req, res, next) => {
     const tier = tiers[categoryOfRequest(req, res)];
-    const headers = (result: TokenBucketRes) => {
-      res.setHeader('RateLimit-Limit', String(tier.limit));
-      res.setHeader('RateLimit-Remaining', String(result.remainingPoints));
-      res.setHeader('RateLimit-Reset', String(Math.ceil(result.msUntilFull / 1000)));
-    };
+    const headers = (result: TokenBucketRes) => setLimitHeaders(res, tier.limit, result);
     tier.limiter.consume(clientKey(clientIp(req))).then(
       (result) => {
         if (result instanceof TokenBucketRes) headers(result);

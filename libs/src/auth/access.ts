@@ -98,10 +98,16 @@ export function withAccess(along: Pick<ReadAlong, 'name' | 'text'>): PreparedSta
   return statement;
 }
 
-interface AccessRow {
+/** The access's columns of a row of `withAccess`'s statement. */
+export interface AccessRow {
   'access.super_user': boolean;
   'access.tenant_held': boolean;
   'access.roles': string[];
+}
+
+/** The live access a row of `withAccess`'s statement read, for the roles `asked`. */
+export function accessOfRow(row: AccessRow, asked: ReadonlySet<string>): LiveAccess {
+  return liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles'], asked);
 }
 
 /**
@@ -120,7 +126,7 @@ export const coreAccessSource: AccessSource = async (em, claims, { roles, along 
   }
   const [row] = await queryPrepared<AccessRow & Record<string, unknown>>(em, withAccess(along), [...values, ...along.values]);
   if (!row) return undefined;
-  return { access: liveAccess(row['access.super_user'], row['access.tenant_held'], row['access.roles'], roles), along: row };
+  return { access: accessOfRow(row, roles), along: row };
 };
 
 /** The live access's own values, `$1` to `$5` of its statements. */

@@ -56,7 +56,12 @@ export function authorize(ctx: CallContext, role: string): void {
   if (ctx.caller.kind === 'internal') return;
   const { access } = ctx.caller;
   if (!access.asked.has(role)) throw new Error(`role ${role} checked, but the call's access was read for ${[...access.asked].join(', ') || 'no role'}`);
-  if (!access.superUser && !access.roles.has(role)) throw forbidden();
+  if (!holds(access, role)) throw forbidden();
+}
+
+/** Whether a user's live access allows `role`: a super user holds every role, another user those read for its tenant. */
+export function holds(access: LiveAccess, role: string): boolean {
+  return access.superUser || access.roles.has(role);
 }
 
 /**
