@@ -46,6 +46,11 @@ export interface StartPlatformOptions {
    * port and reports it (`metrics`), so a second service started with the same env never collides.
    */
   ports?: 'default' | 'free';
+  /**
+   * How a `'free'` port is picked (default: one the OS hands out, then released). A start whose
+   * child found a picked port taken (EADDRINUSE) is tried again with new picks, up to three times.
+   */
+  pickPort?: () => Promise<number>;
   /** Entry files to run instead of the real ones (tests with stubs). */
   entries?: Partial<Record<ServiceName, string>>;
   /** Extra node options for every child, e.g. `['--enable-source-maps']`. */
@@ -134,8 +139,28 @@ interface Child {
  * await platform.stop();
  */
 export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      // A free port is picked before its service binds it: meanwhile another process (any outgoing
+      // connection's ephemeral port comes from the same range) may take it. Each attempt picks anew.
+      if (options.ports !== 'free' || attempt >= FREE_PORT_ATTEMPTS || !portWasTaken(error)) throw error;
+    }
+  }
+}
+
+/** Starts on free ports tried before a port taken between its pick and its bind fails the start. */
+const FREE_PORT_ATTEMPTS = 3;
+
+/** A child that exited before the platform was ready because its address was in use. */
+function portWasTaken(error: unknown): boolean {
+  return error instanceof PlatformStartError && error.output.some((line) => line.includes('EADDRINUSE'));
+}
+
+async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   const env: Env = { ...options.env };
-  await fillPorts(env, options.ports ?? 'default');
+  await fillPorts(env, options.ports ?? 'default', options.pickPort ?? freePort);
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
   const sink = openSink(options.log ?? 'console', SERVICE_NAMES);
@@ -305,8 +330,8 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, metrics, pids, stop };
 }
 
-async function fillPorts(env: Env, ports: 'default' | 'free'): Promise<void> {
-  const pick = async (fallback: number): Promise<number> => (ports === 'free' ? freePort() : fallback);
+async function fillPorts(env: Env, ports: 'default' | 'free', pickPort: () => Promise<number>): Promise<void> {
+  const pick = async (fallback: number): Promise<number> => (ports === 'free' ? pickPort() : fallback);
   if (!env.GATEWAY_PORT) env.GATEWAY_PORT = String(await pick(8080));
   const grpc = [
     ['CORE_GRPC_ADDR', 50051],
