@@ -8,10 +8,9 @@ import test from 'ava';
 import { PlatformStartError, startPlatform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { platform } from './helpers/platform.ts';
-import { READY_STUB } from './helpers/stand-in.ts';
+import { BINDING_STUB, READY_STUB } from './helpers/stand-in.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 
-const BINDING_STUB = new URL('./helpers/binding-stub.ts', import.meta.url).pathname;
 const entries = { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB, 'dms-svc': BINDING_STUB, gateway: READY_STUB };
 /** The ports startPlatform picks, in its order: gateway, core, bpm, dms gRPC, dms HTTP. */
 const PORT_VARS = ['GATEWAY_PORT', 'CORE_GRPC_ADDR', 'BPM_GRPC_ADDR', 'DMS_GRPC_ADDR', 'DMS_HTTP_ADDR'];

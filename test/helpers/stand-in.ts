@@ -7,3 +7,9 @@
  * await startPlatform({ env, entries: { 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB }, log: suiteLog() });
  */
 export const READY_STUB = new URL('./ready-stub.ts', import.meta.url).pathname;
+
+/**
+ * The path of helpers/binding-stub.ts: a stand-in that binds the port of the address in the variable
+ * STUB_BIND_VAR names, as a service binds its own, and exits with EADDRINUSE when it is taken.
+ */
+export const BINDING_STUB = new URL('./binding-stub.ts', import.meta.url).pathname;

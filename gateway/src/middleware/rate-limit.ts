@@ -27,13 +27,6 @@ interface Tier {
   message: Record<Language, string>;
 }
 
-/**
- * Step 3 of the filter chain (platform-interface.md §5, §8): the tier of the path (public, API key,
- * JWT) limits each client address. Every limited response carries RateLimit-Limit (the tier's
- * per-minute limit), RateLimit-Remaining and RateLimit-Reset (whole seconds until the bucket is full
- * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
- * and never reaches the JWT step.
- */
 /** RateLimit-Limit (per minute), RateLimit-Remaining and RateLimit-Reset (whole seconds until full) of a bucket's answer. */
 export function setLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, limit: number, result: TokenBucketRes): void {
   res.setHeader('RateLimit-Limit', String(limit));
@@ -41,6 +34,13 @@ export function setLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, limit: n
   res.setHeader('RateLimit-Reset', String(Math.ceil(result.msUntilFull / 1000)));
 }
 
+/**
+ * Step 3 of the filter chain (platform-interface.md §5, §8): the tier of the path (public, API key,
+ * JWT) limits each client address. Every limited response carries RateLimit-Limit (the tier's
+ * per-minute limit), RateLimit-Remaining and RateLimit-Reset (whole seconds until the bucket is full
+ * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
+ * and never reaches the JWT step.
+ */
 function limitRequests(tiers: Record<PathCategory, Tier>, metrics: GatewayMetrics | undefined): RequestHandler {
   return (req, res, next) => {
     const tier = tiers[categoryOfRequest(req, res)];
