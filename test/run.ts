@@ -1,5 +1,6 @@
 /**
- * `npm test`: starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
+ * `npm test`: installs Chromium when a selected file needs it and it is missing (helpers/chromium.ts),
+ * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
  * helpers/secret-scan.ts), and closes with the plain line `N passed, M failed`, where M is at least
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
+import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
 import { readNotedSecrets } from './helpers/used-secrets.ts';
@@ -27,6 +29,17 @@ const redis = await resolveTestRedis(process.env).catch((error: unknown) => {
   process.exit(1);
 });
 console.log(`# redis: ${redis.source} (${new URL(redis.url).host})`);
+
+// Chromium for the browser tests (helpers/chromium.ts), installed with apt-get when missing and a
+// selected file needs it; where it cannot be (not root), the run fails at once, saying what to run.
+if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) {
+  await ensureChromium().catch(async (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    console.log('0 passed, 1 failed');
+    await redis.stop();
+    process.exit(1);
+  });
+}
 
 const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
 const logFile = join(workDir, 'platform.log');
