@@ -90,8 +90,8 @@ test('ranges: first byte, last byte, suffix, open-ended give 206 with Content-Ra
   t.is(none.headers.get('content-range'), 'bytes */0');
 });
 
-test('HEAD of a download answers the headers of GET and no body; inline=true gives Content-Disposition inline', async (t) => {
-  const { token, body } = await uploaded('head me', 'h.txt');
+test('HEAD of a download answers the headers of GET and no body; inline=true gives Content-Disposition inline (for a type safe to show)', async (t) => {
+  const { token, body } = await uploaded('head me', 'h.txt', { type: 'text/plain' });
   const inline = await api('GET', `/api/dms-file/${body.fileId}/download-url?inline=true`, { token });
   t.is(inline.status, 200, inline.text);
   t.regex(inline.body.expiresAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

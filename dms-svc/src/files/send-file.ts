@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { create as contentDisposition } from 'content-disposition';
-import rangeParser from 'range-parser';
+import { rangeOf } from './byte-range.ts';
+import { servedInline, storedBytesHeaders } from './serving-policy.ts';
 import { writeFileRange } from './write-file-range.ts';
 
 /** What a download sends of a file. */
@@ -10,43 +11,50 @@ export interface StoredFile {
   originalFileName: string;
   mimeType: string;
   checksum: string;
+  /** Asked for inline (the signed URL's `inline=true`); served so only for the types serving-policy.ts allows. */
   inline: boolean;
+}
+
+export interface SendOptions {
+  /**
+   * Called once it is settled that a GET will be answered with the file's bytes (200 or 206), before
+   * any header is written: a download's audit row, so that a 416 or a HEAD is never audited and a
+   * row that cannot be written fails the download with an error body.
+   */
+  beforeBytes?: () => Promise<void>;
 }
 
 /**
  * Streams a stored file (decisions.md §5): Content-Type, Content-Length, Content-Disposition
  * (inline or attachment, RFC 6266 `filename*` by the content-disposition package), nosniff,
- * no-store, Accept-Ranges, ETag (the checksum). One range (`bytes=a-b`, `a-`, `-n`, parsed by
- * range-parser) is 206 with Content-Range; an unsatisfiable one 416 with `bytes *\/<size>`; a
- * malformed or multiple one is answered with the whole file. HEAD sends the headers alone.
+ * no-store, Accept-Ranges, ETag (the checksum), and the headers by which stored bytes never act on
+ * the platform's origin (serving-policy.ts): inline only for the types safe to show, a sandbox
+ * without script. One valid range is 206 with Content-Range, one past the end 416 with
+ * `bytes *\/<size>`, anything else the whole file (byte-range.ts). HEAD sends the headers alone.
  * Resolves with the status sent once the whole response is written; rejects when it was cut off.
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, file: StoredFile): Promise<number> {
+export async function sendFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, options: SendOptions = {}): Promise<number> {
   const { size } = await stat(file.path);
+  const range = rangeOf(req.headers.range, size);
+  if (req.method === 'GET' && range.kind !== 'unsatisfiable') await options.beforeBytes?.();
+
+  const inline = servedInline(file.mimeType, file.inline);
   res.setHeader('Content-Type', file.mimeType);
-  res.setHeader('Content-Disposition', contentDisposition(file.originalFileName, { type: file.inline ? 'inline' : 'attachment' }));
+  res.setHeader('Content-Disposition', contentDisposition(file.originalFileName, { type: inline ? 'inline' : 'attachment' }));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('ETag', `"${file.checksum}"`);
-
-  let start = 0;
-  let end = size - 1;
-  let status = 200;
-  const header = req.headers.range;
-  if (header !== undefined) {
-    const ranges = rangeParser(size, header, { combine: true });
-    if (ranges === -1) {
-      res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
-      res.end();
-      return 416;
-    }
-    if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 && ranges[0]) {
-      ({ start, end } = ranges[0]);
-      status = 206;
-      res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
-    }
+  for (const [name, value] of Object.entries(storedBytesHeaders(file.mimeType, inline))) res.setHeader(name, value);
+  if (range.kind === 'unsatisfiable') {
+    res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
+    res.end();
+    return 416;
   }
+  const status = range.kind === 'part' ? 206 : 200;
+  const [start, end] = range.kind === 'part' ? [range.start, range.end] : [0, size - 1];
+  if (range.kind === 'part') res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+
   const length = size === 0 ? 0 : end - start + 1;
   res.writeHead(status, { 'Content-Length': length });
   if (req.method === 'HEAD' || length === 0) {

@@ -126,31 +126,32 @@ export const SIGNED_URL_USER = 'anonymous';
 
 /**
  * A signed URL needs no session (decisions.md §5): the signature is the credential; a deleted file
- * is 404. Each GET that will send bytes (a range included) appends a DOWNLOAD audit row with the
- * client's address and User-Agent before the first byte goes out (a row that cannot be written
- * fails the download); HEAD sends no content and is not audited.
+ * is 404. Each GET answered with bytes (200 or 206) appends a DOWNLOAD audit row with the client's
+ * address and User-Agent before the first byte goes out (a row that cannot be written fails the
+ * download); a 416 and a HEAD send no content and are not audited.
  */
 async function signedDownload(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse, idText: string, query: URLSearchParams): Promise<void> {
   const { id, inline } = deps.signer.verify(idText, query);
   const em = deps.runtime.orm.em.fork();
   const row = await em.findOne(deps.files.entity, { id, deleted: false });
   if (!row) throw notFound(dmsFile.path);
-  if (req.method === 'GET') {
-    await em.transactional((tx) =>
-      appendAudit(tx, Number(row.crProcessId), {
-        action: 'DOWNLOAD',
-        userCode: SIGNED_URL_USER,
-        fileId: Number(row.id),
-        ...clientAddressOf(req),
-        details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
-      }),
-    );
-  }
   await sendFile(req, res, {
     path: deps.storage.pathOf(String(row.storedFileName)),
     originalFileName: String(row.originalFileName),
     mimeType: String(row.mimeType),
     checksum: String(row.checksum),
     inline,
+  }, {
+    // once it is settled that bytes go out (not for a 416)
+    beforeBytes: () =>
+      em.transactional((tx) =>
+        appendAudit(tx, Number(row.crProcessId), {
+          action: 'DOWNLOAD',
+          userCode: SIGNED_URL_USER,
+          fileId: Number(row.id),
+          ...clientAddressOf(req),
+          details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
+        }),
+      ),
   });
 }
