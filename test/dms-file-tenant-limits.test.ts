@@ -86,6 +86,31 @@ test('"a type outside allowedMimeTypes is 415 SVC-SYS-3002": the sniffed type is
   t.is((await upload({ token, crProcessId: anyType, content: 'anything', type: 'text/plain' })).status, 200);
 });
 
+test('"text declared application/pdf is not a PDF": a declared type whose signature file-type knows, over content it does not recognise, is stored as application/octet-stream and judged so', async (t) => {
+  const token = await admin();
+  const pdfOnly = await tenantWith({ allowedMimeTypes: 'application/pdf' });
+  // plain text, an HTML page, plain text declared in capitals
+  for (const [content, type] of [
+    ['plain words', 'application/pdf'],
+    ['<!doctype html><script>alert(1)</script>', 'application/pdf'],
+    ['plain words', 'APPLICATION/PDF'],
+  ] as const) {
+    assertErrorBody(t, await upload({ token, crProcessId: pdfOnly, content, fileName: 'claimed.pdf', type }), 415, 'SVC-SYS-3002');
+  }
+  t.deepEqual(await filesOf(pdfOnly), [], 'a refused upload keeps nothing');
+  const pdf = await upload({ token, crProcessId: pdfOnly, content: '%PDF-1.4\n%%EOF\n', fileName: 'real.pdf', type: 'application/pdf' });
+  t.is(pdf.status, 200, pdf.text);
+  t.is(pdf.body.mimeType, 'application/pdf');
+
+  // without limits the claim is kept as what it is: bytes of unknown type
+  const open = freshTenant();
+  const claimed = await upload({ token, crProcessId: open, content: 'plain words', fileName: 'claimed.png', type: 'image/png' });
+  t.is(claimed.body.mimeType, 'application/octet-stream');
+  // a declared type file-type has no signature for is believed; so is XML, whose declaration is optional
+  t.is((await upload({ token, crProcessId: open, content: 'a,b\n', fileName: 'a.csv', type: 'text/csv' })).body.mimeType, 'text/csv');
+  t.is((await upload({ token, crProcessId: open, content: '<a/>', fileName: 'a.xml', type: 'application/xml' })).body.mimeType, 'application/xml');
+});
+
 test('"a tenant over storageQuotaBytes is 413 SVC-SYS-3007": the live files count, a deleted one no longer does', async (t) => {
   const token = await admin();
   const tenant = await tenantWith({ storageQuotaBytes: 1000 });

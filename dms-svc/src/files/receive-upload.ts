@@ -5,8 +5,8 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { fileTypeFromBuffer } from 'file-type';
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { storedMimeType } from './stored-mime-type.ts';
 import type { StreamCap } from './tenant-limits.ts';
 import { isFormField, originalNameOf } from './upload-fields.ts';
 
@@ -122,13 +122,12 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     if (overCap) throw overCap;
     if (refusal) throw refusal;
     const originalFileName = originalNameOf(file.name);
-    const sniffed = await fileTypeFromBuffer(head.subarray(0, Math.min(size, SNIFF_BYTES))).catch(() => undefined);
     return {
       temporaryPath,
       originalFileName,
       fileSize: size,
       checksum: hash.digest('hex'),
-      mimeType: sniffed?.mime ?? (/^[\w.+-]+\/[\w.+-]+$/.test(file.partType) ? file.partType.toLowerCase() : 'application/octet-stream'),
+      mimeType: await storedMimeType(head.subarray(0, Math.min(size, SNIFF_BYTES)), file.partType),
       fields,
     };
   } catch (error) {
