@@ -6,7 +6,6 @@
  * throttle cannot be walked around. And the internal ports bind loopback under the launcher's
  * defaults (INTERNAL_LISTEN_HOST unset), as `npm start` starts them.
  */
-import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import test from 'ava';
@@ -15,6 +14,7 @@ import { assertErrorBody } from './helpers/error-body.ts';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
 import { upload, uploadRecord } from './helpers/files.ts';
+import { listeners } from './helpers/listeners.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const direct = `http://${platform.env.DMS_HTTP_ADDR}`;
@@ -75,23 +75,6 @@ test('a forged X-Forwarded-For without the credential is not recorded; the gatew
   t.is(proxied.status, 200, proxied.text);
   t.true((await auditAddresses(crProcessId)).includes(`PASSWORD_OK ${relayed}`));
 });
-
-/** The local addresses of the listening TCP sockets on `port` (/proc/net/tcp and tcp6), as `a.b.c.d` or the IPv6 hex. */
-async function listeners(port: number): Promise<string[]> {
-  const found: string[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    for (const line of text.split('\n').slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (!local || state !== '0A') continue;
-      const [hex, portHex] = local.split(':');
-      if (Number.parseInt(portHex ?? '', 16) !== port) continue;
-      // an IPv4 address is four bytes, little-endian
-      found.push(hex?.length === 8 ? (hex.match(/../g) ?? []).reverse().map((byte) => Number.parseInt(byte, 16)).join('.') : `v6:${hex}`);
-    }
-  }
-  return found;
-}
 
 const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1));
 
