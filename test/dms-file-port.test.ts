@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import test from 'ava';
 import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
+import { loadConfig } from '@platform/libs/config/config.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
@@ -102,5 +103,16 @@ test('the internal ports bind 127.0.0.1 under the launcher\'s defaults: the file
       socket.on('error', (failure: NodeJS.ErrnoException) => resolve(failure.code ?? failure.message));
     });
     t.is(error, 'ECONNREFUSED', `the file port from ${outward}`);
+  }
+});
+
+test('INTERNAL_LISTEN_HOST is an IP address, 127.0.0.1 when unset; a Service name or anything else refuses the start', (t) => {
+  const base = { ...platform.env };
+  delete base.INTERNAL_LISTEN_HOST;
+  t.is(loadConfig(base).internalListenHost, '127.0.0.1');
+  t.is(loadConfig({ ...base, INTERNAL_LISTEN_HOST: '0.0.0.0' }).internalListenHost, '0.0.0.0');
+  t.is(loadConfig({ ...base, INTERNAL_LISTEN_HOST: '::' }).internalListenHost, '::');
+  for (const host of ['dms-svc', 'localhost', '127.0.0.1:50054', '*']) {
+    t.throws(() => loadConfig({ ...base, INTERNAL_LISTEN_HOST: host }), { message: /INTERNAL_LISTEN_HOST must be an IP address/ }, host);
   }
 });
