@@ -32,6 +32,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
 import { ResponseHeadReader } from '../gateway/src/relay/response-head.ts';
 import {
@@ -105,6 +106,9 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
       `storage ${storageDir}; RSS of gateway ${pids.gateway} and dms-svc ${pids['dms-svc']} every ${RSS_SAMPLE_MS} ms`,
   );
   const token = await login(platform);
+  // straight to dms-svc, a request also carries the gateway's credential, which its file port asks of every request
+  const filePort = { [FILE_PORT_CREDENTIAL_HEADER]: new FilePortCredential(env.JWT_SECRET ?? '').value };
+  const extra: Record<Route, Record<string, string>> = { gateway: {}, direct: filePort };
   const auth = { authorization: `Bearer ${token}` };
 
   const results: Record<string, Transfer[]> = {};
@@ -120,9 +124,9 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   const warmSource = join(workDir, 'warm-up.bin');
   const warmSha = await generate(warmSource, warmMib);
   for (const route of ROUTES) {
-    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () => uploadFile(`${base[route]}/api/dms-file/upload`, auth, warmSource, warmMib * MIB));
+    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () => uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB));
     const { fileId, storedFileName } = answer as { fileId: number; storedFileName: string };
-    const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId)));
+    const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId), extra[route]));
     if (got.sha256 !== warmSha) throw new BenchError(`warm-up download ${route}: sha256 ${got.sha256}, expected ${warmSha}`);
     console.log(`# warm-up ${route.padEnd(7)} ${fmt(warmMib)} MiB: upload ${fmt(up.mbPerSec, 1)} MB/s, download ${fmt(down.mbPerSec, 1)} MB/s (discarded)`);
     await expectStatus(`DELETE /api/dms-file/${fileId}`, http('DELETE', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }), 204);
@@ -136,7 +140,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     const order: readonly Route[] = round % 2 === 1 ? ROUTES : [...ROUTES].reverse();
     const uploaded: Partial<Record<Route, { fileId: number; storedFileName: string }>> = {};
     for (const route of order) {
-      const { transfer, answer } = await timed(pids, size, () => uploadFile(`${base[route]}/api/dms-file/upload`, auth, source, size));
+      const { transfer, answer } = await timed(pids, size, () => uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, source, size));
       const body = answer as { fileId?: unknown; storedFileName?: unknown; fileSize?: unknown };
       if (typeof body.fileId !== 'number' || typeof body.storedFileName !== 'string' || body.fileSize !== size) {
         throw new BenchError(`upload ${route}: unexpected answer ${JSON.stringify(answer).slice(0, 500)}`);
@@ -148,7 +152,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     for (const route of order) {
       const file = uploaded[route];
       if (!file) continue;
-      const { transfer, answer } = await timed(pids, size, () => downloadFile(signedUrl(base[route], secret, file.fileId)));
+      const { transfer, answer } = await timed(pids, size, () => downloadFile(signedUrl(base[route], secret, file.fileId), extra[route]));
       if (answer.bytes !== size || answer.sha256 !== sha256) {
         throw new BenchError(`download ${route}: ${fmt(answer.bytes)} bytes, sha256 ${answer.sha256}; expected ${fmt(size)} bytes, sha256 ${sha256}`);
       }
@@ -371,7 +375,7 @@ async function uploadFile(url: string, headers: Record<string, string>, path: st
  * GCs they cause), with the gateway's strict response-head reader; the body is framed by its
  * Content-Length and a short one fails the run.
  */
-async function downloadFile(url: string): Promise<{ bytes: number; sha256: string }> {
+async function downloadFile(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; sha256: string }> {
   const target = new URL(url);
   const shown = `GET ${url.replace(/token=[^&]*/, 'token=…')}`;
   const reader = new ResponseHeadReader();
@@ -413,6 +417,6 @@ async function downloadFile(url: string): Promise<{ bytes: number; sha256: strin
     });
     socket.once('error', reject);
     socket.once('end', () => reject(new BenchError(`${shown}: the connection ended after ${bytes} bytes of the body`)));
-    socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
+    socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
   });
 }

@@ -6,6 +6,9 @@
  * - DATABASE_URL set: that PostgreSQL instead of the embedded one;
  * - the gateway on GATEWAY_PORT (8080), the services' gRPC on 127.0.0.1:50051-50053 unless
  *   CORE_GRPC_ADDR, BPM_GRPC_ADDR, DMS_GRPC_ADDR say otherwise;
+ * - every internal port (the services' gRPC and metrics ports, dms-svc's file port, the gateway's
+ *   management port) bound to INTERNAL_LISTEN_HOST, 127.0.0.1 unless set: reachable from this
+ *   machine only, whatever the hosts of the addresses above (decisions.md "Configuration");
  * - every variable the user set reaches the children unchanged.
  * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
  * minute) while the others keep serving.

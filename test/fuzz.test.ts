@@ -8,7 +8,10 @@
  * decisions.md §6: "Every error body is {status: "ERROR", error_code, message}"; "SVC-SYS-5001 500
  * unexpected failure; logged as an exception entry": no hostile request may be one. So every answer
  * is below 500, every non-2xx carries the error body, no exception entry is written for any of them,
- * and the platform is still UP afterwards.
+ * and the platform is still UP afterwards. The route corpus is sent twice: by a super user, and by a
+ * user of one tenant holding a single role, whose requests take the paths a refusal takes (403 before
+ * the body is read, the tenant checks) rather than those of a caller who may do everything. Multipart
+ * framing is fuzz-multipart.test.ts's, the private ports fuzz-ports.test.ts's.
  */
 import test from 'ava';
 import { apiFields, isScalar, offers, RANGE_KINDS, visibleScalars, type FieldSpec, type Resource } from '@platform/libs/crud/resource.ts';
@@ -16,7 +19,7 @@ import { categoryOf } from '../gateway/src/middleware/paths.ts';
 import { registry } from '../gateway/src/registry.ts';
 import type { RouteSpec } from '../gateway/src/routes/route.ts';
 import { gatewayRoutes } from '../gateway/src/routes/table.ts';
-import { create, freshTenant, login, unique } from './helpers/factories.ts';
+import { create, createAccount, freshTenant, login, unique, userWithRoles } from './helpers/factories.ts';
 import { BODIES, HEADER_SETS, PATH_VALUES, QUERY_STRINGS, wrongValues } from './helpers/hostile-corpus.ts';
 import { api, platform, type ApiResponse } from './helpers/platform.ts';
 import { rawRequest } from './helpers/raw-http.ts';
@@ -107,12 +110,12 @@ function problemOf(c: Case, res: ApiResponse): string | undefined {
   return undefined;
 }
 
-async function credentialsFor(path: string, session: Credentials): Promise<Credentials> {
+async function credentialsFor(path: string, session: Credentials, user = { userCode: platform.adminUser, password: platform.adminPassword }): Promise<Credentials> {
   const category = categoryOf(path.split('?')[0] ?? path);
   if (category === 'public') return {};
   if (category === 'api-key') return { apiKey: true };
   // logout ends the token it is called with: each case gets one of its own
-  if (path.startsWith('/api/auth/logout')) return { token: (await login(platform.adminUser, platform.adminPassword)).token };
+  if (path.startsWith('/api/auth/logout')) return { token: (await login(user.userCode, user.password)).token };
   return session;
 }
 
@@ -135,15 +138,12 @@ async function exceptionsSince(from: string): Promise<Record<string, unknown>[]>
   }
 }
 
-test('every route answers hostile input with a 4xx and the error body, logs no exception and stays UP', async (t) => {
-  const from = new Date(Date.now() - 1000).toISOString();
-  // a session of the bootstrap super user of its own: the shared one must outlive this walk
-  const session = { token: (await login(platform.adminUser, platform.adminPassword)).token };
-  const cases = [...routes.flatMap(routeCases), ...(await Promise.all(registry.map(fieldCases))).flat()];
+/** Sends `cases` with `session` where a route wants a session; what was wrong, and the answers by status. */
+async function sendCorpus(cases: readonly Case[], session: Credentials, asUser?: { userCode: string; password: string }): Promise<{ problems: string[]; statuses: Map<number, number> }> {
   const problems: string[] = [];
   const statuses = new Map<number, number>();
   await inParallel(cases, async (c) => {
-    const credentials = await credentialsFor(c.path, session);
+    const credentials = await credentialsFor(c.path, session, asUser);
     const headers = { 'x-project-code': FUZZ_CODE, ...c.headers };
     const res = await rawRequest(c.method, c.path, { ...credentials, headers, ...(c.body === undefined ? {} : { body: c.body }) }).catch(
       (error: unknown) => ({ status: 0, headers: new Headers(), body: undefined, text: `no answer: ${String(error)}` }),
@@ -152,8 +152,26 @@ test('every route answers hostile input with a 4xx and the error body, logs no e
     const problem = problemOf(c, res);
     if (problem) problems.push(problem);
   });
+  return { problems, statuses };
+}
+
+test('every route answers hostile input with a 4xx and the error body, logs no exception and stays UP', async (t) => {
+  const from = new Date(Date.now() - 1000).toISOString();
+  // a session of the bootstrap super user of its own: the shared one must outlive this walk
+  const session = { token: (await login(platform.adminUser, platform.adminPassword)).token };
+  const cases = [...routes.flatMap(routeCases), ...(await Promise.all(registry.map(fieldCases))).flat()];
+  const { problems, statuses } = await sendCorpus(cases, session, { userCode: platform.adminUser, password: platform.adminPassword });
   t.log(`${cases.length} requests over ${routes.length} routes; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   t.deepEqual(problems.slice(0, 40), [], `${problems.length} of ${cases.length} answers were wrong`);
+
+  // the same routes from a user of one tenant holding one role: refusals, not a super user's paths
+  const clerk = await userWithRoles(await createAccount(), ['branch:read']);
+  const routeCorpus = routes.flatMap(routeCases);
+  const few = await sendCorpus(routeCorpus, { token: clerk.token }, clerk);
+  t.log(`a user with one role: ${routeCorpus.length} requests; answers by status: ${JSON.stringify(Object.fromEntries([...few.statuses].sort()))}`);
+  t.deepEqual(few.problems.slice(0, 40), [], `${few.problems.length} of ${routeCorpus.length} answers to a user with one role were wrong`);
+  // the control: the role it holds serves it, so the refusals above are of a live user's session
+  t.true((few.statuses.get(403) ?? 0) > 0, 'a user with one role is refused somewhere');
 
   // the recorder sends its entries on in the background: give it a moment
   await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
@@ -92,7 +93,9 @@ try {
   // the log is complete once every process has stopped and the launcher has closed the file
   await platform.stop();
   const log = await readFile(logFile, 'utf8').catch(() => '');
-  const scan = scanRunLog(log, { ...secrets }, readNotedSecrets(await readFile(secretsFile, 'utf8')));
+  // the gateway's credential on dms-svc's file port is derived from JWT_SECRET: as secret as it
+  const filePort = new FilePortCredential(secrets.JWT_SECRET).value;
+  const scan = scanRunLog(log, { ...secrets, FILE_PORT_CREDENTIAL: filePort }, readNotedSecrets(await readFile(secretsFile, 'utf8')));
   console.log(scan.report.join('\n'));
   if (!scan.passed) failed.count++;
   if (failed.count > 0) {

@@ -27,6 +27,7 @@ import { bpmRoutes } from './routes/bpm.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
+import { FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { dmsProxy } from './relay/dms-proxy.ts';
 import { downloadRelay } from './relay/download-relay.ts';
 import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
@@ -96,8 +97,10 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   const cors = corsPolicy(config.allowedOrigins);
   const limits = createRateLimiting(config, log, metrics);
 
-  const proxy = dmsProxy(config.dms.httpAddr, sessions);
-  const relay = downloadRelay(config.dms.httpAddr);
+  // dms-svc's file port answers the gateway only: both ways there carry its credential
+  const filePort = new FilePortCredential(config.jwtSecret);
+  const proxy = dmsProxy(config.dms.httpAddr, sessions, filePort);
+  const relay = downloadRelay(config.dms.httpAddr, filePort);
   // An upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts):
   // the one JWT request whose session the gateway reads before dms-svc does.
   const upload: Forward = async (req, res) => {

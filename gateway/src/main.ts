@@ -28,9 +28,9 @@ function start(): void {
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
-  const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
+  const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, config.internalListenHost, () => {
     const address = managementServer?.address();
-    log.info({ port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');
+    log.info({ host: config.internalListenHost, port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');
   });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();

@@ -59,6 +59,7 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
   let overCap: DomainError | undefined;
   let capsFailure: { error: unknown } | undefined;
   let size = 0;
+  let abandoned = false;
   const hash = createHash('sha256');
   const head = Buffer.alloc(SNIFF_BYTES);
 
@@ -68,6 +69,11 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     else fields.set(name, value);
   });
   form.on('file', (name, stream, info) => {
+    // From its creation: busboy errors a part's stream when the form breaks off inside it (no closing
+    // boundary, a body cut short), which may happen while the caps are still asked below, before the
+    // pipeline listens. An 'error' without a listener would end the process; the form's own 'error'
+    // answers the request (400), so the part's is only kept from becoming uncaught.
+    stream.on('error', () => undefined);
     if (name !== 'file' || file) {
       refuse(name === 'file' ? invalidField('file') : invalidField(name, 'field.unknown'));
       stream.resume();
@@ -76,6 +82,8 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     stream.on('limit', () => (tooLarge = true));
     const written = (capsOf ? capsOf(new Map(fields)) : Promise.resolve([])).then(
       (caps) => {
+        // the form failed while the caps were asked: no temporary file is made for a part already gone
+        if (abandoned || stream.destroyed) throw new Error('upload abandoned');
         const meter = new Transform({
           transform(chunk: Buffer, _encoding, done) {
             // over a cap: the rest is read and dropped, so that the client gets the answer
@@ -131,6 +139,7 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
       fields,
     };
   } catch (error) {
+    abandoned = true;
     req.unpipe(form);
     file?.stream.destroy();
     await file?.written.catch(() => undefined);

@@ -8,7 +8,8 @@ import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/
 import { roleOf } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
-import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, forbidden, notFound } from '@platform/libs/errors/domain-error.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { HttpLatency, UNMATCHED_ROUTE } from '@platform/libs/metrics/http.metrics.ts';
 import type { DownloadSigner } from '../files/download-signature.ts';
@@ -45,13 +46,26 @@ export interface FileServerDeps {
  * /api/dms-share-link/public/{token}/validate-password (share/*); anything else 404. Each request
  * runs as the one the gateway handed on (X-Request-Id, else a new id), for its log lines and
  * exception entry.
+ *
+ * It answers the gateway only: before anything else, every request must carry the gateway's
+ * credential (FILE_PORT_CREDENTIAL_HEADER, libs/src/auth/file-port-credential.ts), else 403
+ * SVC-SYS-1003 and its body is dropped unread. So nothing a request that did not come through the
+ * gateway says is believed — X-Forwarded-For included (client-address.ts) — and the gateway's
+ * filter chain (IP filter, rate limits, the share-password throttle) cannot be walked around. It
+ * binds INTERNAL_LISTEN_HOST (loopback by default), the port of DMS_HTTP_ADDR.
  */
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
   const latency = new HttpLatency(deps.runtime.metrics);
+  const gateway = new FilePortCredential(deps.config.jwtSecret);
   const server = createServer((req, res) => {
     const start = performance.now();
     res.once('close', () => latency.observe(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));
+    if (!gateway.matches(req.headers[FILE_PORT_CREDENTIAL_HEADER])) {
+      req.resume();
+      sendFailure(deps.runtime, req, res, forbidden());
+      return;
+    }
     withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
       handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error)),
     );
@@ -65,9 +79,9 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(portOf(deps.config.dms.httpAddr), '0.0.0.0', resolve);
+    server.listen(portOf(deps.config.dms.httpAddr), deps.config.internalListenHost, resolve);
   });
-  deps.runtime.log.info({ address: deps.config.dms.httpAddr }, 'file server listening');
+  deps.runtime.log.info({ host: deps.config.internalListenHost, port: portOf(deps.config.dms.httpAddr) }, 'file server listening');
   return {
     server,
     // uploads and downloads in flight finish (within the drain bound), like the gRPC calls beside them

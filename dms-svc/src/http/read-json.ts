@@ -1,27 +1,15 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJsonBody } from '@platform/libs/http/read-json-body.ts';
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
 
 /**
  * A small JSON object body of a public request, read here since the gateway proxies such paths
- * untouched: more than `limit` bytes, malformed JSON or anything but an object is 400 SVC-SYS-2001.
+ * untouched, under the rules of every JSON body of the platform (libs/src/http/read-json-body.ts:
+ * UTF-8 `application/json` only, Content-Encoding decoded or refused, storable strings, over `limit`
+ * bytes 413 SVC-SYS-3001); anything but an object is 400 SVC-SYS-2001.
  */
-export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw new DomainError('SVC-SYS-2001', 'body.tooLarge', { limit: String(limit) });
-    }
-    chunks.push(chunk);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new DomainError('SVC-SYS-2001', 'body.malformed');
-  }
+export async function readJsonObject(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Record<string, unknown>> {
+  const value = await readJsonBody(req, res, limit);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DomainError('SVC-SYS-2001', 'body.notObject');
   return value as Record<string, unknown>;
 }

@@ -21,7 +21,7 @@ const BCRYPT_MAX_BYTES = 72;
  * Each judged password appends PASSWORD_OK or PASSWORD_FAIL. The gateway throttles wrong tries.
  */
 export async function validatePassword(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
-  const password = onlyString(await readJsonObject(req, 4096), 'password');
+  const password = onlyString(await readJsonObject(req, res, 4096), 'password');
   const em = deps.runtime.orm.em.fork();
   const link = await openLink(em, token);
   const valid =

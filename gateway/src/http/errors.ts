@@ -8,7 +8,7 @@ import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { scrubSecrets } from '@platform/libs/log/redaction.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
-import { requestError } from './request-errors.ts';
+import { requestError } from '@platform/libs/http/request-errors.ts';
 
 /** The error body of decisions.md §6: status, error_code, message in `lang`, refId on 5xx. */
 export function errorBody(lang: Language, error: DomainError): Record<string, string> {

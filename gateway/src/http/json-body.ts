@@ -1,13 +1,10 @@
-import { isUtf8 } from 'node:buffer';
-import express, { type RequestHandler } from 'express';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-
-/** Deepest nesting of arrays and objects in a body: the interface's deepest is 3 (`sorts[0].field`). */
-export const MAX_JSON_DEPTH = 32;
+import type { RequestHandler } from 'express';
+import { checkJson, jsonParser } from '@platform/libs/http/json-rules.ts';
 
 /**
- * Reads a JSON body (express.json, up to `limit` bytes, gzip / deflate / br decoded) and checks it
- * once for what no route should have to think of:
+ * Reads a JSON body (libs/src/http/json-rules.ts: body-parser's json, up to `limit` bytes, gzip /
+ * deflate / br decoded) and checks it once for what no route should have to think of; dms-svc
+ * applies the same rules to the one JSON body it reads itself (validate-password):
  *
  * - the body is UTF-8 (RFC 8259 §8.1), no other charset, and its bytes are valid UTF-8: body-parser
  *   would otherwise decode invalid bytes to U+FFFD and store that;
@@ -21,58 +18,10 @@ export const MAX_JSON_DEPTH = 32;
  * Each failure is one of the error handler's 4xx: none reaches a service.
  */
 export function jsonBody(limit: number): RequestHandler[] {
-  return [express.json({ limit, verify: utf8Only }), checkedJson];
-}
-
-/** body-parser's verify hook: thrown errors keep their 4xx status (request-errors.ts maps them). */
-function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
-  if (encoding.toLowerCase() !== 'utf-8') throw Object.assign(new Error('JSON is UTF-8'), { status: 400, type: 'charset.unsupported' });
-  if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { status: 400, type: 'entity.verify.failed' });
+  return [jsonParser(limit), checkedJson];
 }
 
 const checkedJson: RequestHandler = (req, _res, next) => {
   checkJson(req.body);
   next();
 };
-
-/**
- * Walks a parsed JSON value once, without recursion (a deep body must not exhaust the stack),
- * throwing 400 SVC-SYS-2001 at the first string, key or depth that fails, in document order.
- *
- * @example
- * checkJson({ filter: { partnerName: 'a\u0000b' } }) // throws: Field is invalid: filter.partnerName
- */
-export function checkJson(root: unknown): void {
-  const pending: [value: unknown, path: string, depth: number][] = [[root, '', 0]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [value, path, depth] = next;
-    if (typeof value === 'string') {
-      if (!storable(value)) throw invalidField(path || 'body');
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) throw new DomainError('SVC-SYS-2001', 'body.tooDeep', { field: path || 'body', max: String(MAX_JSON_DEPTH) });
-    const children: [unknown, string][] = Array.isArray(value)
-      ? value.map((item, index) => [item, `${path}[${index}]`])
-      : Object.entries(value).map(([key, item]) => {
-          const at = path ? `${path}.${key}` : key;
-          if (!storable(key)) throw invalidField(path ? `${path}.${escaped(key)}` : escaped(key));
-          if (key === '__proto__') throw invalidField(at, 'field.unknown');
-          return [item, at];
-        });
-    for (let index = children.length - 1; index >= 0; index--) {
-      const [item, at] = children[index] as [unknown, string];
-      pending.push([item, at, depth + 1]);
-    }
-  }
-}
-
-/** Text PostgreSQL can store: well-formed UTF-16 (so, UTF-8) without a NUL. */
-function storable(text: string): boolean {
-  return text.isWellFormed() && !text.includes('\u0000');
-}
-
-/** A key that is not storable, as JSON would write it, so that the message shows where it is. */
-function escaped(key: string): string {
-  return JSON.stringify(key).slice(1, -1);
-}

@@ -1,6 +1,7 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
@@ -10,9 +11,12 @@ import type { Forward } from './forward.ts';
 /**
  * The proxy for requests with a body (the upload, validate-password) to dms-svc at `httpAddr`
  * (host:port): http-proxy-middleware streams the body as it arrives and buffers nothing. Downloads
- * go through download-relay.ts instead, which reads the answer into reusable buffers.
+ * go through download-relay.ts instead, which reads the answer into reusable buffers. Each request
+ * carries the gateway's credential, which dms-svc's file port asks of every request; it is set on
+ * the outgoing request only, so it replaces any a client sent and never enters `req.headers` (where
+ * a log line could find it).
  */
-export function dmsProxy(httpAddr: string, sessions: SessionCheck): Forward {
+export function dmsProxy(httpAddr: string, sessions: SessionCheck, credential: FilePortCredential): Forward {
   const proxy = createProxyMiddleware<Request, Response>({
     target: `http://${httpAddr}`,
     // A connection per request, never one from a pool: dms-svc answers some requests before it has
@@ -23,6 +27,7 @@ export function dmsProxy(httpAddr: string, sessions: SessionCheck): Forward {
     xfwd: true,
     proxyTimeout: 0,
     on: {
+      proxyReq: (proxyReq) => proxyReq.setHeader(FILE_PORT_CREDENTIAL_HEADER, credential.value),
       error: (_error: Error, req: IncomingMessage, res: ServerResponse | unknown) => {
         const response = res as Response;
         if (typeof response.status !== 'function') return;

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import type { Request, Response } from 'express';
+import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { portOf } from '@platform/libs/config/config.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
@@ -13,7 +14,7 @@ const CHUNK_BYTES = 512 * 1024;
 const CHUNKS_IN_FLIGHT = 4;
 
 /** Request fields not handed on: hop-by-hop ones (RFC 9110 §7.6.1), a body's framing (a GET sends none), and those written here. */
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'host', 'x-forwarded-for', 'x-request-id']);
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'host', 'x-forwarded-for', 'x-request-id', FILE_PORT_CREDENTIAL_HEADER]);
 /** Response fields not handed to the client: hop-by-hop ones. */
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
@@ -21,8 +22,9 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 't
  * The relay for GET and HEAD of file bytes (downloads, public share links) to dms-svc's HTTP server
  * at `httpAddr`. A connection per request (`Connection: close`), the request head written as the
  * client sent it minus hop-by-hop fields, with the one client address this gateway proved as
- * X-Forwarded-For (docs/decisions.md "Client address of byte requests") and the request's id as
- * X-Request-Id.
+ * X-Forwarded-For (docs/decisions.md "Client address of byte requests"), the request's id as
+ * X-Request-Id, and the gateway's credential, which dms-svc's file port asks of every request (one
+ * a client sent is dropped with the hop-by-hop fields).
  *
  * The answer is read with the socket's `onread` into a ring of reusable buffers
  * (libs/src/io/buffer-ring.ts), each written to the client as read and reused once the client's
@@ -34,18 +36,18 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 't
  * connection's end when there is none. Anything else, or no answer, is 503 SVC-SYS-5002 while
  * nothing was sent, else the client's response is cut off (so a short body is never taken as whole).
  */
-export function downloadRelay(httpAddr: string): Forward {
+export function downloadRelay(httpAddr: string, credential: FilePortCredential): Forward {
   const host = httpAddr.slice(0, httpAddr.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
   const port = portOf(httpAddr);
   return (req, res) =>
     new Promise<void>((resolve) => {
       res.once('finish', resolve);
       res.once('close', resolve);
-      relay(req, res, host, port, httpAddr);
+      relay(req, res, host, port, httpAddr, credential);
     });
 }
 
-function relay(req: Request, res: Response, host: string, port: number, httpAddr: string): void {
+function relay(req: Request, res: Response, host: string, port: number, httpAddr: string, credential: FilePortCredential): void {
   const ring = new BufferRing(CHUNKS_IN_FLIGHT, CHUNK_BYTES);
   const reader = new ResponseHeadReader();
   // the buffer the socket reads into next: never one whose bytes are still on their way to the client
@@ -155,6 +157,7 @@ function relay(req: Request, res: Response, host: string, port: number, httpAddr
     `x-forwarded-for: ${clientIp(req)}`,
     // the id this gateway gave the request (the client's only when well-formed), for dms-svc's log lines
     `x-request-id: ${requestIdOf(req)}`,
+    `${FILE_PORT_CREDENTIAL_HEADER}: ${credential.value}`,
   ];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] ?? '';

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.ts';
 import { readGrpcTls, type GrpcTls } from './grpc-tls.ts';
+import { readListenHost } from './listen-host.ts';
 import { weakProductionSettings } from './production-rules.ts';
 
 /** Repository root (libs/src/config → ../../..). */
@@ -28,6 +29,11 @@ export interface Config {
    * chain, for probes and monitoring inside the cluster; unset: none. Never expose it publicly.
    */
   managementPort: number | undefined;
+  /**
+   * The interface every internal port binds (INTERNAL_LISTEN_HOST, default 127.0.0.1): the services'
+   * gRPC and metrics ports, dms-svc's file port, the gateway's management port (listen-host.ts).
+   */
+  internalListenHost: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
@@ -96,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
     managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
+    internalListenHost: readListenHost(env),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),

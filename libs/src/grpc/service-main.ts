@@ -6,6 +6,7 @@ import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '../auth/jwt.ts';
 import { loadConfig, portOf, type Config } from '../config/config.ts';
+import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
@@ -87,7 +88,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   new ReflectionService(reflected).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`0.0.0.0:${portOf(address)}`, serverCredentials(config.grpcTls), (error, bound) =>
+    server.bindAsync(hostPort(config.internalListenHost, portOf(address)), serverCredentials(config.grpcTls), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });
@@ -102,9 +103,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   let stopping = false;
   // GET /health beside /metrics: the probe of a service whose gRPC port wants client certificates,
   // which the kubelet's gRPC probe cannot present; the same overall status as grpc.health.v1's ""
-  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { serving: () => !stopping });
+  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { host: config.internalListenHost, serving: () => !stopping });
   log.info({ port, metricsPort: metrics.port, tls: config.grpcTls !== undefined }, 'listening');
-  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: `127.0.0.1:${port}`, metricsAddress: `127.0.0.1:${metrics.port}` });
+  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: localAddress(config.internalListenHost, port), metricsAddress: localAddress(config.internalListenHost, metrics.port) });
 
   const stop = (signal: string) => {
     if (stopping) return;

@@ -20,7 +20,7 @@ const SECRET_FIELDS = [
   'coreApiKey',
   'dmsUrlSecret',
 ];
-const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key'];
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-platform-file-credential'];
 
 /**
  * pino's `redact.paths`: the secret names at the top of a log object only. A wildcard path

@@ -5,18 +5,19 @@ import type { Registry } from 'prom-client';
  * A plain HTTP server answering `GET /metrics` with the registry in Prometheus' text format and,
  * given `serving`, `GET /health` with the process's overall health (200 SERVING, 503 NOT_SERVING:
  * the kubelet's probe where the gRPC port asks for client certificates, deploy/README.md); 404 to
- * anything else. Port 0 takes any free port; the promise gives the one bound.
+ * anything else. It binds `host` (INTERNAL_LISTEN_HOST: loopback unless the deployment says
+ * otherwise, since the port is private). Port 0 takes any free port; the promise gives the one bound.
  *
  * @example
- * const metrics = await serveMetrics(registry, 9102, { serving: () => !stopping });
+ * const metrics = await serveMetrics(registry, 9102, { host: '127.0.0.1', serving: () => !stopping });
  * metrics.port; await metrics.close();
  */
 export async function serveMetrics(
   registry: Registry,
   port: number,
-  options: { serving?: () => boolean } = {},
+  options: { host: string; serving?: () => boolean },
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const { serving } = options;
+  const { host, serving } = options;
   const server: Server = createServer((req, res) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (serving && read && req.url === '/health') {
@@ -35,7 +36,7 @@ export async function serveMetrics(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return {

@@ -1,4 +1,4 @@
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 
 /**
  * An error in the http-errors style that express and body-parser raise while reading a request:
@@ -12,10 +12,11 @@ interface HttpStyleError {
 }
 
 /**
- * The domain error of a request the gateway could not read, or undefined when `error` is not
- * one (no 4xx status: a failure of the gateway's own, 5xx).
+ * The domain error of a request that could not be read (by the gateway's express and body-parser,
+ * or by dms-svc's `readJsonBody`), or undefined when `error` is not one (no 4xx status: a failure
+ * of the process's own, 5xx).
  *
- * - 413 (body over MAX_JSON_BYTES): 413 SVC-SYS-3001, the contract's code for "too large".
+ * - 413 (body over its limit, MAX_JSON_BYTES at the gateway): 413 SVC-SYS-3001, the contract's code for "too large".
  * - 415 (a Content-Encoding or charset body-parser cannot decode): 400 SVC-SYS-2001 naming the
  *   header, since each code has one HTTP status (decisions.md §6) and SVC-SYS-3002 is a file type.
  * - Any other 4xx (JSON that does not parse, bytes that are not UTF-8, a body that does not
