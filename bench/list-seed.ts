@@ -30,8 +30,29 @@ const LEGAL_FORMS = ['A.Ş.', 'Ltd. Şti.', 'GmbH', 'Inc.', 'LLC', 'S.A.', 'B.V.
 
 const words = (list: readonly string[]): string => `array[${list.map((w) => `'${w}'`).join(',')}]`;
 
-/** The INSERT ... SELECT of `count` partners of tenant `crProcessId` (parameters: $1 tenant, $2 count). */
+/**
+ * The tenant's 40 countries of 10 cities each (parameter: $1 tenant), which the partners name: their
+ * keys cross into core's schema (docs/decisions.md "Services"). Codes `AA`..`BN`, per tenant.
+ */
+export const PLACES_SQL = `
+with countries as (
+  insert into core.country (version, cr_process_id, status, created_at, updated_at, created_by, updated_by, code, name)
+  select 0, $1::bigint, true, now(), now(), 'admin', 'admin', chr(65 + i / 26) || chr(65 + i % 26), 'Country ' || i
+  from generate_series(0, 39) as i
+  returning id, cr_process_id
+)
+insert into core.city (version, cr_process_id, status, created_at, updated_at, created_by, updated_by, country_id, name)
+select 0, c.cr_process_id, true, now(), now(), 'admin', 'admin', c.id, 'City ' || j
+from countries c, generate_series(1, 10) as j`;
+
+/**
+ * The INSERT ... SELECT of `count` partners of tenant `crProcessId` (parameters: $1 tenant, $2
+ * count), each naming one of the tenant's 40 countries and one of that country's cities (PLACES_SQL).
+ */
 export const SEED_SQL = `
+with places as (
+  select array_agg(country_id order by id) as countries, array_agg(id order by id) as cities from core.city where cr_process_id = $1::bigint
+)
 insert into bpm.business_partner (version, cr_process_id, status, created_at, updated_at, created_by, updated_by,
   partner_code, partner_name, partner_type, tax_number, email, phone, country_id, city_id, address)
 select
@@ -42,7 +63,7 @@ select
   lpad((h % 10000000000)::text, 10, '0'),
   lower(translate(w1, 'ğüşıöçĞÜŞİÖÇ', 'gusiocGUSIOC')) || '.' || g || '@example.com',
   '+90 212 ' || lpad((h % 10000000)::text, 7, '0'),
-  1 + h % 40, 1 + h % 400,
+  places.countries[1 + h % 400], places.cities[1 + h % 400],
   'Cad. No:' || (h % 200 + 1) || ', İstanbul'
 from generate_series(1, $2::int) as g,
   lateral (select abs(hashint8extended(g * 2 + $1::bigint, 0)) as h) as hh,
@@ -52,7 +73,7 @@ from generate_series(1, $2::int) as g,
     (${words(LEGAL_FORMS)})[1 + (h >> 52) % ${LEGAL_FORMS.length}] as s,
     timestamptz '2022-01-01 00:00:00+00' + (abs(hashint8extended(g * 2 + $1::bigint, 1)) % 126144000) * interval '1 second' as c,
     (abs(hashint8extended(g * 2 + $1::bigint, 2)) % 4)::int as v
-  ) as w`;
+  ) as w, places`;
 
 /** How long each step of the seed took, ms. */
 export interface SeedTimes {
@@ -81,6 +102,7 @@ export async function seedTenants(clients: readonly pg.Client[], tenants: readon
       order by pg_relation_size(i.indexrelid) desc, c.relname`,
   );
   for (const index of indexes) await first.query(`drop index bpm.${first.escapeIdentifier(index.name)}`);
+  await Promise.all(tenants.map((tenant, i) => clients[i]?.query(PLACES_SQL, [tenant])));
   await Promise.all(tenants.map((tenant, i) => clients[i]?.query(SEED_SQL, [tenant, count])));
   const inserted = performance.now();
   // the largest first, each to the next free client

@@ -65,8 +65,21 @@ export interface ScalarField {
    * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked.
    */
   within?: string;
+  /**
+   * With `references`: the referenced resource is another service's, whose table lies in that
+   * service's schema of the same database (business-partner's `countryId` names core's country).
+   * The foreign key crosses the schemas, so this service's migration needs that service's
+   * migrations applied first (decisions.md "Services").
+   */
+  referencesService?: ServiceName;
   /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */
   referencesKey?: KeyReference;
+  /**
+   * Why a field that names a record (`...Id`) has no foreign key: audit rows outlive the file they
+   * name, `entityId` names a record of any type. Every `...Id` field declares `references` or this
+   * (test/reference-keys.test.ts walks the registry).
+   */
+  notReference?: string;
 }
 
 /**
