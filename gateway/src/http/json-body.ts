@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { jsonTypeOnly } from './json-type.ts';
 
 /** Deepest nesting of arrays and objects in a body: the interface's deepest is 3 (`sorts[0].field`). */
 export const MAX_JSON_DEPTH = 32;
@@ -16,12 +17,13 @@ export const MAX_JSON_DEPTH = 32;
  *   (`filter.partnerName`, `userProcessSelects[1].accountNo`);
  * - no key is `__proto__`, anywhere: it is an unknown field (400), since whatever copies the object
  *   later (the proto Struct of a list filter) would set a prototype instead and lose the key;
- * - nesting is at most MAX_JSON_DEPTH levels.
+ * - nesting is at most MAX_JSON_DEPTH levels;
+ * - a POST, PUT or PATCH body is `application/json` (json-type.ts), checked before it is read.
  *
  * Each failure is one of the error handler's 4xx: none reaches a service.
  */
 export function jsonBody(limit: number): RequestHandler[] {
-  return [express.json({ limit, verify: utf8Only }), checkedJson];
+  return [jsonTypeOnly, express.json({ limit, verify: utf8Only }), checkedJson];
 }
 
 /** body-parser's verify hook: thrown errors keep their 4xx status (request-errors.ts maps them). */
