@@ -53,16 +53,18 @@ export interface ScalarField {
   /** `tenant`: unique per crProcessId; `global`: unique across tenants. */
   unique?: 'tenant' | 'global';
   /**
-   * A reference (`...Id`) to a record of the same tenant of another resource of the same service,
-   * by its id: a foreign key (crProcessId, field) → (crProcessId, id), so the database refuses a
-   * record of another tenant, one that does not exist, and deleting a referenced record.
+   * A reference (`...Id`) to a record of the same tenant of another resource (of the same service,
+   * or of `referencesService`), by its id: a foreign key (crProcessId, field) → (crProcessId, id),
+   * so the database refuses a record of another tenant, one that does not exist, and deleting a
+   * referenced record.
    */
   references?: string;
   /**
    * With `references`: the referenced record must also have this field's value, a field both
    * resources declare (`branchId: { references: 'branch', within: 'businessPartnerId' }`: a contact's
    * branch is a branch of the contact's partner). The foreign key then spans
-   * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked.
+   * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked, and
+   * when `within` is optional a check refuses the field without it (a city without its country).
    */
   within?: string;
   /**
