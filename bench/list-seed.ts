@@ -88,8 +88,10 @@ export interface SeedTimes {
  * alone: autovacuum does the same after a bulk insert). As a bulk load does (pg_restore), the
  * table's plain indexes are dropped before the insert and built again after it from their own
  * definitions (pg_get_indexdef), shared out over the clients: building a GIN index at once is
- * several times faster than updating it row by row. Unique keys, the primary key and the
- * triggers stay on throughout, so every constraint is checked and the per-tenant count kept.
+ * several times faster than updating it row by row. The foreign keys into core's country and city
+ * are dropped and added again after the insert, as pg_restore adds them, which checks every row in
+ * one pass. Unique keys, the primary key and the triggers stay on throughout, so every constraint
+ * is checked and the per-tenant count kept.
  */
 export async function seedTenants(clients: readonly pg.Client[], tenants: readonly number[], count: number): Promise<SeedTimes> {
   const [first] = clients;
@@ -101,9 +103,17 @@ export async function seedTenants(clients: readonly pg.Client[], tenants: readon
       where i.indrelid = 'bpm.business_partner'::regclass and not i.indisunique and not i.indisprimary
       order by pg_relation_size(i.indexrelid) desc, c.relname`,
   );
+  // the keys into core's country and city likewise: checked row by row they made the insert four
+  // times as long (200,000 rows: 8.7 s against 2.1 s); added again, each checks every row in one join
+  const { rows: keys } = await first.query<{ name: string; definition: string }>(
+    `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+      where conrelid = 'bpm.business_partner'::regclass and contype = 'f' order by conname`,
+  );
   for (const index of indexes) await first.query(`drop index bpm.${first.escapeIdentifier(index.name)}`);
+  for (const key of keys) await first.query(`alter table bpm.business_partner drop constraint ${first.escapeIdentifier(key.name)}`);
   await Promise.all(tenants.map((tenant, i) => clients[i]?.query(PLACES_SQL, [tenant])));
   await Promise.all(tenants.map((tenant, i) => clients[i]?.query(SEED_SQL, [tenant, count])));
+  for (const key of keys) await first.query(`alter table bpm.business_partner add constraint ${first.escapeIdentifier(key.name)} ${key.definition}`);
   const inserted = performance.now();
   // the largest first, each to the next free client
   const queue = [...indexes];
