@@ -141,7 +141,7 @@ async function main(): Promise<number> {
       if (signalled) return finished;
     }
 
-    say('starting core-svc, bpm-svc, dms-svc, then the gateway…');
+    say('starting core-svc, then bpm-svc and dms-svc, then the gateway…');
     platform = startPlatform({
       env,
       log: 'console',

@@ -5,6 +5,7 @@
  * Each test has a fresh database of its own on the platform's server.
  */
 import test from 'ava';
+import { withClient } from '../scripts/lib/pg-client.ts';
 import { SERVICES } from '../scripts/lib/service-schemas.ts';
 import {
   appliedMigrations,
@@ -100,4 +101,33 @@ test('down without a service is refused and reverts nothing; an unknown service 
   t.is(unknown.code, 2);
   t.regex(unknown.stderr, /unknown service billing/);
   t.is((await runMigrate(url, 'sideways')).code, 2);
+});
+
+// docs/decisions.md "Services": the partner's countryId and cityId are keys into core's schema, so
+// bpm's migration that adds them needs core's first, and refuses partners that name no country or
+// city of their tenant rather than null what a user entered.
+test('the partner keys\' migration refuses, saying what to do, a database without core\'s migrations or with partners naming no country of their tenant; applies once corrected', async (t) => {
+  const url = await freshDatabase(t);
+  const bpm = migrationFiles('bpm');
+  const last = bpm.at(-1)!;
+  t.regex(last, /partner_places$/, 'the keys are bpm\'s last migration');
+  const early = await runMigrate(url, 'up', 'bpm');
+  t.not(early.code, 0);
+  t.regex(early.stderr + early.stdout, /core's migrations must be applied before bpm's \(npm run migrate -- up core\)/);
+  t.false((await appliedMigrations(url, 'bpm')).includes(last));
+
+  t.is((await runMigrate(url, 'up')).code, 0);
+  t.is((await runMigrate(url, 'down', 'bpm')).code, 0);
+  await withClient(url, (db) =>
+    db.query(`insert into bpm.business_partner (cr_process_id, partner_code, partner_name, partner_type, country_id, created_at, updated_at, created_by, updated_by)
+      values (77, 'P-1', 'Nowhere', 'CUSTOMER', 4242, now(), now(), 'test', 'test')`),
+  );
+  const refused = await runMigrate(url, 'up', 'bpm');
+  t.not(refused.code, 0);
+  t.regex(refused.stderr + refused.stdout, /business partners name a country that is not of their tenant; correct their country_id first/);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm.slice(0, -1), 'nothing of it applied');
+
+  await withClient(url, (db) => db.query(`update bpm.business_partner set country_id = null where cr_process_id = 77`));
+  t.is((await runMigrate(url, 'up', 'bpm')).code, 0);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm);
 });

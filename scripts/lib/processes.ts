@@ -316,7 +316,9 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
 
   try {
     if (options.signal?.aborted) throw new PlatformStartError('start aborted', undefined, []);
-    await phase(['core-svc', 'bpm-svc', 'dms-svc']);
+    // core first: services migrate at start (but in production), and bpm's keys name core's tables
+    await phase(['core-svc']);
+    await phase(['bpm-svc', 'dms-svc']);
     await phase(['gateway']);
   } catch (error) {
     await stop();

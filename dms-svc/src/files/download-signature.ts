@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 
 /** A signed download URL and when it stops working. */
@@ -36,25 +36,33 @@ export class DownloadSigner {
 
   /**
    * The token of a share link's password-validated URL: HMAC-SHA256 (the same key) over
-   * `share:{linkToken}:{expires}`. The `share:` prefix keeps it apart from file tokens, whose
-   * message starts with a number, so neither can be replayed as the other.
+   * `share:{linkToken}:{expires}:{stamp}`, where the stamp is the SHA-256 (base64url) of the link's
+   * stored password hash. bcrypt salts every hash, so setting, replacing or clearing the password
+   * changes the stamp and every URL validated before stops verifying (403 SVC-SYS-3003); the URL
+   * carries neither the hash nor the stamp. The `share:` prefix keeps it apart from file tokens,
+   * whose message starts with a number, so neither can be replayed as the other.
    */
-  shareToken(linkToken: string, expires: number): string {
-    return createHmac('sha256', this.#secret).update(`share:${linkToken}:${expires}`).digest('base64url');
+  shareToken(linkToken: string, expires: number, passwordHash: string): string {
+    const stamp = createHash('sha256').update(passwordHash).digest('base64url');
+    return createHmac('sha256', this.#secret).update(`share:${linkToken}:${expires}:${stamp}`).digest('base64url');
   }
 
-  /** `/api/dms-share-link/public/{linkToken}?token=...&expires=...`, good until `expires` (Unix seconds). */
-  signShare(linkToken: string, expires: number): SignedUrl {
-    const query = new URLSearchParams({ token: this.shareToken(linkToken, expires), expires: String(expires) });
+  /**
+   * `/api/dms-share-link/public/{linkToken}?token=...&expires=...`, good until `expires` (Unix
+   * seconds) while the link's password hash stays `passwordHash`.
+   */
+  signShare(linkToken: string, expires: number, passwordHash: string): SignedUrl {
+    const query = new URLSearchParams({ token: this.shareToken(linkToken, expires, passwordHash), expires: String(expires) });
     return { url: `/api/dms-share-link/public/${linkToken}?${query.toString()}`, expiresAt: new Date(expires * 1000).toISOString() };
   }
 
   /**
    * Whether a share link's GET carries a signature of validatePassword: false when it carries
    * neither `token` nor `expires` (the password is then still to be validated); a changed, missing
-   * or repeated one is 403 SVC-SYS-3003, a past `expires` 403 SVC-SYS-3004, as for file URLs.
+   * or repeated one is 403 SVC-SYS-3003, a past `expires` 403 SVC-SYS-3004, as for file URLs. One
+   * signed under an earlier password (`passwordHash` is the link's hash now) is a changed one.
    */
-  verifyShare(linkToken: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+  verifyShare(linkToken: string, passwordHash: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
     if (!query.has('token') && !query.has('expires')) return false;
     const token = query.getAll('token');
     const expiresText = query.getAll('expires');
@@ -62,7 +70,7 @@ export class DownloadSigner {
     if (token.length !== 1 || expiresText.length !== 1 || !/^\d{1,12}$/.test(expiresText[0] ?? '')) throw invalid();
     const expires = Number(expiresText[0]);
     if (String(expires) !== expiresText[0]) throw invalid();
-    const expected = Buffer.from(this.shareToken(linkToken, expires), 'utf8');
+    const expected = Buffer.from(this.shareToken(linkToken, expires, passwordHash), 'utf8');
     const given = Buffer.from(token[0] ?? '', 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
     if (expires <= nowSeconds) throw new DomainError('SVC-SYS-3004', 'download.expired');

@@ -23,7 +23,7 @@ import { holdSlotLease } from './slot-lease.ts';
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
   const em = deps.runtime.orm.em.fork();
   const link = await openLink(em, token);
-  if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, query)) throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
+  if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, link.passwordHash, query)) throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
   const file = { path: deps.storage.pathOf(link.file.storedFileName), ...link.file, inline: false };
   if (req.method === 'HEAD') {
     await sendFile(req, res, file);

@@ -36,6 +36,7 @@ export async function validatePassword(deps: PublicShareDeps, req: IncomingMessa
     return;
   }
   const now = Math.floor(Date.now() / 1000);
-  const signed = deps.signer.signShare(token, Math.min(now + deps.config.dms.urlTtlSeconds, link.expiresAt ?? Number.MAX_SAFE_INTEGER));
+  // signed over the password's hash too: a later password change (set, replace, clear) voids it
+  const signed = deps.signer.signShare(token, Math.min(now + deps.config.dms.urlTtlSeconds, link.expiresAt ?? Number.MAX_SAFE_INTEGER), link.passwordHash ?? '');
   sendJson(res, 200, { valid: true, downloadUrl: signed.url, expiresAt: signed.expiresAt });
 }

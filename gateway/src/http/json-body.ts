@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { checkJson, jsonParser } from '@platform/libs/http/json-rules.ts';
+import { jsonTypeOnly } from './json-type.ts';
 
 /**
  * Reads a JSON body (libs/src/http/json-rules.ts: body-parser's json, up to `limit` bytes, gzip /
@@ -13,12 +14,13 @@ import { checkJson, jsonParser } from '@platform/libs/http/json-rules.ts';
  *   (`filter.partnerName`, `userProcessSelects[1].accountNo`);
  * - no key is `__proto__`, anywhere: it is an unknown field (400), since whatever copies the object
  *   later (the proto Struct of a list filter) would set a prototype instead and lose the key;
- * - nesting is at most MAX_JSON_DEPTH levels.
+ * - nesting is at most MAX_JSON_DEPTH levels;
+ * - a POST, PUT or PATCH body is `application/json` (json-type.ts), checked before it is read.
  *
  * Each failure is one of the error handler's 4xx: none reaches a service.
  */
 export function jsonBody(limit: number): RequestHandler[] {
-  return [jsonParser(limit), checkedJson];
+  return [jsonTypeOnly, jsonParser(limit), checkedJson];
 }
 
 const checkedJson: RequestHandler = (req, _res, next) => {

@@ -1,5 +1,5 @@
 import { CheckConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
-import { foreignKeyName, notBeforeCheckName } from '../db/entity-schema.ts';
+import { foreignKeyName, notBeforeCheckName, withinCheckName } from '../db/entity-schema.ts';
 import { invalidField, type DomainError } from '../errors/domain-error.ts';
 import { isScalar, type Resource } from './resource.ts';
 
@@ -8,7 +8,9 @@ import { isScalar, type Resource } from './resource.ts';
  * field by the constraint's name; undefined for anything else:
  * - a foreign key (`foreignKeyName`): the reference names no record, or a record of another tenant
  *   (decisions.md §3);
- * - a `notBefore` check (`notBeforeCheckName`): the date lies before the one it must not precede.
+ * - a `notBefore` check (`notBeforeCheckName`): the date lies before the one it must not precede;
+ * - a `within` check (`withinCheckName`): the field is given without the field it lies within (a
+ *   partner's cityId without its countryId).
  *
  * @example
  * catch (error) { throw constraintViolation(resource, error) ?? error; }
@@ -24,6 +26,9 @@ export function constraintViolation(resource: Resource, error: unknown): DomainE
     }
     if (!isForeignKey && spec.notBefore && notBeforeCheckName(resource, name) === constraint) {
       return invalidField(name, 'field.notBefore', { other: spec.notBefore });
+    }
+    if (!isForeignKey && spec.within && withinCheckName(resource, name) === constraint) {
+      return invalidField(name, 'field.within', { other: spec.within });
     }
   }
   return undefined;

@@ -53,20 +53,35 @@ export interface ScalarField {
   /** `tenant`: unique per crProcessId; `global`: unique across tenants. */
   unique?: 'tenant' | 'global';
   /**
-   * A reference (`...Id`) to a record of the same tenant of another resource of the same service,
-   * by its id: a foreign key (crProcessId, field) → (crProcessId, id), so the database refuses a
-   * record of another tenant, one that does not exist, and deleting a referenced record.
+   * A reference (`...Id`) to a record of the same tenant of another resource (of the same service,
+   * or of `referencesService`), by its id: a foreign key (crProcessId, field) → (crProcessId, id),
+   * so the database refuses a record of another tenant, one that does not exist, and deleting a
+   * referenced record.
    */
   references?: string;
   /**
    * With `references`: the referenced record must also have this field's value, a field both
    * resources declare (`branchId: { references: 'branch', within: 'businessPartnerId' }`: a contact's
    * branch is a branch of the contact's partner). The foreign key then spans
-   * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked.
+   * (crProcessId, within, field) → (crProcessId, within, id); an empty field is not checked, and
+   * when `within` is optional a check refuses the field without it (a city without its country).
    */
   within?: string;
+  /**
+   * With `references`: the referenced resource is another service's, whose table lies in that
+   * service's schema of the same database (business-partner's `countryId` names core's country).
+   * The foreign key crosses the schemas, so this service's migration needs that service's
+   * migrations applied first (decisions.md "Services").
+   */
+  referencesService?: ServiceName;
   /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */
   referencesKey?: KeyReference;
+  /**
+   * Why a field that names a record (`...Id`) has no foreign key: audit rows outlive the file they
+   * name, `entityId` names a record of any type. Every `...Id` field declares `references` or this
+   * (test/reference-keys.test.ts walks the registry).
+   */
+  notReference?: string;
 }
 
 /**

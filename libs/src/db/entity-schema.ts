@@ -18,6 +18,13 @@ type Property = EntitySchemaProperty<unknown, Row>;
  *   could race past. The field stays a plain column (read, written and filtered as any other: as a
  *   relation over two columns MikroORM would compare it as a tuple); the key is a second, hidden
  *   property over the same two columns (`foreignKeyProperty`) that the code never sets;
+ *   With `referencesService` the referenced table is another service's, in its schema of the same
+ *   database: the key crosses the schemas, its target a stand-in entity of the columns it spans
+ *   (`foreignTargetOf`), which the ORM's schema diff leaves alone (orm.ts: another schema's tables
+ *   are that service's to migrate). That service declares the unique key the reference needs;
+ * - `within` on a field whose scope field is optional (a partner's city within its country): a check
+ *   that the scope is given with the field, since a key with an empty column is not checked (MATCH
+ *   SIMPLE), so a city without its country would name anything;
  * - `referencesKey` (any tenant, by a globally unique key): the field is a many-to-one over its one
  *   column to the target's key, mapped to the key's value.
  *
@@ -28,9 +35,15 @@ type Property = EntitySchemaProperty<unknown, Row>;
 export function entitySchemas(resources: readonly Resource[], schema: string): Map<string, EntitySchema<Row>> {
   // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
   const referenced = new Map<string, Map<string, string[]>>();
+  const foreign = new Map<string, EntitySchema<Row>>();
   for (const resource of resources) {
     for (const [name, spec] of Object.entries(resource.fields)) {
       if (!isScalar(spec) || !spec.references) continue;
+      if (isForeign(spec, schema)) {
+        const key = foreignKeyOf(spec);
+        if (!foreign.has(key)) foreign.set(key, foreignTargetOf(spec));
+        continue;
+      }
       const target = resources.find((other) => other.path === spec.references);
       if (spec.within && !(spec.within in resource.fields && target && spec.within in target.fields)) {
         throw new Error(`${resource.path}.${name}: within ${spec.within} must be a field of both ${resource.path} and ${spec.references}`);
@@ -44,9 +57,45 @@ export function entitySchemas(resources: readonly Resource[], schema: string): M
   const byPath = new Map<string, EntitySchema<Row>>();
   for (const resource of resources) {
     if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
-    byPath.set(resource.path, buildSchema(resource, schema, byPath, [...(referenced.get(resource.path)?.values() ?? [])]));
+    byPath.set(resource.path, buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])]));
   }
+  // the stand-ins go with the service's entities (MikroORM must discover a key's target)
+  for (const [key, target] of foreign) byPath.set(key, target);
   return byPath;
+}
+
+function isForeign(spec: ScalarField, schema: string): boolean {
+  return spec.referencesService !== undefined && spec.referencesService !== schema;
+}
+
+/** `core:city`: where the stand-in of another service's resource is kept among the entities. */
+function foreignKeyOf(spec: ScalarField): string {
+  return `${spec.referencesService}:${spec.references}`;
+}
+
+/**
+ * Another service's table as far as a foreign key to it needs: id, cr_process_id and the `within`
+ * column. Its table is the referenced path's (`tableOf` without a `table` of its own: the other
+ * service's declaration is not imported here); test/reference-keys.test.ts finds the key's target
+ * in the database's catalog and compares it with that declaration.
+ */
+function foreignTargetOf(spec: ScalarField): EntitySchema<Row> {
+  const path = spec.references ?? '';
+  const properties: Record<string, Property> = {
+    id: { type: new BigIntType('number'), primary: true },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id' },
+    ...(spec.within ? { [spec.within]: { type: new BigIntType('number'), fieldName: snake(spec.within), nullable: true } } : {}),
+  };
+  return new EntitySchema<Row>({
+    name: `${pascal(spec.referencesService ?? '')}${pascal(path)}`,
+    tableName: path.replace(/-/g, '_'),
+    schema: spec.referencesService,
+    properties: properties as never,
+  });
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, _dash: string, c: string) => c.toUpperCase());
 }
 
 /** The name of the foreign key a reference field declares; a violation of it names the field. */
@@ -59,7 +108,13 @@ export function foreignKeyProperty(field: string): string {
   return `${field}ForeignKey`;
 }
 
-function buildSchema(resource: Resource, schema: string, known: Map<string, EntitySchema<Row>>, referencedKeys: string[][]): EntitySchema<Row> {
+function buildSchema(
+  resource: Resource,
+  schema: string,
+  known: Map<string, EntitySchema<Row>>,
+  foreign: Map<string, EntitySchema<Row>>,
+  referencedKeys: string[][],
+): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
   };
@@ -76,7 +131,10 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     properties[name] = spec.referencesKey
       ? keyReferenceOf(resource, name, spec, spec.referencesKey, target(spec.referencesKey.resource))
       : propertyOf(name, spec);
-    if (spec.references) sameTenantKeys[foreignKeyProperty(name)] = sameTenantKeyOf(resource, name, target(spec.references), spec.within);
+    if (spec.references) {
+      const referenced = isForeign(spec, schema) ? () => foreign.get(foreignKeyOf(spec)) as EntitySchema<Row> : target(spec.references);
+      sameTenantKeys[foreignKeyProperty(name)] = sameTenantKeyOf(resource, name, referenced, spec.within);
+    }
   }
   // after the columns they span: MikroORM takes a column's definition from its first property
   Object.assign(properties, sameTenantKeys);
@@ -97,11 +155,14 @@ function buildSchema(resource: Resource, schema: string, known: Map<string, Enti
     ...(resource.appendOnly || resource.tenantCount
       ? { triggers: [...(resource.appendOnly ? [appendOnlyTrigger(table)] : []), ...(resource.tenantCount ? tenantCountTriggers(resource, schema) : [])] }
       : {}),
-    checks: Object.entries(resource.fields).flatMap(([name, spec]) =>
-      isScalar(spec) && spec.notBefore
+    checks: Object.entries(resource.fields).flatMap(([name, spec]) => [
+      ...(isScalar(spec) && spec.notBefore
         ? [{ name: notBeforeCheckName(resource, name), property: name, expression: `${snake(name)} >= ${snake(spec.notBefore)}` }]
-        : [],
-    ) as never,
+        : []),
+      ...(isScalar(spec) && spec.within && !isRequired(resource, spec.within)
+        ? [{ name: withinCheckName(resource, name), property: name, expression: `${snake(name)} is null or ${snake(spec.within)} is not null` }]
+        : []),
+    ]) as never,
   });
 }
 
@@ -114,6 +175,16 @@ function appendOnlyTrigger(table: string): TriggerDef<Row> {
     forEach: 'row',
     body: `raise exception '${table} is append-only' using errcode = 'insufficient_privilege';`,
   };
+}
+
+function isRequired(resource: Resource, field: string): boolean {
+  const spec = resource.fields[field];
+  return spec !== undefined && isScalar(spec) && spec.required === true;
+}
+
+/** The name of the check that a `within` field comes with its scope; a violation of it names the field. */
+export function withinCheckName(resource: Resource, field: string): string {
+  return `${tableOf(resource)}_${snake(field)}_within`;
 }
 
 /** The name of the check constraint of a `notBefore` field; a violation of it names the field. */

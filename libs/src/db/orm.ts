@@ -16,6 +16,12 @@ export interface OrmOptions {
   debug?: boolean;
   /** Where MikroORM's own messages (the migrator's) go, as JSON lines; default: its coloured text on stdout. */
   log?: Logger;
+  /**
+   * Tables and views (bare names) the schema diff must not see: another service's, on a scratch
+   * database that holds its schema too (scripts/lib/scratch-schema.ts). MikroORM reads every
+   * schema's tables and matches these by name alone.
+   */
+  diffSkips?: { tables: string[]; views: string[] };
   /** Sees every statement before it is sent (bench/list-sql.ts records them); returns the SQL to send. */
   onQuery?: (sql: string, params: readonly unknown[]) => string;
 }
@@ -40,6 +46,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     debug: options.debug ?? false,
     ...(options.log ? { logger: (message: string) => options.log?.info(message), colors: false } : {}),
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    // Another schema's tables among the entities are the targets of keys that cross schemas
+    // (entity-schema.ts): that service's migrations make and change them, never this one's diff.
+    schemaGenerator: { skipTables: [...otherSchemasTables(options), ...(options.diffSkips?.tables ?? [])], skipViews: options.diffSkips?.views ?? [] },
     pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
     // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
     // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002
@@ -58,4 +67,8 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
       silent: true,
     },
   });
+}
+
+function otherSchemasTables(options: OrmOptions): string[] {
+  return options.entities.flatMap(({ meta }) => (meta.schema && meta.schema !== options.schema ? [`${meta.schema}.${meta.tableName}`] : []));
 }

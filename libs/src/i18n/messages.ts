@@ -64,6 +64,7 @@ const catalogue = {
   },
   'field.pattern': { en: 'Field {field} must match {pattern}', tr: '{field} alanı {pattern} biçiminde olmalı' },
   'field.notBefore': { en: 'Field {field} must not be before {other}', tr: '{field} alanı {other} alanından önce olamaz' },
+  'field.within': { en: 'Field {field} needs {other}', tr: '{field} alanı {other} alanı olmadan verilemez' },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
   'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
   'param.repeated': {

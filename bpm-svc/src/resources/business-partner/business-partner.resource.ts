@@ -16,8 +16,10 @@ export const businessPartner = defineResource<BusinessPartner>()({
     taxNumber: { kind: 'string', maxLength: 32 },
     email: { kind: 'string' },
     phone: { kind: 'string', maxLength: 32 },
-    countryId: { kind: 'long', min: 1 },
-    cityId: { kind: 'long', min: 1 },
+    // core's records (another schema of the same database), kept by keys that cross the schemas;
+    // a city must be one of the partner's country (decisions.md "Services")
+    countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core' },
+    cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId' },
     address: { kind: 'string', maxLength: 1000 },
   },
   // A tenant holds up to millions of partners (bench/list-scale.ts): the list sorted by name, the

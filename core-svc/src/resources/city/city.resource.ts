@@ -14,4 +14,7 @@ export const city = defineResource<City>()({
     name: { kind: 'string', required: true, searchable: true },
     code: { kind: 'string', maxLength: 16, searchable: true },
   },
+  // (crProcessId, countryId, id): what bpm's business-partner.cityId names, a city within the
+  // partner's country of its tenant (a key from another schema, so not derived from a reference here)
+  uniques: [['countryId', 'id']],
 });

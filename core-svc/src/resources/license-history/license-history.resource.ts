@@ -14,7 +14,7 @@ export const licenseHistory = defineResource<LicenseHistory>()({
   grpc: LicenseHistoryServiceService,
   operations: 'read-only',
   fields: {
-    licenseId: { kind: 'long', required: true },
+    licenseId: { kind: 'long', required: true, notReference: 'a history row outlives the licence it records: deleting the licence writes its last row' },
     action: { kind: 'enum', required: true, values: ['CREATE', 'UPDATE', 'DELETE'] },
     snapshot: { kind: 'text', required: true },
     changedBy: { kind: 'string', required: true, maxLength: 64 },

@@ -38,8 +38,8 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
   appendOnly: true,
   fields: {
     action: { kind: 'enum', required: true, values: AUDIT_ACTIONS },
-    fileId: { kind: 'long' },
-    shareLinkId: { kind: 'long' },
+    fileId: { kind: 'long', notReference: 'an audit row outlives the file it names: a purge deletes the file and is audited' },
+    shareLinkId: { kind: 'long', notReference: 'an audit row outlives the share link it names: SHARE_DELETE and a purge delete the link' },
     userCode: { kind: 'string', required: true, maxLength: 64 },
     ipAddress: { kind: 'string', maxLength: 64 },
     userAgent: { kind: 'string', maxLength: 1000 },

@@ -24,7 +24,7 @@ export const dmsFile = defineResource<DmsFile>()({
     mimeType: { kind: 'string', readOnly: true, maxLength: 255 },
     uploadDate: { kind: 'datetime', readOnly: true },
     entityType: { kind: 'string', maxLength: 64 },
-    entityId: { kind: 'long' },
+    entityId: { kind: 'long', notReference: 'names a record of any entity type (entityType), of any service, or of none the platform keeps' },
     integrationKey: { kind: 'string' },
     categoryId: { kind: 'long', min: 1, references: 'dms-category' },
     description: { kind: 'string', maxLength: 1000, searchable: true },

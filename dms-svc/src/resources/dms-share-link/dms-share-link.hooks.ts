@@ -3,6 +3,7 @@ import { hashPassword } from '@platform/libs/auth/password.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from './dms-share-link.resource.ts';
+import { lockLiveFile } from './live-file.ts';
 
 /** The public path of a share link (decisions.md §5). */
 export function shareUrl(token: string): string {
@@ -19,7 +20,9 @@ export function shareUrl(token: string): string {
  */
 export function shareLinkHooks(bcryptRounds: number): ResourceHooks {
   return defineHooks(dmsShareLink, {
-    async beforeWrite(values, _input, _ctx, mode) {
+    async beforeWrite(values, _input, ctx, mode, current) {
+      const crProcessId = current?.crProcessId ?? values.crProcessId;
+      if (typeof values.fileId === 'number' && typeof crProcessId === 'number') await lockLiveFile(ctx.em, crProcessId, values.fileId);
       if (mode === 'create') {
         values.token = randomBytes(32).toString('base64url');
         values.url = shareUrl(values.token);
