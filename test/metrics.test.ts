@@ -9,7 +9,6 @@
  */
 import test from 'ava';
 import { type Platform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession, createAccount, sessionOf, unique } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { type Metrics, scrape } from './helpers/metrics.ts';
@@ -20,9 +19,8 @@ let gateway: Platform;
 let management: string;
 
 test.before(async () => {
-  const port = await freePort();
-  gateway = await startGateway(platform.env, { REDIS_KEY_PREFIX: uniquePrefix('metrics'), TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '3', MANAGEMENT_PORT: String(port) });
-  management = `http://127.0.0.1:${port}`;
+  gateway = await startGateway(platform.env, { REDIS_KEY_PREFIX: uniquePrefix('metrics'), TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '3', MANAGEMENT_PORT: '0' });
+  management = `http://${gateway.metrics.gateway}`;
   await untilRedisUp(gateway);
 });
 

@@ -28,15 +28,27 @@ function start(): void {
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
+  // Ready (to a launcher) once both ports listen, naming the management port as the metrics address:
+  // MANAGEMENT_PORT=0 then takes any free port, and a port found taken fails the start, not later.
+  let managementAddress: string | undefined;
+  let publicAddress: string | undefined;
+  const readyWhenListening = (): void => {
+    if (publicAddress === undefined || (managementServer && managementAddress === undefined)) return;
+    process.send?.({ type: 'ready', name: 'gateway', address: publicAddress, ...(managementAddress ? { metricsAddress: managementAddress } : {}) });
+  };
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, () => {
     const address = managementServer?.address();
-    log.info({ port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');
+    const port = typeof address === 'object' && address ? address.port : config.managementPort;
+    log.info({ port }, 'management port listening');
+    managementAddress = `127.0.0.1:${port}`;
+    readyWhenListening();
   });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
     log.info({ port }, 'listening');
-    process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
+    publicAddress = `http://127.0.0.1:${port}`;
+    readyWhenListening();
   });
   answerClientErrors(server, log);
   if (managementServer) answerClientErrors(managementServer, log);
