@@ -22,19 +22,18 @@ import { realpathSync } from 'node:fs';
 import { startEmbeddedPostgres } from './scripts/lib/embedded-postgres.ts';
 import { freePort } from './scripts/lib/os-probes.ts';
 import { withClient } from './scripts/lib/pg-client.ts';
-for (let attempt = 1; ; attempt++) {
-  let server;
+// startEmbeddedPostgres as npm start calls it, on a free port picked again if taken meanwhile
+let server;
+for (let attempt = 1; !server; attempt++) {
   try {
     server = await startEmbeddedPostgres({ dataDir: '.data/pg', port: await freePort(), fast: true });
   } catch (error) {
-    if (attempt < 3 && /could not bind|address already in use/i.test(error.message)) continue;
-    throw error;
+    if (attempt >= 3 || !/could not bind|address already in use/i.test(error.message)) throw error;
   }
-  const answer = await withClient(server.url, async (client) => (await client.query('SELECT 6 * 7 AS answer')).rows[0].answer);
-  await server.stop();
-  console.log(JSON.stringify({ answer, cluster: realpathSync('.data/pg') }));
-  break;
 }
+const answer = await withClient(server.url, async (client) => (await client.query('SELECT 6 * 7 AS answer')).rows[0].answer);
+await server.stop();
+console.log(JSON.stringify({ answer, cluster: realpathSync('.data/pg') }));
 `;
 
 asRoot('a checkout in a folder the user postgres cannot enter starts the embedded PostgreSQL, which answers a query', async (t) => {

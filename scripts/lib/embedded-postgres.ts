@@ -9,7 +9,7 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isAlive } from './os-probes.ts';
+import { freePort, isAlive } from './os-probes.ts';
 import { canReach, postgresAccount, type PostgresAccount } from './postgres-account.ts';
 import { cannotRun, packagedBinaries, reachableBinaries } from './postgres-binaries.ts';
 import { clusterHome } from './postgres-cluster-home.ts';
@@ -166,6 +166,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw failure(`could not create database ${database}`, error);
   }
   return { url: withDatabase(adminUrl, database), adminUrl, stop };
+}
+
+/**
+ * startEmbeddedPostgres on a free port, picked again (up to three starts) when another process took
+ * it between its pick and the server's bind. The port is returned for a later start on the same one.
+ */
+export async function startEmbeddedPostgresOnFreePort(options: Omit<EmbeddedPostgresOptions, 'port'>): Promise<EmbeddedPostgresServer & { port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { ...(await startEmbeddedPostgres({ ...options, port })), port };
+    } catch (error) {
+      if (attempt >= 3 || !/could not bind|address already in use/i.test((error as Error).message)) throw error;
+    }
+  }
 }
 
 /** Whether `path` is a folder (not a link to one) with something in it. */
