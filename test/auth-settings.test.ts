@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import test from 'ava';
 import { startPlatform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
+import { without } from './helpers/env-without.ts';
 import { createAccount, createUser, sessionOf } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
@@ -30,14 +30,15 @@ test('with a reCAPTCHA secret, login verifies captchaToken at the verify URL and
   const address = verifier.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const captchaPlatform = await startPlatform({
+    // core-svc's port picked by the start, again if it is taken before core-svc binds it
     env: {
-      ...platform.env,
+      ...without(platform.env, 'CORE_GRPC_ADDR'),
       GATEWAY_PORT: '0',
-      CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
       RECAPTCHA_SECRET: 'captcha-test-secret',
       RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/verify`,
       RECAPTCHA_MIN_SCORE: '0.5',
     },
+    ports: 'free',
     entries: { 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
   });
@@ -68,7 +69,8 @@ test('with a reCAPTCHA secret, login verifies captchaToken at the verify URL and
 test('JWT_TTL_SECONDS sets the token lifetime: exp - iat, the cookie Max-Age, the expiresAt of the login and of its session', async (t) => {
   // a core-svc and a gateway of the test's own with a two-minute lifetime (bpm and dms stubbed)
   const own = await startPlatform({
-    env: { ...platform.env, JWT_TTL_SECONDS: '120', GATEWAY_PORT: '0', CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}` },
+    env: { ...without(platform.env, 'CORE_GRPC_ADDR'), JWT_TTL_SECONDS: '120', GATEWAY_PORT: '0' },
+    ports: 'free',
     entries: { 'bpm-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
   });

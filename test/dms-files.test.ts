@@ -222,7 +222,10 @@ test('upload needs dms-file:write (403 SVC-SYS-1003), a token (401 SVC-SYS-1001)
 
 test('a user of tenant A never reads, gets a URL for, moves, updates or deletes a file of B: 404', async (t) => {
   const a = await createAccount();
-  const { body } = await uploaded('of B');
+  const content = `of B ${unique()}`;
+  const { token, body, url } = await uploaded(content);
+  const before = await api('GET', `/api/dms-file/${body.fileId}`, { token });
+  t.is(before.status, 200, before.text);
   const user = await userWithRoles(a, ['dms-file:read', 'dms-file:write', 'dms-file:delete']);
   for (const [method, path, request] of [
     ['GET', `/api/dms-file/${body.fileId}`, undefined],
@@ -235,4 +238,11 @@ test('a user of tenant A never reads, gets a URL for, moves, updates or deletes 
     t.is(res.status, 404, `${method} ${path}: ${res.text}`);
     t.is(res.body.error_code, 'SVC-SYS-4001');
   }
+  // B's file as B's administrator sees it: the same row at the same version, the same bytes.
+  const after = await api('GET', `/api/dms-file/${body.fileId}`, { token });
+  t.is(after.status, 200, after.text);
+  t.deepEqual(after.body, before.body, 'the row (version, category, description, deletion) is unchanged');
+  const got = await download(url);
+  t.is(got.status, 200);
+  t.is(Buffer.from(got.bytes).toString(), content, 'the bytes are unchanged');
 });

@@ -5,7 +5,7 @@
  * that trickles a body forever is still cut off. A gateway of its own with short figures, in front
  * of the suite's services; requests are written byte by byte on raw connections.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import test from 'ava';
@@ -13,7 +13,7 @@ import type { Platform } from '../scripts/lib/processes.ts';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
 import { storageDir, upload } from './helpers/files.ts';
-import { platform } from './helpers/platform.ts';
+import { api, platform } from './helpers/platform.ts';
 import { startGateway, uniquePrefix } from './helpers/redis.ts';
 
 const BODY_MS = 1500;
@@ -109,6 +109,12 @@ test('an upload that trickles for longer than REQUEST_BODY_TIMEOUT_MS, never pau
   t.is(res.body.fileSize, content.length);
   const [row] = await sql('select file_size, checksum from dms.dms_file where id = $1', [res.body.fileId]);
   t.is(Number(row.file_size), content.length);
+  t.is(row.checksum, createHash('sha256').update(content).digest('hex'), 'the stored checksum is the SHA-256 of what was sent');
+  const link = await api('GET', `/api/dms-file/${res.body.fileId}/download-url`, { token });
+  t.is(link.status, 200, link.text);
+  const got = await fetch(`${platform.url}${link.body.url as string}`);
+  t.is(got.status, 200);
+  t.true(Buffer.from(await got.arrayBuffer()).equals(content), 'the bytes read back are the bytes sent');
 });
 
 test('an upload that sends nothing for UPLOAD_IDLE_TIMEOUT_MS is cut off with 408 SVC-SYS-2001 and leaves no file and no row', async (t) => {

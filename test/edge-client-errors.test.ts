@@ -6,7 +6,6 @@
  */
 import test from 'ava';
 import { type Platform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { platform } from './helpers/platform.ts';
 import { rawExchange } from './helpers/raw-http.ts';
@@ -16,9 +15,9 @@ let managed: Platform;
 let management: string;
 
 test.before(async () => {
-  const port = await freePort();
-  managed = await startGateway(platform.env, { REDIS_KEY_PREFIX: uniquePrefix('edge-ce'), MANAGEMENT_PORT: String(port) });
-  management = `http://127.0.0.1:${port}`;
+  // MANAGEMENT_PORT 0: the gateway takes a free port and reports it, so none is picked beforehand
+  managed = await startGateway(platform.env, { REDIS_KEY_PREFIX: uniquePrefix('edge-ce'), MANAGEMENT_PORT: '0' });
+  management = `http://${managed.metrics.gateway}`;
 });
 
 test.after.always(async () => {

@@ -13,7 +13,6 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { type Platform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';
@@ -199,11 +198,10 @@ test('without REDIS_URL the same token bucket runs in memory: the limit, then on
 test('MANAGEMENT_PORT serves the health paths outside the chain: probes beyond the public limit all pass, nothing else is served', async (t) => {
   // Every kubelet probe of every gateway pod on a node comes from that node's address, which the
   // public tier would limit; the management port is for them (deploy/base/gateway.yaml).
-  const port = await freePort();
-  const managed = await startGateway(platform.env, { REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '5', MANAGEMENT_PORT: String(port) });
+  const managed = await startGateway(platform.env, { REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '5', MANAGEMENT_PORT: '0' });
   try {
     await untilRedisUp(managed);
-    const management = `http://127.0.0.1:${port}`;
+    const management = `http://${managed.metrics.gateway}`;
     const probes = await Promise.all(Array.from({ length: 20 }, (_, i) => api('GET', i % 2 ? '/api/health' : '/actuator/health', { baseUrl: management })));
     t.is(limited(probes), 0, 'no probe is limited');
     for (const probe of probes) t.is(probe.headers.get('ratelimit-limit'), null, 'no limiter on the management port');

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { type Platform, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
+import { without } from './helpers/env-without.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
@@ -25,7 +25,8 @@ async function ownBpmAndGateway(): Promise<{ own: Platform; exitOf(name: Service
   for (const name of ['bpm-svc', 'gateway'] as const) exits.set(name, new Promise((r) => waiters.set(name, r)));
   const own = await startPlatform({
     // a deadline past the 9 s a call is held below
-    env: { ...platform.env, GATEWAY_PORT: '0', BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`, GRPC_DEADLINE_MS: '30000' },
+    env: { ...without(platform.env, 'BPM_GRPC_ADDR'), GATEWAY_PORT: '0', GRPC_DEADLINE_MS: '30000' },
+    ports: 'free', // bpm-svc's port picked by the start, again if it is taken before bpm-svc binds it
     entries: { 'core-svc': READY_STUB, 'dms-svc': READY_STUB },
     log: suiteLog(),
     onExit: (name, code) => waiters.get(name)?.({ code, at: Date.now() }),

@@ -11,7 +11,7 @@ import test from 'ava';
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import { ConfigError } from '@platform/libs/config/config-error.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
-import { PlatformStartError, startPlatform, type Platform } from '../scripts/lib/processes.ts';
+import { PlatformStartError, retryingTakenPorts, startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { makeCertificates, type CertificateFiles } from './helpers/certificates.ts';
 import { freshTenant, sessionOf, unique } from './helpers/factories.ts';
@@ -41,9 +41,12 @@ test.before(async () => {
   // fresh ports for every process; the gateway dials the services by name, as in a cluster (a TLS
   // client checks the name against the certificate: this one names localhost)
   for (const name of ['GATEWAY_PORT', 'MANAGEMENT_PORT', 'DMS_HTTP_ADDR']) delete env[name];
-  for (const name of ['CORE_GRPC_ADDR', 'BPM_GRPC_ADDR', 'DMS_GRPC_ADDR']) env[name] = `localhost:${await freePort()}`;
   for (const name of ['CORE_METRICS_PORT', 'BPM_METRICS_PORT', 'DMS_METRICS_PORT']) env[name] = '0';
-  own = await startPlatform({ env, ports: 'free', log: suiteLog() });
+  // ports picked anew for each start, again if one is taken before its service binds it
+  own = await retryingTakenPorts(async () => {
+    for (const name of ['CORE_GRPC_ADDR', 'BPM_GRPC_ADDR', 'DMS_GRPC_ADDR']) env[name] = `localhost:${await freePort()}`;
+    return startPlatform({ env, ports: 'free', log: suiteLog() });
+  });
 });
 
 test.after.always(async () => {

@@ -6,10 +6,11 @@
  */
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import test from 'ava';
-import { adminSession, freshTenant, unique } from './helpers/factories.ts';
+import { adminSession, freshTenant, sessionOf, unique } from './helpers/factories.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { api, platform } from './helpers/platform.ts';
 import { rawRequest } from './helpers/raw-http.ts';
+import { claimsOf } from './helpers/tokens.ts';
 
 test('a Content-Encoding the body does not have is 400 SVC-SYS-2001, even on a public path without credentials', async (t) => {
   const { token } = await adminSession();
@@ -60,9 +61,20 @@ test('an X-Project-Code that is not printable ASCII of at most 100 characters is
 });
 
 test('a printable X-Project-Code of up to 100 characters goes through to the services', async (t) => {
-  const { token } = await adminSession();
+  // decisions.md §2: "`X-Project-Code`, when sent, is recorded on the session": core-svc writes the
+  // header it received on the session row, so reading the session back shows what reached it.
   for (const code of ['PRJ-7', 'x'.repeat(100), 'a b ~!@#$%^&*()']) {
-    const res = await api('GET', '/api/auth/me', { token, headers: { 'x-project-code': code } });
-    t.is(res.status, 200, `${code}: ${res.text}`);
+    const login = await api('POST', '/api/auth/login', {
+      apiKey: true,
+      headers: { 'x-project-code': code },
+      body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en' },
+    });
+    t.is(login.status, 200, `${code}: ${login.text}`);
+    const { token } = sessionOf(login);
+    const me = await api('GET', '/api/auth/me', { token, headers: { 'x-project-code': code } });
+    t.is(me.status, 200, `${code}: ${me.text}`);
+    const session = await api('GET', `/api/session/${String(claimsOf(token).sid)}`, { apiKey: true });
+    t.is(session.status, 200, session.text);
+    t.is(session.body.projectCode, code, 'core-svc recorded the header it was sent');
   }
 });

@@ -1,28 +1,39 @@
 /**
  * Prometheus metrics (docs/decisions.md "Metrics"): the gateway serves /metrics on its management
  * port only, each service on its metrics port; every scrape below is taken before and after
- * traffic, and the series must move with it. Serial: the deltas are exact, and another test's
- * traffic would move them too.
+ * traffic, and the series must move with it, by exactly this file's requests.
  *
- * A gateway of this file's own (its management port, TRUST_PROXY=1 so each check is a client
- * address of its own, a public tier of 3 per minute) talks to the suite's services.
+ * A platform of this file's own (a gateway with its management port, TRUST_PROXY=1 so each check is
+ * a client address of its own, a public tier of 3 per minute, and its own three services on the
+ * suite's database), so no other file's traffic moves the series counted here; serial, so neither
+ * does another test of this file.
  */
 import test from 'ava';
-import { type Platform } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
+import { type Platform, startPlatform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount, sessionOf, unique } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { type Metrics, scrape } from './helpers/metrics.ts';
 import { api, platform } from './helpers/platform.ts';
-import { startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';
+import { uniquePrefix, untilRedisUp } from './helpers/redis.ts';
+import { without } from './helpers/env-without.ts';
+import { suiteLog } from './helpers/suite-log.ts';
 
 let gateway: Platform;
 let management: string;
 
 test.before(async () => {
-  const port = await freePort();
-  gateway = await startGateway(platform.env, { REDIS_KEY_PREFIX: uniquePrefix('metrics'), TRUST_PROXY: '1', RATE_LIMIT_PUBLIC: '3', MANAGEMENT_PORT: String(port) });
-  management = `http://127.0.0.1:${port}`;
+  gateway = await startPlatform({
+    env: {
+      ...without(platform.env, 'GATEWAY_PORT', 'CORE_GRPC_ADDR', 'BPM_GRPC_ADDR', 'DMS_GRPC_ADDR', 'DMS_HTTP_ADDR'),
+      REDIS_KEY_PREFIX: uniquePrefix('metrics'),
+      TRUST_PROXY: '1',
+      RATE_LIMIT_PUBLIC: '3',
+      MANAGEMENT_PORT: '0',
+    },
+    ports: 'free',
+    log: suiteLog(),
+  });
+  management = `http://${gateway.metrics.gateway}`;
   await untilRedisUp(gateway);
 });
 
@@ -116,15 +127,15 @@ test.serial('login-guard refusals are counted: the sixth wrong password for a us
 test.serial('each service serves /metrics on its metrics port: gRPC server calls by method and code, the ORM pool, event-loop lag and process figures', async (t) => {
   const services = ['core-svc', 'bpm-svc', 'dms-svc'] as const;
   const bases = services.map((name) => {
-    const address = platform.metrics[name];
+    const address = gateway.metrics[name];
     if (!address) throw new Error(`${name} reported no metrics address`);
     return `http://${address}`;
   });
   const before = await Promise.all(bases.map(scrape));
   const { token } = await adminSession();
-  t.is((await api('GET', '/api/auth/me', { token })).status, 200);
-  t.is((await api('GET', '/api/business-partner/999999999', { token })).status, 404);
-  t.is((await api('GET', '/api/dms-category/999999999', { token })).status, 404);
+  t.is((await api('GET', '/api/auth/me', { ...from('198.51.100.74'), token })).status, 200);
+  t.is((await api('GET', '/api/business-partner/999999999', { ...from('198.51.100.74'), token })).status, 404);
+  t.is((await api('GET', '/api/dms-category/999999999', { ...from('198.51.100.74'), token })).status, 404);
   const after = await Promise.all(bases.map(scrape));
 
   const calls = [
@@ -149,7 +160,7 @@ test.serial('each service serves /metrics on its metrics port: gRPC server calls
 });
 
 test.serial('a metrics port serves nothing but /metrics and /health (the probe when gRPC wants client certificates)', async (t) => {
-  const base = `http://${platform.metrics['bpm-svc']}`;
+  const base = `http://${gateway.metrics['bpm-svc']}`;
   t.is((await fetch(`${base}/`)).status, 404);
   t.is((await fetch(`${base}/metrics/x`)).status, 404);
   t.is((await fetch(`${base}/metrics`, { method: 'POST' })).status, 404);
@@ -160,14 +171,14 @@ test.serial('a metrics port serves nothing but /metrics and /health (the probe w
 });
 
 test.serial("dms-svc's file server counts its requests by route template and status, never by path", async (t) => {
-  const base = `http://${platform.metrics['dms-svc']}`;
-  const before = await scrape(base);
+  const base = `http://${gateway.metrics['dms-svc']}`;
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const stored = await upload({ token, crProcessId, content: 'metrics', fileName: 'metrics.txt' });
+  const before = await scrape(base);
+  const stored = await upload({ token, crProcessId, content: 'metrics', fileName: 'metrics.txt', baseUrl: gateway.url });
   t.is(stored.status, 200, stored.text);
   const secret = `tok${unique()}`;
-  t.is((await api('GET', `/api/dms-share-link/public/${secret}`)).status, 404);
+  t.is((await api('GET', `/api/dms-share-link/public/${secret}`, from('198.51.100.75'))).status, 404);
   const after = await scrape(base);
   const count = (labels: Record<string, string>) => after.sum('http_request_duration_seconds_count', labels) - before.sum('http_request_duration_seconds_count', labels);
   t.is(count({ method: 'POST', route: '/api/dms-file/upload', status: '200' }), 1);

@@ -4,7 +4,8 @@
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
  * helpers/secret-scan.ts), and closes with the plain line `N passed, M failed`, where M is at least
- * 1 whenever the run failed or no test passed.
+ * 1 whenever the run failed or no test passed: a set-up that throws (no database, no Redis) and each
+ * part of the teardown that fails count as failures, and the line comes after the teardown.
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
@@ -22,54 +23,52 @@ import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
 import { readNotedSecrets } from './helpers/used-secrets.ts';
 
-// Redis first (REDIS_URL, else the local one, else a redis-server started here): without one the
-// run fails at once, saying how to get one.
-const redis = await resolveTestRedis(process.env).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-});
-console.log(`# redis: ${redis.source} (${new URL(redis.url).host})`);
-
-// Chromium for the browser tests (helpers/chromium.ts), installed with apt-get when missing and a
-// selected file needs it; where it cannot be (not root), the run fails at once, saying what to run.
-if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) {
-  await ensureChromium().catch(async (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    console.log('0 passed, 1 failed');
-    await redis.stop();
-    process.exit(1);
-  });
-}
-
-const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
-const logFile = join(workDir, 'platform.log');
-// the passwords the tests send, noted by each test process (helpers/used-secrets.ts)
-const secretsFile = join(workDir, 'used-secrets.jsonl');
-await writeFile(secretsFile, '');
-const server = await resolveTestDatabase(process.env);
-const database = await createFreshDatabase(server.adminUrl);
-console.log(`# database: ${server.source} server, fresh database ${database.name}`);
-
-// Rate limits through the real Redis, under a key prefix of this run, and high enough that only
-// the edge tests (which start gateways of their own with low limits) ever meet them.
-const { env, secrets } = throwawayEnv(database.url, workDir, {
-  BCRYPT_ROUNDS: '4',
-  REDIS_URL: redis.url,
-  REDIS_KEY_PREFIX: uniquePrefix('test'),
-  RATE_LIMIT_PUBLIC: '100000',
-  RATE_LIMIT_API_KEY: '100000',
-  RATE_LIMIT_JWT: '100000',
-  // lastSeenAt is sent to core in batches; often here, so a test sees it move.
-  SESSION_SEEN_FLUSH_MS: '200',
-  // access lines too: the request-id tests read them, and the closing scan looks at everything
-  LOG_LEVEL: 'info',
-});
-
-let exitCode = 1;
-let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
+// Whatever happens below, the run ends with the closing line, printed once everything is stopped:
+// a set-up that throws or a teardown that fails is a failure it counts.
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const teardown: { what: string; run: () => Promise<unknown> }[] = [];
 try {
-  platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
+  // Redis first (REDIS_URL, else the local one, else a redis-server started here): without one the
+  // run fails at once, saying how to get one.
+  const redis = await resolveTestRedis(process.env);
+  teardown.push({ what: 'stop Redis', run: () => redis.stop() });
+  console.log(`# redis: ${redis.source} (${new URL(redis.url).host})`);
+
+  // Chromium for the browser tests (helpers/chromium.ts), installed with apt-get when missing and a
+  // selected file needs it; where it cannot be (not root), the run fails at once, saying what to run.
+  if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) await ensureChromium();
+
+  const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
+  teardown.push({ what: `remove ${workDir}`, run: () => rm(workDir, { recursive: true, force: true }) });
+  const logFile = join(workDir, 'platform.log');
+  // the passwords the tests send, noted by each test process (helpers/used-secrets.ts)
+  const secretsFile = join(workDir, 'used-secrets.jsonl');
+  await writeFile(secretsFile, '');
+  const server = await resolveTestDatabase(process.env);
+  teardown.push({ what: 'stop the database server', run: () => server.stop() });
+  const database = await createFreshDatabase(server.adminUrl);
+  teardown.push({ what: `drop the test database ${database.name}`, run: () => database.drop() });
+  console.log(`# database: ${server.source} server, fresh database ${database.name}`);
+
+  // Rate limits through the real Redis, under a key prefix of this run, and high enough that only
+  // the edge tests (which start gateways of their own with low limits) ever meet them.
+  const { env, secrets } = throwawayEnv(database.url, workDir, {
+    BCRYPT_ROUNDS: '4',
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: uniquePrefix('test'),
+    RATE_LIMIT_PUBLIC: '100000',
+    RATE_LIMIT_API_KEY: '100000',
+    RATE_LIMIT_JWT: '100000',
+    // lastSeenAt is sent to core in batches; often here, so a test sees it move.
+    SESSION_SEEN_FLUSH_MS: '200',
+    // access lines too: the request-id tests read them, and the closing scan looks at everything
+    LOG_LEVEL: 'info',
+  });
+
+  const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
+  teardown.push({ what: 'stop the platform', run: () => platform.stop() });
   console.log(`# platform: ${platform.url}`);
   // one request of the run's own, so that the closing scan always has an access line to find
   await fetch(`${platform.url}/api/health`).then((res) => res.body?.cancel());
@@ -89,7 +88,7 @@ try {
     PLATFORM_LOG_FILE: logFile,
     PLATFORM_SECRETS_FILE: secretsFile,
   });
-  const failed = failures(summary);
+  const counted = failures(summary);
   // the log is complete once every process has stopped and the launcher has closed the file
   await platform.stop();
   const log = await readFile(logFile, 'utf8').catch(() => '');
@@ -97,26 +96,33 @@ try {
   const filePort = new FilePortCredential(secrets.JWT_SECRET).value;
   const scan = scanRunLog(log, { ...secrets, FILE_PORT_CREDENTIAL: filePort }, readNotedSecrets(await readFile(secretsFile, 'utf8')));
   console.log(scan.report.join('\n'));
-  if (!scan.passed) failed.count++;
-  if (failed.count > 0) {
+  if (!scan.passed) counted.count++;
+  if (counted.count > 0) {
     // warnings, errors and whatever is not a log line (a crash), not the access lines around them
     const notable = log.split('\n').filter((line) => line !== '' && !/"level":"(info|debug)"/.test(line));
     console.log(`# last warnings and errors of the platform log:\n${notable.slice(-40).map((l) => `#   ${l}`).join('\n')}`);
   }
-  for (const reason of failed.reasons) console.log(`# ${reason}`);
-  console.log(`${summary.passed + (scan.passed ? 1 : 0)} passed, ${failed.count} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
-  exitCode = failed.count === 0 ? 0 : 1;
+  for (const reason of counted.reasons) console.log(`# ${reason}`);
+  passed = summary.passed + (scan.passed ? 1 : 0);
+  failed = counted.count;
+  skipped = summary.skipped;
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
-  console.log('0 passed, 1 failed');
-} finally {
-  await platform?.stop();
-  await database.drop().catch((error: unknown) => console.error('could not drop the test database:', error));
-  await server.stop();
-  await redis.stop();
-  await rm(workDir, { recursive: true, force: true });
+  console.log('# the run could not finish: counted as one failure');
+  failed = Math.max(failed, 1);
 }
-process.exit(exitCode);
+// Last in, first out: the platform before its database, the database before its server.
+for (const { what, run } of teardown.reverse()) {
+  try {
+    await run();
+  } catch (error) {
+    console.error(`could not ${what}:`, error instanceof Error ? error.message : error);
+    console.log(`# could not ${what}: counted as one failure`);
+    failed++;
+  }
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 ? 0 : 1);
 
 interface Summary {
   passed: number;

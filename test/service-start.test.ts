@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { ROOT_DIR } from '../scripts/lib/processes.ts';
-import { freePort } from '../scripts/lib/os-probes.ts';
 import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, untilWaiting } from './helpers/migrations.ts';
 
 interface Outcome {
@@ -34,8 +33,10 @@ async function serviceEnv(url: string, appEnv: string, extra: Record<string, str
     DMS_URL_SECRET: randomBytes(32).toString('hex'),
     ALLOWED_ORIGINS: 'https://app.acme.com',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'service-start-')),
-    CORE_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
-    BPM_GRPC_ADDR: `127.0.0.1:${await freePort()}`,
+    // port 0: each service binds any free port and reports it, so none is picked beforehand (and
+    // taken meanwhile); nothing here dials the other service
+    CORE_GRPC_ADDR: '127.0.0.1:0',
+    BPM_GRPC_ADDR: '127.0.0.1:0',
     // any free metrics port: the services of these tests start side by side
     CORE_METRICS_PORT: '0',
     BPM_METRICS_PORT: '0',

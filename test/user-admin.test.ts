@@ -87,6 +87,12 @@ test('a user-process\'s userCode never changes (400 SVC-SYS-2001), so its select
   t.is(res.body.error_code, 'SVC-SYS-2001');
 });
 
+/** Sessions waiting, directly or behind another waiter, on a lock this session holds. */
+const BLOCKED_BY_ME = `with recursive blocked(pid) as (
+  select pid from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))
+  union select a.pid from pg_stat_activity a join blocked b on b.pid = any(pg_blocking_pids(a.pid))
+) select count(*)::int as n from blocked`;
+
 test('writes that change a user\'s selects, or decide on them, wait while the user\'s row is held: none races past another', async (t) => {
   const { a, b } = fixture;
   const { user, process } = await userOfB([b.accountNo]);
@@ -104,8 +110,19 @@ test('writes that change a user\'s selects, or decide on them, wait while the us
       member: api('POST', '/api/group-member', { token, body: { crProcessId: b.crProcessId, groupId: group.id, userCode: user.userCode } }),
     };
     for (const [name, request] of Object.entries(pending)) void request.then(() => settled.add(name));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    t.deepEqual([...settled], [], 'both wait for the row');
+    // both wait on this session's lock in PostgreSQL (as test/faults-drain.test.ts looks: the
+    // statistics snapshot cleared before each look; only sessions blocked by this one count). The
+    // second waiter on a row queues behind the first, which PostgreSQL names as its blocker: the
+    // chain from this session is followed.
+    let blocked = 0;
+    for (const started = Date.now(); Date.now() - started < 10_000 && blocked < 2 && settled.size === 0; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await db.query('select pg_stat_clear_snapshot()');
+      const { rows } = await db.query<{ n: number }>(BLOCKED_BY_ME);
+      blocked = rows[0]?.n ?? 0;
+    }
+    t.is(blocked, 2, 'both writes wait on the held row in PostgreSQL');
+    t.deepEqual([...settled], [], 'neither answered while the row was held');
     await db.query('commit');
     const [select, member] = await Promise.all([pending.select, pending.member]);
     t.is(select.status, 200, select.text);

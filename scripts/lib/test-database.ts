@@ -8,8 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from './os-probes.ts';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { startEmbeddedPostgresOnFreePort } from './embedded-postgres.ts';
 import { probeServer, redact, withClient, withDatabase } from './pg-client.ts';
 
 type Env = Record<string, string | undefined>;
@@ -94,23 +93,15 @@ export async function resolveTestDatabase(env: Env = process.env): Promise<TestD
   // mkdtemp gives 0700; as root the server runs as `postgres`, which must reach dir/data.
   chmodSync(dir, 0o755);
   try {
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      try {
-        const server = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), port, fast: true });
-        return {
-          adminUrl: server.adminUrl,
-          source: 'embedded',
-          stop: async () => {
-            await server.stop();
-            await rm(dir, { recursive: true, force: true });
-          },
-        };
-      } catch (error) {
-        // Another process may have taken the free port meanwhile: try another one.
-        if (attempt >= 3 || !/could not bind|address already in use/i.test(String((error as Error).message))) throw error;
-      }
-    }
+    const server = await startEmbeddedPostgresOnFreePort({ dataDir: join(dir, 'data'), fast: true });
+    return {
+      adminUrl: server.adminUrl,
+      source: 'embedded',
+      stop: async () => {
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

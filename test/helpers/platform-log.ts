@@ -26,6 +26,26 @@ export async function logLinesWith(text: string): Promise<LogLine[]> {
 }
 
 /**
+ * The gateway's own time on each request (`durationMs` of its access line), by request id, read in
+ * one pass over the log; a request without an access line yet is missing from the map.
+ */
+export async function gatewayDurations(requestIds: Iterable<string>): Promise<Map<string, number>> {
+  const wanted = new Set(requestIds);
+  const durations = new Map<string, number>();
+  for (const line of (await readFile(platform.logFile, 'utf8')).split('\n')) {
+    if (!line.startsWith('[gateway]') || !line.includes('"request completed"')) continue;
+    const id = /"requestId":"([^"]+)"/.exec(line)?.[1];
+    if (!id || !wanted.has(id)) continue;
+    try {
+      durations.set(id, Number((JSON.parse(line.slice(line.indexOf('{'))) as { durationMs: number }).durationMs));
+    } catch {
+      // a line cut short while being written
+    }
+  }
+  return durations;
+}
+
+/**
  * The log lines holding `text` that `matches` picks, once there is one: a line reaches the file a
  * moment after the response it is about (the access line is written once the response has
  * finished, and the launcher appends what the processes print). After `timeoutMs`, undefined.

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '@platform/libs/log/logger.ts';
 
 /** Longest wait for Redis on a request before the in-memory insurance answers instead. */
-const REDIS_COMMAND_TIMEOUT_MS = 200;
+export const REDIS_COMMAND_TIMEOUT_MS = 200;
 
 /**
  * An ioredis client for the hot path: no offline queue and a short command timeout, so that a Redis
