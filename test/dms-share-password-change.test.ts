@@ -56,7 +56,7 @@ test('a downloadUrl stays void after the password is cleared and set again, even
 });
 
 test('a downloadUrl of a link validated while it had no password is void once a password is set', async (t) => {
-  const { token, link, url } = await linkWithPassword('temporary');
+  const { token, link, url } = await linkWithPassword('interim secret');
   const cleared = await api('PUT', `/api/dms-share-link/${link.id}`, { token, body: { version: link.version, password: null } });
   t.is(cleared.status, 200, cleared.text);
   const open = await downloadUrlOf(url, 'anything');
