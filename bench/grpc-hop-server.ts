@@ -30,8 +30,7 @@ import pg from 'pg';
 import { accessOfRow, accessValues, withAccess, type AccessRow } from '../libs/src/auth/access.ts';
 import { holds } from '../libs/src/auth/caller.ts';
 import { createLogger } from '../libs/src/log/logger.ts';
-import { releaseClosedHttp2Streams } from '../libs/src/grpc/release-streams.ts';
-import { shareBoundResourceAccessor } from '../libs/src/runtime/async-resource-bind.ts';
+import { installRuntimePatches } from '../libs/src/runtime/patches/index.ts';
 import { clientKey } from '../gateway/src/limits/client-key.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import { setLimitHeaders } from '../gateway/src/middleware/rate-limit.ts';
@@ -50,8 +49,7 @@ const METHOD = {
 } as const;
 
 if (process.env.HOP_ACCESS || process.env.HOP_LIMITER) {
-  releaseClosedHttp2Streams();
-  shareBoundResourceAccessor();
+  installRuntimePatches();
 }
 
 function ready(name: string, address: string): void {

@@ -1,12 +1,13 @@
-// libs/src/grpc/release-streams.ts: once a gRPC call has answered, neither its client stream nor its
-// server stream keeps a listener that reaches the call (bench/README.md, "Garbage collection").
+// libs/src/runtime/patches/release-streams.ts, installed through the patches' entry: once a gRPC
+// call has answered, neither its client stream nor its server stream keeps a listener that reaches
+// the call (bench/README.md, "Garbage collection").
 // Real grpc-js over real HTTP/2 on a loopback port.
 import { subscribe } from 'node:diagnostics_channel';
 import type { Http2Stream } from 'node:http2';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { makeGenericClientConstructor, Server, ServerCredentials, credentials, status, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
-import { releaseClosedHttp2Streams } from '@platform/libs/grpc/release-streams.ts';
+import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
 
 const bytes = { serialize: (value: Buffer) => value, deserialize: (value: Buffer) => value };
 const service: ServiceDefinition = {
@@ -25,8 +26,8 @@ let echo: Echo;
 let delayMs = 0;
 
 test.before(async () => {
-  releaseClosedHttp2Streams();
-  releaseClosedHttp2Streams(); // a second call subscribes nothing more
+  installRuntimePatches();
+  installRuntimePatches(); // a second call subscribes nothing more
   server = new Server();
   server.addService(service, {
     echo: (call: { request: Buffer }, callback: (error: null, value: Buffer) => void) => {

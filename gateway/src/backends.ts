@@ -3,9 +3,8 @@ import { Channel, Metadata, status, type MethodDefinition, type ServiceDefinitio
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/crud/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
-import { releaseClosedHttp2Streams } from '@platform/libs/grpc/release-streams.ts';
-import { shareBoundResourceAccessor } from '@platform/libs/runtime/async-resource-bind.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
+import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
 import { retryServiceConfig } from './retry-policy.ts';
 import { unaryCall, type UnaryMethod } from './unary-call.ts';
 
@@ -43,8 +42,7 @@ export class Backends {
   constructor(config: Config, latency?: GrpcLatency) {
     this.#latency = latency;
     // a call's objects are garbage once it has answered, rather than outliving two scavenges
-    releaseClosedHttp2Streams();
-    shareBoundResourceAccessor();
+    installRuntimePatches();
     // channelz (grpc-js's introspection registry) is off, as on the services' servers: nothing reads
     // it, and it would count and trace every call.
     const options = {

@@ -10,7 +10,7 @@ import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
-import { shareBoundResourceAccessor } from '../runtime/async-resource-bind.ts';
+import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -23,7 +23,6 @@ import { createMetricsRegistry } from '../metrics/registry.ts';
 import { channelCredentials, serverCredentials } from './credentials.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from './exception-log.ts';
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
-import { releaseClosedHttp2Streams } from './release-streams.ts';
 import type { Runtime } from './server.ts';
 
 export interface ServiceSpec {
@@ -52,6 +51,9 @@ const DB_HEALTH_INTERVAL_MS = 5_000;
  * launcher over IPC, and a graceful stop on SIGTERM or SIGINT.
  */
 export async function runService(spec: ServiceSpec): Promise<void> {
+  // first, so that a runtime the patches were not written for stops the process before any work;
+  // with them a call's objects, served or made, are garbage once it has answered
+  installRuntimePatches();
   const config = loadConfig();
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
@@ -70,9 +72,6 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   watchPool(registry, 'orm', () => pool);
   watchPreparedStatements(registry);
   const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
-  // a call's objects, served or made, are garbage once it has answered rather than outliving two scavenges
-  releaseClosedHttp2Streams();
-  shareBoundResourceAccessor();
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
   // call that live as long as the call's HTTP/2 stream; off. The interceptor times every call for /metrics.
   const server = new Server({

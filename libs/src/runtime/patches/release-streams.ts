@@ -6,7 +6,7 @@ import type { Http2Stream } from 'node:http2';
  * garbage as soon as it has answered.
  *
  * Finished streams can stay reachable until a full collection: on the client side through the
- * function node:http2 binds per request (runtime/async-resource-bind.ts removes that), on the server
+ * function node:http2 binds per request (async-resource-bind.ts beside this file removes that), on the server
  * side through a path not found. grpc-js listens on each call's stream with closures over the call,
  * so a stream kept alive keeps every unary call (its listeners, metadata, message, the caller's
  * callback, the header strings node received): copied by two scavenges and promoted. In a service
