@@ -81,7 +81,7 @@ export interface RateLimiting {
  */
 export function createRateLimiting(config: Config, log: Logger, metrics?: GatewayMetrics): RateLimiting {
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, 'gateway-rate-limit') : undefined;
-  // The login guard runs the library's own counter script, so it needs a connection of its own.
+  // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
   const tier = (name: PathCategory, limit: number): Tier => {
