@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 // Token bucket on rate-limiter-flexible: a bucket of `points` tokens, refilled continuously at
-// `points` per `duration` seconds ("gradual refill", platform-interface.md §8), in Redis (one Lua
+// `points` per `duration` seconds ("gradual refill", docs/interface.md#limits), in Redis (one Lua
 // script, one round trip) with an in-memory bucket of the same shape as the library's insurance.
 // ---------------------------------------------------------------------------------------------
 
