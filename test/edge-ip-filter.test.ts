@@ -1,7 +1,7 @@
 /**
  * The IP filter, step 1 of the filter chain (docs/interface.md#filter-chain: "IP filter: allow/deny lists
  * with CIDR support, switchable by configuration, disabled by default in development; a blocked IP
- * gets 403"; docs/interface.md#running "IP_ALLOW, IP_DENY (comma lists of IPs or CIDRs, v4 and v6; deny
+ * gets 403"; docs/interface.md#configuration "IP_ALLOW, IP_DENY (comma lists of IPs or CIDRs, v4 and v6; deny
  * wins), TRUST_PROXY (how many proxy hops may set X-Forwarded-For; default 0: the socket address
  * counts)"). Each test runs against gateways of its own, started beside the suite's platform.
  */

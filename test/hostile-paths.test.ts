@@ -49,7 +49,7 @@ test('stats takes crProcessId alone: an array-shaped, repeated or unknown parame
   const { token } = await adminSession();
   const tenant = freshTenant();
   await createPartner(tenant);
-  // docs/interface.md#lists "all tenants for a super user unless ?crProcessId= narrows it": a key that is
+  // docs/interface.md#crud "all tenants for a super user unless ?crProcessId= narrows it": a key that is
   // almost crProcessId must not silently widen the count to every tenant
   assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[]=${tenant}`, { token }), 'crProcessId[]');
   assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[0]=${tenant}`, { token }), 'crProcessId[0]');

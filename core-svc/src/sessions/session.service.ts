@@ -98,7 +98,7 @@ export function sessionHandlers(config: Config) {
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
       const process = user && (await ctx.em.findOne(UserProcessEntity, { userCode: request.userCode }));
       if (!user || !process) throw invalidField('userCode', 'field.reference');
-      // a tenant the user holds now (docs/interface.md#auth), as login and switch-account require
+      // a tenant the user holds now (docs/interface.md#identity), as login and switch-account require
       const account = await heldTenant(ctx.em, request.userCode, request.accountNo);
       if (!account) throw invalidField('accountNo', 'field.reference');
       const now = new Date();

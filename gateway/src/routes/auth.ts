@@ -121,7 +121,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       res.json(meBody(me));
     },
 
-    // docs/interface.md#identity: a new cookie for the new account; the body is what me shows for it
+    // docs/interface.md#auth: a new cookie for the new account; the body is what me shows for it
     switchAccount: async (req, res) => {
       const body = asObject(req.body);
       for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
