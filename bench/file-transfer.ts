@@ -296,7 +296,7 @@ async function timed<T>(pids: Record<string, number>, bytes: number, work: () =>
   return { transfer: { mbPerSec: bytes / 1e6 / seconds, seconds, rssGrowth, rssBefore, cpuSeconds }, answer };
 }
 
-/** The signed download URL of file `id` under `base` (docs/decisions.md §9: HMAC-SHA256 of `{id}:{expires}:{inline}` with DMS_URL_SECRET). */
+/** The signed download URL of file `id` under `base` (docs/interface.md#files: HMAC-SHA256 of `{id}:{expires}:{inline}` with DMS_URL_SECRET). */
 function signedUrl(base: string, secret: string, id: number): string {
   const expires = Math.floor(Date.now() / 1000) + 3600;
   const token = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}:${expires}:false`).digest('base64url');

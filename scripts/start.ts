@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole platform on embedded defaults (decisions.md §1).
+ * `npm start`: the whole platform on embedded defaults (docs/interface.md#configuration).
  *
  * - data under `.data/` (or DATA_DIR): development secrets, the admin password, the embedded
  *   PostgreSQL (`.data/pg`, port EMBEDDED_PG_PORT, default 54329) and the DMS files (`.data/files`);

@@ -1,8 +1,8 @@
 /**
- * The accrual's moves (decisions.md §4): "Accrual: created as PENDING. approve: PENDING → APPROVED.
+ * The accrual's moves (docs/interface.md#partner-operations): "Accrual: created as PENDING. approve: PENDING → APPROVED.
  * invoice (body optional: {invoiceNo}): APPROVED → INVOICED. cancel (body optional: {reason}):
  * PENDING or APPROVED → CANCELLED. Any other move: 409 SVC-SYS-4004. Each returns the updated
- * accrual with its version raised." Their roles (§2), tenant scope, concurrent moves, and what a
+ * accrual with its version raised." Their roles (docs/interface.md#identity), tenant scope, concurrent moves, and what a
  * write may do to an accrual that has moved (docs/decisions.md).
  */
 import test from 'ava';

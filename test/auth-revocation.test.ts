@@ -1,6 +1,6 @@
 /**
- * Ending what a token stands for, and what follows on the very next request (platform-interface.md
- * §5 login flow; decisions.md §2, §7): change-password, logout, the logged-out token on every path,
+ * Ending what a token stands for, and what follows on the very next request (docs/interface.md#token-and-cookie,
+ * docs/interface.md#sessions-and-logs): change-password, logout, the logged-out token on every path,
  * and switch-account.
  */
 import test from 'ava';

@@ -1,6 +1,6 @@
 /**
  * Login under settings other than the suite's, each on a core-svc and gateway of the test's own
- * (bpm and dms stubbed): a reCAPTCHA verifier (platform-interface.md §5, decisions.md) and a
+ * (bpm and dms stubbed): a reCAPTCHA verifier (docs/interface.md#auth) and a
  * configured token lifetime (JWT_TTL_SECONDS).
  */
 import { createServer, type Server } from 'node:http';

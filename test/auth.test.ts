@@ -1,4 +1,4 @@
-/** Login, me, the session cookie and the token (platform-interface.md §4.3, §5; decisions.md §2, §9). */
+/** Login, me, the session cookie and the token (docs/interface.md#auth, docs/interface.md#token-and-cookie; docs/interface.md#identity, docs/interface.md#sessions-and-logs). */
 import test from 'ava';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -69,7 +69,7 @@ test('the cookie is read before the bearer header', async (t) => {
 });
 
 test('twelve wrong passwords at once for one user from one address: exactly five are tried (401), the others 429', async (t) => {
-  // decisions.md §9: "The sixth wrong … login password for one … user from one IP within 15
+  // docs/interface.md#limits: "The sixth wrong … login password for one … user from one IP within 15
   // minutes gets 429": also when they all arrive before the first has been judged.
   const { user, password } = await createUser([(await createAccount()).accountNo]);
   const attempt = (pw: string) => api('POST', '/api/auth/login', { apiKey: true, body: { userCode: user.userCode, password: pw, languageCode: 'en' } });

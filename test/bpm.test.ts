@@ -1,4 +1,4 @@
-/** Partner management beyond the CRUD set (platform-interface.md §4.5, decisions.md §3, §4). */
+/** Partner management beyond the CRUD set (docs/interface.md#partner-operations, docs/interface.md#records, docs/interface.md#lists). */
 import test from 'ava';
 import { adminSession, createBranch, createPartner, freshTenant } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';

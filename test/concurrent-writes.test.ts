@@ -1,5 +1,5 @@
 /**
- * Unique keys and references under concurrent writes (decisions.md §3: "a duplicate is 409
+ * Unique keys and references under concurrent writes (docs/interface.md#records: "a duplicate is 409
  * SVC-SYS-4005", "References (...Id) must name a record of the same tenant, else 400 SVC-SYS-2001",
  * "Deleting a record that others reference is 409 SVC-SYS-4003"). The database decides, in the
  * write's own statement, so no request races past a check another made a moment before.

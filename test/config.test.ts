@@ -1,4 +1,4 @@
-/** Configuration (decisions.md §1): production names what it misses; secrets are checked at start. */
+/** Configuration (docs/interface.md#configuration): production names what it misses; secrets are checked at start. */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

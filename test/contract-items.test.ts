@@ -1,5 +1,5 @@
 /**
- * Money and quantities (decisions.md §3, §9): "Money is a decimal string ("1250.00", up to 4
+ * Money and quantities (docs/interface.md#records): "Money is a decimal string ("1250.00", up to 4
  * decimals), never a float", "Numbers for money are accepted on input as decimal strings or numbers
  * and always returned as strings; quantity is a decimal too", and contract-item's "lineTotal
  * (read-only: quantity × unitPrice)", computed exactly by PostgreSQL.

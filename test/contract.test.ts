@@ -1,6 +1,6 @@
 /**
  * One contract: each resource's declaration and its proto agree field for field and type for type,
- * and its service offers exactly the RPCs of its CRUD set (platform-interface.md §4.2). TypeScript
+ * and its service offers exactly the RPCs of its CRUD set (docs/interface.md#entities). TypeScript
  * already refuses a declaration that misses or adds a field of the message (defineResource); this
  * compares what it cannot tell apart (int32 and int64, a repeated field) and the RPCs.
  */

@@ -1,6 +1,5 @@
 /**
- * "References (...Id) must name a record of the same tenant, else 400 SVC-SYS-2001" (decisions.md
- * §3), on update as on create, and kept by the database itself: a row written past the API that
+ * "References (...Id) must name a record of the same tenant, else 400 SVC-SYS-2001" (docs/interface.md#records), on update as on create, and kept by the database itself: a row written past the API that
  * names another tenant's record, or a user that does not exist, is refused by its foreign key.
  */
 import test from 'ava';

@@ -1,6 +1,6 @@
 /**
  * The table-driven walk: every resource in the gateway's registry through its CRUD set
- * (platform-interface.md §4.1, §4.2), over HTTP against the real platform.
+ * (docs/interface.md#crud, docs/interface.md#entities), over HTTP against the real platform.
  */
 import test from 'ava';
 import { isScalar, keyOf, offers, type Resource } from '@platform/libs/crud/resource.ts';
@@ -16,7 +16,7 @@ test('every registered resource has a sample for the walk', (t) => {
 });
 
 for (const resource of registry.filter((r) => r.operations === 'read-only')) {
-  // "license-history | get by id, list only" (platform-interface.md §4.2): the platform writes them
+  // "license-history | get by id, list only" (docs/interface.md#entities): the platform writes them
   test(`${resource.path}: get and list of the records the platform writes, and no create, update or delete`, async (t) => {
     const sample = samples[resource.path];
     if (!sample?.existing) return t.fail(`a read-only resource's sample needs existing(): ${resource.path}`);

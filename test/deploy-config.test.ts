@@ -1,5 +1,5 @@
 /**
- * The configuration of deploy/: the ConfigMap and Secret, what each overlay sets, that no secret value is committed, and the image (deploy/README.md, decisions.md §1 and §8).
+ * The configuration of deploy/: the ConfigMap and Secret, what each overlay sets, that no secret value is committed, and the image (deploy/README.md, docs/interface.md#configuration, docs/interface.md#health).
  * Rendered by test/helpers/deploy-render.ts.
  */
 import test from 'ava';

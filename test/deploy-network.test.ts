@@ -1,5 +1,5 @@
 /**
- * The network of deploy/: Services and the addresses that name them, NetworkPolicies, metrics reachability and mutual TLS between the services (deploy/README.md, decisions.md §8).
+ * The network of deploy/: Services and the addresses that name them, NetworkPolicies, metrics reachability and mutual TLS between the services (deploy/README.md, docs/interface.md#health).
  * Rendered by test/helpers/deploy-render.ts.
  */
 import { basename, dirname } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The workloads of deploy/: Deployments and the migrate Job, their image, command, resources, hardening, probes, storage, scaling and rollouts (deploy/README.md, decisions.md §1 and §8).
+ * The workloads of deploy/: Deployments and the migrate Job, their image, command, resources, hardening, probes, storage, scaling and rollouts (deploy/README.md, docs/interface.md#running, docs/interface.md#health).
  * Rendered by test/helpers/deploy-render.ts.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * The document audit log (decisions.md §5: "share-link create/update/delete ... each append one
- * dms-audit-log row. Audit rows are never updated or deleted through the API"; §9: "Audit rows ...
+ * The document audit log (docs/interface.md#retention-and-audit: "share-link create/update/delete ... each append one
+ * dms-audit-log row. Audit rows are never updated or deleted through the API"; docs/interface.md#retention-and-audit: "Audit rows ...
  * belong to their record's tenant") and its hash chain per tenant (docs/decisions.md).
  */
 import test from 'ava';

@@ -1,7 +1,7 @@
 /**
  * "Audit: upload, metadata update, category move, delete, download (signed ...) ... each append one
- * dms-audit-log row" (decisions.md §5); "a download through a signed URL [is audited] as DOWNLOAD"
- * (§9); the rows stay in the tenant's hash chain (GET /api/dms-audit-log/verify).
+ * dms-audit-log row" (docs/interface.md#retention-and-audit); "a download through a signed URL [is audited] as DOWNLOAD";
+ * the rows stay in the tenant's hash chain (GET /api/dms-audit-log/verify).
  */
 import test from 'ava';
 import { adminSession, create, freshTenant, unique } from './helpers/factories.ts';

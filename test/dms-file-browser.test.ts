@@ -2,8 +2,8 @@
  * Stored bytes never act on the platform's origin, judged by a real Chromium (docs/decisions.md,
  * "Files": "Stored bytes never act on the origin"). A tenant user with dms-file:write uploads pages
  * whose script asks `/api/auth/me` with the cookie of whoever opens them; a super user logged in in
- * the browser (the SVC_SESSION cookie on the gateway's origin, decisions.md §2) opens the signed
- * `inline=true` URL (§5: "inline=true gives Content-Disposition: inline") and the share link's
+ * the browser (the SVC_SESSION cookie on the gateway's origin, docs/interface.md#identity) opens the signed
+ * `inline=true` URL (docs/interface.md#files: "inline=true gives Content-Disposition: inline") and the share link's
  * public URL. No script may run there: not the page's, not an SVG's, not one in XHTML or XML.
  * Types safe to show still preview: a PDF in Chromium's viewer, a PNG as an image.
  */

@@ -1,7 +1,6 @@
 /**
  * "References (...Id) must name a record of the same tenant, else 400 SVC-SYS-2001" and "Deleting a
- * record that others reference is 409 SVC-SYS-4003 (... a category with files ...)" (decisions.md
- * §3), for dms-share-link.fileId → dms-file and dms-file.categoryId → dms-category.
+ * record that others reference is 409 SVC-SYS-4003 (... a category with files ...)" (docs/interface.md#records), for dms-share-link.fileId → dms-file and dms-file.categoryId → dms-category.
  */
 import test from 'ava';
 import { adminSession, create, freshTenant, unique } from './helpers/factories.ts';

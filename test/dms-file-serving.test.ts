@@ -1,6 +1,6 @@
 /**
  * How stored bytes are served, through the gateway's relay (docs/decisions.md, "Files", Download,
- * and "Stored bytes never act on the origin"; decisions.md §5: "inline=true gives
+ * and "Stored bytes never act on the origin"; docs/interface.md#files: "inline=true gives
  * Content-Disposition: inline, else attachment ... Single ranges (bytes=a-b, bytes=a-, bytes=-n)
  * give 206 with Content-Range; an unsatisfiable one gives 416"). The project's own rule: "a
  * malformed or multi-range header gets the whole file (200)"; "Every GET of a signed URL that will

@@ -1,5 +1,5 @@
 /**
- * The tenant's dms-account-config limits on uploads (decisions.md §5): "A file over ... the tenant's
+ * The tenant's dms-account-config limits on uploads (docs/interface.md#files): "A file over ... the tenant's
  * maxFileSize is 413 SVC-SYS-3001, and nothing of it is kept. A type outside allowedMimeTypes is 415
  * SVC-SYS-3002. A tenant over storageQuotaBytes is 413 SVC-SYS-3007."
  */

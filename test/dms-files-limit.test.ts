@@ -1,6 +1,5 @@
 /**
- * "A file over DMS_MAX_UPLOAD_BYTES ... is 413 SVC-SYS-3001, and nothing of it is kept" (decisions.md
- * §5): a dms-svc and a gateway of their own with a 1 KiB limit, beside the suite's platform (same
+ * "A file over DMS_MAX_UPLOAD_BYTES ... is 413 SVC-SYS-3001, and nothing of it is kept" (docs/interface.md#files): a dms-svc and a gateway of their own with a 1 KiB limit, beside the suite's platform (same
  * database and storage), the way the edge tests start gateways of their own.
  */
 import { readdir } from 'node:fs/promises';

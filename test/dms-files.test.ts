@@ -1,5 +1,5 @@
 /**
- * The byte path of documents (decisions.md §5, §9; platform-interface.md §4.6): uploads streamed
+ * The byte path of documents (docs/interface.md#files, docs/interface.md#records): uploads streamed
  * through the gateway to dms-svc, signed downloads with ranges, soft delete, and who may touch a file.
  */
 import { createHash, randomBytes } from 'node:crypto';

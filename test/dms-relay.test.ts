@@ -3,7 +3,7 @@
  * client through a few reusable buffers. Against the real platform: a download far larger than the
  * relay's buffers, read by a client that keeps stopping, arrives byte-exact. Against a dms-svc that
  * is gone or answers what it never should (a test's own TCP server standing in for DMS_HTTP_ADDR): the
- * error body of decisions.md §6 with 503 SVC-SYS-5002 while nothing was sent, and a cut-off
+ * error body of docs/interface.md#errors with 503 SVC-SYS-5002 while nothing was sent, and a cut-off
  * response (never a short body passed off as whole) once the head has gone out.
  */
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Retention (decisions.md §5, §9): active policies soft-delete or purge their tenant's old files of
+ * Retention (docs/interface.md#retention-and-audit, docs/interface.md#records): active policies soft-delete or purge their tenant's old files of
  * their category and entity type, soft-deleted files are purged after purgeAfterDays, every action is
  * audited once, runs at once never act twice, and the dry run lists exactly what a run then does.
  * Files are made old by setting their dates in the database; a run is RunDmsRetention (internal).

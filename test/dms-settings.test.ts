@@ -1,5 +1,5 @@
 /**
- * Categories and account settings (decisions.md §3: "dms-category | categoryName (unique within
+ * Categories and account settings (docs/interface.md#records: "dms-category | categoryName (unique within
  * parent), parentId, description"; "dms-account-config | one per tenant (a second is 409
  * SVC-SYS-4005)").
  */

@@ -1,6 +1,6 @@
 /**
- * Share links (decisions.md §3: "dms-share-link | fileId, expiresAt, password (write-only;
- * hasPassword on read), maxDownloads; read-only: token, url, downloadCount"; §5: "token is at least
+ * Share links (docs/interface.md#records: "dms-share-link | fileId, expiresAt, password (write-only;
+ * hasPassword on read), maxDownloads; read-only: token, url, downloadCount"; docs/interface.md#share-links: "token is at least
  * 32 random bytes in base64url; url is /api/dms-share-link/public/{token}").
  */
 import test from 'ava';

@@ -2,7 +2,7 @@
  * A password-validated downloadUrl is signed over the link's password as it stands (docs/decisions.md
  * "Share links: public access"): setting, replacing or clearing the password voids every URL
  * validated before, which then answers 403 SVC-SYS-3003 as any changed signature does ("download
- * signature invalid", decisions.md §6), while a new validation works.
+ * signature invalid", docs/interface.md#errors), while a new validation works.
  */
 import { randomBytes } from 'node:crypto';
 import test from 'ava';

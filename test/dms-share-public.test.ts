@@ -1,6 +1,6 @@
 /**
- * Public access through share links, through the gateway (decisions.md §5, §9; platform-interface.md
- * §4.6, §5): "Public GET streams the file as a download when the link has no password. With a
+ * Public access through share links, through the gateway (docs/interface.md#share-links,
+ * docs/interface.md#path-categories): "Public GET streams the file as a download when the link has no password. With a
  * password it is 401 SVC-SYS-3005 until validated"; validate-password "gives 200 {valid: true,
  * downloadUrl, expiresAt} … or 403 SVC-SYS-3005 {valid: false}"; "An expired, passive, exhausted
  * (downloadCount = maxDownloads) or deleted-file link is 410 SVC-SYS-3006; an unknown token 404".

@@ -1,6 +1,6 @@
 /**
- * Cross-origin rules (platform-interface.md §5: "Allowed methods: GET, POST, PUT, DELETE, OPTIONS;
- * allowed headers: any; credentials allowed"; decisions.md §2: "a preflight (OPTIONS with
+ * Cross-origin rules (docs/interface.md#cors: "Allowed methods: GET, POST, PUT, DELETE, OPTIONS;
+ * allowed headers: any; credentials allowed"; docs/interface.md#cors: "a preflight (OPTIONS with
  * Access-Control-Request-Method) from an allowed origin is answered by the gateway right after the
  * IP filter, before the API-key, rate-limit and JWT steps … Every response to an allowed origin,
  * errors included, carries Access-Control-Allow-Origin (that origin) and

@@ -1,7 +1,7 @@
 /**
- * The IP filter, step 1 of the filter chain (platform-interface.md §5: "IP filter: allow/deny lists
+ * The IP filter, step 1 of the filter chain (docs/interface.md#filter-chain: "IP filter: allow/deny lists
  * with CIDR support, switchable by configuration, disabled by default in development; a blocked IP
- * gets 403"; decisions.md §1 "IP_ALLOW, IP_DENY (comma lists of IPs or CIDRs, v4 and v6; deny
+ * gets 403"; docs/interface.md#configuration "IP_ALLOW, IP_DENY (comma lists of IPs or CIDRs, v4 and v6; deny
  * wins), TRUST_PROXY (how many proxy hops may set X-Forwarded-For; default 0: the socket address
  * counts)"). Each test runs against gateways of its own, started beside the suite's platform.
  */
@@ -39,7 +39,7 @@ function from(client: string, path = '/api/health', headers: Record<string, stri
   return api('GET', path, { baseUrl: proxied.url, headers: { 'x-forwarded-for': `${client}, 10.0.0.2`, ...headers } });
 }
 
-test('"a blocked IP gets 403": a denied address gets 403 {status: "ERROR", message} without error_code (decisions.md §6)', async (t) => {
+test('"a blocked IP gets 403": a denied address gets 403 {status: "ERROR", message} without error_code (docs/interface.md#errors)', async (t) => {
   const res = await from('203.0.113.66');
   t.is(res.status, 403);
   t.deepEqual(Object.keys(res.body).sort(), ['message', 'status']);

@@ -1,5 +1,5 @@
 /**
- * The login brute-force guard (decisions.md §9: "The sixth wrong … login password for one … user
+ * The login brute-force guard (docs/interface.md#limits: "The sixth wrong … login password for one … user
  * from one IP within 15 minutes gets 429 with the rate-limit body"), exercised in process against
  * the suite's real Redis (under a prefix of its own), in memory, and with Redis gone. Its wiring into
  * POST /api/auth/login belongs to the auth routes.

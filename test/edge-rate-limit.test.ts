@@ -1,9 +1,9 @@
 /**
- * Rate limits against a real Redis (platform-interface.md §8: "Public paths 60 requests per minute
- * per IP, API-key paths 100, JWT paths 200, refill gradual"; decisions.md §1 "REDIS_URL set:
- * Redis-backed rate limiting (shared by all gateway replicas)"; §6 "A 429 has the rate-limit body of
+ * Rate limits against a real Redis (docs/interface.md#limits: "Public paths 60 requests per minute
+ * per IP, API-key paths 100, JWT paths 200, refill gradual"; docs/interface.md#limits "REDIS_URL set:
+ * Redis-backed rate limiting (shared by all gateway replicas)"; docs/interface.md#rate-limit-body: "A 429 has the rate-limit body of
  * the interface, Retry-After, and every limited response carries RateLimit-Limit,
- * RateLimit-Remaining and RateLimit-Reset"; §9 "Retry-After and RateLimit-Reset are whole seconds;
+ * RateLimit-Remaining and RateLimit-Reset"; docs/interface.md#rate-limit-body: "Retry-After and RateLimit-Reset are whole seconds;
  * RateLimit-Limit is the tier's per-minute limit").
  *
  * Two gateway processes share the suite's Redis under a key prefix of their own, with low limits
@@ -100,7 +100,7 @@ test('the three tiers per path: public 30 (share-link public paths too), API key
   }
 });
 
-test('headers on every limited response, and the 429: Retry-After in whole seconds and the rate-limit body of §7', async (t) => {
+test('headers on every limited response, and the 429: Retry-After in whole seconds and the rate-limit body of docs/interface.md#rate-limit-body', async (t) => {
   const client = '198.51.100.12';
   const probe = { client, headers: { 'x-api-key': platform.apiKey } };
   const first = await from('GET', '/api/admin/edge-probe', probe);

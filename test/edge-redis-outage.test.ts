@@ -1,8 +1,8 @@
 /**
- * Redis failing under a running gateway. The contract keeps answering through it: decisions.md §1
- * makes Redis the shared store of the rate limits, §6 leaves 5xx to "unexpected failure" and "a
+ * Redis failing under a running gateway. The contract keeps answering through it: docs/interface.md#running
+ * makes Redis the shared store of the rate limits, docs/interface.md#errors leaves 5xx to "unexpected failure" and "a
  * backing service is unavailable", which a rate limiter is not; so the gateway keeps limiting on its
- * in-memory insurance — no 5xx, no hang — and goes back to Redis once Redis is back. §8: the health
+ * in-memory insurance — no 5xx, no hang — and goes back to Redis once Redis is back. docs/interface.md#health: the health
  * endpoint shows `redis` "when configured", DOWN while it is gone.
  *
  * The Redis here is a redis-server of this test's own on a free port, killed and restarted on that

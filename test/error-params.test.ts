@@ -1,5 +1,5 @@
 /**
- * A service's error names what was wrong (decisions.md §9: "400 SVC-SYS-2001 naming the field"),
+ * A service's error names what was wrong (docs/interface.md#records: "400 SVC-SYS-2001 naming the field"),
  * and a client may name a field in any script or at any length. The name travels from the service
  * to the gateway in gRPC metadata, which takes printable ASCII only.
  */

@@ -1,6 +1,6 @@
 /**
- * Bad input gets the error body of decisions.md §6 and a 4xx, never a 5xx, a stack trace or a hang;
- * a failed write leaves nothing behind. Messages come in en or tr (§9).
+ * Bad input gets the error body of docs/interface.md#errors and a 4xx, never a 5xx, a stack trace or a hang;
+ * a failed write leaves nothing behind. Messages come in en or tr (docs/interface.md#errors).
  */
 import test from 'ava';
 import { adminSession, create, createPartner, freshTenant, login, unique } from './helpers/factories.ts';
@@ -121,7 +121,7 @@ test('an unknown path is 404 SVC-SYS-4001 and an unknown method on a known path 
 });
 
 test('paths are case-sensitive: another spelling of an API-key path is no route, even with a valid token', async (t) => {
-  // The filter chain's categories (platform-interface.md §5) read the path as written, so a route
+  // The filter chain's categories (docs/interface.md#path-categories) read the path as written, so a route
   // reached by /API/session/active would be an API-key endpoint reached with a JWT alone.
   const { token } = await adminSession();
   const record = await createPartner(freshTenant());

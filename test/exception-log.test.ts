@@ -1,5 +1,5 @@
 /**
- * The exception log (decisions.md §7): every 5xx body's refId names an entry, whether a service or
+ * The exception log (docs/interface.md#sessions-and-logs): every 5xx body's refId names an entry, whether a service or
  * the gateway failed, and the list's filters ("`POST /api/logs/exceptions/list`: a PageRequest whose
  * `filter` may hold `service`, `errorCode`, `userCode`, `crProcessId`, `createdAtFrom`,
  * `createdAtTo`, newest first by default").

@@ -4,7 +4,7 @@
  * part headers, NUL and malformed UTF-8 in names (helpers/multipart-corpus.ts), sent by a user who
  * holds `dms-file:write` and nothing else.
  *
- * decisions.md §6: "SVC-SYS-2001 400 validation failed"; the task's rule: no request can stop a
+ * docs/interface.md#errors: "SVC-SYS-2001 400 validation failed"; the task's rule: no request can stop a
  * process, and a failed write leaves nothing. So every answer is 200 (a body that happens to be a
  * valid form) or a 4xx with the error body; dms-svc is the same process afterwards (its
  * process_start_time_seconds unchanged, its health 200); the tenant has exactly one dms-file row and

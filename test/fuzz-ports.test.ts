@@ -5,7 +5,7 @@
  * its refusal, are fuzzed; the upload route also gets the multipart corpus). Bad methods, paths,
  * headers and bodies through node:http, and bytes no HTTP client would send over raw TCP.
  *
- * The rule (decisions.md §6 and the task's): no request can stop a process, and none is a 5xx. So
+ * The rule (docs/interface.md#errors and the task's): no request can stop a process, and none is a 5xx. So
  * every answer is below 500 — on the management and file ports with the error body on every non-2xx
  * — every raw exchange is a 4xx, and afterwards each process is the one it was (the services'
  * process_start_time_seconds unchanged, the gateway's pid alive) and answers its health.
@@ -69,7 +69,7 @@ interface Port {
   base: string;
   /** Headers on every request (the file port's credential). */
   headers?: Record<string, string>;
-  /** Whether each non-2xx must carry the error body of decisions.md §6 (the metrics ports answer plain text). */
+  /** Whether each non-2xx must carry the error body of docs/interface.md#errors (the metrics ports answer plain text). */
   errorBody: boolean;
 }
 

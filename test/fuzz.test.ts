@@ -5,7 +5,7 @@
  * a corpus of hostile path parameters, query strings, headers and bodies (helpers/hostile-corpus.ts),
  * and every field of every resource gets the JSON types it must refuse.
  *
- * decisions.md §6: "Every error body is {status: "ERROR", error_code, message}"; "SVC-SYS-5001 500
+ * docs/interface.md#errors: "Every error body is {status: "ERROR", error_code, message}"; "SVC-SYS-5001 500
  * unexpected failure; logged as an exception entry": no hostile request may be one. So every answer
  * is below 500, every non-2xx carries the error body, no exception entry is written for any of them,
  * and the platform is still UP afterwards. The route corpus is sent twice: by a super user, and by a

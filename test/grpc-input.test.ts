@@ -1,6 +1,6 @@
 /**
  * The services refuse NUL in any string of any request themselves, whoever the client is: 400
- * SVC-SYS-2001 (decisions.md §6: "body, parameter or field invalid"), as INVALID_ARGUMENT, never a
+ * SVC-SYS-2001 (docs/interface.md#errors: "body, parameter or field invalid"), as INVALID_ARGUMENT, never a
  * 500 or an exception-log entry. PostgreSQL cannot hold NUL in text and refuses it even as a query
  * parameter, so without the check it surfaced as SVC-SYS-5001 from the first query that met it.
  */

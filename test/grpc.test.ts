@@ -1,5 +1,5 @@
 /**
- * The services themselves (decisions.md §2, §8): no call is served without a user token or the
+ * The services themselves (docs/interface.md#identity, docs/interface.md#health): no call is served without a user token or the
  * internal credential, and each serves grpc.health.v1 and server reflection for stock clients.
  */
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-/** Health (decisions.md §8): the gateway's view of every part, and its own liveness. */
+/** Health (docs/interface.md#health): the gateway's view of every part, and its own liveness. */
 import test from 'ava';
 import { startPlatform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';

@@ -1,6 +1,6 @@
 /**
- * JSON bodies a client made up. decisions.md §6: "SVC-SYS-2001 400 body, parameter or field invalid
- * (malformed JSON, wrong type, unknown sort or filter field ...)"; §9: "Unknown body fields are
+ * JSON bodies a client made up. docs/interface.md#errors: "SVC-SYS-2001 400 body, parameter or field invalid
+ * (malformed JSON, wrong type, unknown sort or filter field ...)"; docs/interface.md#records: "Unknown body fields are
  * refused: 400 SVC-SYS-2001 naming the field". A string that PostgreSQL cannot store (a NUL) or that
  * is not Unicode text (a lone surrogate, bytes that are not UTF-8) is refused by the gateway wherever
  * it stands, naming where; so is a `__proto__` key.

@@ -1,8 +1,8 @@
 /**
  * Request headers a client made up: a Content-Encoding the body does not have, one the gateway
  * does not know, a charset other than UTF-8, an X-Project-Code that cannot travel on to the
- * services (platform-interface.md §5: "X-Project-Code (project identifier string)"). Each is 400
- * SVC-SYS-2001 with the error body naming the header (decisions.md §6), never a 5xx.
+ * services (docs/interface.md#authentication: "X-Project-Code (project identifier string)"). Each is 400
+ * SVC-SYS-2001 with the error body naming the header (docs/interface.md#errors), never a 5xx.
  */
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import test from 'ava';
@@ -61,7 +61,7 @@ test('an X-Project-Code that is not printable ASCII of at most 100 characters is
 });
 
 test('a printable X-Project-Code of up to 100 characters goes through to the services', async (t) => {
-  // decisions.md §2: "`X-Project-Code`, when sent, is recorded on the session": core-svc writes the
+  // docs/interface.md#identity: "`X-Project-Code`, when sent, is recorded on the session": core-svc writes the
   // header it received on the session row, so reading the session back shows what reached it.
   for (const code of ['PRJ-7', 'x'.repeat(100), 'a b ~!@#$%^&*()']) {
     const login = await api('POST', '/api/auth/login', {

@@ -1,5 +1,5 @@
 /**
- * Paths and query strings a client made up (decisions.md §6: "SVC-SYS-2001 400 body, parameter or
+ * Paths and query strings a client made up (docs/interface.md#errors: "SVC-SYS-2001 400 body, parameter or
  * field invalid"): anything that does not percent-decode as UTF-8, a NUL, a parameter the route
  * does not take, one given twice or in array shape is 400 with the error body naming it, never a
  * 5xx.
@@ -49,7 +49,7 @@ test('stats takes crProcessId alone: an array-shaped, repeated or unknown parame
   const { token } = await adminSession();
   const tenant = freshTenant();
   await createPartner(tenant);
-  // decisions.md §4 "all tenants for a super user unless ?crProcessId= narrows it": a key that is
+  // docs/interface.md#crud "all tenants for a super user unless ?crProcessId= narrows it": a key that is
   // almost crProcessId must not silently widen the count to every tenant
   assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[]=${tenant}`, { token }), 'crProcessId[]');
   assertInvalid(t, await api('GET', `/api/business-partner/stats?crProcessId[0]=${tenant}`, { token }), 'crProcessId[0]');

@@ -1,6 +1,6 @@
 /**
  * Every entity of the interface's tables is registered, with the set the interface gives it
- * (platform-interface.md §4.2, quoted below), so each answers its set through the gateway (the CRUD,
+ * (docs/interface.md#entities, quoted below), so each answers its set through the gateway (the CRUD,
  * role and cross-tenant walks run over the registry).
  */
 import test from 'ava';
@@ -21,9 +21,9 @@ import { registry } from '../gateway/src/registry.ts';
 // | partner | business-partner, branch, contact, product, contract | full set incl. stats |
 // | partner | contract-item | get, list, create, update, delete (no stats) |
 // | partner | accrual | full set incl. stats |
-// | document | dms-category, dms-share-link, dms-retention-policy, dms-account-config | full set incl. stats (share link: see 4.6) |
+// | document | dms-category, dms-share-link, dms-retention-policy, dms-account-config | full set incl. stats (share link: see docs/interface.md#share-links) |
 // | document | dms-audit-log | get by id, list only |
-// | document | dms-file | see 4.5 (§4.6: get, update, delete (soft), list; created by upload) |
+// | document | dms-file | see docs/interface.md#files (get, update, delete (soft), list; created by upload) |
 const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = {
   core: {
     account: 'full',

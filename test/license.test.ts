@@ -1,7 +1,7 @@
 /**
- * Licences and their history (decisions.md §3: "license-history | read-only: licenseId, action
+ * Licences and their history (docs/interface.md#records: "license-history | read-only: licenseId, action
  * (CREATE, UPDATE, DELETE), snapshot (the license as JSON), changedBy, changedAt; written by every
- * license change"; §9: "Audit rows and license-history rows belong to their record's tenant").
+ * license change"; docs/interface.md#retention-and-audit: "Audit rows and license-history rows belong to their record's tenant").
  */
 import test from 'ava';
 import { adminSession, create, createAccount, freshTenant, unique } from './helpers/factories.ts';

@@ -1,4 +1,4 @@
-/** The list rules of decisions.md §4 and §9, on business partners and branches. */
+/** The list rules of docs/interface.md#lists, docs/interface.md#records, on business partners and branches. */
 import test from 'ava';
 import { adminSession, createBranch, createPartner, freshTenant, unique } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';

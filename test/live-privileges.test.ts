@@ -1,6 +1,6 @@
 /**
  * Privileges follow the live state: every change to what a user may do counts from the very next
- * request, whatever token the user holds (decisions.md §2: "A super user may name any tenant. The
+ * request, whatever token the user holds (docs/interface.md#identity: "A super user may name any tenant. The
  * services enforce this themselves, not only the gateway"; "Password change raises tokenVersion;
  * the very next request with any older token is 401"). The token says who the caller is and which
  * tenant it works in; the superUser flag, the tenants held (userProcessSelects of active accounts)
@@ -181,7 +181,7 @@ test('a group, a membership, a group-role or a role-type made passive takes its 
 });
 
 test('a user holding many roles through two groups is judged on the role each call needs, and loses only what the passive group alone granted', async (t) => {
-  // decisions.md §2: "A user holds the roles of the groups it is a member of in the current tenant."
+  // docs/interface.md#identity: "A user holds the roles of the groups it is a member of in the current tenant."
   // The service reads, of those, the one the call needs (docs/decisions.md "Live access: the roles a call needs").
   const account = await createAccount();
   const partner = await createPartner(account.crProcessId);

@@ -1,5 +1,5 @@
 /**
- * Lookups of core (decisions.md §3): country (`code` ISO 3166 alpha-2, unique), city (`countryId`),
+ * Lookups of core (docs/interface.md#records): country (`code` ISO 3166 alpha-2, unique), city (`countryId`),
  * currency (`code` ISO 4217, unique; `fractionDigits` default 2). "Deleting an account, user-info or
  * country with references is likewise refused."
  */

@@ -1,6 +1,6 @@
 /**
- * decisions.md §3: user-info "password (write-only, at least 8 characters)"; the project's decision:
- * at most 72 bytes of UTF-8, since bcrypt (platform-interface.md §4.3: "checked against a stored
+ * docs/interface.md#records: user-info "password (write-only, at least 8 characters)"; the project's decision:
+ * at most 72 bytes of UTF-8, since bcrypt (docs/interface.md#auth: "checked against a stored
  * BCrypt hash") reads no further and two passwords that differ only past the 72nd byte would be one.
  */
 import test from 'ava';

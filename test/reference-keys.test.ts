@@ -1,5 +1,5 @@
 /**
- * "References (...Id) must name a record of the same tenant" (decisions.md §3), kept by the database
+ * "References (...Id) must name a record of the same tenant" (docs/interface.md#records), kept by the database
  * for every reference field of every service (docs/decisions.md "The database keeps the
  * references"): walks the registry, and for each `...Id` field finds its same-tenant foreign key in
  * the platform database's catalog — (cr_process_id, <field>) → (cr_process_id, id) of the declared

@@ -1,7 +1,7 @@
 /**
  * libs/src/grpc/requiring.ts and authorize (libs/src/auth/caller.ts): a method names the role it
  * needs once; the caller's live access is read for that role alone, and the check runs before the
- * method. decisions.md §2: "Missing role: 403 SVC-SYS-1003"; a super user passes every role check.
+ * method. docs/interface.md#identity: "Missing role: 403 SVC-SYS-1003"; a super user passes every role check.
  * A check of a role the access was not read for would refuse a user who holds it, so it fails the
  * call as a defect (an Error, answered 500 SVC-SYS-5001), for a super user too, where a test finds it.
  */

@@ -1,5 +1,5 @@
 /**
- * The role matrix (decisions.md §2): every resource of the registry and every operation it offers,
+ * The role matrix (docs/interface.md#identity): every resource of the registry and every operation it offers,
  * for users of one tenant who hold no role, `<path>:read`, `<path>:write` or `<path>:delete`, and
  * for the super user; then the groups and roles themselves. The users are built once, through the
  * public API, the way a client would.
@@ -26,7 +26,7 @@ import { keyPath, OPERATIONS, passing, perform, sampleOf, sampleRecord, stored, 
 
 type Action = 'read' | 'write' | 'delete';
 
-/** decisions.md §2: get, list and stats need read; create and update need write; delete needs delete. */
+/** docs/interface.md#identity: get, list and stats need read; create and update need write; delete needs delete. */
 const ACTION_OF: Record<Operation, Action> = { get: 'read', list: 'read', stats: 'read', create: 'write', update: 'write', delete: 'delete' };
 
 interface Fixture {
@@ -102,7 +102,7 @@ for (const resource of registry) {
   }
 
   if (offers(resource, 'get')) {
-    // decisions.md §2: "Missing role: 403 SVC-SYS-1003"; a record the caller may not see "gets 404,
+    // docs/interface.md#identity: "Missing role: 403 SVC-SYS-1003"; a record the caller may not see "gets 404,
     // as if it did not exist". The get reads its row in the same statement as the caller's access
     // (docs/decisions.md "A get reads its row with the live access"), and the role is still checked
     // before the row: no role 403 whether or not the key names a record, with the role 404.
@@ -242,7 +242,7 @@ test('a user-info writer who is not a super user may neither change nor delete a
   t.like((await api('GET', `/api/user-info/${superUser.id}`, { token })).body, { version: 0, superUser: true });
 });
 
-// The groups' own rules (decisions.md §3): uniques per tenant, references, deletes of referenced records.
+// The groups' own rules (docs/interface.md#records): uniques per tenant, references, deletes of referenced records.
 
 test('group-member: a userCode that names no user-info is 400 SVC-SYS-2001', async (t) => {
   const { crProcessId } = fixture.account;

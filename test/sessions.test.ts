@@ -1,5 +1,5 @@
 /**
- * The API-key endpoints of sessions (decisions.md §7, §9): who may call them, the active list and
+ * The API-key endpoints of sessions (docs/interface.md#sessions-and-logs): who may call them, the active list and
  * stats, lastSeenAt, ending a session by PUT or by time, the history's order and bounds ("`history/list`
  * is newest first by `loginAt`; `from` and `to` are ISO 8601 instants bounding `loginAt`") and
  * `POST /api/session`.
@@ -44,7 +44,7 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   const listed = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
   t.like(listed.body, { totalElements: 1, page: 0, size: 10 });
   t.is(listed.body.content[0].sessionId, sid);
-  // decisions.md §7: "a PageRequest whose filter may hold userCode, accountNo, crProcessId (none required here)"
+  // docs/interface.md#sessions-and-logs: "a PageRequest whose filter may hold userCode, accountNo, crProcessId (none required here)"
   for (const filter of [{ accountNo: account.accountNo }, { crProcessId: account.crProcessId }, { accountNo: account.accountNo, crProcessId: account.crProcessId }]) {
     const byTenant = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter } });
     t.deepEqual(byTenant.body.content.map((s: { sessionId: string }) => s.sessionId), [sid], JSON.stringify(filter));
@@ -54,7 +54,7 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   t.is(stats.body.totalCount, stats.body.activeCount + stats.body.passiveCount);
   t.is(one.body.projectCode, null, 'no X-Project-Code on that login');
 
-  // decisions.md §2: "`X-Project-Code`, when sent, is recorded on the session".
+  // docs/interface.md#identity: "`X-Project-Code`, when sent, is recorded on the session".
   const withProject = await api('POST', '/api/auth/login', {
     apiKey: true,
     headers: { 'x-project-code': 'PRJ-42' },
@@ -146,7 +146,7 @@ test('session stats are counted in one snapshot: while sessions only open, passi
 });
 
 test('lastSeenAt follows the requests of a session, to within the gateway\'s flush interval', async (t) => {
-  // decisions.md §7 lists lastSeenAt among a session's fields: when it was last used, not its login.
+  // docs/interface.md#sessions-and-logs lists lastSeenAt among a session's fields: when it was last used, not its login.
   const { user, password } = await createUser([(await createAccount()).accountNo]);
   const session = await login(user.userCode, password);
   const sid = String(claimsOf(session.token).sid);

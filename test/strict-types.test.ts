@@ -1,6 +1,6 @@
 /**
- * JSON types as the contract gives them (platform-interface.md §2: page, size, version are int,
- * crProcessId long, status boolean; decisions.md §9: "Numbers for money are accepted on input as
+ * JSON types as the contract gives them (docs/interface.md#lists: page, size, version are int,
+ * crProcessId long, status boolean; docs/interface.md#records: "Numbers for money are accepted on input as
  * decimal strings or numbers" — money alone). A numeric or boolean string where a number or a
  * boolean is due is 400 SVC-SYS-2001 naming the field, in a body and in a list filter alike.
  */

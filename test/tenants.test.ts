@@ -1,5 +1,5 @@
 /**
- * The cross-tenant matrix (decisions.md §2, "Tenant scope"): for every resource of the registry and
+ * The cross-tenant matrix (docs/interface.md#identity, "Tenant scope"): for every resource of the registry and
  * every operation it offers, a user of tenant A who holds every role of that resource in A meets
  * tenant B's records as if they did not exist, may not name B, counts only A's records, and works
  * normally in A. The tests of this file take turns, since the statistics count tenant A as a whole.

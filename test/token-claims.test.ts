@@ -2,9 +2,9 @@
  * A token signed with the platform's own secret is still refused unless every claim holds up:
  * `exp`, `iat` (not in the future), `sub` (equal to userCode) and `sid` (a UUID naming a live
  * session of the same user) are required and checked; anything else is 401 SVC-SYS-1001
- * (decisions.md §6: "session or token missing, invalid, expired or revoked"), at the gateway and
+ * (docs/interface.md#errors: "session or token missing, invalid, expired or revoked"), at the gateway and
  * at the services themselves ("The services never serve a gRPC call that carries neither a valid
- * user token nor the internal service credential", decisions.md §2).
+ * user token nor the internal service credential", docs/interface.md#identity).
  */
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';

@@ -1,5 +1,5 @@
 /**
- * A user who is not a super user administers only users wholly inside its tenant (decisions.md §2:
+ * A user who is not a super user administers only users wholly inside its tenant (docs/interface.md#identity:
  * "every record read or written must belong to the current account's crProcessId"): a user-info
  * or user-process of a user with a select for another tenant is changed or deleted only by a super
  * user, since a new password or a lost user-process would reach into that other tenant.

@@ -10,7 +10,7 @@ export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', c
 
 /**
  * On a database with no user: account DEFAULT (crProcessId 1), the super user ADMIN_USER_CODE with
- * ADMIN_PASSWORD, and the user-process linking them (decisions.md §1). Several replicas starting at
+ * ADMIN_PASSWORD, and the user-process linking them (docs/interface.md#running). Several replicas starting at
  * once create them once: the unique keys decide. ADMIN_PASSWORD unset: development and test generate
  * one and log it once; production refuses to start, since a password in its logs is a leaked one.
  */

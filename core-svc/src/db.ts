@@ -41,7 +41,7 @@ export const UserProcessSelectEntity = new EntitySchema<Row>({
   uniques: [{ properties: ['userProcessId', 'accountId'] as never, name: 'user_process_select_unique' }],
 });
 
-/** A login session: opened by login, closed by logout or when it expires (decisions.md §3, §7). */
+/** A login session: opened by login, closed by logout or when it expires (docs/interface.md#records, docs/interface.md#sessions-and-logs). */
 export const SessionEntity = new EntitySchema<Row>({
   name: 'Session',
   tableName: 'session_log',
@@ -87,7 +87,7 @@ export const ExceptionEntity = new EntitySchema<Row>({
 });
 
 /**
- * The tenants a user holds (decisions.md §2): the accounts its user-process's selects name, while
+ * The tenants a user holds (docs/interface.md#identity): the accounts its user-process's selects name, while
  * the user-process and the account are active. Login, switch-account and every call's live access
  * (libs/src/auth/access.ts) read it. Declared here so that migration diffs know it.
  */
@@ -110,7 +110,7 @@ export const UserTenantView = new EntitySchema<Row>({
 });
 
 /**
- * The roles a user holds in a tenant (decisions.md §2): the roleCodes of the role-types that
+ * The roles a user holds in a tenant (docs/interface.md#identity): the roleCodes of the role-types that
  * group-roles link to the tenant's groups the user is a member of, where group, membership,
  * group-role and role-type are all active. Every service's live access reads it
  * (libs/src/auth/access.ts), and counts it only while the user holds the tenant (`user_tenant`).

@@ -65,7 +65,7 @@ const notFound: RequestHandler = (req, _res, next) => next(new DomainError('SVC-
 /**
  * The management app (MANAGEMENT_PORT): /actuator/health, /api/health and /metrics alone, without the filter
  * chain, for the kubelet's probes and in-cluster monitoring. On the public port the same paths are
- * rate-limited per address (platform-interface.md §7), and every probe of every gateway pod on a
+ * rate-limited per address (docs/interface.md#limits), and every probe of every gateway pod on a
  * node comes from that node's one address: enough pods would use up the public tier and fail their
  * own probes. Anything else is 404.
  */
@@ -84,8 +84,8 @@ function createManagementApp({ config, backends, recordFailure, log, metrics }: 
 }
 
 /**
- * The gateway: one origin for every path of the three services. Filter order (platform-interface.md
- * §5): IP filter, API key, rate limit, JWT, roles; then the body is read and the request translated
+ * The gateway: one origin for every path of the three services. Filter order
+ * (docs/interface.md#filter-chain): IP filter, API key, rate limit, JWT, roles; then the body is read and the request translated
  * to gRPC. Roles and tenants are enforced again by the services themselves. Also the management
  * app, which shares its Redis health check.
  */
@@ -124,7 +124,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       ipFilter(config.ipFilter),
       // 1a. A path, query or forwarded header the gateway could not hand on intact: 400.
       requestSanity,
-      // 2a. CORS preflight, answered before the steps that need credentials (decisions.md §2).
+      // 2a. CORS preflight, answered before the steps that need credentials (docs/interface.md#cors).
       cors.preflight,
       // 2. API key.
       apiKeyCheck(config.coreApiKey),
@@ -132,7 +132,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       limits.middleware,
       // 4. JWT.
       jwtCheck(tokens, seen),
-      // 5. Roles: checked per call by the services (decisions.md §2).
+      // 5. Roles: checked per call by the services (docs/interface.md#identity).
 
       // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
       dispatchByPrefix([dmsFileByteRoutes(upload, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),

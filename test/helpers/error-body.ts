@@ -1,10 +1,10 @@
-/** The error body of decisions.md §6, as the tests check it. */
+/** The error body of docs/interface.md#errors, as the tests check it. */
 import type { ExecutionContext } from 'ava';
 import type { ApiResponse } from './platform.ts';
 
 /**
  * `{status: "ERROR", error_code, message}` with the given HTTP status and code, a message that says
- * something, and neither a stack trace nor SQL in the text (decisions.md §6).
+ * something, and neither a stack trace nor SQL in the text (docs/interface.md#errors).
  */
 export function assertErrorBody(t: ExecutionContext, res: Pick<ApiResponse, 'status' | 'body' | 'text'>, status: number, code: string): void {
   t.is(res.status, status, res.text);

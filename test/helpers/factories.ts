@@ -168,7 +168,7 @@ export function roleTypeOf(crProcessId: number, roleCode: string): Promise<any> 
   return roleType;
 }
 
-/** An active group of a tenant granting `roleCodes` (decisions.md §2) to `memberCodes`. */
+/** An active group of a tenant granting `roleCodes` (docs/interface.md#identity) to `memberCodes`. */
 export async function createGroupWithRoles(crProcessId: number, roleCodes: readonly string[], memberCodes: readonly string[] = []): Promise<any> {
   const group = await create('group', { crProcessId, groupName: unique('Group '), description: roleCodes.join(' ').slice(0, 255) });
   await Promise.all([

@@ -42,7 +42,7 @@ export async function uploadRecord(token: string, crProcessId: number, content: 
   return got.body;
 }
 
-/** The download token of decisions.md §9, as a client holding DMS_URL_SECRET would compute it. */
+/** The download token of docs/interface.md#files, as a client holding DMS_URL_SECRET would compute it. */
 export function signDownload(id: number | string, expires: number | string, inline: boolean | string): string {
   return createHmac('sha256', Buffer.from(platform.env.DMS_URL_SECRET ?? '', 'utf8')).update(`${id}:${expires}:${inline}`).digest('base64url');
 }

@@ -112,7 +112,7 @@ export const BODIES: readonly (string | Buffer)[] = [
 
 /**
  * JSON values of the wrong type for a field of `spec`'s kind: each must be refused with 400
- * SVC-SYS-2001 naming the field, on create, update and as a list filter (decisions.md §9: numbers
+ * SVC-SYS-2001 naming the field, on create, update and as a list filter (docs/interface.md#records: numbers
  * are numbers, booleans booleans; only decimals take a number or a string).
  */
 export function wrongValues(spec: FieldSpec): unknown[] {

@@ -1,5 +1,5 @@
 /**
- * Redis for the tests: the suite's platform limits through a real Redis (decisions.md §1 "Real
+ * Redis for the tests: the suite's platform limits through a real Redis (docs/interface.md#running "Real
  * parts"), and the outage tests start, kill and restart a redis-server of their own. The machine's
  * own Redis is only ever read and written under a per-run key prefix: never flushed, never stopped.
  */

@@ -1,5 +1,5 @@
 /**
- * Reads the database behind the platform for rows whose references break decisions.md §3: a `...Id`
+ * Reads the database behind the platform for rows whose references break docs/interface.md#records: a `...Id`
  * that names no record of the row's own tenant (or, with `within`, not one of the row's own partner
  * or contract), a userCode that names no user-info. Walks the
  * declarations, so a new reference is audited without a change here.

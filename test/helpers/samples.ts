@@ -68,7 +68,7 @@ export const samples: Record<string, Sample> = {
   },
   'group-member': {
     create: async (crProcessId) => {
-      // a member must have a select for the group's tenant (decisions.md §2: a user holds the roles
+      // a member must have a select for the group's tenant (docs/interface.md#identity: a user holds the roles
       // of the groups it is a member of in the current tenant)
       const [group, { user }] = await Promise.all([
         create('group', { crProcessId, groupName: unique('Walk group ') }),
@@ -204,7 +204,7 @@ export const samples: Record<string, Sample> = {
     update: () => ({ policyName: 'Walk policy renamed', retentionDays: 365, action: 'SOFT_DELETE' }),
   },
   'dms-account-config': {
-    // the limits apply to the tenant's uploads (decisions.md §5): the walks upload untyped parts
+    // the limits apply to the tenant's uploads (docs/interface.md#files): the walks upload untyped parts
     // (application/octet-stream) into the same tenants
     create: async (crProcessId) => ({ crProcessId, maxFileSize: 10_485_760, allowedMimeTypes: 'application/pdf,image/png,application/octet-stream', storageQuotaBytes: 1_073_741_824, purgeAfterDays: 30 }),
     update: () => ({ maxFileSize: 2_097_152, allowedMimeTypes: '', purgeAfterDays: 7 }),

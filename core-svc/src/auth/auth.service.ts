@@ -38,7 +38,7 @@ interface Identity {
   selects: SelectView[];
 }
 
-/** Login and the caller's own view of its session (platform-interface.md §4.3, decisions.md §2). */
+/** Login and the caller's own view of its session (docs/interface.md#auth, docs/interface.md#identity). */
 export function authHandlers(config: Config, tokens: TokenService) {
   return {
     async login(request: LoginRequest, ctx: CallContext): Promise<LoginResponse> {

@@ -16,7 +16,7 @@ import type { Logger } from '@platform/libs/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
 import { isUuid } from '@platform/libs/crud/values.ts';
 
-/** Filters of the exception list (decisions.md §7). */
+/** Filters of the exception list (docs/interface.md#sessions-and-logs). */
 const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
   ['service', { kind: 'string', maxLength: 32 }],
   ['errorCode', { kind: 'string', maxLength: 32 }],
@@ -74,7 +74,7 @@ export function databaseExceptionRecorder(orm: MikroORM, log: Logger): Exception
   };
 }
 
-/** The exception log (platform-interface.md §4.4, decisions.md §7): recorded by every part, read over the API key. */
+/** The exception log (docs/interface.md#sessions-and-logs): recorded by every part, read over the API key. */
 export const exceptionLogHandlers = {
   async recordException(request: RecordExceptionRequest, ctx: CallContext): Promise<object> {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();

@@ -21,7 +21,7 @@ import type {
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 
-/** Filters of the active-session list (decisions.md §7). */
+/** Filters of the active-session list (docs/interface.md#sessions-and-logs). */
 const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
   ['userCode', { kind: 'string', maxLength: 64 }],
   ['accountNo', { kind: 'string', maxLength: 64 }],
@@ -34,7 +34,7 @@ const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarF
 const MAX_SEEN = 10_000;
 
 
-/** Open: not ended and not past expiresAt (decisions.md §9). */
+/** Open: not ended and not past expiresAt (docs/interface.md#sessions-and-logs). */
 function isOpen(row: Row, now = new Date()): boolean {
   return row.active === true && (row.expiresAt as Date) > now;
 }
@@ -83,7 +83,7 @@ async function page(
   return { content: rows.map(toSession), meta: pageMeta(bounds.page, bounds.size, total, rows.length) };
 }
 
-/** Sessions over the API key (platform-interface.md §4.4, decisions.md §7, §9). */
+/** Sessions over the API key (docs/interface.md#sessions-and-logs). */
 export function sessionHandlers(config: Config) {
   return {
     async getSession(request: GetSessionRequest, ctx: CallContext): Promise<Session> {
@@ -98,7 +98,7 @@ export function sessionHandlers(config: Config) {
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
       const process = user && (await ctx.em.findOne(UserProcessEntity, { userCode: request.userCode }));
       if (!user || !process) throw invalidField('userCode', 'field.reference');
-      // a tenant the user holds now (decisions.md §2), as login and switch-account require
+      // a tenant the user holds now (docs/interface.md#identity), as login and switch-account require
       const account = await heldTenant(ctx.em, request.userCode, request.accountNo);
       if (!account) throw invalidField('accountNo', 'field.reference');
       const now = new Date();

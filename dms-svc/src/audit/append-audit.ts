@@ -4,7 +4,7 @@ import { DmsAuditLogEntity } from '../db.ts';
 import type { AuditAction } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';
 
-/** One audited action (decisions.md §5, §9); `details` is stored as JSON text. */
+/** One audited action (docs/interface.md#retention-and-audit); `details` is stored as JSON text. */
 export interface AuditEntry {
   action: AuditAction;
   userCode: string;

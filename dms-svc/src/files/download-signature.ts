@@ -9,7 +9,7 @@ export interface SignedUrl {
 }
 
 /**
- * The download URL signer (decisions.md §5, §9), the one module that signs and checks: the token is
+ * The download URL signer (docs/interface.md#files), the one module that signs and checks: the token is
  * base64url (no padding) of HMAC-SHA256, keyed with the UTF-8 bytes of DMS_URL_SECRET, over
  * `{id}:{expires}:{inline}` (`inline` is `true` or `false`; absent means `false`).
  *

@@ -25,7 +25,7 @@ export interface SendOptions {
 }
 
 /**
- * Streams a stored file (decisions.md §5): Content-Type, Content-Length, Content-Disposition
+ * Streams a stored file (docs/interface.md#files): Content-Type, Content-Length, Content-Disposition
  * (inline or attachment, RFC 6266 `filename*` by the content-disposition package), nosniff,
  * no-store, Accept-Ranges, ETag (the checksum), and the headers by which stored bytes never act on
  * the platform's origin (serving-policy.ts): inline only for the types safe to show, a sandbox

@@ -50,7 +50,7 @@ export function servedInline(mimeType: string, asked: boolean): boolean {
 }
 
 /**
- * The headers every answer carrying stored bytes has, beside the download headers of §5:
+ * The headers every answer carrying stored bytes has, beside the download headers of docs/interface.md#files:
  * `Content-Security-Policy` with `sandbox` (an opaque origin: no script, no plugins, no forms, no
  * popups) and `default-src 'none'` (no script even where a browser ignored the sandbox); a media
  * document alone keeps its origin (`allow-same-origin`, still without `allow-scripts`), since its

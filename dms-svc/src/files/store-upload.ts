@@ -10,7 +10,7 @@ import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
 
-/** The upload response (platform-interface.md §4.6) and, beyond it, the live file of the tenant with the same bytes. */
+/** The upload response (docs/interface.md#files) and, beyond it, the live file of the tenant with the same bytes. */
 export interface UploadResponse {
   fileId: number;
   originalFileName: string;
@@ -23,7 +23,7 @@ export interface UploadResponse {
 
 /**
  * Makes a received upload a dms-file of the tenant its form names (a user who is not a super user
- * may name only its own: 403 SVC-SYS-1003), within the tenant's limits (decisions.md §5:
+ * may name only its own: 403 SVC-SYS-1003), within the tenant's limits (docs/interface.md#files:
  * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
  * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock). The row, its UPLOAD
  * audit row and the rename of the temporary file to its generated stored name happen inside one

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 
-/** A tenant's upload limits from its dms-account-config (decisions.md §5); an absent one is no limit. */
+/** A tenant's upload limits from its dms-account-config (docs/interface.md#files); an absent one is no limit. */
 export interface TenantLimits {
   maxFileSize?: number;
   /** Lower-case MIME types; empty: any type. */

@@ -3,7 +3,7 @@ import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
 
-/** The text fields of the upload form besides `file` (platform-interface.md §4.6), with their declarations. */
+/** The text fields of the upload form besides `file` (docs/interface.md#files), with their declarations. */
 const FORM_FIELDS: Record<string, ScalarField> = {
   crProcessId: COMMON_FIELDS.crProcessId,
   entityType: dmsFile.fields.entityType,

@@ -6,7 +6,7 @@ import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { isLanguage, languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
 
-/** Accept-Language first, then the login's language (decisions.md §9). */
+/** Accept-Language first, then the login's language (docs/interface.md#errors). */
 export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims): Language {
   return languageFromHeader(req.headers['accept-language']) ?? (claims && isLanguage(claims.lang) ? claims.lang : 'en');
 }

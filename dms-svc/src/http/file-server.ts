@@ -139,7 +139,7 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
 export const SIGNED_URL_USER = 'anonymous';
 
 /**
- * A signed URL needs no session (decisions.md §5): the signature is the credential; a deleted file
+ * A signed URL needs no session (docs/interface.md#files): the signature is the credential; a deleted file
  * is 404. Each GET answered with bytes (200 or 206) appends a DOWNLOAD audit row with the client's
  * address and User-Agent before the first byte goes out (a row that cannot be written fails the
  * download); a 416 and a HEAD send no content and are not audited.

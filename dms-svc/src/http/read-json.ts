@@ -14,7 +14,7 @@ export async function readJsonObject(req: IncomingMessage, res: ServerResponse, 
   return value as Record<string, unknown>;
 }
 
-/** The one string field `name` of `body`, which may hold nothing else (decisions.md §9: unknown fields are refused). */
+/** The one string field `name` of `body`, which may hold nothing else (docs/interface.md#records: unknown fields are refused). */
 export function onlyString(body: Record<string, unknown>, name: string): string {
   const unknown = Object.keys(body).find((key) => key !== name);
   if (unknown !== undefined) throw new DomainError('SVC-SYS-2001', 'field.unknown', { field: unknown.slice(0, 100) });

@@ -16,7 +16,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /**
- * Answers a failure with the error body of decisions.md §6 in the caller's language: domain errors
+ * Answers a failure with the error body of docs/interface.md#errors in the caller's language: domain errors
  * and the ORM's with their codes, anything else 500 SVC-SYS-5001 under a refId that the exception
  * log records. A response already under way is cut off instead; a request its client abandoned
  * is only closed.

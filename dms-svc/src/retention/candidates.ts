@@ -1,5 +1,5 @@
 /**
- * Which files retention acts on (decisions.md §5), as SQL shared by the run (which claims them) and
+ * Which files retention acts on (docs/interface.md#retention-and-audit), as SQL shared by the run (which claims them) and
  * the dry run (which only lists them), so that the dry run lists exactly what the run does.
  */
 

@@ -5,7 +5,7 @@ import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
 
 /**
- * The retention job (decisions.md §1, §5): every `intervalSeconds`, the first time one interval
+ * The retention job (docs/interface.md#running, docs/interface.md#retention-and-audit): every `intervalSeconds`, the first time one interval
  * after start, a retention run and then a sweep of the file storage (files/storage-sweep.ts: what
  * crashes left without a row). One at a time per process (the next is timed from the end of the
  * last); runs of several replicas may overlap, which both are safe for. A failed run or sweep is

@@ -36,7 +36,7 @@ interface Claimed {
 type Act = { kind: 'soft-delete'; action: AuditAction; details: Record<string, unknown> } | { kind: 'purge'; action: AuditAction; details: Record<string, unknown> };
 
 /**
- * One retention run (decisions.md §5): every active policy (of one tenant, or of all), SOFT_DELETE
+ * One retention run (docs/interface.md#retention-and-audit): every active policy (of one tenant, or of all), SOFT_DELETE
  * or PURGE on its candidates, then the purge of soft-deleted files older than the tenant's
  * purgeAfterDays. Safe with several replicas and runs at once: files are claimed in batches with
  * SELECT ... FOR UPDATE SKIP LOCKED, so each is acted on and audited by exactly one transaction (a

@@ -17,11 +17,11 @@ export interface OpenLink {
 // 32 random bytes are 43 characters; the column holds 64
 const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** 410 SVC-SYS-3006 (decisions.md §5): expired, passive, used up, or its file deleted. */
+/** 410 SVC-SYS-3006 (docs/interface.md#files): expired, passive, used up, or its file deleted. */
 export const gone = () => new DomainError('SVC-SYS-3006', 'share.gone');
 
 /**
- * The share link of a public path's `token` (decisions.md §5): unknown is 404 SVC-SYS-4001; expired,
+ * The share link of a public path's `token` (docs/interface.md#share-links): unknown is 404 SVC-SYS-4001; expired,
  * passive (status false), exhausted (downloadCount = maxDownloads, or the slots left all held by
  * downloads under way: download-slot.ts) or with a deleted or missing file is 410 SVC-SYS-3006.
  * Links are found by token alone, across tenants (the token is unique); the file must be of the

@@ -9,7 +9,7 @@ import { publicActor } from './public-request.ts';
 import { holdSlotLease } from './slot-lease.ts';
 
 /**
- * GET|HEAD /api/dms-share-link/public/{token} (decisions.md §5): the link's file as a download
+ * GET|HEAD /api/dms-share-link/public/{token} (docs/interface.md#share-links): the link's file as a download
  * (attachment; ranges, ETag and the other download headers as for signed URLs), no session needed.
  * A link with a password answers 401 SVC-SYS-3005 unless the request carries the signature
  * validate-password gave (`token`, `expires`; a changed one 403 SVC-SYS-3003, a past one 3004).
@@ -17,7 +17,7 @@ import { holdSlotLease } from './slot-lease.ts';
  * A GET takes a download slot before the first byte (download-slot.ts) and renews its lease while
  * the bytes flow (slot-lease.ts); the slot becomes a counted download only when the whole response
  * was written: a cut-off one, or a 416, gives it back, and one whose dms-svc died lapses with its
- * lease. Each streamed GET appends one SHARE_ACCESS row (decisions.md §9) with `complete`. HEAD
+ * lease. Each streamed GET appends one SHARE_ACCESS row (docs/interface.md#retention-and-audit) with `complete`. HEAD
  * sends the headers and counts nothing.
  */
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {

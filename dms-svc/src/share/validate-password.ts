@@ -13,7 +13,7 @@ import { publicActor } from './public-request.ts';
 const BCRYPT_MAX_BYTES = 72;
 
 /**
- * POST /api/dms-share-link/public/{token}/validate-password `{password}` (decisions.md §5): 200
+ * POST /api/dms-share-link/public/{token}/validate-password `{password}` (docs/interface.md#share-links): 200
  * `{valid: true, downloadUrl, expiresAt}`, where downloadUrl is the link's public path signed with
  * DMS_URL_SECRET (DownloadSigner.signShare) until DMS_URL_TTL_SECONDS from now or the link's own
  * expiry, whichever is first; or 403 with the error body of SVC-SYS-3005 and `valid: false`. Unknown

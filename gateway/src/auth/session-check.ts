@@ -17,7 +17,7 @@ interface Pending {
  * tokenVersion, and its session (sid) is that user's, open and unexpired. Asked of the database
  * itself (no cache) before an answer the gateway gives itself on a JWT path and before the upload's
  * idle limit (http/context.ts sessionIsLive); the services ask the same on every call they serve, so
- * change-password, logout and an ended session refuse the very next request (decisions.md §2,
+ * change-password, logout and an ended session refuse the very next request (docs/interface.md#token-and-cookie,
  * docs/decisions.md "Where a token's session is checked"). It reads core's user_info and session_log tables: the one place
  * the gateway reads a service's schema, with prepared statements.
  *

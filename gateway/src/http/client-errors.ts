@@ -6,7 +6,7 @@ import type { Language } from '@platform/libs/i18n/messages.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { errorBody } from './errors.ts';
 
-/** What Node's HTTP parser refused, as a status and the error of decisions.md §6. */
+/** What Node's HTTP parser refused, as a status and the error of docs/interface.md#errors. */
 function refusalOf(code: string | undefined): { status: number; reason: string; error: DomainError } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -22,7 +22,7 @@ function refusalOf(code: string | undefined): { status: number; reason: string; 
 
 /**
  * An error answer written straight on a connection (status line, headers, the error body of
- * decisions.md §6), which it then closes: for a request whose response object cannot or must not
+ * docs/interface.md#errors), which it then closes: for a request whose response object cannot or must not
  * carry it. `headers` go out too (a response's CORS headers).
  */
 export function rawErrorAnswer(status: number, reason: string, lang: Language, error: DomainError, headers: Record<string, string> = {}): string {

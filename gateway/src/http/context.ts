@@ -7,7 +7,7 @@ import { categoryOf, type PathCategory } from '../middleware/paths.ts';
 
 /** What the filter chain learns of a request, kept in res.locals. */
 export interface RequestState {
-  /** The path's category (platform-interface.md §5), worked out once for the whole chain. */
+  /** The path's category (docs/interface.md#path-categories), worked out once for the whole chain. */
   category?: PathCategory;
   /** The verified user token and its claims, on JWT paths. */
   token?: string;
@@ -39,7 +39,7 @@ export function categoryOfRequest(req: Request, res: Response): PathCategory {
   return state.category;
 }
 
-/** Accept-Language (first en or tr) wins, then the login's language in the token, then en (decisions.md §9). */
+/** Accept-Language (first en or tr) wins, then the login's language in the token, then en (docs/interface.md#errors). */
 export function languageOf(req: Request, res: Response): Language {
   return languageFromHeader(req.headers['accept-language']) ?? stateOf(res).claims?.lang ?? 'en';
 }

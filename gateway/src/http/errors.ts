@@ -10,7 +10,7 @@ import type { SessionCheck } from '../auth/session-check.ts';
 import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
 import { requestError } from '@platform/libs/http/request-errors.ts';
 
-/** The error body of decisions.md §6: status, error_code, message in `lang`, refId on 5xx. */
+/** The error body of docs/interface.md#errors: status, error_code, message in `lang`, refId on 5xx. */
 export function errorBody(lang: Language, error: DomainError): Record<string, string> {
   const body: Record<string, string> = {
     status: 'ERROR',

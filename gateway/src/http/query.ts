@@ -20,7 +20,7 @@ export type QueryValues<S extends QuerySpec> = { -readonly [P in keyof S]?: S[P]
  * The query of a request read by the route's declaration: a parameter the route does not take,
  * one given twice (`?a=1&a=2`) or in array or object shape (`?a[]=1`, `?a[b]=1`, which express's
  * query parser leaves as names of their own) is 400 SVC-SYS-2001 naming it, like an unknown body
- * field (decisions.md §9). The values are converted by kind.
+ * field (docs/interface.md#records). The values are converted by kind.
  *
  * @example
  * readQuery(req, { crProcessId: 'id' }) // ?crProcessId=7 → { crProcessId: 7 }; ?crProcessId[]=7 → 400

@@ -7,7 +7,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 type Message = Record<string, unknown>;
 
-/** Fields a client may send but that are set by the server (decisions.md §3: ignored, no mass assignment). */
+/** Fields a client may send but that are set by the server (docs/interface.md#records: ignored, no mass assignment). */
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
 
 export function asObject(body: unknown): JsonObject {
@@ -55,7 +55,7 @@ export function recordToJson(resource: Resource, message: Message): JsonObject {
   return json;
 }
 
-/** A PageRequest body (platform-interface.md §2), shape-checked; the service applies the list rules. */
+/** A PageRequest body (docs/interface.md#lists), shape-checked; the service applies the list rules. */
 export function pageRequestFromJson(body: unknown): PageRequest {
   const object = asObject(body);
   const request: PageRequest = { sorts: [] };
@@ -128,7 +128,7 @@ function objectList(name: string, spec: Extract<FieldSpec, { kind: 'objects' }>,
 }
 
 /**
- * The JSON type of a value must be its kind's own (decisions.md §9): a whole number for long and
+ * The JSON type of a value must be its kind's own (docs/interface.md#records): a whole number for long and
  * int (`"20"` is refused), a boolean for boolean; only a decimal (money, quantity) may come as a
  * number or a string.
  */

@@ -6,7 +6,7 @@ import type { Logger } from '@platform/libs/log/logger.ts';
 import { clientKey } from './client-key.ts';
 import { sendTooManyRequests } from './too-many-requests.ts';
 
-/** Wrong passwords for one userCode from one address within LOGIN_WINDOW_SECONDS before logins of it are refused (decisions.md §9). */
+/** Wrong passwords for one userCode from one address within LOGIN_WINDOW_SECONDS before logins of it are refused (docs/interface.md#limits). */
 export const LOGIN_FAILURES_PER_USER = 5;
 /** Wrong passwords from one address across all users within LOGIN_WINDOW_SECONDS before its logins are refused. */
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
@@ -40,7 +40,7 @@ const BUSY_REFUSAL = {
 
 /**
  * What one password guard counts and says: the login guard's wrong passwords per user, and the
- * share-link guard's per link (decisions.md §9: "The sixth wrong share-link password (or login
+ * share-link guard's per link (docs/interface.md#limits: "The sixth wrong share-link password (or login
  * password) for one link or user from one IP within 15 minutes gets 429"). `name` sets its keys apart.
  */
 export interface PasswordGuardKind {

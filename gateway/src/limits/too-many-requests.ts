@@ -3,12 +3,12 @@ import type { Language } from '@platform/libs/i18n/messages.ts';
 import { languageOf } from '../http/context.ts';
 
 /**
- * `retryAfter` of the 429 body. platform-interface.md §7 gives it as "Seconds to wait (60)", so it
- * stays 60 (the contract changes only from outside); the Retry-After header carries the real wait.
+ * `retryAfter` of the 429 body. docs/interface.md#rate-limit-body fixes it at 60 seconds, so it
+ * stays 60; the Retry-After header carries the real wait.
  */
 export const RETRY_AFTER_BODY_SECONDS = 60;
 
-/** 429 with the rate-limit body of platform-interface.md §7 and Retry-After in whole seconds. */
+/** 429 with the rate-limit body of docs/interface.md#rate-limit-body and Retry-After in whole seconds. */
 export function sendTooManyRequests(req: Request, res: Response, retryAfterMs: number, message: Record<Language, string>): void {
   res
     .status(429)

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { categoryOfRequest } from '../http/context.ts';
 
-/** The header that carries the API key (platform-interface.md §5). */
+/** The header that carries the API key (docs/interface.md#authentication). */
 export const API_KEY_HEADER = 'X-API-Key';
 const HEADER_NAME = API_KEY_HEADER.toLowerCase();
 

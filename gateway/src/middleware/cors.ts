@@ -58,7 +58,7 @@ export interface CorsPolicy {
 }
 
 /**
- * CORS from ALLOWED_ORIGINS (platform-interface.md §5 "Cross-origin rules", decisions.md §2): exact
+ * CORS from ALLOWED_ORIGINS (docs/interface.md#cors "Cross-origin rules", docs/interface.md#cors): exact
  * origins, credentials allowed, methods GET, POST, PUT, DELETE, OPTIONS, any request header (the
  * preflight's Access-Control-Request-Headers are reflected, as `*` does not apply to credentialed
  * requests). An unlisted origin gets no CORS header at all. `Vary: Origin` is on every response once

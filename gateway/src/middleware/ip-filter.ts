@@ -41,9 +41,9 @@ const BLOCKED = {
 };
 
 /**
- * Step 1 of the filter chain (platform-interface.md §5): the client address (the socket's, or the
+ * Step 1 of the filter chain (docs/interface.md#filter-chain): the client address (the socket's, or the
  * one TRUST_PROXY hops back in X-Forwarded-For, as express's `trust proxy` computes `req.ip`) is
- * refused with 403 `{status: "ERROR", message}` (no error_code, decisions.md §6) when a deny entry
+ * refused with 403 `{status: "ERROR", message}` (no error_code, docs/interface.md#errors) when a deny entry
  * holds it, or when the allow list is not empty and no entry of it does. The lists are checked at
  * creation even when the filter is off, so a typo never waits for the day it is switched on.
  */

@@ -1,8 +1,8 @@
-/** The endpoint categories of platform-interface.md §5. */
+/** The endpoint categories of docs/interface.md#path-categories. */
 export type PathCategory = 'public' | 'api-key' | 'jwt';
 
 // /api/docs/**: the API document and its reference page (docs/decisions.md), on the public tier
-// /api/dms-file/download/{id}: a signed URL, "no session needed" (decisions.md §5); its signature
+// /api/dms-file/download/{id}: a signed URL, "no session needed" (docs/interface.md#files); its signature
 // is the credential, checked by dms-svc (docs/decisions.md)
 const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//, /^\/api\/docs(\/|$)/, /^\/api\/dms-file\/download\//];
 const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];

@@ -35,7 +35,7 @@ export function setLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, limit: n
 }
 
 /**
- * Step 3 of the filter chain (platform-interface.md §5, §8): the tier of the path (public, API key,
+ * Step 3 of the filter chain (docs/interface.md#filter-chain, docs/interface.md#limits): the tier of the path (public, API key,
  * JWT) limits each client address. Every limited response carries RateLimit-Limit (the tier's
  * per-minute limit), RateLimit-Remaining and RateLimit-Reset (whole seconds until the bucket is full
  * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
@@ -71,7 +71,7 @@ export interface RateLimiting {
   loginGuard: LoginGuard;
   /** Wrong share-link passwords per link and address (POST /api/dms-share-link/public/{token}/validate-password). */
   sharePasswordGuard: LoginGuard;
-  /** The `redis` component of /actuator/health when REDIS_URL is set (decisions.md §8), else none. */
+  /** The `redis` component of /actuator/health when REDIS_URL is set (docs/interface.md#health), else none. */
   health(): Promise<Record<string, { status: 'UP' | 'DOWN' }>>;
 }
 

@@ -9,7 +9,7 @@ import { pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * The words and bodies of one resource's CRUD operations (platform-interface.md §4.1), keyed like
+ * The words and bodies of one resource's CRUD operations (docs/interface.md#crud), keyed like
  * its route table (routes/crud.ts); the descriptions are the proto comments of the RPCs they call.
  */
 export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<keyof CrudRouteTable, OperationDoc> {

@@ -2,7 +2,7 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import type { ScalarField } from '@platform/libs/crud/resource.ts';
 import { DECIMAL, maxLengthOf } from '@platform/libs/crud/values.ts';
 
-/** A decimal as the platform returns it: at least two decimals, at most four (decisions.md §3). */
+/** A decimal as the platform returns it: at least two decimals, at most four (docs/interface.md#records). */
 const DECIMAL_OUT = '^-?\\d{1,15}\\.\\d{2,4}$';
 const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 const INT64 = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };

@@ -41,7 +41,7 @@ export function openApiPath(expressPath: string): string {
 
 const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
 
-/** Optional headers every operation reads (platform-interface.md §5). */
+/** Optional headers every operation reads (docs/interface.md#authentication). */
 export const COMMON_HEADERS: Record<string, ParameterObject> = {
   ProjectCode: {
     name: 'X-Project-Code',

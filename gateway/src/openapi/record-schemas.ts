@@ -4,7 +4,7 @@ import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
 
-/** Common fields that every stored record has a value for (decisions.md §3). */
+/** Common fields that every stored record has a value for (docs/interface.md#records). */
 const ALWAYS_SET = new Set(['id', 'version', 'crProcessId', 'status', 'createdAt']);
 
 /** The proto package and service of a resource, from its generated grpc-js definition. */

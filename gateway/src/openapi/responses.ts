@@ -8,7 +8,7 @@ export type ErrorStatus = keyof typeof ERROR_STATUSES | 429;
 
 const integerHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-/** The codes of decisions.md §6 that one HTTP status carries, from the one table of them. */
+/** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them. */
 function codesOf(status: number): string[] {
   return Object.entries(ERRORS).filter(([, error]) => error.http === status).map(([code]) => code);
 }

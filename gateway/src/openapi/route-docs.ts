@@ -26,7 +26,7 @@ const SET_COOKIE: Record<string, HeaderObject> = {
 };
 const UUID = { type: 'string', format: 'uuid' } as const;
 
-/** An accrual move (decisions.md §4): an optional body of `fields`, the moved accrual, 409 for any other move. */
+/** An accrual move (docs/interface.md#partner-operations): an optional body of `fields`, the moved accrual, 409 for any other move. */
 function accrualMove(summary: string, rpc: string | undefined, note: string, fields?: Record<string, SchemaObject>): OperationDoc {
   return {
     tag: accrual.path,
@@ -88,7 +88,7 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     },
   };
 
-  const sessionPage = pageRequest(docs, { type: ['object', 'null'], description: 'May hold userCode, accountNo, crProcessId (decisions.md §7).' }, false);
+  const sessionPage = pageRequest(docs, { type: ['object', 'null'], description: 'May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs).' }, false);
   const sessionId = { sessionId: { ...UUID, description: 'The session\'s id.' } };
   const sessionsPage = ref('SessionPage');
   const sessions: DocsOf<typeof SESSION_ROUTES> = {
@@ -144,7 +144,7 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
       tag: 'logs',
       summary: 'Exception-log entries a page at a time, newest first',
       description: core('ExceptionLogService', 'ListExceptions'),
-      body: { schema: pageRequest(docs, { type: ['object', 'null'], description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (decisions.md §7).' }, false) },
+      body: { schema: pageRequest(docs, { type: ['object', 'null'], description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs).' }, false) },
       ok: { status: 200, schema: ref('ExceptionEntryPage'), description: 'One page of entries.' },
     },
   };

@@ -3,7 +3,7 @@ import { API_KEY_HEADER } from '../middleware/api-key.ts';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { categoryOf } from '../middleware/paths.ts';
 
-/** The three credentials of platform-interface.md §5. */
+/** The three credentials of docs/interface.md#authentication. */
 export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'The core API key (CORE_API_KEY), for login, sessions, logs and admin paths.' },
   sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The JWT that login and switch-account set as a cookie (browsers).' },

@@ -12,7 +12,7 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const COMMON = 'platform.common.v1';
 const CORE = 'platform.core.v1';
 
-/** The page arithmetic of a PageResponse (platform-interface.md §2), described by the proto's PageMeta. */
+/** The page arithmetic of a PageResponse (docs/interface.md#lists), described by the proto's PageMeta. */
 export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: string): SchemaObject {
   const meta = protoSchema(docs, `${COMMON}.PageMeta`);
   return {
@@ -24,7 +24,7 @@ export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: 
 }
 
 /**
- * A PageRequest (platform-interface.md §2, decisions.md §4) whose `filter` is `filter`; `page` and
+ * A PageRequest (docs/interface.md#lists) whose `filter` is `filter`; `page` and
  * `size` may be omitted (0 and 20). Descriptions come from the proto's PageRequest.
  */
 export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequired: boolean): SchemaObject {
@@ -56,7 +56,7 @@ export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequire
 }
 
 /**
- * The list filter of a resource (decisions.md §4): `crProcessId` required (missing: 400
+ * The list filter of a resource (docs/interface.md#lists): `crProcessId` required (missing: 400
  * SVC-SYS-2002), equality on each shown scalar field (`null` for "is null"), and `<field>From` /
  * `<field>To` on numbers, decimals and dates. Any other key is 400 SVC-SYS-2001.
  */
@@ -81,7 +81,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
   return {
     ErrorBody: {
       type: 'object',
-      description: 'The error body of every refusal (decisions.md §6), in en or tr after Accept-Language or the login language.',
+      description: 'The error body of every refusal (docs/interface.md#errors), in en or tr after Accept-Language or the login language.',
       properties: {
         status: { const: 'ERROR' },
         error_code: { type: 'string', enum: codes, description: docs.field(`${COMMON}.ErrorDetail`, 'code') },
@@ -98,7 +98,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
     },
     RateLimitBody: {
       type: 'object',
-      description: 'The rate-limit body of a 429 (platform-interface.md §7).',
+      description: 'The rate-limit body of a 429 (docs/interface.md#rate-limit-body).',
       properties: {
         status: { const: 429 },
         error: { const: 'Too Many Requests' },
@@ -143,7 +143,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
     ExceptionEntry: protoSchema(docs, `${CORE}.ExceptionEntry`, { only: EXCEPTION_FIELDS, allPresent: true }),
     Health: {
       type: 'object',
-      description: 'UP when every component is (200), else DOWN (503); decisions.md §8.',
+      description: 'UP when every component is (200), else DOWN (503); docs/interface.md#health.',
       properties: {
         status: { type: 'string', enum: ['UP', 'DOWN'] },
         components: {
@@ -161,7 +161,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
     Liveness: { type: 'object', properties: { status: { const: 'UP' } }, required: ['status'] },
     DmsFileUpload: {
       type: 'object',
-      description: 'The multipart form of POST /api/dms-file/upload (platform-interface.md §4.6).',
+      description: 'The multipart form of POST /api/dms-file/upload (docs/interface.md#files).',
       properties: {
         file: { type: 'string', format: 'binary', description: 'The file.' },
         crProcessId: { type: 'integer', format: 'int64', description: 'Tenant.' },

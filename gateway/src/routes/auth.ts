@@ -65,7 +65,7 @@ export const AUTH_ROUTES = {
   logout: { method: 'post', path: '/api/auth/logout' },
 } as const satisfies RouteTable;
 
-/** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), platform-interface.md §4.3. */
+/** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
 export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): RouteGroup {
   return routerFor(AUTH_ROUTES, {
     login: async (req, res) => {
@@ -82,7 +82,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
         projectCode: header(req, 'x-project-code'),
         requestId: requestIdOf(req),
       });
-      // decisions.md §9: the sixth wrong password for one user from one address within 15 minutes is 429
+      // docs/interface.md#limits: the sixth wrong password for one user from one address within 15 minutes is 429
       const ip = clientIp(req);
       const attempt = await loginGuard.admit(userCode, ip);
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
@@ -121,7 +121,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       res.json(meBody(me));
     },
 
-    // decisions.md §2: a new cookie for the new account; the body is what me shows for it
+    // docs/interface.md#auth: a new cookie for the new account; the body is what me shows for it
     switchAccount: async (req, res) => {
       const body = asObject(req.body);
       for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');

@@ -17,7 +17,7 @@ export const BPM_ROUTES = {
 
 /**
  * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
- * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (decisions.md §4), each
+ * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#partner-operations), each
  * answering the accrual.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {

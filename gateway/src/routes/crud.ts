@@ -65,7 +65,7 @@ export type CrudRouteTable = {
 };
 
 /**
- * The REST routes of a resource's CRUD set (platform-interface.md §4.1) that it offers (§4.2), in
+ * The REST routes of a resource's CRUD set (docs/interface.md#crud) that it offers (docs/interface.md#entities), in
  * the order they are matched: GET /{path}/stats (`?crProcessId=` alone), POST /{path}/list,
  * POST /{path}, GET|PUT|DELETE /{path}/{key}.
  */

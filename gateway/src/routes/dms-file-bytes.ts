@@ -2,7 +2,7 @@ import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
- * The routes whose bodies are file bytes (platform-interface.md §4.6): streamed both ways to
+ * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
  * dms-svc's HTTP server after the filter chain, and registered before the JSON body parser so that
  * nothing here reads them. The upload is a JWT path (the gateway checks the token as for every
  * call, and dms-svc proves it again itself); the download is a signed URL (middleware/paths.ts).

@@ -4,13 +4,13 @@ import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
- * The public share-link paths (decisions.md §5; platform-interface.md §4.6, §5): no session, on the
+ * The public share-link paths (docs/interface.md#share-links, docs/interface.md#authentication): no session, on the
  * public rate-limit tier (middleware/paths.ts), handed to dms-svc's HTTP server as the file bytes
  * are (the download through the relay, validate-password through the proxy; dms-svc judges the
  * link, the password and the signature). Registered
  * before the JSON body parser: dms-svc reads validate-password's small body itself. The proxy
  * hands on the client address this gateway judged (X-Forwarded-For, dms-file-bytes.ts), and the
- * gateway throttles wrong passwords per link and address with the login guard's mechanism: the sixth wrong one within 15 minutes is 429 with the rate-limit body (decisions.md §9).
+ * gateway throttles wrong passwords per link and address with the login guard's mechanism: the sixth wrong one within 15 minutes is 429 with the rate-limit body (docs/interface.md#limits).
  */
 export const DMS_SHARE_PUBLIC_ROUTES = {
   sharePublicDownload: { method: 'get', path: '/api/dms-share-link/public/:token' },

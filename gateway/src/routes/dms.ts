@@ -9,7 +9,7 @@ import { userMetadata } from './crud.ts';
 import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
 
 /**
- * The document service's routes beyond the CRUD sets (platform-interface.md §4.6, and the audit
+ * The document service's routes beyond the CRUD sets (docs/interface.md#files, and the audit
  * chain's check, a retention policy's dry run). Registered before the CRUD routes, so that `verify`,
  * `by-entity` and `search` are never read as a record's key.
  */

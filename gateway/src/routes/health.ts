@@ -34,7 +34,7 @@ export const HEALTH_ROUTES = {
 
 /**
  * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and
- * diskSpace; 503 with DOWN when one is down (decisions.md §8). GET /api/health: liveness.
+ * diskSpace; 503 with DOWN when one is down (docs/interface.md#health). GET /api/health: liveness.
  */
 export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): RouteGroup {
   return routerFor(HEALTH_ROUTES, {

@@ -43,8 +43,8 @@ export const SESSION_ROUTES = {
 } as const satisfies RouteTable;
 
 /**
- * The API-key endpoints of sessions and exception logs (platform-interface.md §4.4,
- * decisions.md §7): translated to core's SessionService and ExceptionLogService, called with the
+ * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs,
+ * docs/interface.md#sessions-and-logs): translated to core's SessionService and ExceptionLogService, called with the
  * internal credential once the gateway has checked the API key.
  */
 export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGroup {

@@ -4,7 +4,7 @@ import type { VerifiedClaims } from './jwt.ts';
 
 /**
  * What a user may do at this moment, read from the live state on every call, never from the token:
- * a token only says who the caller is and which tenant it works in (decisions.md §2). A demotion,
+ * a token only says who the caller is and which tenant it works in (docs/interface.md#identity). A demotion,
  * a select removed, an account, group or membership made passive count from the very next call.
  */
 export interface LiveAccess {

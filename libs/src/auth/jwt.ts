@@ -4,8 +4,8 @@ import { isUuid } from '../crud/values.ts';
 import type { Language } from '../i18n/messages.ts';
 
 /**
- * The claims of a user token: the interface's (§5 JWT) plus accountNo, crProcessId, sid and lang
- * (decisions.md §2, §9).
+ * The claims of a user token: the interface's (docs/interface.md#token-and-cookie) plus accountNo, crProcessId, sid and lang
+ * (docs/interface.md#identity, docs/interface.md#records).
  */
 export interface UserClaims {
   sub: string;
@@ -38,7 +38,7 @@ const VERIFIED_CACHE_SIZE = 10_000;
 const CLOCK_SKEW_SECONDS = 30;
 
 /**
- * Signs and verifies HS512 tokens with the UTF-8 bytes of JWT_SECRET (decisions.md §9). The key is a
+ * Signs and verifies HS512 tokens with the UTF-8 bytes of JWT_SECRET (docs/interface.md#token-and-cookie). The key is a
  * KeyObject made once, so jsonwebtoken does not parse the secret on every call.
  *
  * @example

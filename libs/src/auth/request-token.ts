@@ -1,11 +1,11 @@
 import { parseCookie, parseSetCookie } from 'cookie';
 
-/** The session cookie's name (platform-interface.md §5). */
+/** The session cookie's name (docs/interface.md#token-and-cookie). */
 export const SESSION_COOKIE = 'SVC_SESSION';
 
 /**
  * The user token of an HTTP request: the SVC_SESSION cookie first, then the bearer header
- * (platform-interface.md §5: "The JWT is read first from the cookie, then from the bearer header").
+ * (docs/interface.md#token-and-cookie: "The JWT is read first from the cookie, then from the bearer header").
  * The gateway reads it so, and so does dms-svc's file server, which proves the caller itself.
  *
  * @example

@@ -13,7 +13,7 @@ export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../
 export type AppEnv = 'development' | 'test' | 'production';
 
 /**
- * The platform's configuration, read once from the environment (decisions.md §1). Every process
+ * The platform's configuration, read once from the environment (docs/interface.md#configuration). Every process
  * reads the same variables; each uses what it needs.
  *
  * @example

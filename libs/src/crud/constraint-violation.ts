@@ -7,7 +7,7 @@ import { isScalar, type Resource } from './resource.ts';
  * The 400 SVC-SYS-2001 of a create or update that a constraint of the table refused, naming the
  * field by the constraint's name; undefined for anything else:
  * - a foreign key (`foreignKeyName`): the reference names no record, or a record of another tenant
- *   (decisions.md §3);
+ *   (docs/interface.md#records);
  * - a `notBefore` check (`notBeforeCheckName`): the date lies before the one it must not precede;
  * - a `within` check (`withinCheckName`): the field is given without the field it lies within (a
  *   partner's cityId without its countryId).

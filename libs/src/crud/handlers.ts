@@ -28,7 +28,7 @@ const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', '
 
 /**
  * The gRPC handlers of a resource's CRUD set, keyed by grpc-js method name, with the tenant scope
- * and role checks of decisions.md §2 and the list rules of §4. An entity overrides a handler by
+ * and role checks of docs/interface.md#identity and the list rules of docs/interface.md#lists. An entity overrides a handler by
  * spreading its own after these.
  *
  * @example
@@ -55,7 +55,7 @@ export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never,
   return handlers;
 }
 
-/** `<path>:read`, `<path>:write`, `<path>:delete` (decisions.md §2). */
+/** `<path>:read`, `<path>:write`, `<path>:delete` (docs/interface.md#identity). */
 export function roleOf(resource: Resource, action: 'read' | 'write' | 'delete'): string {
   return `${resource.path}:${action}`;
 }
@@ -212,7 +212,7 @@ export function readValues(resource: Resource, input: Message, mode: WriteMode, 
 
 /**
  * Flushes a create or update. References (`...Id`) must name a record of the same tenant
- * (decisions.md §3), and a `notBefore` date must not precede its other date: the database's foreign
+ * (docs/interface.md#records), and a `notBefore` date must not precede its other date: the database's foreign
  * keys and checks decide, in the same statement as the write, so no concurrent delete or write slips
  * between a check and the write; a refusal is 400 SVC-SYS-2001 naming the field. A foreign key of
  * another table refusing an update (a branch moved to another partner while contacts at it name the

@@ -11,7 +11,7 @@ export interface PageRows {
 }
 
 /**
- * One page of a resource's list and its exact totalElements (decisions.md §4), the page and the
+ * One page of a resource's list and its exact totalElements (docs/interface.md#lists), the page and the
  * count at once, each on its own pooled connection (outside a transaction), so a list takes as
  * long as the slower of the two:
  *

@@ -34,7 +34,7 @@ export interface QueryOptions {
 }
 
 /**
- * Turns a PageRequest into a query, with the rules of decisions.md §4: size 1..500 (20 when not
+ * Turns a PageRequest into a query, with the rules of docs/interface.md#lists: size 1..500 (20 when not
  * given), page ≥ 0, sorts only by entity properties with ties broken by id, filters by equality on
  * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
  * case-insensitive substring in which `%` and `_` are literal.
@@ -111,7 +111,7 @@ export function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Spring Data page arithmetic (decisions.md §9). */
+/** Spring Data page arithmetic (docs/interface.md#lists). */
 export function pageMeta(page: number, size: number, totalElements: number, itemsOnPage: number): PageMeta {
   const totalPages = Math.ceil(totalElements / size);
   return {

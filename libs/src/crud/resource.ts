@@ -4,7 +4,7 @@ import type { MessageKey } from '../i18n/messages.ts';
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
  * filters apply: `long`, `int`, `decimal`, `date` and `datetime` also take `<field>From` /
- * `<field>To` range filters (decisions.md §4).
+ * `<field>To` range filters (docs/interface.md#lists).
  */
 export type FieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum';
 
@@ -106,7 +106,7 @@ export interface ObjectListField {
 export type FieldSpec = ScalarField | ObjectListField;
 
 /**
- * Which operations of the CRUD set a resource offers (platform-interface.md §4.2). `no-create`: get,
+ * Which operations of the CRUD set a resource offers (docs/interface.md#entities). `no-create`: get,
  * list, update and delete, no create and no stats (dms-file: its records are made by the upload).
  */
 export type OperationSet = 'full' | 'no-stats' | 'no-create' | 'read-only';
@@ -201,7 +201,7 @@ export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]>
   [K in Extract<keyof M, CommonName>]?: SpecFor<M[K]>;
 };
 
-/** The common fields `M` lacks (every record message carries them all, decisions.md §3). */
+/** The common fields `M` lacks (every record message carries them all, docs/interface.md#records). */
 type MissingCommon<M> = Exclude<CommonName, keyof M>;
 
 /**
@@ -226,7 +226,7 @@ export function defineResource<M extends object>() {
   ): Resource<Fields, M, Columns> => resource;
 }
 
-/** The common record fields every resource has (decisions.md §3). */
+/** The common record fields every resource has (docs/interface.md#records). */
 export const COMMON_FIELDS = {
   id: { kind: 'long', readOnly: true },
   version: { kind: 'int', readOnly: true },

@@ -13,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * filter, to the value a row holds: numbers for long and int, strings for decimal and date, Date
  * for datetime. Throws 400 SVC-SYS-2001 naming the field.
  *
- * The JSON type must be the kind's own (decisions.md §9): a long or int is a number, a boolean a
+ * The JSON type must be the kind's own (docs/interface.md#records): a long or int is a number, a boolean a
  * boolean — `"2"` and `"true"` are refused, since a list filter reaches here as the client's JSON.
  * Only a decimal (money, quantity) is either a number or a decimal string.
  *
@@ -50,7 +50,7 @@ export function toRowValue(field: string, spec: ScalarField, value: unknown): un
 
 /**
  * A row value as it leaves the service: ISO 8601 UTC for datetime, a decimal string with at least
- * two decimals for decimal (decisions.md §3), undefined for null.
+ * two decimals for decimal (docs/interface.md#records), undefined for null.
  */
 export function toMessageValue(spec: ScalarField, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;

@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 
 /**
- * The platform's error codes (decisions.md §6), each with its HTTP status and the gRPC status
+ * The platform's error codes (docs/interface.md#errors), each with its HTTP status and the gRPC status
  * that carries it between the services and the gateway.
  *
  * @example

@@ -9,7 +9,7 @@ const DRIVER_MESSAGES = /Connection terminated|connection timeout|timeout exceed
  * cannot be reached right now, rather than that the statement was wrong: a refused or broken
  * connection, SQLSTATE class 08 (connection exception), or 57P01-57P03 (the server shutting down,
  * crashed or starting). Such a request is answered 503 SVC-SYS-5002, like any backing service that
- * is unavailable (decisions.md §6), not 5001.
+ * is unavailable (docs/interface.md#errors), not 5001.
  *
  * @example
  * isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) // true

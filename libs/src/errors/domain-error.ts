@@ -4,7 +4,7 @@ import type { MessageKey } from '../i18n/messages.ts';
 export type ErrorParams = Record<string, string>;
 
 /**
- * An error the platform answers on purpose: a code of decisions.md §6, a message key of the i18n
+ * An error the platform answers on purpose: a code of docs/interface.md#errors, a message key of the i18n
  * catalogue and the parameters of that message. Services throw it; one mapper turns it into a gRPC
  * status and the gateway turns that into the HTTP error body.
  *

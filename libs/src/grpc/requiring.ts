@@ -2,7 +2,7 @@ import { authorize, type CallContext } from '../auth/caller.ts';
 import type { Handler } from './server.ts';
 
 /**
- * A service method that needs `role` (decisions.md §2): the caller's live access is read for that
+ * A service method that needs `role` (docs/interface.md#identity): the caller's live access is read for that
  * role alone (auth/access.ts), and a caller who does not hold it in its tenant is refused with 403
  * SVC-SYS-1003 before `handler` runs. The role is named once, here, for both.
  *

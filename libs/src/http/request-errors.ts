@@ -18,7 +18,7 @@ interface HttpStyleError {
  *
  * - 413 (body over its limit, MAX_JSON_BYTES at the gateway): 413 SVC-SYS-3001, the contract's code for "too large".
  * - 415 (a Content-Encoding or charset body-parser cannot decode): 400 SVC-SYS-2001 naming the
- *   header, since each code has one HTTP status (decisions.md §6) and SVC-SYS-3002 is a file type.
+ *   header, since each code has one HTTP status (docs/interface.md#errors) and SVC-SYS-3002 is a file type.
  * - Any other 4xx (JSON that does not parse, bytes that are not UTF-8, a body that does not
  *   decompress, a path parameter that does not percent-decode): 400 SVC-SYS-2001.
  *

@@ -150,7 +150,7 @@ export function translate(lang: Language, key: MessageKey, params: Record<string
 
 /**
  * The language of an Accept-Language header: the first `en` or `tr` in it, by order of appearance
- * (decisions.md §9), or undefined.
+ * (docs/interface.md#records), or undefined.
  */
 export function languageFromHeader(header: string | undefined): Language | undefined {
   if (!header) return undefined;

@@ -9,7 +9,7 @@ import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import { accrual, type AccrualState } from './accrual.resource.ts';
 
-/** One move of decisions.md §4: the states it leaves, the one it reaches, what it records (its role is its method's). */
+/** One move of docs/interface.md#partner-operations: the states it leaves, the one it reaches, what it records (its role is its method's). */
 interface Move {
   from: readonly AccrualState[];
   to: AccrualState;
@@ -18,9 +18,9 @@ interface Move {
 }
 
 /**
- * ApproveAccrual, InvoiceAccrual, CancelAccrual (decisions.md §4): PENDING → APPROVED, APPROVED →
+ * ApproveAccrual, InvoiceAccrual, CancelAccrual (docs/interface.md#partner-operations): PENDING → APPROVED, APPROVED →
  * INVOICED, PENDING | APPROVED → CANCELLED; any other move is 409 SVC-SYS-4004. Roles
- * `accrual:approve`, `accrual:invoice`, `accrual:cancel` (§2); another tenant's accrual is 404.
+ * `accrual:approve`, `accrual:invoice`, `accrual:cancel` (docs/interface.md#identity); another tenant's accrual is 404.
  *
  * A move is one conditional UPDATE (`where accrual_status in (<from>)`): of two concurrent moves of
  * one accrual, the second waits for the first's row lock, finds the state changed and matches

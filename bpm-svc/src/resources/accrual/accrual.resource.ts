@@ -1,12 +1,12 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { AccrualServiceService, type Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 
-/** The states of an accrual (decisions.md §4); the operations move it, never a write. */
+/** The states of an accrual (docs/interface.md#partner-operations); the operations move it, never a write. */
 export const ACCRUAL_STATES = ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED'] as const;
 export type AccrualState = (typeof ACCRUAL_STATES)[number];
 
 /**
- * An amount due under a contract for a period (decisions.md §3). A contract item, when named, must
+ * An amount due under a contract for a period (docs/interface.md#records). A contract item, when named, must
  * be a line of the accrual's contract: a foreign key over (crProcessId, contractId, contractItemId).
  */
 export const accrual = defineResource<Accrual>()({

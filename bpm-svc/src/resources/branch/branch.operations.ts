@@ -7,7 +7,7 @@ import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/b
 import { branch } from './branch.resource.ts';
 
 /**
- * ListBranchesByPartner: the branches of one business partner (decisions.md §4), 404 when the
+ * ListBranchesByPartner: the branches of one business partner (docs/interface.md#partner-operations), 404 when the
  * partner is not visible to the caller (another tenant's does not exist for it).
  */
 export function branchByPartner(runtimes: ReadonlyMap<string, ResourceRuntime>) {

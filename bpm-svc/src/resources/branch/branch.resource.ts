@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { BranchServiceService, type Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 
-/** A location of a business partner; its code is unique within the partner (decisions.md §3). */
+/** A location of a business partner; its code is unique within the partner (docs/interface.md#records). */
 export const branch = defineResource<Branch>()({
   path: 'branch',
   name: 'Branch',

@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { BusinessPartnerServiceService, type BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
 
-/** A customer or supplier of the tenant (decisions.md §3). */
+/** A customer or supplier of the tenant (docs/interface.md#records). */
 export const businessPartner = defineResource<BusinessPartner>()({
   path: 'business-partner',
   name: 'BusinessPartner',

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { ContactServiceService, type Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
 
 /**
- * A person at a business partner, or at one of its branches (decisions.md §3). The branch must be
+ * A person at a business partner, or at one of its branches (docs/interface.md#records). The branch must be
  * one of the contact's partner: a foreign key over (crProcessId, businessPartnerId, branchId).
  */
 export const contact = defineResource<Contact>()({

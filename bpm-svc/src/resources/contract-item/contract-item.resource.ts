@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { ContractItemServiceService, type ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
 
 /**
- * A line of a contract: a product, a quantity and a price (decisions.md §3). lineTotal is computed
+ * A line of a contract: a product, a quantity and a price (docs/interface.md#records). lineTotal is computed
  * by PostgreSQL (a stored generated column), exactly, rounded to money's 4 decimals.
  */
 export const contractItem = defineResource<ContractItem>()({

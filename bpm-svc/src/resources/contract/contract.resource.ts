@@ -1,10 +1,10 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { ContractServiceService, type Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
 
-/** The billing periods of a contract (decisions.md §3). */
+/** The billing periods of a contract (docs/interface.md#records). */
 export const BILLING_PERIODS = ['ONE_TIME', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
 
-/** An agreement with a business partner over a period (decisions.md §3); endDate is kept by a check. */
+/** An agreement with a business partner over a period (docs/interface.md#records); endDate is kept by a check. */
 export const contract = defineResource<Contract>()({
   path: 'contract',
   name: 'Contract',

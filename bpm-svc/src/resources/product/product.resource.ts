@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { ProductServiceService, type Product } from '@platform/libs/gen/platform/bpm/v1/product.ts';
 
-/** Something a tenant sells, with its list price (decisions.md §3). */
+/** Something a tenant sells, with its list price (docs/interface.md#records). */
 export const product = defineResource<Product>()({
   path: 'product',
   name: 'Product',

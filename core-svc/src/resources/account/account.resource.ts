@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { AccountServiceService, type Account } from '@platform/libs/gen/platform/core/v1/account.ts';
 
-/** A tenant, addressed by accountNo; its crProcessId is the tenant's id (decisions.md §3). */
+/** A tenant, addressed by accountNo; its crProcessId is the tenant's id (docs/interface.md#records). */
 export const account = defineResource<Account>()({
   path: 'account',
   name: 'Account',

@@ -2,8 +2,8 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { LicenseHistoryServiceService, type LicenseHistory } from '@platform/libs/gen/platform/core/v1/license_history.ts';
 
 /**
- * One change of a licence, read-only (decisions.md §3): written by every licence create, update and
- * delete in its transaction (license.operations.ts), in the licence's tenant (decisions.md §9). It
+ * One change of a licence, read-only (docs/interface.md#records): written by every licence create, update and
+ * delete in its transaction (license.operations.ts), in the licence's tenant (docs/interface.md#records). It
  * outlives the licence, so licenseId is no foreign key.
  */
 export const licenseHistory = defineResource<LicenseHistory>()({

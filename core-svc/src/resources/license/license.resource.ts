@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { LicenseServiceService, type License } from '@platform/libs/gen/platform/core/v1/license.ts';
 
 /**
- * A licence an account holds (decisions.md §3): its key (unique across the platform), type, seats and
+ * A licence an account holds (docs/interface.md#records): its key (unique across the platform), type, seats and
  * validity. Every create, update and delete writes a license-history row in the same transaction.
  */
 export const license = defineResource<License>()({

@@ -3,7 +3,7 @@ import { RoleTypeServiceService, type RoleType } from '@platform/libs/gen/platfo
 
 /**
  * A role a tenant can grant: its roleCode is what the role checks ask for (`branch:read`,
- * `accrual:approve`; decisions.md §2). Like every record it belongs to a tenant, so each tenant
+ * `accrual:approve`; docs/interface.md#identity). Like every record it belongs to a tenant, so each tenant
  * declares the roles its groups grant.
  */
 export const roleType = defineResource<RoleType>()({

@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { UserInfoServiceService, type UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
 
-/** A login. The password is write-only and stored as a bcrypt hash (decisions.md §3). */
+/** A login. The password is write-only and stored as a bcrypt hash (docs/interface.md#records). */
 export const userInfo = defineResource<UserInfo>()({
   path: 'user-info',
   name: 'UserInfo',
@@ -19,7 +19,7 @@ export const userInfo = defineResource<UserInfo>()({
     superUser: { kind: 'boolean', default: false },
   },
   columns: {
-    // raised by a new password: every older token of the user is refused (decisions.md §2)
+    // raised by a new password: every older token of the user is refused (docs/interface.md#token-and-cookie)
     tokenVersion: { kind: 'int', default: 0 },
   },
 });

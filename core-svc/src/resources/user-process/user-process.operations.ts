@@ -13,7 +13,7 @@ export interface SelectView {
   crProcessId: number;
 }
 
-/** The selects of user-processes, ordered by accountNo (decisions.md §9), by user-process id. */
+/** The selects of user-processes, ordered by accountNo (docs/interface.md#identity), by user-process id. */
 export async function selectsOf(em: EntityManager, userProcessIds: readonly number[]): Promise<Map<number, SelectView[]>> {
   const byProcess = new Map<number, SelectView[]>();
   if (userProcessIds.length === 0) return byProcess;

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsAccountConfigServiceService, type DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
 
 /**
- * A tenant's document settings (decisions.md §3, §5): one per tenant, kept by a unique key on
+ * A tenant's document settings (docs/interface.md#records, docs/interface.md#files): one per tenant, kept by a unique key on
  * crProcessId alone, so a second is 409 SVC-SYS-4005 however the two creates interleave.
  */
 export const dmsAccountConfig = defineResource<DmsAccountConfig>()({

@@ -1,7 +1,7 @@
 import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsAuditLogServiceService, type DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 
-/** The audited actions (decisions.md §9). */
+/** The audited actions (docs/interface.md#retention-and-audit). */
 export const AUDIT_ACTIONS = [
   'UPLOAD',
   'UPDATE',
@@ -21,8 +21,8 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
- * One action on documents, read-only (decisions.md §3, §5): appended by the action's own
- * transaction (audit/append-audit.ts), in the record's tenant (§9), never updated or deleted (the
+ * One action on documents, read-only (docs/interface.md#records, docs/interface.md#files): appended by the action's own
+ * transaction (audit/append-audit.ts), in the record's tenant, never updated or deleted (the
  * API offers get and list only; a trigger refuses UPDATE and DELETE). Each tenant's rows form a
  * hash chain in id order: `hash` = SHA-256 over `previousHash` and the row's canonical content
  * (audit/audit-hash.ts), checked by VerifyDmsAuditLogs. fileId and shareLinkId outlive what they

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsCategoryServiceService, type DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
 
 /**
- * A folder of documents (decisions.md §3): a tree within a tenant. The name is unique among its
+ * A folder of documents (docs/interface.md#records): a tree within a tenant. The name is unique among its
  * siblings, the top-level ones included: the unique key spans `parentKey` (the parent's id, 0 at the
  * top) rather than the nullable parentId, whose NULLs would never collide. A category is never its
  * own ancestor (dms-category.hooks.ts).

@@ -10,7 +10,7 @@ import { dmsFile } from './dms-file.resource.ts';
  *   URL signed by the one signer, expiring at the end of the next TTL window (see recordUrlExpiry),
  *   so that two reads of an unchanged record are equal;
  * - an update appends an UPDATE audit row (details: the fields written, and `legalHold` when it was
- *   one of them), a delete a DELETE row, each in the write's transaction (decisions.md §5, §9);
+ *   one of them), a delete a DELETE row, each in the write's transaction (docs/interface.md#files, docs/interface.md#records);
  * - a file under legal hold is not deleted: 409 SVC-SYS-4004 (a state the file must leave first;
  *   the hold is lifted by an update, `legalHold: false`). The row is locked, so a delete and a
  *   concurrent update of the hold are ordered.

@@ -17,12 +17,12 @@ import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from './dms-file.resource.ts';
 
-/** Most files a search answers (an array, not a page: platform-interface.md §4.6). */
+/** Most files a search answers (an array, not a page: docs/interface.md#files). */
 const SEARCH_LIMIT = 500;
 
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
- * (platform-interface.md §4.6, decisions.md §5): reads need dms-file:read, the move dms-file:write;
+ * (docs/interface.md#files): reads need dms-file:read, the move dms-file:write;
  * another tenant's file, like a soft-deleted one, is 404. The move names a category of the file's
  * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to) in
  * its transaction.

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsFileServiceService, type DmsFile } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
 
 /**
- * A stored document's metadata (decisions.md §5). Made only by the upload (HTTP, streamed: see
+ * A stored document's metadata (docs/interface.md#files). Made only by the upload (HTTP, streamed: see
  * files/store-upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file
  * is gone from get, lists, search and download. `categoryId` names a dms-category of the same
  * tenant (a foreign key: a category with files cannot be deleted). `legalHold` keeps a file from

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsRetentionPolicyServiceService, type DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 
 /**
- * How long a tenant keeps the files of a category and/or entity type (decisions.md §3, §5); the
+ * How long a tenant keeps the files of a category and/or entity type (docs/interface.md#records, docs/interface.md#files); the
  * retention job (with dms-file) applies the active ones. A category it names cannot be deleted.
  */
 export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({

@@ -5,7 +5,7 @@ import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from './dms-share-link.resource.ts';
 import { lockLiveFile } from './live-file.ts';
 
-/** The public path of a share link (decisions.md §5). */
+/** The public path of a share link (docs/interface.md#share-links). */
 export function shareUrl(token: string): string {
   return `/api/dms-share-link/public/${token}`;
 }

@@ -2,7 +2,7 @@ import { defineResource } from '@platform/libs/crud/resource.ts';
 import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
 
 /**
- * A public link to one file (decisions.md §3, §5). The token (32 random bytes, base64url, unique
+ * A public link to one file (docs/interface.md#records, docs/interface.md#files). The token (32 random bytes, base64url, unique
  * across tenants: the public paths find a link by it alone) and its url are made on create and
  * never change; the password is stored as a bcrypt hash and never returned (hasPassword tells).
  * Every create, update and delete appends a dms-audit-log row in its transaction

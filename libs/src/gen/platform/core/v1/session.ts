@@ -969,7 +969,7 @@ export const RecordSessionsSeenRequest: MessageFns<RecordSessionsSeenRequest> = 
   },
 };
 
-/** Login sessions, for trusted tools with the API key (platform-interface.md §4.4). */
+/** Login sessions, for trusted tools with the API key (docs/interface.md#sessions-and-logs). */
 export type SessionServiceService = typeof SessionServiceService;
 export const SessionServiceService = {
   /** Returns one session. */
