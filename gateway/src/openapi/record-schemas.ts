@@ -51,7 +51,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
   }
 
   const writable = fields.filter(([, spec]) => !(isScalar(spec) && spec.readOnly));
-  const body = (mode: 'create' | 'update') => {
+  const body = (_mode: 'create' | 'update') => {
     const properties: Record<string, SchemaObject> = {};
     for (const [name, spec] of writable) {
       const schema = isScalar(spec) ? fieldSchema(spec, 'in') : writeList(spec);
