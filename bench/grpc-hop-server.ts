@@ -105,7 +105,7 @@ if (process.env.HOP_ROLE === 'back') {
         else reply(200, body);
       });
     if (!limit) return call();
-    limit(req.socket.remoteAddress ?? '', res).then((allowed) => (allowed ? call() : reply(429, '{"message":"too many requests"}')));
+    void limit(req.socket.remoteAddress ?? '', res).then((allowed) => (allowed ? call() : reply(429, '{"message":"too many requests"}')));
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

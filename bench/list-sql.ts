@@ -36,8 +36,7 @@ export interface ListSqlCapture {
 /** An ORM like bpm-svc's on `databaseUrl` that records what it sends. */
 export async function listSqlCapture(databaseUrl: string): Promise<ListSqlCapture> {
   let recording: string[] | undefined;
-  let orm: MikroORM | undefined;
-  orm = await createOrm({
+  const orm: MikroORM | undefined = await createOrm({
     url: databaseUrl,
     schema: SCHEMA,
     entities,

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { loadSync, type MessageTypeDefinition, type ServiceDefinition as LoadedService } from '@grpc/proto-loader';
-import { apiFields, isScalar, methodNames, offers, type FieldSpec, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { apiFields, isScalar, methodNames, offers, type FieldSpec, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import { PROTO_DIR, protoFilesOf } from '@platform/libs/grpc/proto-files.ts';
 import { registry } from '../gateway/src/registry.ts';
 

@@ -5,7 +5,7 @@
  * parameter, so without the check it surfaced as SVC-SYS-5001 from the first query that met it.
  */
 import test from 'ava';
-import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { credentials, type Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { BusinessPartnerServiceClient } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';

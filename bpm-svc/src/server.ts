@@ -1,5 +1,5 @@
 import type { Server } from '@grpc/grpc-js';
-import { registerResources } from '@platform/libs/grpc/register-resources.ts';
+import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { schemas } from './db.ts';
 import { bpmResources } from './resources/index.ts';

@@ -3,7 +3,7 @@ import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Resource } from '@platform/libs/crud/resource.ts';
+import type { Resource } from '@platform/libs/resource/resource.ts';
 import { coreResources } from './resources/index.ts';
 import { account } from './resources/account/account.resource.ts';
 import { groupMember } from './resources/group-member/group-member.resource.ts';

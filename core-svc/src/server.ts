@@ -1,7 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import { implement, type Runtime } from '@platform/libs/grpc/server.ts';
-import { registerResources } from '@platform/libs/grpc/register-resources.ts';
+import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';

@@ -3,7 +3,7 @@ import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Resource } from '@platform/libs/crud/resource.ts';
+import type { Resource } from '@platform/libs/resource/resource.ts';
 import { dmsResources } from './resources/index.ts';
 import { dmsAccountConfig } from './resources/dms-account-config/dms-account-config.resource.ts';
 import { dmsAuditLog } from './resources/dms-audit-log/dms-audit-log.resource.ts';

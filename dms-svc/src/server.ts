@@ -1,7 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import { resourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { registerResources } from '@platform/libs/grpc/register-resources.ts';
+import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
 import { schemas } from './db.ts';

@@ -1,7 +1,7 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Channel, Metadata, status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { Channel, Metadata, type status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
-import type { ServiceName } from '@platform/libs/crud/resource.ts';
+import type { ServiceName } from '@platform/libs/resource/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';

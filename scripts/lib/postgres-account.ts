@@ -19,6 +19,7 @@ export function postgresAccount(): PostgresAccount {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], { stdio: 'pipe' });
   } catch (error) {
     const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
+    // eslint-disable-next-line preserve-caught-error -- the message carries useradd's own words
     throw new Error(`as root the embedded PostgreSQL runs as the user ${USER}, which is missing and could not be made (${detail}); create it: useradd --system --user-group ${USER}`);
   }
   const made = lookup();

@@ -5,7 +5,7 @@
  * declarations, so a new reference is audited without a change here.
  */
 import pg from 'pg';
-import { isScalar, tableOf } from '@platform/libs/crud/resource.ts';
+import { isScalar, tableOf } from '@platform/libs/resource/resource.ts';
 import { snake } from '@platform/libs/db/entity-schema.ts';
 import { registry } from '../../gateway/src/registry.ts';
 import { platform } from './platform.ts';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { buildQuery, pageMeta } from '@platform/libs/crud/list-query.ts';
-import type { ScalarField } from '@platform/libs/crud/resource.ts';
+import type { ScalarField } from '@platform/libs/resource/resource.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type {
@@ -14,7 +14,7 @@ import type {
 import { entryOf, type ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
-import { isUuid } from '@platform/libs/crud/values.ts';
+import { isUuid } from '@platform/libs/resource/uuid.ts';
 
 /** Filters of the exception list (docs/interface.md#sessions-and-logs). */
 const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([

@@ -3,8 +3,9 @@ import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postg
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
-import type { ScalarField } from '@platform/libs/crud/resource.ts';
-import { isUuid, toRowValue } from '@platform/libs/crud/values.ts';
+import type { ScalarField } from '@platform/libs/resource/resource.ts';
+import { isUuid } from '@platform/libs/resource/uuid.ts';
+import { toRowValue } from '@platform/libs/crud/values.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import type { Statistics } from '@platform/libs/gen/platform/common/v1/common.ts';

@@ -1,4 +1,4 @@
-import { COMMON_FIELDS, type ScalarField } from '@platform/libs/crud/resource.ts';
+import { COMMON_FIELDS, type ScalarField } from '@platform/libs/resource/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';

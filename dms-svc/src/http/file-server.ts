@@ -66,7 +66,7 @@ export async function startFileServer(deps: FileServerDeps): Promise<{ server: S
       sendFailure(deps.runtime, req, res, forbidden());
       return;
     }
-    withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
+    void withRequestId(requestIdFrom(req.headers[REQUEST_ID_HEADER]), () =>
       handle(deps, req, res).catch((error: unknown) => sendFailure(deps.runtime, req, res, error)),
     );
   });

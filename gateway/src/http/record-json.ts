@@ -1,5 +1,5 @@
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-import { apiFields, isScalar, type FieldSpec, type Resource, type ScalarField } from '@platform/libs/crud/resource.ts';
+import { apiFields, isScalar, type FieldSpec, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
 import type { PageRequest, Sort } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { SortDirection } from '@platform/libs/gen/platform/common/v1/common.ts';
 

@@ -1,5 +1,5 @@
-import type { Resource } from '@platform/libs/crud/resource.ts';
-import { keyOf, methodNames } from '@platform/libs/crud/resource.ts';
+import type { Resource } from '@platform/libs/resource/resource.ts';
+import { keyOf, methodNames } from '@platform/libs/resource/resource.ts';
 import type { CrudRouteTable } from '../routes/crud.ts';
 import type { OperationDoc } from './operation.ts';
 import type { ProtoDocs } from './proto-docs.ts';

@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { apiFields, isScalar, keyOf, type FieldSpec, type ObjectListField, type Resource, type ScalarField } from '@platform/libs/crud/resource.ts';
+import { apiFields, isScalar, keyOf, type FieldSpec, type ObjectListField, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
@@ -22,7 +22,7 @@ export const schemaNames = (resource: Resource) => ({
 });
 
 /**
- * The record schemas of one resource, from its declaration (libs/src/crud/resource.ts) with the
+ * The record schemas of one resource, from its declaration (libs/src/resource/resource.ts) with the
  * proto comments as descriptions:
  * - the record as read (`Branch`): every shown field, always present, null where unset; write-only
  *   fields never appear;
@@ -51,7 +51,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
   }
 
   const writable = fields.filter(([, spec]) => !(isScalar(spec) && spec.readOnly));
-  const body = (mode: 'create' | 'update') => {
+  const body = (_mode: 'create' | 'update') => {
     const properties: Record<string, SchemaObject> = {};
     for (const [name, spec] of writable) {
       const schema = isScalar(spec) ? fieldSchema(spec, 'in') : writeList(spec);

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { keyOf, methodNames, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/crud/resource.ts';
+import { keyOf, methodNames, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';

@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { isUuid } from '../crud/values.ts';
+import { isUuid } from '../resource/uuid.ts';
 import type { Language } from '../i18n/messages.ts';
 
 /**

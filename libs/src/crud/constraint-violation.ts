@@ -1,7 +1,7 @@
 import { CheckConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { foreignKeyName, notBeforeCheckName, withinCheckName } from '../db/entity-schema.ts';
 import { invalidField, type DomainError } from '../errors/domain-error.ts';
-import { isScalar, type Resource } from './resource.ts';
+import { isScalar, type Resource } from '../resource/resource.ts';
 
 /**
  * The 400 SVC-SYS-2001 of a create or update that a constraint of the table refused, naming the

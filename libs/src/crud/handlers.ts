@@ -16,7 +16,7 @@ import {
   visibleScalars,
   type Operation,
   type Resource,
-} from './resource.ts';
+} from '../resource/resource.ts';
 import { buildListQuery, pageMeta } from './list-query.ts';
 import { readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';

@@ -9,7 +9,7 @@ import { notFound } from '../errors/domain-error.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
 import type { ResourceRuntime } from './runtime.ts';
-import { allFields, isScalar, keyOf, type Resource, type ScalarField } from './resource.ts';
+import { allFields, isScalar, keyOf, type Resource, type ScalarField } from '../resource/resource.ts';
 import { toRowValue } from './values.ts';
 
 /**

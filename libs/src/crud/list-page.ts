@@ -2,7 +2,7 @@ import type { EntityManager, EntitySchema, FilterQuery } from '@mikro-orm/postgr
 import type { Row } from '../db/entity-schema.ts';
 import { tenantRowCount } from '../db/tenant-count.ts';
 import type { TenantListQuery } from './list-query.ts';
-import type { Resource } from './resource.ts';
+import type { Resource } from '../resource/resource.ts';
 
 /** What a list reads: the page's rows, in order, and the exact number of matching rows. */
 export interface PageRows {

@@ -1,7 +1,7 @@
 import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { SortDirection, type PageMeta, type PageRequest } from '../gen/platform/common/v1/common.ts';
 import { DomainError, invalidField } from '../errors/domain-error.ts';
-import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from './resource.ts';
+import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from '../resource/resource.ts';
 import { toRowValue } from './values.ts';
 import type { Row } from '../db/entity-schema.ts';
 

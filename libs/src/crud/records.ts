@@ -1,4 +1,4 @@
-import type { COMMON_FIELDS, FieldSpec, ObjectListField, Resource, ScalarField } from './resource.ts';
+import type { COMMON_FIELDS, FieldSpec, ObjectListField, Resource, ScalarField } from '../resource/resource.ts';
 
 /** The JS value a column of a kind holds in a row (as the engine hydrates it). */
 type ColumnValue<S> = S extends { kind: 'long' | 'int' }

@@ -6,7 +6,7 @@ import type { EntitySchema } from '@mikro-orm/postgresql';
 import type { CallContext } from '../auth/caller.ts';
 import type { Row } from '../db/entity-schema.ts';
 import type { MessageOf, RowOf } from './records.ts';
-import type { Resource } from './resource.ts';
+import type { Resource } from '../resource/resource.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
 export type Message = Record<string, unknown>;

@@ -1,12 +1,5 @@
 import { invalidField } from '../errors/domain-error.ts';
-import type { ScalarField } from './resource.ts';
-
-/** A UUID in its text form (session ids, refIds), any case. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { ScalarField } from '../resource/resource.ts';
 
 /**
  * Checks and converts one value of a scalar field, as it arrives in a proto message or a list

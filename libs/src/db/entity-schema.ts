@@ -1,5 +1,5 @@
 import { BigIntType, EntitySchema, type EntitySchemaProperty, type TriggerDef } from '@mikro-orm/core';
-import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../crud/resource.ts';
+import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../resource/resource.ts';
 import { listIndexes } from './list-indexes.ts';
 import { tenantCountTriggers } from './tenant-count.ts';
 

@@ -1,4 +1,4 @@
-import { isScalar, tableOf, type Resource } from '../crud/resource.ts';
+import { isScalar, tableOf, type Resource } from '../resource/resource.ts';
 import { snake } from './entity-schema.ts';
 
 /** An index of an entity as MikroORM's EntitySchema declares it. */

@@ -1,5 +1,5 @@
 import { BigIntType, EntitySchema, type EntityManager, type TriggerDef } from '@mikro-orm/postgresql';
-import { tableOf, type Resource } from '../crud/resource.ts';
+import { tableOf, type Resource } from '../resource/resource.ts';
 import type { Row } from './entity-schema.ts';
 
 /**

@@ -2,7 +2,7 @@ import { actorOf, tenantScope, type CallContext } from '@platform/libs/auth/call
 import { toMessages } from '@platform/libs/crud/handlers.ts';
 import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
-import { allFields, isScalar } from '@platform/libs/crud/resource.ts';
+import { allFields, isScalar } from '@platform/libs/resource/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';

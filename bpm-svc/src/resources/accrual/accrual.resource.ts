@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { AccrualServiceService, type Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 
 /** The states of an accrual (docs/interface.md#partner-operations); the operations move it, never a write. */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { BranchServiceService, type Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 
 /** A location of a business partner; its code is unique within the partner (docs/interface.md#records). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { BusinessPartnerServiceService, type BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
 
 /** A customer or supplier of the tenant (docs/interface.md#records). */

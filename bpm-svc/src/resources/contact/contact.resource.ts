@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { ContactServiceService, type Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { ContractItemServiceService, type ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
 
 /**

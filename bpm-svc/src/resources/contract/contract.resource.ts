@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { ContractServiceService, type Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
 
 /** The billing periods of a contract (docs/interface.md#records). */

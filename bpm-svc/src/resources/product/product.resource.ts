@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { ProductServiceService, type Product } from '@platform/libs/gen/platform/bpm/v1/product.ts';
 
 /** Something a tenant sells, with its list price (docs/interface.md#records). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { AccountServiceService, type Account } from '@platform/libs/gen/platform/core/v1/account.ts';
 
 /** A tenant, addressed by accountNo; its crProcessId is the tenant's id (docs/interface.md#records). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { CityServiceService, type City } from '@platform/libs/gen/platform/core/v1/city.ts';
 
 /** A city of a country of the same tenant. */

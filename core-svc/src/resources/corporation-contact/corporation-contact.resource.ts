@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { CorporationContactServiceService, type CorporationContact } from '@platform/libs/gen/platform/core/v1/corporation_contact.ts';
 
 /** A contact person of the corporation (the tenant itself). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { CountryServiceService, type Country } from '@platform/libs/gen/platform/core/v1/country.ts';
 
 /** A country of a tenant's lookups: its ISO 3166-1 alpha-2 code, unique within the tenant. */

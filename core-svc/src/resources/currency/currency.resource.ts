@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { CurrencyServiceService, type Currency } from '@platform/libs/gen/platform/core/v1/currency.ts';
 
 /** A currency of a tenant's lookups: its ISO 4217 code, unique within the tenant. */

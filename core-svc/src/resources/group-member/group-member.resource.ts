@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { GroupMemberServiceService, type GroupMember } from '@platform/libs/gen/platform/core/v1/group_member.ts';
 
 /** A user's membership of a group: the user holds the group's roles in the group's tenant. */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { GroupRoleServiceService, type GroupRole } from '@platform/libs/gen/platform/core/v1/group_role.ts';
 
 /** A role granted to the members of a group; group and role-type are of the record's tenant. */

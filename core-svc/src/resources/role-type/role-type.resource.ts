@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { RoleTypeServiceService, type RoleType } from '@platform/libs/gen/platform/core/v1/role_type.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { UserInfoServiceService, type UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
 
 /** A login. The password is write-only and stored as a bcrypt hash (docs/interface.md#records). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { UserProcessServiceService, type UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { DmsAccountConfigServiceService, type DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { DmsAuditLogServiceService, type DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 
 /** The audited actions (docs/interface.md#retention-and-audit). */

@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { DmsCategoryServiceService, type DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
 
 /**

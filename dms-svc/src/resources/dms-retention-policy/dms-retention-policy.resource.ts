@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { DmsRetentionPolicyServiceService, type DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 
 /**

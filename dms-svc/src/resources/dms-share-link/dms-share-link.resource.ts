@@ -1,4 +1,4 @@
-import { defineResource } from '@platform/libs/crud/resource.ts';
+import { defineResource } from '@platform/libs/resource/resource.ts';
 import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { Server } from '@grpc/grpc-js';
 import type { EntitySchema } from '@mikro-orm/postgresql';
-import { crudHandlers } from '../crud/handlers.ts';
-import { resourceRuntime, type ResourceHooks, type ResourceRuntime } from '../crud/runtime.ts';
-import type { Resource } from '../crud/resource.ts';
+import { crudHandlers } from './handlers.ts';
+import { resourceRuntime, type ResourceHooks, type ResourceRuntime } from './runtime.ts';
+import type { Resource } from '../resource/resource.ts';
 import type { Row } from '../db/entity-schema.ts';
-import { implement, type Handler, type Runtime } from './server.ts';
+import { implement, type Handler, type Runtime } from '../grpc/server.ts';
 
 /** What one resource does beyond the CRUD set: hooks inside its writes, and extra RPCs of its service. */
 export interface ResourceOverrides {

@@ -1,0 +1,15 @@
+/** The whole tree passes ESLint (eslint.config.js: the recommended sets, floating promises, `import type`). */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { ROOT_DIR } from '@platform/libs/config/config.ts';
+
+test('eslint passes', async (t) => {
+  t.timeout(120_000);
+  const eslint = join(ROOT_DIR, 'node_modules/eslint/bin/eslint.js');
+  const result = await promisify(execFile)(process.execPath, [eslint, '--max-warnings', '0', '.'], { cwd: ROOT_DIR, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? String(error)}`, failed: true }),
+  );
+  t.false('failed' in result, result.stdout);
+});
