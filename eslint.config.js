@@ -36,7 +36,7 @@ export default tseslint.config(
   {
     // Inside the bound `function`, `this` is its caller's; the resource it binds to is kept in a local
     // first, as Node's own AsyncResource.bind does.
-    files: ['libs/src/runtime/async-resource-bind.ts'],
+    files: ['libs/src/runtime/patches/async-resource-bind.ts'],
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },
 );
