@@ -12,9 +12,8 @@ import test from 'ava';
 import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
-import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
-import { upload, uploadRecord } from './helpers/files.ts';
+import { sharedWithPassword, upload } from './helpers/files.ts';
 import { listeners } from './helpers/listeners.ts';
 import { api, platform } from './helpers/platform.ts';
 
@@ -23,12 +22,9 @@ const credential = new FilePortCredential(platform.jwtSecret).value;
 
 /** A file of a fresh tenant, its signed download path, and a share link to it with a password. */
 async function fixture() {
-  const { token } = await adminSession();
-  const { crProcessId } = await createAccount();
-  const record = await uploadRecord(token, crProcessId, 'file port bytes', 'port.txt');
-  const password = `pw-${crProcessId}-right`;
-  const link = await create('dms-share-link', { crProcessId, fileId: record.id, password });
-  return { token, crProcessId, record, link, password, download: new URL(record.downloadUrl, 'http://x').pathname + new URL(record.downloadUrl, 'http://x').search };
+  const shared = await sharedWithPassword((crProcessId) => `pw-${crProcessId}-right`, 'file port bytes', 'port.txt');
+  const signed = new URL(shared.record.downloadUrl, 'http://x');
+  return { ...shared, download: signed.pathname + signed.search };
 }
 
 async function auditAddresses(crProcessId: number): Promise<string[]> {

@@ -10,18 +10,13 @@
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
-import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
-import { uploadRecord } from './helpers/files.ts';
+import { sharedWithPassword } from './helpers/files.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { noteSecret } from './helpers/used-secrets.ts';
 
 async function linkWithPassword() {
-  const { token } = await adminSession();
-  const { crProcessId } = await createAccount();
-  const record = await uploadRecord(token, crProcessId, 'guarded bytes', 'guarded.txt');
-  const password = `pw-${crProcessId}-open`;
-  const link = await create('dms-share-link', { crProcessId, fileId: record.id, password });
+  const { crProcessId, link, password } = await sharedWithPassword((crProcessId) => `pw-${crProcessId}-open`);
   noteSecret(password);
   return { crProcessId, link, password, path: `${link.url}/validate-password` };
 }

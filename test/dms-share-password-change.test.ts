@@ -6,19 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { adminSession, create, createAccount } from './helpers/factories.ts';
-import { upload } from './helpers/files.ts';
+import { sharedWithPassword } from './helpers/files.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { api } from './helpers/platform.ts';
 
 /** A file of a fresh tenant and a link to it with `password`. */
 async function linkWithPassword(password: string) {
-  const { token } = await adminSession();
-  const { crProcessId } = await createAccount();
-  const uploaded = await upload({ token, crProcessId, content: randomBytes(2048), fileName: 'guarded.bin' });
-  if (uploaded.status !== 200) throw new Error(`upload: ${uploaded.status} ${uploaded.text}`);
-  const link = await create('dms-share-link', { crProcessId, fileId: uploaded.body.fileId, password });
-  return { token, link, url: link.url as string };
+  const { token, link, url } = await sharedWithPassword(() => password, randomBytes(2048), 'guarded.bin');
+  return { token, link, url };
 }
 
 async function downloadUrlOf(url: string, password: string): Promise<string> {

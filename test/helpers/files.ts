@@ -3,6 +3,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
+import { adminSession, create, createAccount } from './factories.ts';
 import { api, platform, type ApiResponse } from './platform.ts';
 
 export interface UploadOptions {
@@ -40,6 +41,19 @@ export async function uploadRecord(token: string, crProcessId: number, content: 
   const got = await api('GET', `/api/dms-file/${uploaded.body.fileId}`, { token });
   if (got.status !== 200) throw new Error(`get: ${got.status} ${got.text}`);
   return got.body;
+}
+
+/**
+ * A fresh tenant's file and a share link to it guarded by a password (`passwordOf(crProcessId)`, so
+ * each tenant's differs); the admin's token, the file's record, the link and its public `url`.
+ */
+export async function sharedWithPassword(passwordOf: (crProcessId: number) => string, content: Uint8Array | string = 'guarded bytes', fileName = 'guarded.txt') {
+  const { token } = await adminSession();
+  const { crProcessId } = await createAccount();
+  const record = await uploadRecord(token, crProcessId, content, fileName);
+  const password = passwordOf(crProcessId);
+  const link = await create('dms-share-link', { crProcessId, fileId: record.id, password });
+  return { token, crProcessId, record, link, password, url: link.url as string };
 }
 
 /** The download token of docs/interface.md#files, as a client holding DMS_URL_SECRET would compute it. */
