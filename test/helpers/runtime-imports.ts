@@ -71,6 +71,8 @@ export function runtimeImportsFrom(entry: string): RuntimeImports {
       const workspace = [...folders].find(([name]) => specifier.startsWith(name));
       const target = specifier.startsWith('.') ? resolve(dirname(file), specifier) : workspace && join(workspace[1], specifier.slice(workspace[0].length));
       if (target === undefined) {
+        // a workspace this walk cannot follow would hide what it loads: say so rather than pass
+        if (specifier.startsWith('@platform/')) throw new Error(`${file} imports ${specifier}, which no workspace's "./*" export maps`);
         if (!packages.has(specifier)) packages.set(specifier, new Set());
         packages.get(specifier)!.add(file);
       } else if (!files.has(target)) {
