@@ -9,7 +9,8 @@
  * - every internal port (the services' gRPC and metrics ports, dms-svc's file port, the gateway's
  *   management port) bound to INTERNAL_LISTEN_HOST, 127.0.0.1 unless set: reachable from this
  *   machine only, whatever the hosts of the addresses above (decisions.md "Configuration");
- * - every variable the user set reaches the children unchanged.
+ * - every variable the user set reaches the children unchanged, but DATABASE_URL reaches the
+ *   services alone: the gateway reads no table (docs/decisions.md).
  * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
  * minute) while the others keep serving.
  * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services, then PostgreSQL, and exits 0 (a second
@@ -20,6 +21,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../libs/src/config/config-error.ts';
 import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
+import { databaseUrlOf } from '../libs/src/config/database-url.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
 import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
@@ -72,6 +74,8 @@ async function main(): Promise<number> {
   // refuse (production without its secrets or DATABASE_URL, a short JWT_SECRET, a bad number).
   try {
     loadConfig(env);
+    // elsewhere an embedded PostgreSQL stands in when DATABASE_URL is not given
+    if (env.APP_ENV === 'production') databaseUrlOf(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     complain(`configuration: ${error.message}`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { ConfigError } from '@platform/libs/config/config-error.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
+import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
 
 const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
 /** A production configuration that starts: every required setting, none of them weak. */
@@ -15,11 +16,15 @@ function refusal(t: ExecutionContext, env: Record<string, string>): string {
   return t.throws(() => loadConfig(env), { instanceOf: ConfigError })?.message ?? '';
 }
 
-test('production refuses to start without its six settings, naming each', (t) => {
+test('production refuses to start without its five settings, naming each, and a service without DATABASE_URL', (t) => {
   const error = t.throws(() => loadConfig({ APP_ENV: 'production' }), { instanceOf: ConfigError });
-  for (const name of ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'ALLOWED_ORIGINS', 'DATABASE_URL', 'REDIS_URL']) {
+  for (const name of ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'ALLOWED_ORIGINS', 'REDIS_URL']) {
     t.true(error?.message.includes(name), name);
   }
+  // the database's address is the services' alone: the gateway starts without it
+  t.false(error?.message.includes('DATABASE_URL'));
+  t.throws(() => databaseUrlOf({ APP_ENV: 'production' }), { instanceOf: ConfigError, message: /DATABASE_URL is not set/ });
+  t.is(databaseUrlOf({ DATABASE_URL: 'postgres://x' }), 'postgres://x');
   const partial = t.throws(() => loadConfig({ APP_ENV: 'production', ...secrets, DATABASE_URL: 'postgres://x' }));
   t.is(partial?.message, 'production needs ALLOWED_ORIGINS, REDIS_URL');
 });

@@ -13,6 +13,7 @@ import {
   DEPLOY,
   DEPLOYMENTS,
   GATEWAY,
+  GATEWAY_SECRET_KEYS,
   GENERATED_SECRETS,
   POSTGRES_PORT,
   REDIS_PORT,
@@ -27,12 +28,13 @@ import {
 } from './helpers/deploy-render.ts';
 import type { K8sObject } from './helpers/deploy-render.ts';
 
-eachLayer('every container reads the ConfigMap and the Secret platform-secrets', (t, rendered) => {
+eachLayer('every container reads the ConfigMap; the services read the whole Secret platform-secrets', (t, rendered) => {
   const config = rendered.config();
   const secrets = rendered.all<ISecret>('Secret');
   for (const name of DEPLOYMENTS) {
     const envFrom = app(rendered.deployment(name)).envFrom ?? [];
     t.true(envFrom.some((source) => source.configMapRef?.name === config.metadata?.name), `${name}: envFrom the rendered ConfigMap`);
+    if (name === GATEWAY) continue; // its keys one by one: the next test
     const secretRefs = envFrom.flatMap((source) => (source.secretRef ? [source.secretRef] : []));
     t.is(secretRefs.length, 1, `${name}: one secretRef`);
     const ref = secretRefs[0];
@@ -42,6 +44,28 @@ eachLayer('every container reads the ConfigMap and the Secret platform-secrets',
     } else {
       t.true(secrets.some((secret) => secret.metadata?.name === ref?.name), `${name}: references the generated Secret`);
     }
+  }
+});
+
+eachLayer('the gateway reads its keys of platform-secrets one by one, and nothing that could hold DATABASE_URL', (t, rendered) => {
+  const container = app(rendered.deployment(GATEWAY));
+  const secrets = rendered.all<ISecret>('Secret').map((secret) => secret.metadata?.name);
+  // a Secret or ConfigMap taken whole may hold any key: only the ConfigMap, whose keys are known
+  for (const source of container.envFrom ?? []) {
+    t.is(source.secretRef, undefined, `the gateway takes no Secret whole (${source.secretRef?.name})`);
+    t.is(source.configMapRef?.name, rendered.config().metadata?.name, 'the gateway takes the platform ConfigMap alone whole');
+  }
+  t.false('DATABASE_URL' in rendered.config().data, 'the ConfigMap holds no DATABASE_URL');
+  const names = (container.env ?? []).map((entry) => entry.name);
+  t.false(names.includes('DATABASE_URL'), 'the gateway has no DATABASE_URL variable');
+  const fromSecret = (container.env ?? []).flatMap((entry) => (entry.valueFrom?.secretKeyRef ? [{ name: entry.name, ref: entry.valueFrom.secretKeyRef }] : []));
+  t.deepEqual(fromSecret.map((entry) => entry.ref.key).sort(), [...GATEWAY_SECRET_KEYS].sort(), 'the keys it reads');
+  for (const { name, ref } of fromSecret) {
+    t.is(ref.key, name, `${name} is read from the key of its name`);
+    if (secrets.length === 0) t.is(ref.name, SECRET_NAME, `${name}: the operator's Secret ${SECRET_NAME}`);
+    else t.true(secrets.includes(ref.name), `${name}: the generated Secret`);
+    // Redis may be left out in development (the in-memory limiter); the process refuses its absence elsewhere
+    t.is(ref.optional === true, name === 'REDIS_URL', `${name}: ${name === 'REDIS_URL' ? 'optional' : 'required'}`);
   }
 });
 

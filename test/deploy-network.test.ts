@@ -32,6 +32,7 @@ import {
   podLabels,
   pods,
   policiesFor,
+  portAdmits,
   selects,
   servicePorts,
 } from './helpers/deploy-render.ts';
@@ -111,12 +112,24 @@ eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egres
       (policy) => labelSelectorMatches(policy.spec?.podSelector, labels) && ((policy.spec?.ingress ?? []).length > 0 || (policy.spec?.egress ?? []).length > 0),
     );
     t.true(allowing.length > 0, `${name}: some policy allows it something`);
-    // every pod resolves names (the Services', the datastores') and reaches PostgreSQL
+    // every pod resolves names (the Services', the datastores'); every pod but the gateway reaches PostgreSQL
     const dns = { namespace: 'kube-system', pod: { 'k8s-app': 'kube-dns' } };
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'UDP'), `${name}: DNS over UDP`);
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'TCP'), `${name}: DNS over TCP`);
-    t.true(egressAllowed(rendered, labels, 'external', POSTGRES_PORT), `${name}: PostgreSQL (${POSTGRES_PORT})`);
+    t.is(egressAllowed(rendered, labels, 'external', POSTGRES_PORT), name !== GATEWAY, `${name}: PostgreSQL (${POSTGRES_PORT})`);
     t.false(egressAllowed(rendered, labels, 'external', 443), `${name}: no other address outside (443)`);
+  }
+});
+
+eachLayer('no NetworkPolicy lets the gateway out on PostgreSQL\'s port, to any address or pod', (t, rendered) => {
+  const gateway = podLabels(rendered.deployment(GATEWAY));
+  const egress = policiesFor(rendered, gateway, 'Egress');
+  t.true(egress.length > 1, 'policies select the gateway for egress');
+  for (const policy of egress) {
+    for (const rule of policy.spec?.egress ?? []) {
+      // a rule without ports admits every port, PostgreSQL's too
+      t.false(portAdmits(rule.ports, POSTGRES_PORT, 'TCP'), `${policy.metadata?.name}: a rule admits TCP ${POSTGRES_PORT} (${JSON.stringify(rule)})`);
+    }
   }
 });
 

@@ -7,6 +7,7 @@ import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/
 import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
+import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
 import { schemas } from './db.ts';
 import { coreResources } from './resources/index.ts';
@@ -18,7 +19,7 @@ import { userProcessHooks } from './resources/user-process/user-process.operatio
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
-  server.addService(SessionServiceService, implement(runtime, sessionHandlers(config)));
+  server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds) },

@@ -23,9 +23,7 @@ function start(): void {
   const metrics = new GatewayMetrics();
   const backends = new Backends(config, metrics.grpcClient);
   const tokens = new TokenService(config.jwtSecret);
-  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set: the gateway checks a token against the live sessions before an answer of its own');
-  const sessions = new SessionCheck(config.databaseUrl);
-  metrics.watchSessionPool(() => sessions.pool);
+  const sessions = new SessionCheck(backends, tokens);
   const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
   const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
   const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
@@ -76,7 +74,6 @@ function start(): void {
         await seen.close();
         backends.close();
         exceptions.close();
-        await sessions.close();
       })
       .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
       .finally(() => process.exit(0));

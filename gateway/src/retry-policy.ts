@@ -13,7 +13,7 @@ import { registry } from './registry.ts';
  * retried: a write that reached a service which then failed must not happen twice.
  */
 const READS = /^(Get|List|Search|Page)[A-Z]/;
-const OTHER_READS = new Set(['Me', 'VerifyDmsAuditLogs', 'DryRunDmsRetentionPolicy']);
+const OTHER_READS = new Set(['Me', 'CheckSession', 'VerifyDmsAuditLogs', 'DryRunDmsRetentionPolicy']);
 
 /** Every service the gateway calls. */
 const DEFINITIONS: readonly ServiceDefinition[] = [

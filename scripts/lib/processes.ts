@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { childEnv } from './child-env.ts';
 import { openSink, type LogTarget } from './log-sink.ts';
 import { freePort } from './os-probes.ts';
 
@@ -36,6 +37,7 @@ export interface StartPlatformOptions {
   /**
    * The children's complete environment (not merged with process.env): DATABASE_URL, APP_ENV,
    * DATA_DIR, the secrets, … GATEWAY_PORT, *_GRPC_ADDR and DMS_HTTP_ADDR are filled in per `ports` when missing.
+   * The gateway is not handed DATABASE_URL (child-env.ts).
    */
   env: Env;
   log?: LogTarget<ServiceName>;
@@ -91,7 +93,7 @@ export interface Supervision {
 export interface Platform {
   /** The gateway, `http://127.0.0.1:<port>`. */
   url: string;
-  /** The environment the children got (with the ports filled in). */
+  /** The environment the services got (with the ports filled in); the gateway's lacks DATABASE_URL (child-env.ts). */
   env: Env;
   /** Each child's ready address. */
   addresses: Record<ServiceName, string>;
@@ -226,7 +228,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     const entry = resolve(options.entries?.[name] ?? DEFAULT_ENTRIES[name]);
     const spawned = spawn(process.execPath, [...(options.execArgv ?? []), entry], {
       cwd: ROOT_DIR,
-      env,
+      env: childEnv(name, env),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
     });

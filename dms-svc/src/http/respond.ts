@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { ERRORS } from '@platform/libs/errors/codes.ts';
-import { toDomainError } from '@platform/libs/errors/grpc-status.ts';
+import { toDomainError } from '@platform/libs/errors/to-domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
 import { scrubSecrets } from '@platform/libs/log/redaction.ts';

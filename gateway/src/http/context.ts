@@ -17,14 +17,14 @@ export interface RequestState {
 }
 
 /**
- * Whether the request's verified token is still live (its user and session), asked of the database
- * at most once per request; true off JWT paths. For the few answers the gateway makes without a
+ * Whether the request's verified token is still live (its user and session), asked of core-svc at
+ * most once per request; true off JWT paths. For the few answers the gateway makes without a
  * service (http/errors.ts, the upload's idle limit): every call a service serves checks them there.
  */
 export function sessionIsLive(res: Response, sessions: SessionCheck): Promise<boolean> {
   const state = stateOf(res);
-  if (!state.claims) return Promise.resolve(true);
-  state.live ??= sessions.isLive(state.claims);
+  if (!state.token || !state.claims) return Promise.resolve(true);
+  state.live ??= sessions.isLive(state.token);
   return state.live;
 }
 

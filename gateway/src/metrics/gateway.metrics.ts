@@ -1,13 +1,12 @@
 import { Counter, type Registry } from 'prom-client';
 import { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { HttpLatency } from '@platform/libs/metrics/http.metrics.ts';
-import { watchPool, type PoolFigures } from '@platform/libs/metrics/pool.metrics.ts';
 import { createMetricsRegistry } from '@platform/libs/metrics/registry.ts';
 
 /**
  * The gateway's Prometheus metrics, served on the management port only (docs/decisions.md
  * "Metrics"): the process figures, HTTP requests, gRPC client calls, rate-limit and password-guard
- * refusals and the session-check pool.
+ * refusals.
  */
 export class GatewayMetrics {
   readonly registry: Registry;
@@ -40,10 +39,5 @@ export class GatewayMetrics {
 
   guardRefused(guard: string, reason: 'refused' | 'busy'): void {
     this.#guardRefusals.inc({ guard, reason });
-  }
-
-  /** The session check's pg pool. */
-  watchSessionPool(pool: () => PoolFigures): void {
-    watchPool(this.registry, 'session-check', pool);
   }
 }

@@ -14,7 +14,8 @@ export type AppEnv = 'development' | 'test' | 'production';
 
 /**
  * The platform's configuration, read once from the environment (docs/interface.md#configuration). Every process
- * reads the same variables; each uses what it needs.
+ * reads the same variables; each uses what it needs. The database's address is not among them: only
+ * the services read it (database-url.ts).
  *
  * @example
  * const config = loadConfig(process.env);
@@ -34,7 +35,6 @@ export interface Config {
    * gRPC and metrics ports, dms-svc's file port, the gateway's management port (listen-host.ts).
    */
   internalListenHost: string;
-  databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
   redisKeyPrefix: string;
@@ -84,7 +84,6 @@ const REQUIRED_IN_PRODUCTION = [
   'CORE_API_KEY',
   'DMS_URL_SECRET',
   'ALLOWED_ORIGINS',
-  'DATABASE_URL',
   'REDIS_URL',
 ] as const;
 
@@ -103,7 +102,6 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
     managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
     internalListenHost: readListenHost(env),
-    databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
     ...secrets,

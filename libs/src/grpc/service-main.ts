@@ -6,6 +6,7 @@ import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '../auth/jwt.ts';
 import { loadConfig, portOf, type Config } from '../config/config.ts';
+import { databaseUrlOf } from '../config/database-url.ts';
 import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
@@ -58,8 +59,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
-  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set');
-  const orm = await createOrm({ url: config.databaseUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
+  const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
   await spec.afterMigrate?.(orm, config, log);
 

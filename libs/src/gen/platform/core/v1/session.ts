@@ -161,6 +161,18 @@ export interface RecordSessionsSeenRequest {
   seen: SessionSeen[];
 }
 
+/** Request of CheckSession. */
+export interface CheckSessionRequest {
+  /** The user token (JWT) as the client sent it. */
+  token: string;
+}
+
+/** Response of CheckSession. */
+export interface CheckSessionResponse {
+  /** The token verifies, its user is active with its tokenVersion and its session is open. */
+  live: boolean;
+}
+
 function createBaseSession(): Session {
   return {
     sessionId: "",
@@ -969,6 +981,98 @@ export const RecordSessionsSeenRequest: MessageFns<RecordSessionsSeenRequest> = 
   },
 };
 
+function createBaseCheckSessionRequest(): CheckSessionRequest {
+  return { token: "" };
+}
+
+export const CheckSessionRequest: MessageFns<CheckSessionRequest> = {
+  encode(message: CheckSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCheckSessionResponse(): CheckSessionResponse {
+  return { live: false };
+}
+
+export const CheckSessionResponse: MessageFns<CheckSessionResponse> = {
+  encode(message: CheckSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.live !== false) {
+      writer.uint32(8).bool(message.live);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.live = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Login sessions, for trusted tools with the API key (docs/interface.md#sessions-and-logs). */
 export type SessionServiceService = typeof SessionServiceService;
 export const SessionServiceService = {
@@ -1060,6 +1164,21 @@ export const SessionServiceService = {
     responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
+  /**
+   * Whether a user token is live now: the same check every service makes of every call it serves
+   * (its user active with its tokenVersion, its session open). Asked by the gateway before an answer
+   * of its own on a JWT path, which thus holds no database credential.
+   */
+  checkSession: {
+    path: "/platform.core.v1.SessionService/CheckSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckSessionRequest): Buffer => Buffer.from(CheckSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckSessionRequest => CheckSessionRequest.decode(value),
+    responseSerialize: (value: CheckSessionResponse): Buffer =>
+      Buffer.from(CheckSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckSessionResponse => CheckSessionResponse.decode(value),
+  },
 } as const;
 
 export interface SessionServiceServer extends UntypedServiceImplementation {
@@ -1079,6 +1198,12 @@ export interface SessionServiceServer extends UntypedServiceImplementation {
   getSessionStats: handleUnaryCall<GetSessionStatsRequest, Statistics>;
   /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
   recordSessionsSeen: handleUnaryCall<RecordSessionsSeenRequest, Empty>;
+  /**
+   * Whether a user token is live now: the same check every service makes of every call it serves
+   * (its user active with its tokenVersion, its session open). Asked by the gateway before an answer
+   * of its own on a JWT path, which thus holds no database credential.
+   */
+  checkSession: handleUnaryCall<CheckSessionRequest, CheckSessionResponse>;
 }
 
 export interface SessionServiceClient extends Client {
@@ -1209,6 +1334,26 @@ export interface SessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether a user token is live now: the same check every service makes of every call it serves
+   * (its user active with its tokenVersion, its session open). Asked by the gateway before an answer
+   * of its own on a JWT path, which thus holds no database credential.
+   */
+  checkSession(
+    request: CheckSessionRequest,
+    callback: (error: ServiceError | null, response: CheckSessionResponse) => void,
+  ): ClientUnaryCall;
+  checkSession(
+    request: CheckSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckSessionResponse) => void,
+  ): ClientUnaryCall;
+  checkSession(
+    request: CheckSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckSessionResponse) => void,
   ): ClientUnaryCall;
 }
 
