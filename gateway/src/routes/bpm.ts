@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
-import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
+import { accrual } from '@platform/contracts/bpm/accrual.ts';
+import { branch } from '@platform/contracts/bpm/branch.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';

@@ -1,4 +1,4 @@
-import { dmsFile } from '@platform/dms-svc/resources/dms-file/dms-file.resource.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { DmsAuditLogServiceService, type VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 import { DmsRetentionPolicyServiceService, type DryRunDmsRetentionPolicyResponse } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
