@@ -1,4 +1,12 @@
 import type { HeaderObject, SchemaObject } from 'openapi3-ts/oas31';
+import { AccrualServiceService } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
+import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { DmsAuditLogServiceService } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { DmsFileServiceService } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { DmsRetentionPolicyServiceService } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
@@ -45,8 +53,6 @@ function accrualMove(summary: string, rpc: string | undefined, note: string, fie
  * Each pair is [route table, its docs].
  */
 export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, OperationDoc>][] {
-  const core = (service: string, method: string) => docs.rpc(`platform.core.v1.${service}`, method);
-
   const health: DocsOf<typeof HEALTH_ROUTES> = {
     health: {
       tag: 'health',
@@ -61,29 +67,29 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     login: {
       tag: 'auth',
       summary: 'Log in: sets the SVC_SESSION cookie',
-      description: `${core('AuthService', 'Login') ?? ''} The sixth wrong password for one user from one address within 15 minutes is 429.`.trim(),
+      description: `${docs.rpc(AuthServiceService.login) ?? ''} The sixth wrong password for one user from one address within 15 minutes is 429.`.trim(),
       body: { schema: ref('LoginRequest') },
       ok: { status: 200, schema: ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
     },
-    me: { tag: 'auth', summary: 'The caller and its current account', description: core('AuthService', 'Me'), ok: { status: 200, schema: ref('Me'), description: 'The caller.' } },
+    me: { tag: 'auth', summary: 'The caller and its current account', description: docs.rpc(AuthServiceService.me), ok: { status: 200, schema: ref('Me'), description: 'The caller.' } },
     switchAccount: {
       tag: 'auth',
       summary: 'Work in another account: a new cookie',
-      description: core('AuthService', 'SwitchAccount'),
+      description: docs.rpc(AuthServiceService.switchAccount),
       body: { schema: ref('SwitchAccountRequest') },
       ok: { status: 200, schema: ref('Me'), description: 'The caller as GET /api/auth/me shows it in the new account.', headers: SET_COOKIE },
     },
     changePassword: {
       tag: 'auth',
       summary: 'Change the caller\'s password',
-      description: core('AuthService', 'ChangePassword'),
+      description: docs.rpc(AuthServiceService.changePassword),
       body: { schema: ref('ChangePasswordRequest') },
       ok: { status: 204, description: 'Changed; every token of the user is refused from now on.' },
     },
     logout: {
       tag: 'auth',
       summary: 'Log out: ends the session and clears the cookie',
-      description: core('AuthService', 'Logout'),
+      description: docs.rpc(AuthServiceService.logout),
       ok: { status: 204, description: 'Logged out (the cookie is sent with Max-Age=0).', headers: SET_COOKIE },
     },
   };
@@ -95,40 +101,40 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     activeSessions: {
       tag: 'session',
       summary: 'The active sessions',
-      description: core('SessionService', 'ListActiveSessions'),
+      description: docs.rpc(SessionServiceService.listActiveSessions),
       ok: { status: 200, schema: { type: 'array', items: ref('Session') }, description: 'At most 10,000, newest first.' },
     },
     activeSessionPage: {
       tag: 'session',
       summary: 'The active sessions a page at a time',
-      description: core('SessionService', 'PageActiveSessions'),
+      description: docs.rpc(SessionServiceService.pageActiveSessions),
       body: { schema: sessionPage },
       ok: { status: 200, schema: sessionsPage, description: 'One page of sessions.' },
     },
     sessionHistory: {
       tag: 'session',
       summary: 'Ended sessions a page at a time, newest first',
-      description: `${core('SessionService', 'PageSessionHistory') ?? ''} from and to are ISO 8601 instants bounding loginAt.`.trim(),
+      description: `${docs.rpc(SessionServiceService.pageSessionHistory) ?? ''} from and to are ISO 8601 instants bounding loginAt.`.trim(),
       ok: { status: 200, schema: sessionsPage, description: 'One page of sessions.' },
     },
     sessionStats: {
       tag: 'session',
       summary: 'Open and ended sessions',
-      description: core('SessionService', 'GetSessionStats'),
+      description: docs.rpc(SessionServiceService.getSessionStats),
       ok: { status: 200, schema: ref('Statistics'), description: 'activeCount: open sessions; passiveCount: ended ones.' },
     },
-    getSession: { tag: 'session', summary: 'Get a session', description: core('SessionService', 'GetSession'), pathParams: sessionId, ok: { status: 200, schema: ref('Session'), description: 'The session.' } },
+    getSession: { tag: 'session', summary: 'Get a session', description: docs.rpc(SessionServiceService.getSession), pathParams: sessionId, ok: { status: 200, schema: ref('Session'), description: 'The session.' } },
     createSession: {
       tag: 'session',
       summary: 'Open a session for a trusted tool',
-      description: core('SessionService', 'CreateSession'),
+      description: docs.rpc(SessionServiceService.createSession),
       body: { schema: ref('SessionCreate') },
       ok: { status: 200, schema: ref('Session'), description: 'The new session.' },
     },
     updateSession: {
       tag: 'session',
       summary: 'Change a session\'s expiry, or end it',
-      description: core('SessionService', 'UpdateSession'),
+      description: docs.rpc(SessionServiceService.updateSession),
       pathParams: sessionId,
       body: { schema: ref('SessionUpdate') },
       ok: { status: 200, schema: ref('Session'), description: 'The session.' },
@@ -136,14 +142,14 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     getException: {
       tag: 'logs',
       summary: 'An exception-log entry by its refId',
-      description: core('ExceptionLogService', 'GetException'),
+      description: docs.rpc(ExceptionLogServiceService.getException),
       pathParams: { refId: { ...UUID, description: 'The refId of a 5xx body.' } },
       ok: { status: 200, schema: ref('ExceptionEntry'), description: 'The entry.' },
     },
     exceptionPage: {
       tag: 'logs',
       summary: 'Exception-log entries a page at a time, newest first',
-      description: core('ExceptionLogService', 'ListExceptions'),
+      description: docs.rpc(ExceptionLogServiceService.listExceptions),
       body: { schema: pageRequest(docs, { type: ['object', 'null'], description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs).' }, false) },
       ok: { status: 200, schema: ref('ExceptionEntryPage'), description: 'One page of entries.' },
     },
@@ -153,24 +159,24 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     branchesByPartner: {
       tag: branch.path,
       summary: 'The branches of one business partner',
-      description: docs.rpc('platform.bpm.v1.BranchService', 'ListBranchesByPartner'),
+      description: docs.rpc(BranchServiceService.listBranchesByPartner),
       pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The business partner\'s id.' } },
       ok: { status: 200, schema: { type: 'array', items: ref(schemaNames(branch).record) }, description: 'The branches, by id.' },
     },
     approveAccrual: accrualMove(
       'Approve an accrual: PENDING to APPROVED',
-      docs.rpc('platform.bpm.v1.AccrualService', 'ApproveAccrual'),
+      docs.rpc(AccrualServiceService.approveAccrual),
       'Needs accrual:approve; records approvedAt and approvedBy.',
     ),
     invoiceAccrual: accrualMove(
       'Mark an accrual as invoiced: APPROVED to INVOICED',
-      docs.rpc('platform.bpm.v1.AccrualService', 'InvoiceAccrual'),
+      docs.rpc(AccrualServiceService.invoiceAccrual),
       'Needs accrual:invoice; records invoicedAt and the invoiceNo given.',
       { invoiceNo: { type: ['string', 'null'], maxLength: 64, description: 'Invoice number to record.' } },
     ),
     cancelAccrual: accrualMove(
       'Cancel an accrual: PENDING or APPROVED to CANCELLED',
-      docs.rpc('platform.bpm.v1.AccrualService', 'CancelAccrual'),
+      docs.rpc(AccrualServiceService.cancelAccrual),
       'Needs accrual:cancel; records cancelledAt and the reason given as cancelReason.',
       { reason: { type: ['string', 'null'], maxLength: 1000, description: 'Reason to record.' } },
     ),
@@ -191,7 +197,6 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     },
   };
 
-  const dms = (method: string) => docs.rpc('platform.dms.v1.DmsFileService', method);
   const fileId = { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The file\'s id.' } } as const;
   const files = { type: 'array', items: ref(schemaNames(dmsFile).record) } as const;
   const fileBytes: DocsOf<typeof DMS_FILE_BYTE_ROUTES> = {
@@ -268,7 +273,7 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
     verifyAuditLogs: {
       tag: dmsAuditLog.path,
       summary: 'Check a tenant\'s audit hash chain',
-      description: `${docs.rpc('platform.dms.v1.DmsAuditLogService', 'VerifyDmsAuditLogs') ?? ''} Needs dms-audit-log:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
+      description: `${docs.rpc(DmsAuditLogServiceService.verifyDmsAuditLogs) ?? ''} Needs dms-audit-log:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
       ok: {
         status: 200,
         schema: {
@@ -284,26 +289,26 @@ export function handWrittenDocs(docs: ProtoDocs): [RouteTable, Record<string, Op
         description: 'The chain\'s state.',
       },
     },
-    filesByEntity: { tag: dmsFile.path, summary: 'The files linked to one entity', description: dms('ListDmsFilesByEntity'), ok: { status: 200, schema: files, description: 'The files, by id.' } },
-    searchFiles: { tag: dmsFile.path, summary: 'Search the files of a tenant', description: dms('SearchDmsFiles'), ok: { status: 200, schema: files, description: 'The files, by id.' } },
+    filesByEntity: { tag: dmsFile.path, summary: 'The files linked to one entity', description: docs.rpc(DmsFileServiceService.listDmsFilesByEntity), ok: { status: 200, schema: files, description: 'The files, by id.' } },
+    searchFiles: { tag: dmsFile.path, summary: 'Search the files of a tenant', description: docs.rpc(DmsFileServiceService.searchDmsFiles), ok: { status: 200, schema: files, description: 'The files, by id.' } },
     fileDownloadUrl: {
       tag: dmsFile.path,
       summary: 'A signed download URL',
-      description: dms('GetDmsFileDownloadUrl'),
+      description: docs.rpc(DmsFileServiceService.getDmsFileDownloadUrl),
       pathParams: fileId,
       ok: { status: 200, schema: ref('DmsFileDownloadUrl'), description: 'The URL and its expiry.' },
     },
     moveFileToCategory: {
       tag: dmsFile.path,
       summary: 'Move a file to a category',
-      description: dms('MoveDmsFileToCategory'),
+      description: docs.rpc(DmsFileServiceService.moveDmsFileToCategory),
       pathParams: fileId,
       ok: { status: 200, schema: ref(schemaNames(dmsFile).record), description: 'The file, its version raised.' },
     },
     retentionDryRun: {
       tag: dmsRetentionPolicy.path,
       summary: 'What a retention policy would do now, without doing it',
-      description: `${docs.rpc('platform.dms.v1.DmsRetentionPolicyService', 'DryRunDmsRetentionPolicy') ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
+      description: `${docs.rpc(DmsRetentionPolicyServiceService.dryRunDmsRetentionPolicy) ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
       pathParams: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The policy\'s id.' } },
       ok: {
         status: 200,

@@ -9,7 +9,6 @@ import {
   AuthServiceService,
   type LoginResponse,
   type MeResponse,
-  type SwitchAccountResponse,
 } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts';
@@ -88,7 +87,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
       let login: LoginResponse;
       try {
-        login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
+        login = await backends.call('core', AuthServiceService.login, {
           userCode,
           password,
           languageCode,
@@ -116,7 +115,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
     },
 
     me: async (req, res) => {
-      const me = await backends.call<MeResponse>('core', AuthServiceService, 'me', {}, userMetadata(req, res));
+      const me = await backends.call('core', AuthServiceService.me, {}, userMetadata(req, res));
       res.setHeader('Cache-Control', 'no-store');
       res.json(meBody(me));
     },
@@ -126,7 +125,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       const body = asObject(req.body);
       for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
       const accountNo = stringField(body, 'accountNo', true) ?? '';
-      const switched = await backends.call<SwitchAccountResponse>('core', AuthServiceService, 'switchAccount', { accountNo }, userMetadata(req, res));
+      const switched = await backends.call('core', AuthServiceService.switchAccount, { accountNo }, userMetadata(req, res));
       res.setHeader('Set-Cookie', sessionCookie(config, switched.token, switched.expiresIn));
       res.setHeader('Cache-Control', 'no-store');
       res.json(switched.me ? meBody(switched.me) : {});
@@ -137,13 +136,13 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       for (const name of Object.keys(body)) if (name !== 'currentPassword' && name !== 'newPassword') throw invalidField(name, 'field.unknown');
       const currentPassword = stringField(body, 'currentPassword', true) ?? '';
       const newPassword = stringField(body, 'newPassword', true) ?? '';
-      await backends.call('core', AuthServiceService, 'changePassword', { currentPassword, newPassword }, userMetadata(req, res));
+      await backends.call('core', AuthServiceService.changePassword, { currentPassword, newPassword }, userMetadata(req, res));
       res.status(204).end();
     },
 
     // ends the session the token is bound to, and clears the cookie (Max-Age=0)
     logout: async (req, res) => {
-      await backends.call('core', AuthServiceService, 'logout', {}, userMetadata(req, res));
+      await backends.call('core', AuthServiceService.logout, {}, userMetadata(req, res));
       res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
       res.status(204).end();
     },

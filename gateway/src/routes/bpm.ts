@@ -2,7 +2,10 @@ import type { Request, Response } from 'express';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { AccrualServiceService, type Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import type { Backends } from '../backends.ts';
+import type { UnaryMethod } from '../unary-call.ts';
 import { idParam } from '../http/params.ts';
 import { asObject, recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
@@ -21,32 +24,26 @@ export const BPM_ROUTES = {
  * answering the accrual.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {
-  const moveAccrual = async (req: Request<{ id?: string }>, res: Response, method: string, request: Record<string, unknown>) => {
-    const moved = await backends.call<Record<string, unknown>>('bpm', accrual.grpc, method, { id: idParam(req.params.id), ...request }, userMetadata(req, res));
+  const moveAccrual = async <Req>(req: Request, res: Response, method: UnaryMethod<Req, Accrual>, request: Req) => {
+    const moved = await backends.call('bpm', method, request, userMetadata(req, res));
     res.json(recordToJson(accrual, moved));
   };
   return routerFor(BPM_ROUTES, {
     branchesByPartner: async (req, res) => {
-      const response = await backends.call<{ branches: Record<string, unknown>[] }>(
-        'bpm',
-        branch.grpc,
-        'listBranchesByPartner',
-        { businessPartnerId: idParam(req.params.id) },
-        userMetadata(req, res),
-      );
+      const response = await backends.call('bpm', BranchServiceService.listBranchesByPartner, { businessPartnerId: idParam(req.params.id) }, userMetadata(req, res));
       res.json(response.branches.map((record) => recordToJson(branch, record)));
     },
     approveAccrual: async (req, res) => {
       optionalText(req.body, []);
-      await moveAccrual(req, res, 'approveAccrual', {});
+      await moveAccrual(req, res, AccrualServiceService.approveAccrual, { id: idParam(req.params.id) });
     },
     invoiceAccrual: async (req, res) => {
       const invoiceNo = optionalText(req.body, ['invoiceNo']).invoiceNo;
-      await moveAccrual(req, res, 'invoiceAccrual', invoiceNo === undefined ? {} : { invoiceNo });
+      await moveAccrual(req, res, AccrualServiceService.invoiceAccrual, { id: idParam(req.params.id), ...(invoiceNo === undefined ? {} : { invoiceNo }) });
     },
     cancelAccrual: async (req, res) => {
       const reason = optionalText(req.body, ['reason']).reason;
-      await moveAccrual(req, res, 'cancelAccrual', reason === undefined ? {} : { reason });
+      await moveAccrual(req, res, AccrualServiceService.cancelAccrual, { id: idParam(req.params.id), ...(reason === undefined ? {} : { reason }) });
     },
   });
 }

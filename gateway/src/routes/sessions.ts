@@ -3,7 +3,7 @@ import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { SessionServiceService, type Session } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { SessionServiceService, type CreateSessionRequest, type Session } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
@@ -57,27 +57,25 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
       httpMethod: req.method,
       requestId: requestIdOf(req),
     });
-  const session = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', SessionServiceService, method, request, internal(req));
-  const logs = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', ExceptionLogServiceService, method, request, internal(req));
 
   return routerFor(SESSION_ROUTES, {
     activeSessions: async (req, res) => {
-      const { sessions } = await session<{ sessions: Session[] }>('listActiveSessions', {}, req);
+      const { sessions } = await backends.call('core', SessionServiceService.listActiveSessions, {}, internal(req));
       res.json(sessions.map(sessionJson));
     },
     activeSessionPage: async (req, res) => {
-      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageActiveSessions', { page: pageRequestFromJson(req.body) }, req);
+      const response = await backends.call('core', SessionServiceService.pageActiveSessions, { page: pageRequestFromJson(req.body) }, internal(req));
       res.json(page(response.content.map(sessionJson), response.meta));
     },
     sessionHistory: async (req, res, query) => {
-      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageSessionHistory', query, req);
+      const response = await backends.call('core', SessionServiceService.pageSessionHistory, query, internal(req));
       res.json(page(response.content.map(sessionJson), response.meta));
     },
     sessionStats: async (req, res) => {
-      res.json(await session('getSessionStats', {}, req));
+      res.json(await backends.call('core', SessionServiceService.getSessionStats, {}, internal(req)));
     },
     getSession: async (req, res) => {
-      res.json(sessionJson(await session<Session>('getSession', { sessionId: req.params.sessionId }, req)));
+      res.json(sessionJson(await backends.call('core', SessionServiceService.getSession, { sessionId: req.params.sessionId ?? '' }, internal(req))));
     },
     createSession: async (req, res) => {
       const body = asObject(req.body);
@@ -86,7 +84,9 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
         if (!allowed.has(name)) throw invalidField(name, 'field.unknown');
         if (value !== null && typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
       }
-      const created = await session<Session>('createSession', Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)), req);
+      // the fields are strings now; one the request requires but the body left out is the service's to refuse
+      const request = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)) as Partial<CreateSessionRequest> as CreateSessionRequest;
+      const created = await backends.call('core', SessionServiceService.createSession, request, internal(req));
       res.json(sessionJson(created));
     },
     updateSession: async (req, res) => {
@@ -98,13 +98,13 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
         else if (name === 'expiresAt' || name === 'active') throw invalidField(name, 'field.type', { type: name === 'active' ? 'boolean' : 'string' });
         else throw invalidField(name, 'field.unknown');
       }
-      res.json(sessionJson(await session<Session>('updateSession', request, req)));
+      res.json(sessionJson(await backends.call('core', SessionServiceService.updateSession, request, internal(req))));
     },
     getException: async (req, res) => {
-      res.json(exceptionJson(await logs<ExceptionEntry>('getException', { refId: req.params.refId }, req)));
+      res.json(exceptionJson(await backends.call('core', ExceptionLogServiceService.getException, { refId: req.params.refId ?? '' }, internal(req))));
     },
     exceptionPage: async (req, res) => {
-      const response = await logs<{ content: ExceptionEntry[]; meta?: PageMeta }>('listExceptions', { page: pageRequestFromJson(req.body) }, req);
+      const response = await backends.call('core', ExceptionLogServiceService.listExceptions, { page: pageRequestFromJson(req.body) }, internal(req));
       res.json(page(response.content.map(exceptionJson), response.meta));
     },
   });
