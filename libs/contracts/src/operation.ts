@@ -80,7 +80,7 @@ export interface Operation<Req = never, Res = unknown> {
   /** The express path: `:name` segments are path parameters. */
   readonly path: string;
   readonly query?: QuerySpec;
-  /** The RPC the route calls; a route the gateway answers without one (a relayed stream) has none. */
+  /** The RPC the route calls; a route the gateway answers without one (a relayed stream, health, the docs) has none. */
   readonly rpc?: OperationRpc<Req, Res>;
   readonly doc: (sources: DocSources) => OperationDoc;
 }
