@@ -11,7 +11,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { entities, migrationsDir, schemas, SCHEMA } from '../bpm-svc/src/db.ts';
-import { businessPartner } from '../bpm-svc/src/resources/business-partner/business-partner.resource.ts';
+import { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
 import { liveOnly } from '../libs/src/crud/key-read.ts';
 import { readPage } from '../libs/src/crud/list-page.ts';
 import { buildListQuery } from '../libs/src/crud/list-query.ts';

@@ -6,9 +6,9 @@
 import test from 'ava';
 import type { RowOf, MessageOf } from '@platform/libs/crud/records.ts';
 import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
-import type { branch } from '../bpm-svc/src/resources/branch/branch.resource.ts';
-import type { userInfo } from '../core-svc/src/resources/user-info/user-info.resource.ts';
-import type { userProcess } from '../core-svc/src/resources/user-process/user-process.resource.ts';
+import type { branch } from '@platform/contracts/bpm/branch.ts';
+import type { userInfo } from '@platform/contracts/core/user-info.ts';
+import type { userProcess } from '@platform/contracts/core/user-process.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 

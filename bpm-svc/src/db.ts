@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
-import { bpmResources } from './resources/index.ts';
+import { bpmResources } from '@platform/contracts/bpm/index.ts';
 
 /** The partner-management service's own PostgreSQL schema. */
 export const SCHEMA = 'bpm';

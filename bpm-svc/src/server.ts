@@ -2,7 +2,7 @@ import type { Server } from '@grpc/grpc-js';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { schemas } from './db.ts';
-import { bpmResources } from './resources/index.ts';
+import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { accrualHooks } from './resources/accrual/accrual.hooks.ts';
 import { accrualMoves } from './resources/accrual/accrual.operations.ts';
 import { branchByPartner } from './resources/branch/branch.operations.ts';

@@ -4,12 +4,12 @@ import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
-import { coreResources } from './resources/index.ts';
-import { account } from './resources/account/account.resource.ts';
-import { groupMember } from './resources/group-member/group-member.resource.ts';
-import { licenseHistory } from './resources/license-history/license-history.resource.ts';
-import { userInfo } from './resources/user-info/user-info.resource.ts';
-import { userProcess } from './resources/user-process/user-process.resource.ts';
+import { coreResources } from '@platform/contracts/core/index.ts';
+import { account } from '@platform/contracts/core/account.ts';
+import { groupMember } from '@platform/contracts/core/group-member.ts';
+import { licenseHistory } from '@platform/contracts/core/license-history.ts';
+import { userInfo } from '@platform/contracts/core/user-info.ts';
+import { userProcess } from '@platform/contracts/core/user-process.ts';
 
 /** The core service's own PostgreSQL schema. */
 export const SCHEMA = 'core';

@@ -10,7 +10,7 @@ import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
 import { schemas } from './db.ts';
-import { coreResources } from './resources/index.ts';
+import { coreResources } from '@platform/contracts/core/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';
 import { licenseHooks } from './resources/license/license.operations.ts';
 import { userInfoHooks } from './resources/user-info/user-info.operations.ts';

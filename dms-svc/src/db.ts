@@ -4,10 +4,10 @@ import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
-import { dmsResources } from './resources/index.ts';
-import { dmsAccountConfig } from './resources/dms-account-config/dms-account-config.resource.ts';
-import { dmsAuditLog } from './resources/dms-audit-log/dms-audit-log.resource.ts';
-import { dmsShareLink } from './resources/dms-share-link/dms-share-link.resource.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
+import { dmsAccountConfig } from '@platform/contracts/dms/dms-account-config.ts';
+import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
+import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 
 /** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';

@@ -9,11 +9,11 @@ import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
 import { startFileServer } from './http/file-server.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
-import { dmsFile } from './resources/dms-file/dms-file.resource.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
 import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
-import { dmsResources } from './resources/index.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
 import { startRetentionJob } from './retention/retention-job.ts';
 

@@ -1,5 +1,5 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Channel, Metadata, type status, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import { Channel, Metadata, type status } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { ServiceName } from '@platform/libs/resource/resource.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
@@ -31,7 +31,7 @@ const HEALTH_CHECK: UnaryMethod<string, number> = {
  * (retry-policy.ts).
  *
  * @example
- * const res = await backends.call('bpm', branch.grpc, 'getBranch', { id: 1 }, metadata);
+ * const branches = await backends.call('bpm', BranchServiceService.listBranchesByPartner, { businessPartnerId: 1 }, metadata);
  */
 export class Backends {
   readonly #channels: Record<ServiceName, Channel>;
@@ -68,13 +68,16 @@ export class Backends {
     this.#deadlineMs = config.grpc.deadlineMs;
   }
 
-  call<Res>(service: ServiceName, definition: ServiceDefinition, method: string, request: unknown, metadata: Metadata): Promise<Res> {
-    const def = definition[method] as MethodDefinition<unknown, Res> | undefined;
-    if (!def) return Promise.reject(new Error(`no method ${method}`));
+  /**
+   * One unary call of `method` (an entry of a generated service definition) on `service`'s
+   * channel: the request is checked against the method's request type, and the answer has its
+   * response type.
+   */
+  call<Req, Res>(service: ServiceName, method: UnaryMethod<Req, Res>, request: NoInfer<Req>, metadata: Metadata): Promise<Res> {
     const latency = this.#latency;
     const start = performance.now();
-    const ended = latency && ((code: status) => latency.observe(def.path, code, (performance.now() - start) / 1000));
-    return unaryCall(this.#channels[service], def, request, metadata, Date.now() + this.#deadlineMs, ended);
+    const ended = latency && ((code: status) => latency.observe(method.path, code, (performance.now() - start) / 1000));
+    return unaryCall(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended);
   }
 
   /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */

@@ -1,6 +1,6 @@
-import { bpmResources } from '@platform/bpm-svc/resources/index.ts';
-import { dmsResources } from '@platform/dms-svc/resources/index.ts';
-import { coreResources } from '@platform/core-svc/resources/index.ts';
+import { bpmResources } from '@platform/contracts/bpm/index.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
+import { coreResources } from '@platform/contracts/core/index.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
 
 /** Every resource the gateway serves, from the services' own declarations. */

@@ -1,38 +1,33 @@
-import type { ServiceDefinition } from '@grpc/grpc-js';
-import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
-import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { DmsAuditLogServiceService } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
-import { DmsRetentionPolicyServiceService } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import type { OperationTable } from '@platform/contracts/operation.ts';
+import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
+import { OPERATION_TABLES } from '@platform/contracts/operations.ts';
+import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
+import type { Resource } from '@platform/libs/resource/resource.ts';
 import { registry } from './registry.ts';
 
 /**
- * The RPCs that only read, and so may be sent again when a service was unavailable: Get*, List*,
- * Search*, Page* and these few. Everything else writes (Create, Update, Delete, the accrual moves,
- * login, logout, change-password, switch-account, the session and exception records) and is never
- * retried: a write that reached a service which then failed must not happen twice.
+ * The RPCs that only read, and so may be sent again when a service was unavailable: the get, list
+ * and stats of every resource's CRUD set, and each declared operation whose retry class is `read`
+ * (libs/contracts: the branches of a partner, the file searches, me, the session pages, ...), and
+ * the gateway's own calls declared `read` (libs/contracts/src/core/internal-calls.ts: CheckSession).
+ * Everything else writes (create, update, delete, the accrual moves, login, logout,
+ * change-password, switch-account, the session and exception records) and is never retried: a
+ * write that reached a service which then failed must not happen twice.
  */
-const READS = /^(Get|List|Search|Page)[A-Z]/;
-const OTHER_READS = new Set(['Me', 'CheckSession', 'VerifyDmsAuditLogs', 'DryRunDmsRetentionPolicy']);
-
-/** Every service the gateway calls. */
-const DEFINITIONS: readonly ServiceDefinition[] = [
-  ...registry.map((resource) => resource.grpc),
-  AuthServiceService,
-  SessionServiceService,
-  ExceptionLogServiceService,
-  DmsAuditLogServiceService,
-  DmsRetentionPolicyServiceService,
-];
-
-/** `{service, method}` of each read-only RPC, from the definitions' paths (`/pkg.Service/Method`). */
-export function readOnlyMethods(definitions: readonly ServiceDefinition[] = DEFINITIONS): { service: string; method: string }[] {
+export function readOnlyMethods(resources: readonly Resource[] = registry, tables: readonly OperationTable[] = OPERATION_TABLES): { service: string; method: string }[] {
+  const reads = [
+    ...resources.flatMap((resource) => {
+      const { get, list, stats } = crudMethods(resource);
+      return [get, list, stats];
+    }),
+    ...tables.flatMap((table) => Object.values(table).flatMap((operation) => (operation.rpc?.retry === 'read' ? [operation.rpc.method] : []))),
+    ...Object.values(INTERNAL_CALLS).flatMap((call) => (call.retry === 'read' ? [call.method] : [])),
+  ];
   const names = new Map<string, { service: string; method: string }>();
-  for (const definition of definitions) {
-    for (const { path } of Object.values(definition)) {
-      const [service = '', method = ''] = path.slice(1).split('/');
-      if (READS.test(method) || OTHER_READS.has(method)) names.set(path, { service, method });
-    }
+  for (const read of reads) {
+    if (!read) continue;
+    const [service = '', method = ''] = read.path.slice(1).split('/');
+    names.set(read.path, { service, method });
   }
   return [...names.values()];
 }

@@ -23,8 +23,8 @@ import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
-import { userInfo } from '../resources/user-info/user-info.resource.ts';
-import type { userProcess } from '../resources/user-process/user-process.resource.ts';
+import { userInfo } from '@platform/contracts/core/user-info.ts';
+import type { userProcess } from '@platform/contracts/core/user-process.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
 import { DmsAuditLogEntity } from '../db.ts';
-import type { AuditAction } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
+import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';
 
 /** One audited action (docs/interface.md#retention-and-audit); `details` is stored as JSON text. */

@@ -4,7 +4,7 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { VerifyDmsAuditLogsRequest, VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import { DmsAuditLogEntity } from '../db.ts';
-import { dmsAuditLog } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
+import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';
 
 const BATCH = 1000;

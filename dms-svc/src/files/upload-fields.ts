@@ -1,7 +1,7 @@
 import { COMMON_FIELDS, type ScalarField } from '@platform/libs/resource/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 
 /** The text fields of the upload form besides `file` (docs/interface.md#files), with their declarations. */
 const FORM_FIELDS: Record<string, ScalarField> = {

@@ -20,7 +20,7 @@ import { storeUpload } from '../files/store-upload.ts';
 import { streamCaps, type StreamCap } from '../files/tenant-limits.ts';
 import { publicDownload } from '../share/public-download.ts';
 import { validatePassword } from '../share/validate-password.ts';
-import { dmsFile } from '../resources/dms-file/dms-file.resource.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { callerOf } from './caller.ts';
 import { clientAddressOf } from './client-address.ts';
 import { sendFailure, sendJson } from './respond.ts';

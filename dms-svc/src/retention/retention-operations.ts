@@ -14,7 +14,7 @@ import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
-import { dmsRetentionPolicy } from '../resources/dms-retention-policy/dms-retention-policy.resource.ts';
+import { dmsRetentionPolicy } from '@platform/contracts/dms/dms-retention-policy.ts';
 import { policyCandidates } from './candidates.ts';
 import { runRetention } from './run-retention.ts';
 

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { FileStorage } from '../files/storage.ts';
-import type { AuditAction } from '../resources/dms-audit-log/dms-audit-log.resource.ts';
+import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
 import { policyCandidates, purgeCandidates } from './candidates.ts';
 
 /** Files one transaction claims and acts on. */

@@ -1,5 +1,5 @@
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { SessionServiceService, type CheckSessionResponse } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Backends } from '../backends.ts';
 
@@ -30,7 +30,8 @@ export class SessionCheck {
 
   async isLive(token: string): Promise<boolean> {
     const metadata = toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' });
-    const answer = await this.#backends.call<CheckSessionResponse>('core', SessionServiceService, 'checkSession', { token }, metadata);
+    const { service, method } = INTERNAL_CALLS.checkSession;
+    const answer = await this.#backends.call(service, method, { token }, metadata);
     return answer.live;
   }
 }

@@ -1,5 +1,6 @@
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { SessionServiceService, type SessionSeen } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
+import type { SessionSeen } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import type { Backends } from '../backends.ts';
@@ -45,7 +46,7 @@ export class SessionsSeen {
     for (let i = 0; i < noted.length; i += MAX_BATCH) {
       const seen: SessionSeen[] = noted.slice(i, i + MAX_BATCH).map(([sessionId, at]) => ({ sessionId, seenAt: new Date(at).toISOString() }));
       try {
-        await this.#backends.call('core', SessionServiceService, 'recordSessionsSeen', { seen }, toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' }));
+        await this.#backends.call(INTERNAL_CALLS.recordSessionsSeen.service, INTERNAL_CALLS.recordSessionsSeen.method, { seen }, toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' }));
       } catch (error) {
         this.#log.warn({ sessions: seen.length, err: error }, 'could not record when sessions were last seen');
       }

@@ -1,18 +1,10 @@
 import type { Request } from 'express';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { idParam } from './params.ts';
+import type { ParamKind, QuerySpec } from '@platform/contracts/operation.ts';
 
-/**
- * How a query parameter is read:
- * - `id`: a positive whole number (a tenant's crProcessId); empty is invalid;
- * - `int`: a whole number of up to 9 digits, maybe negative (the service checks its range); empty
- *   is absent;
- * - `text`: the string as sent (at most 1000 characters); empty is absent.
- */
-export type ParamKind = 'id' | 'int' | 'text';
-
-/** The query parameters a route takes, by name. */
-export type QuerySpec = Readonly<Record<string, ParamKind>>;
+/** How a query parameter is read (`ParamKind`) and a route's parameters by name: declared with the operations. */
+export type { ParamKind, QuerySpec } from '@platform/contracts/operation.ts';
 
 export type QueryValues<S extends QuerySpec> = { -readonly [P in keyof S]?: S[P] extends 'text' ? string : number };
 

@@ -45,11 +45,11 @@ export function recordFromJson(resource: Resource, body: unknown, mode: 'create'
 const COMMON_VERSION: ScalarField = { kind: 'int' };
 
 /** A proto record as the JSON a client reads: every shown field, `null` where unset. */
-export function recordToJson(resource: Resource, message: Message): JsonObject {
+export function recordToJson(resource: Resource, message: object): JsonObject {
   const json: JsonObject = {};
   for (const [name, spec] of Object.entries(apiFields(resource))) {
     if (isScalar(spec) && spec.writeOnly) continue;
-    const value = message[name];
+    const value = (message as Message)[name];
     json[name] = value === undefined ? (isScalar(spec) ? null : []) : (value as Json);
   }
   return json;

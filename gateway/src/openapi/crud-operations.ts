@@ -1,21 +1,22 @@
 import type { Resource } from '@platform/libs/resource/resource.ts';
-import { keyOf, methodNames } from '@platform/libs/resource/resource.ts';
+import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
+import { keyOf } from '@platform/libs/resource/resource.ts';
 import type { CrudRouteTable } from '../routes/crud.ts';
 import type { OperationDoc } from './operation.ts';
 import type { ProtoDocs } from './proto-docs.ts';
-import { keySchema, protoNames, schemaNames } from './record-schemas.ts';
+import { keySchema, schemaNames } from './record-schemas.ts';
 import { pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
-
-const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The words and bodies of one resource's CRUD operations (docs/interface.md#crud), keyed like
  * its route table (routes/crud.ts); the descriptions are the proto comments of the RPCs they call.
  */
 export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<keyof CrudRouteTable, OperationDoc> {
-  const { service } = protoNames(resource);
-  const rpcs = methodNames(resource);
-  const about = (operation: keyof typeof rpcs) => docs.rpc(service, upperFirst(rpcs[operation]));
+  const methods = crudMethods(resource);
+  const about = (operation: keyof typeof methods) => {
+    const method = methods[operation];
+    return method && docs.rpc(method);
+  };
   const names = schemaNames(resource);
   const record = ref(names.record);
   const tag = resource.path;

@@ -7,7 +7,7 @@ import { COMMON_HEADERS, openApiPath, operationOf, type OperationDoc } from './o
 import { loadProtoDocs, type ProtoDocs } from './proto-docs.ts';
 import { recordSchemas, schemaNames } from './record-schemas.ts';
 import { errorResponseComponents } from './responses.ts';
-import { handWrittenDocs } from './route-docs.ts';
+import { routeDocs } from './route-docs.ts';
 import { SECURITY_SCHEMES } from './security.ts';
 import { pageRequestName, pageResponse, pageResponseName, ref, resourcePageRequest, sharedSchemas } from './shared-schemas.ts';
 
@@ -29,7 +29,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
     item[route.method] = operationOf(route, operationId, doc);
   };
 
-  for (const [table, tableDocs] of handWrittenDocs(docs)) {
+  for (const [table, tableDocs] of routeDocs(docs)) {
     for (const [name, route] of Object.entries(table)) {
       const doc = tableDocs[name];
       if (!doc) throw new Error(`no API document entry for ${route.method.toUpperCase()} ${route.path}`);

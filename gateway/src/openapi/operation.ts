@@ -1,30 +1,12 @@
-import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { OperationDoc } from '@platform/contracts/operation.ts';
 import { categoryOf } from '../middleware/paths.ts';
 import type { ParamKind } from '../http/query.ts';
 import type { RouteSpec } from '../routes/route.ts';
 import { errorRef, type ErrorStatus } from './responses.ts';
 import { securityOf } from './security.ts';
 
-type Schema = SchemaObject | ReferenceObject;
-
-/** What a route's table does not say about it: its words, bodies and extra refusals. */
-export interface OperationDoc {
-  tag: string;
-  summary: string;
-  description?: string | undefined;
-  /** Schemas of the `:name` path parameters (a positive id when not given). */
-  pathParams?: Record<string, Schema>;
-  /** A request body (JSON unless `contentType` says otherwise); `optional` when it may be left out. */
-  body?: { schema: Schema; optional?: boolean; contentType?: string };
-  /** Query parameters read by the service behind a proxied route (the route's table declares none). */
-  query?: Record<string, SchemaObject>;
-  /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
-  ok: { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> } | { status: 204; description: string; headers?: Record<string, HeaderObject> };
-  /** Error statuses beyond those every route of its category can answer. */
-  errors?: ErrorStatus[];
-  /** A second success status with the same body (health: 503 DOWN). */
-  alsoAnswers?: { status: number; description: string };
-}
+export type { OperationDoc };
 
 const ID: SchemaObject = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 

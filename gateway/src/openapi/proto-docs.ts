@@ -21,7 +21,7 @@ export interface ProtoField {
  *
  * @example
  * const docs = loadProtoDocs();
- * docs.rpc('platform.bpm.v1.BranchService', 'GetBranch') // "Returns one Branch."
+ * docs.rpc(BranchServiceService.getBranch)                 // "Returns one Branch."
  * docs.field('platform.bpm.v1.Branch', 'branchCode')     // "Unique within the partner."
  */
 export interface ProtoDocs {
@@ -29,7 +29,8 @@ export interface ProtoDocs {
   field(message: string, field: string): string | undefined;
   /** The fields of a message, JSON (lowerCamel) names, in declaration order. */
   fields(message: string): ProtoField[];
-  rpc(service: string, method: string): string | undefined;
+  /** The comment of a generated method's RPC, found by its path (`/platform.bpm.v1.BranchService/GetBranch`). */
+  rpc(method: { readonly path: string }): string | undefined;
 }
 
 const PROTO_DIR = join(ROOT_DIR, 'proto');
@@ -67,7 +68,8 @@ export function loadProtoDocs(): ProtoDocs {
         optional: !field.repeated && (field.hasPresence || field.resolvedType instanceof protobuf.Type),
         comment: clean(field.comment),
       })),
-    rpc: (service, method) => {
+    rpc: ({ path }) => {
+      const [service = '', method = ''] = path.slice(1).split('/');
       const found = root.lookup(service);
       return found instanceof protobuf.Service ? clean(found.methods[method]?.comment) : undefined;
     },

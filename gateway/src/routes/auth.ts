@@ -5,12 +5,8 @@ import { stringifySetCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import {
-  AuthServiceService,
-  type LoginResponse,
-  type MeResponse,
-  type SwitchAccountResponse,
-} from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { AUTH_OPERATIONS } from '@platform/contracts/core/auth.ts';
+import type { LoginResponse, MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
@@ -18,7 +14,8 @@ import { clientIp, requestIdOf } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { callRpc } from './call-rpc.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
 const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken']);
 
@@ -57,13 +54,8 @@ function meBody(me: MeResponse) {
   };
 }
 
-export const AUTH_ROUTES = {
-  login: { method: 'post', path: '/api/auth/login' },
-  me: { method: 'get', path: '/api/auth/me' },
-  switchAccount: { method: 'post', path: '/api/auth/switch-account' },
-  changePassword: { method: 'post', path: '/api/auth/change-password' },
-  logout: { method: 'post', path: '/api/auth/logout' },
-} as const satisfies RouteTable;
+/** The routes of the auth operations, as declared (libs/contracts/src/core/auth.ts). */
+export const AUTH_ROUTES = AUTH_OPERATIONS;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
 export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): RouteGroup {
@@ -88,7 +80,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
       let login: LoginResponse;
       try {
-        login = await backends.call<LoginResponse>('core', AuthServiceService, 'login', {
+        login = await callRpc(backends, AUTH_OPERATIONS.login.rpc, {
           userCode,
           password,
           languageCode,
@@ -116,7 +108,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
     },
 
     me: async (req, res) => {
-      const me = await backends.call<MeResponse>('core', AuthServiceService, 'me', {}, userMetadata(req, res));
+      const me = await callRpc(backends, AUTH_OPERATIONS.me.rpc, {}, userMetadata(req, res));
       res.setHeader('Cache-Control', 'no-store');
       res.json(meBody(me));
     },
@@ -126,7 +118,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       const body = asObject(req.body);
       for (const name of Object.keys(body)) if (name !== 'accountNo') throw invalidField(name, 'field.unknown');
       const accountNo = stringField(body, 'accountNo', true) ?? '';
-      const switched = await backends.call<SwitchAccountResponse>('core', AuthServiceService, 'switchAccount', { accountNo }, userMetadata(req, res));
+      const switched = await callRpc(backends, AUTH_OPERATIONS.switchAccount.rpc, { accountNo }, userMetadata(req, res));
       res.setHeader('Set-Cookie', sessionCookie(config, switched.token, switched.expiresIn));
       res.setHeader('Cache-Control', 'no-store');
       res.json(switched.me ? meBody(switched.me) : {});
@@ -137,13 +129,13 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       for (const name of Object.keys(body)) if (name !== 'currentPassword' && name !== 'newPassword') throw invalidField(name, 'field.unknown');
       const currentPassword = stringField(body, 'currentPassword', true) ?? '';
       const newPassword = stringField(body, 'newPassword', true) ?? '';
-      await backends.call('core', AuthServiceService, 'changePassword', { currentPassword, newPassword }, userMetadata(req, res));
+      await callRpc(backends, AUTH_OPERATIONS.changePassword.rpc, { currentPassword, newPassword }, userMetadata(req, res));
       res.status(204).end();
     },
 
     // ends the session the token is bound to, and clears the cookie (Max-Age=0)
     logout: async (req, res) => {
-      await backends.call('core', AuthServiceService, 'logout', {}, userMetadata(req, res));
+      await callRpc(backends, AUTH_OPERATIONS.logout.rpc, {}, userMetadata(req, res));
       res.setHeader('Set-Cookie', sessionCookie(config, '', 0));
       res.status(204).end();
     },

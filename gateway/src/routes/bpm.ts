@@ -1,19 +1,19 @@
 import type { Request, Response } from 'express';
-import { accrual } from '@platform/bpm-svc/resources/accrual/accrual.resource.ts';
-import { branch } from '@platform/bpm-svc/resources/branch/branch.resource.ts';
+import { accrual } from '@platform/contracts/bpm/accrual.ts';
+import { branch } from '@platform/contracts/bpm/branch.ts';
+import { BPM_OPERATIONS } from '@platform/contracts/bpm/operations.ts';
+import type { OperationRpc } from '@platform/contracts/operation.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { asObject, recordToJson } from '../http/record-json.ts';
 import { userMetadata } from './crud.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { callRpc } from './call-rpc.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
-export const BPM_ROUTES = {
-  branchesByPartner: { method: 'get', path: '/api/branch/by-partner/:id' },
-  approveAccrual: { method: 'post', path: '/api/accrual/:id/approve' },
-  invoiceAccrual: { method: 'post', path: '/api/accrual/:id/invoice' },
-  cancelAccrual: { method: 'post', path: '/api/accrual/:id/cancel' },
-} as const satisfies RouteTable;
+/** The routes of the partner-management operations, as declared (libs/contracts/src/bpm/operations.ts). */
+export const BPM_ROUTES = BPM_OPERATIONS;
 
 /**
  * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
@@ -21,32 +21,27 @@ export const BPM_ROUTES = {
  * answering the accrual.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {
-  const moveAccrual = async (req: Request<{ id?: string }>, res: Response, method: string, request: Record<string, unknown>) => {
-    const moved = await backends.call<Record<string, unknown>>('bpm', accrual.grpc, method, { id: idParam(req.params.id), ...request }, userMetadata(req, res));
+  const moveAccrual = async <Req>(req: Request, res: Response, rpc: Pick<OperationRpc<Req, Accrual>, 'service' | 'method'>, request: Req) => {
+    const moved = await callRpc(backends, rpc, request, userMetadata(req, res));
     res.json(recordToJson(accrual, moved));
   };
+  const { branchesByPartner, approveAccrual, invoiceAccrual, cancelAccrual } = BPM_OPERATIONS;
   return routerFor(BPM_ROUTES, {
     branchesByPartner: async (req, res) => {
-      const response = await backends.call<{ branches: Record<string, unknown>[] }>(
-        'bpm',
-        branch.grpc,
-        'listBranchesByPartner',
-        { businessPartnerId: idParam(req.params.id) },
-        userMetadata(req, res),
-      );
+      const response = await callRpc(backends, branchesByPartner.rpc, { businessPartnerId: idParam(req.params.id) }, userMetadata(req, res));
       res.json(response.branches.map((record) => recordToJson(branch, record)));
     },
     approveAccrual: async (req, res) => {
       optionalText(req.body, []);
-      await moveAccrual(req, res, 'approveAccrual', {});
+      await moveAccrual(req, res, approveAccrual.rpc, { id: idParam(req.params.id) });
     },
     invoiceAccrual: async (req, res) => {
       const invoiceNo = optionalText(req.body, ['invoiceNo']).invoiceNo;
-      await moveAccrual(req, res, 'invoiceAccrual', invoiceNo === undefined ? {} : { invoiceNo });
+      await moveAccrual(req, res, invoiceAccrual.rpc, { id: idParam(req.params.id), ...(invoiceNo === undefined ? {} : { invoiceNo }) });
     },
     cancelAccrual: async (req, res) => {
       const reason = optionalText(req.body, ['reason']).reason;
-      await moveAccrual(req, res, 'cancelAccrual', reason === undefined ? {} : { reason });
+      await moveAccrual(req, res, cancelAccrual.rpc, { id: idParam(req.params.id), ...(reason === undefined ? {} : { reason }) });
     },
   });
 }

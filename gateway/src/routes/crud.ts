@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { keyOf, methodNames, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
+import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/libs/resource/crud-methods.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
+import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
@@ -9,8 +10,6 @@ import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
 import { idParam } from '../http/params.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
-
-type Message = Record<string, unknown>;
 
 /** The metadata of a call made for the request's user: its token, language and client details. */
 export function userMetadata(req: Request, res: Response): Metadata {
@@ -33,7 +32,13 @@ export function header(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value.slice(0, 1000) : undefined;
 }
 
-function keyParam(resource: Resource, raw: string | undefined): Message {
+/** The method of an operation the route table serves only when the set offers it (crudRouteTable). */
+function offered<T>(method: T | undefined): T {
+  if (!method) throw new Error('a route of an operation the resource does not offer');
+  return method;
+}
+
+function keyParam(resource: Resource, raw: string | undefined): KeyRequest {
   const key = keyOf(resource);
   if (key === 'id') return { id: idParam(raw) };
   if (raw === undefined || raw === '' || raw.length > 255) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: key });
@@ -41,7 +46,7 @@ function keyParam(resource: Resource, raw: string | undefined): Message {
 }
 
 /** Serialises a page of records as the interface's PageResponse. */
-export function pageToJson(resource: Resource, content: Message[], meta: PageMeta | undefined): JsonObject {
+export function pageToJson(resource: Resource, content: RecordMessage[], meta: PageMeta | undefined): JsonObject {
   return {
     content: content.map((record) => recordToJson(resource, record)),
     page: meta?.page ?? 0,
@@ -86,39 +91,36 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
 /** The REST routes of every resource's CRUD set, each translated to its RPC: a route group per resource. */
 export function crudRoutes(resources: readonly Resource[], backends: Backends): RouteGroup[] {
   return resources.map((resource) => {
-    const names = methodNames(resource);
-    const call = <Res>(method: string, request: unknown, req: Request, res: Response) =>
-      backends.call<Res>(resource.service, resource.grpc, method, request, userMetadata(req, res));
-    const withStats = offers(resource, 'stats');
+    const methods = crudMethods(resource);
 
     return routerFor(crudRouteTable(resource), {
       stats: async (req, res, query: { crProcessId?: number }) => {
-        if (!withStats) throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
-        res.json(await call(names.stats, query, req, res));
+        if (!methods.stats) throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
+        res.json(await backends.call(resource.service, methods.stats, query, userMetadata(req, res)));
       },
       list: async (req, res) => {
         const page = pageRequestFromJson(req.body);
-        const response = await call<{ content: Message[]; meta?: PageMeta }>(names.list, { page }, req, res);
+        const response = await backends.call(resource.service, offered(methods.list), { page }, userMetadata(req, res));
         res.json(pageToJson(resource, response.content, response.meta));
       },
       create: async (req, res) => {
         const { record } = recordFromJson(resource, req.body, 'create');
-        const created = await call<Message>(names.create, { [recordFieldOf(resource)]: record }, req, res);
+        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, userMetadata(req, res));
         res.json(recordToJson(resource, created));
       },
       get: async (req, res) => {
-        const record = await call<Message>(names.get, keyParam(resource, req.params.key), req, res);
+        const record = await backends.call(resource.service, methods.get, keyParam(resource, req.params.key), userMetadata(req, res));
         res.json(recordToJson(resource, record));
       },
       update: async (req, res) => {
         const key = keyParam(resource, req.params.key);
         const { record, mask } = recordFromJson(resource, req.body, 'update');
         if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
-        const updated = await call<Message>(names.update, { ...key, [recordFieldOf(resource)]: record, updateMask: mask }, req, res);
+        const updated = await backends.call(resource.service, offered(methods.update), { ...key, [recordFieldOf(resource)]: record, updateMask: mask }, userMetadata(req, res));
         res.json(recordToJson(resource, updated));
       },
       delete: async (req, res) => {
-        await call(names.delete, keyParam(resource, req.params.key), req, res);
+        await backends.call(resource.service, offered(methods.delete), keyParam(resource, req.params.key), userMetadata(req, res));
         res.status(204).end();
       },
     });

@@ -1,5 +1,8 @@
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { FILE_ID } from '@platform/contracts/dms/operations.ts';
+import type { OperationTable } from '@platform/contracts/operation.ts';
 import type { Forward } from '../relay/forward.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
 /**
  * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
@@ -10,9 +13,42 @@ import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
  * gateway proved it.
  */
 export const DMS_FILE_BYTE_ROUTES = {
-  uploadFile: { method: 'post', path: '/api/dms-file/upload' },
-  downloadFile: { method: 'get', path: '/api/dms-file/download/:id' },
-} as const satisfies RouteTable;
+  uploadFile: {
+    method: 'post',
+    path: '/api/dms-file/upload',
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: 'Upload a file (multipart/form-data, streamed)',
+      description:
+        'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
+        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.',
+      body: { schema: sources.ref('DmsFileUpload'), contentType: 'multipart/form-data' },
+      ok: { status: 200, schema: sources.ref('DmsFileUploaded'), description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.' },
+      errors: [413],
+    }),
+  },
+  downloadFile: {
+    method: 'get',
+    path: '/api/dms-file/download/:id',
+    doc: () => ({
+      tag: dmsFile.path,
+      summary: 'Download a file by its signed URL (no session; HEAD too)',
+      description:
+        'token, expires and inline as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. ' +
+        'One Range gives 206 with Content-Range; an unsatisfiable one 416 with Content-Range: bytes */<size>; a malformed or multi-range header the whole file (200). ' +
+        'inline=true serves inline only types safe to show (raster images but SVG, PDF, plain text, audio, video); any other type is an attachment. ' +
+        'Every answer with bytes carries Content-Security-Policy: sandbox (no script), Cross-Origin-Resource-Policy: same-site and Referrer-Policy: no-referrer.',
+      pathParams: FILE_ID,
+      query: {
+        token: { type: 'string', description: 'The signature.' },
+        expires: { type: 'integer', description: 'Expiry, Unix seconds.' },
+        inline: { type: 'string', enum: ['true', 'false'], description: 'inline (for the types safe to show) or attachment.' },
+      },
+      ok: { status: 200, schema: { type: 'string', format: 'binary' }, contentType: '*/*', description: 'The bytes (206 for a range).' },
+      alsoAnswers: { status: 206, description: 'The range asked for.' },
+    }),
+  },
+} as const satisfies OperationTable;
 
 /** The file byte routes: the upload through `proxy` (relay/dms-proxy.ts), the download through `relay` (relay/download-relay.ts). */
 export function dmsFileByteRoutes(proxy: Forward, relay: Forward): RouteGroup {

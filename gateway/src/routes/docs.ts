@@ -1,9 +1,10 @@
+import type { OperationTable } from '@platform/contracts/operation.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../openapi/page');
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/swagger-ui.css'));
@@ -30,10 +31,27 @@ const PAGE_CSP = [
 ].join('; ');
 
 export const DOCS_ROUTES = {
-  reference: { method: 'get', path: '/api/docs' },
-  document: { method: 'get', path: '/api/docs/openapi.json' },
-  asset: { method: 'get', path: '/api/docs/assets/:file' },
-} as const satisfies RouteTable;
+  reference: {
+    method: 'get',
+    path: '/api/docs',
+    doc: () => ({ tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } }),
+  },
+  document: {
+    method: 'get',
+    path: '/api/docs/openapi.json',
+    doc: () => ({ tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } }),
+  },
+  asset: {
+    method: 'get',
+    path: '/api/docs/assets/:file',
+    doc: () => ({
+      tag: 'docs',
+      summary: 'A script, style or icon of the reference page',
+      pathParams: { file: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
+      ok: { status: 200, schema: { type: 'string' }, contentType: '*/*', description: 'The file.' },
+    }),
+  },
+} as const satisfies OperationTable;
 
 /**
  * GET /api/docs/openapi.json: the API document (gateway/src/openapi, built once at start and handed

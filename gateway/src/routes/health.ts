@@ -1,7 +1,8 @@
+import type { OperationTable } from '@platform/contracts/operation.ts';
 import { statfs } from 'node:fs/promises';
 import type { Config } from '@platform/libs/config/config.ts';
 import type { Backends } from '../backends.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
 type Status = 'UP' | 'DOWN';
 interface Component {
@@ -28,9 +29,22 @@ async function diskSpace(path: string): Promise<Component> {
 const up = (ok: boolean): Component => ({ status: ok ? 'UP' : 'DOWN' });
 
 export const HEALTH_ROUTES = {
-  health: { method: 'get', path: '/actuator/health' },
-  liveness: { method: 'get', path: '/api/health' },
-} as const satisfies RouteTable;
+  health: {
+    method: 'get',
+    path: '/actuator/health',
+    doc: (sources) => ({
+      tag: 'health',
+      summary: 'Health of the gateway and what it depends on',
+      ok: { status: 200, schema: sources.ref('Health'), description: 'Every component UP.' },
+      alsoAnswers: { status: 503, description: 'A component DOWN.' },
+    }),
+  },
+  liveness: {
+    method: 'get',
+    path: '/api/health',
+    doc: (sources) => ({ tag: 'health', summary: 'Liveness of the gateway', ok: { status: 200, schema: sources.ref('Liveness'), description: 'The gateway answers.' } }),
+  },
+} as const satisfies OperationTable;
 
 /**
  * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and

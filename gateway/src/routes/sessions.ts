@@ -1,16 +1,18 @@
 import type { Request } from 'express';
+import { SESSION_OPERATIONS } from '@platform/contracts/core/sessions.ts';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
-import { ExceptionLogServiceService, type ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { SessionServiceService, type Session } from '@platform/libs/gen/platform/core/v1/session.ts';
+import type { ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
+import type { CreateSessionRequest, Session } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
 import { requestIdOf } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
 import { header } from './crud.ts';
-import { routerFor, type RouteGroup, type RouteTable } from './route.ts';
+import { callRpc } from './call-rpc.ts';
+import { routerFor, type RouteGroup } from './route.ts';
 
 /** The fields of a session as the API shows it (every one present, null where unset). */
 export const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
@@ -30,17 +32,8 @@ function page(content: Record<string, unknown>[], meta: PageMeta | undefined) {
   return { content, page: meta?.page ?? 0, size: meta?.size ?? 0, totalElements: meta?.totalElements ?? 0, totalPages: meta?.totalPages ?? 0, first: meta?.first ?? true, last: meta?.last ?? true, empty: meta?.empty ?? true };
 }
 
-export const SESSION_ROUTES = {
-  activeSessions: { method: 'get', path: '/api/session/active' },
-  activeSessionPage: { method: 'post', path: '/api/session/active/list' },
-  sessionHistory: { method: 'get', path: '/api/session/history/list', query: { page: 'int', size: 'int', userCode: 'text', from: 'text', to: 'text' } },
-  sessionStats: { method: 'get', path: '/api/session/stats' },
-  getSession: { method: 'get', path: '/api/session/:sessionId' },
-  createSession: { method: 'post', path: '/api/session' },
-  updateSession: { method: 'put', path: '/api/session/:sessionId' },
-  getException: { method: 'get', path: '/api/logs/exceptions/:refId' },
-  exceptionPage: { method: 'post', path: '/api/logs/exceptions/list' },
-} as const satisfies RouteTable;
+/** The routes of the session and exception-log operations, as declared (libs/contracts/src/core/sessions.ts). */
+export const SESSION_ROUTES = SESSION_OPERATIONS;
 
 /**
  * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs,
@@ -57,27 +50,25 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
       httpMethod: req.method,
       requestId: requestIdOf(req),
     });
-  const session = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', SessionServiceService, method, request, internal(req));
-  const logs = <Res>(method: string, request: unknown, req: Request) => backends.call<Res>('core', ExceptionLogServiceService, method, request, internal(req));
 
   return routerFor(SESSION_ROUTES, {
     activeSessions: async (req, res) => {
-      const { sessions } = await session<{ sessions: Session[] }>('listActiveSessions', {}, req);
+      const { sessions } = await callRpc(backends, SESSION_OPERATIONS.activeSessions.rpc, {}, internal(req));
       res.json(sessions.map(sessionJson));
     },
     activeSessionPage: async (req, res) => {
-      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageActiveSessions', { page: pageRequestFromJson(req.body) }, req);
+      const response = await callRpc(backends, SESSION_OPERATIONS.activeSessionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
       res.json(page(response.content.map(sessionJson), response.meta));
     },
     sessionHistory: async (req, res, query) => {
-      const response = await session<{ content: Session[]; meta?: PageMeta }>('pageSessionHistory', query, req);
+      const response = await callRpc(backends, SESSION_OPERATIONS.sessionHistory.rpc, query, internal(req));
       res.json(page(response.content.map(sessionJson), response.meta));
     },
     sessionStats: async (req, res) => {
-      res.json(await session('getSessionStats', {}, req));
+      res.json(await callRpc(backends, SESSION_OPERATIONS.sessionStats.rpc, {}, internal(req)));
     },
     getSession: async (req, res) => {
-      res.json(sessionJson(await session<Session>('getSession', { sessionId: req.params.sessionId }, req)));
+      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.getSession.rpc, { sessionId: req.params.sessionId ?? '' }, internal(req))));
     },
     createSession: async (req, res) => {
       const body = asObject(req.body);
@@ -86,7 +77,9 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
         if (!allowed.has(name)) throw invalidField(name, 'field.unknown');
         if (value !== null && typeof value !== 'string') throw invalidField(name, 'field.type', { type: 'string' });
       }
-      const created = await session<Session>('createSession', Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)), req);
+      // the fields are strings now; one the request requires but the body left out is the service's to refuse
+      const request = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)) as Partial<CreateSessionRequest> as CreateSessionRequest;
+      const created = await callRpc(backends, SESSION_OPERATIONS.createSession.rpc, request, internal(req));
       res.json(sessionJson(created));
     },
     updateSession: async (req, res) => {
@@ -98,13 +91,13 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
         else if (name === 'expiresAt' || name === 'active') throw invalidField(name, 'field.type', { type: name === 'active' ? 'boolean' : 'string' });
         else throw invalidField(name, 'field.unknown');
       }
-      res.json(sessionJson(await session<Session>('updateSession', request, req)));
+      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.updateSession.rpc, request, internal(req))));
     },
     getException: async (req, res) => {
-      res.json(exceptionJson(await logs<ExceptionEntry>('getException', { refId: req.params.refId }, req)));
+      res.json(exceptionJson(await callRpc(backends, SESSION_OPERATIONS.getException.rpc, { refId: req.params.refId ?? '' }, internal(req))));
     },
     exceptionPage: async (req, res) => {
-      const response = await logs<{ content: ExceptionEntry[]; meta?: PageMeta }>('listExceptions', { page: pageRequestFromJson(req.body) }, req);
+      const response = await callRpc(backends, SESSION_OPERATIONS.exceptionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
       res.json(page(response.content.map(exceptionJson), response.meta));
     },
   });

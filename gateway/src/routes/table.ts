@@ -10,17 +10,27 @@ import { HEALTH_ROUTES } from './health.ts';
 import { routesOf, type RouteSpec } from './route.ts';
 import { SESSION_ROUTES } from './sessions.ts';
 
-/** The hand-written route tables, in the order app.ts registers their routers. */
-export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTES, HEALTH_ROUTES, DOCS_ROUTES, AUTH_ROUTES, SESSION_ROUTES, BPM_ROUTES, DMS_ROUTES] as const;
+/**
+ * The route tables written in the gateway, not declared as operations (none is a plain RPC call):
+ * file bytes and public share pages relayed as streams to dms-svc, health, and this document. In
+ * the order app.ts registers their routers.
+ */
+export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTES, HEALTH_ROUTES, DOCS_ROUTES] as const;
 
 /**
- * Every REST route of the gateway's public port: the hand-written tables, then each resource's
- * CRUD set as it offers it. The routers are built from the same tables, so a route added to one
- * is in this list (the fuzz test walks it).
+ * The route tables of the declared operations (libs/contracts), registered after the hand-written
+ * ones and before the CRUD sets, in this order: each is its declaration itself.
+ */
+export const OPERATION_ROUTES = [AUTH_ROUTES, SESSION_ROUTES, BPM_ROUTES, DMS_ROUTES] as const;
+
+/**
+ * Every REST route of the gateway's public port: the hand-written tables, the declared operations,
+ * then each resource's CRUD set as it offers it. The routers are built from the same tables, so a
+ * route added to one is in this list (the fuzz test walks it).
  *
  * @example
- * gatewayRoutes(registry).length // 20 hand-written + every resource's set
+ * gatewayRoutes(registry).length // 9 hand-written + 24 declared + every resource's set
  */
 export function gatewayRoutes(resources: readonly Resource[]): RouteSpec[] {
-  return routesOf(...HAND_WRITTEN_ROUTES, ...resources.map(crudRouteTable));
+  return routesOf(...HAND_WRITTEN_ROUTES, ...OPERATION_ROUTES, ...resources.map(crudRouteTable));
 }

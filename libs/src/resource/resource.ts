@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type { MessageKey } from '../i18n/messages.ts';
 
 /**
@@ -219,12 +219,37 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  * });
  */
 export function defineResource<M extends object>() {
-  return <const Fields extends FieldsOf<M>, const Columns extends Record<string, ScalarField> = Record<never, ScalarField>>(
+  return <
+    const Fields extends FieldsOf<M>,
+    const Name extends string,
+    const Plural extends string,
+    const Operations extends OperationSet,
+    const Columns extends Record<string, ScalarField> = Record<never, ScalarField>,
+  >(
     resource: Resource<Fields, M, Columns> & {
       fields: Fields & Record<Exclude<keyof Fields, keyof FieldsOf<M>>, never>;
+      name: Name;
+      plural: Plural;
+      operations: Operations;
+      grpc: CrudMethodsOf<M, Name, Plural, Operations>;
     } & ([MissingCommon<M>] extends [never] ? unknown : { messageLacksCommonFields: MissingCommon<M> }),
   ): Resource<Fields, M, Columns> => resource;
 }
+
+/**
+ * What a resource's `grpc` must hold for its CRUD set: each RPC the set offers, by ts-proto's
+ * lowerCamel name (`getBranch`, `listBranches`, `getBranchStats`), get, create and update answering
+ * the record message `M`. A declaration whose service lacks one, or answers another message, is a
+ * compile error; `crudMethods` (crud-methods.ts) then finds them by the same names.
+ */
+export type CrudMethodsOf<M, Name extends string, Plural extends string, Operations extends OperationSet> = {
+  [K in `get${Name}` | (Operations extends 'read-only' ? never : `update${Name}`) | (Operations extends 'full' | 'no-stats' ? `create${Name}` : never)]: CalledMethod<M>;
+} & {
+  [K in `list${Plural}` | (Operations extends 'read-only' ? never : `delete${Name}`) | (Operations extends 'full' ? `get${Name}Stats` : never)]: CalledMethod<unknown>;
+};
+
+/** What a caller uses of a generated method: its path, how its request is written and its answer read. */
+type CalledMethod<Res> = Pick<MethodDefinition<never, Res>, 'path' | 'requestSerialize' | 'responseDeserialize'>;
 
 /** The common record fields every resource has (docs/interface.md#records). */
 export const COMMON_FIELDS = {

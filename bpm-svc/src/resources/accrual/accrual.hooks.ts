@@ -1,6 +1,6 @@
 import { defineHooks } from '@platform/libs/crud/runtime.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { accrual } from './accrual.resource.ts';
+import { accrual } from '@platform/contracts/bpm/accrual.ts';
 
 /**
  * An accrual is written only while it is PENDING: once approved, invoiced or cancelled its amount

@@ -7,7 +7,7 @@ import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-import { accrual, type AccrualState } from './accrual.resource.ts';
+import { accrual, type AccrualState } from '@platform/contracts/bpm/accrual.ts';
 
 /** One move of docs/interface.md#partner-operations: the states it leaves, the one it reaches, what it records (its role is its method's). */
 interface Move {

@@ -4,7 +4,7 @@ import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
-import { branch } from './branch.resource.ts';
+import { branch } from '@platform/contracts/bpm/branch.ts';
 
 /**
  * ListBranchesByPartner: the branches of one business partner (docs/interface.md#partner-operations), 404 when the

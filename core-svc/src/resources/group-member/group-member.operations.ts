@@ -1,7 +1,7 @@
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
-import { groupMember } from './group-member.resource.ts';
+import { groupMember } from '@platform/contracts/core/group-member.ts';
 
 /**
  * group-member: userCode must name an existing user-info (400 SVC-SYS-2001 `user.unknown`; the

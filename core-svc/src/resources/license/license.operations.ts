@@ -4,7 +4,7 @@ import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts'
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { AccountEntity, LicenseHistoryEntity } from '../../db.ts';
-import { license } from './license.resource.ts';
+import { license } from '@platform/contracts/core/license.ts';
 
 type Action = 'CREATE' | 'UPDATE' | 'DELETE';
 

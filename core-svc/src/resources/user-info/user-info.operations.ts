@@ -3,7 +3,7 @@ import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
-import { userInfo } from './user-info.resource.ts';
+import { userInfo } from '@platform/contracts/core/user-info.ts';
 
 /**
  * user-info: the password is hashed before it is stored and a new one ends every token of the

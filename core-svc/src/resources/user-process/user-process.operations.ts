@@ -5,7 +5,7 @@ import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts'
 import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
 import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
-import { userProcess } from './user-process.resource.ts';
+import { userProcess } from '@platform/contracts/core/user-process.ts';
 
 export interface SelectView {
   accountNo: string;

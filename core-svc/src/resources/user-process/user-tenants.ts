@@ -3,7 +3,7 @@ import { tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import { forbidden } from '@platform/libs/errors/domain-error.ts';
 import { UserInfoEntity } from '../../db.ts';
-import type { userInfo } from '../user-info/user-info.resource.ts';
+import type { userInfo } from '@platform/contracts/core/user-info.ts';
 
 /**
  * The tenants a user reaches through its user-process's selects, as the writes that administer

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineHooks } from '@platform/libs/crud/runtime.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import { dmsCategory } from './dms-category.resource.ts';
+import { dmsCategory } from '@platform/contracts/dms/dms-category.ts';
 
 /**
  * dms-category: `parentKey` follows parentId (0 at the top), so that the unique key (tenant,

@@ -15,7 +15,7 @@ import type {
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
-import { dmsFile } from './dms-file.resource.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 
 /** Most files a search answers (an array, not a page: docs/interface.md#files). */
 const SEARCH_LIMIT = 500;

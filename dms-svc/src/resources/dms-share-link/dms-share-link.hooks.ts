@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '@platform/libs/auth/password.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
-import { dmsShareLink } from './dms-share-link.resource.ts';
+import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { lockLiveFile } from './live-file.ts';
 
 /** The public path of a share link (docs/interface.md#share-links). */

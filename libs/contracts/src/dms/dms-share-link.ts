@@ -6,8 +6,8 @@ import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/ge
  * across tenants: the public paths find a link by it alone) and its url are made on create and
  * never change; the password is stored as a bcrypt hash and never returned (hasPassword tells).
  * Every create, update and delete appends a dms-audit-log row in its transaction
- * (dms-share-link.hooks.ts). fileId names a dms-file of the same tenant (a foreign key), live when
- * the link is made or moved to it (live-file.ts); files are only soft-deleted, so a link may come to
+ * (dms-svc/src/resources/dms-share-link/dms-share-link.hooks.ts). fileId names a dms-file of the same tenant (a foreign key), live when
+ * the link is made or moved to it (live-file.ts beside them); files are only soft-deleted, so a link may come to
  * name a deleted file, which the public paths answer 410.
  */
 export const dmsShareLink = defineResource<DmsShareLink>()({

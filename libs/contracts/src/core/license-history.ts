@@ -3,7 +3,7 @@ import { LicenseHistoryServiceService, type LicenseHistory } from '@platform/lib
 
 /**
  * One change of a licence, read-only (docs/interface.md#records): written by every licence create, update and
- * delete in its transaction (license.operations.ts), in the licence's tenant (docs/interface.md#records). It
+ * delete in its transaction (core-svc/src/resources/license/license.operations.ts), in the licence's tenant (docs/interface.md#records). It
  * outlives the licence, so licenseId is no foreign key.
  */
 export const licenseHistory = defineResource<LicenseHistory>()({

@@ -5,7 +5,7 @@ import { DmsCategoryServiceService, type DmsCategory } from '@platform/libs/gen/
  * A folder of documents (docs/interface.md#records): a tree within a tenant. The name is unique among its
  * siblings, the top-level ones included: the unique key spans `parentKey` (the parent's id, 0 at the
  * top) rather than the nullable parentId, whose NULLs would never collide. A category is never its
- * own ancestor (dms-category.hooks.ts).
+ * own ancestor (dms-svc/src/resources/dms-category/dms-category.hooks.ts).
  */
 export const dmsCategory = defineResource<DmsCategory>()({
   path: 'dms-category',

@@ -18,7 +18,7 @@ export const license = defineResource<License>()({
     maxUsers: { kind: 'int', required: true, min: 1 },
     validFrom: { kind: 'date', required: true },
     validUntil: { kind: 'date', required: true, notBefore: 'validFrom' },
-    // the account of the licence's own tenant (license.operations.ts); an account it names cannot be deleted
+    // the account of the licence's own tenant (core-svc/src/resources/license/license.operations.ts); an account it names cannot be deleted
     accountNo: { kind: 'string', maxLength: 64, searchable: true, referencesKey: { resource: 'account', key: 'accountNo' } },
   },
 });

@@ -3,10 +3,10 @@ import { DmsFileServiceService, type DmsFile } from '@platform/libs/gen/platform
 
 /**
  * A stored document's metadata (docs/interface.md#files). Made only by the upload (HTTP, streamed: see
- * files/store-upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file
+ * dms-svc/src/files/store-upload.ts), so the set has no create; delete is soft (`deleted`), and a deleted file
  * is gone from get, lists, search and download. `categoryId` names a dms-category of the same
  * tenant (a foreign key: a category with files cannot be deleted). `legalHold` keeps a file from
- * deletion (409 SVC-SYS-4004) and from retention until it is lifted (dms-file.hooks.ts).
+ * deletion (409 SVC-SYS-4004) and from retention until it is lifted (dms-svc/src/resources/dms-file/dms-file.hooks.ts).
  */
 export const dmsFile = defineResource<DmsFile>()({
   path: 'dms-file',

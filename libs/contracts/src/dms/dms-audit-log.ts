@@ -22,10 +22,10 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * One action on documents, read-only (docs/interface.md#records, docs/interface.md#files): appended by the action's own
- * transaction (audit/append-audit.ts), in the record's tenant, never updated or deleted (the
+ * transaction (dms-svc/src/audit/append-audit.ts), in the record's tenant, never updated or deleted (the
  * API offers get and list only; a trigger refuses UPDATE and DELETE). Each tenant's rows form a
  * hash chain in id order: `hash` = SHA-256 over `previousHash` and the row's canonical content
- * (audit/audit-hash.ts), checked by VerifyDmsAuditLogs. fileId and shareLinkId outlive what they
+ * (dms-svc/src/audit/audit-hash.ts), checked by VerifyDmsAuditLogs. fileId and shareLinkId outlive what they
  * name, so neither is a foreign key.
  */
 export const dmsAuditLog = defineResource<DmsAuditLog>()({

@@ -1,0 +1,67 @@
+import type { HeaderObject } from 'openapi3-ts/oas31';
+import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { rpcOperation, type OperationTable } from '../operation.ts';
+
+const SET_COOKIE: Record<string, HeaderObject> = {
+  'Set-Cookie': { description: 'SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production).', schema: { type: 'string' } },
+};
+
+/**
+ * POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth.
+ * The gateway's handlers set and clear the session cookie around the RPCs.
+ */
+export const AUTH_OPERATIONS = {
+  login: rpcOperation({
+    method: 'post',
+    path: '/api/auth/login',
+    rpc: { service: 'core', method: AuthServiceService.login, retry: 'write' },
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: 'Log in: sets the SVC_SESSION cookie',
+      description: `${sources.rpc ?? ''} The sixth wrong password for one user from one address within 15 minutes is 429.`.trim(),
+      body: { schema: sources.ref('LoginRequest') },
+      ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
+    }),
+  }),
+  me: rpcOperation({
+    method: 'get',
+    path: '/api/auth/me',
+    rpc: { service: 'core', method: AuthServiceService.me, retry: 'read' },
+    doc: (sources) => ({ tag: 'auth', summary: 'The caller and its current account', description: sources.rpc, ok: { status: 200, schema: sources.ref('Me'), description: 'The caller.' } }),
+  }),
+  switchAccount: rpcOperation({
+    method: 'post',
+    path: '/api/auth/switch-account',
+    rpc: { service: 'core', method: AuthServiceService.switchAccount, retry: 'write' },
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: 'Work in another account: a new cookie',
+      description: sources.rpc,
+      body: { schema: sources.ref('SwitchAccountRequest') },
+      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller as GET /api/auth/me shows it in the new account.', headers: SET_COOKIE },
+    }),
+  }),
+  changePassword: rpcOperation({
+    method: 'post',
+    path: '/api/auth/change-password',
+    rpc: { service: 'core', method: AuthServiceService.changePassword, retry: 'write' },
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: 'Change the caller\'s password',
+      description: sources.rpc,
+      body: { schema: sources.ref('ChangePasswordRequest') },
+      ok: { status: 204, description: 'Changed; every token of the user is refused from now on.' },
+    }),
+  }),
+  logout: rpcOperation({
+    method: 'post',
+    path: '/api/auth/logout',
+    rpc: { service: 'core', method: AuthServiceService.logout, retry: 'write' },
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: 'Log out: ends the session and clears the cookie',
+      description: sources.rpc,
+      ok: { status: 204, description: 'Logged out (the cookie is sent with Max-Age=0).', headers: SET_COOKIE },
+    }),
+  }),
+} as const satisfies OperationTable;

@@ -1,0 +1,129 @@
+import { DmsAuditLogServiceService } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { DmsFileServiceService } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { DmsRetentionPolicyServiceService } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import { rpcOperation, type DocSources, type OperationTable } from '../operation.ts';
+import { dmsAuditLog } from './dms-audit-log.ts';
+import { dmsFile } from './dms-file.ts';
+import { dmsRetentionPolicy } from './dms-retention-policy.ts';
+
+const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+/** The `:id` of a file's routes. */
+export const FILE_ID = { id: { ...ID, description: 'The file\'s id.' } } as const;
+const files = (sources: DocSources) => ({ type: 'array', items: sources.record(dmsFile) }) as const;
+
+const VERIFY = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
+const DRY_RUN = 'platform.dms.v1.DryRunDmsRetentionPolicyResponse';
+const CANDIDATE = 'platform.dms.v1.DmsRetentionCandidate';
+
+/**
+ * The document service's operations beyond the CRUD sets (docs/interface.md#files, and the audit
+ * chain's check, a retention policy's dry run). Their routes come before the CRUD routes, so that
+ * `verify`, `by-entity` and `search` are never read as a record's key.
+ */
+export const DMS_OPERATIONS = {
+  verifyAuditLogs: rpcOperation({
+    method: 'get',
+    path: '/api/dms-audit-log/verify',
+    query: { crProcessId: 'id' },
+    rpc: { service: 'dms', method: DmsAuditLogServiceService.verifyDmsAuditLogs, retry: 'read' },
+    doc: (sources) => ({
+      tag: dmsAuditLog.path,
+      summary: 'Check a tenant\'s audit hash chain',
+      description: `${sources.rpc ?? ''} Needs dms-audit-log:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            intact: { type: 'boolean', description: sources.field(VERIFY, 'intact') },
+            checked: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(VERIFY, 'checked') },
+            firstBrokenId: { type: ['integer', 'null'], format: 'int64', description: sources.field(VERIFY, 'firstBrokenId') },
+          },
+          required: ['intact', 'checked', 'firstBrokenId'],
+        },
+        description: 'The chain\'s state.',
+      },
+    }),
+  }),
+  filesByEntity: rpcOperation({
+    method: 'get',
+    path: '/api/dms-file/by-entity',
+    query: { entityType: 'text', entityId: 'id' },
+    rpc: { service: 'dms', method: DmsFileServiceService.listDmsFilesByEntity, retry: 'read' },
+    doc: (sources) => ({ tag: dmsFile.path, summary: 'The files linked to one entity', description: sources.rpc, ok: { status: 200, schema: files(sources), description: 'The files, by id.' } }),
+  }),
+  searchFiles: rpcOperation({
+    method: 'get',
+    path: '/api/dms-file/search',
+    query: { crProcessId: 'id', searchTerm: 'text' },
+    rpc: { service: 'dms', method: DmsFileServiceService.searchDmsFiles, retry: 'read' },
+    doc: (sources) => ({ tag: dmsFile.path, summary: 'Search the files of a tenant', description: sources.rpc, ok: { status: 200, schema: files(sources), description: 'The files, by id.' } }),
+  }),
+  fileDownloadUrl: rpcOperation({
+    method: 'get',
+    path: '/api/dms-file/:id/download-url',
+    query: { inline: 'text' },
+    rpc: { service: 'dms', method: DmsFileServiceService.getDmsFileDownloadUrl, retry: 'read' },
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: 'A signed download URL',
+      description: sources.rpc,
+      pathParams: FILE_ID,
+      ok: { status: 200, schema: sources.ref('DmsFileDownloadUrl'), description: 'The URL and its expiry.' },
+    }),
+  }),
+  moveFileToCategory: rpcOperation({
+    method: 'put',
+    path: '/api/dms-file/:id/category',
+    query: { categoryId: 'id' },
+    rpc: { service: 'dms', method: DmsFileServiceService.moveDmsFileToCategory, retry: 'write' },
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: 'Move a file to a category',
+      description: sources.rpc,
+      pathParams: FILE_ID,
+      ok: { status: 200, schema: sources.record(dmsFile), description: 'The file, its version raised.' },
+    }),
+  }),
+  // what the policy would do now, without doing it (dms-retention-policy:read)
+  retentionDryRun: rpcOperation({
+    method: 'get',
+    path: '/api/dms-retention-policy/:id/dry-run',
+    rpc: { service: 'dms', method: DmsRetentionPolicyServiceService.dryRunDmsRetentionPolicy, retry: 'read' },
+    doc: (sources) => ({
+      tag: dmsRetentionPolicy.path,
+      summary: 'What a retention policy would do now, without doing it',
+      description: `${sources.rpc ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
+      pathParams: { id: { ...ID, description: 'The policy\'s id.' } },
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            policyId: { type: 'integer', format: 'int64', description: sources.field(DRY_RUN, 'policyId') },
+            action: { type: 'string', enum: ['SOFT_DELETE', 'PURGE'], description: sources.field(DRY_RUN, 'action') },
+            files: {
+              type: 'array',
+              description: sources.field(DRY_RUN, 'files'),
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  fileId: { type: 'integer', format: 'int64', description: sources.field(CANDIDATE, 'fileId') },
+                  originalFileName: { type: 'string', description: sources.field(CANDIDATE, 'originalFileName') },
+                  uploadDate: { type: 'string', format: 'date-time', description: sources.field(CANDIDATE, 'uploadDate') },
+                },
+                required: ['fileId', 'originalFileName', 'uploadDate'],
+              },
+            },
+            count: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(DRY_RUN, 'count') },
+          },
+          required: ['policyId', 'action', 'files', 'count'],
+        },
+        description: 'The policy, its action and the files it would act on.',
+      },
+    }),
+  }),
+} as const satisfies OperationTable;

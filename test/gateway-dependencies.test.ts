@@ -1,0 +1,111 @@
+/**
+ * The gateway depends on no service: it reads the services' declarations from the contracts package
+ * (libs/contracts), so it is built, tested and deployed without a service's code. Its imports are
+ * followed from every file of gateway/src through the repository's own modules (relative paths and
+ * `@platform/*` workspace packages, read with the TypeScript compiler API), so a service reached
+ * through a library or the contracts is found too; and its package.json names no service package.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import test from 'ava';
+import ts from 'typescript';
+import { ROOT_DIR } from '@platform/libs/config/config.ts';
+
+const SERVICES = ['core-svc', 'bpm-svc', 'dms-svc'];
+
+/** The source folder of each workspace package, by its name. */
+const PACKAGES: Record<string, string> = {
+  '@platform/libs': 'libs/src',
+  '@platform/contracts': 'libs/contracts/src',
+  '@platform/gateway': 'gateway/src',
+  ...Object.fromEntries(SERVICES.map((name) => [`@platform/${name}`, `${name}/src`])),
+};
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Every module specifier of a file: imports, re-exports, `import()` and `import('x').T` types. */
+function specifiersOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      found.push(node.arguments[0].text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push(node.argument.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The file a specifier names when it is one of the repository's own modules (a `.ts` file). */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return resolve(dirname(file), specifier);
+  const [scope, name, ...rest] = specifier.split('/');
+  const dir = PACKAGES[`${scope}/${name}`];
+  return dir === undefined ? undefined : join(ROOT_DIR, dir, ...rest);
+}
+
+/** Each service module the files reach, with the chain of imports that reaches it. */
+function serviceImports(roots: readonly string[]): string[] {
+  const via = new Map<string, string | undefined>(roots.map((file) => [file, undefined]));
+  const queue = [...roots];
+  const found: string[] = [];
+  const chainOf = (file: string): string[] => {
+    const chain: string[] = [];
+    for (let at: string | undefined = file; at !== undefined; at = via.get(at)) chain.unshift(relative(ROOT_DIR, at));
+    return chain;
+  };
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const specifier of specifiersOf(file)) {
+      const service = SERVICES.find((name) => specifier === `@platform/${name}` || specifier.startsWith(`@platform/${name}/`));
+      const target = targetOf(file, specifier);
+      const inService = target !== undefined && SERVICES.some((name) => relative(join(ROOT_DIR, name), target).split('/')[0] !== '..');
+      if (service !== undefined || inService) {
+        found.push([...chainOf(file), specifier].join(' -> '));
+        continue;
+      }
+      if (target === undefined || !target.endsWith('.ts') || via.has(target)) continue;
+      via.set(target, file);
+      queue.push(target);
+    }
+  }
+  return found;
+}
+
+test('no gateway module imports a service package, directly or through the modules it imports', (t) => {
+  const roots = tsFiles(join(ROOT_DIR, 'gateway/src'));
+  t.true(roots.length > 40, `the files of gateway/src were read (${roots.length})`);
+  t.deepEqual(serviceImports(roots), []);
+});
+
+test('the contracts package imports no service and not the gateway', (t) => {
+  const roots = tsFiles(join(ROOT_DIR, 'libs/contracts/src'));
+  t.true(roots.length >= 26, `the declarations were read (${roots.length})`);
+  t.deepEqual(serviceImports(roots), []);
+  const gateway = roots.flatMap((file) => specifiersOf(file).filter((specifier) => specifier.startsWith('@platform/gateway') || (targetOf(file, specifier) ?? '').startsWith(join(ROOT_DIR, 'gateway'))));
+  t.deepEqual(gateway, []);
+});
+
+test('the walk finds a service import when there is one', (t) => {
+  // a service's own entry point imports its package's modules: the walk must report them
+  const found = serviceImports([join(ROOT_DIR, 'bpm-svc/src/server.ts')]);
+  t.true(found.length > 0, 'bpm-svc/src/server.ts reaches bpm-svc modules');
+});
+
+test('the gateway\'s package.json depends on no service package, and on the contracts', (t) => {
+  const manifest = JSON.parse(readFileSync(join(ROOT_DIR, 'gateway/package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const named = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys(manifest[field] ?? {}));
+  t.deepEqual(
+    named.filter((name) => SERVICES.some((service) => name === `@platform/${service}`)),
+    [],
+  );
+  t.true(named.includes('@platform/contracts'));
+});
