@@ -1,9 +1,11 @@
 /**
- * The access stamp (docs/decisions.md "Live access: a cached access and its stamp"): one row,
- * `core.access_stamp`, whose `stamp` every transaction that changes what a live access reads moves
- * by one, in that same transaction, as it commits. A service keeps the live access it read with the
- * stamp its statement saw, and uses it again while the stamp it reads is the same
- * (libs/src/auth/access.ts).
+ * The access stamp (docs/decisions.md "Live access: a cached access and its stamp"): the sum of the
+ * `stamp`s of `core.access_stamp`'s rows, one of which every transaction that changes what a live
+ * access reads moves by one, in that same transaction, as it commits. A service keeps the live
+ * access it read with the stamp its statement saw, and uses it again while the stamp it reads is the
+ * same (libs/src/auth/access.ts). The rows are shards of one counter: a transaction moves the one of
+ * its connection (`pg_backend_pid() % SHARDS`), so that changes committed at once on different
+ * connections do not queue on one row (each commit holds its row until its WAL is flushed).
  *
  * What moves it: a row added or removed in, or one of the columns the live access reads changed
  * in, `user_info`, `user_process`, `user_process_select`, `account`, `security_group`,
@@ -23,20 +25,22 @@ import { BigIntType, EntitySchema, type TriggerDef } from '@mikro-orm/postgresql
 import type { Row } from '@platform/libs/db/entity-schema.ts';
 import { SCHEMA } from './schema.ts';
 
-/** The one row (`id` is true, and only true) whose `stamp` the live access compares. */
+/** The shards of the stamp: more than the connections that change privileges at once, and one page. */
+export const STAMP_SHARDS = 32;
+
+/** The rows `shard` 0 to STAMP_SHARDS - 1 (the migration inserts them), whose `stamp`s the live access sums. */
 export const AccessStampEntity = new EntitySchema<Row>({
   name: 'AccessStamp',
   tableName: 'access_stamp',
   schema: SCHEMA,
   properties: {
-    id: { type: 'boolean', primary: true, default: true },
+    shard: { type: 'smallint', primary: true, autoincrement: false },
     stamp: { type: new BigIntType('number'), default: 0 },
   } as never,
-  checks: [{ name: 'access_stamp_one_row', expression: 'id' }] as never,
 });
 
 /**
- * Moves the stamp once per transaction. Created by the migration that made the stamp
+ * Moves the connection's shard once per transaction. Created by the migration that made the stamp
  * (core-svc/src/migrations/…_access_stamp.ts), before the triggers that call it.
  */
 const BUMP = `"${SCHEMA}"."access_stamp_bump"`;

@@ -2,21 +2,21 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The access stamp (core-svc/src/access-stamp.ts, docs/decisions.md "Live access: a cached access and
- * its stamp"): one row that every transaction changing what a live access reads moves, as it
- * commits. The triggers are the entities' (migration:create wrote them); the function they call, the
- * row and its one-row check are written here.
+ * its stamp"): the rows of one counter, one of which every transaction changing what a live access
+ * reads moves, as it commits. The triggers are the entities' (migration:create wrote them); the
+ * function they call and the rows are written here.
  */
 export class Migration20261127031720_access_stamp extends Migration {
 
   override name = 'Migration20261127031720_access_stamp';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "core"."access_stamp" ("id" boolean not null default true, "stamp" bigint not null default '0', primary key ("id"));`);
-    this.addSql(`alter table "core"."access_stamp" add constraint "access_stamp_one_row" check (id);`);
-    this.addSql(`insert into "core"."access_stamp" (id, stamp) values (true, 0);`);
+    this.addSql(`create table "core"."access_stamp" ("shard" smallint not null, "stamp" bigint not null default '0', primary key ("shard"));`);
+    // STAMP_SHARDS (core-svc/src/access-stamp.ts) rows
+    this.addSql(`insert into "core"."access_stamp" (shard, stamp) select shard, 0 from generate_series(0, 31) as shard;`);
 
-    // once per transaction: the first trigger to fire notes it in a transaction-local setting
-    this.addSql(`create or replace function "core"."access_stamp_bump"() returns trigger as \$\$ begin if current_setting('core.access_stamp_moved', true) is distinct from 'yes' then perform set_config('core.access_stamp_moved', 'yes', true); update "core"."access_stamp" set stamp = stamp + 1; end if; return null; end; \$\$ language plpgsql;`);
+    // the connection's shard, once per transaction: the first trigger to fire notes it in a transaction-local setting
+    this.addSql(`create or replace function "core"."access_stamp_bump"() returns trigger as \$\$ begin if current_setting('core.access_stamp_moved', true) is distinct from 'yes' then perform set_config('core.access_stamp_moved', 'yes', true); update "core"."access_stamp" set stamp = stamp + 1 where shard = pg_backend_pid() % 32; end if; return null; end; \$\$ language plpgsql;`);
     this.addSql(`create constraint trigger "account_access_changed" after update on "core"."account" deferrable initially deferred for each row when (old.id is distinct from new.id or old.cr_process_id is distinct from new.cr_process_id or old.status is distinct from new.status) execute function "core"."access_stamp_bump"();`);
     this.addSql(`create constraint trigger "account_access_added_removed" after insert or delete on "core"."account" deferrable initially deferred for each row execute function "core"."access_stamp_bump"();`);
     this.addSql(`create constraint trigger "security_group_access_changed" after update on "core"."security_group" deferrable initially deferred for each row when (old.id is distinct from new.id or old.cr_process_id is distinct from new.cr_process_id or old.status is distinct from new.status) execute function "core"."access_stamp_bump"();`);

@@ -84,20 +84,19 @@ function liveAccessSelect(first: number): string {
                                  where r.user_code = u.user_code and r.cr_process_id = ${tenant} and r.role_code = any(${roles}::text[])) end as roles,
                 ${tenant}::bigint as cr_process_id,
                 (extract(epoch from s.expires_at) * 1000)::float8 as expires_at,
-                a.stamp
+                (select sum(a.stamp) from core.access_stamp a) as stamp
            from core.user_info u
            join core.session_log s on s.session_id = ${sid} and s.user_code = u.user_code
-           cross join core.access_stamp a
           where u.user_code = ${user} and u.status and u.token_version = ${version} and s.active and s.expires_at > now()`;
 }
 
 /**
- * The check of a cached access: the stamp alone, from core.access_stamp's one row (one page), and
+ * The check of a cached access: the stamp alone, the sum of core.access_stamp's rows (one page), and
  * the cached superUser flag and the token's tenant as the access's columns for a read along
  * (`$first`, `$first + 1`).
  */
 function stampSelect(first: number): string {
-  return `select a.stamp, $${first}::boolean as super_user, $${first + 1}::bigint as cr_process_id from core.access_stamp a`;
+  return `select sum(a.stamp) as stamp, $${first}::boolean as super_user, $${first + 1}::bigint as cr_process_id from core.access_stamp a`;
 }
 
 /** The access's columns under names no table's column has, beside the row read along. */
@@ -112,7 +111,7 @@ const LIVE_ACCESS: PreparedStatement = { name: 'live-access', text: `with access
  * The hot path's statement with no read along: the stamp alone. Exported for the cost's test
  * (test/live-access-cost.test.ts explains it).
  */
-export const STAMP_CHECK: PreparedStatement = { name: 'live-access-stamp', text: 'select a.stamp as "access.stamp" from core.access_stamp a' };
+export const STAMP_CHECK: PreparedStatement = { name: 'live-access-stamp', text: 'select sum(a.stamp) as "access.stamp" from core.access_stamp a' };
 
 /** The statements of a read along, by its name: in full and the stamp's check. */
 const combined = new Map<string, { full: PreparedStatement; check: PreparedStatement }>();
