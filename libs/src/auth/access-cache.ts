@@ -67,7 +67,11 @@ export class AccessCache {
   }
 
   keep(key: string, access: KeptAccess): void {
-    this.saw(access.stamp);
+    // A full read that saw an older stamp than one already read ran on an older snapshot, or the
+    // counter started again (a database restored): either way the stamp's check decides, and a
+    // newest value no statement will read again would drop every entry unchecked.
+    if (access.stamp < this.newest) this.newest = access.stamp;
+    else this.saw(access.stamp);
     this.entries.delete(key);
     if (this.entries.size >= this.limit) {
       const oldest = this.entries.keys().next();
