@@ -198,6 +198,12 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     }),
   );
 
+  // The same, round by round: a median of three hides a round that a busy minute skewed.
+  console.log('\nCPU per request by round (µs, rounds in order):');
+  for (const name of NAMES) {
+    console.log(`${name}: ${processes.map((process) => `${process} ${results[name].map((f) => fmt(f.cpuPerRequest[process] ?? NaN)).join(', ')}`).join('; ')}`);
+  }
+
   const logged = await platform.logSince(logMark);
   if (logged) console.log(`\n# the platform logged during the rounds (LOG_LEVEL=warn), last lines:\n${logged}`);
   if (platform.profileDir) console.log(`\n# CPU profiles: once this scenario has stopped, run: node bench/profile-summary.ts ${platform.profileDir}`);

@@ -9,9 +9,10 @@ export const SELECT_BRANCH = `${BRANCH_COLUMNS} where id = $1 limit 1`;
 
 /**
  * The same read as bpm-svc runs it along with the caller's live access (libs/src/crud/key-read.ts
- * `along`): the id is `$6`, and the row is seen by a super user or within the token's tenant (`$4`).
+ * `along`): the id is `$1`, and the row is seen by a super user or within the token's tenant
+ * (`access.cr_process_id`).
  */
-export const SELECT_BRANCH_ALONG = `${BRANCH_COLUMNS} where id = $6 and (access.super_user or cr_process_id = $4) limit 1`;
+export const SELECT_BRANCH_ALONG = `${BRANCH_COLUMNS} where id = $1 and (access.super_user or cr_process_id = access.cr_process_id) limit 1`;
 
 export interface BranchRow {
   id: string;

@@ -14,9 +14,10 @@
  *   HOP_LIMITER=redis://…  HOP_LIMITER_PREFIX=…  (front)  before each call, the gateway's token
  *     bucket (gateway/src/limits/token-bucket.ts, one EVALSHA on a connection set up as the
  *     gateway's), RateLimit-* headers on the answer, 429 past the limit
- *   HOP_ACCESS={"userCode","sid","tokenVersion","crProcessId"}  (back)  the row read in the
- *     statement bpm-svc sends for a get (libs/src/auth/access.ts withAccess: the caller's live user,
- *     session, tenant and the role asked, with the row), 401 / 403 as the service answers
+ *   HOP_ACCESS={"userCode","sid","tokenVersion","crProcessId"}  (back)  the row read as bpm-svc
+ *     reads it for a get (libs/src/auth/access.ts accessReader: the caller's live user, session,
+ *     tenant and the role asked, with the row; once kept, the access stamp with the row), 401 / 403
+ *     as the service answers
  *
  * A checked process also runs as the platform's processes do: finished HTTP/2 streams released and
  * the shared bind accessor (bench/README.md "Garbage collection"), so that its collector pauses are
@@ -27,7 +28,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Client, credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
-import { accessOfRow, accessValues, withAccess, type AccessRow } from '../libs/src/auth/access.ts';
+import { accessReader } from '../libs/src/auth/access.ts';
 import { holds } from '../libs/src/auth/caller.ts';
 import { createLogger } from '../libs/src/log/logger.ts';
 import { installRuntimePatches } from '../libs/src/runtime/patches/index.ts';
@@ -65,14 +66,12 @@ function onStop(stop: () => void): void {
 if (process.env.HOP_ROLE === 'back') {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_MAX ?? 10) });
   pool.on('error', (error) => console.error('grpc-hop back: idle client error:', error.message));
-  const read = readOf(process.env.HOP_ACCESS);
+  const read = readOf(pool, process.env.HOP_ACCESS);
   const server = new Server({ 'grpc.enable_channelz': 0 });
   server.addService({ GetBranch: METHOD }, {
     GetBranch: (call: { request: Buffer }, callback: (error: Partial<ServiceError> | null, value?: Buffer) => void) => {
-      pool.query<AccessRow & BranchRow>({ ...read.statement, values: read.values(call.request.readUInt32BE(0)) }).then(
-        (result) => {
-          const refused = read.refusal(result.rows[0]);
-          const row = result.rows[0];
+      read(call.request.readUInt32BE(0)).then(
+        ({ row, refused }) => {
           if (refused) callback(refused);
           else if (row && row.id !== null) callback(null, Buffer.from(JSON.stringify(toJson(row))));
           else callback({ code: status.NOT_FOUND, details: 'branch not found' });
@@ -121,27 +120,25 @@ if (process.env.HOP_ROLE === 'back') {
   });
 }
 
-interface BranchRead {
-  statement: { name: string; text: string };
-  values(id: number): unknown[];
-  /** The status the service would answer instead of the row, if any. */
-  refusal(row: (AccessRow & Partial<BranchRow>) | undefined): Partial<ServiceError> | undefined;
-}
+/** The back's read of a branch: the row, or the status the service would answer instead. */
+type BranchRead = (id: number) => Promise<{ row?: BranchRow; refused?: Partial<ServiceError> }>;
 
 /** The back's read: the bare row, or with HOP_ACCESS the row along with the caller's live access. */
-function readOf(access: string | undefined): BranchRead {
-  if (!access) return { statement: { name: 'bench-branch-by-id', text: SELECT_BRANCH }, values: (id) => [id], refusal: () => undefined };
+function readOf(pool: pg.Pool, access: string | undefined): BranchRead {
+  const query = async (statement: { name: string; text: string }, values: unknown[]) => (await pool.query<BranchRow & Record<string, unknown>>({ ...statement, values })).rows;
+  if (!access) {
+    const statement = { name: 'bench-branch-by-id', text: SELECT_BRANCH };
+    return async (id) => ({ row: (await query(statement, [id]))[0] });
+  }
   const claims = JSON.parse(access) as { userCode: string; sid: string; tokenVersion: number; crProcessId: number };
   const role = 'branch:read';
   const asked = new Set([role]);
-  const own = accessValues(claims, asked);
-  return {
-    statement: withAccess({ name: 'bench-branch-along', text: SELECT_BRANCH_ALONG }),
-    values: (id) => [...own, id],
-    refusal: (row) => {
-      if (!row) return { code: status.UNAUTHENTICATED, details: 'session not live' };
-      return holds(accessOfRow(row, asked), role) ? undefined : { code: status.PERMISSION_DENIED, details: 'role not held' };
-    },
+  const read = accessReader(query);
+  return async (id) => {
+    const live = await read(claims, { roles: asked, along: { name: 'bench-branch-along', text: SELECT_BRANCH_ALONG, values: [id] } });
+    if (!live) return { refused: { code: status.UNAUTHENTICATED, details: 'session not live' } };
+    if (!holds(live.access, role)) return { refused: { code: status.PERMISSION_DENIED, details: 'role not held' } };
+    return { row: live.along as unknown as BranchRow };
   };
 }
 

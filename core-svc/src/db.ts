@@ -10,10 +10,11 @@ import { groupMember } from '@platform/contracts/core/group-member.ts';
 import { licenseHistory } from '@platform/contracts/core/license-history.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';
+import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
+import { SCHEMA } from './schema.ts';
 
-/** The core service's own PostgreSQL schema. */
-export const SCHEMA = 'core';
-export const schemas = entitySchemas(coreResources, SCHEMA);
+export { SCHEMA } from './schema.ts';
+export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);
 
 /** The entity of a resource, typed by its declaration (RowOf), for the service's own queries. */
 function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
@@ -39,6 +40,7 @@ export const UserProcessSelectEntity = new EntitySchema<Row>({
     accountId: { kind: 'm:1', entity: () => AccountEntity as never, mapToPk: true, fieldName: 'account_id', deleteRule: 'no action' },
   } as never,
   uniques: [{ properties: ['userProcessId', 'accountId'] as never, name: 'user_process_select_unique' }],
+  triggers: selectStampTriggers,
 });
 
 /** A login session: opened by login, closed by logout or when it expires (docs/interface.md#records, docs/interface.md#sessions-and-logs). */
@@ -62,6 +64,7 @@ export const SessionEntity = new EntitySchema<Row>({
     logoutAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     active: { type: 'boolean', default: true },
   } as never,
+  triggers: sessionStampTriggers,
 });
 
 /** One unexpected failure of any part of the platform, under the refId its error body carried. */
@@ -134,5 +137,5 @@ export const UserTenantRoleView = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), ...tenantCountSchemas(coreResources, SCHEMA), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity];
+export const entities = [...schemas.values(), ...tenantCountSchemas(coreResources, SCHEMA), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity, AccessStampEntity];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -59,7 +59,7 @@ export async function findVisible(
 /**
  * The read of one record by key to run along with the caller's live access (auth/access.ts), for a
  * get: one round trip for both. Within the caller's scope as findVisible reads it (a super user's any
- * tenant, else the token's, `$4`); undefined for a key that is not a valid value (the call then
+ * tenant, else the token's); undefined for a key that is not a valid value (the call then
  * fails where it would have, after authentication).
  */
 export function readAlong(rt: ResourceRuntime, em: EntityManager, key: unknown): ReadAlong | undefined {
@@ -84,7 +84,7 @@ interface KeyRead {
   /** Named statements for the pg pool: by key, and by key within a tenant. */
   any: PreparedStatement;
   tenant: PreparedStatement;
-  /** By key (`$6`) within the live access's scope (`access.super_user`, `$4`): readAlong's select. */
+  /** By key (`$1`) within the live access's scope (`access.super_user`, `access.cr_process_id`): readAlong's select. */
   along: PreparedStatement;
   /** The key's column in a raw row. */
   keyColumn: string;
@@ -116,7 +116,7 @@ function keyRead(em: EntityManager, rt: ResourceRuntime): KeyRead {
   read = {
     any: { name: `${name}-any`, text: `${base} limit 1` },
     tenant: { name: `${name}-tenant`, text: `${base} and "cr_process_id" = $2 limit 1` },
-    along: { name, text: `${base.replace('$1', '$6')} and (access.super_user or "cr_process_id" = $4) limit 1` },
+    along: { name, text: `${base} and (access.super_user or "cr_process_id" = access.cr_process_id) limit 1` },
     keyColumn: key,
     orm: [`${base.replace('$1', '?')} limit 1`, `${base.replace('$1', '?')} and "cr_process_id" = ? limit 1`],
     toRow: (raw) => {

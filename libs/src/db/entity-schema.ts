@@ -31,8 +31,15 @@ type Property = EntitySchemaProperty<unknown, Row>;
  * @example
  * const schemas = entitySchemas([businessPartner, branch], 'bpm');
  * schemas.get('branch') // EntitySchema for table bpm.branch, FK branch_business_partner_id_foreign
+ *
+ * `triggers` adds a service's own triggers to the tables of some resources (by path): core's access
+ * stamp (core-svc/src/access-stamp.ts) watches tables that are resources.
  */
-export function entitySchemas(resources: readonly Resource[], schema: string): Map<string, EntitySchema<Row>> {
+export function entitySchemas(
+  resources: readonly Resource[],
+  schema: string,
+  triggers: Readonly<Record<string, TriggerDef<Row>[]>> = {},
+): Map<string, EntitySchema<Row>> {
   // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
   const referenced = new Map<string, Map<string, string[]>>();
   const foreign = new Map<string, EntitySchema<Row>>();
@@ -57,7 +64,7 @@ export function entitySchemas(resources: readonly Resource[], schema: string): M
   const byPath = new Map<string, EntitySchema<Row>>();
   for (const resource of resources) {
     if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
-    byPath.set(resource.path, buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])]));
+    byPath.set(resource.path, buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? []));
   }
   // the stand-ins go with the service's entities (MikroORM must discover a key's target)
   for (const [key, target] of foreign) byPath.set(key, target);
@@ -114,6 +121,7 @@ function buildSchema(
   known: Map<string, EntitySchema<Row>>,
   foreign: Map<string, EntitySchema<Row>>,
   referencedKeys: string[][],
+  own: TriggerDef<Row>[],
 ): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
@@ -152,8 +160,14 @@ function buildSchema(
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
     indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }, ...(listIndexes(resource, schema) as never[])],
-    ...(resource.appendOnly || resource.tenantCount
-      ? { triggers: [...(resource.appendOnly ? [appendOnlyTrigger(table)] : []), ...(resource.tenantCount ? tenantCountTriggers(resource, schema) : [])] }
+    ...(resource.appendOnly || resource.tenantCount || own.length > 0
+      ? {
+          triggers: [
+            ...(resource.appendOnly ? [appendOnlyTrigger(table)] : []),
+            ...(resource.tenantCount ? tenantCountTriggers(resource, schema) : []),
+            ...own,
+          ],
+        }
       : {}),
     checks: Object.entries(resource.fields).flatMap(([name, spec]) => [
       ...(isScalar(spec) && spec.notBefore

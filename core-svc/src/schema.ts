@@ -1,0 +1,2 @@
+/** The core service's own PostgreSQL schema. */
+export const SCHEMA = 'core';
