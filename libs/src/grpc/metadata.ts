@@ -24,7 +24,8 @@ export type CallMetadata = { token: string; lang: Language } & { [Field in Exclu
  * The writer every CallInfo of this process is encoded with: encoding is synchronous and `finish()`
  * hands back a copy and empties it, so one writer serves every call. A writer of its own per call
  * grew its buffer from nothing each time (128 bytes, then 256 for a request id and a User-Agent),
- * which took about half of what toMetadata cost (bench/README.md "The gRPC client").
+ * which took about half of what toMetadata cost (bench/README.md, "Work the platform's own code
+ * repeated per request").
  */
 const callInfoWriter = new BinaryWriter();
 
