@@ -90,3 +90,14 @@ test('a field holding NUL reads as not given (PostgreSQL cannot store it in an a
   t.is(origin.projectCode, 'PRJ-1');
   t.is(origin.lang, 'en');
 });
+
+test('each call keeps its own CallInfo bytes: encoding the next call (one writer per process) changes none sent before', (t) => {
+  const first = toMetadata(full);
+  const bytes = Buffer.from(first.get('x-call-info-bin')[0] as Buffer);
+  const second = toMetadata({ token: 't2', lang: 'en', httpPath: '/api/x/'.padEnd(300, 'y'), userAgent: 'a much longer agent '.repeat(20), requestId: 'other' });
+  t.deepEqual(first.get('x-call-info-bin')[0], bytes);
+  const { token: _token, ...fields } = full;
+  t.deepEqual(callOriginOf(first), fields);
+  t.is(callOriginOf(second).requestId, 'other');
+  t.is(callOriginOf(second).httpPath, '/api/x/'.padEnd(300, 'y'));
+});

@@ -66,13 +66,12 @@ export function accessLog(log: Logger, options: { accessLines: boolean }): Reque
     req.log = log.child({ requestId });
     if (options.accessLines) {
       const start = Date.now();
-      const done = (): void => {
-        res.removeListener('finish', done);
-        res.removeListener('close', done);
-        log.info(accessFields(req, res, Date.now() - start), outcome(req, res));
-      };
-      res.on('finish', done);
-      res.on('close', done);
+      // 'close' follows 'finish' on every response (node:http emits it once the response is done)
+      // and comes alone when the client went first: one listener hears both ends. A line below the
+      // logger's level is not built at all.
+      res.once('close', () => {
+        if (log.isLevelEnabled('info')) log.info(accessFields(req, res, Date.now() - start), outcome(req, res));
+      });
     }
     next();
   };

@@ -44,13 +44,26 @@ export function recordFromJson(resource: Resource, body: unknown, mode: 'create'
 
 const COMMON_VERSION: ScalarField = { kind: 'int' };
 
-/** A proto record as the JSON a client reads: every shown field, `null` where unset. */
+/** Per resource, the fields a client reads, in order, each marked scalar (unset: `null`) or a list (unset: `[]`). */
+const shownFields = new WeakMap<Resource, readonly (readonly [name: string, scalar: boolean])[]>();
+
+function shownFieldsOf(resource: Resource): readonly (readonly [name: string, scalar: boolean])[] {
+  let fields = shownFields.get(resource);
+  if (!fields) {
+    fields = Object.entries(apiFields(resource))
+      .filter(([, spec]) => !(isScalar(spec) && spec.writeOnly))
+      .map(([name, spec]) => [name, isScalar(spec)] as const);
+    shownFields.set(resource, fields);
+  }
+  return fields;
+}
+
+/** A proto record as the JSON a client reads: every shown field, `null` where unset. The fields are listed once per resource. */
 export function recordToJson(resource: Resource, message: object): JsonObject {
   const json: JsonObject = {};
-  for (const [name, spec] of Object.entries(apiFields(resource))) {
-    if (isScalar(spec) && spec.writeOnly) continue;
+  for (const [name, scalar] of shownFieldsOf(resource)) {
     const value = (message as Message)[name];
-    json[name] = value === undefined ? (isScalar(spec) ? null : []) : (value as Json);
+    json[name] = value === undefined ? (scalar ? null : []) : (value as Json);
   }
   return json;
 }
