@@ -2,9 +2,10 @@ import type { Server } from '@grpc/grpc-js';
 import type { EntitySchema } from '@mikro-orm/postgresql';
 import { crudHandlers } from './handlers.ts';
 import { resourceRuntime, type ResourceHooks, type ResourceRuntime } from './runtime.ts';
-import type { Resource } from '../resource/resource.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
+import { answersWith, type MessageEncoder } from '../grpc/answer-writer.ts';
+import { methodNames, offers, type Resource } from '../resource/resource.ts';
 
 /** What one resource does beyond the CRUD set: hooks inside its writes, and extra RPCs of its service. */
 export interface ResourceOverrides {
@@ -32,6 +33,16 @@ export function registerResources(
   const runtimes = new Map(resources.map((resource) => [resource.path, resourceRuntime(entities, resource, overrides[resource.path]?.hooks)]));
   for (const [path, rt] of runtimes) {
     const extra = overrides[path]?.handlers?.(runtimes) ?? {};
-    server.addService(rt.resource.grpc, implement(runtime, { ...crudHandlers(rt), ...extra }));
+    server.addService(answersWith(rt.resource.grpc, recordAnswers(rt.resource)), implement(runtime, { ...crudHandlers(rt), ...extra }));
   }
+}
+
+/** The methods of a resource's set that answer its record (get, create, update), each with the record's encoder. */
+function recordAnswers(resource: Resource): Record<string, MessageEncoder<never>> {
+  const names = methodNames(resource);
+  const encoders: Record<string, MessageEncoder<never>> = {};
+  for (const operation of ['get', 'create', 'update'] as const) {
+    if (offers(resource, operation)) encoders[names[operation]] = resource.encoder;
+  }
+  return encoders;
 }

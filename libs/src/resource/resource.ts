@@ -1,4 +1,5 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+import type { MessageEncoder } from '../grpc/answer-writer.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 
 /**
@@ -137,6 +138,8 @@ export interface Resource<
   service: ServiceName;
   /** The generated grpc-js service definition. */
   grpc: ServiceDefinition;
+  /** The generated message itself (`Branch`): the service encodes its get, create and update answers with it (grpc/answer-writer.ts). */
+  encoder: MessageEncoder<Message>;
   operations: OperationSet;
   /** The path key when it is not `id` (account: `accountNo`). */
   key?: string;
@@ -213,7 +216,7 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  *
  * @example
  * export const branch = defineResource<Branch>()({
- *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService,
+ *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService, encoder: Branch,
  *   operations: 'full',
  *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner' }, ... },
  * });

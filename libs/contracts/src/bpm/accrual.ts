@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { AccrualServiceService, type Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { AccrualServiceService, Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 
 /** The states of an accrual (docs/interface.md#partner-operations); the operations move it, never a write. */
 export const ACCRUAL_STATES = ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED'] as const;
@@ -15,6 +15,7 @@ export const accrual = defineResource<Accrual>()({
   plural: 'Accruals',
   service: 'bpm',
   grpc: AccrualServiceService,
+  encoder: Accrual,
   operations: 'full',
   fields: {
     contractId: { kind: 'long', required: true, references: 'contract' },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { BranchServiceService, type Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { BranchServiceService, Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 
 /** A location of a business partner; its code is unique within the partner (docs/interface.md#records). */
 export const branch = defineResource<Branch>()({
@@ -8,6 +8,7 @@ export const branch = defineResource<Branch>()({
   plural: 'Branches',
   service: 'bpm',
   grpc: BranchServiceService,
+  encoder: Branch,
   operations: 'full',
   fields: {
     businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { BusinessPartnerServiceService, type BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+import { BusinessPartnerServiceService, BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
 
 /** A customer or supplier of the tenant (docs/interface.md#records). */
 export const businessPartner = defineResource<BusinessPartner>()({
@@ -8,6 +8,7 @@ export const businessPartner = defineResource<BusinessPartner>()({
   plural: 'BusinessPartners',
   service: 'bpm',
   grpc: BusinessPartnerServiceService,
+  encoder: BusinessPartner,
   operations: 'full',
   fields: {
     partnerCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },

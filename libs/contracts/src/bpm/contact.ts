@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContactServiceService, type Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
+import { ContactServiceService, Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
 
 /**
  * A person at a business partner, or at one of its branches (docs/interface.md#records). The branch must be
@@ -11,6 +11,7 @@ export const contact = defineResource<Contact>()({
   plural: 'Contacts',
   service: 'bpm',
   grpc: ContactServiceService,
+  encoder: Contact,
   operations: 'full',
   fields: {
     businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },

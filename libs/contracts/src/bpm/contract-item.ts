@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContractItemServiceService, type ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
+import { ContractItemServiceService, ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
 
 /**
  * A line of a contract: a product, a quantity and a price (docs/interface.md#records). lineTotal is computed
@@ -11,6 +11,7 @@ export const contractItem = defineResource<ContractItem>()({
   plural: 'ContractItems',
   service: 'bpm',
   grpc: ContractItemServiceService,
+  encoder: ContractItem,
   operations: 'no-stats',
   fields: {
     contractId: { kind: 'long', required: true, references: 'contract' },

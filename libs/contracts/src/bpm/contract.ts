@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContractServiceService, type Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
+import { ContractServiceService, Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
 
 /** The billing periods of a contract (docs/interface.md#records). */
 export const BILLING_PERIODS = ['ONE_TIME', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
@@ -11,6 +11,7 @@ export const contract = defineResource<Contract>()({
   plural: 'Contracts',
   service: 'bpm',
   grpc: ContractServiceService,
+  encoder: Contract,
   operations: 'full',
   fields: {
     contractNo: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ProductServiceService, type Product } from '@platform/libs/gen/platform/bpm/v1/product.ts';
+import { ProductServiceService, Product } from '@platform/libs/gen/platform/bpm/v1/product.ts';
 
 /** Something a tenant sells, with its list price (docs/interface.md#records). */
 export const product = defineResource<Product>()({
@@ -8,6 +8,7 @@ export const product = defineResource<Product>()({
   plural: 'Products',
   service: 'bpm',
   grpc: ProductServiceService,
+  encoder: Product,
   operations: 'full',
   fields: {
     productCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { AccountServiceService, type Account } from '@platform/libs/gen/platform/core/v1/account.ts';
+import { AccountServiceService, Account } from '@platform/libs/gen/platform/core/v1/account.ts';
 
 /** A tenant, addressed by accountNo; its crProcessId is the tenant's id (docs/interface.md#records). */
 export const account = defineResource<Account>()({
@@ -8,6 +8,7 @@ export const account = defineResource<Account>()({
   plural: 'Accounts',
   service: 'core',
   grpc: AccountServiceService,
+  encoder: Account,
   operations: 'full',
   key: 'accountNo',
   fields: {

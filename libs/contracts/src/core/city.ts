@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CityServiceService, type City } from '@platform/libs/gen/platform/core/v1/city.ts';
+import { CityServiceService, City } from '@platform/libs/gen/platform/core/v1/city.ts';
 
 /** A city of a country of the same tenant. */
 export const city = defineResource<City>()({
@@ -8,6 +8,7 @@ export const city = defineResource<City>()({
   plural: 'Cities',
   service: 'core',
   grpc: CityServiceService,
+  encoder: City,
   operations: 'no-stats',
   fields: {
     countryId: { kind: 'long', required: true, references: 'country' },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CorporationContactServiceService, type CorporationContact } from '@platform/libs/gen/platform/core/v1/corporation_contact.ts';
+import { CorporationContactServiceService, CorporationContact } from '@platform/libs/gen/platform/core/v1/corporation_contact.ts';
 
 /** A contact person of the corporation (the tenant itself). */
 export const corporationContact = defineResource<CorporationContact>()({
@@ -8,6 +8,7 @@ export const corporationContact = defineResource<CorporationContact>()({
   plural: 'CorporationContacts',
   service: 'core',
   grpc: CorporationContactServiceService,
+  encoder: CorporationContact,
   operations: 'full',
   fields: {
     fullName: { kind: 'string', required: true, searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CountryServiceService, type Country } from '@platform/libs/gen/platform/core/v1/country.ts';
+import { CountryServiceService, Country } from '@platform/libs/gen/platform/core/v1/country.ts';
 
 /** A country of a tenant's lookups: its ISO 3166-1 alpha-2 code, unique within the tenant. */
 export const country = defineResource<Country>()({
@@ -8,6 +8,7 @@ export const country = defineResource<Country>()({
   plural: 'Countries',
   service: 'core',
   grpc: CountryServiceService,
+  encoder: Country,
   operations: 'no-stats',
   fields: {
     code: { kind: 'string', required: true, maxLength: 2, pattern: '^[A-Z]{2}$', unique: 'tenant', searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CurrencyServiceService, type Currency } from '@platform/libs/gen/platform/core/v1/currency.ts';
+import { CurrencyServiceService, Currency } from '@platform/libs/gen/platform/core/v1/currency.ts';
 
 /** A currency of a tenant's lookups: its ISO 4217 code, unique within the tenant. */
 export const currency = defineResource<Currency>()({
@@ -8,6 +8,7 @@ export const currency = defineResource<Currency>()({
   plural: 'Currencies',
   service: 'core',
   grpc: CurrencyServiceService,
+  encoder: Currency,
   operations: 'no-stats',
   fields: {
     code: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', unique: 'tenant', searchable: true },

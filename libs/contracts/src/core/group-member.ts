@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupMemberServiceService, type GroupMember } from '@platform/libs/gen/platform/core/v1/group_member.ts';
+import { GroupMemberServiceService, GroupMember } from '@platform/libs/gen/platform/core/v1/group_member.ts';
 
 /** A user's membership of a group: the user holds the group's roles in the group's tenant. */
 export const groupMember = defineResource<GroupMember>()({
@@ -8,6 +8,7 @@ export const groupMember = defineResource<GroupMember>()({
   plural: 'GroupMembers',
   service: 'core',
   grpc: GroupMemberServiceService,
+  encoder: GroupMember,
   operations: 'no-stats',
   fields: {
     groupId: { kind: 'long', required: true, references: 'group' },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupRoleServiceService, type GroupRole } from '@platform/libs/gen/platform/core/v1/group_role.ts';
+import { GroupRoleServiceService, GroupRole } from '@platform/libs/gen/platform/core/v1/group_role.ts';
 
 /** A role granted to the members of a group; group and role-type are of the record's tenant. */
 export const groupRole = defineResource<GroupRole>()({
@@ -8,6 +8,7 @@ export const groupRole = defineResource<GroupRole>()({
   plural: 'GroupRoles',
   service: 'core',
   grpc: GroupRoleServiceService,
+  encoder: GroupRole,
   operations: 'no-stats',
   fields: {
     groupId: { kind: 'long', required: true, references: 'group' },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupServiceService, type Group } from '@platform/libs/gen/platform/core/v1/group.ts';
+import { GroupServiceService, Group } from '@platform/libs/gen/platform/core/v1/group.ts';
 
 /**
  * A security group of a tenant. Its members hold the roles its group-roles grant while it is
@@ -12,6 +12,7 @@ export const group = defineResource<Group>()({
   plural: 'Groups',
   service: 'core',
   grpc: GroupServiceService,
+  encoder: Group,
   operations: 'full',
   table: 'security_group',
   fields: {

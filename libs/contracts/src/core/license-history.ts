@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { LicenseHistoryServiceService, type LicenseHistory } from '@platform/libs/gen/platform/core/v1/license_history.ts';
+import { LicenseHistoryServiceService, LicenseHistory } from '@platform/libs/gen/platform/core/v1/license_history.ts';
 
 /**
  * One change of a licence, read-only (docs/interface.md#records): written by every licence create, update and
@@ -12,6 +12,7 @@ export const licenseHistory = defineResource<LicenseHistory>()({
   plural: 'LicenseHistories',
   service: 'core',
   grpc: LicenseHistoryServiceService,
+  encoder: LicenseHistory,
   operations: 'read-only',
   fields: {
     licenseId: { kind: 'long', required: true, notReference: 'a history row outlives the licence it records: deleting the licence writes its last row' },

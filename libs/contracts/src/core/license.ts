@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { LicenseServiceService, type License } from '@platform/libs/gen/platform/core/v1/license.ts';
+import { LicenseServiceService, License } from '@platform/libs/gen/platform/core/v1/license.ts';
 
 /**
  * A licence an account holds (docs/interface.md#records): its key (unique across the platform), type, seats and
@@ -11,6 +11,7 @@ export const license = defineResource<License>()({
   plural: 'Licenses',
   service: 'core',
   grpc: LicenseServiceService,
+  encoder: License,
   operations: 'full',
   fields: {
     licenseKey: { kind: 'string', required: true, maxLength: 128, unique: 'global', searchable: true },

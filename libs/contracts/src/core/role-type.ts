@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { RoleTypeServiceService, type RoleType } from '@platform/libs/gen/platform/core/v1/role_type.ts';
+import { RoleTypeServiceService, RoleType } from '@platform/libs/gen/platform/core/v1/role_type.ts';
 
 /**
  * A role a tenant can grant: its roleCode is what the role checks ask for (`branch:read`,
@@ -12,6 +12,7 @@ export const roleType = defineResource<RoleType>()({
   plural: 'RoleTypes',
   service: 'core',
   grpc: RoleTypeServiceService,
+  encoder: RoleType,
   operations: 'no-stats',
   fields: {
     roleCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },

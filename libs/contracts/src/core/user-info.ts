@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { UserInfoServiceService, type UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
+import { UserInfoServiceService, UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
 
 /** A login. The password is write-only and stored as a bcrypt hash (docs/interface.md#records). */
 export const userInfo = defineResource<UserInfo>()({
@@ -8,6 +8,7 @@ export const userInfo = defineResource<UserInfo>()({
   plural: 'UserInfos',
   service: 'core',
   grpc: UserInfoServiceService,
+  encoder: UserInfo,
   operations: 'full',
   fields: {
     userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },

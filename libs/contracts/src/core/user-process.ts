@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { UserProcessServiceService, type UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { UserProcessServiceService, UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 
 /**
  * A user's link to the accounts (tenants) it may work in: its userProcessSelects, written as
@@ -11,6 +11,7 @@ export const userProcess = defineResource<UserProcess>()({
   plural: 'UserProcesses',
   service: 'core',
   grpc: UserProcessServiceService,
+  encoder: UserProcess,
   operations: 'full',
   fields: {
     userCode: {

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsAccountConfigServiceService, type DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
+import { DmsAccountConfigServiceService, DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
 
 /**
  * A tenant's document settings (docs/interface.md#records, docs/interface.md#files): one per tenant, kept by a unique key on
@@ -11,6 +11,7 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
   plural: 'DmsAccountConfigs',
   service: 'dms',
   grpc: DmsAccountConfigServiceService,
+  encoder: DmsAccountConfig,
   operations: 'full',
   fields: {
     crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global' },

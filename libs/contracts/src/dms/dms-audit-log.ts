@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsAuditLogServiceService, type DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { DmsAuditLogServiceService, DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
 
 /** The audited actions (docs/interface.md#retention-and-audit). */
 export const AUDIT_ACTIONS = [
@@ -34,6 +34,7 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
   plural: 'DmsAuditLogs',
   service: 'dms',
   grpc: DmsAuditLogServiceService,
+  encoder: DmsAuditLog,
   operations: 'read-only',
   appendOnly: true,
   fields: {

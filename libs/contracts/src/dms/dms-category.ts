@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsCategoryServiceService, type DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
+import { DmsCategoryServiceService, DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
 
 /**
  * A folder of documents (docs/interface.md#records): a tree within a tenant. The name is unique among its
@@ -13,6 +13,7 @@ export const dmsCategory = defineResource<DmsCategory>()({
   plural: 'DmsCategories',
   service: 'dms',
   grpc: DmsCategoryServiceService,
+  encoder: DmsCategory,
   operations: 'full',
   fields: {
     categoryName: { kind: 'string', required: true, searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsFileServiceService, type DmsFile } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { DmsFileServiceService, DmsFile } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
 
 /**
  * A stored document's metadata (docs/interface.md#files). Made only by the upload (HTTP, streamed: see
@@ -14,6 +14,7 @@ export const dmsFile = defineResource<DmsFile>()({
   plural: 'DmsFiles',
   service: 'dms',
   grpc: DmsFileServiceService,
+  encoder: DmsFile,
   operations: 'no-create',
   softDelete: 'deleted',
   fields: {

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsRetentionPolicyServiceService, type DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import { DmsRetentionPolicyServiceService, DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
 
 /**
  * How long a tenant keeps the files of a category and/or entity type (docs/interface.md#records, docs/interface.md#files); the
@@ -11,6 +11,7 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
   plural: 'DmsRetentionPolicies',
   service: 'dms',
   grpc: DmsRetentionPolicyServiceService,
+  encoder: DmsRetentionPolicy,
   operations: 'full',
   fields: {
     policyName: { kind: 'string', required: true, searchable: true },

@@ -1,5 +1,5 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsShareLinkServiceService, type DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
+import { DmsShareLinkServiceService, DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
 
 /**
  * A public link to one file (docs/interface.md#records, docs/interface.md#files). The token (32 random bytes, base64url, unique
@@ -16,6 +16,7 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
   plural: 'DmsShareLinks',
   service: 'dms',
   grpc: DmsShareLinkServiceService,
+  encoder: DmsShareLink,
   operations: 'full',
   fields: {
     fileId: { kind: 'long', required: true, min: 1, references: 'dms-file' },
