@@ -8,6 +8,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
 import { idParam } from '../http/params.ts';
+import { sendJson } from '../http/json-answer.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
 
@@ -96,28 +97,28 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
     return routerFor(crudRouteTable(resource), {
       stats: async (req, res, query: { crProcessId?: number }) => {
         if (!methods.stats) throw new DomainError('SVC-SYS-4001', 'path.notFound', { path: req.path.slice(0, 200) });
-        res.json(await backends.call(resource.service, methods.stats, query, userMetadata(req, res)));
+        sendJson(res, await backends.call(resource.service, methods.stats, query, userMetadata(req, res)));
       },
       list: async (req, res) => {
         const page = pageRequestFromJson(req.body);
         const response = await backends.call(resource.service, offered(methods.list), { page }, userMetadata(req, res));
-        res.json(pageToJson(resource, response.content, response.meta));
+        sendJson(res, pageToJson(resource, response.content, response.meta));
       },
       create: async (req, res) => {
         const { record } = recordFromJson(resource, req.body, 'create');
         const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, userMetadata(req, res));
-        res.json(recordToJson(resource, created));
+        sendJson(res, recordToJson(resource, created));
       },
       get: async (req, res) => {
         const record = await backends.call(resource.service, methods.get, keyParam(resource, req.params.key), userMetadata(req, res));
-        res.json(recordToJson(resource, record));
+        sendJson(res, recordToJson(resource, record));
       },
       update: async (req, res) => {
         const key = keyParam(resource, req.params.key);
         const { record, mask } = recordFromJson(resource, req.body, 'update');
         if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
         const updated = await backends.call(resource.service, offered(methods.update), { ...key, [recordFieldOf(resource)]: record, updateMask: mask }, userMetadata(req, res));
-        res.json(recordToJson(resource, updated));
+        sendJson(res, recordToJson(resource, updated));
       },
       delete: async (req, res) => {
         await backends.call(resource.service, offered(methods.delete), keyParam(resource, req.params.key), userMetadata(req, res));
