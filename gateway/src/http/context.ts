@@ -14,6 +14,8 @@ export interface RequestState {
   claims?: VerifiedClaims;
   /** Whether the token's user and session are live, once asked (sessionIsLive). */
   live?: Promise<boolean>;
+  /** The client address, once worked out (clientIp). */
+  clientIp?: string;
 }
 
 /**
@@ -49,7 +51,16 @@ export function requestIdOf(req: IncomingMessage): string {
   return String(req.id);
 }
 
-/** The client address: the socket's, or the one TRUST_PROXY hops back in X-Forwarded-For. */
+/**
+ * The client address: the socket's, or the one TRUST_PROXY hops back in X-Forwarded-For. Worked out
+ * once per request (`req.ip` walks the forwarded addresses again on every read, and the IP filter,
+ * the rate limiter and the call's metadata each ask): the address the IP filter judged is the one
+ * every later step sees.
+ */
 export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? '';
+  const state = req.res ? stateOf(req.res) : undefined;
+  if (state?.clientIp !== undefined) return state.clientIp;
+  const ip = req.ip ?? req.socket.remoteAddress ?? '';
+  if (state) state.clientIp = ip;
+  return ip;
 }
