@@ -20,7 +20,7 @@ import {
 import { buildListQuery, pageMeta } from './list-query.ts';
 import { readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
-import { findVisible, liveOnly, readAlong } from './key-read.ts';
+import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from './values.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
 
@@ -77,7 +77,8 @@ export async function toMessages(rt: ResourceRuntime, rows: readonly Row[], ctx:
 }
 
 async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  const row = await findVisible(rt, ctx.em, ctx, request[keyOf(rt.resource)]);
+  const key = request[keyOf(rt.resource)];
+  const row = visibleAlong(rt, ctx, key) ?? (await findVisible(rt, ctx.em, ctx, key));
   const [message] = await toMessages(rt, [row], ctx);
   return message ?? {};
 }

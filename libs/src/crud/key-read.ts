@@ -57,6 +57,21 @@ export async function findVisible(
 }
 
 /**
+ * The row a get's caller may see under its key when its call read it along with the access
+ * (readAlong), without the call's EntityManager: 404 when that read found none, undefined when the
+ * call read no such row (findVisible then reads it).
+ */
+export function visibleAlong(rt: ResourceRuntime, ctx: CallContext, key: unknown): Row | undefined {
+  const along = ctx.along;
+  const read = keyReads.get(rt.entity);
+  if (!along || !read || along.name !== read.along.name) return undefined;
+  const [keyField, spec] = keyFieldOf(rt.resource);
+  if (along.key !== toRowValue(keyField, spec, key)) return undefined;
+  if (along.raw[read.keyColumn] === null || along.raw[read.keyColumn] === undefined) throw notFound(rt.resource.path);
+  return read.toRow(along.raw);
+}
+
+/**
  * The read of one record by key to run along with the caller's live access (auth/access.ts), for a
  * get: one round trip for both. Within the caller's scope as findVisible reads it (a super user's any
  * tenant, else the token's); undefined for a key that is not a valid value (the call then
