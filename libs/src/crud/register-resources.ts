@@ -4,8 +4,8 @@ import { crudHandlers } from './handlers.ts';
 import { resourceRuntime, type ResourceHooks, type ResourceRuntime } from './runtime.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
-import { answersWith, type MessageEncoder } from '../grpc/answer-writer.ts';
-import { methodNames, offers, type Resource } from '../resource/resource.ts';
+import { answersWith } from '../grpc/answer-writer.ts';
+import { methodNames, offers, type MessageEncoder, type Resource } from '../resource/resource.ts';
 
 /** What one resource does beyond the CRUD set: hooks inside its writes, and extra RPCs of its service. */
 export interface ResourceOverrides {

@@ -1,10 +1,6 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
-
-/** What a generated message offers for writing it: `encode(message, writer)` (ts-proto's MessageFns). */
-export interface MessageEncoder<M> {
-  encode(message: M, writer?: BinaryWriter): BinaryWriter;
-}
+import type { MessageEncoder } from '../resource/resource.ts';
 
 /**
  * The writer every answer this process serialises through `answersWith` is encoded with. The

@@ -1,5 +1,5 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
-import type { MessageEncoder } from '../grpc/answer-writer.ts';
+import type { BinaryWriter } from '@bufbuild/protobuf/wire';
 import type { MessageKey } from '../i18n/messages.ts';
 
 /**
@@ -253,6 +253,11 @@ export type CrudMethodsOf<M, Name extends string, Plural extends string, Operati
 
 /** What a caller uses of a generated method: its path, how its request is written and its answer read. */
 type CalledMethod<Res> = Pick<MethodDefinition<never, Res>, 'path' | 'requestSerialize' | 'responseDeserialize'>;
+
+/** What a generated message offers for writing it: `encode(message, writer)` (ts-proto's MessageFns). */
+export interface MessageEncoder<M> {
+  encode(message: M, writer?: BinaryWriter): BinaryWriter;
+}
 
 /** The common record fields every resource has (docs/interface.md#records). */
 export const COMMON_FIELDS = {
