@@ -193,6 +193,18 @@ test('the image holds the migrate Job\'s command and what it imports from script
   t.true(files.length >= 2, `found ${files.join(', ')}`);
 });
 
+test('the image copies every workspace\'s package.json before npm ci, which needs them all to match the lock file', (t) => {
+  const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
+  const install = dockerfile.search(/^RUN npm ci\b/m);
+  t.true(install > 0, 'a RUN npm ci line');
+  const beforeInstall = dockerfile.slice(0, install);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+  t.true(pkg.workspaces.length >= 6, pkg.workspaces.join(', '));
+  for (const workspace of pkg.workspaces) {
+    t.regex(beforeInstall, new RegExp(`^COPY ${workspace.replace(/[.]/g, '\\.')}/package\\.json ${workspace}/$`, 'm'), `the Dockerfile copies ${workspace}/package.json before npm ci`);
+  }
+});
+
 test('the image is built FROM an exact Node release, the one the suite runs on (package.json\'s node), not a floating tag', (t) => {
   const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
   const froms = dockerfile.split('\n').filter((line) => /^FROM\s/i.test(line));
