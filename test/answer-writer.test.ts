@@ -62,7 +62,7 @@ function recordMethods(resource: Resource): string[] {
   return (['get', 'create', 'update'] as const).filter((operation) => offers(resource, operation)).map((operation) => names[operation]);
 }
 
-test('every record answer is the generated serializer\'s bytes, after a larger and a smaller one', (t) => {
+test("every record answer is the generated serializer's bytes, after a larger and a smaller one", (t) => {
   let compared = 0;
   for (const resource of resources) {
     const served = answersWith(resource.grpc, Object.fromEntries(recordMethods(resource).map((name) => [name, resource.encoder])));
@@ -78,7 +78,7 @@ test('every record answer is the generated serializer\'s bytes, after a larger a
         t.deepEqual(ours(message), expected, `${resource.path}.${name} with strings of ${length}`);
         compared++;
       }
-          }
+    }
     for (const name of Object.keys(resource.grpc).filter((method) => !recordMethods(resource).includes(method))) {
       t.is(served[name]!.responseSerialize, resource.grpc[name]!.responseSerialize, `${resource.path}.${name} keeps its generated serializer`);
     }

@@ -44,7 +44,13 @@ function exchange(port: number, request: string): Promise<string> {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1').replace(/\r\nDate: [^\r]*/, '\r\nDate: -')));
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/\r\nDate: [^\r]*/, '\r\nDate: -'),
+      ),
+    );
   });
 }
 
