@@ -39,19 +39,17 @@ const PATH = /^\/branch\/([1-9]\d{0,15})$/;
 const server = createServer((req, res) => {
   const match = req.method === 'GET' && req.url ? PATH.exec(req.url) : null;
   if (!match) return send(res, 404, { message: 'not found' });
-  pool
-    .query<BranchRow>({ name: 'bench-branch-by-id', text: SELECT_BRANCH, values: [Number(match[1])] })
-    .then(
-      (result) => {
-        const row = result.rows[0];
-        if (row) send(res, 200, toJson(row));
-        else send(res, 404, { message: 'branch not found' });
-      },
-      (error: unknown) => {
-        console.error('baseline-server: query failed:', error instanceof Error ? error.message : error);
-        send(res, 500, { message: 'query failed' });
-      },
-    );
+  pool.query<BranchRow>({ name: 'bench-branch-by-id', text: SELECT_BRANCH, values: [Number(match[1])] }).then(
+    (result) => {
+      const row = result.rows[0];
+      if (row) send(res, 200, toJson(row));
+      else send(res, 404, { message: 'branch not found' });
+    },
+    (error: unknown) => {
+      console.error('baseline-server: query failed:', error instanceof Error ? error.message : error);
+      send(res, 500, { message: 'query failed' });
+    },
+  );
 });
 // The gateway's settings (gateway/src/main.ts), so both keep autocannon's connections open alike.
 server.keepAliveTimeout = 65_000;

@@ -53,8 +53,7 @@ type Name = BranchTargetName | 'clerk';
 await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node:http + pg', async () => {
   const settings = settingsFromEnv();
   console.log(
-    `# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ` +
-      `${settings.warmup} s warm-up per target`,
+    `# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ` + `${settings.warmup} s warm-up per target`,
   );
 
   const { platform, targets: branchTargets, baseline, hop, hopBack, checkedHop, checkedHopBack, clerk, clerkRoles } = await startBranchTargets();
@@ -72,8 +71,7 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     postgres: 'postgres',
     redis: 'redis-server',
   };
-  const run = (name: Name, duration: number): Promise<Figures> =>
-    measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
+  const run = (name: Name, duration: number): Promise<Figures> => measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
 
   if (settings.warmup > 0) {
     for (const name of NAMES) {
@@ -85,7 +83,8 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   // The limiter answers every gateway request (its headers carry the bench's limit), and Redis
   // runs its script at least once per completed gateway request during each measured run.
   const limitHeader = (await http('GET', targets.gateway.url, { headers: targets.gateway.headers })).headers.get('ratelimit-limit');
-  if (limitHeader !== BENCH_RATE_LIMIT) throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
+  if (limitHeader !== BENCH_RATE_LIMIT)
+    throw new BenchError(`the gateway answered RateLimit-Limit ${limitHeader}, expected ${BENCH_RATE_LIMIT}: is the limiter on?`);
 
   const results: Record<Name, Figures[]> = { gateway: [], baseline: [], 'grpc-hop': [], 'checked-hop': [], clerk: [] };
   const redisScripts: number[] = [];
@@ -101,7 +100,9 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
       let limiter = '';
       if (name === 'gateway' || name === 'clerk' || name === 'checked-hop') {
         if (scripts < figures.requests) {
-          throw new BenchError(`round ${round}: Redis ran ${scripts} scripts for ${figures.requests} ${name} requests: the limiter was not consulted on every request`);
+          throw new BenchError(
+            `round ${round}: Redis ran ${scripts} scripts for ${figures.requests} ${name} requests: the limiter was not consulted on every request`,
+          );
         }
         if (name === 'gateway') redisScripts.push(scripts / figures.requests);
         limiter = `; Redis limiter: ${fmt(scripts)} scripts`;
@@ -117,7 +118,14 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   measured.to = monotonicMicros();
   if (platform.profileDir) {
     // Lets bench/profile-summary.ts keep only the measured rounds and name each profile's process.
-    const processes = { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])), [baseline.pid]: 'baseline', [hop.pid]: 'hop front', [hopBack.pid]: 'hop back', [checkedHop.pid]: 'checked front', [checkedHopBack.pid]: 'checked back' };
+    const processes = {
+      ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name])),
+      [baseline.pid]: 'baseline',
+      [hop.pid]: 'hop front',
+      [hopBack.pid]: 'hop back',
+      [checkedHop.pid]: 'checked front',
+      [checkedHopBack.pid]: 'checked back',
+    };
     await writeFile(join(platform.profileDir, 'bench-window.json'), JSON.stringify({ scenario: 'branch-get', ...measured, processes }, null, 2));
   }
 
@@ -146,7 +154,20 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
     ]);
   }
   printTable(
-    ['round', 'gw req/s', 'gw p50 ms', 'gw p99 ms', 'base req/s', 'base p50 ms', 'base p99 ms', 'req/s ratio', 'p99 ratio', 'hop req/s ratio', 'hop p99 ratio', 'checked req/s ratio'],
+    [
+      'round',
+      'gw req/s',
+      'gw p50 ms',
+      'gw p99 ms',
+      'base req/s',
+      'base p50 ms',
+      'base p99 ms',
+      'req/s ratio',
+      'p99 ratio',
+      'hop req/s ratio',
+      'hop p99 ratio',
+      'checked req/s ratio',
+    ],
     perRound,
   );
 
@@ -154,7 +175,18 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   console.log(`\nMedian of ${settings.rounds} rounds (${settings.duration} s, ${settings.connections} connections each):`);
   printTable(
     ['target', 'req/s', 'p50 ms', 'p99 ms'],
-    NAMES.map((name) => [name, fmt(med(name, (f) => f.requestsPerSec)), fmt(med(name, (f) => f.p50), 2), fmt(med(name, (f) => f.p99), 2)]),
+    NAMES.map((name) => [
+      name,
+      fmt(med(name, (f) => f.requestsPerSec)),
+      fmt(
+        med(name, (f) => f.p50),
+        2,
+      ),
+      fmt(
+        med(name, (f) => f.p99),
+        2,
+      ),
+    ]),
   );
   // Judged on each round's own ratio (its runs seconds apart), the median of those: two rounds of three
   // that miss are a miss, whatever the medians of the figures taken apart would say.
@@ -164,7 +196,9 @@ await runScenario('branch-get: GET /api/branch/{id} via the gateway vs bare node
   const toHop = ratios('gateway', 'grpc-hop');
   const hopToBaseline = ratios('grpc-hop', 'baseline');
   const p99Ratios = results.gateway.map((g, i) => g.p99 / (results.baseline[i]?.p99 ?? NaN));
-  console.log(`\ngateway/baseline: req/s ${fmt(median(toBaseline), 2)} (${range(toBaseline)}); p99 ${fmt(median(p99Ratios), 2)} (closed loop: queueing, not judged)`);
+  console.log(
+    `\ngateway/baseline: req/s ${fmt(median(toBaseline), 2)} (${range(toBaseline)}); p99 ${fmt(median(p99Ratios), 2)} (closed loop: queueing, not judged)`,
+  );
   console.log(`grpc-hop/baseline (one grpc-js hop alone, for reference): req/s ${fmt(median(hopToBaseline), 2)} (${range(hopToBaseline)})`);
   console.log(`gateway/grpc-hop: req/s ${fmt(median(toHop), 2)} (${range(toHop)})`);
   // What the targets leave the platform: the hop with only the checks that must stay exact.

@@ -11,7 +11,18 @@ import jwt from 'jsonwebtoken';
 import type { UserClaims } from '../libs/src/auth/jwt.ts';
 import { withClient } from '../scripts/lib/pg-client.ts';
 import { clerkToken } from './lib/clerk.ts';
-import { BENCH_RATE_LIMIT, BenchError, expectStatus, http, login, startBenchPlatform, startChildServer, type BenchPlatform, type ChildServer, type Target } from './lib.ts';
+import {
+  BENCH_RATE_LIMIT,
+  BenchError,
+  expectStatus,
+  http,
+  login,
+  startBenchPlatform,
+  startChildServer,
+  type BenchPlatform,
+  type ChildServer,
+  type Target,
+} from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -81,8 +92,18 @@ export async function startBranchTargets(): Promise<BranchTargets> {
     { execArgv: platform.execArgv },
   );
   // One grpc-js hop alone: an HTTP front that asks a gRPC back for the same row and JSON.
-  const hopBack = await startChildServer('grpc-hop back', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' }, { execArgv: platform.execArgv });
-  const hop = await startChildServer('grpc-hop', join(BENCH_DIR, 'grpc-hop-server.ts'), { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url }, { execArgv: platform.execArgv });
+  const hopBack = await startChildServer(
+    'grpc-hop back',
+    join(BENCH_DIR, 'grpc-hop-server.ts'),
+    { HOP_ROLE: 'back', DATABASE_URL: platform.databaseUrl, BASELINE_POOL_MAX: '10' },
+    { execArgv: platform.execArgv },
+  );
+  const hop = await startChildServer(
+    'grpc-hop',
+    join(BENCH_DIR, 'grpc-hop-server.ts'),
+    { HOP_ROLE: 'front', HOP_BACKEND: hopBack.url },
+    { execArgv: platform.execArgv },
+  );
   // The same hop with the two checks that stay exact on every request: the admin's live access, the limiter.
   const checkedHopBack = await startChildServer(
     'checked-hop back',
@@ -105,7 +126,9 @@ export async function startBranchTargets(): Promise<BranchTargets> {
   };
 
   // All answer 200 with the same record, byte for byte, before anything is measured.
-  const answers = await Promise.all(BRANCH_TARGET_NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))));
+  const answers = await Promise.all(
+    BRANCH_TARGET_NAMES.map((name) => expectStatus(`GET ${targets[name].url} (${name})`, http('GET', targets[name].url, { headers: targets[name].headers }))),
+  );
   const [viaGateway, viaBaseline, viaHop, viaCheckedHop] = answers.map((answer) => answer.text);
   if (viaGateway !== viaBaseline || viaHop !== viaBaseline || viaCheckedHop !== viaBaseline) {
     throw new BenchError(

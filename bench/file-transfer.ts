@@ -124,7 +124,9 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   const warmSource = join(workDir, 'warm-up.bin');
   const warmSha = await generate(warmSource, warmMib);
   for (const route of ROUTES) {
-    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () => uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB));
+    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () =>
+      uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB),
+    );
     const { fileId, storedFileName } = answer as { fileId: number; storedFileName: string };
     const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId), extra[route]));
     if (got.sha256 !== warmSha) throw new BenchError(`warm-up download ${route}: sha256 ${got.sha256}, expected ${warmSha}`);
@@ -215,7 +217,9 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   const upRatio = median(upRounds);
   const downRatio = median(downRounds);
   const range = (values: number[]): string => `rounds ${values.map((v) => fmt(v, 2)).join(', ')}`;
-  console.log(`\ngateway/direct, median of the rounds' ratios: upload ${fmt(upRatio, 2)} (${range(upRounds)}), download ${fmt(downRatio, 2)} (${range(downRounds)})`);
+  console.log(
+    `\ngateway/direct, median of the rounds' ratios: upload ${fmt(upRatio, 2)} (${range(upRounds)}), download ${fmt(downRatio, 2)} (${range(downRounds)})`,
+  );
   const transfers = columns.filter((key) => key !== 'copy');
   const worst = (name: string): number => Math.max(...transfers.map((key) => maxGrowth(key, name)));
   const gatewayRss = worst('gateway');
@@ -342,7 +346,7 @@ async function uploadFile(url: string, headers: Record<string, string>, path: st
   const pending = new Set<Promise<void>>();
   try {
     await write(preamble);
-    for (let position = 0; position < size; ) {
+    for (let position = 0; position < size;) {
       const buffer = ring.take() ?? (await Promise.race(pending), ring.take());
       if (!buffer) continue;
       const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - position), position);
@@ -417,6 +421,10 @@ async function downloadFile(url: string, headers: Record<string, string> = {}): 
     });
     socket.once('error', reject);
     socket.once('end', () => reject(new BenchError(`${shown}: the connection ended after ${bytes} bytes of the body`)));
-    socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+    socket.write(
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')}\r\n`,
+    );
   });
 }

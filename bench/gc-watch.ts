@@ -79,7 +79,17 @@ export class GcWatch {
   }
 
   start(): void {
-    this.#figures = { seconds: 0, scavenges: 0, scavengeMs: 0, longestScavengeMs: 0, survivedBytes: 0, promotedBytes: 0, markCompacts: 0, markCompactMs: 0, pauses: [] };
+    this.#figures = {
+      seconds: 0,
+      scavenges: 0,
+      scavengeMs: 0,
+      longestScavengeMs: 0,
+      survivedBytes: 0,
+      promotedBytes: 0,
+      markCompacts: 0,
+      markCompactMs: 0,
+      pauses: [],
+    };
     this.#started = performance.now();
     this.#old = used('old_space');
   }

@@ -68,18 +68,21 @@ if (process.env.HOP_ROLE === 'back') {
   pool.on('error', (error) => console.error('grpc-hop back: idle client error:', error.message));
   const read = readOf(pool, process.env.HOP_ACCESS);
   const server = new Server({ 'grpc.enable_channelz': 0 });
-  server.addService({ GetBranch: METHOD }, {
-    GetBranch: (call: { request: Buffer }, callback: (error: Partial<ServiceError> | null, value?: Buffer) => void) => {
-      read(call.request.readUInt32BE(0)).then(
-        ({ row, refused }) => {
-          if (refused) callback(refused);
-          else if (row && row.id !== null) callback(null, Buffer.from(JSON.stringify(toJson(row))));
-          else callback({ code: status.NOT_FOUND, details: 'branch not found' });
-        },
-        (error: unknown) => callback({ code: status.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
-      );
+  server.addService(
+    { GetBranch: METHOD },
+    {
+      GetBranch: (call: { request: Buffer }, callback: (error: Partial<ServiceError> | null, value?: Buffer) => void) => {
+        read(call.request.readUInt32BE(0)).then(
+          ({ row, refused }) => {
+            if (refused) callback(refused);
+            else if (row && row.id !== null) callback(null, Buffer.from(JSON.stringify(toJson(row))));
+            else callback({ code: status.NOT_FOUND, details: 'branch not found' });
+          },
+          (error: unknown) => callback({ code: status.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
+        );
+      },
     },
-  });
+  );
   server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => {
     if (error) throw error;
     ready('grpc-hop back', `127.0.0.1:${port}`);
@@ -125,7 +128,8 @@ type BranchRead = (id: number) => Promise<{ row?: BranchRow; refused?: Partial<S
 
 /** The back's read: the bare row, or with HOP_ACCESS the row along with the caller's live access. */
 function readOf(pool: pg.Pool, access: string | undefined): BranchRead {
-  const query = async (statement: { name: string; text: string }, values: unknown[]) => (await pool.query<BranchRow & Record<string, unknown>>({ ...statement, values })).rows;
+  const query = async (statement: { name: string; text: string }, values: unknown[]) =>
+    (await pool.query<BranchRow & Record<string, unknown>>({ ...statement, values })).rows;
   if (!access) {
     const statement = { name: 'bench-branch-by-id', text: SELECT_BRANCH };
     return async (id) => ({ row: (await query(statement, [id]))[0] });
@@ -147,7 +151,11 @@ function limiterOf(url: string | undefined, keyPrefix: string): ((address: strin
   if (!url) return undefined;
   const points = 100_000_000;
   const options = { points, duration: 60, keyPrefix: `${keyPrefix}:rl:hop` };
-  const limiter = new TokenBucketRedis({ ...options, storeClient: connectRedis(url, createLogger('grpc-hop', 'warn'), 'grpc-hop-limit'), insuranceLimiter: new TokenBucketMemory(options) });
+  const limiter = new TokenBucketRedis({
+    ...options,
+    storeClient: connectRedis(url, createLogger('grpc-hop', 'warn'), 'grpc-hop-limit'),
+    insuranceLimiter: new TokenBucketMemory(options),
+  });
   return (address, res) => {
     const headers = (result: unknown): boolean => {
       if (!(result instanceof TokenBucketRes)) return false;

@@ -124,7 +124,10 @@ async function main(): Promise<void> {
   if (!sessionCookieOf(first.headers.getSetCookie())?.token) throw new BenchError('login answered 200 without a session cookie');
   console.log(`# login answers 200 with a session cookie: ${first.text}`);
 
-  const workers = Array.from({ length: cores }, () => new Worker(new URL(import.meta.url), { workerData: { hash, password: platform.adminPassword } satisfies WorkerJob }));
+  const workers = Array.from(
+    { length: cores },
+    () => new Worker(new URL(import.meta.url), { workerData: { hash, password: platform.adminPassword } satisfies WorkerJob }),
+  );
   onCleanup(() => Promise.all(workers.map((worker) => worker.terminate())).then(() => undefined));
   const raw = async (seconds: number): Promise<number> => {
     const replies = await Promise.all(
@@ -211,13 +214,19 @@ async function main(): Promise<void> {
   printTable(
     ['target', 'per second', 'event loop p99 ms (median, worst round)'],
     [
-      ['gateway logins', fmt(logins, 1), `gateway ${fmt(loopP99('gateway'), 2)} (${fmt(loopWorst('gateway'), 2)}), core-svc ${fmt(loopP99('core-svc'), 2)} (${fmt(loopWorst('core-svc'), 2)})`],
+      [
+        'gateway logins',
+        fmt(logins, 1),
+        `gateway ${fmt(loopP99('gateway'), 2)} (${fmt(loopWorst('gateway'), 2)}), core-svc ${fmt(loopP99('core-svc'), 2)} (${fmt(loopWorst('core-svc'), 2)})`,
+      ],
       [`raw bcrypt.compare x${cores}`, fmt(rawRate, 1), ''],
     ],
   );
   // judged on the rounds' own ratios (each round's flood and raw run seconds apart), their median
   const roundRatio = median(roundRatios);
-  console.log(`\nlogins/raw: ${fmt(roundRatio, 3)}, the median of the rounds' ratios (rounds ${roundRatios.map((r) => fmt(r, 3)).join(', ')}; ratio of the medians ${fmt(ratio, 3)})`);
+  console.log(
+    `\nlogins/raw: ${fmt(roundRatio, 3)}, the median of the rounds' ratios (rounds ${roundRatios.map((r) => fmt(r, 3)).join(', ')}; ratio of the medians ${fmt(ratio, 3)})`,
+  );
   const loopsMet = loopWorst('gateway') <= TARGET_LOOP_P99_MS && loopWorst('core-svc') <= TARGET_LOOP_P99_MS;
   console.log(
     `targets: logins/raw >= ${fmt(TARGET_RATE_RATIO, 2)}: ${judge('logins/raw', roundRatio >= TARGET_RATE_RATIO)}; ` +
@@ -227,7 +236,10 @@ async function main(): Promise<void> {
   console.log('\nCPU per login (µs, median of rounds; "bench client" is autocannon in this process):');
   const processes = Object.keys(gateway[0]?.figures.cpuPerRequest ?? {});
   const values = processes.map((name) => median(gateway.map((g) => g.figures.cpuPerRequest[name] ?? NaN)));
-  printTable(['target', ...processes, 'total'], [['gateway login', ...values.map((v) => fmt(v)), fmt(values.reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0))]]);
+  printTable(
+    ['target', ...processes, 'total'],
+    [['gateway login', ...values.map((v) => fmt(v)), fmt(values.reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0))]],
+  );
   console.log(`(raw: ${fmt((cores * 1e6) / rawRate)} µs of CPU per compare on this machine)`);
 
   const logged = await platform.logSince(logMark);

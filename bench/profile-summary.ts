@@ -52,7 +52,9 @@ const window: Window | undefined = !all && existsSync(windowFile) ? (JSON.parse(
 if (window) console.log(`# ${window.scenario}: measured rounds only (${((window.to - window.from) / 1e6).toFixed(1)} s)`);
 else console.log('# every sample of every profile (no bench-window.json, or --all)');
 
-const files = readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).sort();
+const files = readdirSync(dir)
+  .filter((file) => file.endsWith('.cpuprofile'))
+  .sort();
 let shown = 0;
 for (const file of files) {
   // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
@@ -97,7 +99,9 @@ function summarise(name: string, profile: Profile): void {
   console.log('  self time by package (% of busy):');
   for (const [key, micros] of group(packageOf)) console.log(`  ${pct(micros, busy)}  ${key}`);
   console.log('  self time by function (% of busy):');
-  for (const [key, micros] of group((frame) => `${frame.functionName || '(anonymous)'}  ${shortUrl(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ''}`)) {
+  for (const [key, micros] of group(
+    (frame) => `${frame.functionName || '(anonymous)'}  ${shortUrl(frame.url)}${frame.url ? `:${frame.lineNumber + 1}` : ''}`,
+  )) {
     console.log(`  ${pct(micros, busy)}  ${key}`);
   }
 }

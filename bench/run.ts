@@ -16,7 +16,20 @@ import { TARGET_MISSED_EXIT } from './lib.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** Files of bench/ that are not scenarios. */
-const HELPERS = new Set(['run.ts', 'lib.ts', 'gc-watch.ts', 'baseline-server.ts', 'grpc-hop-server.ts', 'branch-row.ts', 'branch-targets.ts', 'open-loop.ts', 'profile-summary.ts', 'heap-sample.ts', 'list-seed.ts', 'list-sql.ts']);
+const HELPERS = new Set([
+  'run.ts',
+  'lib.ts',
+  'gc-watch.ts',
+  'baseline-server.ts',
+  'grpc-hop-server.ts',
+  'branch-row.ts',
+  'branch-targets.ts',
+  'open-loop.ts',
+  'profile-summary.ts',
+  'heap-sample.ts',
+  'list-seed.ts',
+  'list-sql.ts',
+]);
 
 const all = readdirSync(BENCH_DIR)
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !HELPERS.has(file))

@@ -94,7 +94,25 @@ await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop,
     const excess = { p50: [] as number[], p99: [] as number[], p999: [] as number[] };
     const checkedExcess = { p50: [] as number[], p99: [] as number[], p999: [] as number[] };
     printTable(
-      ['round', 'gw p50', 'gw p90', 'gw p99', 'gw p99.9', 'gw max', 'base p50', 'base p90', 'base p99', 'base p99.9', 'base max', '+p50', '+p99', '+p99.9', 'checked +p50', '+p99', '+p99.9'],
+      [
+        'round',
+        'gw p50',
+        'gw p90',
+        'gw p99',
+        'gw p99.9',
+        'gw max',
+        'base p50',
+        'base p90',
+        'base p99',
+        'base p99.9',
+        'base max',
+        '+p50',
+        '+p99',
+        '+p99.9',
+        'checked +p50',
+        '+p99',
+        '+p99.9',
+      ],
       gateway.map((run, i) => {
         const g = latencySummary(run.steady);
         const b = latencySummary(baseline[i]?.steady ?? new Float64Array());
@@ -105,7 +123,12 @@ await runScenario('steady-load: GET /api/branch/{id} at steady rates, open loop,
             into[key].push(x[key] - b[key]);
             return fmt(x[key] - b[key], 2);
           });
-        return [String(i + 1), ...[g.p50, g.p90, g.p99, g.p999, g.max, b.p50, b.p90, b.p99, b.p999, b.max].map((v) => fmt(v, 2)), ...over(g, excess), ...over(c, checkedExcess)];
+        return [
+          String(i + 1),
+          ...[g.p50, g.p90, g.p99, g.p999, g.max, b.p50, b.p90, b.p99, b.p999, b.max].map((v) => fmt(v, 2)),
+          ...over(g, excess),
+          ...over(c, checkedExcess),
+        ];
       }),
     );
     const firsts = (runs: OpenLoopRun[]) => runs.map((run) => latencySummary(run.firstSecond));

@@ -90,8 +90,14 @@ async function main(): Promise<number> {
   const shutdown = (): Promise<void> => {
     shuttingDown ??= (async () => {
       aborter.abort();
-      await platform?.then((started) => started.stop(), () => undefined);
-      await postgres?.then((started) => started.stop(), () => undefined);
+      await platform?.then(
+        (started) => started.stop(),
+        () => undefined,
+      );
+      await postgres?.then(
+        (started) => started.stop(),
+        () => undefined,
+      );
     })();
     return shuttingDown;
   };

@@ -33,7 +33,7 @@ test('past its limit the oldest entry goes', (t) => {
   t.truthy(cache.candidate('c', NOW));
 });
 
-test('an entry is not handed out past its session\'s expiry or its own age, and is dropped', (t) => {
+test("an entry is not handed out past its session's expiry or its own age, and is dropped", (t) => {
   const cache = new AccessCache(10, 60_000);
   cache.keep('expiring', kept(1, { expiresAt: NOW + 1_000 }));
   cache.keep('old', kept(1));
@@ -53,5 +53,5 @@ test('an entry older than a stamp already read is dropped unchecked; a full read
   // the counter started again (a database restored): the entries read since are checked again
   cache.keep('c', kept(2));
   t.truthy(cache.candidate('c', NOW));
-  t.truthy(cache.candidate('b', NOW), 'not older than the mark now: the stamp\'s check decides');
+  t.truthy(cache.candidate('b', NOW), "not older than the mark now: the stamp's check decides");
 });

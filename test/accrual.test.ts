@@ -35,14 +35,30 @@ async function accrualIn(...path: Action[]): Promise<any> {
 
 test('an accrual is created as PENDING ("created as PENDING"); accrualStatus and the move fields sent on create are ignored (read-only)', async (t) => {
   const created = await createAccrual(freshTenant(), { accrualStatus: 'INVOICED', approvedBy: 'intruder', invoiceNo: 'INV-1', cancelReason: 'x' });
-  t.like(created, { accrualStatus: 'PENDING', version: 0, approvedAt: null, approvedBy: null, invoicedAt: null, invoiceNo: null, cancelledAt: null, cancelReason: null });
+  t.like(created, {
+    accrualStatus: 'PENDING',
+    version: 0,
+    approvedAt: null,
+    approvedBy: null,
+    invoicedAt: null,
+    invoiceNo: null,
+    cancelledAt: null,
+    cancelReason: null,
+  });
 });
 
 test('approve: PENDING → APPROVED, with approvedAt and approvedBy recorded and the version raised', async (t) => {
   const pending = await accrualIn();
   const res = await move(pending.id, 'approve');
   t.is(res.status, 200, res.text);
-  t.like(res.body, { id: pending.id, accrualStatus: 'APPROVED', version: pending.version + 1, approvedBy: 'admin', updatedBy: 'admin', amount: pending.amount });
+  t.like(res.body, {
+    id: pending.id,
+    accrualStatus: 'APPROVED',
+    version: pending.version + 1,
+    approvedBy: 'admin',
+    updatedBy: 'admin',
+    amount: pending.amount,
+  });
   t.regex(res.body.approvedAt, ISO_UTC);
   t.deepEqual(await get(pending.id), res.body, 'the answer is the stored accrual');
 });
@@ -125,7 +141,12 @@ test('each move needs its own role ("accrual:approve, accrual:invoice, accrual:c
   const target: Record<Action, any> = { approve: pending, invoice: await get(approved.id), cancel: await get(approved.id) };
 
   for (const action of ['approve', 'invoice', 'cancel'] as const) {
-    for (const token of [crud.token, ...Object.entries(holders).filter(([other]) => other !== action).map(([, other]) => other)]) {
+    for (const token of [
+      crud.token,
+      ...Object.entries(holders)
+        .filter(([other]) => other !== action)
+        .map(([, other]) => other),
+    ]) {
       assertErrorBody(t, await move(target[action].id, action, undefined, token), 403, 'SVC-SYS-1003');
     }
     t.is((await get(target[action].id)).version, target[action].version, `${action}: a refused move changes nothing`);
@@ -139,7 +160,7 @@ test('each move needs its own role ("accrual:approve, accrual:invoice, accrual:c
   t.is(invoiced.status, 200, invoiced.text);
 });
 
-test('a move of another tenant\'s accrual is 404 SVC-SYS-4001 for a user of A, as if it did not exist, and changes nothing', async (t) => {
+test("a move of another tenant's accrual is 404 SVC-SYS-4001 for a user of A, as if it did not exist, and changes nothing", async (t) => {
   const [a, b] = await Promise.all([createAccount(), createAccount()]);
   const user = await userWithRoles(a, ['accrual:read', 'accrual:approve', 'accrual:invoice', 'accrual:cancel']);
   const ofB = await createAccrual(b.crProcessId);
@@ -186,7 +207,7 @@ test('20 concurrent approves of one PENDING accrual: exactly one is 200, the oth
   t.like(await get(pending.id), { accrualStatus: 'APPROVED', version: 1 });
 });
 
-test('an invoice and a cancel of one APPROVED accrual at once: exactly one wins (200), the other is 409 SVC-SYS-4004, and the accrual is in the winner\'s state', async (t) => {
+test("an invoice and a cancel of one APPROVED accrual at once: exactly one wins (200), the other is 409 SVC-SYS-4004, and the accrual is in the winner's state", async (t) => {
   for (let round = 0; round < 5; round++) {
     const approved = await accrualIn('approve');
     const [invoiced, cancelled] = await Promise.all([move(approved.id, 'invoice', { invoiceNo: 'INV-RACE' }), move(approved.id, 'cancel', { reason: 'race' })]);

@@ -30,7 +30,10 @@ test('a bound function runs in its resource: its async id, the context it was ma
   }
   const receiver = { name: 'receiver' };
   const bound = resource.bind(probe);
-  t.is(store.run('called here', () => bound.call(receiver, 1, 'two')), 'result');
+  t.is(
+    store.run('called here', () => bound.call(receiver, 1, 'two')),
+    'result',
+  );
   t.deepEqual(seen[0], { id: resource.asyncId(), store: 'made here', self: receiver, args: [1, 'two'] });
 
   const fixed = { name: 'fixed' };
@@ -100,7 +103,9 @@ function keptAfterScavenges(bind: 'node' | 'shared'): { payload: number; kept: n
 test('what a bound function reaches does not survive two scavenges', (t) => {
   const node = keptAfterScavenges('node');
   const shared = keptAfterScavenges('shared');
-  t.log(`kept after two scavenges: Node's bind ${(node.kept / 1e6).toFixed(1)} MB, shared accessor ${(shared.kept / 1e6).toFixed(1)} MB, of ${(node.payload / 1e6).toFixed(1)} MB bound`);
+  t.log(
+    `kept after two scavenges: Node's bind ${(node.kept / 1e6).toFixed(1)} MB, shared accessor ${(shared.kept / 1e6).toFixed(1)} MB, of ${(node.payload / 1e6).toFixed(1)} MB bound`,
+  );
   // the probe sees the retention on this Node; if a Node release no longer has it, the module can go
   t.true(node.kept > node.payload / 2, `Node's own bind kept ${node.kept} bytes of ${node.payload}`);
   t.true(shared.kept < shared.payload / 10, `the shared accessor kept ${shared.kept} bytes of ${shared.payload}`);

@@ -17,7 +17,10 @@ test('change-password answers 204, and the very next request with any older toke
   const second = await login(user.userCode, password);
   t.is((await api('GET', '/api/auth/me', { token: first.token })).status, 200);
 
-  const wrong = await api('POST', '/api/auth/change-password', { token: first.token, body: { currentPassword: 'not-it-at-all', newPassword: 'a-new-password' } });
+  const wrong = await api('POST', '/api/auth/change-password', {
+    token: first.token,
+    body: { currentPassword: 'not-it-at-all', newPassword: 'a-new-password' },
+  });
   t.is(wrong.status, 400);
   t.is(wrong.body.error_code, 'SVC-SYS-1006');
   const short = await api('POST', '/api/auth/change-password', { token: first.token, body: { currentPassword: password, newPassword: 'short' } });
@@ -68,7 +71,10 @@ test('logout answers 204, clears the cookie with Max-Age=0, and refuses the toke
   t.is((await api('GET', '/api/auth/me', { token: other.token })).status, 200);
   const history = await api('GET', `/api/session/history/list?userCode=${user.userCode}`, { apiKey: true });
   t.is(history.status, 200);
-  t.deepEqual(history.body.content.map((s: { sessionId: string }) => s.sessionId), [claimsOf(session.token).sid]);
+  t.deepEqual(
+    history.body.content.map((s: { sessionId: string }) => s.sessionId),
+    [claimsOf(session.token).sid],
+  );
   t.false(history.body.content[0].active);
   t.truthy(history.body.content[0].logoutAt);
 });

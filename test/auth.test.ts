@@ -22,7 +22,10 @@ test('login answers the session response with an empty token and sets SVC_SESSIO
 
 test('the cookie is HttpOnly, SameSite=Lax, Path=/, Max-Age=28800, without Domain or Secure outside production', async (t) => {
   const { cookie } = await login(platform.adminUser, platform.adminPassword);
-  const attributes = cookie.split(';').slice(1).map((a) => a.trim().toLowerCase());
+  const attributes = cookie
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim().toLowerCase());
   t.true(attributes.includes('httponly'));
   t.true(attributes.includes('samesite=lax'));
   t.true(attributes.includes('path=/'));
@@ -100,7 +103,12 @@ test('login without or with a wrong API key is 401 SVC-SYS-1004', async (t) => {
 
 test('login checks its body: languageCode is en or tr, unknown fields are refused', async (t) => {
   const base = { userCode: platform.adminUser, password: platform.adminPassword };
-  for (const body of [{ ...base, languageCode: 'de' }, { ...base }, { ...base, languageCode: 'en', remember: true }, { ...base, languageCode: 'en', password: 12 }]) {
+  for (const body of [
+    { ...base, languageCode: 'de' },
+    { ...base },
+    { ...base, languageCode: 'en', remember: true },
+    { ...base, languageCode: 'en', password: 12 },
+  ]) {
     const res = await api('POST', '/api/auth/login', { apiKey: true, body });
     t.is(res.status, 400, JSON.stringify(body));
     t.is(res.body.error_code, 'SVC-SYS-2001');
@@ -137,7 +145,10 @@ test('login picks the user-process own tenant when it is among the selects, else
   const other = await createUser([zeta.accountNo, alpha.accountNo]);
   const first = await login(other.user.userCode, other.password);
   t.is(decode(first.token.split('.')[1]).accountNo, alpha.accountNo);
-  t.deepEqual(first.body.userProcess.userProcessSelects.map((s: { accountNo: string }) => s.accountNo), [alpha.accountNo, zeta.accountNo]);
+  t.deepEqual(
+    first.body.userProcess.userProcessSelects.map((s: { accountNo: string }) => s.accountNo),
+    [alpha.accountNo, zeta.accountNo],
+  );
   // own tenant among the selects: it wins
   const own = await createUser([alpha.accountNo, zeta.accountNo], {}, { crProcessId: zeta.crProcessId });
   const second = await login(own.user.userCode, own.password);

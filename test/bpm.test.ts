@@ -59,7 +59,10 @@ test('branchCode is unique within its partner (409 SVC-SYS-4005), not across par
   const partner = await createPartner(tenant);
   const other = await createPartner(tenant);
   await createBranch(tenant, partner.id, { branchCode: 'MAIN' });
-  const duplicate = await api('POST', '/api/branch', { token, body: { crProcessId: tenant, businessPartnerId: partner.id, branchName: 'Again', branchCode: 'MAIN' } });
+  const duplicate = await api('POST', '/api/branch', {
+    token,
+    body: { crProcessId: tenant, businessPartnerId: partner.id, branchName: 'Again', branchCode: 'MAIN' },
+  });
   t.is(duplicate.status, 409);
   t.is(duplicate.body.error_code, 'SVC-SYS-4005');
   await t.notThrowsAsync(createBranch(tenant, other.id, { branchCode: 'MAIN' }));

@@ -25,8 +25,14 @@ async function sentHeaders(metadata: Metadata): Promise<IncomingHttpHeaders> {
   const client = new Client(`127.0.0.1:${(server.address() as AddressInfo).port}`, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
   try {
     await new Promise<void>((resolve, reject) =>
-      client.makeUnaryRequest('/platform.test.v1.Probe/Call', (x: Buffer) => x, (x: Buffer) => x, Buffer.alloc(0), metadata, { deadline: Date.now() + 5_000 }, (error) =>
-        error ? reject(error) : resolve(),
+      client.makeUnaryRequest(
+        '/platform.test.v1.Probe/Call',
+        (x: Buffer) => x,
+        (x: Buffer) => x,
+        Buffer.alloc(0),
+        metadata,
+        { deadline: Date.now() + 5_000 },
+        (error) => (error ? reject(error) : resolve()),
       ),
     );
   } finally {
@@ -51,7 +57,9 @@ const full = {
 test('a call carries the token and one CallInfo entry, and nothing else of its own', async (t) => {
   const own = await sentHeaders(new Metadata());
   const sent = await sentHeaders(toMetadata(full));
-  const added = Object.keys(sent).filter((name) => !(name in own)).sort();
+  const added = Object.keys(sent)
+    .filter((name) => !(name in own))
+    .sort();
   t.deepEqual(added, ['authorization', 'x-call-info-bin']);
   t.is(sent.authorization, `Bearer ${full.token}`);
 });
@@ -94,7 +102,13 @@ test('a field holding NUL reads as not given (PostgreSQL cannot store it in an a
 test('each call keeps its own CallInfo bytes: encoding the next call (one writer per process) changes none sent before', (t) => {
   const first = toMetadata(full);
   const bytes = Buffer.from(first.get('x-call-info-bin')[0] as Buffer);
-  const second = toMetadata({ token: 't2', lang: 'en', httpPath: '/api/x/'.padEnd(300, 'y'), userAgent: 'a much longer agent '.repeat(20), requestId: 'other' });
+  const second = toMetadata({
+    token: 't2',
+    lang: 'en',
+    httpPath: '/api/x/'.padEnd(300, 'y'),
+    userAgent: 'a much longer agent '.repeat(20),
+    requestId: 'other',
+  });
   t.deepEqual(first.get('x-call-info-bin')[0], bytes);
   const { token: _token, ...fields } = full;
   t.deepEqual(callOriginOf(first), fields);

@@ -40,14 +40,19 @@ test('CheckSession: live for an open session, not live once logged out, ended, o
     t.deepEqual(await check(loggedOut.token), { error: null, live: false }, 'logged out');
 
     const sessionId = String(claimsOf(ended.token).sid);
-    await new Promise<void>((resolve, reject) => client.updateSession({ sessionId, active: false }, bearer(tokens.internalToken('gateway')), (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      client.updateSession({ sessionId, active: false }, bearer(tokens.internalToken('gateway')), (error) => (error ? reject(error) : resolve())),
+    );
     t.deepEqual(await check(ended.token), { error: null, live: false }, 'ended by a trusted tool');
 
     t.deepEqual(await check('not.a.token'), { error: null, live: false }, 'a token that does not verify');
     t.deepEqual(await check(tokens.internalToken('gateway')), { error: null, live: false }, 'the internal credential is no user token');
 
     t.deepEqual(await check(older.token), { error: null, live: true }, 'still live before change-password');
-    const changed = await api('POST', '/api/auth/change-password', { token: open.token, body: { currentPassword: password, newPassword: 'another-password-1' } });
+    const changed = await api('POST', '/api/auth/change-password', {
+      token: open.token,
+      body: { currentPassword: password, newPassword: 'another-password-1' },
+    });
     t.is(changed.status, 204, changed.text);
     t.deepEqual(await check(older.token), { error: null, live: false }, 'an older tokenVersion');
   } finally {

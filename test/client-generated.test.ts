@@ -32,7 +32,10 @@ test('the committed client is what the served API document generates (else run n
   t.deepEqual([...files.keys()].sort(), ['operation-credentials.ts', 'schema.d.ts']);
   for (const [name, fresh] of files) {
     const committed = readFileSync(join(CLIENT_SRC, name), 'utf8');
-    t.true(committed === fresh, `libs/client/src/${name} differs from what GET /api/docs/openapi.json generates: run npm run client:gen (${firstDifference(committed, fresh)})`);
+    t.true(
+      committed === fresh,
+      `libs/client/src/${name} differs from what GET /api/docs/openapi.json generates: run npm run client:gen (${firstDifference(committed, fresh)})`,
+    );
   }
 });
 
@@ -50,14 +53,21 @@ test('every schema of the served document is a type of the client of the same na
   try {
     const file = join(dir, 'names.mts'); // an ES module outside any package.json
     writeFileSync(file, source);
-    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT_DIR, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT_DIR, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
     if (!config) return t.fail('tsconfig.json did not parse');
     const program = ts.createProgram([file], config.options);
     const errors = ts
       .getPreEmitDiagnostics(program, program.getSourceFile(file))
       .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     t.is(errors.length, 2, errors.join('\n')); // the control: no such export, and no such schema
-    t.true(errors.every((message) => message.includes(control)), errors.join('\n'));
+    t.true(
+      errors.every((message) => message.includes(control)),
+      errors.join('\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -29,7 +29,9 @@ test('login, create, get, list with a filter, update with version, stale update 
   t.regex(client.token ?? '', /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the SVC_SESSION cookie became the bearer token');
 
   const tenant = freshTenant();
-  const partner = await client.POST('/api/business-partner', { body: { crProcessId: tenant, partnerCode: unique('P-'), partnerName: unique('Partner '), partnerType: 'CUSTOMER' } });
+  const partner = await client.POST('/api/business-partner', {
+    body: { crProcessId: tenant, partnerCode: unique('P-'), partnerName: unique('Partner '), partnerType: 'CUSTOMER' },
+  });
   if (!partner.data) return t.fail(`create business-partner: ${partner.response.status} ${JSON.stringify(partner.error)}`);
   const draft: BranchCreate = { crProcessId: tenant, businessPartnerId: partner.data.id, branchName: unique('Branch '), branchCode: unique('B-') };
   const created = await client.POST('/api/branch', { body: draft });
@@ -44,7 +46,10 @@ test('login, create, get, list with a filter, update with version, stale update 
 
   const listed = await client.POST('/api/branch/list', { body: { filter: { crProcessId: tenant, branchCode: draft.branchCode } } });
   t.is(listed.response.status, 200, JSON.stringify(listed.error));
-  t.deepEqual(listed.data?.content.map((item) => item.id), [branch.id]);
+  t.deepEqual(
+    listed.data?.content.map((item) => item.id),
+    [branch.id],
+  );
   t.is(listed.data?.totalElements, 1);
 
   const renamed = unique('Renamed ');
@@ -80,7 +85,10 @@ test('login, create, get, list with a filter, update with version, stale update 
   if (!signed.data) return t.fail(`download-url: ${signed.response.status} ${JSON.stringify(signed.error)}`);
   const query = new URL(signed.data.url, platform.url).searchParams;
   const downloaded = await client.GET('/api/dms-file/download/{id}', {
-    params: { path: { id: fileId }, query: { token: query.get('token') ?? '', expires: Number(query.get('expires')), inline: query.get('inline') === 'true' ? 'true' : 'false' } },
+    params: {
+      path: { id: fileId },
+      query: { token: query.get('token') ?? '', expires: Number(query.get('expires')), inline: query.get('inline') === 'true' ? 'true' : 'false' },
+    },
     parseAs: 'arrayBuffer',
   });
   t.is(downloaded.response.status, 200);
@@ -94,6 +102,10 @@ test('login, create, get, list with a filter, update with version, stale update 
   const byPath = (method: string, path: string) => sent.filter((call) => call.method === method && call.path === path);
   t.deepEqual(byPath('POST', '/api/auth/login'), [{ method: 'POST', path: '/api/auth/login', apiKey: true, bearer: false }]);
   t.true(sent.filter((call) => call.path.startsWith('/api/branch')).every((call) => call.bearer && !call.apiKey));
-  t.deepEqual(byPath('GET', `/api/dms-file/download/${fileId}`).map(({ apiKey, bearer }) => ({ apiKey, bearer })), [{ apiKey: false, bearer: false }], 'a public path gets neither');
+  t.deepEqual(
+    byPath('GET', `/api/dms-file/download/${fileId}`).map(({ apiKey, bearer }) => ({ apiKey, bearer })),
+    [{ apiKey: false, bearer: false }],
+    'a public path gets neither',
+  );
   t.is(sent.length, 13);
 });

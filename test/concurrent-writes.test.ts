@@ -74,7 +74,12 @@ test('a partner deleted while branches are created for it: either the delete is 
   const partner = await createPartner(crProcessId);
   const branch = (): Promise<ApiResponse> =>
     api('POST', '/api/branch', { token, body: { crProcessId, businessPartnerId: partner.id, branchName: 'Race', branchCode: unique('B-') } });
-  await raceDeleteAgainstReferences(t, `business-partner/${partner.id}`, Array.from({ length: 10 }, () => branch), 'businessPartnerId');
+  await raceDeleteAgainstReferences(
+    t,
+    `business-partner/${partner.id}`,
+    Array.from({ length: 10 }, () => branch),
+    'businessPartnerId',
+  );
 });
 
 test('a group deleted while roles are granted to it: either the delete is 409 SVC-SYS-4003 or every group-role is 400 naming groupId, never a dangling group-role', async (t) => {
@@ -82,7 +87,9 @@ test('a group deleted while roles are granted to it: either the delete is 409 SV
   const crProcessId = freshTenant();
   const group = await create('group', { crProcessId, groupName: unique('Race group ') });
   const roleTypes = await Promise.all(Array.from({ length: 10 }, () => create('role-type', { crProcessId, roleCode: unique('race:'), roleName: 'Race' })));
-  const grants = roleTypes.map((roleType) => () => api('POST', '/api/group-role', { token, body: { crProcessId, groupId: group.id, roleTypeId: roleType.id } }));
+  const grants = roleTypes.map(
+    (roleType) => () => api('POST', '/api/group-role', { token, body: { crProcessId, groupId: group.id, roleTypeId: roleType.id } }),
+  );
   await raceDeleteAgainstReferences(t, `group/${group.id}`, grants, 'groupId');
 });
 
@@ -90,7 +97,8 @@ test('a user-info deleted while a user-process is created for it: either the del
   const { token } = await adminSession();
   const { accountNo, crProcessId } = await createAccount();
   const user = await create('user-info', { crProcessId, userCode: unique('race-'), userDescription: 'Race', password: 'race-password-1' });
-  const process = (): Promise<ApiResponse> => api('POST', '/api/user-process', { token, body: { crProcessId, userCode: user.userCode, userProcessSelects: [{ accountNo }] } });
+  const process = (): Promise<ApiResponse> =>
+    api('POST', '/api/user-process', { token, body: { crProcessId, userCode: user.userCode, userProcessSelects: [{ accountNo }] } });
   await raceDeleteAgainstReferences(t, `user-info/${user.id}`, [process], 'userCode', 'Field userCode names no user');
 });
 
@@ -100,7 +108,14 @@ test('50 concurrent updates of one record with one version: exactly one is 200, 
   const responses = await Promise.all(
     Array.from({ length: 50 }, (_, i) => api('PUT', `/api/contract/${contract.id}`, { token, body: { version: 0, description: `writer ${i}` } })),
   );
-  t.deepEqual(statuses(responses), [200, ...Array<number>(49).fill(409)], responses.filter((res) => res.status !== 409).map((res) => res.text).join('\n'));
+  t.deepEqual(
+    statuses(responses),
+    [200, ...Array<number>(49).fill(409)],
+    responses
+      .filter((res) => res.status !== 409)
+      .map((res) => res.text)
+      .join('\n'),
+  );
   for (const res of responses.filter((r) => r.status === 409)) t.is(res.body.error_code, 'SVC-SYS-4002');
   const winner = responses.find((res) => res.status === 200);
   const after = await api('GET', `/api/contract/${contract.id}`, { token });

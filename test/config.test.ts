@@ -133,7 +133,13 @@ test('production names every weak setting in one refusal', (t) => {
 });
 
 test('development and test accept what production refuses as weak', (t) => {
-  const weak = { ...secrets, COOKIE_SECURE: 'false', BCRYPT_ROUNDS: '4', DMS_URL_SECRET: 'c', ALLOWED_ORIGINS: 'http://localhost:3000,https://app.example.com' };
+  const weak = {
+    ...secrets,
+    COOKIE_SECURE: 'false',
+    BCRYPT_ROUNDS: '4',
+    DMS_URL_SECRET: 'c',
+    ALLOWED_ORIGINS: 'http://localhost:3000,https://app.example.com',
+  };
   for (const appEnv of ['development', 'test']) {
     const config = loadConfig({ ...weak, APP_ENV: appEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'config-test-')) });
     t.false(config.cookieSecure, appEnv);

@@ -24,13 +24,25 @@ const admin = async () => (await adminSession()).token;
 
 async function contractBody(crProcessId: number, overrides: Record<string, unknown> = {}) {
   const partner = await createPartner(crProcessId);
-  return { crProcessId, contractNo: `C-${Math.random().toString(36).slice(2)}`, businessPartnerId: partner.id, startDate: '2026-01-01', currencyCode: 'EUR', billingPeriod: 'YEARLY', ...overrides };
+  return {
+    crProcessId,
+    contractNo: `C-${Math.random().toString(36).slice(2)}`,
+    businessPartnerId: partner.id,
+    startDate: '2026-01-01',
+    currencyCode: 'EUR',
+    billingPeriod: 'YEARLY',
+    ...overrides,
+  };
 }
 
 test('contract: an endDate before startDate is 400 SVC-SYS-2001 naming endDate ("not before startDate"), on create and update; the same day is fine', async (t) => {
   const token = await admin();
   const tenant = freshTenant();
-  assertInvalid(t, await api('POST', '/api/contract', { token, body: await contractBody(tenant, { startDate: '2026-03-01', endDate: '2026-02-28' }) }), 'endDate');
+  assertInvalid(
+    t,
+    await api('POST', '/api/contract', { token, body: await contractBody(tenant, { startDate: '2026-03-01', endDate: '2026-02-28' }) }),
+    'endDate',
+  );
   const same = await api('POST', '/api/contract', { token, body: await contractBody(tenant, { startDate: '2026-03-01', endDate: '2026-03-01' }) });
   t.is(same.status, 200, same.text);
   // an update of either date is held to the rule, which names endDate
@@ -87,25 +99,53 @@ test('contractNo and productCode are unique per tenant (409 SVC-SYS-4005), not a
   const contract = await createContract(a);
   const product = await createProduct(a);
   assertErrorBody(t, await api('POST', '/api/contract', { token, body: await contractBody(a, { contractNo: contract.contractNo }) }), 409, 'SVC-SYS-4005');
-  const again = await api('POST', '/api/product', { token, body: { crProcessId: a, productCode: product.productCode, productName: 'Again', unitPrice: '1', currencyCode: 'EUR' } });
+  const again = await api('POST', '/api/product', {
+    token,
+    body: { crProcessId: a, productCode: product.productCode, productName: 'Again', unitPrice: '1', currencyCode: 'EUR' },
+  });
   assertErrorBody(t, again, 409, 'SVC-SYS-4005');
   t.is((await api('POST', '/api/contract', { token, body: await contractBody(b, { contractNo: contract.contractNo }) })).status, 200);
   t.is((await createProduct(b, { productCode: product.productCode })).productCode, product.productCode);
 });
 
-test('references must name a record of the same tenant: a contract, item or accrual naming another tenant\'s record is 400 SVC-SYS-2001 naming the field', async (t) => {
+test("references must name a record of the same tenant: a contract, item or accrual naming another tenant's record is 400 SVC-SYS-2001 naming the field", async (t) => {
   const token = await admin();
   const [a, b] = [freshTenant(), freshTenant()];
   const [partnerOfB, contractOfB, productOfB] = await Promise.all([createPartner(b), createContract(b), createProduct(b)]);
   const contractOfA = await createContract(a);
   assertInvalid(t, await api('POST', '/api/contract', { token, body: { ...(await contractBody(a)), businessPartnerId: partnerOfB.id } }), 'businessPartnerId');
-  assertInvalid(t, await api('POST', '/api/contract-item', { token, body: { crProcessId: a, contractId: contractOfB.id, productId: (await createProduct(a)).id, quantity: '1', unitPrice: '1' } }), 'contractId');
-  assertInvalid(t, await api('POST', '/api/contract-item', { token, body: { crProcessId: a, contractId: contractOfA.id, productId: productOfB.id, quantity: '1', unitPrice: '1' } }), 'productId');
-  assertInvalid(t, await api('POST', '/api/accrual', { token, body: { crProcessId: a, contractId: contractOfB.id, periodStart: '2026-01-01', periodEnd: '2026-01-31', amount: '1', currencyCode: 'EUR' } }), 'contractId');
-  assertInvalid(t, await api('POST', '/api/contact', { token, body: { crProcessId: a, businessPartnerId: partnerOfB.id, firstName: 'A', lastName: 'B' } }), 'businessPartnerId');
+  assertInvalid(
+    t,
+    await api('POST', '/api/contract-item', {
+      token,
+      body: { crProcessId: a, contractId: contractOfB.id, productId: (await createProduct(a)).id, quantity: '1', unitPrice: '1' },
+    }),
+    'contractId',
+  );
+  assertInvalid(
+    t,
+    await api('POST', '/api/contract-item', {
+      token,
+      body: { crProcessId: a, contractId: contractOfA.id, productId: productOfB.id, quantity: '1', unitPrice: '1' },
+    }),
+    'productId',
+  );
+  assertInvalid(
+    t,
+    await api('POST', '/api/accrual', {
+      token,
+      body: { crProcessId: a, contractId: contractOfB.id, periodStart: '2026-01-01', periodEnd: '2026-01-31', amount: '1', currencyCode: 'EUR' },
+    }),
+    'contractId',
+  );
+  assertInvalid(
+    t,
+    await api('POST', '/api/contact', { token, body: { crProcessId: a, businessPartnerId: partnerOfB.id, firstName: 'A', lastName: 'B' } }),
+    'businessPartnerId',
+  );
 });
 
-test('a contact\'s branch must be a branch of the contact\'s partner: another partner\'s branch is 400 naming branchId, on create and when the partner changes', async (t) => {
+test("a contact's branch must be a branch of the contact's partner: another partner's branch is 400 naming branchId, on create and when the partner changes", async (t) => {
   const token = await admin();
   const tenant = freshTenant();
   const [partner, other] = await Promise.all([createPartner(tenant), createPartner(tenant)]);
@@ -130,7 +170,7 @@ test('a branch that contacts name cannot move to another partner: 409 SVC-SYS-40
   t.is((await api('GET', `/api/branch/${branch.id}`, { token })).body.businessPartnerId, partner.id);
 });
 
-test('an accrual\'s contract item must be a line of the accrual\'s contract: another contract\'s item is 400 naming contractItemId; an item accruals name cannot move to another contract (409 SVC-SYS-4003)', async (t) => {
+test("an accrual's contract item must be a line of the accrual's contract: another contract's item is 400 naming contractItemId; an item accruals name cannot move to another contract (409 SVC-SYS-4003)", async (t) => {
   const token = await admin();
   const tenant = freshTenant();
   const [contract, other] = await Promise.all([createContract(tenant), createContract(tenant)]);
@@ -170,7 +210,18 @@ test('deleting a referenced record is 409 SVC-SYS-4003 and deletes nothing: a pa
   await refused(`contract-item/${item.id}`);
 
   // once the referrers are gone, so may the records be
-  for (const path of [`accrual/${itemAccrual.id}`, `accrual/${accrual.id}`, `contract-item/${item.id}`, `contract/${accruing.id}`, `contract/${contract.id}`, `product/${product.id}`, `contact/${contact.id}`, `branch/${branch.id}`, `business-partner/${withContract.id}`, `business-partner/${withContact.id}`]) {
+  for (const path of [
+    `accrual/${itemAccrual.id}`,
+    `accrual/${accrual.id}`,
+    `contract-item/${item.id}`,
+    `contract/${accruing.id}`,
+    `contract/${contract.id}`,
+    `product/${product.id}`,
+    `contact/${contact.id}`,
+    `branch/${branch.id}`,
+    `business-partner/${withContract.id}`,
+    `business-partner/${withContact.id}`,
+  ]) {
     t.is((await api('DELETE', `/api/${path}`, { token })).status, 204, path);
   }
 });

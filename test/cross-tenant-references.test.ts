@@ -8,7 +8,7 @@ import { adminSession, create, createPartner, freshTenant, unique } from './help
 import { api, platform } from './helpers/platform.ts';
 import { assertInvalid } from './helpers/error-body.ts';
 
-test('an update that points groupId or roleTypeId at another tenant\'s record is 400 SVC-SYS-2001 naming the field and changes nothing', async (t) => {
+test("an update that points groupId or roleTypeId at another tenant's record is 400 SVC-SYS-2001 naming the field and changes nothing", async (t) => {
   const { token } = await adminSession();
   const [a, b] = [freshTenant(), freshTenant()];
   const [groupOfA, roleTypeOfA, groupOfB, roleTypeOfB] = await Promise.all([
@@ -18,7 +18,10 @@ test('an update that points groupId or roleTypeId at another tenant\'s record is
     create('role-type', { crProcessId: b, roleCode: unique('b:'), roleName: 'B role' }),
   ]);
   const grant = await create('group-role', { crProcessId: a, groupId: groupOfA.id, roleTypeId: roleTypeOfA.id });
-  for (const [field, value] of [['groupId', groupOfB.id], ['roleTypeId', roleTypeOfB.id]] as const) {
+  for (const [field, value] of [
+    ['groupId', groupOfB.id],
+    ['roleTypeId', roleTypeOfB.id],
+  ] as const) {
     const res = await api('PUT', `/api/group-role/${grant.id}`, { token, body: { version: 0, [field]: value } });
     assertInvalid(t, res, field);
   }
@@ -26,7 +29,7 @@ test('an update that points groupId or roleTypeId at another tenant\'s record is
   t.like(after.body, { version: 0, groupId: groupOfA.id, roleTypeId: roleTypeOfA.id });
 });
 
-test('the database itself refuses a row that names another tenant\'s record or an unknown user (foreign keys, not only the API)', async (t) => {
+test("the database itself refuses a row that names another tenant's record or an unknown user (foreign keys, not only the API)", async (t) => {
   const [a, b] = [freshTenant(), freshTenant()];
   const [partnerOfB, groupOfB] = await Promise.all([createPartner(b), create('group', { crProcessId: b, groupName: unique('B group ') })]);
   const db = new pg.Client({ connectionString: platform.databaseUrl });
@@ -68,7 +71,7 @@ async function place(tenant: number): Promise<{ country: any; city: any }> {
 // "countryId and cityId are core's records, in core's schema of the same database: the keys cross
 // into it" (docs/decisions.md "Services"): another tenant's country or city, one that does not
 // exist, and a city of another country are refused like any other reference.
-test('a business partner naming another tenant\'s or no country or city is 400 SVC-SYS-2001 naming the field, on create and update, and nothing is written', async (t) => {
+test("a business partner naming another tenant's or no country or city is 400 SVC-SYS-2001 naming the field, on create and update, and nothing is written", async (t) => {
   const { token } = await adminSession();
   const [a, b] = [freshTenant(), freshTenant()];
   const [own, other, second] = await Promise.all([place(a), place(b), create('country', { crProcessId: a, code: 'DE', name: 'Deutschland' })]);
@@ -85,7 +88,10 @@ test('a business partner naming another tenant\'s or no country or city is 400 S
   ];
   const code = unique('P-');
   for (const [field, places] of refused) {
-    const res = await api('POST', '/api/business-partner', { token, body: { crProcessId: a, partnerCode: code, partnerName: 'Placed', partnerType: 'CUSTOMER', ...places } });
+    const res = await api('POST', '/api/business-partner', {
+      token,
+      body: { crProcessId: a, partnerCode: code, partnerName: 'Placed', partnerType: 'CUSTOMER', ...places },
+    });
     assertInvalid(t, res, field);
   }
   const listed = await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: a, partnerCode: code } } });

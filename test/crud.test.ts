@@ -12,7 +12,10 @@ import { samples, stored } from './helpers/samples.ts';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 test('every registered resource has a sample for the walk', (t) => {
-  t.deepEqual(registry.map((r) => r.path).filter((path) => !samples[path]), []);
+  t.deepEqual(
+    registry.map((r) => r.path).filter((path) => !samples[path]),
+    [],
+  );
 });
 
 for (const resource of registry.filter((r) => r.operations === 'read-only')) {
@@ -30,9 +33,20 @@ for (const resource of registry.filter((r) => r.operations === 'read-only')) {
     t.is(got.status, 200, got.text);
     t.deepEqual(stored(resource, got.body), stored(resource, record));
     const listed = await api('POST', `/api/${resource.path}/list`, { token, body: { filter: { crProcessId: tenant, id: record.id } } });
-    t.deepEqual(listed.body.content.map((item: Record<string, unknown>) => stored(resource, item)), [stored(resource, record)]);
-    for (const [method, path] of [['POST', ''], ['PUT', `/${key}`], ['DELETE', `/${key}`], ['GET', '/stats']] as const) {
-      const res = await api(method, `/api/${resource.path}${path}`, { token, body: method === 'GET' || method === 'DELETE' ? undefined : { crProcessId: tenant, version: 0 } });
+    t.deepEqual(
+      listed.body.content.map((item: Record<string, unknown>) => stored(resource, item)),
+      [stored(resource, record)],
+    );
+    for (const [method, path] of [
+      ['POST', ''],
+      ['PUT', `/${key}`],
+      ['DELETE', `/${key}`],
+      ['GET', '/stats'],
+    ] as const) {
+      const res = await api(method, `/api/${resource.path}${path}`, {
+        token,
+        body: method === 'GET' || method === 'DELETE' ? undefined : { crProcessId: tenant, version: 0 },
+      });
       t.is(res.status, 404, `${method} ${path}: ${res.text}`);
       t.is(res.body.error_code, 'SVC-SYS-4001', `${method} ${path}`);
     }
@@ -72,7 +86,10 @@ for (const resource of registry.filter((r) => r.operations === 'no-create')) {
       [stored(resource, (await api('GET', `/api/${resource.path}/${key}`, { token })).body)],
     );
 
-    for (const [method, path] of [['POST', ''], ['GET', '/stats']] as const) {
+    for (const [method, path] of [
+      ['POST', ''],
+      ['GET', '/stats'],
+    ] as const) {
       const res = await api(method, `/api/${resource.path}${path}`, { token, body: method === 'GET' ? undefined : { crProcessId: tenant } });
       t.is(res.status, 404, `${method} ${path}: ${res.text}`);
       t.is(res.body.error_code, 'SVC-SYS-4001', `${method} ${path}`);

@@ -33,7 +33,10 @@ eachLayer('every container reads the ConfigMap; the services read the whole Secr
   const secrets = rendered.all<ISecret>('Secret');
   for (const name of DEPLOYMENTS) {
     const envFrom = app(rendered.deployment(name)).envFrom ?? [];
-    t.true(envFrom.some((source) => source.configMapRef?.name === config.metadata?.name), `${name}: envFrom the rendered ConfigMap`);
+    t.true(
+      envFrom.some((source) => source.configMapRef?.name === config.metadata?.name),
+      `${name}: envFrom the rendered ConfigMap`,
+    );
     if (name === GATEWAY) continue; // its keys one by one: the next test
     const secretRefs = envFrom.flatMap((source) => (source.secretRef ? [source.secretRef] : []));
     t.is(secretRefs.length, 1, `${name}: one secretRef`);
@@ -42,7 +45,10 @@ eachLayer('every container reads the ConfigMap; the services read the whole Secr
     if (secrets.length === 0) {
       t.is(ref?.name, SECRET_NAME, `${name}: references the operator's Secret ${SECRET_NAME}`);
     } else {
-      t.true(secrets.some((secret) => secret.metadata?.name === ref?.name), `${name}: references the generated Secret`);
+      t.true(
+        secrets.some((secret) => secret.metadata?.name === ref?.name),
+        `${name}: references the generated Secret`,
+      );
     }
   }
 });
@@ -77,14 +83,17 @@ eachLayer('the ConfigMap holds the settings and no secret', (t, rendered) => {
   t.is(data.DMS_STORAGE_DIR, '/var/lib/platform/files');
 });
 
-
 // ---------------------------------------------------------------------------------------------
 // Per layer
 
 test('base: carries no Secret (only references platform-secrets)', (t) => {
   const rendered = render('base');
   const secrets = rendered.all<ISecret>('Secret');
-  t.deepEqual(secrets.filter((secret) => secret.data || secret.stringData).map((secret) => secret.metadata?.name), [], 'no Secret with data');
+  t.deepEqual(
+    secrets.filter((secret) => secret.data || secret.stringData).map((secret) => secret.metadata?.name),
+    [],
+    'no Secret with data',
+  );
   t.is(secrets.length, 0, 'no Secret at all');
 });
 
@@ -95,9 +104,7 @@ test('production: APP_ENV=production, ALLOWED_ORIGINS set, no Secret rendered, m
   t.not(data.ALLOWED_ORIGINS ?? '', '', 'production refuses to start without ALLOWED_ORIGINS');
   t.is(rendered.all<ISecret>('Secret').length, 0, 'the operator creates platform-secrets; nothing secret comes from git');
   for (const variable of TLS_VARIABLES) t.truthy(data[variable], `${variable}: the grpc-mtls component is included`);
-  const hpa = rendered
-    .all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler')
-    .find((scaler) => scaler.spec?.scaleTargetRef.name === GATEWAY)?.spec;
+  const hpa = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler').find((scaler) => scaler.spec?.scaleTargetRef.name === GATEWAY)?.spec;
   t.true((hpa?.minReplicas ?? 1) >= 3, 'never fewer than 3 gateways');
   t.true((hpa?.maxReplicas ?? 0) > (hpa?.minReplicas ?? 1), 'room to scale');
   t.is(hpa?.metrics?.find((metric) => metric.type === 'Resource')?.resource?.name, 'cpu', 'scales on CPU');
@@ -114,8 +121,15 @@ test('test: APP_ENV=test (migrates at start, generates no secret), mutual TLS as
   for (const variable of TLS_VARIABLES) t.truthy(data[variable], `${variable}: the grpc-mtls component is included`);
   const namespaces = new Set(rendered.objects.filter((object) => object.kind !== 'Namespace').map((object) => object.metadata?.namespace));
   t.deepEqual([...namespaces], ['platform-test']);
-  t.deepEqual(rendered.all<K8sObject>('Namespace').map((namespace) => namespace.metadata?.name), ['platform-test']);
-  t.not(rendered.all<K8sObject>('Namespace')[0]?.metadata?.name, render('development').all<K8sObject>('Namespace')[0]?.metadata?.name, 'not the development namespace');
+  t.deepEqual(
+    rendered.all<K8sObject>('Namespace').map((namespace) => namespace.metadata?.name),
+    ['platform-test'],
+  );
+  t.not(
+    rendered.all<K8sObject>('Namespace')[0]?.metadata?.name,
+    render('development').all<K8sObject>('Namespace')[0]?.metadata?.name,
+    'not the development namespace',
+  );
 });
 
 test('development: APP_ENV=development, plaintext gRPC', (t) => {
@@ -139,18 +153,21 @@ for (const overlay of GENERATED_SECRETS) {
   });
 }
 
-eachLayer('no Secret value is rendered from the repository: a Secret only from an overlay\'s secretGenerator, and no secret in any other object', (t, rendered) => {
-  const secrets = rendered.all<ISecret>('Secret');
-  if (!(GENERATED_SECRETS as readonly string[]).includes(rendered.layer)) t.is(secrets.length, 0, 'no Secret: the operator creates it');
-  for (const secret of secrets) t.is(secret.stringData, undefined, `${secret.metadata?.name}: no stringData`);
-  // Anything else that carries a secret's name as a key, or a value shaped like one of the keys the
-  // platform requires (64+ or exactly 32 hexadecimal characters, a PEM block), holds a secret.
-  for (const object of rendered.objects.filter((o) => o.kind !== 'Secret')) {
-    const text = JSON.stringify(object);
-    t.notRegex(text, /-----BEGIN [A-Z ]+-----/, `${object.kind} ${object.metadata?.name}: no PEM block`);
-    t.notRegex(text, /"[0-9a-fA-F]{64,}"|"[0-9a-fA-F]{32}"/, `${object.kind} ${object.metadata?.name}: no hexadecimal key`);
-  }
-});
+eachLayer(
+  "no Secret value is rendered from the repository: a Secret only from an overlay's secretGenerator, and no secret in any other object",
+  (t, rendered) => {
+    const secrets = rendered.all<ISecret>('Secret');
+    if (!(GENERATED_SECRETS as readonly string[]).includes(rendered.layer)) t.is(secrets.length, 0, 'no Secret: the operator creates it');
+    for (const secret of secrets) t.is(secret.stringData, undefined, `${secret.metadata?.name}: no stringData`);
+    // Anything else that carries a secret's name as a key, or a value shaped like one of the keys the
+    // platform requires (64+ or exactly 32 hexadecimal characters, a PEM block), holds a secret.
+    for (const object of rendered.objects.filter((o) => o.kind !== 'Secret')) {
+      const text = JSON.stringify(object);
+      t.notRegex(text, /-----BEGIN [A-Z ]+-----/, `${object.kind} ${object.metadata?.name}: no PEM block`);
+      t.notRegex(text, /"[0-9a-fA-F]{64,}"|"[0-9a-fA-F]{32}"/, `${object.kind} ${object.metadata?.name}: no hexadecimal key`);
+    }
+  },
+);
 
 test('secrets.env is git-ignored and the committed example holds placeholders only', (t) => {
   for (const overlay of ['development', 'test', 'production']) {
@@ -171,7 +188,7 @@ test('secrets.env is git-ignored and the committed example holds placeholders on
   }
 });
 
-test('the image holds the migrate Job\'s command and what it imports from scripts/', (t) => {
+test("the image holds the migrate Job's command and what it imports from scripts/", (t) => {
   // The Dockerfile leaves scripts/ out of the image but for these; the services' folders are copied whole.
   const files: string[] = [];
   const visit = (file: string): void => {
@@ -193,7 +210,7 @@ test('the image holds the migrate Job\'s command and what it imports from script
   t.true(files.length >= 2, `found ${files.join(', ')}`);
 });
 
-test('the image copies every workspace\'s package.json before npm ci, which needs them all to match the lock file', (t) => {
+test("the image copies every workspace's package.json before npm ci, which needs them all to match the lock file", (t) => {
   const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
   const install = dockerfile.search(/^RUN npm ci\b/m);
   t.true(install > 0, 'a RUN npm ci line');
@@ -201,11 +218,15 @@ test('the image copies every workspace\'s package.json before npm ci, which need
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
   t.true(pkg.workspaces.length >= 6, pkg.workspaces.join(', '));
   for (const workspace of pkg.workspaces) {
-    t.regex(beforeInstall, new RegExp(`^COPY ${workspace.replace(/[.]/g, '\\.')}/package\\.json ${workspace}/$`, 'm'), `the Dockerfile copies ${workspace}/package.json before npm ci`);
+    t.regex(
+      beforeInstall,
+      new RegExp(`^COPY ${workspace.replace(/[.]/g, '\\.')}/package\\.json ${workspace}/$`, 'm'),
+      `the Dockerfile copies ${workspace}/package.json before npm ci`,
+    );
   }
 });
 
-test('the image is built FROM an exact Node release, the one the suite runs on (package.json\'s node), not a floating tag', (t) => {
+test("the image is built FROM an exact Node release, the one the suite runs on (package.json's node), not a floating tag", (t) => {
   const dockerfile = readFileSync(join(DEPLOY, 'Dockerfile'), 'utf8');
   const froms = dockerfile.split('\n').filter((line) => /^FROM\s/i.test(line));
   t.true(froms.length >= 1, 'a FROM line');

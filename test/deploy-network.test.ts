@@ -65,36 +65,50 @@ eachLayer('Services match the addresses: gateway 80 → 8080 ClusterIP, *_GRPC_A
   }
 });
 
-
-eachLayer('the gRPC services admit their callers alone (the gateway; bpm-svc and dms-svc to core-svc), on their gRPC port (dms-svc: and its HTTP port)', (t, rendered) => {
-  for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
-    const allowed = servicePorts(rendered, name);
-    const labels = podLabels(rendered.deployment(name));
-    const callers = GRPC_CALLERS[name].map((caller) => podLabels(rendered.deployment(caller)));
-    const others = DEPLOYMENTS.filter((d) => !GRPC_CALLERS[name].includes(d)).map((other) => ({ other, labels: podLabels(rendered.deployment(other)) }));
-    // Prometheus' rule for the metrics port is checked apart (the metrics test below)
-    const rules = policiesFor(rendered, labels, 'Ingress').flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !isMetricsRule(rule));
-    t.true(rules.length > 0, `${name}: an ingress policy allows something`);
-    for (const rule of rules) {
-      const peers = rule.from ?? [];
-      t.true(peers.length > 0, `${name}: no rule admits every source`);
-      for (const peer of peers) {
-        t.is(peer.ipBlock, undefined, `${name}: no ipBlock peer`);
-        t.is(peer.namespaceSelector, undefined, `${name}: no namespaceSelector peer`);
-        t.true(callers.some((caller) => labelSelectorMatches(peer.podSelector, caller)), `${name}: the peer is one of ${GRPC_CALLERS[name].join(', ')}`);
-        for (const { other, labels: otherLabels } of others) t.false(labelSelectorMatches(peer.podSelector, otherLabels), `${name}: ${other} is not a peer`);
+eachLayer(
+  'the gRPC services admit their callers alone (the gateway; bpm-svc and dms-svc to core-svc), on their gRPC port (dms-svc: and its HTTP port)',
+  (t, rendered) => {
+    for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
+      const allowed = servicePorts(rendered, name);
+      const labels = podLabels(rendered.deployment(name));
+      const callers = GRPC_CALLERS[name].map((caller) => podLabels(rendered.deployment(caller)));
+      const others = DEPLOYMENTS.filter((d) => !GRPC_CALLERS[name].includes(d)).map((other) => ({ other, labels: podLabels(rendered.deployment(other)) }));
+      // Prometheus' rule for the metrics port is checked apart (the metrics test below)
+      const rules = policiesFor(rendered, labels, 'Ingress')
+        .flatMap((policy) => policy.spec?.ingress ?? [])
+        .filter((rule) => !isMetricsRule(rule));
+      t.true(rules.length > 0, `${name}: an ingress policy allows something`);
+      for (const rule of rules) {
+        const peers = rule.from ?? [];
+        t.true(peers.length > 0, `${name}: no rule admits every source`);
+        for (const peer of peers) {
+          t.is(peer.ipBlock, undefined, `${name}: no ipBlock peer`);
+          t.is(peer.namespaceSelector, undefined, `${name}: no namespaceSelector peer`);
+          t.true(
+            callers.some((caller) => labelSelectorMatches(peer.podSelector, caller)),
+            `${name}: the peer is one of ${GRPC_CALLERS[name].join(', ')}`,
+          );
+          for (const { other, labels: otherLabels } of others) t.false(labelSelectorMatches(peer.podSelector, otherLabels), `${name}: ${other} is not a peer`);
+        }
+        const ports = rule.ports?.map((p) => p.port) ?? [];
+        t.true(ports.length > 0, `${name}: the rule names its ports (none would admit every port)`);
+        for (const port of ports) t.true(allowed.includes(port as number), `${name}: port ${port} is one of ${allowed.join(', ')}`);
       }
-      const ports = rule.ports?.map((p) => p.port) ?? [];
-      t.true(ports.length > 0, `${name}: the rule names its ports (none would admit every port)`);
-      for (const port of ports) t.true(allowed.includes(port as number), `${name}: port ${port} is one of ${allowed.join(', ')}`);
+      const container = app(rendered.deployment(name));
+      for (const port of allowed)
+        t.true(
+          ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(GATEWAY)) }, port),
+          `${name}: the gateway may reach port ${port}`,
+        );
+      for (const caller of GRPC_CALLERS[name]) {
+        t.true(
+          ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(caller)) }, allowed[0]!),
+          `${name}: ${caller} may call its gRPC port`,
+        );
+      }
     }
-    const container = app(rendered.deployment(name));
-    for (const port of allowed) t.true(ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(GATEWAY)) }, port), `${name}: the gateway may reach port ${port}`);
-    for (const caller of GRPC_CALLERS[name]) {
-      t.true(ingressAllowed(rendered, labels, container, { pod: podLabels(rendered.deployment(caller)) }, allowed[0]!), `${name}: ${caller} may call its gRPC port`);
-    }
-  }
-});
+  },
+);
 
 eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egress, and every pod has a policy that allows what it needs', (t, rendered) => {
   const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
@@ -121,7 +135,7 @@ eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egres
   }
 });
 
-eachLayer('no NetworkPolicy lets the gateway out on PostgreSQL\'s port, to any address or pod', (t, rendered) => {
+eachLayer("no NetworkPolicy lets the gateway out on PostgreSQL's port, to any address or pod", (t, rendered) => {
   const gateway = podLabels(rendered.deployment(GATEWAY));
   const egress = policiesFor(rendered, gateway, 'Egress');
   t.true(egress.length > 1, 'policies select the gateway for egress');
@@ -140,7 +154,10 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
   const monitoring = { namespace: MONITORING_NAMESPACE, pod: {} };
   const elsewhere = { namespace: 'somewhere-else', pod: {} };
   // The gateway: public port from anywhere, management port from Prometheus only.
-  t.true(ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.GATEWAY_PORT)), 'GATEWAY_PORT from any namespace (the ingress controller)');
+  t.true(
+    ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.GATEWAY_PORT)),
+    'GATEWAY_PORT from any namespace (the ingress controller)',
+  );
   t.true(ingressAllowed(rendered, gateway, gatewayContainer, monitoring, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from monitoring');
   t.false(ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from nowhere else');
   t.true(egressAllowed(rendered, gateway, 'external', REDIS_PORT), 'the gateway reaches Redis');
@@ -150,9 +167,15 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
     const container = app(rendered.deployment(name));
     for (const port of servicePorts(rendered, name)) {
       t.true(egressAllowed(rendered, gateway, { pod: labels }, port, 'TCP', container), `the gateway reaches ${name} on ${port}`);
-      t.true(container.ports?.some((p) => p.containerPort === port), `${name} listens on ${port}`);
+      t.true(
+        container.ports?.some((p) => p.containerPort === port),
+        `${name} listens on ${port}`,
+      );
     }
-    t.false(egressAllowed(rendered, gateway, { pod: labels }, Number(config[METRICS_PORTS[name]]), 'TCP', container), `the gateway does not reach ${name}'s metrics port`);
+    t.false(
+      egressAllowed(rendered, gateway, { pod: labels }, Number(config[METRICS_PORTS[name]]), 'TCP', container),
+      `the gateway does not reach ${name}'s metrics port`,
+    );
     t.false(egressAllowed(rendered, labels, 'external', REDIS_PORT), `${name}: no Redis`);
     // Out of a service: core-svc's gRPC port for its callers, nothing of another service else.
     for (const other of Object.keys(GRPC_SERVICES) as GrpcService[]) {
@@ -160,7 +183,11 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
       const otherLabels = podLabels(rendered.deployment(other));
       const otherContainer = app(rendered.deployment(other));
       const grpcPort = parseAddress(config[GRPC_SERVICES[other]]).port;
-      t.is(egressAllowed(rendered, labels, { pod: otherLabels }, grpcPort, 'TCP', otherContainer), GRPC_CALLERS[other].includes(name), `${name} → ${other}:${grpcPort}`);
+      t.is(
+        egressAllowed(rendered, labels, { pod: otherLabels }, grpcPort, 'TCP', otherContainer),
+        GRPC_CALLERS[other].includes(name),
+        `${name} → ${other}:${grpcPort}`,
+      );
     }
     t.false(egressAllowed(rendered, labels, { pod: gateway }, Number(config.GATEWAY_PORT)), `${name} does not call the gateway`);
   }
@@ -176,12 +203,19 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
     for (const rule of policy.spec?.egress ?? []) {
       for (const peer of rule.to ?? []) {
         if (peer.ipBlock) {
-          for (const port of rule.ports ?? []) t.true([POSTGRES_PORT, REDIS_PORT].includes(port.port as number), `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis (${port.port})`);
+          for (const port of rule.ports ?? [])
+            t.true(
+              [POSTGRES_PORT, REDIS_PORT].includes(port.port as number),
+              `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis (${port.port})`,
+            );
         } else if (!peer.namespaceSelector) {
           const targets = pods(rendered).filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
           t.true(targets.length > 0, `${policy.metadata?.name}: its peer selects a pod of the platform`);
           for (const port of rule.ports ?? []) {
-            t.true(targets.every((target) => containerPort(target.container, port.port) !== undefined), `${policy.metadata?.name}: port ${port.port} is a container port of every pod it reaches`);
+            t.true(
+              targets.every((target) => containerPort(target.container, port.port) !== undefined),
+              `${policy.metadata?.name}: port ${port.port} is a container port of every pod it reaches`,
+            );
           }
         }
       }
@@ -191,7 +225,10 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
   const job = pods(rendered).find((pod) => pod.name === `Job ${MIGRATE_JOB}`)!;
   t.false(ingressAllowed(rendered, job.labels, job.container, { pod: gateway }, 8080), 'nothing reaches the migrate Job');
   t.false(egressAllowed(rendered, job.labels, 'external', REDIS_PORT), 'the migrate Job does not reach Redis');
-  t.false(egressAllowed(rendered, job.labels, { pod: podLabels(rendered.deployment('core-svc')) }, 50051, 'TCP', app(rendered.deployment('core-svc'))), 'nor a service');
+  t.false(
+    egressAllowed(rendered, job.labels, { pod: podLabels(rendered.deployment('core-svc')) }, 50051, 'TCP', app(rendered.deployment('core-svc'))),
+    'nor a service',
+  );
 });
 
 eachLayer('with GRPC_TLS_* set, all three are, and every Deployment mounts the Secret platform-grpc-tls where they point', (t, rendered) => {
@@ -202,7 +239,11 @@ eachLayer('with GRPC_TLS_* set, all three are, and every Deployment mounts the S
     return;
   }
   t.deepEqual(set, [...TLS_VARIABLES], 'all three or none (a partial set refuses the start)');
-  t.is(rendered.all<ISecret>('Secret').filter((secret) => secret.metadata?.name?.startsWith(TLS_SECRET_NAME)).length, 0, `${TLS_SECRET_NAME} is the operator's, never rendered`);
+  t.is(
+    rendered.all<ISecret>('Secret').filter((secret) => secret.metadata?.name?.startsWith(TLS_SECRET_NAME)).length,
+    0,
+    `${TLS_SECRET_NAME} is the operator's, never rendered`,
+  );
   for (const name of DEPLOYMENTS) {
     const deployment = rendered.deployment(name);
     const volume = deployment.spec?.template.spec?.volumes?.find((v) => v.secret?.secretName === TLS_SECRET_NAME);
@@ -218,7 +259,7 @@ eachLayer('with GRPC_TLS_* set, all three are, and every Deployment mounts the S
   }
 });
 
-eachLayer('gateway reaches dms-svc\'s HTTP port (DMS_HTTP_ADDR) through the Service; dms-svc listens on it', (t, rendered) => {
+eachLayer("gateway reaches dms-svc's HTTP port (DMS_HTTP_ADDR) through the Service; dms-svc listens on it", (t, rendered) => {
   const { service, variable, portName } = DMS_HTTP;
   const gatewaySees = envOf(rendered, GATEWAY, variable);
   t.truthy(gatewaySees, `the gateway's environment has ${variable} (without it the gateway dials 127.0.0.1:50054)`);
@@ -243,7 +284,7 @@ eachLayer('gateway reaches dms-svc\'s HTTP port (DMS_HTTP_ADDR) through the Serv
   t.is(dms.spec?.type ?? 'ClusterIP', 'ClusterIP', `Service ${host} is ClusterIP`);
 });
 
-eachLayer('only the gateway may reach dms-svc\'s HTTP port (DMS_HTTP_ADDR)', (t, rendered) => {
+eachLayer("only the gateway may reach dms-svc's HTTP port (DMS_HTTP_ADDR)", (t, rendered) => {
   const { service, variable } = DMS_HTTP;
   const { port } = parseAddress(rendered.config().data[variable]);
   const labels = podLabels(rendered.deployment(service));
@@ -253,7 +294,9 @@ eachLayer('only the gateway may reach dms-svc\'s HTTP port (DMS_HTTP_ADDR)', (t,
     .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, labels) && (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'));
   t.true(applying.length > 0, `${service}: an ingress NetworkPolicy selects its pods`);
   // Every rule that admits the port: one without ports admits every port.
-  const admitting = applying.flatMap((policy) => policy.spec?.ingress ?? []).filter((rule) => !rule.ports || rule.ports.some((p) => p.port === port || p.port === undefined));
+  const admitting = applying
+    .flatMap((policy) => policy.spec?.ingress ?? [])
+    .filter((rule) => !rule.ports || rule.ports.some((p) => p.port === port || p.port === undefined));
   t.true(admitting.length > 0, `${service}: some rule admits port ${port}`);
   for (const rule of admitting) {
     const peers = rule.from ?? [];
@@ -269,40 +312,47 @@ eachLayer('only the gateway may reach dms-svc\'s HTTP port (DMS_HTTP_ADDR)', (t,
   }
 });
 
-eachLayer('each service serves /metrics on its container port metrics (*_METRICS_PORT), annotated for Prometheus, reachable from the monitoring namespace only and through no Service; the gateway on its management port', (t, rendered) => {
-  const config = rendered.config().data;
-  const annotated = (name: string, port: number) => {
-    const annotations = rendered.deployment(name).spec?.template.metadata?.annotations ?? {};
-    t.is(annotations['prometheus.io/scrape'], 'true', `${name}: scraped`);
-    t.is(annotations['prometheus.io/port'], String(port), `${name}: scrape port`);
-    t.is(annotations['prometheus.io/path'], '/metrics', `${name}: scrape path`);
-  };
-  annotated(GATEWAY, Number(config.MANAGEMENT_PORT));
-  t.not(Number(config.MANAGEMENT_PORT), Number(config.GATEWAY_PORT), 'never the public port');
-  const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
-  for (const [name, variable] of Object.entries(METRICS_PORTS)) {
-    const port = Number(config[variable]);
-    const container = app(rendered.deployment(name));
-    t.true(Number.isInteger(port) && port > 0, `${variable} is set`);
-    t.is(containerPort(container, 'metrics'), port, `${name}: container port metrics is ${variable}`);
-    t.not(port, parseAddress(config[GRPC_SERVICES[name as GrpcService]]).port, `${name}: not the gRPC port`);
-    annotated(name, port);
-    for (const service of rendered.all<IService>('Service')) {
-      for (const servicePort of service.spec?.ports ?? []) {
-        if (selects(service.spec?.selector, podLabels(rendered.deployment(name)))) {
-          t.not(containerPort(container, servicePort.targetPort), port, `Service ${service.metadata?.name} does not expose ${name}'s metrics port`);
+eachLayer(
+  'each service serves /metrics on its container port metrics (*_METRICS_PORT), annotated for Prometheus, reachable from the monitoring namespace only and through no Service; the gateway on its management port',
+  (t, rendered) => {
+    const config = rendered.config().data;
+    const annotated = (name: string, port: number) => {
+      const annotations = rendered.deployment(name).spec?.template.metadata?.annotations ?? {};
+      t.is(annotations['prometheus.io/scrape'], 'true', `${name}: scraped`);
+      t.is(annotations['prometheus.io/port'], String(port), `${name}: scrape port`);
+      t.is(annotations['prometheus.io/path'], '/metrics', `${name}: scrape path`);
+    };
+    annotated(GATEWAY, Number(config.MANAGEMENT_PORT));
+    t.not(Number(config.MANAGEMENT_PORT), Number(config.GATEWAY_PORT), 'never the public port');
+    const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
+    for (const [name, variable] of Object.entries(METRICS_PORTS)) {
+      const port = Number(config[variable]);
+      const container = app(rendered.deployment(name));
+      t.true(Number.isInteger(port) && port > 0, `${variable} is set`);
+      t.is(containerPort(container, 'metrics'), port, `${name}: container port metrics is ${variable}`);
+      t.not(port, parseAddress(config[GRPC_SERVICES[name as GrpcService]]).port, `${name}: not the gRPC port`);
+      annotated(name, port);
+      for (const service of rendered.all<IService>('Service')) {
+        for (const servicePort of service.spec?.ports ?? []) {
+          if (selects(service.spec?.selector, podLabels(rendered.deployment(name)))) {
+            t.not(containerPort(container, servicePort.targetPort), port, `Service ${service.metadata?.name} does not expose ${name}'s metrics port`);
+          }
         }
       }
+      const rules = policies
+        .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, podLabels(rendered.deployment(name))))
+        .flatMap((policy) => policy.spec?.ingress ?? [])
+        .filter(isMetricsRule);
+      t.is(rules.length, 1, `${name}: one rule admits Prometheus to its metrics port`);
+      for (const peer of rules[0]?.from ?? []) {
+        t.deepEqual(
+          peer.namespaceSelector?.matchLabels,
+          { 'kubernetes.io/metadata.name': MONITORING_NAMESPACE },
+          `${name}: from the ${MONITORING_NAMESPACE} namespace`,
+        );
+        t.is(peer.ipBlock, undefined);
+      }
+      t.true((rules[0]?.from?.length ?? 0) > 0, `${name}: the rule does not admit every source`);
     }
-    const rules = policies
-      .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, podLabels(rendered.deployment(name))))
-      .flatMap((policy) => policy.spec?.ingress ?? [])
-      .filter(isMetricsRule);
-    t.is(rules.length, 1, `${name}: one rule admits Prometheus to its metrics port`);
-    for (const peer of rules[0]?.from ?? []) {
-      t.deepEqual(peer.namespaceSelector?.matchLabels, { 'kubernetes.io/metadata.name': MONITORING_NAMESPACE }, `${name}: from the ${MONITORING_NAMESPACE} namespace`);
-      t.is(peer.ipBlock, undefined);
-    }
-    t.true((rules[0]?.from?.length ?? 0) > 0, `${name}: the rule does not admit every source`);
-  }
-});
+  },
+);

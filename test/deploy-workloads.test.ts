@@ -51,7 +51,13 @@ eachLayer('every rendered object passes its Kubernetes API schema', async (t, re
 });
 
 eachLayer('the four Deployments run one image, set by kustomize, with node <svc>/src/main.ts', (t, rendered) => {
-  t.deepEqual(rendered.all<IDeployment>('Deployment').map((d) => d.metadata?.name).sort(), [...DEPLOYMENTS].sort());
+  t.deepEqual(
+    rendered
+      .all<IDeployment>('Deployment')
+      .map((d) => d.metadata?.name)
+      .sort(),
+    [...DEPLOYMENTS].sort(),
+  );
   const images = new Set<string | undefined>();
   for (const name of DEPLOYMENTS) {
     const deployment = rendered.deployment(name);
@@ -95,24 +101,31 @@ eachLayer('every pod runs hardened: non-root, read-only root, no capabilities, R
   }
 });
 
-eachLayer('the migrate Job runs what `npm run migrate -- up` runs, with the Deployments\' image, unprobed, retried a little and bounded in time', (t, rendered) => {
-  t.deepEqual(rendered.all<IJob>('Job').map((job) => job.metadata?.name), [MIGRATE_JOB], 'one Job');
-  const job = rendered.job(MIGRATE_JOB);
-  const pod = job.spec?.template.spec;
-  const container = only(pod?.containers, `Job ${MIGRATE_JOB}`);
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.migrate;
-  t.deepEqual(container.command, [...(script ?? '').split(' '), 'up'], `the command is package.json's migrate script (${script}) with up`);
-  t.is(container.image, app(rendered.deployment(GATEWAY)).image, 'the image of the release the Deployments run');
-  t.deepEqual(pod?.initContainers ?? [], []);
-  // Nothing to probe; a liveness probe would kill a migrator that waits for another's lock.
-  for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) t.is(container[kind], undefined, kind);
-  t.is(pod?.restartPolicy, 'Never', 'a failed run leaves its pod (and log) behind; the Job retries in a new one');
-  t.true((job.spec?.backoffLimit ?? 6) <= 3, 'a failing migration is not retried for long');
-  t.true((job.spec?.activeDeadlineSeconds ?? 0) > 0, 'a run waiting for a lock nobody releases ends');
-  t.is(job.spec?.parallelism ?? 1, 1);
-  t.is(job.spec?.completions ?? 1, 1);
-  t.false(pod?.automountServiceAccountToken ?? true, 'no API token in the pod');
-});
+eachLayer(
+  "the migrate Job runs what `npm run migrate -- up` runs, with the Deployments' image, unprobed, retried a little and bounded in time",
+  (t, rendered) => {
+    t.deepEqual(
+      rendered.all<IJob>('Job').map((job) => job.metadata?.name),
+      [MIGRATE_JOB],
+      'one Job',
+    );
+    const job = rendered.job(MIGRATE_JOB);
+    const pod = job.spec?.template.spec;
+    const container = only(pod?.containers, `Job ${MIGRATE_JOB}`);
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.migrate;
+    t.deepEqual(container.command, [...(script ?? '').split(' '), 'up'], `the command is package.json's migrate script (${script}) with up`);
+    t.is(container.image, app(rendered.deployment(GATEWAY)).image, 'the image of the release the Deployments run');
+    t.deepEqual(pod?.initContainers ?? [], []);
+    // Nothing to probe; a liveness probe would kill a migrator that waits for another's lock.
+    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) t.is(container[kind], undefined, kind);
+    t.is(pod?.restartPolicy, 'Never', 'a failed run leaves its pod (and log) behind; the Job retries in a new one');
+    t.true((job.spec?.backoffLimit ?? 6) <= 3, 'a failing migration is not retried for long');
+    t.true((job.spec?.activeDeadlineSeconds ?? 0) > 0, 'a run waiting for a lock nobody releases ends');
+    t.is(job.spec?.parallelism ?? 1, 1);
+    t.is(job.spec?.completions ?? 1, 1);
+    t.false(pod?.automountServiceAccountToken ?? true, 'no API token in the pod');
+  },
+);
 
 eachLayer('no container carries a secret value inline: the migrate Job takes DATABASE_URL from the Secret by reference', (t, rendered) => {
   const secrets = rendered.all<ISecret>('Secret').map((secret) => secret.metadata?.name);
@@ -152,28 +165,33 @@ eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), 
   }
 });
 
-eachLayer('each gRPC service is probed on its own: the native gRPC probe on the port of its address, or GET /health on its metrics port where gRPC wants client certificates', (t, rendered) => {
-  const config = rendered.config().data;
-  const tls = TLS_VARIABLES.some((variable) => config[variable]);
-  for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
-    const container = app(rendered.deployment(name));
-    const { port } = parseAddress(config[variable]);
-    t.truthy(container.ports?.some((p) => p.containerPort === port), `${name}: listens on ${port} (${variable})`);
-    for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
-      const probe = container[kind];
-      if (tls) {
-        // the kubelet's gRPC probe has no client certificate: it would fail, and the pods never be ready
-        t.is(probe?.grpc, undefined, `${name}: ${kind} is no gRPC probe while GRPC_TLS_* is set`);
-        t.is(probe?.httpGet?.path, '/health', `${name}: ${kind} asks GET /health`);
-        t.is(probePort(container, probe), Number(config[METRICS_PORTS[name as GrpcService]]), `${name}: ${kind} on the metrics port`);
-      } else {
-        t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
-        t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+eachLayer(
+  'each gRPC service is probed on its own: the native gRPC probe on the port of its address, or GET /health on its metrics port where gRPC wants client certificates',
+  (t, rendered) => {
+    const config = rendered.config().data;
+    const tls = TLS_VARIABLES.some((variable) => config[variable]);
+    for (const [name, variable] of Object.entries(GRPC_SERVICES)) {
+      const container = app(rendered.deployment(name));
+      const { port } = parseAddress(config[variable]);
+      t.truthy(
+        container.ports?.some((p) => p.containerPort === port),
+        `${name}: listens on ${port} (${variable})`,
+      );
+      for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+        const probe = container[kind];
+        if (tls) {
+          // the kubelet's gRPC probe has no client certificate: it would fail, and the pods never be ready
+          t.is(probe?.grpc, undefined, `${name}: ${kind} is no gRPC probe while GRPC_TLS_* is set`);
+          t.is(probe?.httpGet?.path, '/health', `${name}: ${kind} asks GET /health`);
+          t.is(probePort(container, probe), Number(config[METRICS_PORTS[name as GrpcService]]), `${name}: ${kind} on the metrics port`);
+        } else {
+          t.truthy(probe?.grpc, `${name}: ${kind} uses the native gRPC probe`);
+          t.is(probePort(container, probe), port, `${name}: ${kind} port`);
+        }
       }
     }
-  }
-});
-
+  },
+);
 
 eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; DATA_DIR is writable', (t, rendered) => {
   const config = rendered.config().data;
@@ -200,8 +218,7 @@ eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; 
   }
 });
 
-
-eachLayer('every Deployment: its replica count is its HorizontalPodAutoscaler\'s, at least 2 (the Deployment sets none), on CPU', (t, rendered) => {
+eachLayer("every Deployment: its replica count is its HorizontalPodAutoscaler's, at least 2 (the Deployment sets none), on CPU", (t, rendered) => {
   const scalers = rendered.all<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
   t.is(scalers.length, DEPLOYMENTS.length, 'one autoscaler per Deployment, no other');
   for (const name of DEPLOYMENTS) {
@@ -231,7 +248,10 @@ eachLayer('every Deployment: one PodDisruptionBudget selects exactly its pods an
     for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
       t.false(labelSelectorMatches(spec?.selector, podLabels(rendered.deployment(other))), `${name}'s budget does not select ${other}`);
     }
-    t.false(labelSelectorMatches(spec?.selector, rendered.job(MIGRATE_JOB).spec?.template.metadata?.labels ?? {}), `${name}'s budget does not select the migrate Job`);
+    t.false(
+      labelSelectorMatches(spec?.selector, rendered.job(MIGRATE_JOB).spec?.template.metadata?.labels ?? {}),
+      `${name}'s budget does not select the migrate Job`,
+    );
     t.is(spec?.unhealthyPodEvictionPolicy, 'AlwaysAllow', `${name}: an unready pod never blocks a node drain`);
     // The fewest replicas there may be: the autoscaler's minimum.
     const scaler = rendered
@@ -274,7 +294,7 @@ eachLayer('every Deployment rolls one new ready pod in before an old one goes, a
   }
 });
 
-eachLayer('every Deployment\'s container has startup, readiness and liveness probes, and CPU and memory requests and limits', (t, rendered) => {
+eachLayer("every Deployment's container has startup, readiness and liveness probes, and CPU and memory requests and limits", (t, rendered) => {
   for (const name of DEPLOYMENTS) {
     const container = app(rendered.deployment(name));
     for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {

@@ -38,7 +38,10 @@ test('"share-link create/update/delete ... each append one dms-audit-log row", i
   t.is((await api('DELETE', `/api/dms-share-link/${link.id}`, { token })).status, 204);
 
   const rows = await auditOf(tenant, { shareLinkId: link.id });
-  t.deepEqual(rows.map((row) => row.action), ['SHARE_CREATE', 'SHARE_UPDATE', 'SHARE_DELETE']);
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['SHARE_CREATE', 'SHARE_UPDATE', 'SHARE_DELETE'],
+  );
   for (const row of rows) {
     t.like(row, { crProcessId: tenant, shareLinkId: link.id, fileId, userCode: 'admin' });
     t.regex(row.hash, /^[0-9a-f]{64}$/);
@@ -46,7 +49,7 @@ test('"share-link create/update/delete ... each append one dms-audit-log row", i
     t.false(JSON.stringify(row).includes(link.token), 'the token is a credential: never in the audit');
   }
   const [upload] = await auditOf(tenant, { action: 'UPLOAD' });
-  t.is(upload.previousHash, '0'.repeat(64), 'the tenant\'s first row: the upload of the file');
+  t.is(upload.previousHash, '0'.repeat(64), "the tenant's first row: the upload of the file");
   t.is(rows[0].previousHash, upload.hash);
   t.is(rows[1].previousHash, rows[0].hash);
   t.is(rows[2].previousHash, rows[1].hash);
@@ -68,8 +71,12 @@ test('a share-link write that fails leaves no audit row, and an audit row that c
     // the delete itself fails after its SHARE_DELETE row was appended; the create of one more link fails on its SHARE_CREATE row
     await db.query(`create or replace function dms.fail_${marker}() returns trigger language plpgsql as $$
       begin raise exception 'injected failure'; end $$`);
-    await db.query(`create trigger fail_${marker} before delete on dms.dms_share_link for each row when (old.file_id = ${marker}) execute function dms.fail_${marker}()`);
-    await db.query(`create trigger fail_audit_${marker} before insert on dms.dms_audit_log for each row when (new.file_id = ${marker} and new.action = 'SHARE_CREATE') execute function dms.fail_${marker}()`);
+    await db.query(
+      `create trigger fail_${marker} before delete on dms.dms_share_link for each row when (old.file_id = ${marker}) execute function dms.fail_${marker}()`,
+    );
+    await db.query(
+      `create trigger fail_audit_${marker} before insert on dms.dms_audit_log for each row when (new.file_id = ${marker} and new.action = 'SHARE_CREATE') execute function dms.fail_${marker}()`,
+    );
   });
   try {
     const deleted = await api('DELETE', `/api/dms-share-link/${link.id}`, { token });
@@ -84,7 +91,11 @@ test('a share-link write that fails leaves no audit row, and an audit row that c
     });
   }
   t.is((await api('GET', `/api/dms-share-link/${link.id}`, { token })).status, 200, 'the link is still there');
-  t.deepEqual((await auditOf(tenant)).map((row) => row.action), ['UPLOAD', 'SHARE_CREATE'], 'neither the failed delete nor the failed create left a row');
+  t.deepEqual(
+    (await auditOf(tenant)).map((row) => row.action),
+    ['UPLOAD', 'SHARE_CREATE'],
+    'neither the failed delete nor the failed create left a row',
+  );
   const links = await api('POST', '/api/dms-share-link/list', { token, body: { filter: { crProcessId: tenant } } });
   t.is(links.body.totalElements, 1);
   t.true((await verify(tenant)).body.intact);
@@ -95,7 +106,10 @@ test('the hash chain stays intact under 20 share links created at once in one te
   const fileId = await fileOf(tenant);
   await Promise.all(Array.from({ length: 20 }, () => create('dms-share-link', { crProcessId: tenant, fileId })));
   const rows = await auditOf(tenant);
-  t.deepEqual(rows.map((row) => row.action), ['UPLOAD', ...Array<string>(20).fill('SHARE_CREATE')]);
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['UPLOAD', ...Array<string>(20).fill('SHARE_CREATE')],
+  );
   t.is(new Set(rows.map((row) => row.previousHash)).size, 21, 'no two rows claim the same predecessor');
   rows.forEach((row, i) => t.is(row.previousHash, i === 0 ? '0'.repeat(64) : rows[i - 1].hash));
   const res = await verify(tenant);
@@ -103,7 +117,7 @@ test('the hash chain stays intact under 20 share links created at once in one te
   t.deepEqual(res.body, { intact: true, checked: 21, firstBrokenId: null });
 });
 
-test('the database refuses UPDATE and DELETE of audit rows; a row changed anyway (trigger disabled by the table\'s owner) is reported by verify as the first broken id', async (t) => {
+test("the database refuses UPDATE and DELETE of audit rows; a row changed anyway (trigger disabled by the table's owner) is reported by verify as the first broken id", async (t) => {
   const tenant = freshTenant();
   const fileId = await fileOf(tenant);
   for (let i = 1; i <= 3; i++) await create('dms-share-link', { crProcessId: tenant, fileId });
@@ -125,7 +139,7 @@ test('the database refuses UPDATE and DELETE of audit rows; a row changed anyway
   t.true((await verify(freshTenant())).body.intact, 'a tenant without rows is intact');
 });
 
-test('GET /api/dms-audit-log/verify needs dms-audit-log:read, names only the caller\'s own tenant, and requires crProcessId', async (t) => {
+test("GET /api/dms-audit-log/verify needs dms-audit-log:read, names only the caller's own tenant, and requires crProcessId", async (t) => {
   const account = await createAccount();
   const [reader, nobody] = await Promise.all([userWithRoles(account, ['dms-audit-log:read']), userWithRoles(account, [])]);
   t.is((await verify(account.crProcessId, reader.token)).status, 200);
@@ -140,7 +154,7 @@ test('GET /api/dms-audit-log/verify needs dms-audit-log:read, names only the cal
   t.is(missing.body.error_code, 'SVC-SYS-2002');
 });
 
-test('rows of writes over gRPC (share-link and file metadata) carry the client\'s address and User-Agent as the gateway judged them', async (t) => {
+test("rows of writes over gRPC (share-link and file metadata) carry the client's address and User-Agent as the gateway judged them", async (t) => {
   const token = await admin();
   const tenant = freshTenant();
   const fileId = await fileOf(tenant);
@@ -157,7 +171,10 @@ test('rows of writes over gRPC (share-link and file metadata) carry the client\'
   t.is((await api('DELETE', `/api/dms-file/${fileId}`, { token, headers })).status, 204);
 
   const rows = (await auditOf(tenant)).filter((row) => row.action !== 'UPLOAD');
-  t.deepEqual(rows.map((row) => row.action), ['SHARE_CREATE', 'SHARE_UPDATE', 'MOVE', 'UPDATE', 'SHARE_DELETE', 'DELETE']);
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['SHARE_CREATE', 'SHARE_UPDATE', 'MOVE', 'UPDATE', 'SHARE_DELETE', 'DELETE'],
+  );
   for (const row of rows) {
     t.is(row.userAgent, headers['user-agent'], row.action);
     // the gateway trusts no proxy here (TRUST_PROXY 0): the socket's address, never the client's X-Forwarded-For

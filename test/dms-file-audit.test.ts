@@ -41,12 +41,18 @@ test('"upload, metadata update, category move, delete, download (signed)" each a
   const signed = await api('GET', `/api/dms-file/${fileId}/download-url?inline=true`, { token });
   const head = await fetch(`${platform.url}${signed.body.url}`, { method: 'HEAD' });
   t.is(head.status, 200);
-  const got = await fetch(`${platform.url}${signed.body.url}`, { headers: { 'user-agent': 'audit-reader/2.0', 'x-forwarded-for': '198.51.100.1, 203.0.113.5' } });
+  const got = await fetch(`${platform.url}${signed.body.url}`, {
+    headers: { 'user-agent': 'audit-reader/2.0', 'x-forwarded-for': '198.51.100.1, 203.0.113.5' },
+  });
   t.is(await got.text(), 'audited bytes');
   t.is((await api('DELETE', `/api/dms-file/${fileId}`, { token })).status, 204);
 
   const rows = (await auditOf(tenant)).filter((row) => row.fileId === fileId);
-  t.deepEqual(rows.map((row) => row.action), ['UPLOAD', 'UPDATE', 'MOVE', 'DOWNLOAD', 'DELETE'], 'HEAD sends no content and is not a download');
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['UPLOAD', 'UPDATE', 'MOVE', 'DOWNLOAD', 'DELETE'],
+    'HEAD sends no content and is not a download',
+  );
   const [up, update, move, down, del] = rows;
   t.like(up, { userCode: 'admin', userAgent: 'audit-uploader/1.0', crProcessId: tenant });
   t.regex(up.ipAddress, LOOPBACK, 'the address the gateway saw, not the forged header');
@@ -73,6 +79,9 @@ test('a refused write leaves no audit row: a move to an unknown category, an upd
   const fileId = ((await uploaded.json()) as any).fileId;
   t.is((await api('PUT', `/api/dms-file/${fileId}/category?categoryId=999999999999`, { token })).status, 400);
   t.is((await api('PUT', `/api/dms-file/${fileId}`, { token, body: { version: 7, description: 'stale' } })).status, 409);
-  t.deepEqual((await auditOf(tenant)).map((row) => row.action), ['UPLOAD']);
+  t.deepEqual(
+    (await auditOf(tenant)).map((row) => row.action),
+    ['UPLOAD'],
+  );
   t.true((await api('GET', `/api/dms-audit-log/verify?crProcessId=${tenant}`, { token })).body.intact);
 });

@@ -18,8 +18,18 @@ import { api, platform } from './helpers/platform.ts';
 const PROBE = `document.title = 'ran'; fetch('/api/auth/me', { credentials: 'include' }).then((r) => r.text()).then((t) => { document.title = 'me:' + t; });`;
 
 const ACTIVE = [
-  { what: 'an HTML page', fileName: 'invoice.html', type: 'text/html', content: `<!doctype html><html><head><title>idle</title></head><body><script>${PROBE}</script></body></html>` },
-  { what: 'an SVG with a script', fileName: 'logo.svg', type: 'image/svg+xml', content: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>idle</title><script>${PROBE}</script></svg>` },
+  {
+    what: 'an HTML page',
+    fileName: 'invoice.html',
+    type: 'text/html',
+    content: `<!doctype html><html><head><title>idle</title></head><body><script>${PROBE}</script></body></html>`,
+  },
+  {
+    what: 'an SVG with a script',
+    fileName: 'logo.svg',
+    type: 'image/svg+xml',
+    content: `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>idle</title><script>${PROBE}</script></svg>`,
+  },
   {
     what: 'an XHTML page',
     fileName: 'page.xhtml',
@@ -68,7 +78,11 @@ async function logIn(): Promise<void> {
   await page.goto(`${platform.url}/api/health`);
   const me = await page.evaluate(
     async ({ apiKey, userCode, password }) => {
-      const login = await fetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ userCode, password, languageCode: 'en' }) });
+      const login = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ userCode, password, languageCode: 'en' }),
+      });
       if (login.status !== 200) return { status: login.status, body: await login.text() };
       const res = await fetch('/api/auth/me');
       return { status: res.status, body: await res.text() };
@@ -100,7 +114,9 @@ async function open(path: string): Promise<{ title: string; read: string[] }> {
   await page.goto(`${platform.url}${path}`).catch(() => undefined);
   // a fetch the page's script began is answered before the network is idle
   await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
-  const read = await Promise.all(asked.map(async (request) => `${(await request.response())?.status()} ${await (await request.response())?.text().catch(() => '')}`));
+  const read = await Promise.all(
+    asked.map(async (request) => `${(await request.response())?.status()} ${await (await request.response())?.text().catch(() => '')}`),
+  );
   const title = await page.title().catch(() => '');
   await page.close();
   return { title, read };
@@ -120,14 +136,16 @@ for (const file of ACTIVE) {
   });
 }
 
-test('types safe to show still preview inline under the sandbox: a PDF in Chromium\'s viewer, a PNG as an image', async (t) => {
+test("types safe to show still preview inline under the sandbox: a PDF in Chromium's viewer, a PNG as an image", async (t) => {
   const pdf = await urlsOf({ fileName: 'contract.pdf', type: 'application/pdf', content: PDF });
   t.is(pdf.mimeType, 'application/pdf');
   const pdfPage = await opener.newPage();
   let downloaded = false;
   pdfPage.on('download', () => (downloaded = true));
   await pdfPage.goto(`${platform.url}${pdf.inline}`);
-  const viewer = await pdfPage.waitForEvent('frameattached', { predicate: (frame) => frame.url().startsWith('chrome-extension://'), timeout: 10_000 }).catch(() => undefined);
+  const viewer = await pdfPage
+    .waitForEvent('frameattached', { predicate: (frame) => frame.url().startsWith('chrome-extension://'), timeout: 10_000 })
+    .catch(() => undefined);
   t.truthy(viewer ?? pdfPage.frames().find((frame) => frame.url().startsWith('chrome-extension://')), 'the PDF viewer opened the file');
   t.false(downloaded, 'an inline PDF is shown, not downloaded');
   await pdfPage.close();

@@ -37,7 +37,11 @@ test('"a legal hold keeps it from deletion (409) until lifted": DELETE is 409 SV
   t.is((await api('DELETE', `/api/dms-file/${file.id}`, { token })).status, 204);
 
   const rows = await auditOf(account.crProcessId, file.id);
-  t.deepEqual(rows.map((row) => row.action), ['UPLOAD', 'UPDATE', 'UPDATE', 'DELETE'], 'the refused delete left no row');
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['UPLOAD', 'UPDATE', 'UPDATE', 'DELETE'],
+    'the refused delete left no row',
+  );
   t.deepEqual(JSON.parse(rows[1].details), { changed: ['legalHold'], legalHold: true });
   t.deepEqual(JSON.parse(rows[2].details), { changed: ['legalHold'], legalHold: false });
   t.true((await api('GET', `/api/dms-audit-log/verify?crProcessId=${account.crProcessId}`, { token })).body.intact);

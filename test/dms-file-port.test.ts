@@ -28,7 +28,10 @@ async function fixture() {
 }
 
 async function auditAddresses(crProcessId: number): Promise<string[]> {
-  const rows = await sql<{ action: string; ip_address: string | null }>('select action, ip_address from dms.dms_audit_log where cr_process_id = $1 order by id', [crProcessId]);
+  const rows = await sql<{ action: string; ip_address: string | null }>(
+    'select action, ip_address from dms.dms_audit_log where cr_process_id = $1 order by id',
+    [crProcessId],
+  );
   return rows.map((row) => `${row.action} ${row.ip_address}`);
 }
 
@@ -51,11 +54,15 @@ test('without the gateway credential the file port refuses the upload, the downl
   t.is(Number(files?.count), 1, 'no upload was kept');
 
   // the control: with the credential the same port serves (so the refusals above are the credential's)
-  const served = await api('POST', `${link.url}/validate-password`, { baseUrl: direct, headers: { [FILE_PORT_CREDENTIAL_HEADER]: credential }, body: { password } });
+  const served = await api('POST', `${link.url}/validate-password`, {
+    baseUrl: direct,
+    headers: { [FILE_PORT_CREDENTIAL_HEADER]: credential },
+    body: { password },
+  });
   t.is(served.status, 200, served.text);
 });
 
-test('a forged X-Forwarded-For without the credential is not recorded; the gateway\'s, with it, is', async (t) => {
+test("a forged X-Forwarded-For without the credential is not recorded; the gateway's, with it, is", async (t) => {
   const { crProcessId, link, password } = await fixture();
   const forged = '203.0.113.66';
   const refused = await api('POST', `${link.url}/validate-password`, { baseUrl: direct, headers: { 'x-forwarded-for': forged }, body: { password } });
@@ -64,18 +71,28 @@ test('a forged X-Forwarded-For without the credential is not recorded; the gatew
   const through = await api('POST', `${link.url}/validate-password`, { headers: { 'x-forwarded-for': forged }, body: { password } });
   t.is(through.status, 200, through.text);
   const audited = await auditAddresses(crProcessId);
-  t.false(audited.some((row) => row.includes(forged)), audited.join(', '));
-  t.true(audited.some((row) => /^PASSWORD_OK (::ffff:)?127\.0\.0\.1$/.test(row)), audited.join(', '));
+  t.false(
+    audited.some((row) => row.includes(forged)),
+    audited.join(', '),
+  );
+  t.true(
+    audited.some((row) => /^PASSWORD_OK (::ffff:)?127\.0\.0\.1$/.test(row)),
+    audited.join(', '),
+  );
   // the gateway's own header is believed: what it sends with the credential is what is kept
   const relayed = '198.51.100.7';
-  const proxied = await api('POST', `${link.url}/validate-password`, { baseUrl: direct, headers: { [FILE_PORT_CREDENTIAL_HEADER]: credential, 'x-forwarded-for': relayed }, body: { password } });
+  const proxied = await api('POST', `${link.url}/validate-password`, {
+    baseUrl: direct,
+    headers: { [FILE_PORT_CREDENTIAL_HEADER]: credential, 'x-forwarded-for': relayed },
+    body: { password },
+  });
   t.is(proxied.status, 200, proxied.text);
   t.true((await auditAddresses(crProcessId)).includes(`PASSWORD_OK ${relayed}`));
 });
 
 const portOf = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1));
 
-test('the internal ports bind 127.0.0.1 under the launcher\'s defaults: the file port, the gRPC ports, the metrics ports', async (t) => {
+test("the internal ports bind 127.0.0.1 under the launcher's defaults: the file port, the gRPC ports, the metrics ports", async (t) => {
   t.is(platform.env.INTERNAL_LISTEN_HOST, undefined, 'the defaults: no INTERNAL_LISTEN_HOST');
   const addresses: Record<string, string> = {
     'dms-svc file port': platform.env.DMS_HTTP_ADDR ?? '',
@@ -89,7 +106,9 @@ test('the internal ports bind 127.0.0.1 under the launcher\'s defaults: the file
     t.deepEqual(await listeners(portOf(address)), ['127.0.0.1'], `${name} (${address})`);
   }
   // and from the machine's own other addresses, nothing answers
-  const outward = Object.values(networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+  const outward = Object.values(networkInterfaces())
+    .flat()
+    .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
   if (outward) {
     const error = await new Promise<string>((resolve) => {
       const socket = connect(portOf(platform.env.DMS_HTTP_ADDR ?? ''), outward, () => {

@@ -50,7 +50,15 @@ async function stored(content: Uint8Array | string, fileName: string, type?: str
   const fileId = res.body.fileId as number;
   const signed = async (inline: boolean) => (await api('GET', `/api/dms-file/${fileId}/download-url?inline=${inline}`, { token })).body.url as string;
   const link = await create('dms-share-link', { crProcessId, fileId });
-  return { token, crProcessId, fileId, mimeType: res.body.mimeType as string, attachment: await signed(false), inline: await signed(true), shared: link.url as string };
+  return {
+    token,
+    crProcessId,
+    fileId,
+    mimeType: res.body.mimeType as string,
+    attachment: await signed(false),
+    inline: await signed(true),
+    shared: link.url as string,
+  };
 }
 
 const dispositionOf = (headers: Headers) => parseDisposition(headers.get('content-disposition') ?? '').type;
@@ -59,13 +67,23 @@ for (const [what, content, fileName, type, mimeType] of [
   ['HTML', '<!doctype html><script>alert(1)</script>', 'a.html', 'text/html', 'text/html'],
   ['SVG', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'a.svg', 'image/svg+xml', 'image/svg+xml'],
   ['XHTML', '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>', 'a.xhtml', 'application/xhtml+xml', 'application/xhtml+xml'],
-  ['XML (sniffed from its declaration)', '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>', 'a.xml', 'text/xml', 'application/xml'],
+  [
+    'XML (sniffed from its declaration)',
+    '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>',
+    'a.xml',
+    'text/xml',
+    'application/xml',
+  ],
   ['a type nobody named', new Uint8Array([1, 2, 3]), 'a.bin', undefined, 'application/octet-stream'],
 ] as const) {
   test(`${what} is an attachment even from an inline=true URL, with the sandbox policy; the share link's too, and HEAD says the same`, async (t) => {
     const file = await stored(content, fileName, type);
     t.is(file.mimeType, mimeType);
-    for (const [how, path] of [['inline URL', file.inline], ['attachment URL', file.attachment], ['share link', file.shared]] as const) {
+    for (const [how, path] of [
+      ['inline URL', file.inline],
+      ['attachment URL', file.attachment],
+      ['share link', file.shared],
+    ] as const) {
       for (const method of ['GET', 'HEAD']) {
         const got = await fetchBytes(path, { method });
         t.is(got.status, 200, `${how} ${method}`);
@@ -105,7 +123,10 @@ for (const [what, content, fileName, type, mimeType, policy] of [
 test('"a malformed or multi-range header gets the whole file (200)": bytes=5-2 (last-pos below first-pos, RFC 9110 §14.1.1) and bytes=0-5,3-10 (two ranges, judged before merging), from a signed URL and a share link alike', async (t) => {
   const content = randomBytes(1000);
   const file = await stored(content, 'ranges.bin');
-  for (const [how, path] of [['signed URL', file.attachment], ['share link', file.shared]] as const) {
+  for (const [how, path] of [
+    ['signed URL', file.attachment],
+    ['share link', file.shared],
+  ] as const) {
     for (const range of ['bytes=5-2', 'bytes=0-5,3-10', 'bytes=0-5, 10-20', 'bytes=0-5,-1', 'bytes=a-b', 'bytes 0-5', 'items=0-5']) {
       const got = await fetchBytes(path, { headers: { range } });
       t.is(got.status, 200, `${how} ${range}`);
@@ -125,7 +146,10 @@ test('"a malformed or multi-range header gets the whole file (200)": bytes=5-2 (
 test('"Every GET of a signed URL that will send bytes is one DOWNLOAD row": a 416 sends none and is not audited, a 206 is', async (t) => {
   const file = await stored(randomBytes(100), 'audited.bin');
   const downloads = async () => {
-    const res = await api('POST', '/api/dms-audit-log/list', { token: file.token, body: { size: 100, filter: { crProcessId: file.crProcessId, fileId: file.fileId, action: 'DOWNLOAD' } } });
+    const res = await api('POST', '/api/dms-audit-log/list', {
+      token: file.token,
+      body: { size: 100, filter: { crProcessId: file.crProcessId, fileId: file.fileId, action: 'DOWNLOAD' } },
+    });
     if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
     return res.body.content as any[];
   };

@@ -122,7 +122,10 @@ test('"a tenant over storageQuotaBytes is 413 SVC-SYS-3007": the live files coun
   t.is(exact.status, 200, 'up to the quota exactly');
   t.is((await api('DELETE', `/api/dms-file/${first.body.fileId}`, { token })).status, 204);
   t.is((await upload({ token, crProcessId: tenant, content: new Uint8Array(600).fill(4) })).status, 200);
-  t.is((await filesOf(tenant)).reduce((sum, file) => sum + file.fileSize, 0), 1000);
+  t.is(
+    (await filesOf(tenant)).reduce((sum, file) => sum + file.fileSize, 0),
+    1000,
+  );
 });
 
 test('concurrent uploads of one tenant against storageQuotaBytes never pass it together: two of 600 against 1000, then five of 300', async (t) => {
@@ -137,6 +140,9 @@ test('concurrent uploads of one tenant against storageQuotaBytes never pass it t
   const all = await Promise.all([1, 2, 3, 4, 5].map((n) => upload({ token, crProcessId: five, content: new Uint8Array(300).fill(n) })));
   t.is(all.filter((res) => res.status === 200).length, 3, all.map((res) => res.status).join(','));
   t.true(all.filter((res) => res.status !== 200).every((res) => res.body.error_code === 'SVC-SYS-3007'));
-  t.is((await filesOf(five)).reduce((sum, file) => sum + file.fileSize, 0), 900);
+  t.is(
+    (await filesOf(five)).reduce((sum, file) => sum + file.fileSize, 0),
+    900,
+  );
   t.is((await uploadRowsOf(five)).length, 3);
 });

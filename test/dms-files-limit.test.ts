@@ -26,7 +26,7 @@ test.after.always(async () => {
   await limited?.stop();
 });
 
-test('an upload over DMS_MAX_UPLOAD_BYTES is 413 SVC-SYS-3001 in the caller\'s language, and leaves no file and no row; one at the limit is stored', async (t) => {
+test("an upload over DMS_MAX_UPLOAD_BYTES is 413 SVC-SYS-3001 in the caller's language, and leaves no file and no row; one at the limit is stored", async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
   const before = new Set(await readdir(storageDir()));

@@ -51,7 +51,7 @@ for (const [what, content, name] of [
     t.is(got.headers.get('accept-ranges'), 'bytes');
     const disposition = parseDisposition(got.headers.get('content-disposition') ?? '');
     t.is(disposition.type, 'attachment');
-    t.is(disposition.parameters.filename, name, 'filename*=UTF-8\'\'... where the name is not ASCII (RFC 6266)');
+    t.is(disposition.parameters.filename, name, "filename*=UTF-8''... where the name is not ASCII (RFC 6266)");
   });
 }
 
@@ -75,7 +75,13 @@ test('a second upload with the same bytes in the tenant names the first as dupli
 test('ranges: first byte, last byte, suffix, open-ended give 206 with Content-Range; beyond the end and any range of an empty file 416 bytes */size', async (t) => {
   const content = randomBytes(1000);
   const { url } = await uploaded(content);
-  for (const [range, start, end] of [['bytes=0-0', 0, 0], ['bytes=999-999', 999, 999], ['bytes=-10', 990, 999], ['bytes=500-', 500, 999], ['bytes=10-2000', 10, 999]] as const) {
+  for (const [range, start, end] of [
+    ['bytes=0-0', 0, 0],
+    ['bytes=999-999', 999, 999],
+    ['bytes=-10', 990, 999],
+    ['bytes=500-', 500, 999],
+    ['bytes=10-2000', 10, 999],
+  ] as const) {
     const got = await download(url, { range });
     t.is(got.status, 206, range);
     t.is(got.headers.get('content-range'), `bytes ${start}-${end}/1000`, range);
@@ -125,18 +131,25 @@ test('a changed or missing id, expires, inline or token is 403 SVC-SYS-3003; a p
     t.is(res.body.error_code, 'SVC-SYS-3003', path);
   }
   const past = Math.floor(Date.now() / 1000) - 10;
-  const expired = await api('GET', `/api/dms-file/download/${body.fileId}?token=${signDownload(body.fileId, past, false)}&expires=${past}&inline=false`, { headers: { 'accept-language': 'tr' } });
+  const expired = await api('GET', `/api/dms-file/download/${body.fileId}?token=${signDownload(body.fileId, past, false)}&expires=${past}&inline=false`, {
+    headers: { 'accept-language': 'tr' },
+  });
   t.is(expired.status, 403);
   t.is(expired.body.error_code, 'SVC-SYS-3004');
   t.is(expired.body.message, 'İndirme bağlantısının süresi doldu');
 });
 
 test('soft delete: a deleted file is 404 on get and download, and gone from list, search and by-entity', async (t) => {
-  const { token, crProcessId, body, url } = await uploaded(`soft ${unique()}`, 'soft-delete-me.txt', { fields: { entityType: 'contract', entityId: '77', description: 'soft' } });
+  const { token, crProcessId, body, url } = await uploaded(`soft ${unique()}`, 'soft-delete-me.txt', {
+    fields: { entityType: 'contract', entityId: '77', description: 'soft' },
+  });
   const search = () => api('GET', `/api/dms-file/search?crProcessId=${crProcessId}&searchTerm=soft-delete`, { token });
   const byEntity = () => api('GET', `/api/dms-file/by-entity?entityType=contract&entityId=77`, { token });
   const list = () => api('POST', '/api/dms-file/list', { token, body: { filter: { crProcessId } } });
-  t.deepEqual((await search()).body.map((f: { id: number }) => f.id), [body.fileId]);
+  t.deepEqual(
+    (await search()).body.map((f: { id: number }) => f.id),
+    [body.fileId],
+  );
   t.true((await byEntity()).body.some((f: { id: number }) => f.id === body.fileId));
   t.is((await list()).body.totalElements, 1);
   t.is((await api('DELETE', `/api/dms-file/${body.fileId}`, { token })).status, 204);
@@ -164,10 +177,20 @@ test('an upload cut off midway leaves no file in DMS_STORAGE_DIR and no row', as
   const boundary = 'cutoff-boundary';
   await new Promise<void>((resolve) => {
     const url = new URL('/api/dms-file/upload', platform.url);
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) } });
+    const req = request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
+    });
     req.on('error', () => resolve());
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${crProcessId}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`);
-    req.write(randomBytes(256 * 1024), () => setTimeout(() => { req.destroy(); resolve(); }, 300));
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${crProcessId}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`,
+    );
+    req.write(randomBytes(256 * 1024), () =>
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300),
+    );
   });
   // other tests upload meanwhile: a new name on disk is left over when no row names it
   const db = new pg.Client({ connectionString: platform.databaseUrl });
@@ -198,13 +221,16 @@ test('two concurrent uploads both land, each with its own bytes', async (t) => {
   t.is(ra.status, 200, ra.text);
   t.is(rb.status, 200, rb.text);
   t.not(ra.body.storedFileName, rb.body.storedFileName);
-  for (const [res, bytes] of [[ra, a], [rb, b]] as const) {
+  for (const [res, bytes] of [
+    [ra, a],
+    [rb, b],
+  ] as const) {
     const url = await api('GET', `/api/dms-file/${res.body.fileId}/download-url`, { token });
     t.deepEqual(Buffer.from((await download(url.body.url)).bytes), bytes);
   }
 });
 
-test('upload needs dms-file:write (403 SVC-SYS-1003), a token (401 SVC-SYS-1001), and names only the user\'s own tenant (403)', async (t) => {
+test("upload needs dms-file:write (403 SVC-SYS-1003), a token (401 SVC-SYS-1001), and names only the user's own tenant (403)", async (t) => {
   const account = await createAccount();
   const other = await createAccount();
   const [reader, writer] = await Promise.all([userWithRoles(account, ['dms-file:read']), userWithRoles(account, ['dms-file:write', 'dms-file:read'])]);

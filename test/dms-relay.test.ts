@@ -118,7 +118,9 @@ for (const [what, bytes] of Object.entries(BROKEN_ANSWERS)) {
 }
 
 test('dms-svc closing after part of the announced body: the client sees the response cut off, not a short file', async (t) => {
-  const fake = await fakeDms((socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ncontent-length: 1000\r\n\r\n' + 'x'.repeat(400), 'latin1'));
+  const fake = await fakeDms((socket) =>
+    socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ncontent-length: 1000\r\n\r\n' + 'x'.repeat(400), 'latin1'),
+  );
   const gateway = await gatewayWithDmsAt(fake.port);
   try {
     const outcome = await new Promise<string>((resolve) => {
@@ -147,11 +149,15 @@ test('the relay hands dms-svc the client address it proved and drops hop-by-hop 
   try {
     // node:http, not fetch: fetch refuses to send a Keep-Alive field
     const res = await new Promise<{ status: number; text: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      request(`${gateway.url}${SIGNED(7)}`, { headers: { 'x-forwarded-for': '203.0.113.9', 'keep-alive': 'timeout=5', 'user-agent': 'relay-test' } }, (answer) => {
-        let text = '';
-        answer.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
-        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text, headers: answer.headers }));
-      })
+      request(
+        `${gateway.url}${SIGNED(7)}`,
+        { headers: { 'x-forwarded-for': '203.0.113.9', 'keep-alive': 'timeout=5', 'user-agent': 'relay-test' } },
+        (answer) => {
+          let text = '';
+          answer.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text, headers: answer.headers }));
+        },
+      )
         .on('error', reject)
         .end();
     });
@@ -160,7 +166,7 @@ test('the relay hands dms-svc the client address it proved and drops hop-by-hop 
     t.is(res.headers['x-from-dms'], 'yes');
     const head = seen.toLowerCase();
     t.regex(head, /^get \/api\/dms-file\/download\/7\?token=/);
-    t.regex(head, /\r\nx-forwarded-for: (::ffff:)?127\.0\.0\.1\r\n/, 'one address: the peer the gateway saw, not the client\'s header');
+    t.regex(head, /\r\nx-forwarded-for: (::ffff:)?127\.0\.0\.1\r\n/, "one address: the peer the gateway saw, not the client's header");
     t.false(head.includes('203.0.113.9'));
     t.false(head.includes('keep-alive: timeout'));
     t.true(head.includes('\r\nconnection: close\r\n'));

@@ -36,7 +36,12 @@ function runRetention(crProcessId: number, token = tokens.internalToken('test'))
   );
 }
 
-async function file(token: string, crProcessId: number, fields: Record<string, string> = {}, name = 'kept.txt'): Promise<{ id: number; stored: string; name: string }> {
+async function file(
+  token: string,
+  crProcessId: number,
+  fields: Record<string, string> = {},
+  name = 'kept.txt',
+): Promise<{ id: number; stored: string; name: string }> {
   const res = await upload({ token, crProcessId, content: `retention ${Math.random()}`, fileName: name, fields });
   if (res.status !== 200) throw new Error(`upload: ${res.status} ${res.text}`);
   return { id: res.body.fileId, stored: res.body.storedFileName, name };
@@ -48,11 +53,14 @@ async function age(ids: number[], days: number): Promise<void> {
 
 const bytesOf = (stored: string) => existsSync(join(storageDir(), stored));
 const auditOf = (crProcessId: number) =>
-  sql<{ action: string; file_id: string; user_code: string; details: string }>(`select action, file_id, user_code, details from dms.dms_audit_log where cr_process_id = $1 and action in ('RETENTION_SOFT_DELETE', 'RETENTION_PURGE', 'PURGE') order by id`, [crProcessId]);
+  sql<{ action: string; file_id: string; user_code: string; details: string }>(
+    `select action, file_id, user_code, details from dms.dms_audit_log where cr_process_id = $1 and action in ('RETENTION_SOFT_DELETE', 'RETENTION_PURGE', 'PURGE') order by id`,
+    [crProcessId],
+  );
 const verify = async (crProcessId: number, token: string) => (await api('GET', `/api/dms-audit-log/verify?crProcessId=${crProcessId}`, { token })).body;
 const dryRun = async (id: number, token: string) => api('GET', `/api/dms-retention-policy/${id}/dry-run`, { token });
 
-test('SOFT_DELETE applies to old live files of the policy\'s category and entity type only; the dry run lists exactly those; audited once, chain intact', async (t) => {
+test("SOFT_DELETE applies to old live files of the policy's category and entity type only; the dry run lists exactly those; audited once, chain intact", async (t) => {
   const token = await admin();
   const { crProcessId } = await createAccount();
   const category = await create('dms-category', { crProcessId, categoryName: 'Invoices' });
@@ -67,7 +75,14 @@ test('SOFT_DELETE applies to old live files of the policy\'s category and entity
   await age([hit.id, wrongType.id, wrongCategory.id, noCategory.id], 31);
   await age([hit2.id], 400);
   await age([young.id], 29);
-  const policy = await create('dms-retention-policy', { crProcessId, policyName: 'Invoices 30d', retentionDays: 30, ...match, categoryId: category.id, action: 'SOFT_DELETE' });
+  const policy = await create('dms-retention-policy', {
+    crProcessId,
+    policyName: 'Invoices 30d',
+    retentionDays: 30,
+    ...match,
+    categoryId: category.id,
+    action: 'SOFT_DELETE',
+  });
   const passive = await create('dms-retention-policy', { crProcessId, policyName: 'Passive', retentionDays: 1, action: 'PURGE', status: false });
 
   const dry = await dryRun(policy.id, token);
@@ -75,9 +90,15 @@ test('SOFT_DELETE applies to old live files of the policy\'s category and entity
   t.is(dry.body.policyId, policy.id);
   t.is(dry.body.action, 'SOFT_DELETE');
   t.is(dry.body.count, 2);
-  t.deepEqual(dry.body.files.map((f: any) => [f.fileId, f.originalFileName]), [[hit.id, hit.name], [hit2.id, hit2.name]]);
+  t.deepEqual(
+    dry.body.files.map((f: any) => [f.fileId, f.originalFileName]),
+    [
+      [hit.id, hit.name],
+      [hit2.id, hit2.name],
+    ],
+  );
   t.regex(dry.body.files[0].uploadDate, /^\d{4}-\d\d-\d\dT.*Z$/);
-  t.is((await dryRun(passive.id, token)).body.count, 6, 'a passive policy\'s dry run shows what it would do; the run leaves it out');
+  t.is((await dryRun(passive.id, token)).body.count, 6, "a passive policy's dry run shows what it would do; the run leaves it out");
 
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 2, purgedByPolicy: 0, purged: 0 });
   for (const gone of [hit, hit2]) {
@@ -88,7 +109,13 @@ test('SOFT_DELETE applies to old live files of the policy\'s category and entity
   const [row] = await sql('select deleted, version, updated_by from dms.dms_file where id = $1', [hit.id]);
   t.like(row, { deleted: true, version: 1, updated_by: 'svc:dms' });
   const audit = await auditOf(crProcessId);
-  t.deepEqual(audit.map((a) => [a.action, Number(a.file_id), a.user_code]), [['RETENTION_SOFT_DELETE', hit.id, 'svc:dms'], ['RETENTION_SOFT_DELETE', hit2.id, 'svc:dms']]);
+  t.deepEqual(
+    audit.map((a) => [a.action, Number(a.file_id), a.user_code]),
+    [
+      ['RETENTION_SOFT_DELETE', hit.id, 'svc:dms'],
+      ['RETENTION_SOFT_DELETE', hit2.id, 'svc:dms'],
+    ],
+  );
   t.like(JSON.parse(audit[0]?.details ?? '{}'), { policyId: policy.id });
   t.is((await dryRun(policy.id, token)).body.count, 0, 'nothing is left to do');
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 0, purgedByPolicy: 0, purged: 0 });
@@ -96,7 +123,7 @@ test('SOFT_DELETE applies to old live files of the policy\'s category and entity
   t.like(await verify(crProcessId, token), { intact: true, firstBrokenId: null });
 });
 
-test('PURGE removes the old files\' rows, bytes and share links; a younger file and other tenants are untouched; audited as RETENTION_PURGE', async (t) => {
+test("PURGE removes the old files' rows, bytes and share links; a younger file and other tenants are untouched; audited as RETENTION_PURGE", async (t) => {
   const token = await admin();
   const { crProcessId } = await createAccount();
   const neighbour = await createAccount();
@@ -108,7 +135,10 @@ test('PURGE removes the old files\' rows, bytes and share links; a younger file 
   const link = await create('dms-share-link', { crProcessId, fileId: old.id });
   const policy = await create('dms-retention-policy', { crProcessId, policyName: 'Contracts 10d', retentionDays: 10, entityType: 'CONTRACT', action: 'PURGE' });
   const dry = await dryRun(policy.id, token);
-  t.deepEqual(dry.body.files.map((f: any) => f.fileId), [old.id]);
+  t.deepEqual(
+    dry.body.files.map((f: any) => f.fileId),
+    [old.id],
+  );
   t.is(dry.body.action, 'PURGE');
 
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 0, purgedByPolicy: 1, purged: 0 });
@@ -116,15 +146,18 @@ test('PURGE removes the old files\' rows, bytes and share links; a younger file 
   t.false(bytesOf(old.stored), 'the bytes are gone from DMS_STORAGE_DIR');
   t.deepEqual(await sql('select id from dms.dms_share_link where id = $1', [link.id]), []);
   t.true(bytesOf(fresh.stored));
-  t.true(bytesOf(elsewhere.stored), 'another tenant\'s old file is not this policy\'s');
+  t.true(bytesOf(elsewhere.stored), "another tenant's old file is not this policy's");
   t.is((await api('GET', `/api/dms-file/${elsewhere.id}`, { token })).status, 200);
   const audit = await auditOf(crProcessId);
-  t.deepEqual(audit.map((a) => [a.action, Number(a.file_id)]), [['RETENTION_PURGE', old.id]]);
+  t.deepEqual(
+    audit.map((a) => [a.action, Number(a.file_id)]),
+    [['RETENTION_PURGE', old.id]],
+  );
   t.deepEqual(JSON.parse(audit[0]?.details ?? '{}'), { policyId: policy.id, originalFileName: old.name, shareLinkIds: [link.id] });
   t.like(await verify(crProcessId, token), { intact: true });
 });
 
-test('soft-deleted files are purged once deleted longer than the tenant\'s purgeAfterDays ago, and not before', async (t) => {
+test("soft-deleted files are purged once deleted longer than the tenant's purgeAfterDays ago, and not before", async (t) => {
   const token = await admin();
   const { crProcessId } = await createAccount();
   await create('dms-account-config', { crProcessId, purgeAfterDays: 7 });
@@ -141,7 +174,10 @@ test('soft-deleted files are purged once deleted longer than the tenant\'s purge
   t.true(bytesOf(recentlyGone.stored));
   t.is((await api('GET', `/api/dms-file/${live.id}`, { token })).status, 200, 'a live file with no policy is never purged');
   const audit = await auditOf(crProcessId);
-  t.deepEqual(audit.map((a) => [a.action, Number(a.file_id)]), [['PURGE', longGone.id]]);
+  t.deepEqual(
+    audit.map((a) => [a.action, Number(a.file_id)]),
+    [['PURGE', longGone.id]],
+  );
   t.like(JSON.parse(audit[0]?.details ?? '{}'), { purgeAfterDays: 7 });
   t.like(await verify(crProcessId, token), { intact: true });
 });
@@ -151,24 +187,36 @@ test('three runs at once (over more than one batch) act on each file exactly onc
   const { crProcessId } = await createAccount();
   const files: Awaited<ReturnType<typeof file>>[] = [];
   for (let i = 0; i < 150; i += 15) files.push(...(await Promise.all(Array.from({ length: 15 }, () => file(token, crProcessId, { entityType: 'BULK' })))));
-  await age(files.map((f) => f.id), 100);
+  await age(
+    files.map((f) => f.id),
+    100,
+  );
   const policy = await create('dms-retention-policy', { crProcessId, policyName: 'Bulk', retentionDays: 30, entityType: 'BULK', action: 'PURGE' });
   const dry = await dryRun(policy.id, token);
   t.is(dry.body.count, 150);
-  t.deepEqual(dry.body.files.map((f: any) => f.fileId), files.map((f) => f.id).sort((a, b) => a - b));
+  t.deepEqual(
+    dry.body.files.map((f: any) => f.fileId),
+    files.map((f) => f.id).sort((a, b) => a - b),
+  );
 
   const runs = await Promise.all([runRetention(crProcessId), runRetention(crProcessId), runRetention(crProcessId)]);
-  t.is(runs.reduce((sum, run) => sum + run.purgedByPolicy, 0), 150);
+  t.is(
+    runs.reduce((sum, run) => sum + run.purgedByPolicy, 0),
+    150,
+  );
   const audit = await auditOf(crProcessId);
   t.is(audit.length, 150);
-  t.deepEqual(audit.map((a) => Number(a.file_id)).sort((a, b) => a - b), dry.body.files.map((f: any) => f.fileId));
+  t.deepEqual(
+    audit.map((a) => Number(a.file_id)).sort((a, b) => a - b),
+    dry.body.files.map((f: any) => f.fileId),
+  );
   t.deepEqual(await sql('select id from dms.dms_file where cr_process_id = $1', [crProcessId]), []);
   t.is(files.filter((f) => bytesOf(f.stored)).length, 0);
   // the tenant's chain: 150 UPLOAD rows, then exactly one RETENTION_PURGE row per file
   t.like(await verify(crProcessId, token), { intact: true, checked: 300 });
 });
 
-test('the dry run needs dms-retention-policy:read and the policy\'s tenant; RunDmsRetention serves only the internal credential', async (t) => {
+test("the dry run needs dms-retention-policy:read and the policy's tenant; RunDmsRetention serves only the internal credential", async (t) => {
   const account = await createAccount();
   const policy = await create('dms-retention-policy', { crProcessId: account.crProcessId, policyName: 'Roles', retentionDays: 5 });
   const [reader, nobody] = await Promise.all([userWithRoles(account, ['dms-retention-policy:read']), userWithRoles(account, [])]);
@@ -193,7 +241,10 @@ test('"a legal hold on a file keeps it from deletion and retention until lifted"
   await age([held.id, free.id], 400);
   const policy = await create('dms-retention-policy', { crProcessId, policyName: 'Purge all', retentionDays: 1, action: 'PURGE' });
   const listed = await dryRun(policy.id, token);
-  t.deepEqual(listed.body.files.map((f: { fileId: number }) => f.fileId), [free.id]);
+  t.deepEqual(
+    listed.body.files.map((f: { fileId: number }) => f.fileId),
+    [free.id],
+  );
   await runRetention(crProcessId);
   t.is((await api('GET', `/api/dms-file/${held.id}`, { token })).status, 200, 'the held file is still there');
   t.true(bytesOf(held.stored), 'with its bytes');

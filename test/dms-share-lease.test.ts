@@ -51,7 +51,10 @@ const statusOf = async (url: string, base = platform.url) => {
 };
 const downloadCount = settledDownloadCount;
 const slotsOf = (id: number) =>
-  sql<{ id: string; live: boolean; lease_until: Date }>('select id, lease_until > now() as live, lease_until from dms.dms_share_download_slot where share_link_id = $1 order by id', [id]);
+  sql<{ id: string; live: boolean; lease_until: Date }>(
+    'select id, lease_until > now() as live, lease_until from dms.dms_share_download_slot where share_link_id = $1 order by id',
+    [id],
+  );
 
 /** A GET whose first bytes have arrived and whose reading is paused: the download is under way, held back by the client. */
 function pausedDownload(url: string): Promise<{ res: IncomingMessage; chunks: Buffer[]; rest(): Promise<Buffer> }> {
@@ -92,7 +95,10 @@ test('a slot whose lease lapsed counts for nothing, a live one holds its place u
   t.deepEqual(await slotsOf(lapsed.link.id), [], 'a take removes the lapsed slots of its link');
 
   const held = await shared(content, { maxDownloads: 1 });
-  const [slot] = await sql<{ id: string }>(`insert into dms.dms_share_download_slot (share_link_id, lease_until) values ($1, now() + interval '1 hour') returning id`, [held.link.id]);
+  const [slot] = await sql<{ id: string }>(
+    `insert into dms.dms_share_download_slot (share_link_id, lease_until) values ($1, now() + interval '1 hour') returning id`,
+    [held.link.id],
+  );
   t.is(await statusOf(held.url), 410, 'every slot is held by a download under way');
   t.is((await api('GET', `/api/dms-share-link/${held.link.id}`, { token: held.token })).body.downloadCount, 0, 'downloadCount counts completed downloads');
   await sql(`update dms.dms_share_download_slot set lease_until = now() - interval '1 second' where id = $1`, [slot?.id]);
@@ -123,7 +129,10 @@ test.serial('a download under way keeps its slot for many lease lengths by renew
   t.deepEqual(await slotsOf(link.id), [], 'the slot became the counted download');
   t.is(await statusOf(url), 410, 'used up');
   const access = await sql<{ details: string }>(`select details from dms.dms_audit_log where cr_process_id = $1 and action = 'SHARE_ACCESS'`, [crProcessId]);
-  t.deepEqual(access.map((row) => JSON.parse(row.details).complete), [true]);
+  t.deepEqual(
+    access.map((row) => JSON.parse(row.details).complete),
+    [true],
+  );
 });
 
 test.serial('the slot of a download whose dms-svc was killed midway is free again once its lease lapses, and is never counted', async (t) => {

@@ -50,7 +50,7 @@ test('moving a share link to a soft-deleted file is 400 SVC-SYS-2001 on fileId a
   t.is(touched.status, 200, touched.text);
 });
 
-test('a link written while the file\'s soft delete is under way waits for it and is refused once it commits (no race past a check)', async (t) => {
+test("a link written while the file's soft delete is under way waits for it and is refused once it commits (no race past a check)", async (t) => {
   const { token } = await adminSession();
   const tenant = freshTenant();
   const file = await uploadRecord(token, tenant, 'deleted meanwhile');
@@ -66,7 +66,7 @@ test('a link written while the file\'s soft delete is under way waits for it and
       waiting = rows[0].n;
       if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    t.is(waiting, 1, 'the link\'s write waits for the file\'s row');
+    t.is(waiting, 1, "the link's write waits for the file's row");
     await db.query('commit');
     assertInvalid(t, await creating, 'fileId');
   });

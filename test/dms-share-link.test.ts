@@ -17,7 +17,9 @@ const files = new Map<number, Promise<number>>();
 function fileOf(crProcessId: number): Promise<number> {
   let id = files.get(crProcessId);
   if (!id) {
-    id = admin().then((token) => uploadRecord(token, crProcessId, `shared file of ${crProcessId}`)).then((file) => file.id as number);
+    id = admin()
+      .then((token) => uploadRecord(token, crProcessId, `shared file of ${crProcessId}`))
+      .then((file) => file.id as number);
     files.set(crProcessId, id);
   }
   return id;

@@ -30,9 +30,19 @@ test('bodies the platform refuses are 400 SVC-SYS-2001 at validate-password, not
     { label: 'an encoded surrogate', headers: {}, body: Buffer.concat([json('{"password":"'), Buffer.from([0xed, 0xa0, 0x80]), json('"}')]) },
     { label: 'a Content-Encoding the body is not', headers: { 'content-encoding': 'gzip' }, body: json(`{"password":"${password}"}`) },
     { label: 'an unknown Content-Encoding', headers: { 'content-encoding': 'compress' }, body: json(`{"password":"${password}"}`), names: 'Content-Encoding' },
-    { label: 'two Content-Encodings', headers: { 'content-encoding': 'gzip, br' }, body: gzipSync(json(`{"password":"${password}"}`)), names: 'Content-Encoding' },
+    {
+      label: 'two Content-Encodings',
+      headers: { 'content-encoding': 'gzip, br' },
+      body: gzipSync(json(`{"password":"${password}"}`)),
+      names: 'Content-Encoding',
+    },
     { label: 'Content-Type text/plain', headers: { 'content-type': 'text/plain' }, body: json(`{"password":"${password}"}`) },
-    { label: 'a charset other than UTF-8', headers: { 'content-type': 'application/json; charset=latin1' }, body: json(`{"password":"${password}"}`), names: 'Content-Type' },
+    {
+      label: 'a charset other than UTF-8',
+      headers: { 'content-type': 'application/json; charset=latin1' },
+      body: json(`{"password":"${password}"}`),
+      names: 'Content-Type',
+    },
     { label: 'a NUL in the password', headers: {}, body: json('{"password":"wrong\\u0000pass"}'), names: 'password' },
     { label: 'a lone surrogate in the password', headers: {}, body: json('{"password":"wrong\\ud800"}'), names: 'password' },
     { label: 'a NUL in a key', headers: {}, body: json('{"pass\\u0000word":"x"}') },
@@ -47,8 +57,14 @@ test('bodies the platform refuses are 400 SVC-SYS-2001 at validate-password, not
   // eleven refused bodies, more than the five wrong tries the throttle allows: the right password still passes
   const right = await rawRequest('POST', path, { body: json(`{"password":"${password}"}`) });
   t.is(right.status, 200, right.text);
-  const judged = await sql<{ action: string }>("select action from dms.dms_audit_log where cr_process_id = $1 and action like 'PASSWORD_%' order by id", [crProcessId]);
-  t.deepEqual(judged.map((row) => row.action), ['PASSWORD_OK'], 'a refused body is not a judged password');
+  const judged = await sql<{ action: string }>("select action from dms.dms_audit_log where cr_process_id = $1 and action like 'PASSWORD_%' order by id", [
+    crProcessId,
+  ]);
+  t.deepEqual(
+    judged.map((row) => row.action),
+    ['PASSWORD_OK'],
+    'a refused body is not a judged password',
+  );
 });
 
 test('a body over 4 KiB is 413 SVC-SYS-3001, as any JSON body over its limit; a gzip body is decoded and judged', async (t) => {

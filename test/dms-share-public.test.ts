@@ -92,7 +92,10 @@ test('the public GET serves ranges (206 counted as a download; 416 and HEAD are 
 });
 
 test('"an unknown token 404": SVC-SYS-4001 on both public paths', async (t) => {
-  for (const res of [await api('GET', `/api/dms-share-link/public/${randomBytes(32).toString('base64url')}`), await validate(`/api/dms-share-link/public/${randomBytes(32).toString('base64url')}`, { password: 'x' })]) {
+  for (const res of [
+    await api('GET', `/api/dms-share-link/public/${randomBytes(32).toString('base64url')}`),
+    await validate(`/api/dms-share-link/public/${randomBytes(32).toString('base64url')}`, { password: 'x' }),
+  ]) {
     t.is(res.status, 404, res.text);
     t.is(res.body.error_code, 'SVC-SYS-4001');
   }
@@ -183,7 +186,10 @@ test('"maxDownloads" with concurrent last downloads: exactly the allowed number 
   const ok = results.filter((res) => res.status === 200);
   t.is(ok.length, 3);
   for (const res of ok) t.true(res.bytes.equals(content));
-  t.deepEqual(results.filter((res) => res.status !== 200).map((res) => [res.status, res.body?.error_code]), Array.from({ length: 9 }, () => [410, 'SVC-SYS-3006']));
+  t.deepEqual(
+    results.filter((res) => res.status !== 200).map((res) => [res.status, res.body?.error_code]),
+    Array.from({ length: 9 }, () => [410, 'SVC-SYS-3006']),
+  );
   t.is(await downloadCount(link.id), 3);
 });
 

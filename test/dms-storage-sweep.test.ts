@@ -67,47 +67,56 @@ async function age(path: string, ageMs: number): Promise<void> {
 
 const present = (name: string) => existsSync(join(storageDir(), name));
 
-test.serial('a sweep removes temporaries unwritten for over an hour and stored-name files no row names older than an hour; young ones, files with a row (soft-deleted too) and other names stay', async (t) => {
-  const { token } = await adminSession();
-  const { crProcessId } = await createAccount();
-  const live = await upload({ token, crProcessId, content: 'kept with its row', fileName: 'live.txt' });
-  const deleted = await upload({ token, crProcessId, content: 'kept until purged', fileName: 'deleted.txt' });
-  t.is(live.status, 200, live.text);
-  t.is(deleted.status, 200, deleted.text);
-  t.is((await api('DELETE', `/api/dms-file/${deleted.body.fileId}`, { token })).status, 204);
-  const withRows = [live.body.storedFileName as string, deleted.body.storedFileName as string];
-  for (const name of withRows) await age(join(storageDir(), name), 120 * MINUTE);
+test.serial(
+  'a sweep removes temporaries unwritten for over an hour and stored-name files no row names older than an hour; young ones, files with a row (soft-deleted too) and other names stay',
+  async (t) => {
+    const { token } = await adminSession();
+    const { crProcessId } = await createAccount();
+    const live = await upload({ token, crProcessId, content: 'kept with its row', fileName: 'live.txt' });
+    const deleted = await upload({ token, crProcessId, content: 'kept until purged', fileName: 'deleted.txt' });
+    t.is(live.status, 200, live.text);
+    t.is(deleted.status, 200, deleted.text);
+    t.is((await api('DELETE', `/api/dms-file/${deleted.body.fileId}`, { token })).status, 204);
+    const withRows = [live.body.storedFileName as string, deleted.body.storedFileName as string];
+    for (const name of withRows) await age(join(storageDir(), name), 120 * MINUTE);
 
-  const oldTemporary = await plant(`.upload-${randomUUID()}.part`, 61 * MINUTE);
-  const youngTemporary = await plant(`.upload-${randomUUID()}.part`, 50 * MINUTE);
-  const oldOrphan = await plant(randomUUID(), 120 * MINUTE);
-  const youngOrphan = await plant(randomUUID(), 50 * MINUTE);
-  const notOurs = await plant(`notes-${randomUUID()}.txt`, 120 * MINUTE);
-  const folder = randomUUID();
-  await mkdir(join(storageDir(), folder));
-  await age(join(storageDir(), folder), 120 * MINUTE);
+    const oldTemporary = await plant(`.upload-${randomUUID()}.part`, 61 * MINUTE);
+    const youngTemporary = await plant(`.upload-${randomUUID()}.part`, 50 * MINUTE);
+    const oldOrphan = await plant(randomUUID(), 120 * MINUTE);
+    const youngOrphan = await plant(randomUUID(), 50 * MINUTE);
+    const notOurs = await plant(`notes-${randomUUID()}.txt`, 120 * MINUTE);
+    const folder = randomUUID();
+    await mkdir(join(storageDir(), folder));
+    await age(join(storageDir(), folder), 120 * MINUTE);
 
-  const counts = await sweep();
-  t.true(counts.temporariesRemoved >= 1);
-  t.true(counts.orphansRemoved >= 1);
-  t.false(present(oldTemporary), 'an upload temporary unwritten for over an hour is removed');
-  t.false(present(oldOrphan), 'bytes no row names, older than an hour, are removed');
-  t.true(present(youngTemporary), 'a temporary written to within the hour may be an upload under way');
-  t.true(present(youngOrphan), 'young bytes without a row may be an upload between its rename and its commit');
-  for (const name of withRows) t.true(present(name), `${name} has a row`);
-  t.true(present(notOurs), 'a name the storage never makes is left alone');
-  t.true(present(folder), 'a folder is left alone');
-  const got = await api('GET', `/api/dms-file/${live.body.fileId}`, { token });
-  const bytes = await fetch(`${platform.url}${got.body.downloadUrl}`);
-  t.is(await bytes.text(), 'kept with its row');
-});
+    const counts = await sweep();
+    t.true(counts.temporariesRemoved >= 1);
+    t.true(counts.orphansRemoved >= 1);
+    t.false(present(oldTemporary), 'an upload temporary unwritten for over an hour is removed');
+    t.false(present(oldOrphan), 'bytes no row names, older than an hour, are removed');
+    t.true(present(youngTemporary), 'a temporary written to within the hour may be an upload under way');
+    t.true(present(youngOrphan), 'young bytes without a row may be an upload between its rename and its commit');
+    for (const name of withRows) t.true(present(name), `${name} has a row`);
+    t.true(present(notOurs), 'a name the storage never makes is left alone');
+    t.true(present(folder), 'a folder is left alone');
+    const got = await api('GET', `/api/dms-file/${live.body.fileId}`, { token });
+    const bytes = await fetch(`${platform.url}${got.body.downloadUrl}`);
+    t.is(await bytes.text(), 'kept with its row');
+  },
+);
 
 test.serial('sweeps of two replicas at once remove each leftover once', async (t) => {
   const temporaries = await Promise.all(Array.from({ length: 30 }, () => plant(`.upload-${randomUUID()}.part`, 120 * MINUTE)));
   const orphans = await Promise.all(Array.from({ length: 30 }, () => plant(randomUUID(), 120 * MINUTE)));
   const results = await Promise.all([sweep(), sweep(replica.env.DMS_GRPC_ADDR), sweep(), sweep(replica.env.DMS_GRPC_ADDR)]);
-  t.is(results.reduce((sum, r) => sum + r.temporariesRemoved, 0), 30);
-  t.is(results.reduce((sum, r) => sum + r.orphansRemoved, 0), 30);
+  t.is(
+    results.reduce((sum, r) => sum + r.temporariesRemoved, 0),
+    30,
+  );
+  t.is(
+    results.reduce((sum, r) => sum + r.orphansRemoved, 0),
+    30,
+  );
   t.deepEqual([...temporaries, ...orphans].filter(present), []);
 });
 

@@ -76,7 +76,12 @@ function exchange(head: string, chunks: (string | Buffer)[], everyMs: number, op
       } catch {
         // not JSON: left as text
       }
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), head: split < 0 ? raw : raw.slice(0, split), body, closedAfter: Date.now() - started });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0),
+        head: split < 0 ? raw : raw.slice(0, split),
+        body,
+        closedAfter: Date.now() - started,
+      });
     });
   });
 }

@@ -24,10 +24,11 @@ test.after.always(async () => {
   await managed?.stop();
 });
 
-const ports = () => [
-  ['public', platform.url],
-  ['management', management],
-] as const;
+const ports = () =>
+  [
+    ['public', platform.url],
+    ['management', management],
+  ] as const;
 
 test('headers over the limit are 431 with the error body SVC-SYS-2001, on both ports', async (t) => {
   for (const [name, url] of ports()) {
@@ -56,6 +57,8 @@ test('a request that is not HTTP is 400 with the error body SVC-SYS-2001, on bot
 });
 
 test('a chunked body that breaks off into something that is not HTTP is 400 with the error body while its request waits for it', async (t) => {
-  const res = await rawExchange('POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n');
+  const res = await rawExchange(
+    'POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n',
+  );
   assertErrorBody(t, res, 400, 'SVC-SYS-2001');
 });

@@ -141,7 +141,8 @@ for (const store of ['redis', 'memory'] as const) {
       );
       t.deepEqual(refusals.filter(Boolean), [], 'none refused');
       t.is(most, LOGIN_FAILURES_PER_USER);
-      for (let i = 1; i <= 2 * LOGIN_FAILURES_PER_USER; i++) t.is(await check(guard, 'peggy', '198.51.100.60'), undefined, `a login that judged no password ${i}`);
+      for (let i = 1; i <= 2 * LOGIN_FAILURES_PER_USER; i++)
+        t.is(await check(guard, 'peggy', '198.51.100.60'), undefined, `a login that judged no password ${i}`);
       for (let i = 1; i <= LOGIN_FAILURES_PER_USER; i++) t.is(await wrongPassword(guard, 'peggy', '198.51.100.60'), undefined, `wrong password ${i}`);
       t.truthy(await check(guard, 'peggy', '198.51.100.60'));
     } finally {

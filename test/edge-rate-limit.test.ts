@@ -76,7 +76,10 @@ test('two gateway processes share one limit in Redis: exactly 20 of 30 API-key r
   const responses = await burst(30, '/api/admin/edge-probe', { client, headers: { 'x-api-key': platform.apiKey } });
   t.is(responses.length - limited(responses), LIMITS.apiKey, statuses(responses).join(' '));
   t.is(limited(responses), 10);
-  t.true(responses.every((r) => r.status === 404 || r.status === 429), statuses(responses).join(' '));
+  t.true(
+    responses.every((r) => r.status === 404 || r.status === 429),
+    statuses(responses).join(' '),
+  );
   for (const res of responses) limitHeaders(t, res, LIMITS.apiKey);
   // The bucket lives in that Redis, under the gateways' prefix.
   const redis = redisClient(platform.env.REDIS_URL ?? '');
@@ -111,7 +114,11 @@ test('headers on every limited response, and the 429: Retry-After in whole secon
   const rest = await burst(LIMITS.apiKey - 1, '/api/admin/edge-probe', probe);
   t.is(limited(rest), 0);
   const remaining = rest.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
-  t.deepEqual(remaining, Array.from({ length: LIMITS.apiKey - 1 }, (_, i) => i), 'each request takes one token');
+  t.deepEqual(
+    remaining,
+    Array.from({ length: LIMITS.apiKey - 1 }, (_, i) => i),
+    'each request takes one token',
+  );
 
   const refused = await from('GET', '/api/admin/edge-probe', probe);
   t.is(refused.status, 429);
@@ -208,12 +215,18 @@ test('MANAGEMENT_PORT serves the health paths outside the chain: probes beyond t
     t.deepEqual(probes[1]?.body, { status: 'UP' });
     t.like(probes[0]?.body.components, { redis: { status: 'UP' } }, 'the same health document as on the public port');
     for (const path of ['/api/branch/1', '/api/session/active', '/api/auth/login', '/actuator/env']) {
-      const res = await api(path === '/api/auth/login' ? 'POST' : 'GET', path, { baseUrl: management, apiKey: true, body: path === '/api/auth/login' ? {} : undefined });
+      const res = await api(path === '/api/auth/login' ? 'POST' : 'GET', path, {
+        baseUrl: management,
+        apiKey: true,
+        body: path === '/api/auth/login' ? {} : undefined,
+      });
       t.is(res.status, 404, path);
       t.is(res.body.error_code, 'SVC-SYS-4001');
     }
     // The public port still limits the same paths from one address.
-    const publicSide = await Promise.all(Array.from({ length: 8 }, () => api('GET', '/api/health', { baseUrl: managed.url, headers: { 'x-forwarded-for': '198.51.100.40' } })));
+    const publicSide = await Promise.all(
+      Array.from({ length: 8 }, () => api('GET', '/api/health', { baseUrl: managed.url, headers: { 'x-forwarded-for': '198.51.100.40' } })),
+    );
     t.is(limited(publicSide), 3, 'public tier of 5: three of eight refused');
   } finally {
     await managed.stop();

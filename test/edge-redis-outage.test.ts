@@ -98,8 +98,14 @@ test.serial('a Redis that hangs (SIGSTOP): each answer waits one command timeout
   // a request that waited less did not ask Redis, one that waited twice as long waited on more
   // than that one command
   const ms = await gatewayMs(sent.requestIds);
-  t.true(ms.every((one) => one >= REDIS_COMMAND_TIMEOUT_MS - 1), `each waited for the command timeout: ${ms.join(', ')} ms`);
-  t.true(ms.every((one) => one < 2 * REDIS_COMMAND_TIMEOUT_MS), `none waited a second timeout: ${ms.join(', ')} ms`);
+  t.true(
+    ms.every((one) => one >= REDIS_COMMAND_TIMEOUT_MS - 1),
+    `each waited for the command timeout: ${ms.join(', ')} ms`,
+  );
+  t.true(
+    ms.every((one) => one < 2 * REDIS_COMMAND_TIMEOUT_MS),
+    `none waited a second timeout: ${ms.join(', ')} ms`,
+  );
   t.log(`gateway ms: ${ms.join(', ')}`);
 });
 
@@ -114,7 +120,10 @@ test.serial('a Redis that is killed: no 5xx, no hang, the insurance limits; heal
     // a connection known to be down is not asked (rejectIfRedisNotReady): no request waits for a
     // command timeout
     const ms = await gatewayMs(requestIds);
-    t.true(ms.every((one) => one < REDIS_COMMAND_TIMEOUT_MS), `none waited for Redis: ${ms.join(', ')} ms`);
+    t.true(
+      ms.every((one) => one < REDIS_COMMAND_TIMEOUT_MS),
+      `none waited for Redis: ${ms.join(', ')} ms`,
+    );
     t.log(`gateway ms: ${ms.join(', ')}`);
   }
   t.is(await healthOfRedis(), 'DOWN');
@@ -131,6 +140,9 @@ test.serial('once Redis is back on its port, the gateway uses it again: new buck
     await new Promise((r) => setTimeout(r, 200));
     keys = await redisKeys(redis);
   }
-  t.true(keys.some((key) => key.startsWith(`${prefix}:rl:jwt:198.51.100.`)), 'the gateway writes to the restarted Redis');
+  t.true(
+    keys.some((key) => key.startsWith(`${prefix}:rl:jwt:198.51.100.`)),
+    'the gateway writes to the restarted Redis',
+  );
   t.is(await healthOfRedis(), 'UP');
 });

@@ -14,9 +14,16 @@ test('an unknown filter key or sort field in any script is 400 naming it, and th
   const { token } = await adminSession();
   const tenant = freshTenant();
   for (const name of ['ünvan', 'имя', '名前', 'x'.repeat(5000)]) {
-    assertInvalid(t, await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: tenant, [name]: 1 } } }), `filter.${name.slice(0, 100)}`);
-    assertInvalid(t, await api('POST', '/api/business-partner/list', { token, body: { sorts: [{ field: name }], filter: { crProcessId: tenant } } }), name.slice(0, 100));
+    assertInvalid(
+      t,
+      await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: tenant, [name]: 1 } } }),
+      `filter.${name.slice(0, 100)}`,
+    );
+    assertInvalid(
+      t,
+      await api('POST', '/api/business-partner/list', { token, body: { sorts: [{ field: name }], filter: { crProcessId: tenant } } }),
+      name.slice(0, 100),
+    );
   }
   t.is((await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: tenant } } })).status, 200);
 });
-

@@ -159,7 +159,10 @@ test('a failed write leaves no partial state: a user-process naming an unknown a
   const left = await api('POST', '/api/user-process/list', { token, body: { filter: { crProcessId: 1, userCode: user.userCode } } });
   t.is(left.body.totalElements, 0);
   // and the same create without the bad account succeeds: nothing half-written blocks it
-  const ok = await api('POST', '/api/user-process', { token, body: { crProcessId: 1, userCode: user.userCode, userProcessSelects: [{ accountNo: 'DEFAULT' }] } });
+  const ok = await api('POST', '/api/user-process', {
+    token,
+    body: { crProcessId: 1, userCode: user.userCode, userProcessSelects: [{ accountNo: 'DEFAULT' }] },
+  });
   t.is(ok.status, 200, ok.text);
 });
 

@@ -24,7 +24,9 @@ test('a 5xx in a service writes an exception entry under the refId its error bod
   // a real database failure, scoped to one partner name so that no other test meets it
   await db.query(`create or replace function bpm.fail_${marker.replace('-', '_')}() returns trigger language plpgsql as $$
     begin if new.partner_name = '${marker}' then raise exception 'injected failure'; end if; return new; end $$`);
-  await db.query(`create trigger fail_${marker.replace('-', '_')} before insert on bpm.business_partner for each row execute function bpm.fail_${marker.replace('-', '_')}()`);
+  await db.query(
+    `create trigger fail_${marker.replace('-', '_')} before insert on bpm.business_partner for each row execute function bpm.fail_${marker.replace('-', '_')}()`,
+  );
   try {
     const { token } = await adminSession();
     const res = await api('POST', '/api/business-partner', {
@@ -42,7 +44,15 @@ test('a 5xx in a service writes an exception entry under the refId its error bod
       entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
     }
     t.is(entry.status, 200);
-    t.like(entry.body, { refId: res.body.refId, service: 'bpm', errorCode: 'SVC-SYS-5001', path: '/api/business-partner', method: 'POST', userCode: 'admin', projectCode: 'PRJ-7' });
+    t.like(entry.body, {
+      refId: res.body.refId,
+      service: 'bpm',
+      errorCode: 'SVC-SYS-5001',
+      path: '/api/business-partner',
+      method: 'POST',
+      userCode: 'admin',
+      projectCode: 'PRJ-7',
+    });
     t.regex(entry.body.message, /injected failure/);
     t.truthy(entry.body.stack);
     const listed = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { filter: { service: 'bpm', errorCode: 'SVC-SYS-5001' } } });
@@ -121,7 +131,10 @@ test('the exception list filters by service, errorCode, userCode, crProcessId an
   t.deepEqual(await listed({ crProcessId: tenantA, createdAtFrom: at(1), createdAtTo: at(20) }), ['c', 'd']);
   const page = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { page: 1, size: 2, filter: { userCode: user } } });
   t.like(page.body, { totalElements: 3, totalPages: 2, first: false, last: true });
-  t.deepEqual(page.body.content.map((e: { refId: string }) => nameOf.get(e.refId)), ['a']);
+  t.deepEqual(
+    page.body.content.map((e: { refId: string }) => nameOf.get(e.refId)),
+    ['a'],
+  );
   const bad = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { filter: { createdAtTo: 'never' } } });
   t.is(bad.status, 400);
   t.is(bad.body.error_code, 'SVC-SYS-2001');

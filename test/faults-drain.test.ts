@@ -80,7 +80,10 @@ test('SIGTERM to the gateway: the requests in flight get their answers, then it 
       process.kill(own.pids.gateway, 'SIGTERM');
     });
     for (const res of answers) t.is(res.status, 200, res.text);
-    t.deepEqual(answers.map((res) => res.body.version), [1, 1, 1]);
+    t.deepEqual(
+      answers.map((res) => res.body.version),
+      [1, 1, 1],
+    );
     const exit = await exitOf('gateway');
     t.is(exit.code, 0);
     t.true(exit.at - lastAt < 2_000, `exited ${exit.at - lastAt} ms after the last answer`);

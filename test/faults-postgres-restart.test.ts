@@ -62,7 +62,10 @@ test('PostgreSQL stopped: 503 SVC-SYS-5002 at once, no process dies; restarted: 
           [`${url}/api/session/stats`, { 'x-api-key': secrets.CORE_API_KEY }],
         ].map(async ([target, headers]) => {
           const requestId = randomUUID();
-          const res = await fetch(target as string, { headers: { ...(headers as Record<string, string>), 'x-request-id': requestId }, signal: AbortSignal.timeout(15_000) });
+          const res = await fetch(target as string, {
+            headers: { ...(headers as Record<string, string>), 'x-request-id': requestId },
+            signal: AbortSignal.timeout(15_000),
+          });
           const body = (await res.json()) as { error_code?: string };
           return { status: res.status, code: body.error_code, requestId };
         }),
@@ -72,7 +75,10 @@ test('PostgreSQL stopped: 503 SVC-SYS-5002 at once, no process dies; restarted: 
       const line = await logLine(requestId, (entry) => entry.source === 'gateway' && entry.entry.msg === 'request completed');
       return Number(line?.entry.durationMs ?? Number.NaN);
     };
-    t.deepEqual((await probes()).map((p) => p.status), [200, 200]);
+    t.deepEqual(
+      (await probes()).map((p) => p.status),
+      [200, 200],
+    );
     const pids = Object.values(own.pids);
 
     await pg.stop();

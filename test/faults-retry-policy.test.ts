@@ -4,7 +4,16 @@ import { readOnlyMethods, retryServiceConfig } from '../gateway/src/retry-policy
 
 test('only read-only RPCs are retried: every Get/List/Search/Page and Me, never a write', (t) => {
   const methods = readOnlyMethods().map((m) => m.method);
-  for (const read of ['GetBranch', 'ListBranches', 'GetBranchStats', 'ListBranchesByPartner', 'SearchDmsFiles', 'GetDmsFileDownloadUrl', 'Me', 'PageSessionHistory']) {
+  for (const read of [
+    'GetBranch',
+    'ListBranches',
+    'GetBranchStats',
+    'ListBranchesByPartner',
+    'SearchDmsFiles',
+    'GetDmsFileDownloadUrl',
+    'Me',
+    'PageSessionHistory',
+  ]) {
     t.true(methods.includes(read), read);
   }
   const writes = methods.filter((m) => /^(Create|Update|Delete|Approve|Invoice|Cancel|Move|Run|Sweep|Record|Login|Logout|Change|Switch)/.test(m));

@@ -102,14 +102,22 @@ test('bpm-svc killed under load: only 200 and 503 SVC-SYS-5002 within the deadli
     t.is(durations.size, all.length, 'an access line for every request');
     const gatewaySlowest = Math.max(...durations.values());
     t.true(gatewaySlowest < ANSWER_BOUND_MS, `every answer within the deadline and the gateway's own work: slowest ${gatewaySlowest} ms at the gateway`);
-    t.true(all.filter((o) => o.startedAt + o.ms < killedAt).every((o) => o.status === 200), 'all 200 before the kill');
-    t.true(all.some((o) => o.status === 503), 'the service was down for a while');
+    t.true(
+      all.filter((o) => o.startedAt + o.ms < killedAt).every((o) => o.status === 200),
+      'all 200 before the kill',
+    );
+    t.true(
+      all.some((o) => o.status === 503),
+      'the service was down for a while',
+    );
     // the channel reconnects within its backoff (at most 1 s): from 1.5 s after the restart on, all 200
     const after = all.filter((o) => o.startedAt > restartedAt + 1_500);
     t.true(after.length >= 50, `${after.length} requests after the recovery`);
     t.deepEqual(after.filter((o) => o.status !== 200).length, 0, 'all 200 once the service is back');
     t.is(own.pids.gateway, gatewayPid, 'the gateway was not restarted');
-    t.log(`slowest ${gatewaySlowest} ms at the gateway, ${Math.max(...all.map((o) => o.ms))} ms here; ${all.length} requests, ${all.filter((o) => o.status === 503).length} answered 503 while bpm-svc was down ${restartedAt - killedAt} ms`);
+    t.log(
+      `slowest ${gatewaySlowest} ms at the gateway, ${Math.max(...all.map((o) => o.ms))} ms here; ${all.length} requests, ${all.filter((o) => o.status === 503).length} answered 503 while bpm-svc was down ${restartedAt - killedAt} ms`,
+    );
   } finally {
     await own.stop();
   }

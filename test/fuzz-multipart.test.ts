@@ -45,19 +45,21 @@ test('malformed multipart framing is a 4xx with the error body, keeps nothing an
   const statuses = new Map<number, number>();
   let accepted = 0;
   let next = 0;
-  await Promise.all(Array.from({ length: PARALLEL }, async () => {
-    while (next < cases.length) {
-      const c = cases[next++]!;
-      const res = await rawRequest('POST', '/api/dms-file/upload', { token: writer.token, headers: { 'content-type': c.contentType }, body: c.body }).catch(
-        (error: unknown) => ({ status: 0, body: undefined, text: `no answer: ${String(error)}` }),
-      );
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      if (res.status === 200) accepted++;
-      else if (res.status < 400 || res.status >= 500 || res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code))) {
-        problems.push(`${c.label} → ${res.status} ${res.text.slice(0, 160)}`);
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < cases.length) {
+        const c = cases[next++]!;
+        const res = await rawRequest('POST', '/api/dms-file/upload', { token: writer.token, headers: { 'content-type': c.contentType }, body: c.body }).catch(
+          (error: unknown) => ({ status: 0, body: undefined, text: `no answer: ${String(error)}` }),
+        );
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 200) accepted++;
+        else if (res.status < 400 || res.status >= 500 || res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code))) {
+          problems.push(`${c.label} → ${res.status} ${res.text.slice(0, 160)}`);
+        }
       }
-    }
-  }));
+    }),
+  );
   t.log(`${cases.length} bodies; answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   t.deepEqual(problems, [], `${problems.length} of ${cases.length} answers were wrong`);
   // the whole valid form is among the cases: the corpus reached a live upload route

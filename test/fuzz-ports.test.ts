@@ -78,10 +78,12 @@ function requestsFor(port: Port): { label: string; method: string; path: string;
   const cases: ReturnType<typeof requestsFor> = [];
   for (const method of METHODS) for (const path of PATHS) cases.push({ label: `${method} ${path.slice(0, 60)}`, method, path, headers: { ...port.headers } });
   for (const headers of HEADER_SETS) {
-    for (const path of ['/metrics', '/api/dms-share-link/public/x/validate-password']) cases.push({ label: `POST ${path} ${JSON.stringify(headers).slice(0, 60)}`, method: 'POST', path, headers: { ...headers, ...port.headers }, body: '{}' });
+    for (const path of ['/metrics', '/api/dms-share-link/public/x/validate-password'])
+      cases.push({ label: `POST ${path} ${JSON.stringify(headers).slice(0, 60)}`, method: 'POST', path, headers: { ...headers, ...port.headers }, body: '{}' });
   }
   for (const body of BODIES) {
-    for (const path of ['/metrics', '/api/dms-share-link/public/x/validate-password', '/api/dms-file/upload']) cases.push({ label: `POST ${path} body ${String(body).slice(0, 40)}`, method: 'POST', path, headers: { ...port.headers }, body });
+    for (const path of ['/metrics', '/api/dms-share-link/public/x/validate-password', '/api/dms-file/upload'])
+      cases.push({ label: `POST ${path} body ${String(body).slice(0, 40)}`, method: 'POST', path, headers: { ...port.headers }, body });
   }
   return cases;
 }
@@ -89,15 +91,18 @@ function requestsFor(port: Port): { label: string; method: string; path: string;
 function problemOf(port: Port, label: string, res: Pick<ApiResponse, 'status' | 'body' | 'text'>): string | undefined {
   const said = `${port.name}: ${label} → ${res.status} ${res.text.slice(0, 160)}`;
   if (res.status < 200 || res.status >= 500) return said;
-  if (port.errorBody && res.status >= 400 && (res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code)))) return `no error body: ${said}`;
+  if (port.errorBody && res.status >= 400 && (res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code))))
+    return `no error body: ${said}`;
   return undefined;
 }
 
 async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: PARALLEL }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 /** Each service's start time as its metrics port reports it: a restarted process has a new one. */
@@ -149,8 +154,14 @@ test('the management, metrics and file ports answer hostile requests below 500 a
     });
     for (const head of HEADS) {
       sent++;
-      const credentialLine = Object.entries(port.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-      const res = await rawExchange(head.replace('Host: x\r\n', `Host: x\r\n${credentialLine}`), port.base).catch((error: unknown) => ({ status: 0, body: undefined, text: `no answer: ${String(error)}` }));
+      const credentialLine = Object.entries(port.headers ?? {})
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      const res = await rawExchange(head.replace('Host: x\r\n', `Host: x\r\n${credentialLine}`), port.base).catch((error: unknown) => ({
+        status: 0,
+        body: undefined,
+        text: `no answer: ${String(error)}`,
+      }));
       if (res.status < 200 || res.status >= 500) problems.push(`${port.name}: ${head.split('\r\n')[0]} → ${res.status} ${res.text.slice(0, 160)}`);
     }
     for (const bytes of RAW) {
@@ -165,9 +176,12 @@ test('the management, metrics and file ports answer hostile requests below 500 a
   const withCredential = ports.at(-1)!;
   await inParallel(multipartCorpus(account.crProcessId), async (c) => {
     sent++;
-    const res = await rawRequest('POST', '/api/dms-file/upload', { baseUrl: file, token: writer.token, headers: { ...withCredential.headers, 'content-type': c.contentType }, body: c.body }).catch(
-      (error: unknown) => ({ status: 0, body: undefined, text: `no answer: ${String(error)}` }),
-    );
+    const res = await rawRequest('POST', '/api/dms-file/upload', {
+      baseUrl: file,
+      token: writer.token,
+      headers: { ...withCredential.headers, 'content-type': c.contentType },
+      body: c.body,
+    }).catch((error: unknown) => ({ status: 0, body: undefined, text: `no answer: ${String(error)}` }));
     const problem = problemOf(withCredential, `multipart ${c.label}`, res);
     if (problem) problems.push(problem);
   });

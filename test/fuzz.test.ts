@@ -70,13 +70,16 @@ function routeCases(route: RouteSpec): Case[] {
 async function fieldCases(resource: Resource): Promise<Case[]> {
   const base = `/api/${resource.path}`;
   const sample = sampleOf(resource);
-  const writable = Object.entries(apiFields(resource)).filter(([name, spec]) => !(isScalar(spec) && spec.readOnly) && !['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name));
+  const writable = Object.entries(apiFields(resource)).filter(
+    ([name, spec]) => !(isScalar(spec) && spec.readOnly) && !['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'].includes(name),
+  );
   const cases: Case[] = [];
   const swap = (label: string, method: string, path: string, body: Record<string, unknown>, field: string) =>
     cases.push({ label: `${method} ${path} ${label}`, method, path, body: JSON.stringify(body), refusing: field });
   if (offers(resource, 'create')) {
     const valid = await sample.create(freshTenant());
-    for (const [name, spec] of writable) for (const value of wrongValues(spec)) swap(`${name}: ${JSON.stringify(value)}`, 'POST', base, { ...valid, [name]: value }, name);
+    for (const [name, spec] of writable)
+      for (const value of wrongValues(spec)) swap(`${name}: ${JSON.stringify(value)}`, 'POST', base, { ...valid, [name]: value }, name);
   }
   if (offers(resource, 'update')) {
     // a record made the platform's way where the resource has no create (dms-file: uploaded)
@@ -88,9 +91,13 @@ async function fieldCases(resource: Resource): Promise<Case[]> {
     }
   }
   if (offers(resource, 'list')) {
-    const filters = visibleScalars(resource).flatMap(([name, spec]) => [[name, spec] as const, ...(RANGE_KINDS.has(spec.kind) ? [[`${name}From`, spec] as const, [`${name}To`, spec] as const] : [])]);
+    const filters = visibleScalars(resource).flatMap(([name, spec]) => [
+      [name, spec] as const,
+      ...(RANGE_KINDS.has(spec.kind) ? [[`${name}From`, spec] as const, [`${name}To`, spec] as const] : []),
+    ]);
     for (const [name, spec] of filters) {
-      for (const value of wrongValues(spec)) swap(`filter.${name}: ${JSON.stringify(value)}`, 'POST', `${base}/list`, { filter: { crProcessId: 1, [name]: value } }, `filter.${name}`);
+      for (const value of wrongValues(spec))
+        swap(`filter.${name}: ${JSON.stringify(value)}`, 'POST', `${base}/list`, { filter: { crProcessId: 1, [name]: value } }, `filter.${name}`);
     }
   }
   return cases;
@@ -110,7 +117,11 @@ function problemOf(c: Case, res: ApiResponse): string | undefined {
   return undefined;
 }
 
-async function credentialsFor(path: string, session: Credentials, user = { userCode: platform.adminUser, password: platform.adminPassword }): Promise<Credentials> {
+async function credentialsFor(
+  path: string,
+  session: Credentials,
+  user = { userCode: platform.adminUser, password: platform.adminPassword },
+): Promise<Credentials> {
   const category = categoryOf(path.split('?')[0] ?? path);
   if (category === 'public') return {};
   if (category === 'api-key') return { apiKey: true };
@@ -122,9 +133,11 @@ async function credentialsFor(path: string, session: Credentials, user = { userC
 /** Runs `work` over `items`, `PARALLEL` at a time. */
 async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: PARALLEL }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 /** Exception entries written since `from` under one of the fuzzed project codes. */
@@ -139,15 +152,22 @@ async function exceptionsSince(from: string): Promise<Record<string, unknown>[]>
 }
 
 /** Sends `cases` with `session` where a route wants a session; what was wrong, and the answers by status. */
-async function sendCorpus(cases: readonly Case[], session: Credentials, asUser?: { userCode: string; password: string }): Promise<{ problems: string[]; statuses: Map<number, number> }> {
+async function sendCorpus(
+  cases: readonly Case[],
+  session: Credentials,
+  asUser?: { userCode: string; password: string },
+): Promise<{ problems: string[]; statuses: Map<number, number> }> {
   const problems: string[] = [];
   const statuses = new Map<number, number>();
   await inParallel(cases, async (c) => {
     const credentials = await credentialsFor(c.path, session, asUser);
     const headers = { 'x-project-code': FUZZ_CODE, ...c.headers };
-    const res = await rawRequest(c.method, c.path, { ...credentials, headers, ...(c.body === undefined ? {} : { body: c.body }) }).catch(
-      (error: unknown) => ({ status: 0, headers: new Headers(), body: undefined, text: `no answer: ${String(error)}` }),
-    );
+    const res = await rawRequest(c.method, c.path, { ...credentials, headers, ...(c.body === undefined ? {} : { body: c.body }) }).catch((error: unknown) => ({
+      status: 0,
+      headers: new Headers(),
+      body: undefined,
+      text: `no answer: ${String(error)}`,
+    }));
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     const problem = problemOf(c, res);
     if (problem) problems.push(problem);
@@ -176,7 +196,10 @@ test('every route answers hostile input with a 4xx and the error body, logs no e
   // the recorder sends its entries on in the background: give it a moment
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const logged = await exceptionsSince(from);
-  t.deepEqual(logged.map((entry) => `${entry.method} ${entry.path}: ${entry.errorCode} ${String(entry.message).slice(0, 120)}`), []);
+  t.deepEqual(
+    logged.map((entry) => `${entry.method} ${entry.path}: ${entry.errorCode} ${String(entry.message).slice(0, 120)}`),
+    [],
+  );
   const health = await api('GET', '/actuator/health');
   t.is(health.status, 200, health.text);
   t.is(health.body.status, 'UP');
@@ -189,7 +212,14 @@ test('the fuzzed routes are every route: each resource set as it offers it, and 
     t.true(listed.has(`get /api/${resource.path}/:key`), resource.path);
     t.is(listed.has(`post /api/${resource.path}`), offers(resource, 'create'), resource.path);
   }
-  for (const route of ['post /api/auth/login', 'post /api/auth/logout', 'get /api/session/history/list', 'post /api/logs/exceptions/list', 'get /actuator/health', 'get /api/branch/by-partner/:id']) {
+  for (const route of [
+    'post /api/auth/login',
+    'post /api/auth/logout',
+    'get /api/session/history/list',
+    'post /api/logs/exceptions/list',
+    'get /actuator/health',
+    'get /api/branch/by-partner/:id',
+  ]) {
     t.true(listed.has(route), route);
   }
 });

@@ -34,7 +34,12 @@ function specifiersOf(file: string): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       found.push(node.argument.literal.text);
@@ -90,7 +95,11 @@ test('the contracts package imports no service and not the gateway', (t) => {
   const roots = tsFiles(join(ROOT_DIR, 'libs/contracts/src'));
   t.true(roots.length >= 26, `the declarations were read (${roots.length})`);
   t.deepEqual(serviceImports(roots), []);
-  const gateway = roots.flatMap((file) => specifiersOf(file).filter((specifier) => specifier.startsWith('@platform/gateway') || (targetOf(file, specifier) ?? '').startsWith(join(ROOT_DIR, 'gateway'))));
+  const gateway = roots.flatMap((file) =>
+    specifiersOf(file).filter(
+      (specifier) => specifier.startsWith('@platform/gateway') || (targetOf(file, specifier) ?? '').startsWith(join(ROOT_DIR, 'gateway')),
+    ),
+  );
   t.deepEqual(gateway, []);
 });
 
@@ -100,7 +109,7 @@ test('the walk finds a service import when there is one', (t) => {
   t.true(found.length > 0, 'bpm-svc/src/server.ts reaches bpm-svc modules');
 });
 
-test('the gateway\'s package.json depends on no service package, and on the contracts', (t) => {
+test("the gateway's package.json depends on no service package, and on the contracts", (t) => {
   const manifest = JSON.parse(readFileSync(join(ROOT_DIR, 'gateway/package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
   const named = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys(manifest[field] ?? {}));
   t.deepEqual(

@@ -45,7 +45,10 @@ test('nothing the gateway loads is a database driver or reads DATABASE_URL', (t)
     .flatMap(([name, importers]) => [...importers].map((importer) => `${chainTo(importer)} imports ${name}`));
   const readers = [...files.keys()].filter(namesDatabaseUrl).map((file) => `${chainTo(file)} names DATABASE_URL`);
   // the walk reached the libs and the services' declarations the gateway builds its routes from
-  t.true([...files.keys()].some((file) => rel(file).startsWith('libs/src/')), 'libs modules were walked');
+  t.true(
+    [...files.keys()].some((file) => rel(file).startsWith('libs/src/')),
+    'libs modules were walked',
+  );
   t.true(files.size > 100, `${files.size} modules walked`);
   t.true(packages.has('express') && packages.has('@grpc/grpc-js'), 'packages were found');
   t.deepEqual([...drivers, ...readers], []);

@@ -27,7 +27,12 @@ function bearer(token: string): Metadata {
 type Unary = (request: never, metadata: Metadata, callback: (error: ServiceError | null) => void) => unknown;
 
 /** One unary call on a generated client; resolves with its error (undefined on success). */
-function callOf<C extends { close(): void }>(make: () => C, method: (client: C) => Unary, request: object, metadata: Metadata): Promise<ServiceError | undefined> {
+function callOf<C extends { close(): void }>(
+  make: () => C,
+  method: (client: C) => Unary,
+  request: object,
+  metadata: Metadata,
+): Promise<ServiceError | undefined> {
   const client = make();
   return new Promise((resolve) =>
     method(client).call(client, request as never, metadata, (error) => {
@@ -46,13 +51,48 @@ test('a NUL in any request string is INVALID_ARGUMENT SVC-SYS-2001 at the servic
   const processes = () => new UserProcessServiceClient(platform.grpc.core, credentials.createInsecure());
   const partners = () => new BusinessPartnerServiceClient(platform.grpc.bpm, credentials.createInsecure());
   const cases: [string, Promise<ServiceError | undefined>][] = [
-    ['login userCode', callOf(core, (c) => c.login as Unary, { userCode: 'adm\u0000in', password: 'x', languageCode: 'en', ipAddress: '', userAgent: '' }, internal)],
+    [
+      'login userCode',
+      callOf(core, (c) => c.login as Unary, { userCode: 'adm\u0000in', password: 'x', languageCode: 'en', ipAddress: '', userAgent: '' }, internal),
+    ],
     ['session userCode', callOf(sessions, (c) => c.createSession as Unary, { userCode: 'a\u0000', accountNo: 'DEFAULT' }, internal)],
     ['session history userCode', callOf(sessions, (c) => c.pageSessionHistory as Unary, { userCode: '\u0000' }, internal)],
-    ['user-process selects', callOf(processes, (c) => c.createUserProcess as Unary, { userProcess: { crProcessId: 1, userCode: 'admin', userProcessSelects: [{ accountNo: 'DEF\u0000' }] } }, user)],
-    ['a list filter value', callOf(partners, (c) => c.listBusinessPartners as Unary, { page: { page: 0, size: 1, sorts: [], filter: { crProcessId: 1, partnerName: 'x\u0000' } } }, user)],
-    ['a list filter key', callOf(partners, (c) => c.listBusinessPartners as Unary, { page: { page: 0, size: 1, sorts: [], filter: { crProcessId: 1, 'partner\u0000Name': 'x' } } }, user)],
-    ['searchTerm', callOf(partners, (c) => c.listBusinessPartners as Unary, { page: { page: 0, size: 1, sorts: [], searchTerm: '\u0000', filter: { crProcessId: 1 } } }, user)],
+    [
+      'user-process selects',
+      callOf(
+        processes,
+        (c) => c.createUserProcess as Unary,
+        { userProcess: { crProcessId: 1, userCode: 'admin', userProcessSelects: [{ accountNo: 'DEF\u0000' }] } },
+        user,
+      ),
+    ],
+    [
+      'a list filter value',
+      callOf(
+        partners,
+        (c) => c.listBusinessPartners as Unary,
+        { page: { page: 0, size: 1, sorts: [], filter: { crProcessId: 1, partnerName: 'x\u0000' } } },
+        user,
+      ),
+    ],
+    [
+      'a list filter key',
+      callOf(
+        partners,
+        (c) => c.listBusinessPartners as Unary,
+        { page: { page: 0, size: 1, sorts: [], filter: { crProcessId: 1, 'partner\u0000Name': 'x' } } },
+        user,
+      ),
+    ],
+    [
+      'searchTerm',
+      callOf(
+        partners,
+        (c) => c.listBusinessPartners as Unary,
+        { page: { page: 0, size: 1, sorts: [], searchTerm: '\u0000', filter: { crProcessId: 1 } } },
+        user,
+      ),
+    ],
   ];
   for (const [name, pending] of cases) {
     const error = await pending;
@@ -61,5 +101,8 @@ test('a NUL in any request string is INVALID_ARGUMENT SVC-SYS-2001 at the servic
   }
   const logged = await api('POST', '/api/logs/exceptions/list', { apiKey: true, body: { page: 0, size: 500, filter: { createdAtFrom: since } } });
   t.is(logged.status, 200, logged.text);
-  t.deepEqual(logged.body.content.filter((entry: { projectCode: string | null }) => entry.projectCode === PROJECT), []);
+  t.deepEqual(
+    logged.body.content.filter((entry: { projectCode: string | null }) => entry.projectCode === PROJECT),
+    [],
+  );
 });

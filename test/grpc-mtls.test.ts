@@ -79,7 +79,11 @@ function healthCheck(address: string, channel: ChannelCredentials): Promise<{ se
 
 test.serial('through the gateway, every service answers over mutual TLS: login, records of bpm and dms, health UP', async (t) => {
   const url = own!.url;
-  const login = await api('POST', '/api/auth/login', { baseUrl: url, apiKey: true, body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en' } });
+  const login = await api('POST', '/api/auth/login', {
+    baseUrl: url,
+    apiKey: true,
+    body: { userCode: platform.adminUser, password: platform.adminPassword, languageCode: 'en' },
+  });
   t.is(login.status, 200, login.text);
   const token = sessionOf(login).token;
   const me = await api('GET', '/api/auth/me', { baseUrl: url, token });
@@ -174,16 +178,25 @@ test('a partial GRPC_TLS_* setting refuses the start, naming what is missing', a
     { instanceOf: PlatformStartError },
   );
   t.is(error?.service, 'gateway');
-  t.regex(error?.message ?? '', /GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY go together \(all three or none\): GRPC_TLS_CA, GRPC_TLS_CERT set, GRPC_TLS_KEY missing/);
+  t.regex(
+    error?.message ?? '',
+    /GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY go together \(all three or none\): GRPC_TLS_CA, GRPC_TLS_CERT set, GRPC_TLS_KEY missing/,
+  );
 });
 
-test('a key that is not the certificate\'s, a file that cannot be read or is no certificate refuse the configuration, naming the variable', (t) => {
+test("a key that is not the certificate's, a file that cannot be read or is no certificate refuse the configuration, naming the variable", (t) => {
   const base = { APP_ENV: 'test', JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
   const tls = { GRPC_TLS_CA: files.ca, GRPC_TLS_CERT: files.cert, GRPC_TLS_KEY: files.key };
   t.truthy(loadConfig({ ...base, ...tls }).grpcTls, 'the three files make a TLS setting');
   t.is(loadConfig(base).grpcTls, undefined, 'none: plaintext');
-  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_KEY: stranger.key }), { instanceOf: ConfigError, message: /GRPC_TLS_KEY .* is not the private key of GRPC_TLS_CERT/ });
-  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CA: join(dir, 'missing.crt') }), { instanceOf: ConfigError, message: /GRPC_TLS_CA: cannot read .*missing\.crt: ENOENT/ });
+  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_KEY: stranger.key }), {
+    instanceOf: ConfigError,
+    message: /GRPC_TLS_KEY .* is not the private key of GRPC_TLS_CERT/,
+  });
+  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CA: join(dir, 'missing.crt') }), {
+    instanceOf: ConfigError,
+    message: /GRPC_TLS_CA: cannot read .*missing\.crt: ENOENT/,
+  });
   t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CERT: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CERT is not a PEM certificate/ });
   t.throws(() => loadConfig({ ...base, GRPC_TLS_KEY: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CA, GRPC_TLS_CERT missing/ });
 });

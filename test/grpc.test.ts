@@ -92,7 +92,10 @@ test('RecordSessionsSeen is served only to the internal credential, and moves la
     t.is(atLogin, Date.parse((await sessionOf(sid)).loginAt), 'lastSeenAt starts at loginAt');
     await pause(50);
 
-    for (const [name, metadata] of [['no token', new Metadata()], ['a user token', bearer(session.token)]] as const) {
+    for (const [name, metadata] of [
+      ['no token', new Metadata()],
+      ['a user token', bearer(session.token)],
+    ] as const) {
       const refused = await record(metadata, sid, new Date().toISOString());
       t.is(refused?.code, status.UNAUTHENTICATED, name);
       t.deepEqual(refused?.metadata.get('x-error-code'), ['SVC-SYS-1001'], name);
@@ -121,7 +124,9 @@ test('RecordSessionsSeen is served only to the internal credential, and moves la
     ] as const) {
       const otherSid = sidOf(other.token);
       const closed = await new Promise<string | undefined>((resolve) =>
-        client.updateSession({ sessionId: otherSid, ...change }, internal(), (_error, updated) => resolve(updated?.active === false ? updated.lastSeenAt : undefined)),
+        client.updateSession({ sessionId: otherSid, ...change }, internal(), (_error, updated) =>
+          resolve(updated?.active === false ? updated.lastSeenAt : undefined),
+        ),
       );
       t.truthy(closed, `${name}: the session is closed`);
       await pause(20);
@@ -154,11 +159,18 @@ function listServices(address: string): Promise<string[]> {
   });
 }
 
-test('server reflection lists every service of each process\'s protos for stock clients such as grpcurl', async (t) => {
+test("server reflection lists every service of each process's protos for stock clients such as grpcurl", async (t) => {
   for (const service of ['core', 'bpm', 'dms'] as const) {
     const definition = loadSync(protoFilesOf(service), { includeDirs: [PROTO_DIR] });
-    const declared = Object.entries(definition).filter(([, value]) => !('format' in value)).map(([name]) => name).sort();
-    t.deepEqual((await listServices(platform.grpc[service])).filter((name) => name.startsWith('platform.')), declared, service);
+    const declared = Object.entries(definition)
+      .filter(([, value]) => !('format' in value))
+      .map(([name]) => name)
+      .sort();
+    t.deepEqual(
+      (await listServices(platform.grpc[service])).filter((name) => name.startsWith('platform.')),
+      declared,
+      service,
+    );
   }
   // and the registry's resources are among them
   const bpm = await listServices(platform.grpc.bpm);

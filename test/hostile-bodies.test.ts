@@ -20,11 +20,20 @@ test('a NUL or a lone surrogate in any string of a JSON body is 400 SVC-SYS-2001
     assertInvalid(t, await api('POST', '/api/business-partner', { token, body: { ...partnerBody(tenant), partnerName: bad } }), 'partnerName');
     const listed = await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: tenant, partnerName: bad } } });
     assertInvalid(t, listed, 'filter.partnerName');
-    const sorted = await api('POST', '/api/business-partner/list', { token, body: { sorts: [{ field: `partnerName${bad}` }], filter: { crProcessId: tenant } } });
+    const sorted = await api('POST', '/api/business-partner/list', {
+      token,
+      body: { sorts: [{ field: `partnerName${bad}` }], filter: { crProcessId: tenant } },
+    });
     assertInvalid(t, sorted, 'sorts[0].field');
-    const selects = await api('POST', '/api/user-process', { token, body: { crProcessId: 1, userCode: unique('u-'), userProcessSelects: [{ accountNo: 'DEFAULT' }, { accountNo: bad }] } });
+    const selects = await api('POST', '/api/user-process', {
+      token,
+      body: { crProcessId: 1, userCode: unique('u-'), userProcessSelects: [{ accountNo: 'DEFAULT' }, { accountNo: bad }] },
+    });
     assertInvalid(t, selects, 'userProcessSelects[1].accountNo');
-    const login = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: `${platform.adminUser}${bad}`, password: 'whatever-1', languageCode: 'en' } });
+    const login = await api('POST', '/api/auth/login', {
+      apiKey: true,
+      body: { userCode: `${platform.adminUser}${bad}`, password: 'whatever-1', languageCode: 'en' },
+    });
     assertInvalid(t, login, 'userCode');
     const session = await api('POST', '/api/session', { apiKey: true, body: { userCode: platform.adminUser, accountNo: 'DEFAULT', userAgent: bad } });
     assertInvalid(t, session, 'userAgent');
@@ -66,6 +75,9 @@ test('__proto__ is an unknown field anywhere in a body, a filter key included', 
     const res = await api('POST', path, { token, apiKey: true, raw: `{"filter":${filter}}` });
     assertInvalid(t, res, 'filter.__proto__');
   }
-  const nested = await api('POST', '/api/user-process', { token, raw: '{"crProcessId":1,"userCode":"x","userProcessSelects":[{"accountNo":"DEFAULT","__proto__":1}]}' });
+  const nested = await api('POST', '/api/user-process', {
+    token,
+    raw: '{"crProcessId":1,"userCode":"x","userProcessSelects":[{"accountNo":"DEFAULT","__proto__":1}]}',
+  });
   assertInvalid(t, nested, 'userProcessSelects[0].__proto__');
 });

@@ -16,7 +16,11 @@ test('a Content-Encoding the body does not have is 400 SVC-SYS-2001, even on a p
   const { token } = await adminSession();
   for (const encoding of ['gzip', 'br', 'deflate', 'GZIP']) {
     assertErrorBody(t, await rawRequest('POST', '/api/health', { headers: { 'content-encoding': encoding }, body: '{}' }), 400, 'SVC-SYS-2001');
-    const res = await rawRequest('POST', '/api/business-partner/list', { token, headers: { 'content-encoding': encoding }, body: JSON.stringify({ filter: { crProcessId: 1 } }) });
+    const res = await rawRequest('POST', '/api/business-partner/list', {
+      token,
+      headers: { 'content-encoding': encoding },
+      body: JSON.stringify({ filter: { crProcessId: 1 } }),
+    });
     assertErrorBody(t, res, 400, 'SVC-SYS-2001');
   }
 });
@@ -36,7 +40,11 @@ test('an unknown Content-Encoding or a charset other than UTF-8 is 400 SVC-SYS-2
 test('a body that really is gzip, deflate or br compressed JSON is read', async (t) => {
   const { token } = await adminSession();
   const tenant = freshTenant();
-  for (const [encoding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+  for (const [encoding, compress] of [
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const) {
     const record = { crProcessId: tenant, partnerCode: unique('P-'), partnerName: `Packed ${encoding}`, partnerType: 'CUSTOMER' };
     const res = await rawRequest('POST', '/api/business-partner', { token, headers: { 'content-encoding': encoding }, body: compress(JSON.stringify(record)) });
     t.is(res.status, 200, `${encoding}: ${res.text}`);

@@ -66,7 +66,9 @@ test('session history takes page, size, userCode, from and to alone, each once',
     const name = query.split('=')[0] ?? '';
     assertInvalid(t, await api('GET', `/api/session/history/list?${query}`, { apiKey: true }), name);
   }
-  const ok = await api('GET', `/api/session/history/list?page=0&size=5&userCode=${unique('nobody-')}&from=2020-01-01T00:00:00Z&to=2999-01-01T00:00:00Z`, { apiKey: true });
+  const ok = await api('GET', `/api/session/history/list?page=0&size=5&userCode=${unique('nobody-')}&from=2020-01-01T00:00:00Z&to=2999-01-01T00:00:00Z`, {
+    apiKey: true,
+  });
   t.is(ok.status, 200, ok.text);
   t.is(ok.body.totalElements, 0);
 });

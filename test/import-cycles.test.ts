@@ -26,7 +26,12 @@ function specifiersOf(file: string): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       found.push(node.argument.literal.text);
@@ -111,7 +116,7 @@ test('no folder of libs/src imports a folder that imports it back', (t) => {
   const pairs = [...graph].flatMap(([a, targets]) => [...targets].filter((b) => a < b && graph.get(b)?.has(a)).map((b) => [a, b]));
   const detail = [
     ...pairs.map(([a, b]) => {
-      const inside = edges.filter((edge) => edge.startsWith(`${a}/`) ? edge.endsWith(` -> ${b}/`) : edge.startsWith(`${b}/`) && edge.endsWith(` -> ${a}/`));
+      const inside = edges.filter((edge) => (edge.startsWith(`${a}/`) ? edge.endsWith(` -> ${b}/`) : edge.startsWith(`${b}/`) && edge.endsWith(` -> ${a}/`)));
       return `${a} <-> ${b}:\n  ${[...new Set(inside)].join('\n  ')}`;
     }),
     ...found.map((component) => `cycle through ${component.join(', ')}`),

@@ -30,7 +30,12 @@ async function get(path: string): Promise<any> {
 }
 
 /** POST `body` as it is, with exactly the given headers (the api helper names JSON when none is given). */
-async function post(path: string, token: string, body: string | Uint8Array, headers: Record<string, string>): Promise<{ status: number; body: any; text: string }> {
+async function post(
+  path: string,
+  token: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any; text: string }> {
   const response = await fetch(`${platform.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body });
   const text = await response.text();
   return { status: response.status, body: response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : undefined, text };
@@ -83,7 +88,11 @@ test('create and update answer a body that is not JSON the same way (400 naming 
   const json = JSON.stringify({ crProcessId: tenant, partnerCode: 'TEXT-1', partnerName: 'Plain', partnerType: 'CUSTOMER' });
   const created = await api('POST', '/api/business-partner', { token, raw: json, headers: { 'content-type': 'text/plain' } });
   assertInvalid(t, created, 'Content-Type');
-  const updated = await api('PUT', `/api/business-partner/${partner.id}`, { token, raw: JSON.stringify({ version: 0, partnerName: 'Renamed' }), headers: { 'content-type': 'text/plain' } });
+  const updated = await api('PUT', `/api/business-partner/${partner.id}`, {
+    token,
+    raw: JSON.stringify({ version: 0, partnerName: 'Renamed' }),
+    headers: { 'content-type': 'text/plain' },
+  });
   assertInvalid(t, updated, 'Content-Type');
   t.deepEqual(await get(`/api/business-partner/${partner.id}`), partner);
   const listed = await api('POST', '/api/business-partner/list', { token, body: { filter: { crProcessId: tenant } } });

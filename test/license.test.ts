@@ -30,7 +30,10 @@ test('a licence create, update and delete each write one history row with the li
   t.is((await api('DELETE', `/api/license/${created.id}`, { token })).status, 204);
 
   const rows = await historyOf(tenant, created.id);
-  t.deepEqual(rows.map((row) => row.action), ['CREATE', 'UPDATE', 'DELETE']);
+  t.deepEqual(
+    rows.map((row) => row.action),
+    ['CREATE', 'UPDATE', 'DELETE'],
+  );
   t.deepEqual(JSON.parse(rows[0].snapshot), stripNulls(created));
   t.deepEqual(JSON.parse(rows[1].snapshot), stripNulls(updated));
   t.deepEqual(JSON.parse(rows[2].snapshot), stripNulls(updated), 'the licence as it was when deleted');
@@ -54,7 +57,10 @@ test('a licence write that fails leaves no history row: the row and its history 
   t.is(duplicate.body.error_code, 'SVC-SYS-4005');
   const backwards = await api('PUT', `/api/license/${other.id}`, { token, body: { version: 0, validUntil: '2025-12-31' } });
   t.is(backwards.status, 400, backwards.text);
-  t.deepEqual((await historyOf(tenant, other.id)).map((row) => row.action), ['CREATE']);
+  t.deepEqual(
+    (await historyOf(tenant, other.id)).map((row) => row.action),
+    ['CREATE'],
+  );
 });
 
 test('validUntil before validFrom is 400 SVC-SYS-2001 naming validUntil; an impossible date is 400; the same day is fine', async (t) => {
@@ -74,7 +80,7 @@ test('validUntil before validFrom is 400 SVC-SYS-2001 naming validUntil; an impo
   t.is(list.body.totalElements, 1, 'nothing of the refused writes was kept');
 });
 
-test('a licence\'s accountNo names an account of its own tenant (400 otherwise), and that account cannot be deleted while named (409)', async (t) => {
+test("a licence's accountNo names an account of its own tenant (400 otherwise), and that account cannot be deleted while named (409)", async (t) => {
   const token = await admin();
   const [own, other] = await Promise.all([createAccount(), createAccount()]);
   const foreign = await api('POST', '/api/license', { token, body: licenceBody(own.crProcessId, { accountNo: other.accountNo }) });

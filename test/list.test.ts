@@ -52,7 +52,10 @@ test('ties are broken by id ascending, so pages never overlap', async (t) => {
     const res = await list('business-partner', { page, size: 2, sorts: [{ field: 'partnerName', direction: 'ASC' }], filter: { crProcessId: tenant } });
     seen.push(...res.body.content.map((p: { id: number }) => p.id));
   }
-  t.deepEqual(seen, created.map((p) => p.id));
+  t.deepEqual(
+    seen,
+    created.map((p) => p.id),
+  );
 });
 
 test('sorts apply in array order and take entity property names only', async (t) => {
@@ -61,12 +64,24 @@ test('sorts apply in array order and take entity property names only', async (t)
   await createPartner(tenant, { partnerName: 'A', partnerType: 'SUPPLIER' });
   await createPartner(tenant, { partnerName: 'C', partnerType: 'CUSTOMER' });
   const res = await list('business-partner', {
-    sorts: [{ field: 'partnerType', direction: 'DESC' }, { field: 'partnerName', direction: 'ASC' }],
+    sorts: [
+      { field: 'partnerType', direction: 'DESC' },
+      { field: 'partnerName', direction: 'ASC' },
+    ],
     filter: { crProcessId: tenant },
   });
-  t.deepEqual(res.body.content.map((p: { partnerName: string }) => p.partnerName), ['A', 'B', 'C']);
+  t.deepEqual(
+    res.body.content.map((p: { partnerName: string }) => p.partnerName),
+    ['A', 'B', 'C'],
+  );
   // "anything else (a column name, an expression) is 400 SVC-SYS-2001"
-  for (const sort of [{ field: 'partner_name' }, { field: 'id; drop table x' }, { field: 'lower(partnerName)' }, { field: 'partnerName', direction: 'UP' }, { field: 'password' }]) {
+  for (const sort of [
+    { field: 'partner_name' },
+    { field: 'id; drop table x' },
+    { field: 'lower(partnerName)' },
+    { field: 'partnerName', direction: 'UP' },
+    { field: 'password' },
+  ]) {
     const bad = await list('business-partner', { sorts: [sort], filter: { crProcessId: tenant } });
     t.is(bad.status, 400, JSON.stringify(sort));
     t.is(bad.body.error_code, 'SVC-SYS-2001');
@@ -80,21 +95,44 @@ test('filters: equality on scalar fields, inclusive From/To ranges, unknown keys
   const typed = await api('PUT', `/api/business-partner/${p2.id}`, { token, body: { version: 0, partnerType: 'BOTH' } });
   t.is(typed.status, 200, typed.text);
   const both = await list('business-partner', { filter: { crProcessId: tenant, partnerType: 'BOTH' } });
-  t.deepEqual(both.body.content.map((p: { id: number }) => p.id), [p2.id]);
+  t.deepEqual(
+    both.body.content.map((p: { id: number }) => p.id),
+    [p2.id],
+  );
   const range = await list('business-partner', { filter: { crProcessId: tenant, idFrom: p2.id, idTo: p3.id } });
-  t.deepEqual(range.body.content.map((p: { id: number }) => p.id), [p2.id, p3.id]);
+  t.deepEqual(
+    range.body.content.map((p: { id: number }) => p.id),
+    [p2.id, p3.id],
+  );
   const since = await list('business-partner', { filter: { crProcessId: tenant, createdAtFrom: p1.createdAt, createdAtTo: p1.createdAt } });
-  t.deepEqual(since.body.content.map((p: { id: number }) => p.id), [p1.id]);
+  t.deepEqual(
+    since.body.content.map((p: { id: number }) => p.id),
+    [p1.id],
+  );
   // equality with null matches the rows where the field is null, and only those
   const taxed = await api('PUT', `/api/business-partner/${p3.id}`, { token, body: { version: 0, taxNumber: 'TX-NULL-FILTER' } });
   t.is(taxed.status, 200, taxed.text);
   const nulls = await list('business-partner', { filter: { crProcessId: tenant, taxNumber: null } });
   t.is(nulls.status, 200, nulls.text);
-  t.deepEqual(nulls.body.content.map((p: { id: number }) => p.id), [p1.id, p2.id]);
+  t.deepEqual(
+    nulls.body.content.map((p: { id: number }) => p.id),
+    [p1.id, p2.id],
+  );
   t.is(nulls.body.totalElements, 2);
   const withTax = await list('business-partner', { filter: { crProcessId: tenant, taxNumber: 'TX-NULL-FILTER' } });
-  t.deepEqual(withTax.body.content.map((p: { id: number }) => p.id), [p3.id]);
-  for (const filter of [{ colour: 'red' }, { partner_type: 'BOTH' }, { partnerNameFrom: 'A' }, { password: 'x' }, { id: 'one' }, { partnerType: { $ne: 'x' } }, { createdAtFrom: 'yesterday' }]) {
+  t.deepEqual(
+    withTax.body.content.map((p: { id: number }) => p.id),
+    [p3.id],
+  );
+  for (const filter of [
+    { colour: 'red' },
+    { partner_type: 'BOTH' },
+    { partnerNameFrom: 'A' },
+    { password: 'x' },
+    { id: 'one' },
+    { partnerType: { $ne: 'x' } },
+    { createdAtFrom: 'yesterday' },
+  ]) {
     const bad = await list('business-partner', { filter: { crProcessId: tenant, ...filter } });
     t.is(bad.status, 400, JSON.stringify(filter));
     t.is(bad.body.error_code, 'SVC-SYS-2001');
@@ -102,7 +140,11 @@ test('filters: equality on scalar fields, inclusive From/To ranges, unknown keys
 });
 
 test('a list without filter.crProcessId is 400 SVC-SYS-2002', async (t) => {
-  for (const body of [{ page: 0, size: 20 }, { page: 0, size: 20, filter: {} }, { page: 0, size: 20, filter: { partnerType: 'BOTH' } }]) {
+  for (const body of [
+    { page: 0, size: 20 },
+    { page: 0, size: 20, filter: {} },
+    { page: 0, size: 20, filter: { partnerType: 'BOTH' } },
+  ]) {
     const res = await list('business-partner', body);
     t.is(res.status, 400);
     t.is(res.body.error_code, 'SVC-SYS-2002');
@@ -134,5 +176,8 @@ test('branches list and filter by their partner', async (t) => {
   const b1 = await createBranch(tenant, partner.id);
   await createBranch(tenant, other.id);
   const res = await list('branch', { filter: { crProcessId: tenant, businessPartnerId: partner.id } });
-  t.deepEqual(res.body.content.map((b: { id: number }) => b.id), [b1.id]);
+  t.deepEqual(
+    res.body.content.map((b: { id: number }) => b.id),
+    [b1.id],
+  );
 });

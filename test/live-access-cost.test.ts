@@ -38,7 +38,11 @@ async function planOf(text: string, values: unknown[]): Promise<string[]> {
     await db.query('set plan_cache_mode = force_generic_plan');
     await db.query(`prepare cost_probe as ${text}`);
     const literals = values.map((value) => (typeof value === 'boolean' || typeof value === 'number' ? String(value) : `'${String(value)}'`));
-    const [row] = (await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json, verbose) execute cost_probe${literals.length ? `(${literals.join(', ')})` : ''}`)).rows;
+    const [row] = (
+      await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (format json, verbose) execute cost_probe${literals.length ? `(${literals.join(', ')})` : ''}`,
+      )
+    ).rows;
     return scans(row!['QUERY PLAN'][0].Plan);
   });
 }
@@ -61,7 +65,7 @@ test('the check of a kept access reads one table, core.access_stamp: the sum of 
   t.is(Number(row!.shards), STAMP_SHARDS);
 });
 
-test('a get whose access is kept reads the stamp and its row by the row\'s index, and no other table', async (t) => {
+test("a get whose access is kept reads the stamp and its row by the row's index, and no other table", async (t) => {
   const along = await branchAlong(1);
   const { check, full } = withAccess(along);
   t.deepEqual((await planOf(check.text, [...along.values, false, 1])).sort(), ['Index Scan bpm.branch', 'Seq Scan core.access_stamp']);
@@ -70,7 +74,7 @@ test('a get whose access is kept reads the stamp and its row by the row\'s index
   t.true(fullScans.some((scan) => scan.endsWith('core.session_log')) && fullScans.some((scan) => scan.endsWith('core.user_info')), fullScans.join(', '));
 });
 
-test('a caller\'s next call is served by the stamp\'s check alone while nothing it depends on changed', async (t) => {
+test("a caller's next call is served by the stamp's check alone while nothing it depends on changed", async (t) => {
   const account = await createAccount();
   const partner = await createPartner(account.crProcessId);
   const row = await createBranch(account.crProcessId, partner.id);
@@ -92,6 +96,13 @@ test('a caller\'s next call is served by the stamp\'s check alone while nothing 
   const { check, full } = withAccess(along);
   t.deepEqual(sent[0], [full.name], 'the first call reads the access in full');
   // other tests' changes move the stamp too, and a call that finds it moved reads the access again
-  for (const names of sent.slice(1)) t.true([[check.name], [check.name, full.name]].some((path) => path.join() === names.join()), names.join());
-  t.true(sent.some((names) => names.join() === check.name), 'some calls read the stamp alone');
+  for (const names of sent.slice(1))
+    t.true(
+      [[check.name], [check.name, full.name]].some((path) => path.join() === names.join()),
+      names.join(),
+    );
+  t.true(
+    sent.some((names) => names.join() === check.name),
+    'some calls read the stamp alone',
+  );
 });

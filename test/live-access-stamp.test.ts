@@ -51,24 +51,39 @@ async function fixture(): Promise<Fixture> {
 /** [what, statement, its parameters from the fixture, whether it moves the stamp]. */
 const CHANGES: [string, string, (f: Fixture) => unknown[], boolean][] = [
   ['a user made passive', 'update core.user_info set status = false where user_code = $1', (f) => [f.user.userCode], true],
-  ['a user\'s tokenVersion raised', 'update core.user_info set token_version = token_version + 1 where user_code = $1', (f) => [f.user.userCode], true],
+  ["a user's tokenVersion raised", 'update core.user_info set token_version = token_version + 1 where user_code = $1', (f) => [f.user.userCode], true],
   ['a user promoted', 'update core.user_info set super_user = true where user_code = $1', (f) => [f.user.userCode], true],
-  ['a user\'s description and updatedAt', 'update core.user_info set user_description = \'x\', updated_at = now() where user_code = $1', (f) => [f.user.userCode], false],
+  [
+    "a user's description and updatedAt",
+    "update core.user_info set user_description = 'x', updated_at = now() where user_code = $1",
+    (f) => [f.user.userCode],
+    false,
+  ],
   ['a session ended', 'update core.session_log set active = false, logout_at = now() where session_id = $1', (f) => [f.sid], true],
-  ['a session\'s expiry changed', 'update core.session_log set expires_at = expires_at - interval \'1 minute\' where session_id = $1', (f) => [f.sid], true],
+  ["a session's expiry changed", "update core.session_log set expires_at = expires_at - interval '1 minute' where session_id = $1", (f) => [f.sid], true],
   ['a session removed', 'delete from core.session_log where session_id = $1', (f) => [f.sid], true],
   ['a session seen (RecordSessionsSeen)', 'update core.session_log set last_seen_at = now() where session_id = $1', (f) => [f.sid], false],
-  ['a session switched to another account (switch-account)', 'update core.session_log set account_no = \'other\', cr_process_id = cr_process_id + 1 where session_id = $1', (f) => [f.sid], false],
   [
-    'a login\'s new session',
+    'a session switched to another account (switch-account)',
+    "update core.session_log set account_no = 'other', cr_process_id = cr_process_id + 1 where session_id = $1",
+    (f) => [f.sid],
+    false,
+  ],
+  [
+    "a login's new session",
     `insert into core.session_log (session_id, user_code, user_process_id, account_no, cr_process_id, login_at, last_seen_at, expires_at, active)
      select gen_random_uuid(), user_code, user_process_id, account_no, cr_process_id, now(), now(), now() + interval '1 hour', true from core.session_log where session_id = $1`,
     (f) => [f.sid],
     false,
   ],
   ['a user-process made passive', 'update core.user_process set status = false where user_code = $1', (f) => [f.user.userCode], true],
-  ['a user-process\'s description', 'update core.user_process set user_description = \'x\' where user_code = $1', (f) => [f.user.userCode], false],
-  ['a select removed', 'delete from core.user_process_select where user_process_id = (select id from core.user_process where user_code = $1)', (f) => [f.user.userCode], true],
+  ["a user-process's description", "update core.user_process set user_description = 'x' where user_code = $1", (f) => [f.user.userCode], false],
+  [
+    'a select removed',
+    'delete from core.user_process_select where user_process_id = (select id from core.user_process where user_code = $1)',
+    (f) => [f.user.userCode],
+    true,
+  ],
   [
     'a select added',
     `insert into core.user_process_select (user_process_id, account_id)
@@ -77,16 +92,16 @@ const CHANGES: [string, string, (f: Fixture) => unknown[], boolean][] = [
     true,
   ],
   ['an account made passive', 'update core.account set status = false where cr_process_id = $1', (f) => [f.crProcessId], true],
-  ['an account\'s name', 'update core.account set account_name = \'x\' where cr_process_id = $1', (f) => [f.crProcessId], false],
+  ["an account's name", "update core.account set account_name = 'x' where cr_process_id = $1", (f) => [f.crProcessId], false],
   ['a group made passive', 'update core.security_group set status = false where id = $1', (f) => [f.user.group.id], true],
-  ['a group\'s name', 'update core.security_group set group_name = \'x\' where id = $1', (f) => [f.user.group.id], false],
+  ["a group's name", "update core.security_group set group_name = 'x' where id = $1", (f) => [f.user.group.id], false],
   ['a membership made passive', 'update core.group_member set status = false where group_id = $1', (f) => [f.user.group.id], true],
   ['a membership removed', 'delete from core.group_member where group_id = $1', (f) => [f.user.group.id], true],
   ['a group-role made passive', 'update core.group_role set status = false where group_id = $1', (f) => [f.user.group.id], true],
   ['a group-role removed', 'delete from core.group_role where group_id = $1', (f) => [f.user.group.id], true],
   ['a role-type made passive', 'update core.role_type set status = false where id = $1', (f) => [f.roleTypeId], true],
-  ['a role-type\'s roleCode changed', 'update core.role_type set role_code = \'x:read\' where id = $1', (f) => [f.roleTypeId], true],
-  ['a role-type\'s name', 'update core.role_type set role_name = \'x\' where id = $1', (f) => [f.roleTypeId], false],
+  ["a role-type's roleCode changed", "update core.role_type set role_code = 'x:read' where id = $1", (f) => [f.roleTypeId], true],
+  ["a role-type's name", "update core.role_type set role_name = 'x' where id = $1", (f) => [f.roleTypeId], false],
 ];
 
 test('each change of what a live access reads moves the stamp in its transaction, and nothing else does: not a login, a session seen or switched', async (t) => {
@@ -96,14 +111,16 @@ test('each change of what a live access reads moves the stamp in its transaction
   });
 });
 
-test('a committed change moves its connection\'s shard of the stamp by one, once for a transaction of many changes', async (t) => {
+test("a committed change moves its connection's shard of the stamp by one, once for a transaction of many changes", async (t) => {
   const f = await fixture();
   await withDb(async (db) => {
     await db.query('begin');
     await db.query('update core.group_member set status = false where group_id = $1', [f.user.group.id]);
     await db.query('update core.security_group set status = false where id = $1', [f.user.group.id]);
     await db.query('set constraints all immediate');
-    const [mine] = (await db.query<{ shard: number; stamp: string }>(`select shard, stamp from core.access_stamp where shard = pg_backend_pid() % ${STAMP_SHARDS}`)).rows;
+    const [mine] = (
+      await db.query<{ shard: number; stamp: string }>(`select shard, stamp from core.access_stamp where shard = pg_backend_pid() % ${STAMP_SHARDS}`)
+    ).rows;
     // this transaction holds its shard's row: no other can move it before this one ends
     const [committed] = await sql<{ stamp: string }>('select stamp from core.access_stamp where shard = $1', [mine!.shard]);
     await db.query('commit');
@@ -130,14 +147,14 @@ test('a kept access is dropped by a change committed after it was kept, in a tra
   t.is(after.body.error_code, 'SVC-SYS-1003');
 });
 
-test('a kept access is not used past its session\'s expiry: the next call is 401', async (t) => {
+test("a kept access is not used past its session's expiry: the next call is 401", async (t) => {
   const account = await createAccount();
   const partner = await createPartner(account.crProcessId);
   const branch = await createBranch(account.crProcessId, partner.id);
   const user = await userWithRoles(account, ['branch:read']);
-  await sql('update core.session_log set expires_at = now() + interval \'2 seconds\' where session_id = $1', [claimsOf(user.token).sid]);
+  await sql("update core.session_log set expires_at = now() + interval '2 seconds' where session_id = $1", [claimsOf(user.token).sid]);
   const get = () => api('GET', `/api/branch/${branch.id}`, { token: user.token });
-  t.is((await get()).status, 200, 'kept, with the session\'s new expiry');
+  t.is((await get()).status, 200, "kept, with the session's new expiry");
   t.is((await get()).status, 200, 'kept');
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   const after = await get();

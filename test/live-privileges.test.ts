@@ -66,14 +66,26 @@ test('a demoted super user loses every super-user power with the token it holds:
 
   await adminUpdate('user-info', user.id, { superUser: false });
 
-  expectError(t, await api('GET', `/api/business-partner/${elsewhere.id}`, { token }), 404, 'SVC-SYS-4001', 'another tenant\'s record');
+  expectError(t, await api('GET', `/api/business-partner/${elsewhere.id}`, { token }), 404, 'SVC-SYS-4001', "another tenant's record");
   const stats = await api('GET', '/api/business-partner/stats', { token });
   const own = await api('GET', `/api/business-partner/stats?crProcessId=${home.crProcessId}`, { token: await admin() });
   t.is(stats.status, 200, stats.text);
   t.deepEqual(stats.body, own.body, 'statistics count the home tenant only');
-  expectError(t, await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 1, filter: { crProcessId: elsewhere.crProcessId } } }), 403, 'SVC-SYS-1003', 'a list naming another tenant');
+  expectError(
+    t,
+    await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 1, filter: { crProcessId: elsewhere.crProcessId } } }),
+    403,
+    'SVC-SYS-1003',
+    'a list naming another tenant',
+  );
   const me = await api('GET', `/api/user-info/${user.id}`, { token });
-  expectError(t, await api('PUT', `/api/user-info/${user.id}`, { token, body: { version: me.body.version, superUser: true } }), 403, 'SVC-SYS-1003', 'promoting itself');
+  expectError(
+    t,
+    await api('PUT', `/api/user-info/${user.id}`, { token, body: { version: me.body.version, superUser: true } }),
+    403,
+    'SVC-SYS-1003',
+    'promoting itself',
+  );
   t.is((await api('GET', `/api/user-info/${user.id}`, { token: await admin() })).body.superUser, false);
   t.is((await api('GET', '/api/auth/me', { token })).body.superUser, false);
   // the service itself, called without the gateway
@@ -104,14 +116,20 @@ test('a user whose select for its current tenant is removed reads that tenant no
   await adminUpdate('user-process', process.id, { userProcessSelects: [{ accountNo: b.accountNo }] });
 
   expectError(t, await api('GET', `/api/business-partner/${partner.id}`, { token }), 403, 'SVC-SYS-1003', 'get');
-  expectError(t, await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 5, filter: { crProcessId: a.crProcessId } } }), 403, 'SVC-SYS-1003', 'list');
+  expectError(
+    t,
+    await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 5, filter: { crProcessId: a.crProcessId } } }),
+    403,
+    'SVC-SYS-1003',
+    'list',
+  );
   expectError(t, await api('GET', '/api/business-partner/stats', { token }), 403, 'SVC-SYS-1003', 'stats');
   t.is((await grpcGetPartner(token, partner.id))?.code, status.PERMISSION_DENIED, 'the service itself');
   expectError(t, await api('POST', '/api/auth/switch-account', { token, body: { accountNo: a.accountNo } }), 403, 'SVC-SYS-1003', 'switching back');
   t.is((await api('POST', '/api/auth/switch-account', { token, body: { accountNo: b.accountNo } })).status, 200);
 });
 
-test('a token signed with the secret that names a tenant outside the user\'s selects is not honoured (403 SVC-SYS-1003), roles there notwithstanding', async (t) => {
+test("a token signed with the secret that names a tenant outside the user's selects is not honoured (403 SVC-SYS-1003), roles there notwithstanding", async (t) => {
   const [a, c] = await Promise.all([createAccount(), createAccount()]);
   const partner = await createPartner(c.crProcessId);
   // the user is a member of a group of C granting business-partner roles, then loses its select for C
@@ -121,8 +139,23 @@ test('a token signed with the secret that names a tenant outside the user\'s sel
   const { token } = await login(user.userCode, password);
   const forged = signWithPlatformSecret({ ...claimsOf(token), accountNo: c.accountNo, crProcessId: c.crProcessId });
   expectError(t, await api('GET', `/api/business-partner/${partner.id}`, { token: forged }), 403, 'SVC-SYS-1003', 'get');
-  expectError(t, await api('POST', '/api/business-partner/list', { token: forged, body: { page: 0, size: 5, filter: { crProcessId: c.crProcessId } } }), 403, 'SVC-SYS-1003', 'list');
-  expectError(t, await api('POST', '/api/business-partner', { token: forged, body: { crProcessId: c.crProcessId, partnerCode: unique('X-'), partnerName: 'X', partnerType: 'CUSTOMER' } }), 403, 'SVC-SYS-1003', 'create');
+  expectError(
+    t,
+    await api('POST', '/api/business-partner/list', { token: forged, body: { page: 0, size: 5, filter: { crProcessId: c.crProcessId } } }),
+    403,
+    'SVC-SYS-1003',
+    'list',
+  );
+  expectError(
+    t,
+    await api('POST', '/api/business-partner', {
+      token: forged,
+      body: { crProcessId: c.crProcessId, partnerCode: unique('X-'), partnerName: 'X', partnerType: 'CUSTOMER' },
+    }),
+    403,
+    'SVC-SYS-1003',
+    'create',
+  );
   t.is((await grpcGetPartner(forged, partner.id))?.code, status.PERMISSION_DENIED, 'the service itself');
   t.is((await api('GET', `/api/business-partner/${partner.id}`, { token: await admin() })).body.partnerName, partner.partnerName, 'nothing changed');
 });
@@ -141,14 +174,20 @@ test('an account, a user-process or a user made passive ends access from the nex
   await adminUpdate('account', account.accountNo, { status: true });
   t.is((await read()).status, 200, 'account active again');
 
-  const processes = await api('POST', '/api/user-process/list', { token: await admin(), body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId, userCode: member.userCode } } });
+  const processes = await api('POST', '/api/user-process/list', {
+    token: await admin(),
+    body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId, userCode: member.userCode } },
+  });
   const processId = processes.body.content[0].id;
   await adminUpdate('user-process', processId, { status: false });
   expectError(t, await read(), 403, 'SVC-SYS-1003', 'user-process passive');
   await adminUpdate('user-process', processId, { status: true });
   t.is((await read()).status, 200, 'user-process active again');
 
-  const users = await api('POST', '/api/user-info/list', { token: await admin(), body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId, userCode: member.userCode } } });
+  const users = await api('POST', '/api/user-info/list', {
+    token: await admin(),
+    body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId, userCode: member.userCode } },
+  });
   await adminUpdate('user-info', users.body.content[0].id, { status: false });
   expectError(t, await read(), 401, 'SVC-SYS-1001', 'user passive');
 });
@@ -194,7 +233,13 @@ test('a user holding many roles through two groups is judged on the role each ca
   t.true(reads.length >= 20, `${reads.length} read roles`);
   t.is((await getPartner()).status, 200, 'business-partner:read, from the second group');
   t.is((await getBranch()).status, 200, 'branch:read, from both groups');
-  expectError(t, await api('DELETE', `/api/business-partner/${partner.id}`, { token: user.token }), 403, 'SVC-SYS-1003', 'business-partner:delete, held by neither');
+  expectError(
+    t,
+    await api('DELETE', `/api/business-partner/${partner.id}`, { token: user.token }),
+    403,
+    'SVC-SYS-1003',
+    'business-partner:delete, held by neither',
+  );
   await adminUpdate('group', second.id, { status: false });
   expectError(t, await getPartner(), 403, 'SVC-SYS-1003', 'the second group passive');
   t.is((await getBranch()).status, 200, 'branch:read, still from the first group');
@@ -205,7 +250,10 @@ test('a membership removed takes its roles away from the next request', async (t
   const partner = await createPartner(account.crProcessId);
   const member = await userWithRoles(account, ['business-partner:read']);
   const token = await admin();
-  const memberships = await api('POST', '/api/group-member/list', { token, body: { page: 0, size: 5, filter: { crProcessId: account.crProcessId, groupId: member.group.id } } });
+  const memberships = await api('POST', '/api/group-member/list', {
+    token,
+    body: { page: 0, size: 5, filter: { crProcessId: account.crProcessId, groupId: member.group.id } },
+  });
   t.is((await api('GET', `/api/business-partner/${partner.id}`, { token: member.token })).status, 200, 'the control');
   t.is((await api('DELETE', `/api/group-member/${memberships.body.content[0].id}`, { token })).status, 204);
   expectError(t, await api('GET', `/api/business-partner/${partner.id}`, { token: member.token }), 403, 'SVC-SYS-1003', 'after');

@@ -28,7 +28,10 @@ withRequestId('req-1', async () => {
 function run(): Record<string, any>[] {
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT_DIR, encoding: 'utf8' });
   if (child.status !== 0) throw new Error(child.stderr);
-  return child.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+  return child.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
 test('one JSON object per line on stdout, with level name, ISO time, service and msg; below the level nothing', (t) => {
@@ -54,6 +57,9 @@ test('passwords, API keys, authorization and cookie headers are redacted, at the
   const text = JSON.stringify(failed);
   for (const secret of [JWT, HASH, 'sig-123', 'tok-456']) t.false(text.includes(secret), secret);
   t.is(failed?.err.type, 'Error');
-  t.regex(failed?.err.message, /^token \[REDACTED\] and hash \[REDACTED\] at \/x\?token=\[REDACTED\]&expires=1 and \/api\/dms-share-link\/public\/\[REDACTED\]$/);
+  t.regex(
+    failed?.err.message,
+    /^token \[REDACTED\] and hash \[REDACTED\] at \/x\?token=\[REDACTED\]&expires=1 and \/api\/dms-share-link\/public\/\[REDACTED\]$/,
+  );
   t.false('query' in failed!.err);
 });

@@ -49,7 +49,13 @@ test('a currency code is three capital letters (ISO 4217); fractionDigits defaul
   const tenant = freshTenant();
   const created = await create('currency', { crProcessId: tenant, code: 'EUR', name: 'Euro', symbol: '€' });
   t.is(created.fractionDigits, 2);
-  for (const body of [{ code: 'eur' }, { code: 'EURO' }, { code: 'USD', fractionDigits: 5 }, { code: 'USD', fractionDigits: -1 }, { code: 'USD', fractionDigits: 2.5 }]) {
+  for (const body of [
+    { code: 'eur' },
+    { code: 'EURO' },
+    { code: 'USD', fractionDigits: 5 },
+    { code: 'USD', fractionDigits: -1 },
+    { code: 'USD', fractionDigits: 2.5 },
+  ]) {
     const res = await api('POST', '/api/currency', { token, body: { crProcessId: tenant, name: 'X', ...body } });
     t.is(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
     t.is(res.body.error_code, 'SVC-SYS-2001');

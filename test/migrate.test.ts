@@ -7,15 +7,7 @@
 import test from 'ava';
 import { withClient } from '../scripts/lib/pg-client.ts';
 import { SERVICES } from '../scripts/lib/service-schemas.ts';
-import {
-  appliedMigrations,
-  freshDatabase,
-  holdMigrationLock,
-  migrationFiles,
-  runMigrate,
-  schemaObjects,
-  untilWaiting,
-} from './helpers/migrations.ts';
+import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, schemaObjects, untilWaiting } from './helpers/migrations.ts';
 
 test('two migrators started together on a fresh database both succeed, the second waits for the first, and each migration is applied once', async (t) => {
   const url = await freshDatabase(t);
@@ -61,7 +53,11 @@ test('status lists every migration of each service as pending on a fresh databas
   }
   t.notRegex(after.stdout, /pending {2}/);
   const one = await runMigrate(url, 'status', 'dms');
-  t.deepEqual(one.stdout.split('\n').filter((line) => /^\w+:/.test(line)), [`dms: ${migrationFiles('dms').length} applied, 0 pending`], 'status names only the services asked for');
+  t.deepEqual(
+    one.stdout.split('\n').filter((line) => /^\w+:/.test(line)),
+    [`dms: ${migrationFiles('dms').length} applied, 0 pending`],
+    'status names only the services asked for',
+  );
 });
 
 test('down reverts the last migration of the named service only, and up applies it again', async (t) => {
@@ -106,11 +102,11 @@ test('down without a service is refused and reverts nothing; an unknown service 
 // docs/decisions.md "Services": the partner's countryId and cityId are keys into core's schema, so
 // bpm's migration that adds them needs core's first, and refuses partners that name no country or
 // city of their tenant rather than null what a user entered.
-test('the partner keys\' migration refuses, saying what to do, a database without core\'s migrations or with partners naming no country of their tenant; applies once corrected', async (t) => {
+test("the partner keys' migration refuses, saying what to do, a database without core's migrations or with partners naming no country of their tenant; applies once corrected", async (t) => {
   const url = await freshDatabase(t);
   const bpm = migrationFiles('bpm');
   const last = bpm.at(-1)!;
-  t.regex(last, /partner_places$/, 'the keys are bpm\'s last migration');
+  t.regex(last, /partner_places$/, "the keys are bpm's last migration");
   const early = await runMigrate(url, 'up', 'bpm');
   t.not(early.code, 0);
   t.regex(early.stderr + early.stdout, /core's migrations must be applied before bpm's \(npm run migrate -- up core\)/);

@@ -84,7 +84,8 @@ test('every route of the gateway is documented, and every documented operation i
     t.true(documented.includes(`GET /api/${resource.path}/{key}`), resource.path);
     t.is(documented.includes(`GET /api/${resource.path}/stats`), offers(resource, 'stats'), resource.path);
   }
-  for (const path of ['POST /api/auth/login', 'GET /api/session/history/list', 'GET /api/branch/by-partner/{id}', 'GET /api/docs']) t.true(documented.includes(path), path);
+  for (const path of ['POST /api/auth/login', 'GET /api/session/history/list', 'GET /api/branch/by-partner/{id}', 'GET /api/docs'])
+    t.true(documented.includes(path), path);
 });
 
 test('every documented operation is routed: called with the credentials it names, none answers 404 "No such path", each a documented status', async (t) => {
@@ -95,7 +96,11 @@ test('every documented operation is routed: called with the credentials it names
     const { method, path, operation } = documented;
     const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
     // logout ends the token it is called with: it gets a session of its own
-    const bearer = schemes.includes('bearer') ? (path === '/api/auth/logout' ? (await login(platform.adminUser, platform.adminPassword)).token : token) : undefined;
+    const bearer = schemes.includes('bearer')
+      ? path === '/api/auth/logout'
+        ? (await login(platform.adminUser, platform.adminPassword)).token
+        : token
+      : undefined;
     const res = await api(method.toUpperCase(), concretePath(documented), {
       token: bearer,
       apiKey: schemes.includes('apiKey'),
@@ -162,7 +167,7 @@ test('GET /api/docs is an HTML page whose scripts and styles the gateway serves 
   t.false(/https?:\/\//.test(page.text + starter), 'no absolute URL in the page or its starter');
 });
 
-test('a docs asset that is not one of the page\'s files is 404', async (t) => {
+test("a docs asset that is not one of the page's files is 404", async (t) => {
   for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json']) {
     const res = await api('GET', `/api/docs/assets/${name}`);
     t.is(res.status, 404, name);

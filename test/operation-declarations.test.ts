@@ -56,12 +56,19 @@ test('every route of the gateway is a CRUD route, a declared operation, or one o
     .map((route) => key(route.method, route.path))
     .filter((route) => !crud.has(route) && !operations.has(route));
   t.deepEqual(others.sort(), [...HAND_WRITTEN].sort());
-  t.deepEqual(routesOf(...HAND_WRITTEN_ROUTES).map((route) => key(route.method, route.path)).sort(), [...HAND_WRITTEN].sort());
+  t.deepEqual(
+    routesOf(...HAND_WRITTEN_ROUTES)
+      .map((route) => key(route.method, route.path))
+      .sort(),
+    [...HAND_WRITTEN].sort(),
+  );
 });
 
 test('the retry policy retries the declared reads and no declared write', (t) => {
   const retried = new Set(readOnlyMethods().map(({ service, method }) => `/${service}/${method}`));
-  const configured = new Set((JSON.parse(retryServiceConfig()).methodConfig[0].name as { service: string; method: string }[]).map(({ service, method }) => `/${service}/${method}`));
+  const configured = new Set(
+    (JSON.parse(retryServiceConfig()).methodConfig[0].name as { service: string; method: string }[]).map(({ service, method }) => `/${service}/${method}`),
+  );
   let reads = 0;
   for (const [name, operation] of declared) {
     if (!operation.rpc) continue;
@@ -78,7 +85,10 @@ test('the served API document has every declared operation and hand-written rout
   t.is(res.status, 200);
   const document = res.body as OpenAPIObject;
   const docs = loadProtoDocs();
-  t.true(handWritten.every(([, operation]) => !operation.rpc), 'a hand-written route calls no declared RPC');
+  t.true(
+    handWritten.every(([, operation]) => !operation.rpc),
+    'a hand-written route calls no declared RPC',
+  );
   for (const [name, operation] of [...declared, ...handWritten]) {
     const path = operation.path.replace(/:(\w+)/g, '{$1}');
     const entry = document.paths?.[path]?.[operation.method] as OperationObject | undefined;

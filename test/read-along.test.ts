@@ -25,7 +25,11 @@ function bpmMetrics(): Promise<Metrics> {
 const sent = (metrics: Metrics, statement: string) => metrics.sum('db_prepared_statements_total', { statement });
 
 const callers = [
-  { who: 'a user of the tenant holding branch:read', own: 'read-bpm-branch-tenant', token: async (account: Awaited<ReturnType<typeof createAccount>>) => (await userWithRoles(account, ['branch:read'])).token },
+  {
+    who: 'a user of the tenant holding branch:read',
+    own: 'read-bpm-branch-tenant',
+    token: async (account: Awaited<ReturnType<typeof createAccount>>) => (await userWithRoles(account, ['branch:read'])).token,
+  },
   { who: 'the super user', own: 'read-bpm-branch-any', token: async () => (await adminSession()).token },
 ];
 
@@ -40,7 +44,10 @@ for (const { who, own, token: tokenFor } of callers) {
     for (let i = 0; i < GETS; i++) statuses.add((await api('GET', `/api/branch/${branch.id}`, { token })).status);
     const after = await bpmMetrics();
     t.deepEqual([...statuses], [200]);
-    const combined = ['live-access+read-bpm-branch', 'live-access-stamp+read-bpm-branch'].reduce((sum, name) => sum + sent(after, name) - sent(before, name), 0);
+    const combined = ['live-access+read-bpm-branch', 'live-access-stamp+read-bpm-branch'].reduce(
+      (sum, name) => sum + sent(after, name) - sent(before, name),
+      0,
+    );
     const separate = sent(after, own) - sent(before, own);
     t.true(combined >= GETS, `the access and the row in one statement: ${combined} for ${GETS} gets`);
     t.true(separate < GETS / 2, `the row read apart: ${separate} for ${GETS} gets`);

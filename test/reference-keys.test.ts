@@ -80,7 +80,7 @@ test('every ...Id field of every resource has its same-tenant foreign key in the
   t.true(checked >= 20, `checked ${checked} fields`);
 });
 
-test('the partner\'s countryId and cityId cross into core\'s schema: keys to core.country and core.city (within the country)', async (t) => {
+test("the partner's countryId and cityId cross into core's schema: keys to core.country and core.city (within the country)", async (t) => {
   const keys = await sql<ForeignKey>(FOREIGN_KEYS, ['bpm', 'business_partner']);
   t.like(
     keys.find((key) => key.name === 'business_partner_country_id_foreign'),

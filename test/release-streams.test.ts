@@ -11,7 +11,15 @@ import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
 
 const bytes = { serialize: (value: Buffer) => value, deserialize: (value: Buffer) => value };
 const service: ServiceDefinition = {
-  echo: { path: '/test.Echo/Echo', requestStream: false, responseStream: false, requestSerialize: bytes.serialize, requestDeserialize: bytes.deserialize, responseSerialize: bytes.serialize, responseDeserialize: bytes.deserialize },
+  echo: {
+    path: '/test.Echo/Echo',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: bytes.serialize,
+    requestDeserialize: bytes.deserialize,
+    responseSerialize: bytes.serialize,
+    responseDeserialize: bytes.deserialize,
+  },
 };
 const EchoClient = makeGenericClientConstructor(service, 'Echo');
 type Echo = (request: Buffer, options: { deadline?: number }, callback: (error: ServiceError | null, value?: Buffer) => void) => void;

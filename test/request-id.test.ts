@@ -55,7 +55,16 @@ test('a well-formed X-Request-Id comes back, and the access line carries it with
   t.is(res.headers.get('x-request-id'), requestId);
   const access = await accessLine(requestId);
   t.truthy(access, 'an access line of the request');
-  t.like(access?.entry, { level: 'info', service: 'gateway', requestId, method: 'GET', route: '/api/branch/:key', status: 404, userCode: 'admin', crProcessId: 1 });
+  t.like(access?.entry, {
+    level: 'info',
+    service: 'gateway',
+    requestId,
+    method: 'GET',
+    route: '/api/branch/:key',
+    status: 404,
+    userCode: 'admin',
+    crProcessId: 1,
+  });
   t.is(typeof access?.entry.durationMs, 'number');
   t.false(JSON.stringify(access?.entry).includes('987654321'), 'the route template, never the path');
 });
@@ -160,7 +169,7 @@ test.after.always(async () => {
   await edge?.stop();
 });
 
-test('a CORS preflight, a rate-limited 429 and the IP filter\'s 403 carry the id: it is given before any other step; the gateway\'s own failure line and exception entry carry it', async (t) => {
+test("a CORS preflight, a rate-limited 429 and the IP filter's 403 carry the id: it is given before any other step; the gateway's own failure line and exception entry carry it", async (t) => {
   const origin = 'https://app.example.com';
   edge = await startGateway(platform.env, {
     // bpm-svc unreachable: the gateway's own 503

@@ -179,7 +179,10 @@ test('GET /api/branch/by-partner/{id} needs branch:read ("by-partner" is a read)
 
   const read = await byPartner(branchHolders.read.token);
   t.is(read.status, 200, read.text);
-  t.deepEqual(read.body.map((b: { id: number }) => b.id), [branch.id]);
+  t.deepEqual(
+    read.body.map((b: { id: number }) => b.id),
+    [branch.id],
+  );
   for (const user of [fixture.nobody, branchHolders.write, branchHolders.delete, partnerHolders.read]) {
     const res = await byPartner(user.token);
     t.is(res.status, 403, res.text);
@@ -187,7 +190,7 @@ test('GET /api/branch/by-partner/{id} needs branch:read ("by-partner" is a read)
   }
 });
 
-test('a group grants its roles from the member\'s next call, without a new login, and only while the group is active', async (t) => {
+test("a group grants its roles from the member's next call, without a new login, and only while the group is active", async (t) => {
   const { crProcessId } = fixture.account;
   const user = await userWithRoles(fixture.account, []);
   const list = () => api('POST', '/api/business-partner/list', { token: user.token, body: { page: 0, size: 1, filter: { crProcessId } } });
@@ -226,7 +229,13 @@ test('a user-info writer who is not a super user may neither change nor delete a
   const { crProcessId } = fixture.account;
   const userInfo = registry.find((r) => r.path === 'user-info')!;
   const holders = holdersOf(userInfo);
-  const superUser = await create('user-info', { crProcessId, userCode: unique('super-'), userDescription: 'Super', password: 'super-password-1', superUser: true });
+  const superUser = await create('user-info', {
+    crProcessId,
+    userCode: unique('super-'),
+    userDescription: 'Super',
+    password: 'super-password-1',
+    superUser: true,
+  });
 
   const update = await api('PUT', `/api/user-info/${superUser.id}`, { token: holders.write.token, body: { version: 0, password: 'taken-over-1' } });
   t.is(update.status, 403, update.text);

@@ -25,7 +25,11 @@ interface Run {
 /** Runs test/run.ts on INNER with `env`; `onLine` sees each line of its output as it comes. */
 function runner(env: Record<string, string>, onLine: (line: string) => void = () => undefined): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT_DIR, 'test/run.ts'), INNER], { cwd: ROOT_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT_DIR, 'test/run.ts'), INNER], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let pending = '';

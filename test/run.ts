@@ -100,7 +100,12 @@ try {
   if (counted.count > 0) {
     // warnings, errors and whatever is not a log line (a crash), not the access lines around them
     const notable = log.split('\n').filter((line) => line !== '' && !/"level":"(info|debug)"/.test(line));
-    console.log(`# last warnings and errors of the platform log:\n${notable.slice(-40).map((l) => `#   ${l}`).join('\n')}`);
+    console.log(
+      `# last warnings and errors of the platform log:\n${notable
+        .slice(-40)
+        .map((l) => `#   ${l}`)
+        .join('\n')}`,
+    );
   }
   for (const reason of counted.reasons) console.log(`# ${reason}`);
   passed = summary.passed + (scan.passed ? 1 : 0);
@@ -148,7 +153,7 @@ function failures(summary: Summary): { count: number; reasons: string[] } {
     else if (summary.code !== 0) {
       reasons.push(
         `ava exited with code ${summary.code} but reported no failed test (its TAP reporter drops a test that timed out and ` +
-          'a worker that called process.exit(); see ava\'s own output above): counted as one failure',
+          "a worker that called process.exit(); see ava's own output above): counted as one failure",
       );
     } else if (summary.passed === 0) reasons.push('every test was skipped: counted as one failure');
     if (reasons.length > 0) count = 1;

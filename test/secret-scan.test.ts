@@ -5,7 +5,8 @@
 import test from 'ava';
 import { scanForSecrets, scanRunLog } from './helpers/secret-scan.ts';
 
-const access = '[gateway]   {"level":"info","service":"gateway","requestId":"r1","method":"GET","route":"/api/health","status":200,"durationMs":1,"msg":"request completed"}';
+const access =
+  '[gateway]   {"level":"info","service":"gateway","requestId":"r1","method":"GET","route":"/api/health","status":200,"durationMs":1,"msg":"request completed"}';
 const line = (fields: string) => `[core-svc]  {"level":"error","service":"core-svc",${fields},"msg":"unexpected failure"}`;
 const platformSecrets = { ADMIN_PASSWORD: 'Adm1n-pa55word', CORE_API_KEY: '0123456789abcdef0123456789abcdef' };
 
@@ -21,7 +22,10 @@ test('a known secret fails the scan, as it is and JSON-escaped, naming the line 
   const result = scanRunLog(log, platformSecrets, [quoted]);
   t.false(result.passed);
   t.deepEqual(
-    scanForSecrets(log, [{ name: 'CORE_API_KEY', value: platformSecrets.CORE_API_KEY }, { name: 'a password a test sent', value: quoted }]).leaks,
+    scanForSecrets(log, [
+      { name: 'CORE_API_KEY', value: platformSecrets.CORE_API_KEY },
+      { name: 'a password a test sent', value: quoted },
+    ]).leaks,
     [
       { name: 'CORE_API_KEY', line: 2, source: 'core-svc' },
       { name: 'a password a test sent', line: 3, source: 'core-svc' },

@@ -26,7 +26,11 @@ async function history(userCode: string, bounds = ''): Promise<SessionRecord[]> 
 }
 
 test('session endpoints need the API key (401 SVC-SYS-1004) and show the session of a login', async (t) => {
-  for (const [method, path] of [['GET', '/api/session/active'], ['GET', '/api/session/stats'], ['POST', '/api/logs/exceptions/list']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/session/active'],
+    ['GET', '/api/session/stats'],
+    ['POST', '/api/logs/exceptions/list'],
+  ] as const) {
     const res = await api(method, path, { body: method === 'POST' ? {} : undefined });
     t.is(res.status, 401, path);
     t.is(res.body.error_code, 'SVC-SYS-1004');
@@ -45,9 +49,17 @@ test('session endpoints need the API key (401 SVC-SYS-1004) and show the session
   t.like(listed.body, { totalElements: 1, page: 0, size: 10 });
   t.is(listed.body.content[0].sessionId, sid);
   // docs/interface.md#sessions-and-logs: "a PageRequest whose filter may hold userCode, accountNo, crProcessId (none required here)"
-  for (const filter of [{ accountNo: account.accountNo }, { crProcessId: account.crProcessId }, { accountNo: account.accountNo, crProcessId: account.crProcessId }]) {
+  for (const filter of [
+    { accountNo: account.accountNo },
+    { crProcessId: account.crProcessId },
+    { accountNo: account.accountNo, crProcessId: account.crProcessId },
+  ]) {
     const byTenant = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter } });
-    t.deepEqual(byTenant.body.content.map((s: { sessionId: string }) => s.sessionId), [sid], JSON.stringify(filter));
+    t.deepEqual(
+      byTenant.body.content.map((s: { sessionId: string }) => s.sessionId),
+      [sid],
+      JSON.stringify(filter),
+    );
   }
   const stats = await api('GET', '/api/session/stats', { apiKey: true });
   t.true(stats.body.activeCount >= 1);
@@ -100,26 +112,31 @@ test('session stats count real sessions: logins raise activeCount; logout, PUT a
     s1.activeCount - s0.activeCount >= 3 * K - endedByOthers,
     `activeCount ${s0.activeCount} → ${s1.activeCount} after ${3 * K} logins, while at most ${endedByOthers} other sessions ended`,
   );
-  t.deepEqual(await mine(), { open: [...sids].sort(), ended: [] }, 'the user\'s sessions are all open');
+  t.deepEqual(await mine(), { open: [...sids].sort(), ended: [] }, "the user's sessions are all open");
 
   const ways: [string, (session: (typeof sessions)[number], sid: string) => Promise<number>][] = [
     ['logout', async (session) => (await api('POST', '/api/auth/logout', { headers: { cookie: session.cookie.split(';')[0] ?? '' } })).status],
     ['PUT active false', async (_session, sid) => (await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { active: false } })).status],
     [
       'PUT a past expiresAt',
-      async (_session, sid) => (await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } })).status,
+      async (_session, sid) =>
+        (await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } })).status,
     ],
   ];
   for (const [index, [way, end]] of ways.entries()) {
     const group = sessions.slice(index * K, (index + 1) * K);
     const before = await stats();
     const statuses = await Promise.all(group.map((session) => end(session, String(claimsOf(session.token).sid))));
-    t.deepEqual(statuses, group.map(() => (way === 'logout' ? 204 : 200)), way);
+    t.deepEqual(
+      statuses,
+      group.map(() => (way === 'logout' ? 204 : 200)),
+      way,
+    );
     const after = await stats();
     t.true(after.passiveCount - before.passiveCount >= K, `${way}: passiveCount ${before.passiveCount} → ${after.passiveCount} after ending ${K}`);
     t.true(after.totalCount >= before.totalCount, `${way}: totalCount never falls`);
   }
-  t.deepEqual(await mine(), { open: [], ended: [...sids].sort() }, 'the user\'s sessions are all ended');
+  t.deepEqual(await mine(), { open: [], ended: [...sids].sort() }, "the user's sessions are all ended");
 });
 
 test('session stats are counted in one snapshot: while sessions only open, passiveCount never falls', async (t) => {
@@ -145,7 +162,7 @@ test('session stats are counted in one snapshot: while sessions only open, passi
   t.deepEqual(falls, []);
 });
 
-test('lastSeenAt follows the requests of a session, to within the gateway\'s flush interval', async (t) => {
+test("lastSeenAt follows the requests of a session, to within the gateway's flush interval", async (t) => {
   // docs/interface.md#sessions-and-logs lists lastSeenAt among a session's fields: when it was last used, not its login.
   const { user, password } = await createUser([(await createAccount()).accountNo]);
   const session = await login(user.userCode, password);
@@ -203,7 +220,10 @@ test('"A session past its expiresAt counts as ended": its tokens are refused, it
   const active = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
   t.is(active.body.totalElements, 0);
   const history = await api('GET', `/api/session/history/list?page=0&size=10&userCode=${user.userCode}`, { apiKey: true });
-  t.deepEqual(history.body.content.map((s: { sessionId: string }) => s.sessionId), [sid]);
+  t.deepEqual(
+    history.body.content.map((s: { sessionId: string }) => s.sessionId),
+    [sid],
+  );
 });
 
 test('history/list is newest first by loginAt, and from/to bound loginAt, both ends included', async (t) => {
@@ -219,14 +239,26 @@ test('history/list is newest first by loginAt, and from/to bound loginAt, both e
     t.is((await api('PUT', `/api/session/${sid}`, { apiKey: true, body: { active: false } })).status, 200);
   }
   const all = await history(user.userCode);
-  t.deepEqual(all.map((s) => s.sessionId), [...sids].reverse());
+  t.deepEqual(
+    all.map((s) => s.sessionId),
+    [...sids].reverse(),
+  );
   const loginAt = all.map((s) => Date.parse(s.loginAt));
   t.true(loginAt[0]! > loginAt[1]! && loginAt[1]! > loginAt[2]!, all.map((s) => s.loginAt).join(' > '));
   const middle = all[1]!.loginAt;
   const q = encodeURIComponent;
-  t.deepEqual((await history(user.userCode, `&from=${q(middle)}`)).map((s) => s.sessionId), [sids[2], sids[1]]);
-  t.deepEqual((await history(user.userCode, `&to=${q(middle)}`)).map((s) => s.sessionId), [sids[1], sids[0]]);
-  t.deepEqual((await history(user.userCode, `&from=${q(middle)}&to=${q(middle)}`)).map((s) => s.sessionId), [sids[1]]);
+  t.deepEqual(
+    (await history(user.userCode, `&from=${q(middle)}`)).map((s) => s.sessionId),
+    [sids[2], sids[1]],
+  );
+  t.deepEqual(
+    (await history(user.userCode, `&to=${q(middle)}`)).map((s) => s.sessionId),
+    [sids[1], sids[0]],
+  );
+  t.deepEqual(
+    (await history(user.userCode, `&from=${q(middle)}&to=${q(middle)}`)).map((s) => s.sessionId),
+    [sids[1]],
+  );
   const later = new Date(Date.parse(all[0]!.loginAt) + 1).toISOString();
   t.deepEqual(await history(user.userCode, `&from=${q(later)}`), []);
   const bad = await api('GET', `/api/session/history/list?userCode=${user.userCode}&from=yesterday`, { apiKey: true });
@@ -242,7 +274,14 @@ test('a trusted tool creates a session with POST /api/session', async (t) => {
     body: { userCode: user.userCode, accountNo: account.accountNo, ipAddress: '10.1.2.3', userAgent: 'batch-tool/1.0' },
   });
   t.is(created.status, 200, created.text);
-  t.like(created.body, { userCode: user.userCode, accountNo: account.accountNo, crProcessId: account.crProcessId, ipAddress: '10.1.2.3', userAgent: 'batch-tool/1.0', active: true });
+  t.like(created.body, {
+    userCode: user.userCode,
+    accountNo: account.accountNo,
+    crProcessId: account.crProcessId,
+    ipAddress: '10.1.2.3',
+    userAgent: 'batch-tool/1.0',
+    active: true,
+  });
   const outside = await api('POST', '/api/session', { apiKey: true, body: { userCode: user.userCode, accountNo: 'DEFAULT' } });
   t.is(outside.status, 400);
   t.is((await api('POST', '/api/session', { apiKey: true, body: { userCode: 'nobody-at-all', accountNo: 'DEFAULT' } })).status, 400);
@@ -253,17 +292,27 @@ test('POST /api/session takes expiresAt: the session lasts until then, and one g
   const { user } = await createUser([account.accountNo]);
   const until = new Date(Date.now() + 3_600_000);
   until.setMilliseconds(0);
-  const created = await api('POST', '/api/session', { apiKey: true, body: { userCode: user.userCode, accountNo: account.accountNo, expiresAt: until.toISOString() } });
+  const created = await api('POST', '/api/session', {
+    apiKey: true,
+    body: { userCode: user.userCode, accountNo: account.accountNo, expiresAt: until.toISOString() },
+  });
   t.is(created.status, 200, created.text);
   t.is(Date.parse(created.body.expiresAt), until.getTime());
   t.true(created.body.active);
   const open = await api('POST', '/api/session/active/list', { apiKey: true, body: { page: 0, size: 10, filter: { userCode: user.userCode } } });
-  t.deepEqual(open.body.content.map((s: SessionRecord) => s.sessionId), [created.body.sessionId]);
+  t.deepEqual(
+    open.body.content.map((s: SessionRecord) => s.sessionId),
+    [created.body.sessionId],
+  );
 
   const past = new Date(Date.now() - 60_000).toISOString();
   const ended = await api('POST', '/api/session', { apiKey: true, body: { userCode: user.userCode, accountNo: account.accountNo, expiresAt: past } });
   t.is(ended.status, 200, ended.text);
-  t.deepEqual((await history(user.userCode)).map((s) => s.sessionId), [ended.body.sessionId], '"a session past its expiresAt counts as ended"');
+  t.deepEqual(
+    (await history(user.userCode)).map((s) => s.sessionId),
+    [ended.body.sessionId],
+    '"a session past its expiresAt counts as ended"',
+  );
   const malformed = await api('POST', '/api/session', { apiKey: true, body: { userCode: user.userCode, accountNo: account.accountNo, expiresAt: 'tomorrow' } });
   t.is(malformed.status, 400);
   t.is(malformed.body.error_code, 'SVC-SYS-2001');

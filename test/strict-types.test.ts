@@ -17,12 +17,30 @@ test('numbers are JSON numbers and booleans JSON booleans: a numeric or boolean 
   const partner = await createPartner(tenant);
   assertInvalid(t, await api('POST', '/api/business-partner', { token, body: { ...partnerBody(tenant), crProcessId: String(tenant) } }), 'crProcessId');
   assertInvalid(t, await api('POST', '/api/business-partner', { token, body: { ...partnerBody(tenant), status: 'true' } }), 'status');
-  assertInvalid(t, await api('POST', '/api/branch', { token, body: { crProcessId: tenant, businessPartnerId: String(partner.id), branchName: 'B', branchCode: unique('B-') } }), 'businessPartnerId');
+  assertInvalid(
+    t,
+    await api('POST', '/api/branch', {
+      token,
+      body: { crProcessId: tenant, businessPartnerId: String(partner.id), branchName: 'B', branchCode: unique('B-') },
+    }),
+    'businessPartnerId',
+  );
   assertInvalid(t, await api('PUT', `/api/business-partner/${partner.id}`, { token, body: { version: '0', partnerName: 'Renamed' } }), 'version');
-  for (const [name, value] of [['page', '1'], ['size', '20'], ['page', true], ['size', 20.5]] as const) {
+  for (const [name, value] of [
+    ['page', '1'],
+    ['size', '20'],
+    ['page', true],
+    ['size', 20.5],
+  ] as const) {
     assertInvalid(t, await api('POST', '/api/business-partner/list', { token, body: { [name]: value, filter: { crProcessId: tenant } } }), name);
   }
-  for (const [name, value] of [['crProcessId', String(tenant)], ['status', 'true'], ['id', String(partner.id)], ['version', '0'], ['idFrom', '1']] as const) {
+  for (const [name, value] of [
+    ['crProcessId', String(tenant)],
+    ['status', 'true'],
+    ['id', String(partner.id)],
+    ['version', '0'],
+    ['idFrom', '1'],
+  ] as const) {
     const filter = { crProcessId: tenant, [name]: value };
     assertInvalid(t, await api('POST', '/api/business-partner/list', { token, body: { filter } }), `filter.${name}`);
   }
@@ -30,4 +48,3 @@ test('numbers are JSON numbers and booleans JSON booleans: a numeric or boolean 
   const unchanged = await api('GET', `/api/business-partner/${partner.id}`, { token });
   t.like(unchanged.body, { version: 0, partnerName: partner.partnerName });
 });
-

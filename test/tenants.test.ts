@@ -59,17 +59,20 @@ for (const resource of registry) {
   const sample = sampleOf(resource);
 
   const addressed = (['get', 'update', 'delete'] as const).filter((operation) => offers(resource, operation));
-  test.serial(`${path}: ${addressed.join(', ')} of tenant B's record are 404 SVC-SYS-4001 for a user of A, as if it did not exist, and leave it unchanged`, async (t) => {
-    const { b, user } = fixture;
-    const record = await sampleRecord(resource, b.crProcessId);
-    for (const operation of addressed) {
-      const res = await perform(resource, operation, user.token, { crProcessId: b.crProcessId, record });
-      t.is(res.status, 404, `${operation}: ${res.text}`);
-      t.is(res.body.error_code, 'SVC-SYS-4001', operation);
-    }
-    const after = await api('GET', `/api/${path}/${keyPath(resource, record)}`, { token: await admin() });
-    t.deepEqual(stored(resource, after.body), stored(resource, record));
-  });
+  test.serial(
+    `${path}: ${addressed.join(', ')} of tenant B's record are 404 SVC-SYS-4001 for a user of A, as if it did not exist, and leave it unchanged`,
+    async (t) => {
+      const { b, user } = fixture;
+      const record = await sampleRecord(resource, b.crProcessId);
+      for (const operation of addressed) {
+        const res = await perform(resource, operation, user.token, { crProcessId: b.crProcessId, record });
+        t.is(res.status, 404, `${operation}: ${res.text}`);
+        t.is(res.body.error_code, 'SVC-SYS-4001', operation);
+      }
+      const after = await api('GET', `/api/${path}/${keyPath(resource, record)}`, { token: await admin() });
+      t.deepEqual(stored(resource, after.body), stored(resource, record));
+    },
+  );
 
   const naming = (['create', 'list'] as const).filter((operation) => offers(resource, operation));
   test.serial(`${path}: ${naming.join(' or ')} naming tenant B is 403 SVC-SYS-1003 for a user of A, and creates nothing`, async (t) => {
@@ -139,7 +142,10 @@ for (const resource of registry) {
 
     const listed = await api('POST', `/api/${path}/list`, { token: user.token, body: { filter: { crProcessId: a.crProcessId, id: record.id } } });
     t.is(listed.status, 200, listed.text);
-    t.deepEqual(listed.body.content.map((item: Record<string, unknown>) => stored(resource, item)), [stored(resource, latest)]);
+    t.deepEqual(
+      listed.body.content.map((item: Record<string, unknown>) => stored(resource, item)),
+      [stored(resource, latest)],
+    );
 
     if (!sample.tenantRecord && offers(resource, 'delete')) {
       t.is((await api('DELETE', `/api/${path}/${key}`, { token: user.token })).status, 204);
@@ -148,54 +154,73 @@ for (const resource of registry) {
   });
 }
 
-test.serial('GET /api/branch/by-partner/{id} of a partner of tenant B is 404 SVC-SYS-4001 for a user of A ("404 if the partner is not visible to the caller"); a super user sees its branches', async (t) => {
-  const { a, b, user } = fixture;
-  const [partnerOfA, partnerOfB] = await Promise.all([createPartner(a.crProcessId), createPartner(b.crProcessId)]);
-  const [branchOfA, branchesOfB] = await Promise.all([
-    createBranch(a.crProcessId, partnerOfA.id),
-    Promise.all([createBranch(b.crProcessId, partnerOfB.id), createBranch(b.crProcessId, partnerOfB.id)]),
-  ]);
-  const byPartner = (token: string, partnerId: number) => api('GET', `/api/branch/by-partner/${partnerId}`, { token });
+test.serial(
+  'GET /api/branch/by-partner/{id} of a partner of tenant B is 404 SVC-SYS-4001 for a user of A ("404 if the partner is not visible to the caller"); a super user sees its branches',
+  async (t) => {
+    const { a, b, user } = fixture;
+    const [partnerOfA, partnerOfB] = await Promise.all([createPartner(a.crProcessId), createPartner(b.crProcessId)]);
+    const [branchOfA, branchesOfB] = await Promise.all([
+      createBranch(a.crProcessId, partnerOfA.id),
+      Promise.all([createBranch(b.crProcessId, partnerOfB.id), createBranch(b.crProcessId, partnerOfB.id)]),
+    ]);
+    const byPartner = (token: string, partnerId: number) => api('GET', `/api/branch/by-partner/${partnerId}`, { token });
 
-  const hidden = await byPartner(user.token, partnerOfB.id);
-  t.is(hidden.status, 404, hidden.text);
-  t.is(hidden.body.error_code, 'SVC-SYS-4001');
-  // the same user, the same roles, its own tenant's partner
-  const own = await byPartner(user.token, partnerOfA.id);
-  t.is(own.status, 200, own.text);
-  t.deepEqual(own.body, [branchOfA]);
+    const hidden = await byPartner(user.token, partnerOfB.id);
+    t.is(hidden.status, 404, hidden.text);
+    t.is(hidden.body.error_code, 'SVC-SYS-4001');
+    // the same user, the same roles, its own tenant's partner
+    const own = await byPartner(user.token, partnerOfA.id);
+    t.is(own.status, 200, own.text);
+    t.deepEqual(own.body, [branchOfA]);
 
-  const asSuper = await byPartner(await admin(), partnerOfB.id);
-  t.is(asSuper.status, 200, asSuper.text);
-  t.deepEqual(asSuper.body, [...branchesOfB].sort((x, y) => x.id - y.id));
-});
+    const asSuper = await byPartner(await admin(), partnerOfB.id);
+    t.is(asSuper.status, 200, asSuper.text);
+    t.deepEqual(
+      asSuper.body,
+      [...branchesOfB].sort((x, y) => x.id - y.id),
+    );
+  },
+);
 
-test.serial('user-process: a user who is not a super user may name only its own tenant\'s account in userProcessSelects (else 403 SVC-SYS-1003), and changes a user-process only while all its selects are of that tenant', async (t) => {
-  const { a, b, user } = fixture;
-  const member = await create('user-info', { crProcessId: a.crProcessId, userCode: unique('sel-'), userDescription: 'Selects', password: 'selects-pass-1' });
-  const body = (accountNos: string[]) => ({ crProcessId: a.crProcessId, userCode: member.userCode, userProcessSelects: accountNos.map((accountNo) => ({ accountNo })) });
+test.serial(
+  "user-process: a user who is not a super user may name only its own tenant's account in userProcessSelects (else 403 SVC-SYS-1003), and changes a user-process only while all its selects are of that tenant",
+  async (t) => {
+    const { a, b, user } = fixture;
+    const member = await create('user-info', { crProcessId: a.crProcessId, userCode: unique('sel-'), userDescription: 'Selects', password: 'selects-pass-1' });
+    const body = (accountNos: string[]) => ({
+      crProcessId: a.crProcessId,
+      userCode: member.userCode,
+      userProcessSelects: accountNos.map((accountNo) => ({ accountNo })),
+    });
 
-  for (const accountNos of [[b.accountNo], [a.accountNo, b.accountNo]]) {
-    const res = await api('POST', '/api/user-process', { token: user.token, body: body(accountNos) });
-    t.is(res.status, 403, res.text);
-    t.is(res.body.error_code, 'SVC-SYS-1003');
-  }
-  // a super user links the user to both tenants: it is no longer wholly A's user, so A's user
-  // administrator may neither rewrite nor delete its user-process
-  const linked = await create('user-process', body([a.accountNo, b.accountNo]));
-  for (const [method, request] of [['PUT', { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] }], ['DELETE', undefined]] as const) {
-    const res = await api(method, `/api/user-process/${linked.id}`, { token: user.token, body: request });
-    t.is(res.status, 403, `${method}: ${res.text}`);
-    t.is(res.body.error_code, 'SVC-SYS-1003', method);
-  }
-  const after = await api('GET', `/api/user-process/${linked.id}`, { token: await admin() });
-  t.deepEqual(after.body.userProcessSelects.map((s: { accountNo: string }) => s.accountNo).sort(), [a.accountNo, b.accountNo].sort());
-  // once the super user has taken B away, the user is wholly A's again
-  const narrowed = await api('PUT', `/api/user-process/${linked.id}`, { token: await admin(), body: { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] } });
-  t.is(narrowed.status, 200, narrowed.text);
-  const renamed = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 1, userDescription: 'Renamed by A' } });
-  t.is(renamed.status, 200, renamed.text);
-});
+    for (const accountNos of [[b.accountNo], [a.accountNo, b.accountNo]]) {
+      const res = await api('POST', '/api/user-process', { token: user.token, body: body(accountNos) });
+      t.is(res.status, 403, res.text);
+      t.is(res.body.error_code, 'SVC-SYS-1003');
+    }
+    // a super user links the user to both tenants: it is no longer wholly A's user, so A's user
+    // administrator may neither rewrite nor delete its user-process
+    const linked = await create('user-process', body([a.accountNo, b.accountNo]));
+    for (const [method, request] of [
+      ['PUT', { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await api(method, `/api/user-process/${linked.id}`, { token: user.token, body: request });
+      t.is(res.status, 403, `${method}: ${res.text}`);
+      t.is(res.body.error_code, 'SVC-SYS-1003', method);
+    }
+    const after = await api('GET', `/api/user-process/${linked.id}`, { token: await admin() });
+    t.deepEqual(after.body.userProcessSelects.map((s: { accountNo: string }) => s.accountNo).sort(), [a.accountNo, b.accountNo].sort());
+    // once the super user has taken B away, the user is wholly A's again
+    const narrowed = await api('PUT', `/api/user-process/${linked.id}`, {
+      token: await admin(),
+      body: { version: 0, userProcessSelects: [{ accountNo: a.accountNo }] },
+    });
+    t.is(narrowed.status, 200, narrowed.text);
+    const renamed = await api('PUT', `/api/user-process/${linked.id}`, { token: user.token, body: { version: 1, userDescription: 'Renamed by A' } });
+    t.is(renamed.status, 200, renamed.text);
+  },
+);
 
 test.serial('references must name a record of the same tenant: a group or role-type of tenant B is 400 SVC-SYS-2001', async (t) => {
   const { a, b, user } = fixture;
@@ -215,28 +240,32 @@ test.serial('references must name a record of the same tenant: a group or role-t
   }
 });
 
-test.serial('a group-member must have a select for the group\'s tenant: a user of another tenant is 400 SVC-SYS-2001, an unknown userCode says so', async (t) => {
-  const { a, b, user } = fixture;
-  const other = await createUser([b.accountNo], { crProcessId: b.crProcessId }, { crProcessId: b.crProcessId });
-  const group = await create('group', { crProcessId: a.crProcessId, groupName: unique('A group ') });
-  const add = (userCode: string) => api('POST', '/api/group-member', { token: user.token, body: { crProcessId: a.crProcessId, groupId: group.id, userCode } });
+test.serial(
+  "a group-member must have a select for the group's tenant: a user of another tenant is 400 SVC-SYS-2001, an unknown userCode says so",
+  async (t) => {
+    const { a, b, user } = fixture;
+    const other = await createUser([b.accountNo], { crProcessId: b.crProcessId }, { crProcessId: b.crProcessId });
+    const group = await create('group', { crProcessId: a.crProcessId, groupName: unique('A group ') });
+    const add = (userCode: string) =>
+      api('POST', '/api/group-member', { token: user.token, body: { crProcessId: a.crProcessId, groupId: group.id, userCode } });
 
-  const foreign = await add(other.user.userCode);
-  t.is(foreign.status, 400, foreign.text);
-  t.is(foreign.body.error_code, 'SVC-SYS-2001');
-  t.is(foreign.body.message, 'The user named in userCode has no userProcessSelect for this tenant');
-  const unknown = await add(unique('nobody-'));
-  t.is(unknown.status, 400, unknown.text);
-  t.is(unknown.body.error_code, 'SVC-SYS-2001');
-  t.is(unknown.body.message, 'Field userCode names no user');
-  // nothing of the refused writes holds the other tenant's user: its administrators may delete it
-  // once its own user-process is gone
-  const token = await admin();
-  t.is((await api('DELETE', `/api/user-process/${other.process.id}`, { token })).status, 204);
-  t.is((await api('DELETE', `/api/user-info/${other.user.id}`, { token })).status, 204);
-  // the control: a user of A may be made a member
-  t.is((await add(user.userCode)).status, 200);
-});
+    const foreign = await add(other.user.userCode);
+    t.is(foreign.status, 400, foreign.text);
+    t.is(foreign.body.error_code, 'SVC-SYS-2001');
+    t.is(foreign.body.message, 'The user named in userCode has no userProcessSelect for this tenant');
+    const unknown = await add(unique('nobody-'));
+    t.is(unknown.status, 400, unknown.text);
+    t.is(unknown.body.error_code, 'SVC-SYS-2001');
+    t.is(unknown.body.message, 'Field userCode names no user');
+    // nothing of the refused writes holds the other tenant's user: its administrators may delete it
+    // once its own user-process is gone
+    const token = await admin();
+    t.is((await api('DELETE', `/api/user-process/${other.process.id}`, { token })).status, 204);
+    t.is((await api('DELETE', `/api/user-info/${other.user.id}`, { token })).status, 204);
+    // the control: a user of A may be made a member
+    t.is((await add(user.userCode)).status, 200);
+  },
+);
 
 test.serial('roles are those of the current tenant: a group of B grants nothing in A, and applies after switch-account to B', async (t) => {
   const { a, b } = fixture;

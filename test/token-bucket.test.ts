@@ -42,7 +42,15 @@ test('Redis and memory give the same answers: N pass with N-1 … 0 left, then r
     t.true(answers.every((answer) => answer instanceof TokenBucketRes));
     t.deepEqual(
       answers.map((answer) => [answer.allowed, answer.remainingPoints]),
-      [[true, 4], [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0]],
+      [
+        [true, 4],
+        [true, 3],
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+        [false, 0],
+      ],
     );
     t.is(answers[0]!.msBeforeNext, 0);
     // one token refills in 60 s / 5 = 12 s; the bucket is full 60 s after it was emptied

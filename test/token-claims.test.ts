@@ -82,7 +82,9 @@ async function listPartners(token: string): Promise<{ error: ServiceError | unde
   const crProcessId = fixture.claims.crProcessId as number;
   try {
     return await new Promise((resolve) =>
-      client.listBusinessPartners({ page: { page: 0, size: 1, sorts: [], filter: { crProcessId } } }, metadata, (error) => resolve({ error: error ?? undefined })),
+      client.listBusinessPartners({ page: { page: 0, size: 1, sorts: [], filter: { crProcessId } } }, metadata, (error) =>
+        resolve({ error: error ?? undefined }),
+      ),
     );
   } finally {
     client.close();

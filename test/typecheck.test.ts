@@ -7,8 +7,9 @@ import { ROOT_DIR } from '@platform/libs/config/config.ts';
 
 test('tsc --noEmit passes', async (t) => {
   const tsc = join(ROOT_DIR, 'node_modules/typescript/bin/tsc');
-  const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', ROOT_DIR], { cwd: ROOT_DIR }).catch(
-    (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error), failed: true }),
-  );
+  const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', ROOT_DIR], { cwd: ROOT_DIR }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? String(error),
+    failed: true,
+  }));
   t.false('failed' in result, result.stdout);
 });

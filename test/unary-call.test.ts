@@ -12,7 +12,11 @@ import { Channel, credentials, Metadata, Server, ServerCredentials, status, type
 import { unaryCall, type UnaryMethod } from '../gateway/src/unary-call.ts';
 
 const text = (value: string) => Buffer.from(value, 'utf8');
-const echo: UnaryMethod<string, string> = { path: '/platform.test.v1.Probe/Echo', requestSerialize: text, responseDeserialize: (bytes) => bytes.toString('utf8') };
+const echo: UnaryMethod<string, string> = {
+  path: '/platform.test.v1.Probe/Echo',
+  requestSerialize: text,
+  responseDeserialize: (bytes) => bytes.toString('utf8'),
+};
 
 /** A grpc-js server whose Echo answers `hello <request>`, fails with the code a request names (`fail:<code>`), or never answers (`hang`). */
 async function grpcServer(): Promise<{ address: string; close: () => void }> {
@@ -86,11 +90,21 @@ test("a service's error is a ServiceError with its code, details and metadata", 
 
 test('a request that does not serialise fails INTERNAL, and a response that does not parse too', async (t) => {
   await withChannel(async (channel) => {
-    const unserialisable: UnaryMethod<string, string> = { ...echo, requestSerialize: () => { throw new Error('not a message'); } };
+    const unserialisable: UnaryMethod<string, string> = {
+      ...echo,
+      requestSerialize: () => {
+        throw new Error('not a message');
+      },
+    };
     const sent = await t.throwsAsync<ServiceError>(unaryCall(channel, unserialisable, 'world', new Metadata(), soon()));
     t.is(sent?.code, status.INTERNAL);
     t.is(sent?.details, 'Request message serialization failure: not a message');
-    const unparsable: UnaryMethod<string, string> = { ...echo, responseDeserialize: () => { throw new Error('truncated'); } };
+    const unparsable: UnaryMethod<string, string> = {
+      ...echo,
+      responseDeserialize: () => {
+        throw new Error('truncated');
+      },
+    };
     const received = await t.throwsAsync<ServiceError>(unaryCall(channel, unparsable, 'world', new Metadata(), soon()));
     t.is(received?.code, status.INTERNAL);
     t.is(received?.details, 'Response message parsing error: truncated');
@@ -105,9 +119,12 @@ test('a call still unanswered at its deadline fails DEADLINE_EXCEEDED', async (t
 });
 
 test('an OK without a response fails UNIMPLEMENTED', async (t) => {
-  await withChannel(async (channel) => {
-    const error = await t.throwsAsync<ServiceError>(unaryCall(channel, echo, 'world', new Metadata(), soon()));
-    t.is(error?.code, status.UNIMPLEMENTED);
-    t.is(error?.details, 'No message received');
-  }, bareServer(Buffer.alloc(0)));
+  await withChannel(
+    async (channel) => {
+      const error = await t.throwsAsync<ServiceError>(unaryCall(channel, echo, 'world', new Metadata(), soon()));
+      t.is(error?.code, status.UNIMPLEMENTED);
+      t.is(error?.details, 'No message received');
+    },
+    bareServer(Buffer.alloc(0)),
+  );
 });

@@ -30,7 +30,7 @@ function userOfB(accountNos: string[]) {
   return createUser(accountNos, tenant, tenant);
 }
 
-test('B\'s administrator may not change the password of B\'s user who also holds tenant A: 403 SVC-SYS-1003, and the old password still logs in', async (t) => {
+test("B's administrator may not change the password of B's user who also holds tenant A: 403 SVC-SYS-1003, and the old password still logs in", async (t) => {
   const { a, b, adminOfB } = fixture;
   const { user, password } = await userOfB([a.accountNo, b.accountNo]);
   const res = await api('PUT', `/api/user-info/${user.id}`, { token: adminOfB.token, body: { version: user.version, password: 'taken-over-1' } });
@@ -47,7 +47,7 @@ test('B\'s administrator may not change the password of B\'s user who also holds
   t.is(deleted.body.error_code, 'SVC-SYS-1003');
 });
 
-test('a super user may change that user\'s password; B\'s administrator may change a user wholly inside B', async (t) => {
+test("a super user may change that user's password; B's administrator may change a user wholly inside B", async (t) => {
   const { a, b, adminOfB } = fixture;
   const spanning = await userOfB([a.accountNo, b.accountNo]);
   const { token } = await adminSession();
@@ -56,12 +56,15 @@ test('a super user may change that user\'s password; B\'s administrator may chan
   t.is((await login(spanning.user.userCode, 'new-password-1')).body.success, true);
 
   const inside = await userOfB([b.accountNo]);
-  const byAdminOfB = await api('PUT', `/api/user-info/${inside.user.id}`, { token: adminOfB.token, body: { version: inside.user.version, password: 'new-password-2' } });
+  const byAdminOfB = await api('PUT', `/api/user-info/${inside.user.id}`, {
+    token: adminOfB.token,
+    body: { version: inside.user.version, password: 'new-password-2' },
+  });
   t.is(byAdminOfB.status, 200, byAdminOfB.text);
   t.is((await login(inside.user.userCode, 'new-password-2')).body.success, true);
 });
 
-test('B\'s administrator may not give a user-process to a user stored in another tenant: 403 SVC-SYS-1003', async (t) => {
+test("B's administrator may not give a user-process to a user stored in another tenant: 403 SVC-SYS-1003", async (t) => {
   const { a, b, adminOfB } = fixture;
   const ofA = await create('user-info', { crProcessId: a.crProcessId, userCode: unique('of-a-'), userDescription: 'Of A', password: 'of-a-password-1' });
   const res = await api('POST', '/api/user-process', {
@@ -78,9 +81,12 @@ test('B\'s administrator may not give a user-process to a user stored in another
   t.is(unknown.body.message, 'Field userCode names no user');
 });
 
-test('a user-process\'s userCode never changes (400 SVC-SYS-2001), so its selects cannot be handed to another user', async (t) => {
+test("a user-process's userCode never changes (400 SVC-SYS-2001), so its selects cannot be handed to another user", async (t) => {
   const { b } = fixture;
-  const [first, second] = await Promise.all([userOfB([b.accountNo]), create('user-info', { crProcessId: b.crProcessId, userCode: unique('b-'), userDescription: 'B', password: 'b-password-1' })]);
+  const [first, second] = await Promise.all([
+    userOfB([b.accountNo]),
+    create('user-info', { crProcessId: b.crProcessId, userCode: unique('b-'), userDescription: 'B', password: 'b-password-1' }),
+  ]);
   const { token } = await adminSession();
   const res = await api('PUT', `/api/user-process/${first.process.id}`, { token, body: { version: first.process.version, userCode: second.userCode } });
   t.is(res.status, 400, res.text);
@@ -93,7 +99,7 @@ const BLOCKED_BY_ME = `with recursive blocked(pid) as (
   union select a.pid from pg_stat_activity a join blocked b on b.pid = any(pg_blocking_pids(a.pid))
 ) select count(*)::int as n from blocked`;
 
-test('writes that change a user\'s selects, or decide on them, wait while the user\'s row is held: none races past another', async (t) => {
+test("writes that change a user's selects, or decide on them, wait while the user's row is held: none races past another", async (t) => {
   const { a, b } = fixture;
   const { user, process } = await userOfB([b.accountNo]);
   const group = await create('group', { crProcessId: b.crProcessId, groupName: unique('B group ') });
@@ -106,7 +112,10 @@ test('writes that change a user\'s selects, or decide on them, wait while the us
     await db.query('select 1 from core.user_info where user_code = $1 for update', [user.userCode]);
     const settled = new Set<string>();
     const pending = {
-      select: api('PUT', `/api/user-process/${process.id}`, { token, body: { version: process.version, userProcessSelects: [{ accountNo: a.accountNo }, { accountNo: b.accountNo }] } }),
+      select: api('PUT', `/api/user-process/${process.id}`, {
+        token,
+        body: { version: process.version, userProcessSelects: [{ accountNo: a.accountNo }, { accountNo: b.accountNo }] },
+      }),
       member: api('POST', '/api/group-member', { token, body: { crProcessId: b.crProcessId, groupId: group.id, userCode: user.userCode } }),
     };
     for (const [name, request] of Object.entries(pending)) void request.then(() => settled.add(name));
@@ -115,7 +124,7 @@ test('writes that change a user\'s selects, or decide on them, wait while the us
     // second waiter on a row queues behind the first, which PostgreSQL names as its blocker: the
     // chain from this session is followed.
     let blocked = 0;
-    for (const started = Date.now(); Date.now() - started < 10_000 && blocked < 2 && settled.size === 0; ) {
+    for (const started = Date.now(); Date.now() - started < 10_000 && blocked < 2 && settled.size === 0;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await db.query('select pg_stat_clear_snapshot()');
       const { rows } = await db.query<{ n: number }>(BLOCKED_BY_ME);

@@ -30,7 +30,14 @@ export async function clerkToken(platform: BenchPlatform, adminToken: string): P
     post('group', { crProcessId: TENANT, groupName: `Clerks ${suffix}` }),
     post('group', { crProcessId: TENANT, groupName: `Readers ${suffix}` }),
   ]);
-  const grants = roleTypeIds.flatMap((roleTypeId, i) => (roleCodes[i]?.endsWith(':read') ? [[all, roleTypeId], [reads, roleTypeId]] : [[all, roleTypeId]]));
+  const grants = roleTypeIds.flatMap((roleTypeId, i) =>
+    roleCodes[i]?.endsWith(':read')
+      ? [
+          [all, roleTypeId],
+          [reads, roleTypeId],
+        ]
+      : [[all, roleTypeId]],
+  );
   await inBatches(grants, ([groupId, roleTypeId]) => post('group-role', { crProcessId: TENANT, groupId, roleTypeId }));
 
   const userCode = `clerk-${suffix}`;

@@ -94,10 +94,15 @@ export async function measure(target: Target, options: { duration: number; conne
   const label = options.label ?? target.url;
   const completed = result['2xx'] + result.non2xx;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result['2xx'] === 0) {
-    const codes = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
+    const codes = Object.entries(result.statusCodeStats)
+      .map(([code, { count }]) => `${code}: ${count}`)
+      .join(', ');
     let sample: string;
     try {
-      const answer = await http(target.method ?? 'GET', target.url, { headers: target.headers, body: target.body === undefined ? undefined : JSON.parse(target.body) });
+      const answer = await http(target.method ?? 'GET', target.url, {
+        headers: target.headers,
+        body: target.body === undefined ? undefined : JSON.parse(target.body),
+      });
       sample = `; one request now answers ${answer.status}: ${answer.text.slice(0, 300)}`;
     } catch (error) {
       sample = `; one request now fails: ${error instanceof Error ? error.message : error}`;

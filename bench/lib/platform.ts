@@ -56,10 +56,7 @@ export const BENCH_RATE_LIMIT = '100000000';
  * keys are registered as cleanups. BENCH_CPU_PROF=<dir> runs every service with `--cpu-prof
  * --cpu-prof-dir=<dir>` (profiles are written when the services stop).
  */
-export async function startBenchPlatform(
-  env: NodeJS.ProcessEnv = process.env,
-  options: { extraEnv?: Record<string, string> } = {},
-): Promise<BenchPlatform> {
+export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env, options: { extraEnv?: Record<string, string> } = {}): Promise<BenchPlatform> {
   // Redis first: without it the limiter would run in memory and the chain would not be the real one.
   const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
   if (!(await redisAnswers(redisUrl, 3000))) {
@@ -105,7 +102,11 @@ export async function startBenchPlatform(
   const platform = await startPlatform({ env: childEnv, ports: 'free', log: { file: logFile }, execArgv });
   onCleanup(() => platform.stop());
   if (profileDir) console.log(`# CPU profiles of the services go to ${profileDir} when they stop`);
-  console.log(`# platform: ${platform.url} (pids ${Object.entries(platform.pids).map(([n, p]) => `${n} ${p}`).join(', ')})`);
+  console.log(
+    `# platform: ${platform.url} (pids ${Object.entries(platform.pids)
+      .map(([n, p]) => `${n} ${p}`)
+      .join(', ')})`,
+  );
   await untilRedisUp(platform);
   console.log(
     `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? 'off (APP_ENV=test)'}, API key, Redis rate limiter ${redisUrl} ` +
@@ -155,11 +156,7 @@ export interface HttpAnswer {
   json: unknown;
 }
 
-export async function http(
-  method: string,
-  url: string,
-  options: { headers?: Record<string, string>; body?: unknown } = {},
-): Promise<HttpAnswer> {
+export async function http(method: string, url: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<HttpAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.body !== undefined) {

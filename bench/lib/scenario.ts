@@ -102,7 +102,9 @@ export async function runScenario(title: string, main: () => Promise<void>): Pro
   } catch (error) {
     if (interrupted) await new Promise(() => undefined); // the signal handler exits
     code = 1;
-    console.error(`\n# ${title} FAILED: ${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(
+      `\n# ${title} FAILED: ${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   }
   if (interrupted) await new Promise(() => undefined);
   await runCleanups();

@@ -2,9 +2,12 @@ import { main } from '@platform/libs/grpc/service-main.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register } from './server.ts';
 
-main(async () => ({
-  name: 'bpm',
-  entities,
-  migrationsDir,
-  register,
-}), 'bpm-svc');
+main(
+  async () => ({
+    name: 'bpm',
+    entities,
+    migrationsDir,
+    register,
+  }),
+  'bpm-svc',
+);

@@ -137,5 +137,14 @@ export const UserTenantRoleView = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), ...tenantCountSchemas(coreResources, SCHEMA), UserTenantView, UserTenantRoleView, UserProcessSelectEntity, SessionEntity, ExceptionEntity, AccessStampEntity];
+export const entities = [
+  ...schemas.values(),
+  ...tenantCountSchemas(coreResources, SCHEMA),
+  UserTenantView,
+  UserTenantRoleView,
+  UserProcessSelectEntity,
+  SessionEntity,
+  ExceptionEntity,
+  AccessStampEntity,
+];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -6,11 +6,14 @@ import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register } from './server.ts';
 
-main(async () => ({
-  name: 'core',
-  entities,
-  migrationsDir,
-  register,
-  afterMigrate: bootstrap,
-  exceptionRecorder: databaseExceptionRecorder,
-}), 'core-svc');
+main(
+  async () => ({
+    name: 'core',
+    entities,
+    migrationsDir,
+    register,
+    afterMigrate: bootstrap,
+    exceptionRecorder: databaseExceptionRecorder,
+  }),
+  'core-svc',
+);

@@ -3,10 +3,13 @@ import { entities, migrationsDir } from './db.ts';
 import { register, serve } from './server.ts';
 
 /** The document service: files (upload and signed download), categories, share links, retention policies, account settings and the audit log. */
-main(async () => ({
-  name: 'dms',
-  entities,
-  migrationsDir,
-  register,
-  serve,
-}), 'dms-svc');
+main(
+  async () => ({
+    name: 'dms',
+    entities,
+    migrationsDir,
+    register,
+    serve,
+  }),
+  'dms-svc',
+);

@@ -92,4 +92,3 @@ export class Backends {
     for (const channel of Object.values(this.#channels)) channel.close();
   }
 }
-

@@ -35,13 +35,16 @@ function start(): void {
     if (publicAddress === undefined || (managementServer && managementAddress === undefined)) return;
     process.send?.({ type: 'ready', name: 'gateway', address: publicAddress, ...(managementAddress ? { metricsAddress: managementAddress } : {}) });
   };
-  const managementServer = config.managementPort === undefined ? undefined : management.listen(config.managementPort, config.internalListenHost, () => {
-    const address = managementServer?.address();
-    const port = typeof address === 'object' && address ? address.port : (config.managementPort ?? 0);
-    log.info({ host: config.internalListenHost, port }, 'management port listening');
-    managementAddress = localAddress(config.internalListenHost, port);
-    readyWhenListening();
-  });
+  const managementServer =
+    config.managementPort === undefined
+      ? undefined
+      : management.listen(config.managementPort, config.internalListenHost, () => {
+          const address = managementServer?.address();
+          const port = typeof address === 'object' && address ? address.port : (config.managementPort ?? 0);
+          log.info({ host: config.internalListenHost, port }, 'management port listening');
+          managementAddress = localAddress(config.internalListenHost, port);
+          readyWhenListening();
+        });
   const server = app.listen(config.gatewayPort, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.gatewayPort;

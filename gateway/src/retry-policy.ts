@@ -14,7 +14,10 @@ import { registry } from './registry.ts';
  * change-password, switch-account, the session and exception records) and is never retried: a
  * write that reached a service which then failed must not happen twice.
  */
-export function readOnlyMethods(resources: readonly Resource[] = registry, tables: readonly OperationTable[] = OPERATION_TABLES): { service: string; method: string }[] {
+export function readOnlyMethods(
+  resources: readonly Resource[] = registry,
+  tables: readonly OperationTable[] = OPERATION_TABLES,
+): { service: string; method: string }[] {
   const reads = [
     ...resources.flatMap((resource) => {
       const { get, list, stats } = crudMethods(resource);

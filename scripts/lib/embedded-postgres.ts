@@ -4,7 +4,20 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -71,7 +84,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     options.onLog?.(line);
   };
   const failure = (what: string, cause: unknown): Error =>
-    new Error(`${what}: ${cause instanceof Error ? cause.message : String(cause)}${recent.length > 0 ? `; last server output:\n  ${recent.join('\n  ')}` : ''}`, { cause });
+    new Error(
+      `${what}: ${cause instanceof Error ? cause.message : String(cause)}${recent.length > 0 ? `; last server output:\n  ${recent.join('\n  ')}` : ''}`,
+      { cause },
+    );
 
   const account = userInfo().uid === 0 ? postgresAccount() : undefined;
   const passwordFile = join(dirname(dataDir), `${basename(dataDir)}.password`);
@@ -88,11 +104,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const postgresFlags = [
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'lc_messages=C',
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'lc_messages=C',
     // Names the launcher in the server's command line, so a later start can tell an orphan.
-    '-c', `cluster_name=platform-${process.pid}`,
+    '-c',
+    `cluster_name=platform-${process.pid}`,
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const binaries = reachableBinaries(options.binariesDir ?? packagedBinaries(), account);
@@ -248,14 +268,15 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   if (exited()) return;
   const gone = new Promise<void>((resolveGone) => child.once('exit', () => resolveGone()));
-  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     if (exited()) return;
     child.kill(signal);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      gone.then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), waitMs))),
-    ]);
+    const timedOut = await Promise.race([gone.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), waitMs)))]);
     clearTimeout(timer);
     if (!timedOut) return;
   }
@@ -283,7 +304,11 @@ async function clearStalePostmaster(dataDir: string, onLine: (line: string) => v
     throw new Error(`PostgreSQL of ${dataDir} is already running (pid ${pid}) for process ${owner}; is the platform already started?`);
   }
   onLine(`stopping orphaned PostgreSQL (pid ${pid}) left by an earlier run`);
-  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {

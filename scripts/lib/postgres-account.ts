@@ -20,7 +20,9 @@ export function postgresAccount(): PostgresAccount {
   } catch (error) {
     const detail = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
     // eslint-disable-next-line preserve-caught-error -- the message carries useradd's own words
-    throw new Error(`as root the embedded PostgreSQL runs as the user ${USER}, which is missing and could not be made (${detail}); create it: useradd --system --user-group ${USER}`);
+    throw new Error(
+      `as root the embedded PostgreSQL runs as the user ${USER}, which is missing and could not be made (${detail}); create it: useradd --system --user-group ${USER}`,
+    );
   }
   const made = lookup();
   if (!made) throw new Error(`the user ${USER} was made but cannot be looked up`);

@@ -38,14 +38,14 @@ export function reachableBinaries(dir: string, account: PostgresAccount | undefi
     chmodSync(holder, 0o755);
   } catch (error) {
     release();
-    throw new Error(`could not copy the PostgreSQL binaries ${dir} to ${holder}, where the user postgres can run them: ${(error as Error).message}`, { cause: error });
+    throw new Error(`could not copy the PostgreSQL binaries ${dir} to ${holder}, where the user postgres can run them: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const staged = join(holder, 'native');
   if (!canReach(join(staged, 'bin'), account)) {
     release();
-    throw new Error(
-      `the user postgres can reach neither ${dir} nor the temporary directory ${tmpdir()}; point TMPDIR at a folder it can enter (/tmp is one)`,
-    );
+    throw new Error(`the user postgres can reach neither ${dir} nor the temporary directory ${tmpdir()}; point TMPDIR at a folder it can enter (/tmp is one)`);
   }
   return { dir: staged, release };
 }
@@ -99,11 +99,11 @@ export function cannotRun(path: string, error: NodeJS.ErrnoException, account: P
     code === 'EACCES' && !executable
       ? 'it is not executable: run npm ci (or chmod +x it)'
       : code === 'ENOENT'
-      ? 'the file is missing: run npm ci'
-      : code === 'ENOEXEC'
-        ? `it is not a program for this machine (${process.platform}-${process.arch}): run npm ci here`
-        : code === 'EACCES' && account
-          ? 'as root the server runs as the user postgres, which must be able to enter every folder above the file'
-          : 'run npm ci';
+        ? 'the file is missing: run npm ci'
+        : code === 'ENOEXEC'
+          ? `it is not a program for this machine (${process.platform}-${process.arch}): run npm ci here`
+          : code === 'EACCES' && account
+            ? 'as root the server runs as the user postgres, which must be able to enter every folder above the file'
+            : 'run npm ci';
   return new Error(`cannot run ${path} (${code}): ${remedy}`, { cause: error });
 }

@@ -201,10 +201,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     for (const child of targets) signalChild(child, 'SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const all = Promise.all(targets.map((child) => child.exited));
-    const timedOut = await Promise.race([
-      all.then(() => false),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), stopTimeoutMs))),
-    ]);
+    const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), stopTimeoutMs)))]);
     clearTimeout(timer);
     if (timedOut) {
       for (const child of targets) signalChild(child, 'SIGKILL');
@@ -309,13 +306,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
       timer = setTimeout(() => {
         const waiting = names.find((name) => children.get(name)?.address === undefined);
         const child = waiting ? children.get(waiting) : undefined;
-        reject(
-          new PlatformStartError(
-            `${waiting ?? names.join(', ')} was not ready within ${readyTimeoutMs / 1000} s`,
-            waiting,
-            child ? child.output : [],
-          ),
-        );
+        reject(new PlatformStartError(`${waiting ?? names.join(', ')} was not ready within ${readyTimeoutMs / 1000} s`, waiting, child ? child.output : []));
       }, readyTimeoutMs);
       onAbort = () => reject(new PlatformStartError('start aborted', undefined, []));
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -387,4 +378,3 @@ function signalChild(child: Child, signal: NodeJS.Signals): void {
     }
   }
 }
-

@@ -112,9 +112,7 @@ async function canCreateDatabases(url: string): Promise<boolean> {
   if (!(await probeServer(url, 1000))) return false;
   try {
     return await withClient(url, async (client) => {
-      const result = await client.query<{ can: boolean }>(
-        'SELECT rolsuper OR rolcreatedb AS can FROM pg_roles WHERE rolname = current_user',
-      );
+      const result = await client.query<{ can: boolean }>('SELECT rolsuper OR rolcreatedb AS can FROM pg_roles WHERE rolname = current_user');
       return result.rows[0]?.can === true;
     });
   } catch {

@@ -73,7 +73,9 @@ export async function ensureChromium(): Promise<void> {
   if (await present()) return;
   if (process.getuid?.() !== 0) throw new Error(NOT_ROOT);
   console.log(`# chromium: ${CHROMIUM_PATH} is missing, installing Debian's chromium (about a minute)`);
-  const installed = (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])) || ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])));
+  const installed =
+    (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])) ||
+    ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])));
   if (!installed || !(await present())) throw new Error(`apt-get could not install chromium (see its output above); the browser tests need ${CHROMIUM_PATH}`);
 }
 

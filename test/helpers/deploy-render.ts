@@ -257,7 +257,11 @@ export function pods(rendered: Rendered): { name: string; labels: Record<string,
   const job = rendered.job(MIGRATE_JOB);
   return [
     ...DEPLOYMENTS.map((name) => ({ name, labels: podLabels(rendered.deployment(name)), container: app(rendered.deployment(name)) })),
-    { name: `Job ${MIGRATE_JOB}`, labels: job.spec?.template.metadata?.labels ?? {}, container: only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`) },
+    {
+      name: `Job ${MIGRATE_JOB}`,
+      labels: job.spec?.template.metadata?.labels ?? {},
+      container: only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`),
+    },
   ];
 }
 
@@ -266,7 +270,9 @@ export function policiesFor(rendered: Rendered, labels: Record<string, string>, 
   return rendered
     .all<INetworkPolicy>('NetworkPolicy')
     .filter((policy) => labelSelectorMatches(policy.spec?.podSelector, labels))
-    .filter((policy) => (policy.spec?.policyTypes ?? (direction === 'Ingress' || policy.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress'])).includes(direction));
+    .filter((policy) =>
+      (policy.spec?.policyTypes ?? (direction === 'Ingress' || policy.spec?.egress ? ['Ingress', 'Egress'] : ['Ingress'])).includes(direction),
+    );
 }
 
 export type Peer = { pod: Record<string, string> } | { namespace: string; pod?: Record<string, string> } | 'external';
@@ -276,7 +282,10 @@ export function peerAdmits(rule: INetworkPolicyPeer, peer: Peer): boolean {
   if (peer === 'external') return rule.ipBlock !== undefined && (rule.ipBlock.except ?? []).length === 0 && ['0.0.0.0/0', '::/0'].includes(rule.ipBlock.cidr);
   if (rule.ipBlock) return false;
   if ('namespace' in peer) {
-    return labelSelectorMatches(rule.namespaceSelector, { 'kubernetes.io/metadata.name': peer.namespace }) && (!rule.podSelector || labelSelectorMatches(rule.podSelector, peer.pod ?? {}));
+    return (
+      labelSelectorMatches(rule.namespaceSelector, { 'kubernetes.io/metadata.name': peer.namespace }) &&
+      (!rule.podSelector || labelSelectorMatches(rule.podSelector, peer.pod ?? {}))
+    );
   }
   return rule.namespaceSelector === undefined && labelSelectorMatches(rule.podSelector, peer.pod);
 }
@@ -284,14 +293,25 @@ export function peerAdmits(rule: INetworkPolicyPeer, peer: Peer): boolean {
 /** Whether a rule's ports take in `port` (a number, or the name of a container port of `container`). */
 export function portAdmits(ports: INetworkPolicyPort[] | undefined, port: number, protocol: string, container?: IContainer): boolean {
   if (!ports || ports.length === 0) return true;
-  return ports.some((p) => (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (container !== undefined && containerPort(container, p.port) === port)));
+  return ports.some(
+    (p) =>
+      (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port || (container !== undefined && containerPort(container, p.port) === port)),
+  );
 }
 
 /** Whether the pod `labels` may open a connection to `peer` on `port`. */
-export function egressAllowed(rendered: Rendered, labels: Record<string, string>, peer: Peer, port: number, protocol = 'TCP', peerContainer?: IContainer): boolean {
+export function egressAllowed(
+  rendered: Rendered,
+  labels: Record<string, string>,
+  peer: Peer,
+  port: number,
+  protocol = 'TCP',
+  peerContainer?: IContainer,
+): boolean {
   return policiesFor(rendered, labels, 'Egress').some((policy) =>
     (policy.spec?.egress ?? []).some(
-      (rule) => (rule.to === undefined || rule.to.length === 0 || rule.to.some((to) => peerAdmits(to, peer))) && portAdmits(rule.ports, port, protocol, peerContainer),
+      (rule) =>
+        (rule.to === undefined || rule.to.length === 0 || rule.to.some((to) => peerAdmits(to, peer))) && portAdmits(rule.ports, port, protocol, peerContainer),
     ),
   );
 }
@@ -300,7 +320,9 @@ export function egressAllowed(rendered: Rendered, labels: Record<string, string>
 export function ingressAllowed(rendered: Rendered, labels: Record<string, string>, container: IContainer, peer: Peer, port: number): boolean {
   return policiesFor(rendered, labels, 'Ingress').some((policy) =>
     (policy.spec?.ingress ?? []).some(
-      (rule) => (rule.from === undefined || rule.from.length === 0 || rule.from.some((from) => peerAdmits(from, peer))) && portAdmits(rule.ports, port, 'TCP', container),
+      (rule) =>
+        (rule.from === undefined || rule.from.length === 0 || rule.from.some((from) => peerAdmits(from, peer))) &&
+        portAdmits(rule.ports, port, 'TCP', container),
     ),
   );
 }

@@ -47,7 +47,11 @@ export async function uploadRecord(token: string, crProcessId: number, content: 
  * A fresh tenant's file and a share link to it guarded by a password (`passwordOf(crProcessId)`, so
  * each tenant's differs); the admin's token, the file's record, the link and its public `url`.
  */
-export async function sharedWithPassword(passwordOf: (crProcessId: number) => string, content: Uint8Array | string = 'guarded bytes', fileName = 'guarded.txt') {
+export async function sharedWithPassword(
+  passwordOf: (crProcessId: number) => string,
+  content: Uint8Array | string = 'guarded bytes',
+  fileName = 'guarded.txt',
+) {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
   const record = await uploadRecord(token, crProcessId, content, fileName);
@@ -58,7 +62,9 @@ export async function sharedWithPassword(passwordOf: (crProcessId: number) => st
 
 /** The download token of docs/interface.md#files, as a client holding DMS_URL_SECRET would compute it. */
 export function signDownload(id: number | string, expires: number | string, inline: boolean | string): string {
-  return createHmac('sha256', Buffer.from(platform.env.DMS_URL_SECRET ?? '', 'utf8')).update(`${id}:${expires}:${inline}`).digest('base64url');
+  return createHmac('sha256', Buffer.from(platform.env.DMS_URL_SECRET ?? '', 'utf8'))
+    .update(`${id}:${expires}:${inline}`)
+    .digest('base64url');
 }
 
 /** DMS_STORAGE_DIR of the platform under test (its default: DATA_DIR/files). */

@@ -19,7 +19,14 @@ export async function listeners(port: number): Promise<string[]> {
       const [hex, portHex] = local.split(':');
       if (Number.parseInt(portHex ?? '', 16) !== port) continue;
       // an IPv4 address is four bytes, little-endian
-      found.push(hex?.length === 8 ? (hex.match(/../g) ?? []).reverse().map((byte) => Number.parseInt(byte, 16)).join('.') : `v6:${hex}`);
+      found.push(
+        hex?.length === 8
+          ? (hex.match(/../g) ?? [])
+              .reverse()
+              .map((byte) => Number.parseInt(byte, 16))
+              .join('.')
+          : `v6:${hex}`,
+      );
     }
   }
   return found;

@@ -16,7 +16,8 @@ export function parseMetrics(text: string): Sample[] {
     const match = LINE.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key ?? ''] = (value ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL))
+      labels[key ?? ''] = (value ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1] ?? '', labels, value: Number(match[3]) });
   }
   return samples;

@@ -26,7 +26,13 @@ function part(headers: readonly (string | Buffer)[], content: string | Buffer): 
 
 const field = (name: string, value: string) => part([`Content-Disposition: form-data; name="${name}"`], value);
 const file = (filename: string | Buffer, content = 'fuzzed bytes') =>
-  part([Buffer.concat([Buffer.from('Content-Disposition: form-data; name="file"; filename="'), Buffer.from(filename), Buffer.from('"')]), 'Content-Type: text/plain'], content);
+  part(
+    [
+      Buffer.concat([Buffer.from('Content-Disposition: form-data; name="file"; filename="'), Buffer.from(filename), Buffer.from('"')]),
+      'Content-Type: text/plain',
+    ],
+    content,
+  );
 const closing = Buffer.from(`--${BOUNDARY}--${CRLF}`);
 const form = (...parts: Buffer[]) => Buffer.concat([...parts, closing]);
 const TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
@@ -69,8 +75,8 @@ export function multipartCorpus(crProcessId: number): MultipartCase[] {
   add('Content-Disposition without a name', form(tenant, part(['Content-Disposition: form-data; filename="a.txt"'], 'x')));
   add('Content-Disposition not form-data', form(tenant, part(['Content-Disposition: attachment; name="file"; filename="a.txt"'], 'x')));
   add('unterminated quoted name', form(tenant, part(['Content-Disposition: form-data; name="file; filename="a.txt'], 'x')));
-  add('filename* in an unknown charset', form(tenant, part(["Content-Disposition: form-data; name=\"file\"; filename*=x-unknown''%FF%FE"], 'x')));
-  add('filename* with a bad escape', form(tenant, part(["Content-Disposition: form-data; name=\"file\"; filename*=utf-8''%ZZ%"], 'x')));
+  add('filename* in an unknown charset', form(tenant, part(['Content-Disposition: form-data; name="file"; filename*=x-unknown\'\'%FF%FE'], 'x')));
+  add('filename* with a bad escape', form(tenant, part(['Content-Disposition: form-data; name="file"; filename*=utf-8\'\'%ZZ%'], 'x')));
   add('part header bytes that are not ASCII', form(tenant, part([Buffer.from([0x58, 0x2d, 0xff, 0x3a, 0x20, 0xfe, 0x00])], 'x')));
   add('a Content-Type that is garbage', form(tenant, part(['Content-Disposition: form-data; name="file"; filename="a.txt"', 'Content-Type: ;;;/;'], 'x')));
   add('two files', form(tenant, file('a.txt'), file('b.txt')));
@@ -82,7 +88,17 @@ export function multipartCorpus(crProcessId: number): MultipartCase[] {
   add('NUL in the description', form(tenant, field('description', 'a\u0000b'), file('a.txt')));
   add('malformed UTF-8 in the file name', form(tenant, file(Buffer.from([0x61, 0xff, 0xfe, 0x2e, 0x74]))));
   add('an encoded surrogate in the file name', form(tenant, file(Buffer.from([0x61, 0xed, 0xa0, 0x80]))));
-  add('malformed UTF-8 in a field name', form(Buffer.concat([Buffer.from(`--${BOUNDARY}${CRLF}Content-Disposition: form-data; name="`), Buffer.from([0xc0, 0xaf]), Buffer.from(`"${CRLF}${CRLF}1${CRLF}`)]), file('a.txt')));
+  add(
+    'malformed UTF-8 in a field name',
+    form(
+      Buffer.concat([
+        Buffer.from(`--${BOUNDARY}${CRLF}Content-Disposition: form-data; name="`),
+        Buffer.from([0xc0, 0xaf]),
+        Buffer.from(`"${CRLF}${CRLF}1${CRLF}`),
+      ]),
+      file('a.txt'),
+    ),
+  );
   add('a file name of 300 characters', form(tenant, file('n'.repeat(300))));
   add('a file name that is a path only', form(tenant, file('../../')));
   add('the tenant not a number', form(field('crProcessId', '1e3'), file('a.txt')));

@@ -46,7 +46,11 @@ export function socketInodesOf(pid: number): Set<string> {
 
 /** The process that holds the socket listening on TCP `port`, when one of this user's does. */
 export function listenerPid(port: number): number | undefined {
-  const listening = new Set(tcpEntries().filter((e) => e.state === LISTEN && e.localPort === port && e.inode !== '0').map((e) => e.inode));
+  const listening = new Set(
+    tcpEntries()
+      .filter((e) => e.state === LISTEN && e.localPort === port && e.inode !== '0')
+      .map((e) => e.inode),
+  );
   if (listening.size === 0) return undefined;
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

@@ -26,7 +26,10 @@ export async function brokenReferences(): Promise<string[]> {
       const match = spec.references
         ? `t.id = r.${column} and t.cr_process_id = r.cr_process_id${within}`
         : `t.${snake(spec.referencesKey?.key ?? 'id')} = r.${column}`;
-      queries.push([`${resource.path}.${field}`, `select count(*)::int as n from ${table} r where r.${column} is not null and not exists (select 1 from ${targetTable} t where ${match})`]);
+      queries.push([
+        `${resource.path}.${field}`,
+        `select count(*)::int as n from ${table} r where r.${column} is not null and not exists (select 1 from ${targetTable} t where ${match})`,
+      ]);
     }
   }
   const db = new pg.Client({ connectionString: platform.databaseUrl });

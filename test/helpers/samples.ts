@@ -206,13 +206,25 @@ export const samples: Record<string, Sample> = {
   'dms-account-config': {
     // the limits apply to the tenant's uploads (docs/interface.md#files): the walks upload untyped parts
     // (application/octet-stream) into the same tenants
-    create: async (crProcessId) => ({ crProcessId, maxFileSize: 10_485_760, allowedMimeTypes: 'application/pdf,image/png,application/octet-stream', storageQuotaBytes: 1_073_741_824, purgeAfterDays: 30 }),
+    create: async (crProcessId) => ({
+      crProcessId,
+      maxFileSize: 10_485_760,
+      allowedMimeTypes: 'application/pdf,image/png,application/octet-stream',
+      storageQuotaBytes: 1_073_741_824,
+      purgeAfterDays: 30,
+    }),
     update: () => ({ maxFileSize: 2_097_152, allowedMimeTypes: '', purgeAfterDays: 7 }),
     onePerTenant: true,
   },
   'dms-share-link': {
     // fileId names a dms-file of the same tenant: the sample uploads one
-    create: async (crProcessId) => ({ crProcessId, fileId: (await uploadRecord((await adminSession()).token, crProcessId, `shared ${unique()}`)).id, expiresAt: '2030-01-01T00:00:00.000Z', password: 'walk-share-pass', maxDownloads: 5 }),
+    create: async (crProcessId) => ({
+      crProcessId,
+      fileId: (await uploadRecord((await adminSession()).token, crProcessId, `shared ${unique()}`)).id,
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      password: 'walk-share-pass',
+      maxDownloads: 5,
+    }),
     update: () => ({ expiresAt: '2031-06-30T12:00:00.000Z', maxDownloads: 10 }),
   },
   'dms-audit-log': {
@@ -233,7 +245,15 @@ export const samples: Record<string, Sample> = {
     create: async (crProcessId) => {
       const contract = await createContract(crProcessId);
       const item = await createContractItem(crProcessId, contract.id);
-      return { crProcessId, contractId: contract.id, contractItemId: item.id, periodStart: '2026-01-01', periodEnd: '2026-01-31', amount: '100.00', currencyCode: 'EUR' };
+      return {
+        crProcessId,
+        contractId: contract.id,
+        contractItemId: item.id,
+        periodStart: '2026-01-01',
+        periodEnd: '2026-01-31',
+        amount: '100.00',
+        currencyCode: 'EUR',
+      };
     },
     update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
   },
@@ -294,10 +314,12 @@ export async function sampleRecord(resource: Resource, crProcessId: number): Pro
  * expiry that moves on every few minutes), for tests that check a record was left unchanged.
  */
 export function stored(resource: Resource, record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([name]) => {
-    const spec = apiFields(resource)[name];
-    return !(spec && isScalar(spec) && spec.computed);
-  }));
+  return Object.fromEntries(
+    Object.entries(record).filter(([name]) => {
+      const spec = apiFields(resource)[name];
+      return !(spec && isScalar(spec) && spec.computed);
+    }),
+  );
 }
 
 /** The URL path segment of a record's key. */

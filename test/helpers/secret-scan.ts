@@ -78,7 +78,8 @@ export function scanRunLog(log: string, platformSecrets: Readonly<Record<string,
   ];
   const result = scanForSecrets(log, known);
   const title = `the platform log of the whole run holds no secret (${result.lines} lines, ${result.accessLines} access lines, ${known.length} known secrets)`;
-  if (result.accessLines === 0) return { passed: false, report: [`not ok - ${title}`, '  # no access line in the log: nothing was scanned that the run wrote'] };
+  if (result.accessLines === 0)
+    return { passed: false, report: [`not ok - ${title}`, '  # no access line in the log: nothing was scanned that the run wrote'] };
   if (result.leaks.length === 0) return { passed: true, report: [`ok - ${title}`] };
   const shown = result.leaks.slice(0, 20).map((leak) => `  # ${leak.name} in line ${leak.line}${leak.source ? ` (${leak.source})` : ''}`);
   const more = result.leaks.length > shown.length ? [`  # … ${result.leaks.length - shown.length} more`] : [];

@@ -130,13 +130,17 @@ export function authHandlers(config: Config, tokens: TokenService) {
       }
       const hash = await hashPassword(request.newPassword, config.bcryptRounds);
       // One statement: the version rises even when two changes race.
-      await ctx.em.nativeUpdate(UserInfoEntity, { id: user.id }, {
-        password: hash,
-        tokenVersion: raw('token_version + 1'),
-        version: raw('version + 1'),
-        updatedAt: new Date(),
-        updatedBy: claims.userCode,
-      });
+      await ctx.em.nativeUpdate(
+        UserInfoEntity,
+        { id: user.id },
+        {
+          password: hash,
+          tokenVersion: raw('token_version + 1'),
+          version: raw('version + 1'),
+          updatedAt: new Date(),
+          updatedBy: claims.userCode,
+        },
+      );
       return {};
     },
 

@@ -29,7 +29,6 @@ const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
   ['requestId', { kind: 'string', maxLength: 128 }],
 ]);
 
-
 function toEntry(row: Row): ExceptionEntry {
   return {
     refId: row.refId as string,

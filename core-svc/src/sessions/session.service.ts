@@ -34,7 +34,6 @@ const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarF
 /** Sessions one RecordSessionsSeen call may carry. */
 const MAX_SEEN = 10_000;
 
-
 /** Open: not ended and not past expiresAt (docs/interface.md#sessions-and-logs). */
 function isOpen(row: Row, now = new Date()): boolean {
   return row.active === true && (row.expiresAt as Date) > now;

@@ -39,10 +39,7 @@ export function auditActor(ctx: CallContext): Pick<AuditEntry, 'userCode' | 'ipA
 export async function appendAudit(em: EntityManager, crProcessId: number, entry: AuditEntry): Promise<void> {
   if (!em.isInTransaction()) throw new Error('appendAudit runs inside the transaction of the action it records');
   await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`dms.audit-chain:${crProcessId}`]);
-  const [head] = await em.execute<{ hash: string }[]>(
-    'select hash from dms.dms_audit_log where cr_process_id = ? order by id desc limit 1',
-    [crProcessId],
-  );
+  const [head] = await em.execute<{ hash: string }[]>('select hash from dms.dms_audit_log where cr_process_id = ? order by id desc limit 1', [crProcessId]);
   const [next] = await em.execute<{ id: string }[]>(`select nextval(pg_get_serial_sequence('dms.dms_audit_log', 'id')) as id`);
   const now = new Date();
   const content = {

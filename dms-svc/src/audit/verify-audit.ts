@@ -18,25 +18,32 @@ const BATCH = 1000;
  */
 export function auditVerify() {
   return {
-    verifyDmsAuditLogs: requiring(roleOf(dmsAuditLog, 'read'), async (request: VerifyDmsAuditLogsRequest, ctx: CallContext): Promise<VerifyDmsAuditLogsResponse> => {
-      const crProcessId = request.crProcessId;
-      if (!crProcessId) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
-      assertTenant(ctx, crProcessId);
-      let previous = GENESIS_HASH;
-      let checked = 0;
-      let after = 0;
-      for (;;) {
-        const rows = await ctx.em.find(DmsAuditLogEntity, { crProcessId, id: { $gt: after } }, { orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true });
-        for (const row of rows) {
-          checked++;
-          if (row.previousHash !== previous || row.hash !== auditHash(row.previousHash, row)) {
-            return { intact: false, checked, firstBrokenId: row.id };
+    verifyDmsAuditLogs: requiring(
+      roleOf(dmsAuditLog, 'read'),
+      async (request: VerifyDmsAuditLogsRequest, ctx: CallContext): Promise<VerifyDmsAuditLogsResponse> => {
+        const crProcessId = request.crProcessId;
+        if (!crProcessId) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+        assertTenant(ctx, crProcessId);
+        let previous = GENESIS_HASH;
+        let checked = 0;
+        let after = 0;
+        for (;;) {
+          const rows = await ctx.em.find(
+            DmsAuditLogEntity,
+            { crProcessId, id: { $gt: after } },
+            { orderBy: { id: 'asc' }, limit: BATCH, disableIdentityMap: true },
+          );
+          for (const row of rows) {
+            checked++;
+            if (row.previousHash !== previous || row.hash !== auditHash(row.previousHash, row)) {
+              return { intact: false, checked, firstBrokenId: row.id };
+            }
+            previous = row.hash;
+            after = row.id;
           }
-          previous = row.hash;
-          after = row.id;
+          if (rows.length < BATCH) return { intact: true, checked };
         }
-        if (rows.length < BATCH) return { intact: true, checked };
-      }
-    }),
+      },
+    ),
   };
 }

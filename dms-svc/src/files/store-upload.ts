@@ -94,18 +94,18 @@ export async function storeUpload(
     throw error;
   }
   const fileId = Number(row.id);
-    const meta = ctx.em.getMetadata(rt.entity);
-    const [duplicate] = await ctx.em.execute<{ id: string }[]>(
-      `select id from "${meta.schema}"."${meta.tableName}" where cr_process_id = ? and checksum = ? and not deleted and id <> ? order by id limit 1`,
-      [values.crProcessId, upload.checksum, fileId],
-    );
-    return {
-      fileId,
-      originalFileName: upload.originalFileName,
-      storedFileName,
-      fileSize: upload.fileSize,
-      mimeType: upload.mimeType,
-      uploadDate: now.toISOString(),
-      ...(duplicate ? { duplicateOfFileId: Number(duplicate.id) } : {}),
-    };
+  const meta = ctx.em.getMetadata(rt.entity);
+  const [duplicate] = await ctx.em.execute<{ id: string }[]>(
+    `select id from "${meta.schema}"."${meta.tableName}" where cr_process_id = ? and checksum = ? and not deleted and id <> ? order by id limit 1`,
+    [values.crProcessId, upload.checksum, fileId],
+  );
+  return {
+    fileId,
+    originalFileName: upload.originalFileName,
+    storedFileName,
+    fileSize: upload.fileSize,
+    mimeType: upload.mimeType,
+    uploadDate: now.toISOString(),
+    ...(duplicate ? { duplicateOfFileId: Number(duplicate.id) } : {}),
+  };
 }

@@ -37,10 +37,9 @@ export async function limitsOf(em: EntityManager, crProcessId: number): Promise<
 
 /** Bytes of the tenant's live (not soft-deleted) files. */
 export async function storageUsed(em: EntityManager, crProcessId: number): Promise<number> {
-  const [used] = await em.execute<{ used: string }[]>(
-    'select coalesce(sum(file_size), 0) as used from dms.dms_file where cr_process_id = ? and not deleted',
-    [crProcessId],
-  );
+  const [used] = await em.execute<{ used: string }[]>('select coalesce(sum(file_size), 0) as used from dms.dms_file where cr_process_id = ? and not deleted', [
+    crProcessId,
+  ]);
   return Number(used?.used ?? 0);
 }
 

@@ -149,23 +149,28 @@ async function signedDownload(deps: FileServerDeps, req: IncomingMessage, res: S
   const em = deps.runtime.orm.em.fork();
   const row = await em.findOne(deps.files.entity, { id, deleted: false });
   if (!row) throw notFound(dmsFile.path);
-  await sendFile(req, res, {
-    path: deps.storage.pathOf(String(row.storedFileName)),
-    originalFileName: String(row.originalFileName),
-    mimeType: String(row.mimeType),
-    checksum: String(row.checksum),
-    inline,
-  }, {
-    // once it is settled that bytes go out (not for a 416)
-    beforeBytes: () =>
-      em.transactional((tx) =>
-        appendAudit(tx, Number(row.crProcessId), {
-          action: 'DOWNLOAD',
-          userCode: SIGNED_URL_USER,
-          fileId: Number(row.id),
-          ...clientAddressOf(req),
-          details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
-        }),
-      ),
-  });
+  await sendFile(
+    req,
+    res,
+    {
+      path: deps.storage.pathOf(String(row.storedFileName)),
+      originalFileName: String(row.originalFileName),
+      mimeType: String(row.mimeType),
+      checksum: String(row.checksum),
+      inline,
+    },
+    {
+      // once it is settled that bytes go out (not for a 416)
+      beforeBytes: () =>
+        em.transactional((tx) =>
+          appendAudit(tx, Number(row.crProcessId), {
+            action: 'DOWNLOAD',
+            userCode: SIGNED_URL_USER,
+            fileId: Number(row.id),
+            ...clientAddressOf(req),
+            details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
+          }),
+        ),
+    },
+  );
 }

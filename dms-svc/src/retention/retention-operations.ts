@@ -33,30 +33,33 @@ export function retentionOperations(storage: FileStorage, log: Logger) {
     const rt = runtimes.get(dmsRetentionPolicy.path);
     if (!rt) throw new Error('retention operations need the dms-retention-policy runtime');
     return {
-      dryRunDmsRetentionPolicy: requiring(roleOf(dmsRetentionPolicy, 'read'), async (request: DryRunDmsRetentionPolicyRequest, ctx: CallContext): Promise<DryRunDmsRetentionPolicyResponse> => {
-        const policy = await findVisible(rt, ctx.em, ctx, request.id);
-        const { where, params } = policyCandidates({
-          crProcessId: Number(policy.crProcessId),
-          retentionDays: Number(policy.retentionDays),
-          categoryId: policy.categoryId == null ? null : Number(policy.categoryId),
-          entityType: (policy.entityType as string | null | undefined) ?? null,
-        });
-        const files = await ctx.em.execute<{ id: string; original_file_name: string | null; upload_date: Date | null }[]>(
-          `select f.id, f.original_file_name, f.upload_date from dms.dms_file f where ${where} order by f.id limit ${DRY_RUN_LIMIT}`,
-          params,
-        );
-        const [total] = await ctx.em.execute<{ count: string }[]>(`select count(*) as count from dms.dms_file f where ${where}`, params);
-        return {
-          policyId: Number(policy.id),
-          action: String(policy.action ?? 'SOFT_DELETE'),
-          files: files.map((file) => ({
-            fileId: Number(file.id),
-            originalFileName: file.original_file_name ?? '',
-            uploadDate: file.upload_date ? new Date(file.upload_date).toISOString() : '',
-          })),
-          count: Number(total?.count ?? 0),
-        };
-      }),
+      dryRunDmsRetentionPolicy: requiring(
+        roleOf(dmsRetentionPolicy, 'read'),
+        async (request: DryRunDmsRetentionPolicyRequest, ctx: CallContext): Promise<DryRunDmsRetentionPolicyResponse> => {
+          const policy = await findVisible(rt, ctx.em, ctx, request.id);
+          const { where, params } = policyCandidates({
+            crProcessId: Number(policy.crProcessId),
+            retentionDays: Number(policy.retentionDays),
+            categoryId: policy.categoryId == null ? null : Number(policy.categoryId),
+            entityType: (policy.entityType as string | null | undefined) ?? null,
+          });
+          const files = await ctx.em.execute<{ id: string; original_file_name: string | null; upload_date: Date | null }[]>(
+            `select f.id, f.original_file_name, f.upload_date from dms.dms_file f where ${where} order by f.id limit ${DRY_RUN_LIMIT}`,
+            params,
+          );
+          const [total] = await ctx.em.execute<{ count: string }[]>(`select count(*) as count from dms.dms_file f where ${where}`, params);
+          return {
+            policyId: Number(policy.id),
+            action: String(policy.action ?? 'SOFT_DELETE'),
+            files: files.map((file) => ({
+              fileId: Number(file.id),
+              originalFileName: file.original_file_name ?? '',
+              uploadDate: file.upload_date ? new Date(file.upload_date).toISOString() : '',
+            })),
+            count: Number(total?.count ?? 0),
+          };
+        },
+      ),
       runDmsRetention: async (request: RunDmsRetentionRequest, ctx: CallContext): Promise<RunDmsRetentionResponse> => {
         if (ctx.caller.kind !== 'internal') throw unauthenticated();
         return runRetention(ctx.em, storage, log, request.crProcessId);

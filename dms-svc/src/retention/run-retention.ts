@@ -33,7 +33,8 @@ interface Claimed {
   original_file_name: string | null;
 }
 
-type Act = { kind: 'soft-delete'; action: AuditAction; details: Record<string, unknown> } | { kind: 'purge'; action: AuditAction; details: Record<string, unknown> };
+type Act =
+  { kind: 'soft-delete'; action: AuditAction; details: Record<string, unknown> } | { kind: 'purge'; action: AuditAction; details: Record<string, unknown> };
 
 /**
  * One retention run (docs/interface.md#retention-and-audit): every active policy (of one tenant, or of all), SOFT_DELETE
@@ -90,10 +91,10 @@ async function drain(em: EntityManager, storage: FileStorage, log: Logger, candi
       const list = ids.map(() => '?').join(', ');
       let shareLinks: { id: string; file_id: string }[] = [];
       if (act.kind === 'soft-delete') {
-        await tx.execute(
-          `update dms.dms_file set deleted = true, version = version + 1, updated_at = now(), updated_by = ? where id in (${list})`,
-          [RETENTION_ACTOR, ...ids],
-        );
+        await tx.execute(`update dms.dms_file set deleted = true, version = version + 1, updated_at = now(), updated_by = ? where id in (${list})`, [
+          RETENTION_ACTOR,
+          ...ids,
+        ]);
       } else {
         // a purged file's share links can serve nothing; they go with it (and no foreign key blocks the delete)
         // (each file's own tenant only: a link's fileId is matched with its tenant, as a same-tenant key would)

@@ -23,7 +23,8 @@ import { holdSlotLease } from './slot-lease.ts';
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
   const em = deps.runtime.orm.em.fork();
   const link = await openLink(em, token);
-  if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, link.passwordHash, query)) throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
+  if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, link.passwordHash, query))
+    throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
   const file = { path: deps.storage.pathOf(link.file.storedFileName), ...link.file, inline: false };
   if (req.method === 'HEAD') {
     await sendFile(req, res, file);
@@ -43,7 +44,11 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
         ...publicActor(req),
         shareLinkId: link.id,
         fileId: link.fileId,
-        details: { complete, ...(status === undefined ? {} : { status }), ...(req.headers.range === undefined ? {} : { range: req.headers.range.slice(0, 100) }) },
+        details: {
+          complete,
+          ...(status === undefined ? {} : { status }),
+          ...(req.headers.range === undefined ? {} : { range: req.headers.range.slice(0, 100) }),
+        },
       });
     });
   let status: number;

@@ -18,22 +18,25 @@ export interface SlotLease {
 export function holdSlotLease(orm: MikroORM, slotId: number, leaseSeconds: number, log: Logger, onLost: () => void): SlotLease {
   let stopped = false;
   let renewing = false;
-  const timer = setInterval(() => {
-    if (renewing) return;
-    renewing = true;
-    renewSlot(orm.em.fork(), slotId, leaseSeconds)
-      .then(
-        (held) => {
-          if (held || stopped) return;
-          stopped = true;
-          clearInterval(timer);
-          log.warn({ slotId }, 'share download stopped: its slot lease lapsed');
-          onLost();
-        },
-        (error: unknown) => log.warn({ slotId, err: error }, 'share download slot lease not renewed'),
-      )
-      .finally(() => (renewing = false));
-  }, (leaseSeconds * 1000) / 3);
+  const timer = setInterval(
+    () => {
+      if (renewing) return;
+      renewing = true;
+      renewSlot(orm.em.fork(), slotId, leaseSeconds)
+        .then(
+          (held) => {
+            if (held || stopped) return;
+            stopped = true;
+            clearInterval(timer);
+            log.warn({ slotId }, 'share download stopped: its slot lease lapsed');
+            onLost();
+          },
+          (error: unknown) => log.warn({ slotId, err: error }, 'share download slot lease not renewed'),
+        )
+        .finally(() => (renewing = false));
+    },
+    (leaseSeconds * 1000) / 3,
+  );
   // a download under way must not keep the process from stopping
   timer.unref();
   return {

@@ -37,6 +37,10 @@ export async function validatePassword(deps: PublicShareDeps, req: IncomingMessa
   }
   const now = Math.floor(Date.now() / 1000);
   // signed over the password's hash too: a later password change (set, replace, clear) voids it
-  const signed = deps.signer.signShare(token, Math.min(now + deps.config.dms.urlTtlSeconds, link.expiresAt ?? Number.MAX_SAFE_INTEGER), link.passwordHash ?? '');
+  const signed = deps.signer.signShare(
+    token,
+    Math.min(now + deps.config.dms.urlTtlSeconds, link.expiresAt ?? Number.MAX_SAFE_INTEGER),
+    link.passwordHash ?? '',
+  );
   sendJson(res, 200, { valid: true, downloadUrl: signed.url, expiresAt: signed.expiresAt });
 }

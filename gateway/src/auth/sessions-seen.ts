@@ -46,7 +46,12 @@ export class SessionsSeen {
     for (let i = 0; i < noted.length; i += MAX_BATCH) {
       const seen: SessionSeen[] = noted.slice(i, i + MAX_BATCH).map(([sessionId, at]) => ({ sessionId, seenAt: new Date(at).toISOString() }));
       try {
-        await this.#backends.call(INTERNAL_CALLS.recordSessionsSeen.service, INTERNAL_CALLS.recordSessionsSeen.method, { seen }, toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' }));
+        await this.#backends.call(
+          INTERNAL_CALLS.recordSessionsSeen.service,
+          INTERNAL_CALLS.recordSessionsSeen.method,
+          { seen },
+          toMetadata({ token: this.#tokens.internalToken('gateway'), lang: 'en' }),
+        );
       } catch (error) {
         this.#log.warn({ sessions: seen.length, err: error }, 'could not record when sessions were last seen');
       }

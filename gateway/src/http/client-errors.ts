@@ -29,7 +29,9 @@ export function rawErrorAnswer(status: number, reason: string, lang: Language, e
   const body = JSON.stringify(errorBody(lang, error));
   return (
     `HTTP/1.1 ${status} ${reason}\r\n` +
-    Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('') +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Cache-Control: no-store\r\n' +

@@ -153,7 +153,7 @@ export class LoginGuard {
     let verdict: Verdict | undefined;
     try {
       // The first look, when there was one, was just taken: wait before the next.
-      for (let look = first === undefined; ; ) {
+      for (let look = first === undefined; ;) {
         if (look) {
           if (line.waiters[0] === me) {
             // The place a settlement here freed is this look's to take; a poll's look takes none.
@@ -200,7 +200,8 @@ export class LoginGuard {
     let verdict: Verdict = { kind: 'admitted', afterFailures: counts.some(({ counter, failures }) => counter.name === 'user' && failures > 0) };
     for (const { counter, key, pending, failures, msBeforeNext } of counts) {
       if (failures >= counter.limit) {
-        if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs) verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
+        if (verdict.kind !== 'refused' || msBeforeNext > verdict.refusal.retryAfterMs)
+          verdict = { kind: 'refused', refusal: { retryAfterMs: msBeforeNext, message: counter.refusal } };
       } else if (failures + pending > counter.limit && verdict.kind === 'admitted') {
         verdict = { kind: 'busy', key, refusal: { retryAfterMs: 1_000, message: counter.name === 'user' ? this.#busy : counter.refusal } };
       }

@@ -16,7 +16,9 @@ export function apiKeyCheck(apiKey: string): RequestHandler {
   return (req, res, next) => {
     if (categoryOfRequest(req, res) !== 'api-key') return next();
     const given = req.headers[HEADER_NAME];
-    const digest = createHash('sha256').update(typeof given === 'string' ? given : '').digest();
+    const digest = createHash('sha256')
+      .update(typeof given === 'string' ? given : '')
+      .digest();
     if (typeof given !== 'string' || !timingSafeEqual(digest, expected)) {
       return next(new DomainError('SVC-SYS-1004', 'apiKey.invalid'));
     }

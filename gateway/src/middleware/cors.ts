@@ -35,7 +35,9 @@ export function parseOrigins(entries: readonly string[]): Set<string> {
       // reported below
     }
     if (origin !== entry) {
-      throw new ConfigError(`ALLOWED_ORIGINS entry '${entry}' is not an origin (like https://app.example.com or http://localhost:3000, without a path or trailing slash)`);
+      throw new ConfigError(
+        `ALLOWED_ORIGINS entry '${entry}' is not an origin (like https://app.example.com or http://localhost:3000, without a path or trailing slash)`,
+      );
     }
     origins.add(origin);
   }

@@ -20,7 +20,7 @@ export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<k
   const names = schemaNames(resource);
   const record = ref(names.record);
   const tag = resource.path;
-  const key = { key: { ...keySchema(resource), description: keyOf(resource) === 'id' ? 'The record\'s id.' : `The record's ${keyOf(resource)}.` } };
+  const key = { key: { ...keySchema(resource), description: keyOf(resource) === 'id' ? "The record's id." : `The record's ${keyOf(resource)}.` } };
   return {
     stats: {
       tag,

@@ -57,10 +57,12 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
       title: 'Platform API',
       version: '0.1.0',
       description:
-        'The REST interface of the platform\'s gateway (described in docs/interface.md). Generated at start from the gateway\'s route tables, the resource declarations and the proto comments.',
+        "The REST interface of the platform's gateway (described in docs/interface.md). Generated at start from the gateway's route tables, the resource declarations and the proto comments.",
     },
     servers: [{ url: '/', description: 'This gateway' }],
-    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))].map((name) => ({ name })),
+    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])))].map(
+      (name) => ({ name }),
+    ),
     paths,
     components: {
       schemas,

@@ -36,7 +36,7 @@ export const COMMON_HEADERS: Record<string, ParameterObject> = {
     name: 'Accept-Language',
     in: 'header',
     required: false,
-    description: 'en or tr: the language of error messages (else the login\'s languageCode, else en).',
+    description: "en or tr: the language of error messages (else the login's languageCode, else en).",
     schema: { type: 'string' },
   },
 };
@@ -66,9 +66,16 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
   responses[String(ok.status)] =
     ok.status === 204
       ? { description: ok.description, ...(ok.headers ? { headers: ok.headers } : {}) }
-      : { description: ok.description, ...(ok.headers ? { headers: ok.headers } : {}), content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } } };
+      : {
+          description: ok.description,
+          ...(ok.headers ? { headers: ok.headers } : {}),
+          content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } },
+        };
   if (doc.alsoAnswers && ok.status === 200) {
-    responses[String(doc.alsoAnswers.status)] = { description: doc.alsoAnswers.description, content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } } };
+    responses[String(doc.alsoAnswers.status)] = {
+      description: doc.alsoAnswers.description,
+      content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } },
+    };
   }
   for (const status of [...statuses].sort()) responses[String(status)] ??= errorRef(status);
 
@@ -81,6 +88,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
     responses,
   };
   if (doc.description) operation.description = doc.description;
-  if (doc.body) operation.requestBody = { required: !doc.body.optional, content: { [doc.body.contentType ?? 'application/json']: { schema: doc.body.schema } } };
+  if (doc.body)
+    operation.requestBody = { required: !doc.body.optional, content: { [doc.body.contentType ?? 'application/json']: { schema: doc.body.schema } } };
   return operation;
 }

@@ -38,7 +38,8 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
     const notes = [docs.field(message, name), schema.description];
     if (isScalar(spec) && spec.immutable) notes.push('Set on create; a different value on update is 400.');
     if (isScalar(spec) && spec.unique) notes.push(spec.unique === 'global' ? 'Unique across tenants.' : 'Unique within the tenant.');
-    if (isScalar(spec) && spec.references) notes.push(`Id of a ${spec.references} of the same tenant${spec.within ? `, whose ${spec.within} is this record's` : ''}.`);
+    if (isScalar(spec) && spec.references)
+      notes.push(`Id of a ${spec.references} of the same tenant${spec.within ? `, whose ${spec.within} is this record's` : ''}.`);
     const text = notes.filter(Boolean).join(' ');
     return text ? { ...schema, description: text } : schema;
   };

@@ -3,14 +3,26 @@ import { ERRORS } from '@platform/libs/errors/codes.ts';
 import { ref } from './shared-schemas.ts';
 
 /** The error statuses the gateway's routes answer with, by component name. */
-const ERROR_STATUSES = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 410: 'Gone', 413: 'TooLarge', 500: 'ServerError', 503: 'Unavailable' } as const;
+const ERROR_STATUSES = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'TooLarge',
+  500: 'ServerError',
+  503: 'Unavailable',
+} as const;
 export type ErrorStatus = keyof typeof ERROR_STATUSES | 429;
 
 const integerHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 /** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them. */
 function codesOf(status: number): string[] {
-  return Object.entries(ERRORS).filter(([, error]) => error.http === status).map(([code]) => code);
+  return Object.entries(ERRORS)
+    .filter(([, error]) => error.http === status)
+    .map(([code]) => code);
 }
 
 /** One error response: the error body with the codes of its status (the IP filter's 403 has none). */
@@ -19,7 +31,7 @@ function errorResponse(status: number): ResponseObject {
   const body = { allOf: [ref('ErrorBody'), { properties: { error_code: { enum: codes } } }] };
   const schema = status === 403 ? { anyOf: [body, ref('IpFilterRefusal')] } : body;
   const refId = status >= 500 ? ' The body carries the refId of its exception-log entry.' : '';
-  const ip = status === 403 ? ' The IP filter\'s 403 has no error_code.' : '';
+  const ip = status === 403 ? " The IP filter's 403 has no error_code." : '';
   return { description: `Error body with ${codes.join(', ')}.${refId}${ip}`, content: { 'application/json': { schema } } };
 }
 
@@ -28,10 +40,10 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   for (const [status, name] of Object.entries(ERROR_STATUSES)) responses[name] = errorResponse(Number(status));
   responses.TooManyRequests = {
-    description: 'Rate limit of the path\'s tier exceeded (or too many wrong login passwords): the rate-limit body.',
+    description: "Rate limit of the path's tier exceeded (or too many wrong login passwords): the rate-limit body.",
     headers: {
       'Retry-After': integerHeader('Whole seconds until one request passes.'),
-      'RateLimit-Limit': integerHeader('The tier\'s requests per minute.'),
+      'RateLimit-Limit': integerHeader("The tier's requests per minute."),
       'RateLimit-Remaining': integerHeader('Whole tokens left.'),
       'RateLimit-Reset': integerHeader('Whole seconds until the bucket is full again.'),
     },

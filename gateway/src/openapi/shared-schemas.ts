@@ -85,14 +85,14 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
       properties: {
         status: { const: 'ERROR' },
         error_code: { type: 'string', enum: codes, description: docs.field(`${COMMON}.ErrorDetail`, 'code') },
-        message: { type: 'string', description: 'What went wrong, in the caller\'s language; names the field or parameter where one is at fault.' },
+        message: { type: 'string', description: "What went wrong, in the caller's language; names the field or parameter where one is at fault." },
         refId: { type: 'string', format: 'uuid', description: 'On 5xx: the exception-log entry of the failure (GET /api/logs/exceptions/{refId}).' },
       },
       required: ['status', 'error_code', 'message'],
     },
     IpFilterRefusal: {
       type: 'object',
-      description: 'The IP filter\'s 403: the error body without error_code.',
+      description: "The IP filter's 403: the error body without error_code.",
       properties: { status: { const: 'ERROR' }, message: { type: 'string' } },
       required: ['status', 'message'],
     },
@@ -120,9 +120,12 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
       },
       required: ['userCode', 'password', 'languageCode'],
     },
-    LoginResponse: withAuthFlags(protoSchema(docs, `${CORE}.LoginResponse`, { only: ['userCode', 'source', 'expiresAt', 'superUser', 'userProcess'], allPresent: true }), {
-      token: { const: '', description: 'Always empty: the token is in the SVC_SESSION cookie.' },
-    }),
+    LoginResponse: withAuthFlags(
+      protoSchema(docs, `${CORE}.LoginResponse`, { only: ['userCode', 'source', 'expiresAt', 'superUser', 'userProcess'], allPresent: true }),
+      {
+        token: { const: '', description: 'Always empty: the token is in the SVC_SESSION cookie.' },
+      },
+    ),
     Me: protoSchema(docs, `${CORE}.MeResponse`, { allPresent: true }),
     SwitchAccountRequest: requestOf(docs, `${CORE}.SwitchAccountRequest`),
     ChangePasswordRequest: requestOf(docs, `${CORE}.ChangePasswordRequest`),

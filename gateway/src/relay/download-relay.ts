@@ -14,7 +14,21 @@ const CHUNK_BYTES = 512 * 1024;
 const CHUNKS_IN_FLIGHT = 4;
 
 /** Request fields not handed on: hop-by-hop ones (RFC 9110 §7.6.1), a body's framing (a GET sends none), and those written here. */
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'host', 'x-forwarded-for', 'x-request-id', FILE_PORT_CREDENTIAL_HEADER]);
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'content-length',
+  'host',
+  'x-forwarded-for',
+  'x-request-id',
+  FILE_PORT_CREDENTIAL_HEADER,
+]);
 /** Response fields not handed to the client: hop-by-hop ones. */
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 

@@ -80,15 +80,20 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
       if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
       let login: LoginResponse;
       try {
-        login = await callRpc(backends, AUTH_OPERATIONS.login.rpc, {
-          userCode,
-          password,
-          languageCode,
-          captchaToken,
-          ipAddress: ip,
-          userAgent: header(req, 'user-agent') ?? '',
-          projectCode: header(req, 'x-project-code'),
-        }, metadata);
+        login = await callRpc(
+          backends,
+          AUTH_OPERATIONS.login.rpc,
+          {
+            userCode,
+            password,
+            languageCode,
+            captchaToken,
+            ipAddress: ip,
+            userAgent: header(req, 'user-agent') ?? '',
+            projectCode: header(req, 'x-project-code'),
+          },
+          metadata,
+        );
       } catch (error) {
         await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
         throw error;

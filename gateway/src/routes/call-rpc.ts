@@ -8,6 +8,11 @@ import type { Backends } from '../backends.ts';
  * @example
  * const moved = await callRpc(backends, BPM_OPERATIONS.approveAccrual.rpc, { id }, metadata); // an Accrual
  */
-export function callRpc<Req, Res>(backends: Backends, rpc: Pick<OperationRpc<Req, Res>, 'service' | 'method'>, request: NoInfer<Req>, metadata: Metadata): Promise<Res> {
+export function callRpc<Req, Res>(
+  backends: Backends,
+  rpc: Pick<OperationRpc<Req, Res>, 'service' | 'method'>,
+  request: NoInfer<Req>,
+  metadata: Metadata,
+): Promise<Res> {
   return backends.call(rpc.service, rpc.method, request, metadata);
 }

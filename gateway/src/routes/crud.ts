@@ -79,7 +79,9 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
   const route = (operation: Operation, spec: RouteSpec) => (offers(resource, operation) ? spec : undefined);
   return {
     // a resource without statistics has no such path (rather than 400 for a record key "stats")
-    stats: offers(resource, 'stats') ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } } : { method: 'get', path: `${base}/stats`, notFoundOnly: true },
+    stats: offers(resource, 'stats')
+      ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } }
+      : { method: 'get', path: `${base}/stats`, notFoundOnly: true },
     list: route('list', { method: 'post', path: `${base}/list` }),
     create: route('create', { method: 'post', path: base }),
     get: { method: 'get', path: `${base}/:key` },
@@ -116,7 +118,12 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         const key = keyParam(resource, req.params.key);
         const { record, mask } = recordFromJson(resource, req.body, 'update');
         if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
-        const updated = await backends.call(resource.service, offered(methods.update), { ...key, [recordFieldOf(resource)]: record, updateMask: mask }, userMetadata(req, res));
+        const updated = await backends.call(
+          resource.service,
+          offered(methods.update),
+          { ...key, [recordFieldOf(resource)]: record, updateMask: mask },
+          userMetadata(req, res),
+        );
         res.json(recordToJson(resource, updated));
       },
       delete: async (req, res) => {

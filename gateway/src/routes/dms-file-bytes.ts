@@ -23,7 +23,11 @@ export const DMS_FILE_BYTE_ROUTES = {
         'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
         'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.',
       body: { schema: sources.ref('DmsFileUpload'), contentType: 'multipart/form-data' },
-      ok: { status: 200, schema: sources.ref('DmsFileUploaded'), description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.' },
+      ok: {
+        status: 200,
+        schema: sources.ref('DmsFileUploaded'),
+        description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.',
+      },
       errors: [413],
     }),
   },

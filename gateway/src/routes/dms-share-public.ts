@@ -5,7 +5,7 @@ import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
-const SHARE_TOKEN = { token: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', description: 'The share link\'s token.' } } as const;
+const SHARE_TOKEN = { token: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', description: "The share link's token." } } as const;
 
 /**
  * The public share-link paths (docs/interface.md#share-links, docs/interface.md#authentication): no session, on the
@@ -24,7 +24,7 @@ export const DMS_SHARE_PUBLIC_ROUTES = {
       tag: dmsShareLink.path,
       summary: 'Download a shared file (no session; HEAD too)',
       description:
-        'The link\'s file as an attachment, with the download headers and ranges of signed URLs. A link with a password is 401 SVC-SYS-3005 ' +
+        "The link's file as an attachment, with the download headers and ranges of signed URLs. A link with a password is 401 SVC-SYS-3005 " +
         'until validated: then the downloadUrl of validate-password, which adds token and expires (a changed one 403 SVC-SYS-3003, a past one 403 SVC-SYS-3004). ' +
         'An expired, passive, used-up (completed downloads plus those under way reach maxDownloads) or deleted-file link is 410 SVC-SYS-3006; an unknown token 404. ' +
         'A complete download counts one against maxDownloads (a slot is taken before streaming and given back if the download is cut off). Audited as SHARE_ACCESS.',
@@ -43,9 +43,9 @@ export const DMS_SHARE_PUBLIC_ROUTES = {
     path: '/api/dms-share-link/public/:token/validate-password',
     doc: () => ({
       tag: dmsShareLink.path,
-      summary: 'Validate a share link\'s password (no session)',
+      summary: "Validate a share link's password (no session)",
       description:
-        'A right password: 200 with a signed downloadUrl (the public path with token and expires) valid until DMS_URL_TTL_SECONDS from now or the link\'s expiry. ' +
+        "A right password: 200 with a signed downloadUrl (the public path with token and expires) valid until DMS_URL_TTL_SECONDS from now or the link's expiry. " +
         'A wrong one: 403 with the error body of SVC-SYS-3005 and valid: false. The sixth wrong password for one link from one address within 15 minutes is 429. ' +
         'Audited as PASSWORD_OK or PASSWORD_FAIL. Unknown token 404; unusable link 410 SVC-SYS-3006.',
       pathParams: SHARE_TOKEN,
@@ -55,7 +55,11 @@ export const DMS_SHARE_PUBLIC_ROUTES = {
         schema: {
           type: 'object',
           additionalProperties: false,
-          properties: { valid: { const: true }, downloadUrl: { type: 'string', description: '/api/dms-share-link/public/{token}?token=...&expires=...' }, expiresAt: { type: 'string', format: 'date-time' } },
+          properties: {
+            valid: { const: true },
+            downloadUrl: { type: 'string', description: '/api/dms-share-link/public/{token}?token=...&expires=...' },
+            expiresAt: { type: 'string', format: 'date-time' },
+          },
           required: ['valid', 'downloadUrl', 'expiresAt'],
         },
         description: 'The password is right.',

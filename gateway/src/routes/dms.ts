@@ -48,11 +48,21 @@ export function dmsRoutes(backends: Backends): RouteGroup {
       res.json(response.files.map((record) => recordToJson(dmsFile, record)));
     },
     fileDownloadUrl: async (req, res, query) => {
-      const response = await callRpc(backends, fileDownloadUrl.rpc, { id: idParam(req.params.id), inline: flag(query.inline, 'inline') }, userMetadata(req, res));
+      const response = await callRpc(
+        backends,
+        fileDownloadUrl.rpc,
+        { id: idParam(req.params.id), inline: flag(query.inline, 'inline') },
+        userMetadata(req, res),
+      );
       res.json({ url: response.url, expiresAt: response.expiresAt });
     },
     moveFileToCategory: async (req, res, query) => {
-      const moved = await callRpc(backends, moveFileToCategory.rpc, { id: idParam(req.params.id), categoryId: required(query.categoryId, 'categoryId') }, userMetadata(req, res));
+      const moved = await callRpc(
+        backends,
+        moveFileToCategory.rpc,
+        { id: idParam(req.params.id), categoryId: required(query.categoryId, 'categoryId') },
+        userMetadata(req, res),
+      );
       res.json(recordToJson(dmsFile, moved));
     },
     // what the policy would do now, without doing it (dms-retention-policy:read)

@@ -34,12 +34,25 @@ export const DOCS_ROUTES = {
   reference: {
     method: 'get',
     path: '/api/docs',
-    doc: () => ({ tag: 'docs', summary: 'This reference, as an interactive page', ok: { status: 200, schema: { type: 'string' }, contentType: 'text/html', description: 'The page; its scripts and styles are served under /api/docs/assets.' } }),
+    doc: () => ({
+      tag: 'docs',
+      summary: 'This reference, as an interactive page',
+      ok: {
+        status: 200,
+        schema: { type: 'string' },
+        contentType: 'text/html',
+        description: 'The page; its scripts and styles are served under /api/docs/assets.',
+      },
+    }),
   },
   document: {
     method: 'get',
     path: '/api/docs/openapi.json',
-    doc: () => ({ tag: 'docs', summary: 'This API document (OpenAPI 3.1)', ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' } }),
+    doc: () => ({
+      tag: 'docs',
+      summary: 'This API document (OpenAPI 3.1)',
+      ok: { status: 200, schema: { type: 'object' }, description: 'The document, generated from the route tables and the resource declarations.' },
+    }),
   },
   asset: {
     method: 'get',

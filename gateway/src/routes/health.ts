@@ -42,7 +42,11 @@ export const HEALTH_ROUTES = {
   liveness: {
     method: 'get',
     path: '/api/health',
-    doc: (sources) => ({ tag: 'health', summary: 'Liveness of the gateway', ok: { status: 200, schema: sources.ref('Liveness'), description: 'The gateway answers.' } }),
+    doc: (sources) => ({
+      tag: 'health',
+      summary: 'Liveness of the gateway',
+      ok: { status: 200, schema: sources.ref('Liveness'), description: 'The gateway answers.' },
+    }),
   },
 } as const satisfies OperationTable;
 
@@ -63,7 +67,10 @@ export function healthRoutes(config: Config, backends: Backends, extra: () => Pr
       ]);
       const components: Record<string, Component> = { core: up(core), bpm: up(bpm), dms: up(dms), db: up(db), diskSpace: disk, ...more };
       const status: Status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
-      res.status(status === 'UP' ? 200 : 503).setHeader('Cache-Control', 'no-store').json({ status, components });
+      res
+        .status(status === 'UP' ? 200 : 503)
+        .setHeader('Cache-Control', 'no-store')
+        .json({ status, components });
     },
     liveness: (_req, res) => {
       res.setHeader('Cache-Control', 'no-store').json({ status: 'UP' });

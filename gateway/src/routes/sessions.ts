@@ -15,9 +15,36 @@ import { callRpc } from './call-rpc.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
 /** The fields of a session as the API shows it (every one present, null where unset). */
-export const SESSION_FIELDS = ['sessionId', 'userCode', 'userProcessId', 'accountNo', 'crProcessId', 'ipAddress', 'userAgent', 'projectCode', 'loginAt', 'lastSeenAt', 'expiresAt', 'logoutAt', 'active'] as const;
+export const SESSION_FIELDS = [
+  'sessionId',
+  'userCode',
+  'userProcessId',
+  'accountNo',
+  'crProcessId',
+  'ipAddress',
+  'userAgent',
+  'projectCode',
+  'loginAt',
+  'lastSeenAt',
+  'expiresAt',
+  'logoutAt',
+  'active',
+] as const;
 /** The fields of an exception entry as the API shows it (every one present, null where unset). */
-export const EXCEPTION_FIELDS = ['refId', 'service', 'errorCode', 'message', 'path', 'method', 'userCode', 'crProcessId', 'projectCode', 'requestId', 'stack', 'createdAt'] as const;
+export const EXCEPTION_FIELDS = [
+  'refId',
+  'service',
+  'errorCode',
+  'message',
+  'path',
+  'method',
+  'userCode',
+  'crProcessId',
+  'projectCode',
+  'requestId',
+  'stack',
+  'createdAt',
+] as const;
 
 /** A proto message as JSON with every field present (null where unset). */
 function withNulls<T extends object>(message: T, fields: readonly string[]): Record<string, unknown> {
@@ -29,7 +56,16 @@ const sessionJson = (session: Session) => withNulls(session, SESSION_FIELDS);
 const exceptionJson = (entry: ExceptionEntry) => withNulls(entry, EXCEPTION_FIELDS);
 
 function page(content: Record<string, unknown>[], meta: PageMeta | undefined) {
-  return { content, page: meta?.page ?? 0, size: meta?.size ?? 0, totalElements: meta?.totalElements ?? 0, totalPages: meta?.totalPages ?? 0, first: meta?.first ?? true, last: meta?.last ?? true, empty: meta?.empty ?? true };
+  return {
+    content,
+    page: meta?.page ?? 0,
+    size: meta?.size ?? 0,
+    totalElements: meta?.totalElements ?? 0,
+    totalPages: meta?.totalPages ?? 0,
+    first: meta?.first ?? true,
+    last: meta?.last ?? true,
+    empty: meta?.empty ?? true,
+  };
 }
 
 /** The routes of the session and exception-log operations, as declared (libs/contracts/src/core/sessions.ts). */

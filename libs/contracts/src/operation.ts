@@ -33,7 +33,9 @@ export interface OperationDoc {
   /** Query parameters read by the service behind a proxied route (the route's declaration names none). */
   query?: Record<string, SchemaObject>;
   /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
-  ok: { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> } | { status: 204; description: string; headers?: Record<string, HeaderObject> };
+  ok:
+    | { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> }
+    | { status: 204; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
   errors?: ExtraErrorStatus[];
   /** A second success status with the same body (health: 503 DOWN). */
@@ -95,6 +97,8 @@ export type OperationTable = Readonly<Record<string, Operation<never, unknown>>>
  * @example
  * approveAccrual: rpcOperation({ method: 'post', path: '/api/accrual/:id/approve', rpc: { service: 'bpm', method: AccrualServiceService.approveAccrual, retry: 'write' }, doc: ... })
  */
-export function rpcOperation<Req, Res, const O extends Omit<Operation<Req, Res>, 'rpc'>>(operation: O & { readonly rpc: OperationRpc<Req, Res> }): O & { readonly rpc: OperationRpc<Req, Res> } {
+export function rpcOperation<Req, Res, const O extends Omit<Operation<Req, Res>, 'rpc'>>(
+  operation: O & { readonly rpc: OperationRpc<Req, Res> },
+): O & { readonly rpc: OperationRpc<Req, Res> } {
   return operation;
 }

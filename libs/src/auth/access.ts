@@ -130,7 +130,10 @@ export function withAccess(along: Pick<ReadAlong, 'name' | 'text' | 'values'>): 
     const join = `left join lateral (${along.text}) along on true`;
     statements = {
       full: { name: `live-access+${along.name}`, text: `with access as (${liveAccessSelect(first)}) select ${ACCESS_COLUMNS}, along.* from access ${join}` },
-      check: { name: `live-access-stamp+${along.name}`, text: `with access as (${stampSelect(first)}) select access.stamp as "access.stamp", along.* from access ${join}` },
+      check: {
+        name: `live-access-stamp+${along.name}`,
+        text: `with access as (${stampSelect(first)}) select access.stamp as "access.stamp", along.* from access ${join}`,
+      },
     };
     combined.set(along.name, statements);
   }
@@ -168,9 +171,7 @@ async function readAccess(query: QueryRows, cache: AccessCache, claims: AccessKe
   const kept = cache.candidate(key, Date.now());
   const statements = along && withAccess(along);
   if (kept) {
-    const [row] = statements
-      ? await query(statements.check, [...along.values, kept.superUser, claims.crProcessId])
-      : await query(STAMP_CHECK, []);
+    const [row] = statements ? await query(statements.check, [...along.values, kept.superUser, claims.crProcessId]) : await query(STAMP_CHECK, []);
     const stamp = Number(row?.['access.stamp']);
     cache.saw(stamp);
     if (stamp === kept.stamp) return { access: liveAccess(kept.superUser, kept.tenantHeld, kept.roles, roles), ...(along && { along: row }) };

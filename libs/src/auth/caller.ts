@@ -80,4 +80,3 @@ export function assertTenant(ctx: CallContext, crProcessId: number): void {
   const scope = tenantScope(ctx);
   if (scope !== undefined && scope !== crProcessId) throw forbidden();
 }
-

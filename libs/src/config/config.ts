@@ -79,13 +79,7 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-const REQUIRED_IN_PRODUCTION = [
-  'JWT_SECRET',
-  'CORE_API_KEY',
-  'DMS_URL_SECRET',
-  'ALLOWED_ORIGINS',
-  'REDIS_URL',
-] as const;
+const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'ALLOWED_ORIGINS', 'REDIS_URL'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = parseAppEnv(env.APP_ENV);

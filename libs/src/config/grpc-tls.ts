@@ -17,7 +17,6 @@ export interface GrpcTls {
   key: Buffer;
 }
 
-
 const VARIABLES = ['GRPC_TLS_CA', 'GRPC_TLS_CERT', 'GRPC_TLS_KEY'] as const;
 
 /**

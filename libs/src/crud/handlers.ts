@@ -106,9 +106,10 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   const input = recordOf(rt.resource, request);
   const version = input.version;
   if (typeof version !== 'number') throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
-  const mask = Array.isArray(request.updateMask) && request.updateMask.length > 0
-    ? (request.updateMask as string[])
-    : Object.keys(input).filter((name) => input[name] !== undefined);
+  const mask =
+    Array.isArray(request.updateMask) && request.updateMask.length > 0
+      ? (request.updateMask as string[])
+      : Object.keys(input).filter((name) => input[name] !== undefined);
   const values = readValues(rt.resource, input, 'update', mask);
   const key = request[keyOf(rt.resource)];
   const row = await ctx.em.transactional(async (em) => {
@@ -164,8 +165,7 @@ async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }
   const meta = ctx.em.getMetadata(rt.entity);
   const table = `"${meta.schema}"."${meta.tableName}"`;
   const [counts] = await ctx.em.execute<{ total: string; active: string }[]>(
-    `select count(*) as total, count(*) filter (where status) as active from ${table}` +
-      (tenant === undefined ? '' : ' where cr_process_id = ?'),
+    `select count(*) as total, count(*) filter (where status) as active from ${table}` + (tenant === undefined ? '' : ' where cr_process_id = ?'),
     tenant === undefined ? [] : [tenant],
   );
   const total = Number(counts?.total ?? 0);

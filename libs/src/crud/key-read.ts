@@ -17,13 +17,7 @@ import { toRowValue } from './values.ts';
  * Without `lock` (and outside a transaction) it is a plain row for reading, not an entity the
  * EntityManager manages: load it with `lock` to change it.
  */
-export async function findVisible(
-  rt: ResourceRuntime,
-  em: EntityManager,
-  ctx: CallContext,
-  key: unknown,
-  lock = false,
-): Promise<Row> {
+export async function findVisible(rt: ResourceRuntime, em: EntityManager, ctx: CallContext, key: unknown, lock = false): Promise<Row> {
   const [keyField, spec] = keyFieldOf(rt.resource);
   const value = toRowValue(keyField, spec, key);
   const scope = tenantScope(ctx);
@@ -49,9 +43,10 @@ export async function findVisible(
   }
   // The hot read: a named prepared statement (parsed and planned once per connection) on
   // MikroORM's own pg pool, mapped to a plain row as MikroORM would hydrate it.
-  const [raw] = scope === undefined
-    ? await queryPrepared<Record<string, unknown>>(em, read.any, [value])
-    : await queryPrepared<Record<string, unknown>>(em, read.tenant, [value, scope]);
+  const [raw] =
+    scope === undefined
+      ? await queryPrepared<Record<string, unknown>>(em, read.any, [value])
+      : await queryPrepared<Record<string, unknown>>(em, read.tenant, [value, scope]);
   if (!raw) throw notFound(rt.resource.path);
   return read.toRow(raw);
 }

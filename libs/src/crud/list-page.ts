@@ -26,7 +26,13 @@ export interface PageRows {
  * @example
  * const { rows, totalElements } = await readPage(em, entity, resource, query, { ...query.where, ...liveOnly(resource) });
  */
-export async function readPage(em: EntityManager, entity: EntitySchema<Row>, resource: Resource, query: TenantListQuery, where: FilterQuery<Row>): Promise<PageRows> {
+export async function readPage(
+  em: EntityManager,
+  entity: EntitySchema<Row>,
+  resource: Resource,
+  query: TenantListQuery,
+  where: FilterQuery<Row>,
+): Promise<PageRows> {
   const [rows, totalElements] = await Promise.all([
     pageRows(em, entity, query, where),
     resource.tenantCount && !query.narrowed ? tenantRowCount(em, resource, entity.meta.schema ?? 'public', query.crProcessId) : em.count(entity, where),

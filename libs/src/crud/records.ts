@@ -1,13 +1,7 @@
 import type { COMMON_FIELDS, FieldSpec, ObjectListField, Resource, ScalarField } from '../resource/resource.ts';
 
 /** The JS value a column of a kind holds in a row (as the engine hydrates it). */
-type ColumnValue<S> = S extends { kind: 'long' | 'int' }
-  ? number
-  : S extends { kind: 'boolean' }
-    ? boolean
-    : S extends { kind: 'datetime' }
-      ? Date
-      : string;
+type ColumnValue<S> = S extends { kind: 'long' | 'int' } ? number : S extends { kind: 'boolean' } ? boolean : S extends { kind: 'datetime' } ? Date : string;
 
 /** A column that is never null: required on create, or filled by a default. */
 type NotNull<S> = S extends { required: true } ? true : S extends { default: string | number | boolean } ? true : false;

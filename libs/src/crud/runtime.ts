@@ -62,11 +62,7 @@ export interface ResourceRuntime {
 }
 
 /** The runtime of a resource from its service's entities (built by `entitySchemas`). */
-export function resourceRuntime(
-  entities: ReadonlyMap<string, EntitySchema<Row>>,
-  resource: Resource,
-  hooks?: ResourceHooks,
-): ResourceRuntime {
+export function resourceRuntime(entities: ReadonlyMap<string, EntitySchema<Row>>, resource: Resource, hooks?: ResourceHooks): ResourceRuntime {
   const entity = entities.get(resource.path);
   if (!entity) throw new Error(`no entity for ${resource.path}`);
   return hooks ? { resource, entity, hooks } : { resource, entity };

@@ -148,4 +148,3 @@ export function formatDecimal(text: string): string {
   const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
   return `${whole}.${trimmed}`;
 }
-

@@ -64,7 +64,10 @@ export function entitySchemas(
   const byPath = new Map<string, EntitySchema<Row>>();
   for (const resource of resources) {
     if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
-    byPath.set(resource.path, buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? []));
+    byPath.set(
+      resource.path,
+      buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? []),
+    );
   }
   // the stand-ins go with the service's entities (MikroORM must discover a key's target)
   for (const [key, target] of foreign) byPath.set(key, target);

@@ -83,7 +83,9 @@ export function tenantCountTriggers(resource: Resource, schema: string): Trigger
 
 /** The exact number of rows of `crProcessId` in a `tenantCount` resource's table. */
 export async function tenantRowCount(em: EntityManager, resource: Resource, schema: string, crProcessId: number): Promise<number> {
-  const [row] = await em.execute<{ row_count: string }[]>(`select row_count from "${schema}"."${countTableOf(resource)}" where cr_process_id = ?`, [crProcessId]);
+  const [row] = await em.execute<{ row_count: string }[]>(`select row_count from "${schema}"."${countTableOf(resource)}" where cr_process_id = ?`, [
+    crProcessId,
+  ]);
   return Number(row?.row_count ?? 0);
 }
 

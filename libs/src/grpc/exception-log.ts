@@ -51,7 +51,13 @@ export function entryOf(failure: Failure): ExceptionEntry {
  * A recorder that sends entries to core-svc's ExceptionLogService with the internal credential
  * (bpm-svc, dms-svc and the gateway use it; core-svc writes its own entries directly).
  */
-export function coreExceptionRecorder(coreAddress: string, channel: ChannelCredentials, tokens: TokenService, caller: string, log: Logger): { record: ExceptionRecorder; close(): void } {
+export function coreExceptionRecorder(
+  coreAddress: string,
+  channel: ChannelCredentials,
+  tokens: TokenService,
+  caller: string,
+  log: Logger,
+): { record: ExceptionRecorder; close(): void } {
   const client = new Client(coreAddress, channel);
   const method = ExceptionLogServiceService.recordException;
   const record: ExceptionRecorder = (failure) => {

@@ -107,12 +107,7 @@ export function implement(runtime: Runtime, handlers: Record<string, Handler<nev
 }
 
 /** The caller, and for a user the row its access statement read along (when `asked.along` was). */
-async function authenticate(
-  runtime: Runtime,
-  em: EntityManager,
-  metadata: Metadata,
-  asked: AccessAsked,
-): Promise<{ caller: Caller; along?: RowAlong }> {
+async function authenticate(runtime: Runtime, em: EntityManager, metadata: Metadata, asked: AccessAsked): Promise<{ caller: Caller; along?: RowAlong }> {
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();

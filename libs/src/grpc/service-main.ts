@@ -104,7 +104,12 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // which the kubelet's gRPC probe cannot present; the same overall status as grpc.health.v1's ""
   const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { host: config.internalListenHost, serving: () => !stopping });
   log.info({ port, metricsPort: metrics.port, tls: config.grpcTls !== undefined }, 'listening');
-  process.send?.({ type: 'ready', name: `${spec.name}-svc`, address: localAddress(config.internalListenHost, port), metricsAddress: localAddress(config.internalListenHost, metrics.port) });
+  process.send?.({
+    type: 'ready',
+    name: `${spec.name}-svc`,
+    address: localAddress(config.internalListenHost, port),
+    metricsAddress: localAddress(config.internalListenHost, metrics.port),
+  });
 
   const stop = (signal: string) => {
     if (stopping) return;

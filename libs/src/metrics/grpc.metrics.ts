@@ -25,7 +25,10 @@ export class GrpcLatency {
   constructor(registry: Registry, side: 'server' | 'client') {
     this.#histogram = new Histogram({
       name: `grpc_${side}_handling_seconds`,
-      help: side === 'server' ? 'Time from a unary call arriving to its status being sent, by method and code' : 'Time from a unary call being sent to its status arriving, by method and code',
+      help:
+        side === 'server'
+          ? 'Time from a unary call arriving to its status being sent, by method and code'
+          : 'Time from a unary call being sent to its status arriving, by method and code',
       labelNames: ['grpc_service', 'grpc_method', 'grpc_code'],
       buckets: LATENCY_BUCKETS,
       registers: [registry],

@@ -22,7 +22,9 @@ export async function serveMetrics(
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (serving && read && req.url === '/health') {
       const up = serving();
-      res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(req.method === 'HEAD' ? undefined : JSON.stringify({ status: up ? 'SERVING' : 'NOT_SERVING' }));
+      res
+        .writeHead(up ? 200 : 503, { 'content-type': 'application/json' })
+        .end(req.method === 'HEAD' ? undefined : JSON.stringify({ status: up ? 'SERVING' : 'NOT_SERVING' }));
       return;
     }
     if (req.url !== '/metrics' || !read) {
@@ -41,9 +43,10 @@ export async function serveMetrics(
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

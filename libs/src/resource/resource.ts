@@ -243,9 +243,13 @@ export function defineResource<M extends object>() {
  * compile error; `crudMethods` (crud-methods.ts) then finds them by the same names.
  */
 export type CrudMethodsOf<M, Name extends string, Plural extends string, Operations extends OperationSet> = {
-  [K in `get${Name}` | (Operations extends 'read-only' ? never : `update${Name}`) | (Operations extends 'full' | 'no-stats' ? `create${Name}` : never)]: CalledMethod<M>;
+  [
+    K in `get${Name}` | (Operations extends 'read-only' ? never : `update${Name}`) | (Operations extends 'full' | 'no-stats' ? `create${Name}` : never)
+  ]: CalledMethod<M>;
 } & {
-  [K in `list${Plural}` | (Operations extends 'read-only' ? never : `delete${Name}`) | (Operations extends 'full' ? `get${Name}Stats` : never)]: CalledMethod<unknown>;
+  [
+    K in `list${Plural}` | (Operations extends 'read-only' ? never : `delete${Name}`) | (Operations extends 'full' ? `get${Name}Stats` : never)
+  ]: CalledMethod<unknown>;
 };
 
 /** What a caller uses of a generated method: its path, how its request is written and its answer read. */

@@ -82,7 +82,10 @@ export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
     await assertWhollyInTenant(ctx, row.userCode);
   },
   async decorate(rows, messages, ctx) {
-    const selects = await selectsOf(ctx.em, rows.map((row) => row.id));
+    const selects = await selectsOf(
+      ctx.em,
+      rows.map((row) => row.id),
+    );
     rows.forEach((row, index) => {
       const message = messages[index];
       if (message) message.userProcessSelects = selects.get(row.id) ?? [];

@@ -11,6 +11,9 @@ import { invalidField } from '@platform/libs/errors/domain-error.ts';
  * that does not exist or is another tenant's is left to the foreign key (decisions.md "Documents").
  */
 export async function lockLiveFile(em: EntityManager, crProcessId: number, fileId: number): Promise<void> {
-  const [file] = await em.execute<{ deleted: boolean }[]>('select deleted from dms.dms_file where cr_process_id = ? and id = ? for share', [crProcessId, fileId]);
+  const [file] = await em.execute<{ deleted: boolean }[]>('select deleted from dms.dms_file where cr_process_id = ? and id = ? for share', [
+    crProcessId,
+    fileId,
+  ]);
   if (file?.deleted === true) throw invalidField('fileId', 'field.reference');
 }

@@ -27,7 +27,12 @@ export const AUTH_OPERATIONS = {
     method: 'get',
     path: '/api/auth/me',
     rpc: { service: 'core', method: AuthServiceService.me, retry: 'read' },
-    doc: (sources) => ({ tag: 'auth', summary: 'The caller and its current account', description: sources.rpc, ok: { status: 200, schema: sources.ref('Me'), description: 'The caller.' } }),
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: 'The caller and its current account',
+      description: sources.rpc,
+      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller.' },
+    }),
   }),
   switchAccount: rpcOperation({
     method: 'post',
@@ -47,7 +52,7 @@ export const AUTH_OPERATIONS = {
     rpc: { service: 'core', method: AuthServiceService.changePassword, retry: 'write' },
     doc: (sources) => ({
       tag: 'auth',
-      summary: 'Change the caller\'s password',
+      summary: "Change the caller's password",
       description: sources.rpc,
       body: { schema: sources.ref('ChangePasswordRequest') },
       ok: { status: 204, description: 'Changed; every token of the user is refused from now on.' },

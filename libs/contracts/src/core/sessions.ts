@@ -3,7 +3,7 @@ import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/sessi
 import { rpcOperation, type OperationTable } from '../operation.ts';
 
 const UUID = { type: 'string', format: 'uuid' } as const;
-const SESSION_ID = { sessionId: { ...UUID, description: 'The session\'s id.' } };
+const SESSION_ID = { sessionId: { ...UUID, description: "The session's id." } };
 
 /**
  * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs):
@@ -30,7 +30,12 @@ export const SESSION_OPERATIONS = {
       tag: 'session',
       summary: 'The active sessions a page at a time',
       description: sources.rpc,
-      body: { schema: sources.pageRequest({ type: ['object', 'null'], description: 'May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs).' }) },
+      body: {
+        schema: sources.pageRequest({
+          type: ['object', 'null'],
+          description: 'May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs).',
+        }),
+      },
       ok: { status: 200, schema: sources.ref('SessionPage'), description: 'One page of sessions.' },
     }),
   }),
@@ -61,7 +66,13 @@ export const SESSION_OPERATIONS = {
     method: 'get',
     path: '/api/session/:sessionId',
     rpc: { service: 'core', method: SessionServiceService.getSession, retry: 'read' },
-    doc: (sources) => ({ tag: 'session', summary: 'Get a session', description: sources.rpc, pathParams: SESSION_ID, ok: { status: 200, schema: sources.ref('Session'), description: 'The session.' } }),
+    doc: (sources) => ({
+      tag: 'session',
+      summary: 'Get a session',
+      description: sources.rpc,
+      pathParams: SESSION_ID,
+      ok: { status: 200, schema: sources.ref('Session'), description: 'The session.' },
+    }),
   }),
   createSession: rpcOperation({
     method: 'post',
@@ -81,7 +92,7 @@ export const SESSION_OPERATIONS = {
     rpc: { service: 'core', method: SessionServiceService.updateSession, retry: 'write' },
     doc: (sources) => ({
       tag: 'session',
-      summary: 'Change a session\'s expiry, or end it',
+      summary: "Change a session's expiry, or end it",
       description: sources.rpc,
       pathParams: SESSION_ID,
       body: { schema: sources.ref('SessionUpdate') },
@@ -108,7 +119,12 @@ export const SESSION_OPERATIONS = {
       tag: 'logs',
       summary: 'Exception-log entries a page at a time, newest first',
       description: sources.rpc,
-      body: { schema: sources.pageRequest({ type: ['object', 'null'], description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs).' }) },
+      body: {
+        schema: sources.pageRequest({
+          type: ['object', 'null'],
+          description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs).',
+        }),
+      },
       ok: { status: 200, schema: sources.ref('ExceptionEntryPage'), description: 'One page of entries.' },
     }),
   }),

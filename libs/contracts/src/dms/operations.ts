@@ -8,7 +8,7 @@ import { dmsRetentionPolicy } from './dms-retention-policy.ts';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 /** The `:id` of a file's routes. */
-export const FILE_ID = { id: { ...ID, description: 'The file\'s id.' } } as const;
+export const FILE_ID = { id: { ...ID, description: "The file's id." } } as const;
 const files = (sources: DocSources) => ({ type: 'array', items: sources.record(dmsFile) }) as const;
 
 const VERIFY = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
@@ -28,7 +28,7 @@ export const DMS_OPERATIONS = {
     rpc: { service: 'dms', method: DmsAuditLogServiceService.verifyDmsAuditLogs, retry: 'read' },
     doc: (sources) => ({
       tag: dmsAuditLog.path,
-      summary: 'Check a tenant\'s audit hash chain',
+      summary: "Check a tenant's audit hash chain",
       description: `${sources.rpc ?? ''} Needs dms-audit-log:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
       ok: {
         status: 200,
@@ -42,7 +42,7 @@ export const DMS_OPERATIONS = {
           },
           required: ['intact', 'checked', 'firstBrokenId'],
         },
-        description: 'The chain\'s state.',
+        description: "The chain's state.",
       },
     }),
   }),
@@ -51,14 +51,24 @@ export const DMS_OPERATIONS = {
     path: '/api/dms-file/by-entity',
     query: { entityType: 'text', entityId: 'id' },
     rpc: { service: 'dms', method: DmsFileServiceService.listDmsFilesByEntity, retry: 'read' },
-    doc: (sources) => ({ tag: dmsFile.path, summary: 'The files linked to one entity', description: sources.rpc, ok: { status: 200, schema: files(sources), description: 'The files, by id.' } }),
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: 'The files linked to one entity',
+      description: sources.rpc,
+      ok: { status: 200, schema: files(sources), description: 'The files, by id.' },
+    }),
   }),
   searchFiles: rpcOperation({
     method: 'get',
     path: '/api/dms-file/search',
     query: { crProcessId: 'id', searchTerm: 'text' },
     rpc: { service: 'dms', method: DmsFileServiceService.searchDmsFiles, retry: 'read' },
-    doc: (sources) => ({ tag: dmsFile.path, summary: 'Search the files of a tenant', description: sources.rpc, ok: { status: 200, schema: files(sources), description: 'The files, by id.' } }),
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: 'Search the files of a tenant',
+      description: sources.rpc,
+      ok: { status: 200, schema: files(sources), description: 'The files, by id.' },
+    }),
   }),
   fileDownloadUrl: rpcOperation({
     method: 'get',
@@ -94,8 +104,9 @@ export const DMS_OPERATIONS = {
     doc: (sources) => ({
       tag: dmsRetentionPolicy.path,
       summary: 'What a retention policy would do now, without doing it',
-      description: `${sources.rpc ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
-      pathParams: { id: { ...ID, description: 'The policy\'s id.' } },
+      description:
+        `${sources.rpc ?? ''} Needs dms-retention-policy:read; the files are those the next retention run would act on (at most 1,000 listed; count is all of them).`.trim(),
+      pathParams: { id: { ...ID, description: "The policy's id." } },
       ok: {
         status: 200,
         schema: {

@@ -42,12 +42,20 @@ const WARNING = 'The asyncResource property on bound functions is deprecated';
 const accessor = {
   configurable: true,
   enumerable: true,
-  get: deprecate(function (this: Bound) {
-    return this[RESOURCE];
-  }, WARNING, 'DEP0172'),
-  set: deprecate(function (this: Bound, value: AsyncResource) {
-    this[RESOURCE] = value;
-  }, WARNING, 'DEP0172'),
+  get: deprecate(
+    function (this: Bound) {
+      return this[RESOURCE];
+    },
+    WARNING,
+    'DEP0172',
+  ),
+  set: deprecate(
+    function (this: Bound, value: AsyncResource) {
+      this[RESOURCE] = value;
+    },
+    WARNING,
+    'DEP0172',
+  ),
 };
 
 function bind(this: AsyncResource, fn: AnyFunction, thisArg?: unknown): AnyFunction {

@@ -30,8 +30,7 @@ export const RUNTIME_PATCHES: readonly Patch[] = [
     name: 'AsyncResource.prototype.bind with one shared asyncResource accessor (async-resource-bind.ts)',
     on: 'node',
     version: 'v24.9.0',
-    retiredBy:
-      'nodejs/node#58618 (DEP0172 end of life: bound functions lose the asyncResource property, and with it the accessor pair per call)',
+    retiredBy: 'nodejs/node#58618 (DEP0172 end of life: bound functions lose the asyncResource property, and with it the accessor pair per call)',
     install: shareBoundResourceAccessor,
   },
   {
@@ -39,7 +38,7 @@ export const RUNTIME_PATCHES: readonly Patch[] = [
     on: 'grpcJs',
     version: '1.14.7',
     retiredBy:
-      '@grpc/grpc-js removing its per-call listeners from a call\'s Http2Stream once the call has ended, client side (subchannel-call) and server side (server-interceptors); no upstream issue tracks it yet',
+      "@grpc/grpc-js removing its per-call listeners from a call's Http2Stream once the call has ended, client side (subchannel-call) and server side (server-interceptors); no upstream issue tracks it yet",
     install: releaseClosedHttp2Streams,
   },
 ];
