@@ -52,6 +52,23 @@ for (const resource of registry) {
     t.deepEqual(actual, expected);
   });
 
+  // the gateway sends If-Match as this field; a request message without it would drop it unread
+  for (const operation of ['update', 'delete'] as const) {
+    if (!offers(resource, operation)) continue;
+    test(`${resource.path}: its ${operation} request carries the If-Match as if_match (docs/interface.md#conditional-requests)`, (t) => {
+      const packageName = serviceNameOf(resource).replace(/\.[^.]+$/, '');
+      const request = loaded[`${packageName}.${pascal(methodNames(resource)[operation])}Request`] as MessageTypeDefinition<object, object> | undefined;
+      const fields = (request?.type as { field: (FieldDescriptor & { typeName: string })[] } | undefined)?.field ?? [];
+      const ifMatch = fields.find((field) => field.name === 'ifMatch');
+      // proto-loader names the type relative to the request's package: common.v1.Precondition
+      t.deepEqual(ifMatch && { type: ifMatch.type, typeName: ifMatch.typeName.split('.').slice(-3).join('.'), label: ifMatch.label }, {
+        type: 'TYPE_MESSAGE',
+        typeName: 'common.v1.Precondition',
+        label: 'LABEL_OPTIONAL',
+      });
+    });
+  }
+
   test(`${resource.path}: the service offers exactly the RPCs of its CRUD set (${resource.operations})`, (t) => {
     const service = loaded[serviceNameOf(resource)] as LoadedService | undefined;
     t.truthy(service, serviceNameOf(resource));

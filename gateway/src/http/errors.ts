@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { ERRORS, httpStatusOf } from '@platform/libs/errors/codes.ts';
 import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
 import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
@@ -21,9 +21,9 @@ export function errorBody(lang: Language, error: DomainError): Record<string, st
   return body;
 }
 
-/** The error body in the caller's language, with the code's HTTP status. */
+/** The error body in the caller's language, with the code's HTTP status (httpStatusOf). */
 export function sendError(req: Request, res: Response, error: DomainError): void {
-  res.status(ERRORS[error.code].http).json(errorBody(languageOf(req, res), error));
+  res.status(httpStatusOf(error)).json(errorBody(languageOf(req, res), error));
 }
 
 /**

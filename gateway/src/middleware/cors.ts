@@ -3,8 +3,8 @@ import { ConfigError } from '@platform/libs/config/config-error.ts';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /**
- * Response headers a page may read beyond the CORS-safelisted ones: the rate-limit headers, and what
- * a download needs (file name, ranges, ETag).
+ * Response headers a page may read beyond the CORS-safelisted ones: the rate-limit headers, what
+ * a download needs (file name, ranges, ETag), and a record's ETag (docs/interface.md#conditional-requests).
  */
 const EXPOSED_HEADERS = [
   'RateLimit-Limit',

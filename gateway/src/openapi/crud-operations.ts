@@ -1,3 +1,4 @@
+import type { HeaderObject } from 'openapi3-ts/oas31';
 import type { Resource } from '@platform/libs/resource/resource.ts';
 import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
 import { keyOf } from '@platform/libs/resource/resource.ts';
@@ -6,6 +7,13 @@ import type { OperationDoc } from './operation.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { keySchema, schemaNames } from './record-schemas.ts';
 import { pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
+
+/** The ETag of a record answer (docs/interface.md#conditional-requests). */
+const ETAG: Record<string, HeaderObject> = {
+  ETag: { description: 'The record\'s entity tag: its version, weak (W/"3").', schema: { type: 'string', pattern: '^W/"(0|[1-9][0-9]*)"$' } },
+};
+const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
+const IF_MATCH = { $ref: '#/components/parameters/IfMatch' };
 
 /**
  * The words and bodies of one resource's CRUD operations (docs/interface.md#crud), keyed like
@@ -48,24 +56,28 @@ export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<k
       summary: `Get a ${resource.path}`,
       description: about('get'),
       pathParams: key,
-      ok: { status: 200, schema: record, description: 'The record.' },
+      headers: [IF_NONE_MATCH],
+      ok: { status: 200, schema: record, description: 'The record.', headers: ETAG },
+      notModified: { description: "If-None-Match names the record's version: no body.", headers: ETAG },
     },
     update: {
       tag,
       summary: `Update a ${resource.path}`,
       description: about('update'),
       pathParams: key,
+      headers: [IF_MATCH],
       body: { schema: ref(names.update) },
-      ok: { status: 200, schema: record, description: 'The updated record, its version raised by 1.' },
-      errors: [409],
+      ok: { status: 200, schema: record, description: 'The updated record, its version raised by 1.', headers: ETAG },
+      errors: [409, 412],
     },
     delete: {
       tag,
       summary: `Delete a ${resource.path}`,
       description: about('delete'),
       pathParams: key,
+      headers: [IF_MATCH],
       ok: { status: 204, description: 'Deleted.' },
-      errors: [409],
+      errors: [409, 412],
     },
   };
 }

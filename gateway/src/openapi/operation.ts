@@ -23,7 +23,11 @@ export function openApiPath(expressPath: string): string {
 
 const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
 
-/** Optional headers every operation reads (docs/interface.md#authentication). */
+/**
+ * Optional request headers, as components.parameters: those every operation reads
+ * (docs/interface.md#authentication), and the conditional ones a record's get, update and delete read
+ * (docs/interface.md#conditional-requests).
+ */
 export const COMMON_HEADERS: Record<string, ParameterObject> = {
   ProjectCode: {
     name: 'X-Project-Code',
@@ -39,6 +43,22 @@ export const COMMON_HEADERS: Record<string, ParameterObject> = {
     description: "en or tr: the language of error messages (else the login's languageCode, else en).",
     schema: { type: 'string' },
   },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record\'s version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001.',
+    schema: { type: 'string' },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001.',
+    schema: { type: 'string' },
+  },
 };
 
 /**
@@ -52,6 +72,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
     ...pathParamNames(route.path).map((name): ParameterObject => ({ name, in: 'path', required: true, schema: doc.pathParams?.[name] ?? ID })),
     ...Object.entries(route.query ?? {}).map(([name, kind]): ParameterObject => ({ name, in: 'query', required: false, schema: QUERY_SCHEMAS[kind] })),
     ...Object.entries(doc.query ?? {}).map(([name, schema]): ParameterObject => ({ name, in: 'query', required: false, schema })),
+    ...(doc.headers ?? []),
     { $ref: '#/components/parameters/ProjectCode' },
     { $ref: '#/components/parameters/AcceptLanguage' },
   ];
@@ -77,6 +98,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
       content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } },
     };
   }
+  if (doc.notModified) responses['304'] = doc.notModified;
   for (const status of [...statuses].sort()) responses[String(status)] ??= errorRef(status);
 
   const operation: OperationObject = {

@@ -27,8 +27,8 @@ export const schemaNames = (resource: Resource) => ({
  * - the record as read (`Branch`): every shown field, always present, null where unset; write-only
  *   fields never appear;
  * - the create body (`BranchCreate`): the writable fields, `required` as declared;
- * - the update body (`BranchUpdate`): `version` required, any writable field, `null` clears an
- *   optional one (decisions.md: update is a merge).
+ * - the update body (`BranchUpdate`): `version` (required unless If-Match is sent, which the schema
+ *   cannot say), any writable field, `null` clears an optional one (decisions.md: update is a merge).
  * Unknown fields are refused (400 SVC-SYS-2001); read-only ones sent anyway are ignored.
  */
 export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<string, SchemaObject> {
@@ -75,10 +75,15 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
       type: 'object',
       description: `The fields of the ${resource.path} to change (the others keep their value) and the version read.`,
       properties: {
-        version: { type: 'integer', format: 'int32', minimum: 0, description: 'The version last read: a stale one is 409 SVC-SYS-4002.' },
+        version: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 0,
+          description:
+            'The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).',
+        },
         ...body('update'),
       },
-      required: ['version'],
     },
   };
 }

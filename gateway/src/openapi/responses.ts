@@ -1,5 +1,5 @@
 import type { HeaderObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { ERRORS, PRECONDITION_FAILED } from '@platform/libs/errors/codes.ts';
 import { ref } from './shared-schemas.ts';
 
 /** The error statuses the gateway's routes answer with, by component name. */
@@ -10,6 +10,7 @@ const ERROR_STATUSES = {
   404: 'NotFound',
   409: 'Conflict',
   410: 'Gone',
+  412: 'PreconditionFailed',
   413: 'TooLarge',
   500: 'ServerError',
   503: 'Unavailable',
@@ -18,8 +19,9 @@ export type ErrorStatus = keyof typeof ERROR_STATUSES | 429;
 
 const integerHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-/** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them. */
+/** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them (and a failed If-Match's). */
 function codesOf(status: number): string[] {
+  if (status === PRECONDITION_FAILED.http) return [PRECONDITION_FAILED.code];
   return Object.entries(ERRORS)
     .filter(([, error]) => error.http === status)
     .map(([code]) => code);

@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
-import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
 import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/libs/resource/crud-methods.ts';
-import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
+import type { PageMeta, Precondition } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
+import { entityTagOf, tagCondition, tagMatches } from '../http/entity-tags.ts';
 import { idParam } from '../http/params.ts';
 import { sendJson } from '../http/json-answer.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
@@ -44,6 +45,21 @@ function keyParam(resource: Resource, raw: string | undefined): KeyRequest {
   if (key === 'id') return { id: idParam(raw) };
   if (raw === undefined || raw === '' || raw.length > 255) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: key });
   return { [key]: raw };
+}
+
+/** Whether a GET's If-None-Match names the record's version (or is `*`): then 304 (docs/interface.md#conditional-requests). */
+function notModified(ifNoneMatch: string | string[], version: unknown): boolean {
+  const condition = tagCondition('If-None-Match', ifNoneMatch);
+  return condition !== undefined && tagMatches(condition, version);
+}
+
+/**
+ * An update with If-Match may leave out the body's version; one it sends must be a version the
+ * If-Match names (a `*` names any), else 400: the request contradicts itself, and would otherwise be a 409
+ * or a 412 depending on the stored version.
+ */
+function checkBodyVersion(ifMatch: Precondition, version: unknown): void {
+  if (version !== undefined && !ifMatch.any && !tagMatches(ifMatch, version)) throw invalidField('version', 'version.notInIfMatch');
 }
 
 /** Serialises a page of records as the interface's PageResponse. */
@@ -113,22 +129,32 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
       },
       get: async (req, res) => {
         const record = await backends.call(resource.service, methods.get, keyParam(resource, req.params.key), userMetadata(req, res));
+        res.setHeader('ETag', entityTagOf(record.version));
+        const ifNoneMatch = req.headers['if-none-match'];
+        if (ifNoneMatch !== undefined && notModified(ifNoneMatch, record.version)) {
+          res.status(304).end();
+          return;
+        }
         sendJson(res, recordToJson(resource, record));
       },
       update: async (req, res) => {
         const key = keyParam(resource, req.params.key);
+        const ifMatch = tagCondition('If-Match', req.headers['if-match']);
         const { record, mask } = recordFromJson(resource, req.body, 'update');
-        if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
+        if (ifMatch) checkBodyVersion(ifMatch, record.version);
+        else if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
         const updated = await backends.call(
           resource.service,
           offered(methods.update),
-          { ...key, [recordFieldOf(resource)]: record, updateMask: mask },
+          { ...key, [recordFieldOf(resource)]: record, updateMask: mask, ifMatch },
           userMetadata(req, res),
         );
+        res.setHeader('ETag', entityTagOf(updated.version));
         sendJson(res, recordToJson(resource, updated));
       },
       delete: async (req, res) => {
-        await backends.call(resource.service, offered(methods.delete), keyParam(resource, req.params.key), userMetadata(req, res));
+        const ifMatch = tagCondition('If-Match', req.headers['if-match']);
+        await backends.call(resource.service, offered(methods.delete), { ...keyParam(resource, req.params.key), ifMatch }, userMetadata(req, res));
         res.status(204).end();
       },
     });

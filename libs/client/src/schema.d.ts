@@ -3175,9 +3175,9 @@ export interface components {
         AccountUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
@@ -3414,9 +3414,9 @@ export interface components {
         UserInfoUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -3654,9 +3654,9 @@ export interface components {
         UserProcessUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -3863,9 +3863,9 @@ export interface components {
         GroupUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -4074,9 +4074,9 @@ export interface components {
         GroupMemberUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -4297,9 +4297,9 @@ export interface components {
         RoleTypeUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -4517,9 +4517,9 @@ export interface components {
         GroupRoleUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -4790,9 +4790,9 @@ export interface components {
         LicenseUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -5083,9 +5083,9 @@ export interface components {
         LicenseHistoryUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -5329,9 +5329,9 @@ export interface components {
         CountryUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -5544,9 +5544,9 @@ export interface components {
         CityUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -5782,9 +5782,9 @@ export interface components {
         CurrencyUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -6020,9 +6020,9 @@ export interface components {
         CorporationContactUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -6280,9 +6280,9 @@ export interface components {
         BusinessPartnerUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -6560,9 +6560,9 @@ export interface components {
         BranchUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -6823,9 +6823,9 @@ export interface components {
         ContactUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -7087,9 +7087,9 @@ export interface components {
         ProductUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -7362,9 +7362,9 @@ export interface components {
         ContractUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -7662,9 +7662,9 @@ export interface components {
         ContractItemUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -7987,9 +7987,9 @@ export interface components {
         AccrualUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -8316,9 +8316,9 @@ export interface components {
         DmsCategoryUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -8601,9 +8601,9 @@ export interface components {
         DmsFileUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -8913,9 +8913,9 @@ export interface components {
         DmsRetentionPolicyUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -9186,9 +9186,9 @@ export interface components {
         DmsAccountConfigUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
@@ -9478,9 +9478,9 @@ export interface components {
         DmsShareLinkUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -9787,9 +9787,9 @@ export interface components {
         DmsAuditLogUpdate: {
             /**
              * Format: int32
-             * @description The version last read: a stale one is 409 SVC-SYS-4002.
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
-            version: number;
+            version?: number;
             /**
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
@@ -10053,6 +10053,18 @@ export interface components {
                 };
             };
         };
+        /** @description Error body with SVC-SYS-4002. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error_code?: "SVC-SYS-4002";
+                };
+            };
+        };
         /** @description Error body with SVC-SYS-3001, SVC-SYS-3007. */
         TooLarge: {
             headers: {
@@ -10112,6 +10124,10 @@ export interface components {
         ProjectCode: string;
         /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
         AcceptLanguage: string;
+        /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+        IfNoneMatch: string;
+        /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+        IfMatch: string;
     };
     requestBodies: never;
     headers: never;
@@ -10273,12 +10289,15 @@ export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ParameterProjectCode = components['parameters']['ProjectCode'];
 export type ParameterAcceptLanguage = components['parameters']['AcceptLanguage'];
+export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
+export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type $defs = Record<string, never>;
 export interface operations {
     uploadFile: {
@@ -11675,6 +11694,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11690,11 +11711,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -11709,6 +11741,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11728,6 +11762,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11739,6 +11775,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -11749,6 +11786,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11773,6 +11812,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -11888,6 +11928,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11903,11 +11945,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserInfo"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -11922,6 +11975,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11941,6 +11996,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11952,6 +12009,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -11962,6 +12020,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11986,6 +12046,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12101,6 +12162,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12116,11 +12179,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserProcess"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -12135,6 +12209,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12154,6 +12230,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12165,6 +12243,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -12175,6 +12254,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12199,6 +12280,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12314,6 +12396,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12329,11 +12413,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Group"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -12348,6 +12443,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12367,6 +12464,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12378,6 +12477,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -12388,6 +12488,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12412,6 +12514,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12494,6 +12597,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12509,11 +12614,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GroupMember"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -12528,6 +12644,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12547,6 +12665,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12558,6 +12678,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -12568,6 +12689,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12592,6 +12715,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12674,6 +12798,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12689,11 +12815,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RoleType"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -12708,6 +12845,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12727,6 +12866,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12738,6 +12879,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -12748,6 +12890,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12772,6 +12916,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12854,6 +12999,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12869,11 +13016,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GroupRole"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -12888,6 +13046,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12907,6 +13067,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,6 +13080,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -12928,6 +13091,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12952,6 +13117,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13067,6 +13233,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13082,11 +13250,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["License"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13101,6 +13280,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13120,6 +13301,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13131,6 +13314,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -13141,6 +13325,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13165,6 +13351,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13210,6 +13397,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13225,11 +13414,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseHistory"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13317,6 +13517,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13332,11 +13534,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Country"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13351,6 +13564,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13370,6 +13585,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13381,6 +13598,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -13391,6 +13609,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13415,6 +13635,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13497,6 +13718,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13512,11 +13735,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["City"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13531,6 +13765,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13550,6 +13786,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13561,6 +13799,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -13571,6 +13810,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13595,6 +13836,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13677,6 +13919,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13692,11 +13936,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Currency"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13711,6 +13966,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13730,6 +13987,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13741,6 +14000,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -13751,6 +14011,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13775,6 +14037,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13890,6 +14153,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13905,11 +14170,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CorporationContact"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -13924,6 +14200,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13943,6 +14221,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13954,6 +14234,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -13964,6 +14245,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13988,6 +14271,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14103,6 +14387,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14118,11 +14404,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessPartner"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -14137,6 +14434,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14156,6 +14455,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14167,6 +14468,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -14177,6 +14479,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14201,6 +14505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14316,6 +14621,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14331,11 +14638,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Branch"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -14350,6 +14668,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14369,6 +14689,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14380,6 +14702,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -14390,6 +14713,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14414,6 +14739,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14529,6 +14855,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14544,11 +14872,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Contact"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -14563,6 +14902,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14582,6 +14923,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14593,6 +14936,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -14603,6 +14947,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14627,6 +14973,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14742,6 +15089,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14757,11 +15106,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -14776,6 +15136,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14795,6 +15157,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14806,6 +15170,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -14816,6 +15181,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14840,6 +15207,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14955,6 +15323,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14970,11 +15340,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Contract"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -14989,6 +15370,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15008,6 +15391,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15019,6 +15404,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15029,6 +15415,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15053,6 +15441,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15135,6 +15524,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15150,11 +15541,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ContractItem"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15169,6 +15571,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15188,6 +15592,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15199,6 +15605,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15209,6 +15616,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15233,6 +15642,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15348,6 +15758,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15363,11 +15775,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Accrual"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15382,6 +15805,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15401,6 +15826,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15412,6 +15839,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15422,6 +15850,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15446,6 +15876,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15561,6 +15992,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15576,11 +16009,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsCategory"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15595,6 +16039,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15614,6 +16060,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15625,6 +16073,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15635,6 +16084,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15659,6 +16110,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15704,6 +16156,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15719,11 +16173,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsFile"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15738,6 +16203,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15757,6 +16224,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15768,6 +16237,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15778,6 +16248,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15802,6 +16274,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15917,6 +16390,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15932,11 +16407,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsRetentionPolicy"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -15951,6 +16437,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15970,6 +16458,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15981,6 +16471,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -15991,6 +16482,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16015,6 +16508,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16130,6 +16624,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16145,11 +16641,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsAccountConfig"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -16164,6 +16671,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16183,6 +16692,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16194,6 +16705,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -16204,6 +16716,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16228,6 +16742,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16343,6 +16858,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16358,11 +16875,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsShareLink"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -16377,6 +16905,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16396,6 +16926,8 @@ export interface operations {
             /** @description The updated record, its version raised by 1. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16407,6 +16939,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -16417,6 +16950,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16441,6 +16976,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16486,6 +17022,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16501,11 +17039,22 @@ export interface operations {
             /** @description The record. */
             200: {
                 headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DmsAuditLog"];
                 };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

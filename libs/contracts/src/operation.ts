@@ -19,7 +19,7 @@ export type QuerySpec = Readonly<Record<string, ParamKind>>;
 type Schema = SchemaObject | ReferenceObject;
 
 /** The error statuses a route may add to those of its path's category (the API document's responses). */
-export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 413;
+export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 412 | 413;
 
 /** What the API document says of an operation beyond its method, path and query: its words, bodies and extra refusals. */
 export interface OperationDoc {
@@ -32,6 +32,10 @@ export interface OperationDoc {
   body?: { schema: Schema; optional?: boolean; contentType?: string };
   /** Query parameters read by the service behind a proxied route (the route's declaration names none). */
   query?: Record<string, SchemaObject>;
+  /** Request headers the route reads beyond the common ones: references to components.parameters (`If-Match`). */
+  headers?: ReferenceObject[];
+  /** A 304 Not Modified answer without a body, and its headers (a conditional GET). */
+  notModified?: { description: string; headers: Record<string, HeaderObject> };
   /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
   ok:
     | { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> }

@@ -1,5 +1,5 @@
 import { ForeignKeyConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import type { Statistics } from '../gen/platform/common/v1/common.ts';
+import type { Precondition, Statistics } from '../gen/platform/common/v1/common.ts';
 import { actorOf, assertTenant, tenantScope, type CallContext } from '../auth/caller.ts';
 import { DomainError, invalidField } from '../errors/domain-error.ts';
 import { requiring } from '../grpc/requiring.ts';
@@ -106,7 +106,8 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
   const input = recordOf(rt.resource, request);
   const version = input.version;
-  if (typeof version !== 'number') throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
+  const ifMatch = preconditionOf(request);
+  if (typeof version !== 'number' && !ifMatch) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
   const mask =
     Array.isArray(request.updateMask) && request.updateMask.length > 0
       ? (request.updateMask as string[])
@@ -116,14 +117,16 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   const row = await ctx.em.transactional(async (em) => {
     const txCtx = { ...ctx, em };
     const current = await findVisible(rt, em, txCtx, key, true);
-    if (current.version !== version) throw new DomainError('SVC-SYS-4002', 'version.stale');
+    // both checked under the row's lock, which the write below holds until it commits
+    checkPrecondition(ifMatch, current);
+    if (typeof version === 'number' && current.version !== version) throw new DomainError('SVC-SYS-4002', 'version.stale');
     for (const [name, spec] of Object.entries(allFields(rt.resource))) {
       if (isScalar(spec) && spec.immutable && values[name] !== undefined && values[name] !== current[name]) {
         throw invalidField(name, 'field.readOnly');
       }
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'update', current);
-    Object.assign(current, { ...values, version: version + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
+    Object.assign(current, { ...values, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
     return current;
@@ -137,6 +140,7 @@ async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   try {
     await ctx.em.transactional(async (em) => {
       const row = await findVisible(rt, em, { ...ctx, em }, request[keyOf(rt.resource)], true);
+      checkPrecondition(preconditionOf(request), row);
       await rt.hooks?.beforeDelete?.(row, { ...ctx, em });
       if (softDelete === undefined) em.remove(row);
       else Object.assign(row, { [softDelete]: true, version: Number(row.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
@@ -172,6 +176,20 @@ async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }
   const total = Number(counts?.total ?? 0);
   const active = Number(counts?.active ?? 0);
   return { totalCount: total, activeCount: active, passiveCount: total - active };
+}
+
+/** The If-Match of an update or delete request (`ifMatch`), when the call had one. */
+function preconditionOf(request: Message): Precondition | undefined {
+  const ifMatch = request.ifMatch;
+  return ifMatch !== null && typeof ifMatch === 'object' ? (ifMatch as Precondition) : undefined;
+}
+
+/**
+ * Refuses a write to a row, read under its lock, whose version the If-Match does not name: 412
+ * SVC-SYS-4002 (docs/interface.md#conditional-requests). `*` passes any row: that it exists is already known.
+ */
+function checkPrecondition(ifMatch: Precondition | undefined, row: Row): void {
+  if (ifMatch && !ifMatch.any && !ifMatch.versions.includes(Number(row.version))) throw new DomainError('SVC-SYS-4002', 'precondition.failed');
 }
 
 function recordOf(resource: Resource, request: Message): Message {

@@ -37,3 +37,19 @@ export type ErrorCode = keyof typeof ERRORS;
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERRORS, value);
 }
+
+/**
+ * A failed If-Match: SVC-SYS-4002 (the record is not at the version the client named) answered as
+ * the failed precondition it is, 412 (docs/interface.md#conditional-requests).
+ */
+export const PRECONDITION_FAILED = { code: 'SVC-SYS-4002', messageKey: 'precondition.failed', http: 412 } as const;
+
+/**
+ * The HTTP status of an error: its code's, except for a failed If-Match (PRECONDITION_FAILED).
+ *
+ * @example
+ * httpStatusOf({ code: 'SVC-SYS-4002', messageKey: 'precondition.failed' }) // 412
+ */
+export function httpStatusOf(error: { code: ErrorCode; messageKey: string }): number {
+  return error.messageKey === PRECONDITION_FAILED.messageKey ? PRECONDITION_FAILED.http : ERRORS[error.code].http;
+}

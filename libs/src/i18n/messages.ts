@@ -115,6 +115,14 @@ const catalogue = {
     tr: 'Kayıt başka biri tarafından değiştirildi; yeniden yükleyip tekrar deneyin',
   },
   'version.required': { en: 'Field is required: version', tr: 'Alan zorunlu: version' },
+  'precondition.failed': {
+    en: 'The record is not at the version If-Match names; reload it and try again',
+    tr: 'Kayıt If-Match başlığının belirttiği sürümde değil; yeniden yükleyip tekrar deneyin',
+  },
+  'version.notInIfMatch': {
+    en: 'Field version names a version If-Match does not name',
+    tr: 'version alanı If-Match başlığının belirtmediği bir sürümü gösteriyor',
+  },
   'record.referenced': {
     en: 'The record is still referenced by other records',
     tr: 'Kayıt başka kayıtlar tarafından kullanılıyor',

@@ -1,5 +1,5 @@
 import type { MethodDefinition } from '@grpc/grpc-js';
-import type { PageMeta, PageRequest, Statistics } from '../gen/platform/common/v1/common.ts';
+import type { PageMeta, PageRequest, Precondition, Statistics } from '../gen/platform/common/v1/common.ts';
 import { methodNames, offers, type Operation, type Resource } from './resource.ts';
 
 /** A record as it travels in a CRUD request or response, field by field. */
@@ -7,6 +7,9 @@ export type RecordMessage = Record<string, unknown>;
 
 /** The key of a record in a get, update or delete request: `{ id }` or the declared key (`{ accountNo }`). */
 export type KeyRequest = Record<string, number | string>;
+
+/** A delete request: the record's key, and the If-Match behind the call when it had one (docs/interface.md#conditional-requests). */
+export type DeleteRequest = Record<string, number | string | Precondition | undefined>;
 
 /**
  * The method definitions of a resource's CRUD set, typed as the CRUD engine's requests and answers
@@ -19,7 +22,7 @@ export interface CrudMethods {
   get: MethodDefinition<KeyRequest, RecordMessage>;
   create?: MethodDefinition<RecordMessage, RecordMessage>;
   update?: MethodDefinition<RecordMessage, RecordMessage>;
-  delete?: MethodDefinition<KeyRequest, unknown>;
+  delete?: MethodDefinition<DeleteRequest, unknown>;
   list?: MethodDefinition<{ page: PageRequest }, { content: RecordMessage[]; meta?: PageMeta }>;
   stats?: MethodDefinition<{ crProcessId?: number }, Statistics>;
 }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.bpm.v1";
 
@@ -128,18 +128,24 @@ export interface CreateAccrualRequest {
 export interface UpdateAccrualRequest {
   /** Key of the Accrual. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   accrual?:
     | Accrual
     | undefined;
   /** Fields to write; a named field that is unset in accrual is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteAccrual. */
 export interface DeleteAccrualRequest {
   /** Key of the Accrual. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListAccruals. */
@@ -565,7 +571,7 @@ export const CreateAccrualRequest: MessageFns<CreateAccrualRequest> = {
 };
 
 function createBaseUpdateAccrualRequest(): UpdateAccrualRequest {
-  return { id: 0, accrual: undefined, updateMask: undefined };
+  return { id: 0, accrual: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateAccrualRequest: MessageFns<UpdateAccrualRequest> = {
@@ -578,6 +584,9 @@ export const UpdateAccrualRequest: MessageFns<UpdateAccrualRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -619,6 +628,14 @@ export const UpdateAccrualRequest: MessageFns<UpdateAccrualRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -633,13 +650,16 @@ export const UpdateAccrualRequest: MessageFns<UpdateAccrualRequest> = {
 };
 
 function createBaseDeleteAccrualRequest(): DeleteAccrualRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteAccrualRequest: MessageFns<DeleteAccrualRequest> = {
   encode(message: DeleteAccrualRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -663,6 +683,14 @@ export const DeleteAccrualRequest: MessageFns<DeleteAccrualRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.bpm.v1";
 
@@ -100,18 +100,24 @@ export interface CreateBranchRequest {
 export interface UpdateBranchRequest {
   /** Key of the Branch. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   branch?:
     | Branch
     | undefined;
   /** Fields to write; a named field that is unset in branch is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteBranch. */
 export interface DeleteBranchRequest {
   /** Key of the Branch. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListBranches. */
@@ -443,7 +449,7 @@ export const CreateBranchRequest: MessageFns<CreateBranchRequest> = {
 };
 
 function createBaseUpdateBranchRequest(): UpdateBranchRequest {
-  return { id: 0, branch: undefined, updateMask: undefined };
+  return { id: 0, branch: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateBranchRequest: MessageFns<UpdateBranchRequest> = {
@@ -456,6 +462,9 @@ export const UpdateBranchRequest: MessageFns<UpdateBranchRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -497,6 +506,14 @@ export const UpdateBranchRequest: MessageFns<UpdateBranchRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -511,13 +528,16 @@ export const UpdateBranchRequest: MessageFns<UpdateBranchRequest> = {
 };
 
 function createBaseDeleteBranchRequest(): DeleteBranchRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteBranchRequest: MessageFns<DeleteBranchRequest> = {
   encode(message: DeleteBranchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -541,6 +561,14 @@ export const DeleteBranchRequest: MessageFns<DeleteBranchRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

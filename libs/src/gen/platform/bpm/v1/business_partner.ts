@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.bpm.v1";
 
@@ -112,18 +112,24 @@ export interface CreateBusinessPartnerRequest {
 export interface UpdateBusinessPartnerRequest {
   /** Key of the BusinessPartner. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   businessPartner?:
     | BusinessPartner
     | undefined;
   /** Fields to write; a named field that is unset in business_partner is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteBusinessPartner. */
 export interface DeleteBusinessPartnerRequest {
   /** Key of the BusinessPartner. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListBusinessPartners. */
@@ -479,7 +485,7 @@ export const CreateBusinessPartnerRequest: MessageFns<CreateBusinessPartnerReque
 };
 
 function createBaseUpdateBusinessPartnerRequest(): UpdateBusinessPartnerRequest {
-  return { id: 0, businessPartner: undefined, updateMask: undefined };
+  return { id: 0, businessPartner: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateBusinessPartnerRequest: MessageFns<UpdateBusinessPartnerRequest> = {
@@ -492,6 +498,9 @@ export const UpdateBusinessPartnerRequest: MessageFns<UpdateBusinessPartnerReque
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -533,6 +542,14 @@ export const UpdateBusinessPartnerRequest: MessageFns<UpdateBusinessPartnerReque
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -547,13 +564,16 @@ export const UpdateBusinessPartnerRequest: MessageFns<UpdateBusinessPartnerReque
 };
 
 function createBaseDeleteBusinessPartnerRequest(): DeleteBusinessPartnerRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteBusinessPartnerRequest: MessageFns<DeleteBusinessPartnerRequest> = {
   encode(message: DeleteBusinessPartnerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -577,6 +597,14 @@ export const DeleteBusinessPartnerRequest: MessageFns<DeleteBusinessPartnerReque
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.bpm.v1";
 
@@ -104,18 +104,24 @@ export interface CreateContactRequest {
 export interface UpdateContactRequest {
   /** Key of the Contact. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   contact?:
     | Contact
     | undefined;
   /** Fields to write; a named field that is unset in contact is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteContact. */
 export interface DeleteContactRequest {
   /** Key of the Contact. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListContacts. */
@@ -447,7 +453,7 @@ export const CreateContactRequest: MessageFns<CreateContactRequest> = {
 };
 
 function createBaseUpdateContactRequest(): UpdateContactRequest {
-  return { id: 0, contact: undefined, updateMask: undefined };
+  return { id: 0, contact: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateContactRequest: MessageFns<UpdateContactRequest> = {
@@ -460,6 +466,9 @@ export const UpdateContactRequest: MessageFns<UpdateContactRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -501,6 +510,14 @@ export const UpdateContactRequest: MessageFns<UpdateContactRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -515,13 +532,16 @@ export const UpdateContactRequest: MessageFns<UpdateContactRequest> = {
 };
 
 function createBaseDeleteContactRequest(): DeleteContactRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteContactRequest: MessageFns<DeleteContactRequest> = {
   encode(message: DeleteContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -545,6 +565,14 @@ export const DeleteContactRequest: MessageFns<DeleteContactRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.bpm.v1";
 
@@ -100,18 +100,24 @@ export interface CreateContractItemRequest {
 export interface UpdateContractItemRequest {
   /** Key of the ContractItem. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   contractItem?:
     | ContractItem
     | undefined;
   /** Fields to write; a named field that is unset in contract_item is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteContractItem. */
 export interface DeleteContractItemRequest {
   /** Key of the ContractItem. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListContractItems. */
@@ -425,7 +431,7 @@ export const CreateContractItemRequest: MessageFns<CreateContractItemRequest> = 
 };
 
 function createBaseUpdateContractItemRequest(): UpdateContractItemRequest {
-  return { id: 0, contractItem: undefined, updateMask: undefined };
+  return { id: 0, contractItem: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateContractItemRequest: MessageFns<UpdateContractItemRequest> = {
@@ -438,6 +444,9 @@ export const UpdateContractItemRequest: MessageFns<UpdateContractItemRequest> = 
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -479,6 +488,14 @@ export const UpdateContractItemRequest: MessageFns<UpdateContractItemRequest> = 
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -493,13 +510,16 @@ export const UpdateContractItemRequest: MessageFns<UpdateContractItemRequest> = 
 };
 
 function createBaseDeleteContractItemRequest(): DeleteContractItemRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteContractItemRequest: MessageFns<DeleteContractItemRequest> = {
   encode(message: DeleteContractItemRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -523,6 +543,14 @@ export const DeleteContractItemRequest: MessageFns<DeleteContractItemRequest> = 
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -101,6 +101,19 @@ export interface ErrorDetail_ParamsEntry {
   value: string;
 }
 
+/**
+ * The If-Match of an update or delete (docs/interface.md#conditional-requests): the record is
+ * written or deleted only if its stored version is one the client names, else ABORTED with
+ * SVC-SYS-4002 and the message key precondition.failed (HTTP 412). Checked by the service under
+ * the row lock the write holds, so no concurrent write slips between the check and the write.
+ */
+export interface Precondition {
+  /** Any existing record matches (If-Match: *). */
+  any: boolean;
+  /** The versions that match (If-Match: W/"3", "4"); none when every tag named was not a version. */
+  versions: number[];
+}
+
 function createBaseSort(): Sort {
   return { field: "", direction: 0 };
 }
@@ -542,6 +555,77 @@ export const ErrorDetail_ParamsEntry: MessageFns<ErrorDetail_ParamsEntry> = {
 
             message.value = reader.string();
             continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBasePrecondition(): Precondition {
+  return { any: false, versions: [] };
+}
+
+export const Precondition: MessageFns<Precondition> = {
+  encode(message: Precondition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.any !== false) {
+      writer.uint32(8).bool(message.any);
+    }
+    if (message.versions.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.versions) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Precondition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePrecondition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.any = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.versions.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.versions.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
           }
         }
         if ((tag & 7) === 4 || tag === 0) {

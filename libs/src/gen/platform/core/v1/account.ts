@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -92,18 +92,24 @@ export interface CreateAccountRequest {
 export interface UpdateAccountRequest {
   /** Key of the Account. */
   accountNo: string;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   account?:
     | Account
     | undefined;
   /** Fields to write; a named field that is unset in account is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteAccount. */
 export interface DeleteAccountRequest {
   /** Key of the Account. */
   accountNo: string;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListAccounts. */
@@ -399,7 +405,7 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
 };
 
 function createBaseUpdateAccountRequest(): UpdateAccountRequest {
-  return { accountNo: "", account: undefined, updateMask: undefined };
+  return { accountNo: "", account: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
@@ -412,6 +418,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -453,6 +462,14 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -467,13 +484,16 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
 };
 
 function createBaseDeleteAccountRequest(): DeleteAccountRequest {
-  return { accountNo: "" };
+  return { accountNo: "", ifMatch: undefined };
 }
 
 export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
   encode(message: DeleteAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accountNo !== "") {
       writer.uint32(10).string(message.accountNo);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -497,6 +517,14 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
             }
 
             message.accountNo = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

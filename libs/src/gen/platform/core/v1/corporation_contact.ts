@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -96,18 +96,24 @@ export interface CreateCorporationContactRequest {
 export interface UpdateCorporationContactRequest {
   /** Key of the CorporationContact. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   corporationContact?:
     | CorporationContact
     | undefined;
   /** Fields to write; a named field that is unset in corporation_contact is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteCorporationContact. */
 export interface DeleteCorporationContactRequest {
   /** Key of the CorporationContact. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListCorporationContacts. */
@@ -415,7 +421,7 @@ export const CreateCorporationContactRequest: MessageFns<CreateCorporationContac
 };
 
 function createBaseUpdateCorporationContactRequest(): UpdateCorporationContactRequest {
-  return { id: 0, corporationContact: undefined, updateMask: undefined };
+  return { id: 0, corporationContact: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateCorporationContactRequest: MessageFns<UpdateCorporationContactRequest> = {
@@ -428,6 +434,9 @@ export const UpdateCorporationContactRequest: MessageFns<UpdateCorporationContac
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -469,6 +478,14 @@ export const UpdateCorporationContactRequest: MessageFns<UpdateCorporationContac
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -483,13 +500,16 @@ export const UpdateCorporationContactRequest: MessageFns<UpdateCorporationContac
 };
 
 function createBaseDeleteCorporationContactRequest(): DeleteCorporationContactRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteCorporationContactRequest: MessageFns<DeleteCorporationContactRequest> = {
   encode(message: DeleteCorporationContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -513,6 +533,14 @@ export const DeleteCorporationContactRequest: MessageFns<DeleteCorporationContac
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -84,18 +84,24 @@ export interface CreateCountryRequest {
 export interface UpdateCountryRequest {
   /** Key of the Country. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   country?:
     | Country
     | undefined;
   /** Fields to write; a named field that is unset in country is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteCountry. */
 export interface DeleteCountryRequest {
   /** Key of the Country. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListCountries. */
@@ -361,7 +367,7 @@ export const CreateCountryRequest: MessageFns<CreateCountryRequest> = {
 };
 
 function createBaseUpdateCountryRequest(): UpdateCountryRequest {
-  return { id: 0, country: undefined, updateMask: undefined };
+  return { id: 0, country: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateCountryRequest: MessageFns<UpdateCountryRequest> = {
@@ -374,6 +380,9 @@ export const UpdateCountryRequest: MessageFns<UpdateCountryRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -415,6 +424,14 @@ export const UpdateCountryRequest: MessageFns<UpdateCountryRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -429,13 +446,16 @@ export const UpdateCountryRequest: MessageFns<UpdateCountryRequest> = {
 };
 
 function createBaseDeleteCountryRequest(): DeleteCountryRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteCountryRequest: MessageFns<DeleteCountryRequest> = {
   encode(message: DeleteCountryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -459,6 +479,14 @@ export const DeleteCountryRequest: MessageFns<DeleteCountryRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

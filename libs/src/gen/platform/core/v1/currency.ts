@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -92,18 +92,24 @@ export interface CreateCurrencyRequest {
 export interface UpdateCurrencyRequest {
   /** Key of the Currency. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   currency?:
     | Currency
     | undefined;
   /** Fields to write; a named field that is unset in currency is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteCurrency. */
 export interface DeleteCurrencyRequest {
   /** Key of the Currency. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListCurrencies. */
@@ -393,7 +399,7 @@ export const CreateCurrencyRequest: MessageFns<CreateCurrencyRequest> = {
 };
 
 function createBaseUpdateCurrencyRequest(): UpdateCurrencyRequest {
-  return { id: 0, currency: undefined, updateMask: undefined };
+  return { id: 0, currency: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateCurrencyRequest: MessageFns<UpdateCurrencyRequest> = {
@@ -406,6 +412,9 @@ export const UpdateCurrencyRequest: MessageFns<UpdateCurrencyRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -447,6 +456,14 @@ export const UpdateCurrencyRequest: MessageFns<UpdateCurrencyRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -461,13 +478,16 @@ export const UpdateCurrencyRequest: MessageFns<UpdateCurrencyRequest> = {
 };
 
 function createBaseDeleteCurrencyRequest(): DeleteCurrencyRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteCurrencyRequest: MessageFns<DeleteCurrencyRequest> = {
   encode(message: DeleteCurrencyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -491,6 +511,14 @@ export const DeleteCurrencyRequest: MessageFns<DeleteCurrencyRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -84,18 +84,24 @@ export interface CreateGroupRequest {
 export interface UpdateGroupRequest {
   /** Key of the Group. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   group?:
     | Group
     | undefined;
   /** Fields to write; a named field that is unset in group is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteGroup. */
 export interface DeleteGroupRequest {
   /** Key of the Group. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListGroups. */
@@ -367,7 +373,7 @@ export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
 };
 
 function createBaseUpdateGroupRequest(): UpdateGroupRequest {
-  return { id: 0, group: undefined, updateMask: undefined };
+  return { id: 0, group: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
@@ -380,6 +386,9 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -421,6 +430,14 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -435,13 +452,16 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
 };
 
 function createBaseDeleteGroupRequest(): DeleteGroupRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
   encode(message: DeleteGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -465,6 +485,14 @@ export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

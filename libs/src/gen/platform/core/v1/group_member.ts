@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -84,18 +84,24 @@ export interface CreateGroupMemberRequest {
 export interface UpdateGroupMemberRequest {
   /** Key of the GroupMember. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   groupMember?:
     | GroupMember
     | undefined;
   /** Fields to write; a named field that is unset in group_member is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteGroupMember. */
 export interface DeleteGroupMemberRequest {
   /** Key of the GroupMember. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListGroupMembers. */
@@ -361,7 +367,7 @@ export const CreateGroupMemberRequest: MessageFns<CreateGroupMemberRequest> = {
 };
 
 function createBaseUpdateGroupMemberRequest(): UpdateGroupMemberRequest {
-  return { id: 0, groupMember: undefined, updateMask: undefined };
+  return { id: 0, groupMember: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateGroupMemberRequest: MessageFns<UpdateGroupMemberRequest> = {
@@ -374,6 +380,9 @@ export const UpdateGroupMemberRequest: MessageFns<UpdateGroupMemberRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -415,6 +424,14 @@ export const UpdateGroupMemberRequest: MessageFns<UpdateGroupMemberRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -429,13 +446,16 @@ export const UpdateGroupMemberRequest: MessageFns<UpdateGroupMemberRequest> = {
 };
 
 function createBaseDeleteGroupMemberRequest(): DeleteGroupMemberRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteGroupMemberRequest: MessageFns<DeleteGroupMemberRequest> = {
   encode(message: DeleteGroupMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -459,6 +479,14 @@ export const DeleteGroupMemberRequest: MessageFns<DeleteGroupMemberRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -100,18 +100,24 @@ export interface CreateLicenseRequest {
 export interface UpdateLicenseRequest {
   /** Key of the License. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   license?:
     | License
     | undefined;
   /** Fields to write; a named field that is unset in license is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteLicense. */
 export interface DeleteLicenseRequest {
   /** Key of the License. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListLicenses. */
@@ -431,7 +437,7 @@ export const CreateLicenseRequest: MessageFns<CreateLicenseRequest> = {
 };
 
 function createBaseUpdateLicenseRequest(): UpdateLicenseRequest {
-  return { id: 0, license: undefined, updateMask: undefined };
+  return { id: 0, license: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateLicenseRequest: MessageFns<UpdateLicenseRequest> = {
@@ -444,6 +450,9 @@ export const UpdateLicenseRequest: MessageFns<UpdateLicenseRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -485,6 +494,14 @@ export const UpdateLicenseRequest: MessageFns<UpdateLicenseRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -499,13 +516,16 @@ export const UpdateLicenseRequest: MessageFns<UpdateLicenseRequest> = {
 };
 
 function createBaseDeleteLicenseRequest(): DeleteLicenseRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteLicenseRequest: MessageFns<DeleteLicenseRequest> = {
   encode(message: DeleteLicenseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -529,6 +549,14 @@ export const DeleteLicenseRequest: MessageFns<DeleteLicenseRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -88,18 +88,24 @@ export interface CreateRoleTypeRequest {
 export interface UpdateRoleTypeRequest {
   /** Key of the RoleType. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   roleType?:
     | RoleType
     | undefined;
   /** Fields to write; a named field that is unset in role_type is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteRoleType. */
 export interface DeleteRoleTypeRequest {
   /** Key of the RoleType. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListRoleTypes. */
@@ -377,7 +383,7 @@ export const CreateRoleTypeRequest: MessageFns<CreateRoleTypeRequest> = {
 };
 
 function createBaseUpdateRoleTypeRequest(): UpdateRoleTypeRequest {
-  return { id: 0, roleType: undefined, updateMask: undefined };
+  return { id: 0, roleType: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateRoleTypeRequest: MessageFns<UpdateRoleTypeRequest> = {
@@ -390,6 +396,9 @@ export const UpdateRoleTypeRequest: MessageFns<UpdateRoleTypeRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -431,6 +440,14 @@ export const UpdateRoleTypeRequest: MessageFns<UpdateRoleTypeRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -445,13 +462,16 @@ export const UpdateRoleTypeRequest: MessageFns<UpdateRoleTypeRequest> = {
 };
 
 function createBaseDeleteRoleTypeRequest(): DeleteRoleTypeRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteRoleTypeRequest: MessageFns<DeleteRoleTypeRequest> = {
   encode(message: DeleteRoleTypeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -475,6 +495,14 @@ export const DeleteRoleTypeRequest: MessageFns<DeleteRoleTypeRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.core.v1";
 
@@ -88,18 +88,24 @@ export interface CreateUserProcessRequest {
 export interface UpdateUserProcessRequest {
   /** Key of the UserProcess. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   userProcess?:
     | UserProcess
     | undefined;
   /** Fields to write; a named field that is unset in user_process is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteUserProcess. */
 export interface DeleteUserProcessRequest {
   /** Key of the UserProcess. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListUserProcesses. */
@@ -397,7 +403,7 @@ export const CreateUserProcessRequest: MessageFns<CreateUserProcessRequest> = {
 };
 
 function createBaseUpdateUserProcessRequest(): UpdateUserProcessRequest {
-  return { id: 0, userProcess: undefined, updateMask: undefined };
+  return { id: 0, userProcess: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateUserProcessRequest: MessageFns<UpdateUserProcessRequest> = {
@@ -410,6 +416,9 @@ export const UpdateUserProcessRequest: MessageFns<UpdateUserProcessRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -451,6 +460,14 @@ export const UpdateUserProcessRequest: MessageFns<UpdateUserProcessRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -465,13 +482,16 @@ export const UpdateUserProcessRequest: MessageFns<UpdateUserProcessRequest> = {
 };
 
 function createBaseDeleteUserProcessRequest(): DeleteUserProcessRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteUserProcessRequest: MessageFns<DeleteUserProcessRequest> = {
   encode(message: DeleteUserProcessRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -495,6 +515,14 @@ export const DeleteUserProcessRequest: MessageFns<DeleteUserProcessRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.dms.v1";
 
@@ -92,18 +92,24 @@ export interface CreateDmsAccountConfigRequest {
 export interface UpdateDmsAccountConfigRequest {
   /** Key of the DmsAccountConfig. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   dmsAccountConfig?:
     | DmsAccountConfig
     | undefined;
   /** Fields to write; a named field that is unset in dms_account_config is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteDmsAccountConfig. */
 export interface DeleteDmsAccountConfigRequest {
   /** Key of the DmsAccountConfig. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListDmsAccountConfigs. */
@@ -399,7 +405,7 @@ export const CreateDmsAccountConfigRequest: MessageFns<CreateDmsAccountConfigReq
 };
 
 function createBaseUpdateDmsAccountConfigRequest(): UpdateDmsAccountConfigRequest {
-  return { id: 0, dmsAccountConfig: undefined, updateMask: undefined };
+  return { id: 0, dmsAccountConfig: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateDmsAccountConfigRequest: MessageFns<UpdateDmsAccountConfigRequest> = {
@@ -412,6 +418,9 @@ export const UpdateDmsAccountConfigRequest: MessageFns<UpdateDmsAccountConfigReq
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -453,6 +462,14 @@ export const UpdateDmsAccountConfigRequest: MessageFns<UpdateDmsAccountConfigReq
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -467,13 +484,16 @@ export const UpdateDmsAccountConfigRequest: MessageFns<UpdateDmsAccountConfigReq
 };
 
 function createBaseDeleteDmsAccountConfigRequest(): DeleteDmsAccountConfigRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteDmsAccountConfigRequest: MessageFns<DeleteDmsAccountConfigRequest> = {
   encode(message: DeleteDmsAccountConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -497,6 +517,14 @@ export const DeleteDmsAccountConfigRequest: MessageFns<DeleteDmsAccountConfigReq
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.dms.v1";
 
@@ -88,18 +88,24 @@ export interface CreateDmsCategoryRequest {
 export interface UpdateDmsCategoryRequest {
   /** Key of the DmsCategory. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   dmsCategory?:
     | DmsCategory
     | undefined;
   /** Fields to write; a named field that is unset in dms_category is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteDmsCategory. */
 export interface DeleteDmsCategoryRequest {
   /** Key of the DmsCategory. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListDmsCategories. */
@@ -383,7 +389,7 @@ export const CreateDmsCategoryRequest: MessageFns<CreateDmsCategoryRequest> = {
 };
 
 function createBaseUpdateDmsCategoryRequest(): UpdateDmsCategoryRequest {
-  return { id: 0, dmsCategory: undefined, updateMask: undefined };
+  return { id: 0, dmsCategory: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateDmsCategoryRequest: MessageFns<UpdateDmsCategoryRequest> = {
@@ -396,6 +402,9 @@ export const UpdateDmsCategoryRequest: MessageFns<UpdateDmsCategoryRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -437,6 +446,14 @@ export const UpdateDmsCategoryRequest: MessageFns<UpdateDmsCategoryRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -451,13 +468,16 @@ export const UpdateDmsCategoryRequest: MessageFns<UpdateDmsCategoryRequest> = {
 };
 
 function createBaseDeleteDmsCategoryRequest(): DeleteDmsCategoryRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteDmsCategoryRequest: MessageFns<DeleteDmsCategoryRequest> = {
   encode(message: DeleteDmsCategoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -481,6 +501,14 @@ export const DeleteDmsCategoryRequest: MessageFns<DeleteDmsCategoryRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

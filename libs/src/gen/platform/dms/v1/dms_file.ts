@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.dms.v1";
 
@@ -130,18 +130,24 @@ export interface GetDmsFileRequest {
 export interface UpdateDmsFileRequest {
   /** Key of the DmsFile. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   dmsFile?:
     | DmsFile
     | undefined;
   /** Fields to write; a named field that is unset in dms_file is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteDmsFile. */
 export interface DeleteDmsFileRequest {
   /** Key of the DmsFile. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListDmsFiles. */
@@ -569,7 +575,7 @@ export const GetDmsFileRequest: MessageFns<GetDmsFileRequest> = {
 };
 
 function createBaseUpdateDmsFileRequest(): UpdateDmsFileRequest {
-  return { id: 0, dmsFile: undefined, updateMask: undefined };
+  return { id: 0, dmsFile: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateDmsFileRequest: MessageFns<UpdateDmsFileRequest> = {
@@ -582,6 +588,9 @@ export const UpdateDmsFileRequest: MessageFns<UpdateDmsFileRequest> = {
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -623,6 +632,14 @@ export const UpdateDmsFileRequest: MessageFns<UpdateDmsFileRequest> = {
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -637,13 +654,16 @@ export const UpdateDmsFileRequest: MessageFns<UpdateDmsFileRequest> = {
 };
 
 function createBaseDeleteDmsFileRequest(): DeleteDmsFileRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteDmsFileRequest: MessageFns<DeleteDmsFileRequest> = {
   encode(message: DeleteDmsFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -667,6 +687,14 @@ export const DeleteDmsFileRequest: MessageFns<DeleteDmsFileRequest> = {
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.dms.v1";
 
@@ -96,18 +96,24 @@ export interface CreateDmsRetentionPolicyRequest {
 export interface UpdateDmsRetentionPolicyRequest {
   /** Key of the DmsRetentionPolicy. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   dmsRetentionPolicy?:
     | DmsRetentionPolicy
     | undefined;
   /** Fields to write; a named field that is unset in dms_retention_policy is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteDmsRetentionPolicy. */
 export interface DeleteDmsRetentionPolicyRequest {
   /** Key of the DmsRetentionPolicy. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListDmsRetentionPolicies. */
@@ -471,7 +477,7 @@ export const CreateDmsRetentionPolicyRequest: MessageFns<CreateDmsRetentionPolic
 };
 
 function createBaseUpdateDmsRetentionPolicyRequest(): UpdateDmsRetentionPolicyRequest {
-  return { id: 0, dmsRetentionPolicy: undefined, updateMask: undefined };
+  return { id: 0, dmsRetentionPolicy: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateDmsRetentionPolicyRequest: MessageFns<UpdateDmsRetentionPolicyRequest> = {
@@ -484,6 +490,9 @@ export const UpdateDmsRetentionPolicyRequest: MessageFns<UpdateDmsRetentionPolic
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -525,6 +534,14 @@ export const UpdateDmsRetentionPolicyRequest: MessageFns<UpdateDmsRetentionPolic
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -539,13 +556,16 @@ export const UpdateDmsRetentionPolicyRequest: MessageFns<UpdateDmsRetentionPolic
 };
 
 function createBaseDeleteDmsRetentionPolicyRequest(): DeleteDmsRetentionPolicyRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteDmsRetentionPolicyRequest: MessageFns<DeleteDmsRetentionPolicyRequest> = {
   encode(message: DeleteDmsRetentionPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -569,6 +589,14 @@ export const DeleteDmsRetentionPolicyRequest: MessageFns<DeleteDmsRetentionPolic
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }

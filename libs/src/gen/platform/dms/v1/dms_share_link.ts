@@ -20,7 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
 import { FieldMask } from "../../../google/protobuf/field_mask.ts";
-import { PageMeta, PageRequest, Statistics } from "../../common/v1/common.ts";
+import { PageMeta, PageRequest, Precondition, Statistics } from "../../common/v1/common.ts";
 
 export const protobufPackage = "platform.dms.v1";
 
@@ -108,18 +108,24 @@ export interface CreateDmsShareLinkRequest {
 export interface UpdateDmsShareLinkRequest {
   /** Key of the DmsShareLink. */
   id: number;
-  /** New field values; version must equal the stored version. */
+  /** New field values; version (required without if_match) must equal the stored version. */
   dmsShareLink?:
     | DmsShareLink
     | undefined;
   /** Fields to write; a named field that is unset in dms_share_link is cleared. */
-  updateMask?: string[] | undefined;
+  updateMask?:
+    | string[]
+    | undefined;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of DeleteDmsShareLink. */
 export interface DeleteDmsShareLinkRequest {
   /** Key of the DmsShareLink. */
   id: number;
+  /** The If-Match behind the call, when it had one. */
+  ifMatch?: Precondition | undefined;
 }
 
 /** Request of ListDmsShareLinks. */
@@ -463,7 +469,7 @@ export const CreateDmsShareLinkRequest: MessageFns<CreateDmsShareLinkRequest> = 
 };
 
 function createBaseUpdateDmsShareLinkRequest(): UpdateDmsShareLinkRequest {
-  return { id: 0, dmsShareLink: undefined, updateMask: undefined };
+  return { id: 0, dmsShareLink: undefined, updateMask: undefined, ifMatch: undefined };
 }
 
 export const UpdateDmsShareLinkRequest: MessageFns<UpdateDmsShareLinkRequest> = {
@@ -476,6 +482,9 @@ export const UpdateDmsShareLinkRequest: MessageFns<UpdateDmsShareLinkRequest> = 
     }
     if (message.updateMask !== undefined) {
       FieldMask.encode(FieldMask.wrap(message.updateMask), writer.uint32(26).fork()).join();
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -517,6 +526,14 @@ export const UpdateDmsShareLinkRequest: MessageFns<UpdateDmsShareLinkRequest> = 
             message.updateMask = FieldMask.unwrap(FieldMask.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -531,13 +548,16 @@ export const UpdateDmsShareLinkRequest: MessageFns<UpdateDmsShareLinkRequest> = 
 };
 
 function createBaseDeleteDmsShareLinkRequest(): DeleteDmsShareLinkRequest {
-  return { id: 0 };
+  return { id: 0, ifMatch: undefined };
 }
 
 export const DeleteDmsShareLinkRequest: MessageFns<DeleteDmsShareLinkRequest> = {
   encode(message: DeleteDmsShareLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.ifMatch !== undefined) {
+      Precondition.encode(message.ifMatch, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -561,6 +581,14 @@ export const DeleteDmsShareLinkRequest: MessageFns<DeleteDmsShareLinkRequest> = 
             }
 
             message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = Precondition.decode(reader, reader.uint32());
             continue;
           }
         }
