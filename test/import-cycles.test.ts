@@ -4,43 +4,13 @@
  * on its own. Import specifiers are read with the TypeScript compiler API (no build, `.ts`
  * extensions as Node runs them); cycles are the strongly connected components of the folder graph.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import test from 'ava';
-import ts from 'typescript';
 import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 const LIBS_SRC = join(ROOT_DIR, 'libs/src');
 const WORKSPACES = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-/** Every module specifier of a file: imports, re-exports, `import()` and `import('x').T` types. */
-function specifiersOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push(node.argument.literal.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
 
 /** The absolute path a specifier names, when it names a file of this repository. */
 function targetOf(file: string, specifier: string): string | undefined {
