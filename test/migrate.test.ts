@@ -105,15 +105,16 @@ test('down without a service is refused and reverts nothing; an unknown service 
 test("the partner keys' migration refuses, saying what to do, a database without core's migrations or with partners naming no country of their tenant; applies once corrected", async (t) => {
   const url = await freshDatabase(t);
   const bpm = migrationFiles('bpm');
-  const last = bpm.at(-1)!;
-  t.regex(last, /partner_places$/, "the keys are bpm's last migration");
+  const keys = bpm.findIndex((name) => /partner_places$/.test(name));
+  t.true(keys > 0, "bpm has the keys' migration");
   const early = await runMigrate(url, 'up', 'bpm');
   t.not(early.code, 0);
   t.regex(early.stderr + early.stdout, /core's migrations must be applied before bpm's \(npm run migrate -- up core\)/);
-  t.false((await appliedMigrations(url, 'bpm')).includes(last));
+  t.false((await appliedMigrations(url, 'bpm')).includes(bpm[keys]!));
 
   t.is((await runMigrate(url, 'up')).code, 0);
-  t.is((await runMigrate(url, 'down', 'bpm')).code, 0);
+  // down to before the keys: one `down` per migration from the last back to them
+  for (let i = bpm.length - 1; i >= keys; i--) t.is((await runMigrate(url, 'down', 'bpm')).code, 0);
   await withClient(url, (db) =>
     db.query(`insert into bpm.business_partner (cr_process_id, partner_code, partner_name, partner_type, country_id, created_at, updated_at, created_by, updated_by)
       values (77, 'P-1', 'Nowhere', 'CUSTOMER', 4242, now(), now(), 'test', 'test')`),
@@ -121,7 +122,7 @@ test("the partner keys' migration refuses, saying what to do, a database without
   const refused = await runMigrate(url, 'up', 'bpm');
   t.not(refused.code, 0);
   t.regex(refused.stderr + refused.stdout, /business partners name a country that is not of their tenant; correct their country_id first/);
-  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm.slice(0, -1), 'nothing of it applied');
+  t.deepEqual(await appliedMigrations(url, 'bpm'), bpm.slice(0, keys), 'nothing of it applied');
 
   await withClient(url, (db) => db.query(`update bpm.business_partner set country_id = null where cr_process_id = 77`));
   t.is((await runMigrate(url, 'up', 'bpm')).code, 0);

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
+import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
@@ -146,5 +147,6 @@ export const entities = [
   SessionEntity,
   ExceptionEntity,
   AccessStampEntity,
+  outboxEntity(SCHEMA),
 ];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

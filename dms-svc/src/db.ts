@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
+import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
@@ -42,5 +43,5 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), ...tenantCountSchemas(dmsResources, SCHEMA), DmsShareDownloadSlotEntity];
+export const entities = [...schemas.values(), ...tenantCountSchemas(dmsResources, SCHEMA), DmsShareDownloadSlotEntity, outboxEntity(SCHEMA)];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -22,6 +22,8 @@ import { readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from './values.ts';
+import { keyText, recordEvent } from '../events/outbox.ts';
+import { changesOf } from './changes.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
 
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -97,6 +99,7 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
+    await recordChange(rt, em, ctx, 'created', undefined, created);
     return created;
   });
   const [message] = await toMessages(rt, [row], ctx);
@@ -126,9 +129,11 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
       }
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'update', current);
+    const before = { ...current };
     Object.assign(current, { ...values, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
+    await recordChange(rt, em, ctx, 'updated', before, current);
     return current;
   });
   const [message] = await toMessages(rt, [row], ctx);
@@ -142,6 +147,7 @@ async function deleteRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
       const row = await findVisible(rt, em, { ...ctx, em }, request[keyOf(rt.resource)], true);
       checkPrecondition(preconditionOf(request), row);
       await rt.hooks?.beforeDelete?.(row, { ...ctx, em });
+      await recordChange(rt, em, ctx, 'deleted', row, undefined);
       if (softDelete === undefined) em.remove(row);
       else Object.assign(row, { [softDelete]: true, version: Number(row.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
       await em.flush();
@@ -176,6 +182,31 @@ async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }
   const total = Number(counts?.total ?? 0);
   const active = Number(counts?.active ?? 0);
   return { totalCount: total, activeCount: active, passiveCount: total - active };
+}
+
+/**
+ * The event of a create, update or delete (`<path>.created|updated|deleted`), written in the
+ * change's transaction (events/outbox.ts).
+ */
+async function recordChange(
+  rt: ResourceRuntime,
+  em: EntityManager,
+  ctx: CallContext,
+  what: 'created' | 'updated' | 'deleted',
+  before: Row | undefined,
+  after: Row | undefined,
+): Promise<void> {
+  const row = after ?? before;
+  if (!row) return;
+  await recordEvent(em, {
+    type: `${rt.resource.path}.${what}`,
+    crProcessId: Number(row.crProcessId),
+    entity: rt.resource.path,
+    key: keyText(rt.resource, row),
+    version: Number(row.version),
+    actor: actorOf(ctx),
+    changes: changesOf(rt.resource, before, after),
+  });
 }
 
 /** The If-Match of an update or delete request (`ifMatch`), when the call had one. */

@@ -28,6 +28,8 @@ export interface ScalarField {
   default?: string | number | boolean;
   /** Accepted on write, never returned (passwords). */
   writeOnly?: boolean;
+  /** Shown to its owner, never written into an event or a record's history (a signing secret). */
+  secret?: true;
   /** Returned, never written through the API (computed by the service). */
   readOnly?: boolean;
   /**

@@ -1,0 +1,28 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional
+ * outbox"). The table, indexes and trigger are the entity's (migration:create wrote them); the
+ * function the trigger calls is written here, before it.
+ */
+export class Migration20261127055950_outbox extends Migration {
+
+  override name = 'Migration20261127055950_outbox';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "bpm"."bpm_outbox" ("seq" bigserial primary key, "event_id" uuid not null, "type" varchar(100) not null, "cr_process_id" bigint not null, "entity" varchar(64) not null, "entity_key" varchar(255) not null, "version" int null, "actor" varchar(100) null, "occurred_at" timestamptz not null, "request_id" varchar(100) null, "changes" jsonb not null, "dispatched" boolean not null default false);`);
+    this.addSql(`alter table "bpm"."bpm_outbox" add constraint "bpm_outbox_event_id_unique" unique ("event_id");`);
+    this.addSql(`create index "bpm_outbox_record_index" on "bpm"."bpm_outbox" ("cr_process_id", "entity", "entity_key", "seq");`);
+    this.addSql(`create index "bpm_outbox_pending_index" on "bpm"."bpm_outbox" ("seq") where not "dispatched";`);
+
+    this.addSql(`create or replace function "bpm"."bpm_outbox_notify"() returns trigger as \$\$ begin perform pg_notify('platform_outbox', 'bpm'); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create trigger "bpm_outbox_notify" after insert on "bpm"."bpm_outbox" for each statement execute function "bpm"."bpm_outbox_notify"();`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop trigger if exists "bpm_outbox_notify" on "bpm"."bpm_outbox";`);
+    this.addSql(`drop table if exists "bpm"."bpm_outbox" cascade;`);
+    this.addSql(`drop function if exists "bpm"."bpm_outbox_notify"();`);
+  }
+
+}

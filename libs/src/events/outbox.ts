@@ -1,0 +1,66 @@
+/**
+ * Writes a service's events into its outbox (outbox-entity.ts), always with the EntityManager of the
+ * transaction that makes the change: the event commits with the change, or neither does
+ * (docs/decisions.md "Events: a transactional outbox").
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Row } from '../db/entity-schema.ts';
+import { currentRequestId } from '../log/request-id.ts';
+import { keyOf, type Resource } from '../resource/resource.ts';
+import { OUTBOX_ENTITY } from './outbox-entity.ts';
+
+/** One changed field: its value before and after, as records show it (absent values are null). */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/** Changed fields by name. */
+export type Changes = Record<string, FieldChange>;
+
+/** An event about to be written; who, when and for which request are the writer's. */
+export interface EventInput {
+  /** `<entity>.created|updated|deleted`, or a move's own (`accrual.approved`). */
+  type: string;
+  crProcessId: number;
+  /** The resource's path (`branch`, `dms-file`). */
+  entity: string;
+  /** The record's key as its path names it (the id, or account's accountNo), as text. */
+  key: string | number;
+  /** The record's version after the change (before it, for a delete). */
+  version?: number | undefined;
+  /** The user code of who made the change (`svc:<service>` for another service). */
+  actor: string;
+  changes: Changes;
+}
+
+/**
+ * Inserts one event into the outbox of `em`'s service, in `em`'s transaction.
+ *
+ * @example
+ * await em.transactional(async (em) => {
+ *   await approve(em, accrual);
+ *   await recordEvent(em, { type: 'accrual.approved', crProcessId, entity: 'accrual', key: accrual.id, version, actor, changes });
+ * });
+ */
+export async function recordEvent(em: EntityManager, event: EventInput): Promise<void> {
+  await em.insert(em.getMetadata().getByClassName<Row>(OUTBOX_ENTITY).class, {
+    eventId: randomUUID(),
+    type: event.type,
+    crProcessId: event.crProcessId,
+    entity: event.entity,
+    entityKey: String(event.key),
+    version: event.version ?? null,
+    actor: event.actor,
+    occurredAt: new Date(),
+    requestId: currentRequestId() ?? null,
+    changes: event.changes,
+    dispatched: false,
+  });
+}
+
+/** A row's key as its path names it. */
+export function keyText(resource: Resource, row: Row): string {
+  return String(row[keyOf(resource)]);
+}
