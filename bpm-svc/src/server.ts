@@ -1,16 +1,18 @@
 import type { Server } from '@grpc/grpc-js';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { schemas } from './db.ts';
+import { registerHistory } from '@platform/libs/events/history.ts';
+import { SCHEMA, schemas } from './db.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { accrualHooks } from './resources/accrual/accrual.hooks.ts';
 import { accrualMoves } from './resources/accrual/accrual.operations.ts';
 import { branchByPartner } from './resources/branch/branch.operations.ts';
 
-/** Registers the partner-management service's gRPC implementations: every resource. */
+/** Registers the partner-management service's gRPC implementations: every resource and its history. */
 export function register(server: Server, runtime: Runtime): void {
   registerResources(server, runtime, schemas, bpmResources, {
     branch: { handlers: branchByPartner },
     accrual: { hooks: accrualHooks, handlers: accrualMoves },
   });
+  registerHistory(server, runtime, bpmResources, SCHEMA);
 }

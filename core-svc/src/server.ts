@@ -9,14 +9,15 @@ import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
-import { schemas } from './db.ts';
+import { registerHistory } from '@platform/libs/events/history.ts';
+import { SCHEMA, schemas } from './db.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';
 import { licenseHooks } from './resources/license/license.operations.ts';
 import { userInfoHooks } from './resources/user-info/user-info.operations.ts';
 import { userProcessHooks } from './resources/user-process/user-process.operations.ts';
 
-/** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource. */
+/** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource and its history. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
@@ -27,4 +28,5 @@ export function register(server: Server, runtime: Runtime, config: Config): void
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },
   });
+  registerHistory(server, runtime, coreResources, SCHEMA);
 }

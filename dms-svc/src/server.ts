@@ -4,7 +4,8 @@ import { resourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
-import { schemas } from './db.ts';
+import { registerHistory } from '@platform/libs/events/history.ts';
+import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
 import { startFileServer } from './http/file-server.ts';
@@ -17,7 +18,7 @@ import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
 import { startRetentionJob } from './retention/retention-job.ts';
 
-/** Registers the document service's gRPC implementations: every resource, the audit chain's check, retention's dry run and run. */
+/** Registers the document service's gRPC implementations: every resource and its history, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
@@ -28,6 +29,7 @@ export function register(server: Server, runtime: Runtime, config: Config): void
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { handlers: auditVerify },
   });
+  registerHistory(server, runtime, dmsResources, SCHEMA);
 }
 
 /**

@@ -36,6 +36,7 @@ import { dmsSharePublicRoutes } from './routes/dms-share-public.ts';
 import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { historyRoutes } from './routes/history.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 
 export interface GatewayDeps {
@@ -146,6 +147,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
         dmsRoutes(backends),
+        historyRoutes(registry, backends),
         ...crudRoutes(registry, backends),
       ]),
     ]),

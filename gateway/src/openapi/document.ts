@@ -40,6 +40,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   const schemas = { ...sharedSchemas(docs) };
   schemas.SessionPage = pageResponse(docs, ref('Session'), 'A page of sessions.');
   schemas.ExceptionEntryPage = pageResponse(docs, ref('ExceptionEntry'), 'A page of exception-log entries.');
+  schemas.HistoryEventPage = pageResponse(docs, ref('HistoryEvent'), "A page of a record's events, newest first.");
   for (const resource of resources) {
     Object.assign(schemas, recordSchemas(resource, docs));
     schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource);

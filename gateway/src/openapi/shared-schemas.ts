@@ -144,6 +144,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
       },
     },
     ExceptionEntry: protoSchema(docs, `${CORE}.ExceptionEntry`, { only: EXCEPTION_FIELDS, allPresent: true }),
+    HistoryEvent: historyEvent(docs),
     Health: {
       type: 'object',
       description: 'UP when every component is (200), else DOWN (503); docs/interface.md#health.',
@@ -223,3 +224,19 @@ export function resourcePageRequest(docs: ProtoDocs, resource: Resource): Schema
 
 export const pageRequestName = (resource: Resource) => `${schemaNames(resource).record}PageRequest`;
 export const pageResponseName = (resource: Resource) => `${schemaNames(resource).record}Page`;
+
+/** One event of a record's history (docs/interface.md#history); `changes` maps a field to its `{from, to}`. */
+function historyEvent(docs: ProtoDocs): SchemaObject {
+  const message = `${COMMON}.HistoryEvent`;
+  const shown = protoSchema(docs, message, { only: ['id', 'type', 'occurredAt', 'userCode', 'version'], allPresent: true });
+  const change: SchemaObject = {
+    type: 'object',
+    properties: { from: { description: 'The value before (null: none).' }, to: { description: 'The value after (null: none).' } },
+    required: ['from', 'to'],
+  };
+  return {
+    ...shown,
+    properties: { ...shown.properties, changes: { type: 'object', additionalProperties: change, description: docs.field(message, 'changes') } },
+    required: [...(shown.required ?? []), 'changes'],
+  };
+}

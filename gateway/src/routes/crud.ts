@@ -40,7 +40,8 @@ function offered<T>(method: T | undefined): T {
   return method;
 }
 
-function keyParam(resource: Resource, raw: string | undefined): KeyRequest {
+/** A record key of a path, checked as the resource's key: a positive id, or text up to 255 characters (400 SVC-SYS-2001). */
+export function keyParam(resource: Resource, raw: string | undefined): KeyRequest {
   const key = keyOf(resource);
   if (key === 'id') return { id: idParam(raw) };
   if (raw === undefined || raw === '' || raw.length > 255) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: key });

@@ -56,6 +56,8 @@ export interface DocSources {
   ref(name: string): ReferenceObject;
   /** A resource's record schema. */
   record(resource: Resource): ReferenceObject;
+  /** The schema of a resource's key in its paths (a positive id, or an account's accountNo). */
+  key(resource: Resource): SchemaObject;
   /** A page request body whose `filter` is `filter` (optional). */
   pageRequest(filter: SchemaObject): SchemaObject;
 }
