@@ -1,7 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { registerHistory } from '@platform/libs/events/history.ts';
+import { registerHistory } from '@platform/libs/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { accrualHooks } from './resources/accrual/accrual.hooks.ts';

@@ -9,7 +9,7 @@ import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
-import { registerHistory } from '@platform/libs/events/history.ts';
+import { registerHistory } from '@platform/libs/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';

@@ -4,7 +4,7 @@ import { resourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
-import { registerHistory } from '@platform/libs/events/history.ts';
+import { registerHistory } from '@platform/libs/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';

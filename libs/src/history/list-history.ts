@@ -11,7 +11,7 @@ import { DomainError, notFound } from '../errors/domain-error.ts';
 import { HistoryServiceService, type HistoryEvent, type ListHistoryRequest, type ListHistoryResponse } from '../gen/platform/common/v1/history.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
 import type { Resource } from '../resource/resource.ts';
-import { outboxTable } from './outbox-entity.ts';
+import { outboxTable } from '../events/outbox-entity.ts';
 
 /**
  * Serves `platform.common.v1.HistoryService` for `resources` (the service's own) from the outbox of
