@@ -60,7 +60,7 @@ for (const resource of registry) {
 
   const addressed = (['get', 'update', 'delete'] as const).filter((operation) => offers(resource, operation));
   test.serial(
-    `${path}: ${addressed.join(', ')} of tenant B's record are 404 SVC-SYS-4001 for a user of A, as if it did not exist, and leave it unchanged`,
+    `${path}: ${[...addressed, 'history'].join(', ')} of tenant B's record are 404 SVC-SYS-4001 for a user of A, as if it did not exist, and leave it unchanged`,
     async (t) => {
       const { b, user } = fixture;
       const record = await sampleRecord(resource, b.crProcessId);
@@ -69,6 +69,10 @@ for (const resource of registry) {
         t.is(res.status, 404, `${operation}: ${res.text}`);
         t.is(res.body.error_code, 'SVC-SYS-4001', operation);
       }
+      // its history too (docs/interface.md#history), whether or not the record has events
+      const history = await api('GET', `/api/${path}/${keyPath(resource, record)}/history`, { token: user.token });
+      t.is(history.status, 404, `history: ${history.text}`);
+      t.is(history.body.error_code, 'SVC-SYS-4001', 'history');
       const after = await api('GET', `/api/${path}/${keyPath(resource, record)}`, { token: await admin() });
       t.deepEqual(stored(resource, after.body), stored(resource, record));
     },
@@ -138,6 +142,9 @@ for (const resource of registry) {
       t.is(updated.status, 200, updated.text);
       t.like(updated.body, { ...changes, version: record.version + 1, updatedBy: user.userCode });
       latest = updated.body;
+      const history = await api('GET', `/api/${path}/${key}/history`, { token: user.token });
+      t.is(history.status, 200, history.text);
+      t.like(history.body.content[0], { type: `${path}.updated`, userCode: user.userCode, version: record.version + 1 });
     }
 
     const listed = await api('POST', `/api/${path}/list`, { token: user.token, body: { filter: { crProcessId: a.crProcessId, id: record.id } } });

@@ -24,6 +24,7 @@ import { verifyCaptcha } from './captcha.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
+import { endSession } from '../sessions/session-ended.ts';
 import type { userProcess } from '@platform/contracts/core/user-process.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
@@ -146,7 +147,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
 
     async logout(_request: unknown, ctx: CallContext): Promise<object> {
       const claims = userOf(ctx);
-      await ctx.em.nativeUpdate(SessionEntity, { sessionId: claims.sid, active: true }, { active: false, logoutAt: new Date() });
+      await endSession(ctx.em, claims.sid, claims.userCode);
       return {};
     },
   };

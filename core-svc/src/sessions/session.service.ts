@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
 import type { ScalarField } from '@platform/libs/resource/resource.ts';
@@ -21,6 +21,7 @@ import type {
 } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
+import { endSession } from './session-ended.ts';
 
 /** Filters of the active-session list (docs/interface.md#sessions-and-logs). */
 const ACTIVE_FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
@@ -126,11 +127,13 @@ export function sessionHandlers(config: Config) {
     async updateSession(request: UpdateSessionRequest, ctx: CallContext): Promise<Session> {
       requireInternal(ctx);
       const row = await findSession(ctx.em, request.sessionId);
-      if (request.expiresAt !== undefined) row.expiresAt = toRowValue('expiresAt', { kind: 'datetime' }, request.expiresAt);
       if (request.active === false && row.active === true) {
-        row.active = false;
-        row.logoutAt = new Date();
-      } else if (request.active === true && row.active !== true) {
+        // ended with its event (session-ended.ts), then read again as ended
+        await endSession(ctx.em, request.sessionId, actorOf(ctx));
+        await ctx.em.refresh(row);
+      }
+      if (request.expiresAt !== undefined) row.expiresAt = toRowValue('expiresAt', { kind: 'datetime' }, request.expiresAt);
+      if (request.active === true && row.active !== true) {
         row.active = true;
         row.logoutAt = null;
       }

@@ -1,7 +1,9 @@
 import { rename, unlink } from 'node:fs/promises';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { actorOf, assertTenant } from '@platform/libs/auth/caller.ts';
+import { changesOf } from '@platform/libs/crud/changes.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
+import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
@@ -26,7 +28,7 @@ export interface UploadResponse {
  * may name only its own: 403 SVC-SYS-1003), within the tenant's limits (docs/interface.md#files:
  * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
  * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock). The row, its UPLOAD
- * audit row and the rename of the temporary file to its generated stored name happen inside one
+ * audit row, its `dms-file.uploaded` event (the create of the record) and the rename of the temporary file to its generated stored name happen inside one
  * transaction, so the stored file exists only for a committed, audited row. The bytes are on the
  * disk before the transaction begins, and the new name before it commits: a committed row's file
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
@@ -83,6 +85,15 @@ export async function storeUpload(
         fileId: Number(created.id),
         ...client,
         details: { originalFileName: upload.originalFileName, fileSize: upload.fileSize, mimeType: upload.mimeType, checksum: upload.checksum },
+      });
+      await recordEvent(em, {
+        type: 'dms-file.uploaded',
+        crProcessId,
+        entity: rt.resource.path,
+        key: keyText(rt.resource, created),
+        version: 0,
+        actor,
+        changes: changesOf(rt.resource, undefined, created),
       });
       await rename(upload.temporaryPath, storedPath);
       await storage.flushNames();

@@ -64,19 +64,22 @@ export async function renewSlot(em: EntityManager, slotId: number, leaseSeconds:
 
 /**
  * A completed download: its slot becomes a counted download (in the caller's transaction, with its
- * audit row). A slot whose lease lapsed just before the end is counted only if a slot is free now,
- * so download_count plus the live leases never passes maxDownloads.
+ * audit row and event). A slot whose lease lapsed just before the end is counted only if a slot is
+ * free now, so download_count plus the live leases never passes maxDownloads. The count after it
+ * when it was counted (undefined when not).
  */
-export async function completeSlot(em: EntityManager, linkId: number, slotId: number): Promise<void> {
+export async function completeSlot(em: EntityManager, linkId: number, slotId: number): Promise<number | undefined> {
   await em.execute('select id from dms.dms_share_link where id = ? for update', [linkId]);
   const [own] = await em.execute<{ live: boolean }[]>('delete from dms.dms_share_download_slot where id = ? returning lease_until > now() as live', [slotId]);
-  await em.execute(
+  const [counted] = await em.execute<{ download_count: number }[]>(
     `update dms.dms_share_link set download_count = download_count + 1
       where id = ?
         and (?::boolean or max_downloads is null
-          or download_count + (select count(*) from dms.dms_share_download_slot where share_link_id = ? and lease_until > now()) < max_downloads)`,
+          or download_count + (select count(*) from dms.dms_share_download_slot where share_link_id = ? and lease_until > now()) < max_downloads)
+      returning download_count`,
     [linkId, own?.live === true, linkId],
   );
+  return counted === undefined ? undefined : Number(counted.download_count);
 }
 
 /** A download that did not complete gives its slot back (in the caller's transaction, with its audit row). */

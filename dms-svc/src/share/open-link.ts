@@ -5,6 +5,8 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 export interface OpenLink {
   id: number;
   crProcessId: number;
+  /** The link's version (downloads do not change it). */
+  version: number;
   fileId: number;
   token: string;
   /** The bcrypt hash, when the link has a password. */
@@ -31,7 +33,7 @@ export async function openLink(em: EntityManager, token: string): Promise<OpenLi
   const notFound = () => new DomainError('SVC-SYS-4001', 'record.notFound', { resource: 'dms-share-link' });
   if (!TOKEN.test(token)) throw notFound();
   const [row] = await em.execute<Record<string, unknown>[]>(
-    `select l.id, l.cr_process_id, l.file_id, l.password, l.has_password, l.status,
+    `select l.id, l.cr_process_id, l.version, l.file_id, l.password, l.has_password, l.status,
             l.expires_at <= now() as expired, extract(epoch from l.expires_at) as expires_epoch,
             l.max_downloads is not null
               and l.download_count + (select count(*) from dms.dms_share_download_slot s
@@ -48,6 +50,7 @@ export async function openLink(em: EntityManager, token: string): Promise<OpenLi
   return {
     id: Number(row.id),
     crProcessId: Number(row.cr_process_id),
+    version: Number(row.version),
     fileId: Number(row.file_id),
     token,
     passwordHash: row.has_password === true && typeof row.password === 'string' ? row.password : undefined,

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
+import { recordEvent } from '@platform/libs/events/outbox.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { PublicShareDeps } from './deps.ts';
@@ -17,8 +19,9 @@ import { holdSlotLease } from './slot-lease.ts';
  * A GET takes a download slot before the first byte (download-slot.ts) and renews its lease while
  * the bytes flow (slot-lease.ts); the slot becomes a counted download only when the whole response
  * was written: a cut-off one, or a 416, gives it back, and one whose dms-svc died lapses with its
- * lease. Each streamed GET appends one SHARE_ACCESS row (docs/interface.md#retention-and-audit) with `complete`. HEAD
- * sends the headers and counts nothing.
+ * lease. Each streamed GET appends one SHARE_ACCESS row (docs/interface.md#retention-and-audit) with `complete`, and
+ * writes the link's `dms-share-link.accessed` event (its changes: downloadCount when the download
+ * was counted) in the same transaction. HEAD sends the headers and counts nothing.
  */
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
   const em = deps.runtime.orm.em.fork();
@@ -36,9 +39,18 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
   const lease = holdSlotLease(deps.runtime.orm, slotId, leaseSeconds, deps.runtime.log, () => res.destroy(new Error('share download slot lapsed')));
   const settle = (complete: boolean, status: number | undefined) =>
     em.transactional(async (tx) => {
-      if (complete) await completeSlot(tx, link.id, slotId);
-      else await releaseSlot(tx, slotId);
+      const count = complete ? await completeSlot(tx, link.id, slotId) : undefined;
+      if (!complete) await releaseSlot(tx, slotId);
       if (status === 416) return;
+      await recordEvent(tx, {
+        type: 'dms-share-link.accessed',
+        crProcessId: link.crProcessId,
+        entity: dmsShareLink.path,
+        key: link.id,
+        version: link.version,
+        actor: 'anonymous',
+        changes: count === undefined ? {} : { downloadCount: { from: count - 1, to: count } },
+      });
       await appendAudit(tx, link.crProcessId, {
         action: 'SHARE_ACCESS',
         ...publicActor(req),

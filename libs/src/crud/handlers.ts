@@ -99,7 +99,7 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
-    await recordChange(rt, em, ctx, 'created', undefined, created);
+    await recordChange(rt, em, txCtx, 'created', undefined, created);
     return created;
   });
   const [message] = await toMessages(rt, [row], ctx);
@@ -133,7 +133,7 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     Object.assign(current, { ...values, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(current, input, txCtx, 'update', new Set(mask));
-    await recordChange(rt, em, ctx, 'updated', before, current);
+    await recordChange(rt, em, txCtx, 'updated', before, current);
     return current;
   });
   const [message] = await toMessages(rt, [row], ctx);
@@ -186,7 +186,8 @@ async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }
 
 /**
  * The event of a create, update or delete (`<path>.created|updated|deleted`), written in the
- * change's transaction (events/outbox.ts).
+ * change's transaction (events/outbox.ts). A create or update that is one of the resource's moves
+ * writes the move's own type instead (hooks.event), one event per change.
  */
 async function recordChange(
   rt: ResourceRuntime,
@@ -198,14 +199,15 @@ async function recordChange(
 ): Promise<void> {
   const row = after ?? before;
   if (!row) return;
+  const own = after && what !== 'deleted' ? rt.hooks?.event?.(what === 'created' ? 'create' : 'update', before, after, ctx) : undefined;
   await recordEvent(em, {
-    type: `${rt.resource.path}.${what}`,
+    type: own?.type ?? `${rt.resource.path}.${what}`,
     crProcessId: Number(row.crProcessId),
     entity: rt.resource.path,
     key: keyText(rt.resource, row),
     version: Number(row.version),
     actor: actorOf(ctx),
-    changes: changesOf(rt.resource, before, after),
+    changes: { ...changesOf(rt.resource, before, after), ...own?.changes },
   });
 }
 

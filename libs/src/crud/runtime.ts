@@ -7,11 +7,22 @@ import type { CallContext } from '../auth/caller.ts';
 import type { Row } from '../db/entity-schema.ts';
 import type { MessageOf, RowOf } from './records.ts';
 import type { Resource } from '../resource/resource.ts';
+import type { Changes } from '../events/outbox.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
 export type Message = Record<string, unknown>;
 
 export type WriteMode = 'create' | 'update';
+
+/**
+ * What a write's event says beyond the generic one (docs/decisions.md "Events: domain moves and
+ * history"): a move's own type in place of `<path>.created|updated`, and changed fields that are
+ * not the record's own columns (user-process selects), added to those.
+ */
+export interface EventOverride {
+  type?: string;
+  changes?: Changes;
+}
 
 /**
  * Where a resource's behaviour differs from the CRUD set, as the engine calls it (rows and
@@ -26,6 +37,8 @@ export interface ResourceHooks {
   decorate?(rows: readonly Row[], messages: Message[], ctx: CallContext): Promise<void>;
   /** Runs before a row is deleted (refuse, or clean up what the row owns). */
   beforeDelete?(row: Row, ctx: CallContext): Promise<void>;
+  /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
+  event?(mode: WriteMode, before: Row | undefined, after: Row, ctx: CallContext): EventOverride | undefined;
 }
 
 /**
@@ -41,6 +54,8 @@ export interface HooksOf<R extends Resource> {
   decorate?(rows: readonly RowOf<R>[], messages: MessageOf<R>[], ctx: CallContext): Promise<void>;
   /** Runs before a row is deleted (refuse, or clean up what the row owns). */
   beforeDelete?(row: RowOf<R>, ctx: CallContext): Promise<void>;
+  /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
+  event?(mode: WriteMode, before: RowOf<R> | undefined, after: RowOf<R>, ctx: CallContext): EventOverride | undefined;
 }
 
 /**

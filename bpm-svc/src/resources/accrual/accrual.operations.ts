@@ -2,6 +2,8 @@ import { actorOf, tenantScope, type CallContext } from '@platform/libs/auth/call
 import { toMessages } from '@platform/libs/crud/handlers.ts';
 import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
+import { changesOf } from '@platform/libs/crud/changes.ts';
+import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
 import { allFields, isScalar } from '@platform/libs/resource/resource.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
@@ -11,6 +13,8 @@ import { accrual, type AccrualState } from '@platform/contracts/bpm/accrual.ts';
 
 /** One move of docs/interface.md#partner-operations: the states it leaves, the one it reaches, what it records (its role is its method's). */
 interface Move {
+  /** Its event's type (`accrual.approved`), written in the move's transaction in place of `accrual.updated`. */
+  event: string;
   from: readonly AccrualState[];
   to: AccrualState;
   /** Columns the move sets beside the state, by field name. */
@@ -24,7 +28,9 @@ interface Move {
  *
  * A move is one conditional UPDATE (`where accrual_status in (<from>)`): of two concurrent moves of
  * one accrual, the second waits for the first's row lock, finds the state changed and matches
- * nothing, so exactly one wins.
+ * nothing, so exactly one wins. The move's event (`accrual.approved|invoiced|cancelled`, with the
+ * fields it changed) is written in the same transaction, after the UPDATE matched: a refused move
+ * (404, 409) leaves none.
  */
 export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
   const rt = runtimes.get(accrual.path);
@@ -32,6 +38,7 @@ export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
   return {
     approveAccrual: requiring('accrual:approve', (request: ApproveAccrualRequest, ctx) =>
       move(rt, ctx, request.id, {
+        event: 'accrual.approved',
         from: ['PENDING'],
         to: 'APPROVED',
         record: (actor, now) => ({ approvedAt: now, approvedBy: actor }),
@@ -40,6 +47,7 @@ export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
     invoiceAccrual: requiring('accrual:invoice', (request: InvoiceAccrualRequest, ctx) => {
       const invoiceNo = optionalText(rt, 'invoiceNo', request.invoiceNo);
       return move(rt, ctx, request.id, {
+        event: 'accrual.invoiced',
         from: ['APPROVED'],
         to: 'INVOICED',
         record: (_actor, now) => ({ invoicedAt: now, invoiceNo }),
@@ -48,6 +56,7 @@ export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
     cancelAccrual: requiring('accrual:cancel', (request: CancelAccrualRequest, ctx) => {
       const cancelReason = optionalText(rt, 'cancelReason', request.reason, 'reason');
       return move(rt, ctx, request.id, {
+        event: 'accrual.cancelled',
         from: ['PENDING', 'APPROVED'],
         to: 'CANCELLED',
         record: (_actor, now) => ({ cancelledAt: now, cancelReason }),
@@ -64,6 +73,10 @@ async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: M
   const row = await ctx.em.transactional(async (em) => {
     const meta = em.getMetadata(rt.entity);
     const column = (name: string): string => `"${meta.properties[name]?.fieldNames[0] ?? name}"`;
+    // the row before the move, locked so that no other move commits between this read and the
+    // UPDATE (404 when not visible): the event's before
+    await em.execute(`select 1 from "${meta.schema}"."${meta.tableName}" where ${column('id')} = ? for update`, [id]);
+    const before = { ...(await findVisible(rt, em, { ...ctx, em }, id)) };
     const set: Record<string, unknown> = { accrualStatus: move.to, updatedAt: now, updatedBy: actor, ...move.record(actor, now) };
     const assignments = [...Object.keys(set).map((name) => `${column(name)} = ?`), `${column('version')} = ${column('version')} + 1`];
     const where = [`${column('id')} = ?`, `${column('accrualStatus')} in (${move.from.map(() => '?').join(', ')})`];
@@ -76,9 +89,18 @@ async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: M
       `update "${meta.schema}"."${meta.tableName}" set ${assignments.join(', ')} where ${where.join(' and ')} returning ${column('id')}`,
       params,
     );
-    // the row as this transaction sees it: moved, or (404 when not visible) in a state the move does not leave
+    // the row as this transaction sees it: moved, or in a state the move does not leave
     const current = await findVisible(rt, em, { ...ctx, em }, id);
     if (moved.length === 0) throw new DomainError('SVC-SYS-4004', 'transition.invalid');
+    await recordEvent(em, {
+      type: move.event,
+      crProcessId: Number(current.crProcessId),
+      entity: rt.resource.path,
+      key: keyText(rt.resource, current),
+      version: Number(current.version),
+      actor,
+      changes: changesOf(rt.resource, before, current),
+    });
     return current;
   });
   const [message] = await toMessages(rt, [row], ctx);

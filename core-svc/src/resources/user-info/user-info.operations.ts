@@ -13,6 +13,8 @@ import { userInfo } from '@platform/contracts/core/user-info.ts';
  * caller's user). A user that a user-process or a group-member names cannot be deleted: their
  * foreign keys on user_code refuse the delete (409 SVC-SYS-4003, as any referenced record).
  * The CRUD engine holds the row FOR UPDATE while these run, as user-process writes do (lockUser).
+ * An update that takes superUser away is the move `user-info.demoted` (its event in place of
+ * `user-info.updated`); the password and its hash never enter an event (write-only, own column).
  */
 export function userInfoHooks(bcryptRounds: number): ResourceHooks {
   return defineHooks(userInfo, {
@@ -26,6 +28,9 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
         values.password = await hashPassword(values.password, bcryptRounds);
         if (mode === 'update' && current) values.tokenVersion = current.tokenVersion + 1;
       }
+    },
+    event(mode, before, after) {
+      return mode === 'update' && before?.superUser === true && after.superUser !== true ? { type: 'user-info.demoted' } : undefined;
     },
     async beforeDelete(row, ctx) {
       if (row.superUser === true && !mayManageSuperUsers(ctx)) throw forbidden();

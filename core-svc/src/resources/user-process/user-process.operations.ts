@@ -32,6 +32,9 @@ export async function selectsOf(em: EntityManager, userProcessIds: readonly numb
   return byProcess;
 }
 
+/** The selects a write replaced (account numbers, sorted; from null on a create), from afterWrite to the event of the same write. */
+const selectChanges = new WeakMap<object, { from: string[] | null; to: string[] }>();
+
 function requestedAccountNos(input: UserProcess): string[] {
   const selects = input.userProcessSelects;
   const accountNos = selects.map((select, index) => {
@@ -50,6 +53,10 @@ function requestedAccountNos(input: UserProcess): string[] {
  * and may change or delete a user-process only while all of the user's selects are of its tenant.
  * Every write holds the user's user-info row FOR UPDATE (lockUser), so user-info writes that decide
  * on the selects see them as they are.
+ *
+ * The selects are not columns of the record, so its event names them itself: `userProcessSelects`
+ * `{from, to}` (account numbers) when a write changed them, and an update that removes one is the
+ * move `user-process.select-removed` (its event in place of `user-process.updated`).
  */
 export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
   async beforeWrite(values, input, ctx, _mode, current) {
@@ -73,9 +80,20 @@ export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
     // selects are of that tenant already: beforeWrite).
     const scope = tenantScope(ctx);
     if (scope !== undefined && accounts.some((account) => account.crProcessId !== scope)) throw forbidden();
+    const before = mode === 'update' ? ((await selectsOf(ctx.em, [row.id])).get(row.id) ?? []).map((select) => select.accountNo).sort() : undefined;
+    selectChanges.set(row, { from: before ?? null, to: accounts.map((account) => account.accountNo).sort() });
     await ctx.em.nativeDelete(UserProcessSelectEntity, { userProcessId: row.id });
     for (const account of accounts) ctx.em.create(UserProcessSelectEntity, { userProcessId: row.id, accountId: account.id });
     await ctx.em.flush();
+  },
+  event(_mode, _before, after) {
+    const change = selectChanges.get(after);
+    if (!change) return undefined;
+    selectChanges.delete(after);
+    const from = change.from ?? [];
+    if (from.length === change.to.length && from.every((accountNo, i) => accountNo === change.to[i])) return undefined;
+    const removed = from.some((accountNo) => !change.to.includes(accountNo));
+    return { ...(removed ? { type: 'user-process.select-removed' } : {}), changes: { userProcessSelects: change } };
   },
   async beforeDelete(row, ctx) {
     await lockUser(ctx.em, row.userCode);

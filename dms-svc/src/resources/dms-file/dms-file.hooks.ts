@@ -13,7 +13,10 @@ import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
  *   one of them), a delete a DELETE row, each in the write's transaction (docs/interface.md#files, docs/interface.md#records);
  * - a file under legal hold is not deleted: 409 SVC-SYS-4004 (a state the file must leave first;
  *   the hold is lifted by an update, `legalHold: false`). The row is locked, so a delete and a
- *   concurrent update of the hold are ordered.
+ *   concurrent update of the hold are ordered;
+ * - an update that sets or lifts the hold is the move `dms-file.legal-hold-set` /
+ *   `dms-file.legal-hold-released` (its event in place of `dms-file.updated`, with every field the
+ *   update changed).
  */
 export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
   return defineHooks(dmsFile, {
@@ -32,6 +35,10 @@ export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
         fileId: row.id,
         details: { changed, ...(written.has('legalHold') ? { legalHold: row.legalHold } : {}) },
       });
+    },
+    event(mode, before, after) {
+      if (mode !== 'update' || !before || before.legalHold === after.legalHold) return undefined;
+      return { type: after.legalHold ? 'dms-file.legal-hold-set' : 'dms-file.legal-hold-released' };
     },
     async beforeDelete(row, ctx) {
       if (row.legalHold) throw new DomainError('SVC-SYS-4004', 'file.legalHold');

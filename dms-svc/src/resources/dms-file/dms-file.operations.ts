@@ -3,6 +3,8 @@ import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { findVisible, liveOnly } from '@platform/libs/crud/key-read.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
+import { changesOf } from '@platform/libs/crud/changes.ts';
+import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
 import { escapeLike } from '@platform/libs/crud/list-query.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
@@ -24,8 +26,8 @@ const SEARCH_LIMIT = 500;
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
  * (docs/interface.md#files): reads need dms-file:read, the move dms-file:write;
  * another tenant's file, like a soft-deleted one, is 404. The move names a category of the file's
- * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to) in
- * its transaction.
+ * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to)
+ * and its `dms-file.moved` event in its transaction.
  */
 export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
@@ -63,6 +65,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const row = await ctx.em.transactional(async (em) => {
           const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
           const from = current.categoryId ?? null;
+          const before = { ...current };
           Object.assign(current, { categoryId, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
           try {
             await em.flush();
@@ -74,6 +77,15 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
             ...auditActor(ctx),
             fileId: Number(current.id),
             details: { from, to: categoryId },
+          });
+          await recordEvent(em, {
+            type: 'dms-file.moved',
+            crProcessId: Number(current.crProcessId),
+            entity: rt.resource.path,
+            key: keyText(rt.resource, current),
+            version: Number(current.version),
+            actor: actorOf(ctx),
+            changes: changesOf(rt.resource, before, current),
           });
           return current;
         });

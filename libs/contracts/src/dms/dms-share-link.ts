@@ -25,8 +25,9 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
     password: { kind: 'string', writeOnly: true, minLength: 1, maxLength: 72, maxBytes: 72 },
     hasPassword: { kind: 'boolean', readOnly: true, default: false },
     maxDownloads: { kind: 'int', min: 1 },
-    token: { kind: 'string', readOnly: true, maxLength: 64, unique: 'global' },
-    url: { kind: 'string', readOnly: true, maxLength: 128 },
+    // the token opens the file to anyone who holds it: shown to the link's readers, never sent on in an event
+    token: { kind: 'string', readOnly: true, maxLength: 64, unique: 'global', secret: true },
+    url: { kind: 'string', readOnly: true, maxLength: 128, secret: true },
     downloadCount: { kind: 'int', readOnly: true, default: 0 },
   },
 });
