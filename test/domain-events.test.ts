@@ -176,3 +176,20 @@ test('a session ended by logout, or over the API key, writes session.ended once'
   for (let i = 0; i < 2; i++) t.is((await api('PUT', `/api/session/${second}`, { apiKey: true, body: { active: false } })).status, 200);
   t.deepEqual(types(await eventsOf('core', 'session', second)), ['session.ended']);
 });
+
+test('a write that fails after its row was flushed (a hook refusing) rolls back its event with it', async (t) => {
+  const { token } = await adminSession();
+  const account = await createAccount();
+  const user = await create('user-info', { crProcessId: 1, userCode: unique('rolled-'), userDescription: 'Rolled', password: 'rolled-pass-1' });
+  const process = await create('user-process', { crProcessId: 1, userCode: user.userCode, userProcessSelects: [{ accountNo: account.accountNo }] });
+  // the row is written first, then its selects are checked: an unknown account is 400 after the flush
+  const refused = await api('PUT', `/api/user-process/${process.id}`, {
+    token,
+    body: { version: 0, userDescription: 'Never', userProcessSelects: [{ accountNo: unique('NO-SUCH-') }] },
+  });
+  t.is(refused.status, 400, refused.text);
+  t.deepEqual(types(await eventsOf('core', 'user-process', process.id)), ['user-process.created']);
+  const history = await api('GET', `/api/user-process/${process.id}/history`, { token });
+  t.is(history.body.totalElements, 1);
+  t.like((await api('GET', `/api/user-process/${process.id}`, { token })).body, { version: 0, userDescription: 'Rolled' });
+});
