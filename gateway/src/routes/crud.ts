@@ -10,6 +10,7 @@ import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
 import { entityTagOf, tagCondition, tagMatches } from '../http/entity-tags.ts';
 import { idParam } from '../http/params.ts';
 import { sendJson } from '../http/json-answer.ts';
+import { pageJson } from '../http/page-json.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
 
@@ -65,16 +66,10 @@ function checkBodyVersion(ifMatch: Precondition, version: unknown): void {
 
 /** Serialises a page of records as the interface's PageResponse. */
 export function pageToJson(resource: Resource, content: RecordMessage[], meta: PageMeta | undefined): JsonObject {
-  return {
-    content: content.map((record) => recordToJson(resource, record)),
-    page: meta?.page ?? 0,
-    size: meta?.size ?? 0,
-    totalElements: meta?.totalElements ?? 0,
-    totalPages: meta?.totalPages ?? 0,
-    first: meta?.first ?? true,
-    last: meta?.last ?? true,
-    empty: meta?.empty ?? true,
-  };
+  return pageJson(
+    content.map((record) => recordToJson(resource, record)),
+    meta,
+  );
 }
 
 /** The routes of one resource's CRUD set, by operation; `stats` is there even without statistics (a 404). */

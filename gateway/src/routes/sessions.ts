@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { SESSION_OPERATIONS } from '@platform/contracts/core/sessions.ts';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
+import { pageJson } from '../http/page-json.ts';
 import type { ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import type { CreateSessionRequest, Session } from '@platform/libs/gen/platform/core/v1/session.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
@@ -55,19 +55,6 @@ function withNulls<T extends object>(message: T, fields: readonly string[]): Rec
 const sessionJson = (session: Session) => withNulls(session, SESSION_FIELDS);
 const exceptionJson = (entry: ExceptionEntry) => withNulls(entry, EXCEPTION_FIELDS);
 
-function page(content: Record<string, unknown>[], meta: PageMeta | undefined) {
-  return {
-    content,
-    page: meta?.page ?? 0,
-    size: meta?.size ?? 0,
-    totalElements: meta?.totalElements ?? 0,
-    totalPages: meta?.totalPages ?? 0,
-    first: meta?.first ?? true,
-    last: meta?.last ?? true,
-    empty: meta?.empty ?? true,
-  };
-}
-
 /** The routes of the session and exception-log operations, as declared (libs/contracts/src/core/sessions.ts). */
 export const SESSION_ROUTES = SESSION_OPERATIONS;
 
@@ -94,11 +81,11 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
     },
     activeSessionPage: async (req, res) => {
       const response = await callRpc(backends, SESSION_OPERATIONS.activeSessionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
-      res.json(page(response.content.map(sessionJson), response.meta));
+      res.json(pageJson(response.content.map(sessionJson), response.meta));
     },
     sessionHistory: async (req, res, query) => {
       const response = await callRpc(backends, SESSION_OPERATIONS.sessionHistory.rpc, query, internal(req));
-      res.json(page(response.content.map(sessionJson), response.meta));
+      res.json(pageJson(response.content.map(sessionJson), response.meta));
     },
     sessionStats: async (req, res) => {
       res.json(await callRpc(backends, SESSION_OPERATIONS.sessionStats.rpc, {}, internal(req)));
@@ -134,7 +121,7 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
     },
     exceptionPage: async (req, res) => {
       const response = await callRpc(backends, SESSION_OPERATIONS.exceptionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
-      res.json(page(response.content.map(exceptionJson), response.meta));
+      res.json(pageJson(response.content.map(exceptionJson), response.meta));
     },
   });
 }

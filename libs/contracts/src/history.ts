@@ -27,6 +27,6 @@ function historyOperation(resource: Resource) {
 }
 
 /** The history operation of every resource of the three services, named `history<Name>` (historyBranch). */
-export const HISTORY_OPERATIONS: OperationTable = Object.fromEntries(
+export const HISTORY_OPERATIONS: Readonly<Record<string, ReturnType<typeof historyOperation>>> = Object.fromEntries(
   [...coreResources, ...bpmResources, ...dmsResources].map((resource) => [`history${resource.name}`, historyOperation(resource)]),
-);
+) satisfies OperationTable;
