@@ -57,6 +57,14 @@ const auditOf = (crProcessId: number) =>
     `select action, file_id, user_code, details from dms.dms_audit_log where cr_process_id = $1 and action in ('RETENTION_SOFT_DELETE', 'RETENTION_PURGE', 'PURGE') order by id`,
     [crProcessId],
   );
+/** A record's events in the dms outbox (docs/decisions.md "Events: domain moves and history"): type, version, actor. */
+const eventsOf = async (entity: string, key: number) =>
+  (
+    await sql<{ type: string; version: number | null; actor: string }>(
+      `select type, version, actor from dms.dms_outbox where entity = $1 and entity_key = $2 order by seq`,
+      [entity, String(key)],
+    )
+  ).map((event) => [event.type, event.version, event.actor]);
 const verify = async (crProcessId: number, token: string) => (await api('GET', `/api/dms-audit-log/verify?crProcessId=${crProcessId}`, { token })).body;
 const dryRun = async (id: number, token: string) => api('GET', `/api/dms-retention-policy/${id}/dry-run`, { token });
 
@@ -108,6 +116,10 @@ test("SOFT_DELETE applies to old live files of the policy's category and entity 
   for (const kept of [wrongType, wrongCategory, noCategory, young]) t.is((await api('GET', `/api/dms-file/${kept.id}`, { token })).status, 200);
   const [row] = await sql('select deleted, version, updated_by from dms.dms_file where id = $1', [hit.id]);
   t.like(row, { deleted: true, version: 1, updated_by: 'svc:dms' });
+  t.deepEqual(await eventsOf('dms-file', hit.id), [
+    ['dms-file.uploaded', 0, 'admin'],
+    ['dms-file.deleted', 1, 'svc:dms'],
+  ]);
   const audit = await auditOf(crProcessId);
   t.deepEqual(
     audit.map((a) => [a.action, Number(a.file_id), a.user_code]),
@@ -145,6 +157,14 @@ test("PURGE removes the old files' rows, bytes and share links; a younger file a
   t.deepEqual(await sql('select id from dms.dms_file where id = $1', [old.id]), []);
   t.false(bytesOf(old.stored), 'the bytes are gone from DMS_STORAGE_DIR');
   t.deepEqual(await sql('select id from dms.dms_share_link where id = $1', [link.id]), []);
+  t.deepEqual(await eventsOf('dms-file', old.id), [
+    ['dms-file.uploaded', 0, 'admin'],
+    ['dms-file.purged', 0, 'svc:dms'],
+  ]);
+  t.deepEqual(await eventsOf('dms-share-link', link.id), [
+    ['dms-share-link.created', 0, 'admin'],
+    ['dms-share-link.deleted', 0, 'svc:dms'],
+  ]);
   t.true(bytesOf(fresh.stored));
   t.true(bytesOf(elsewhere.stored), "another tenant's old file is not this policy's");
   t.is((await api('GET', `/api/dms-file/${elsewhere.id}`, { token })).status, 200);

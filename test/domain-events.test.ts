@@ -193,3 +193,30 @@ test('a write that fails after its row was flushed (a hook refusing) rolls back 
   t.is(history.body.totalElements, 1);
   t.like((await api('GET', `/api/user-process/${process.id}`, { token })).body, { version: 0, userDescription: 'Rolled' });
 });
+
+test('a password change is user-info.password-changed with its version and no changes: the password never enters an event', async (t) => {
+  const account = await createAccount();
+  const userCode = unique('pw-');
+  const user = await create('user-info', { crProcessId: account.crProcessId, userCode, userDescription: 'Changing', password: 'changing-pass-1' });
+  await create('user-process', { crProcessId: account.crProcessId, userCode, userProcessSelects: [{ accountNo: account.accountNo }] });
+  const session = await login(userCode, 'changing-pass-1');
+  const wrong = await api('POST', '/api/auth/change-password', {
+    token: session.token,
+    body: { currentPassword: 'not-it-at-all', newPassword: 'changed-pass-2' },
+  });
+  t.is(wrong.status, 400, wrong.text);
+  const changed = await api('POST', '/api/auth/change-password', {
+    token: session.token,
+    body: { currentPassword: 'changing-pass-1', newPassword: 'changed-pass-2' },
+  });
+  t.is(changed.status, 204, changed.text);
+  const events = await eventsOf('core', 'user-info', user.id);
+  t.deepEqual(
+    events.map((event) => [event.type, event.version, event.changes]),
+    [
+      ['user-info.created', 0, events[0]?.changes],
+      ['user-info.password-changed', 1, {}],
+    ],
+  );
+  t.notRegex(JSON.stringify(events), /changing-pass|changed-pass|\$2[aby]\$/);
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { TokenService, UserClaims, VerifiedClaims } from '@platform/libs/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '@platform/libs/auth/password.ts';
@@ -25,6 +25,7 @@ import { selectsOf, type SelectView } from '../resources/user-process/user-proce
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { endSession } from '../sessions/session-ended.ts';
+import { recordEvent } from '@platform/libs/events/outbox.ts';
 import type { userProcess } from '@platform/contracts/core/user-process.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
@@ -130,18 +131,25 @@ export function authHandlers(config: Config, tokens: TokenService) {
         throw new DomainError('SVC-SYS-1006', 'password.wrongCurrent');
       }
       const hash = await hashPassword(request.newPassword, config.bcryptRounds);
-      // One statement: the version rises even when two changes race.
-      await ctx.em.nativeUpdate(
-        UserInfoEntity,
-        { id: user.id },
-        {
-          password: hash,
-          tokenVersion: raw('token_version + 1'),
-          version: raw('version + 1'),
-          updatedAt: new Date(),
-          updatedBy: claims.userCode,
-        },
-      );
+      await ctx.em.transactional(async (em) => {
+        // One statement: the version rises even when two changes race.
+        const [changed] = await em.execute<{ version: number; cr_process_id: string }[]>(
+          `update core.user_info set password = ?, token_version = token_version + 1, version = version + 1, updated_at = ?, updated_by = ?
+            where id = ? returning version, cr_process_id`,
+          [hash, new Date(), claims.userCode, user.id],
+        );
+        if (!changed) throw unauthenticated();
+        // an update of the user-info like any other, whose one change (the password) never enters an event
+        await recordEvent(em, {
+          type: 'user-info.password-changed',
+          crProcessId: Number(changed.cr_process_id),
+          entity: userInfo.path,
+          key: user.id,
+          version: Number(changed.version),
+          actor: claims.userCode,
+          changes: {},
+        });
+      });
       return {};
     },
 

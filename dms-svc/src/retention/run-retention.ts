@@ -4,6 +4,9 @@ import type { Logger } from '@platform/libs/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
+import { recordEvent } from '@platform/libs/events/outbox.ts';
 import { policyCandidates, purgeCandidates } from './candidates.ts';
 
 /** Files one transaction claims and acts on. */
@@ -29,6 +32,7 @@ interface PolicyRow {
 interface Claimed {
   id: string;
   cr_process_id: string;
+  version: number;
   stored_file_name: string | null;
   original_file_name: string | null;
 }
@@ -42,7 +46,7 @@ type Act =
  * purgeAfterDays. Safe with several replicas and runs at once: files are claimed in batches with
  * SELECT ... FOR UPDATE SKIP LOCKED, so each is acted on and audited by exactly one transaction (a
  * row another run has claimed is skipped; once that run commits it no longer matches). Each file's
- * audit row is appended in the transaction that acts on it. Bytes are removed only after the
+ * audit row and events are written in the transaction that acts on it. Bytes are removed only after the
  * transaction that deleted their row has committed: a failed commit leaves the row and its bytes.
  */
 export async function runRetention(em: EntityManager, storage: FileStorage, log: Logger, crProcessId?: number): Promise<RetentionCounts> {
@@ -82,14 +86,14 @@ async function drain(em: EntityManager, storage: FileStorage, log: Logger, candi
   for (;;) {
     const { count, removed } = await em.transactional(async (tx) => {
       const rows = await tx.execute<Claimed[]>(
-        `select f.id, f.cr_process_id, f.stored_file_name, f.original_file_name from dms.dms_file f
+        `select f.id, f.cr_process_id, f.version, f.stored_file_name, f.original_file_name from dms.dms_file f
           where ${candidates.where} order by f.id limit ${BATCH} for update of f skip locked`,
         candidates.params,
       );
       if (rows.length === 0) return { count: 0, removed: [] as string[] };
       const ids = rows.map((row) => Number(row.id));
       const list = ids.map(() => '?').join(', ');
-      let shareLinks: { id: string; file_id: string }[] = [];
+      let shareLinks: { id: string; file_id: string; version: number }[] = [];
       if (act.kind === 'soft-delete') {
         await tx.execute(`update dms.dms_file set deleted = true, version = version + 1, updated_at = now(), updated_by = ? where id in (${list})`, [
           RETENTION_ACTOR,
@@ -100,19 +104,21 @@ async function drain(em: EntityManager, storage: FileStorage, log: Logger, candi
         // (each file's own tenant only: a link's fileId is matched with its tenant, as a same-tenant key would)
         const pairs = rows.map(() => '(?, ?)').join(', ');
         shareLinks = await tx.execute(
-          `delete from dms.dms_share_link where (cr_process_id, file_id) in (${pairs}) returning id, file_id`,
+          `delete from dms.dms_share_link where (cr_process_id, file_id) in (${pairs}) returning id, file_id, version`,
           rows.flatMap((row) => [row.cr_process_id, row.id]),
         );
         await tx.execute(`delete from dms.dms_file where id in (${list})`, ids);
       }
       for (const row of rows) {
-        const links = shareLinks.filter((link) => link.file_id === row.id).map((link) => Number(link.id));
+        const ownLinks = shareLinks.filter((link) => link.file_id === row.id);
+        const links = ownLinks.map((link) => Number(link.id));
         await appendAudit(tx, Number(row.cr_process_id), {
           action: act.action,
           userCode: RETENTION_ACTOR,
           fileId: Number(row.id),
           details: { ...act.details, originalFileName: row.original_file_name, ...(links.length > 0 ? { shareLinkIds: links } : {}) },
         });
+        await recordRetentionEvents(tx, act, row, ownLinks);
       }
       const removed = act.kind === 'purge' ? rows.flatMap((row) => (row.stored_file_name ? [row.stored_file_name] : [])) : [];
       return { count: rows.length, removed };
@@ -122,6 +128,45 @@ async function drain(em: EntityManager, storage: FileStorage, log: Logger, candi
     total += count;
     if (count < BATCH) return total;
   }
+}
+
+/**
+ * The events of what retention did to one file, in the transaction that did it: a soft delete is
+ * `dms-file.deleted` (deleted false → true, the version raised), a purge `dms-file.purged` and, for
+ * each of its share links deleted with it, `dms-share-link.deleted`.
+ */
+async function recordRetentionEvents(tx: EntityManager, act: Act, row: Claimed, links: readonly { id: string; file_id: string; version: number }[]) {
+  const crProcessId = Number(row.cr_process_id);
+  const event = { crProcessId, actor: RETENTION_ACTOR };
+  if (act.kind === 'soft-delete') {
+    await recordEvent(tx, {
+      ...event,
+      type: 'dms-file.deleted',
+      entity: dmsFile.path,
+      key: row.id,
+      version: Number(row.version) + 1,
+      changes: { deleted: { from: false, to: true } },
+    });
+    return;
+  }
+  for (const link of links) {
+    await recordEvent(tx, {
+      ...event,
+      type: 'dms-share-link.deleted',
+      entity: dmsShareLink.path,
+      key: link.id,
+      version: Number(link.version),
+      changes: { fileId: { from: Number(link.file_id), to: null } },
+    });
+  }
+  await recordEvent(tx, {
+    ...event,
+    type: 'dms-file.purged',
+    entity: dmsFile.path,
+    key: row.id,
+    version: Number(row.version),
+    changes: { originalFileName: { from: row.original_file_name, to: null } },
+  });
 }
 
 async function removeBytes(storage: FileStorage, storedFileName: string, log: Logger): Promise<void> {
