@@ -21,14 +21,16 @@ export const DMS_FILE_BYTE_ROUTES = {
       summary: 'Upload a file (multipart/form-data, streamed)',
       description:
         'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
-        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.',
+        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. ' +
+        'Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.',
+      headers: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       body: { schema: sources.ref('DmsFileUpload'), contentType: 'multipart/form-data' },
       ok: {
         status: 200,
         schema: sources.ref('DmsFileUploaded'),
         description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.',
       },
-      errors: [413],
+      errors: [413, 422],
     }),
   },
   downloadFile: {

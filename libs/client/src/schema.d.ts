@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (multipart/form-data, streamed)
-         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.
+         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -10077,6 +10077,18 @@ export interface components {
                 };
             };
         };
+        /** @description Error body with SVC-SYS-2001. */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error_code?: "SVC-SYS-2001";
+                };
+            };
+        };
         /** @description Error body with SVC-SYS-5001. The body carries the refId of its exception-log entry. */
         ServerError: {
             headers: {
@@ -10128,6 +10140,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
         IfMatch: string;
+        /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: never;
@@ -10291,6 +10305,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
+export type ResponseUnprocessableContent = components['responses']['UnprocessableContent'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -10298,12 +10313,15 @@ export type ParameterProjectCode = components['parameters']['ProjectCode'];
 export type ParameterAcceptLanguage = components['parameters']['AcceptLanguage'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     uploadFile: {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -10331,6 +10349,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -11657,6 +11676,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11671,7 +11692,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11685,6 +11706,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -11891,6 +11913,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -11905,7 +11929,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11919,6 +11943,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12125,6 +12150,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12139,7 +12166,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12153,6 +12180,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12359,6 +12387,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12373,7 +12403,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12387,6 +12417,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12560,6 +12591,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12574,7 +12607,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12588,6 +12621,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12761,6 +12795,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12775,7 +12811,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12789,6 +12825,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -12962,6 +12999,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12976,7 +13015,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12990,6 +13029,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13196,6 +13236,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13210,7 +13252,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13224,6 +13266,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13480,6 +13523,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13494,7 +13539,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13508,6 +13553,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13681,6 +13727,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13695,7 +13743,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13709,6 +13757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13882,6 +13931,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13896,7 +13947,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13910,6 +13961,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14116,6 +14168,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14130,7 +14184,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14144,6 +14198,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14350,6 +14405,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14364,7 +14421,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14378,6 +14435,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14584,6 +14642,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14598,7 +14658,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14612,6 +14672,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14818,6 +14879,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14832,7 +14895,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14846,6 +14909,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15052,6 +15116,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15066,7 +15132,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15080,6 +15146,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15286,6 +15353,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15300,7 +15369,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15314,6 +15383,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15487,6 +15557,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15501,7 +15573,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15515,6 +15587,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15721,6 +15794,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15735,7 +15810,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15749,6 +15824,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15955,6 +16031,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15969,7 +16047,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15983,6 +16061,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16353,6 +16432,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16367,7 +16448,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16381,6 +16462,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16587,6 +16669,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16601,7 +16685,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16615,6 +16699,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16821,6 +16906,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16835,7 +16922,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16849,6 +16936,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -75,6 +75,7 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
         lang: isLanguage(origin.lang) ? origin.lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
         client: { ipAddress: origin.clientIp, userAgent: origin.userAgent },
+        idempotencyKey: origin.idempotencyKey,
         along,
       });
     };
