@@ -81,6 +81,8 @@ for (const c of CASES) {
     const again = await post(c.path, token, body, key);
     t.is(again.status, 200, again.text);
     t.deepEqual(again.body, first.body);
+    t.is(first.headers.get('idempotent-replayed'), null);
+    t.is(again.headers.get('idempotent-replayed'), 'true');
     t.is(await rowsOf(c, body), 1);
     t.is(await keyRows(c.schema, key), 1);
   });
@@ -104,6 +106,7 @@ for (const c of CASES) {
     const answers = await Promise.all(Array.from({ length: 8 }, () => post(c.path, token, body, key)));
     for (const answer of answers) t.is(answer.status, 200, answer.text);
     t.is(new Set(answers.map((answer) => JSON.stringify(answer.body))).size, 1);
+    t.is(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true').length, 7);
     t.is(await rowsOf(c, body), 1);
   });
 }
@@ -156,6 +159,7 @@ test('a key older than 24 hours is forgotten: a request under it is a new write'
   const other = await branch.body(tenant);
   const second = await post('branch', token, other, key);
   t.is(second.status, 200, second.text);
+  t.is(second.headers.get('idempotent-replayed'), null);
   t.not(second.body.id, first.body.id);
   t.is(await rowsOf(branch, other), 1);
   t.is(await keyRows('bpm', key), 1);
@@ -221,6 +225,8 @@ test.serial('upload: the same key and file twice store one file and give the fir
   const again = await send();
   t.is(again.status, 200, again.text);
   t.deepEqual(again.body, first.body);
+  t.is(first.headers.get('idempotent-replayed'), null);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
   t.is(await fileRows(crProcessId), 1);
   t.deepEqual(await stored(content), { copies: 1, temporary: 0 });
 });
@@ -233,6 +239,7 @@ test.serial('upload: concurrent uploads with one key store one file', async (t) 
   const answers = await Promise.all(Array.from({ length: 4 }, () => upload({ token, crProcessId, content, headers: { 'idempotency-key': key } })));
   for (const answer of answers) t.is(answer.status, 200, answer.text);
   t.is(new Set(answers.map((answer) => answer.body.fileId)).size, 1);
+  t.is(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true').length, 3);
   t.is(await fileRows(crProcessId), 1);
   t.deepEqual(await stored(content), { copies: 1, temporary: 0 });
 });
@@ -272,6 +279,7 @@ test('the API document declares Idempotency-Key and the 422 on every create and 
       const hasKey = (operation.parameters ?? []).some((parameter: any) => parameter.$ref === '#/components/parameters/IdempotencyKey');
       t.is(hasKey, operation.responses?.['422'] !== undefined, `${method} ${path}`);
       if (hasKey) keyed.push(`${method} ${path}`);
+      if (hasKey) t.truthy(operation.responses['200'].headers?.['Idempotent-Replayed'], `${method} ${path}`);
     }
   }
   const creates = registry.filter((resource) => offers(resource, 'create')).map((resource) => `post /api/${resource.path}`);

@@ -116,7 +116,10 @@ export async function storeUpload(
       return { replay: false, response };
     });
     // a repeat keeps none of its bytes: the first upload's file is the one
-    if (answer.replay) await unlink(upload.temporaryPath).catch(() => undefined);
+    if (answer.replay) {
+      await unlink(upload.temporaryPath).catch(() => undefined);
+      ctx.markReplayed?.();
+    }
     return answer.response;
   } catch (error) {
     await unlink(upload.temporaryPath).catch(() => undefined);

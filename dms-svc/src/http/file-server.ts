@@ -118,6 +118,7 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
   try {
     ctx = await callerOf(deps.runtime, req, roleOf(dmsFile, 'write'));
     ctx.idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
+    ctx.markReplayed = () => res.setHeader('Idempotent-Replayed', 'true');
     const caller = ctx;
     // the tenant's maxFileSize and remaining quota, while streaming, when the form names the tenant before the file
     const capsOf = async (fields: ReadonlyMap<string, string>): Promise<readonly StreamCap[]> => {

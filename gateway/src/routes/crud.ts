@@ -4,7 +4,7 @@ import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/libs
 import type { PageMeta, Precondition } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/libs/idempotency/idempotency-key.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/libs/idempotency/idempotency-key.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
@@ -131,7 +131,9 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         const idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
         const { record } = recordFromJson(resource, req.body, 'create');
         const metadata = userMetadata(req, res, idempotencyKey);
-        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, metadata);
+        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, metadata, (headers) => {
+          if (headers.get(REPLAYED_HEADER)[0] === 'true') res.setHeader('Idempotent-Replayed', 'true');
+        });
         sendJson(res, recordToJson(resource, created));
       },
       get: async (req, res) => {

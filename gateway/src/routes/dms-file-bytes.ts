@@ -3,6 +3,7 @@ import { FILE_ID } from '@platform/contracts/dms/operations.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
+import { REPLAYED } from '../openapi/crud-operations.ts';
 
 /**
  * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
@@ -29,6 +30,7 @@ export const DMS_FILE_BYTE_ROUTES = {
         status: 200,
         schema: sources.ref('DmsFileUploaded'),
         description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.',
+        headers: REPLAYED,
       },
       errors: [413, 422],
     }),

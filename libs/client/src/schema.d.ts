@@ -10339,6 +10339,8 @@ export interface operations {
             /** @description The stored file; duplicateOfFileId names a live file of the tenant with the same checksum. */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11695,6 +11697,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11932,6 +11936,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12169,6 +12175,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12406,6 +12414,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12610,6 +12620,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12814,6 +12826,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13018,6 +13032,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13255,6 +13271,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13542,6 +13560,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13746,6 +13766,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13950,6 +13972,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14187,6 +14211,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14424,6 +14450,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14661,6 +14689,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14898,6 +14928,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15135,6 +15167,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15372,6 +15406,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15576,6 +15612,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15813,6 +15851,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16050,6 +16090,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16451,6 +16493,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16688,6 +16732,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16925,6 +16971,8 @@ export interface operations {
             /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

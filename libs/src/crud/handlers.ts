@@ -98,7 +98,10 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     const txCtx = { ...ctx, em };
     if (idempotent) {
       const claim = await claimKey(em, idempotent);
-      if (claim.replay) return claim.answer as Message;
+      if (claim.replay) {
+        ctx.markReplayed?.();
+        return claim.answer as Message;
+      }
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
     const actor = actorOf(ctx);

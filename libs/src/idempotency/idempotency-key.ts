@@ -7,6 +7,12 @@ import { DomainError } from '../errors/domain-error.ts';
 /** The header's name as Node gives it (lower case). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
+/**
+ * The answer header (and the gRPC response metadata entry a service sends it as) that marks a
+ * replay: `Idempotent-Replayed: true` when the answer is a stored one and nothing was written.
+ */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
 /** 1 to 255 printable ASCII characters: what fits the key column and any log line unescaped. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
