@@ -10,7 +10,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { createAccount, createPartner, freshTenant, unique, userWithRoles, adminSession } from './helpers/factories.ts';
-import { api, type ApiResponse } from './helpers/platform.ts';
+import { api, platform, type ApiResponse } from './helpers/platform.ts';
+import { createOrm } from '@platform/libs/db/orm.ts';
+import { sweepExpiredKeys } from '@platform/libs/idempotency/idempotency-sweep.ts';
+import { entities, migrationsDir, SCHEMA } from '../bpm-svc/src/db.ts';
 import { sql } from './helpers/db.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { storageDir, upload } from './helpers/files.ts';
@@ -284,4 +287,32 @@ test('the API document declares Idempotency-Key and the 422 on every create and 
   }
   const creates = registry.filter((resource) => offers(resource, 'create')).map((resource) => `post /api/${resource.path}`);
   t.deepEqual(keyed.sort(), [...creates, 'post /api/dms-file/upload'].sort());
+});
+
+test('the sweep deletes the keys older than 24 hours and keeps the others', async (t) => {
+  const { token } = await adminSession();
+  const [old, young] = [randomUUID(), randomUUID()];
+  for (const key of [old, young]) t.is((await post('branch', token, await branch.body(freshTenant()), key)).status, 200);
+  await sql(`update bpm.bpm_idempotency set created_at = created_at - interval '24 hours' where idempotency_key = $1`, [old]);
+  const orm = await createOrm({ url: platform.databaseUrl, schema: SCHEMA, entities, migrationsDir, poolSize: 1 });
+  try {
+    t.true((await sweepExpiredKeys(orm.em.fork())) >= 1);
+  } finally {
+    await orm.close();
+  }
+  t.is(await keyRows('bpm', old), 0);
+  t.is(await keyRows('bpm', young), 1);
+});
+
+test('the same fields in another order are the same request', async (t) => {
+  const { token } = await adminSession();
+  const body = await branch.body(freshTenant());
+  const key = randomUUID();
+  const first = await post('branch', token, body, key);
+  t.is(first.status, 200, first.text);
+  const reordered = Object.fromEntries(Object.entries(body).reverse());
+  const again = await post('branch', token, reordered, key);
+  t.is(again.status, 200, again.text);
+  t.is(again.body.id, first.body.id);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
 });
