@@ -5,7 +5,8 @@
  * retries with one key give exactly one write", over HTTP against the real platform, for resources
  * of each service and for the upload.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { canonicalJson } from '@platform/libs/idempotency/fingerprint.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
@@ -315,4 +316,18 @@ test('the same fields in another order are the same request', async (t) => {
   t.is(again.status, 200, again.text);
   t.is(again.body.id, first.body.id);
   t.is(again.headers.get('idempotent-replayed'), 'true');
+});
+
+test('a fingerprint is keyed: a password in the request is not kept as a plain hash', async (t) => {
+  const { token } = await adminSession();
+  const body = await CASES[1]!.body(freshTenant());
+  const key = randomUUID();
+  t.is((await post('user-info', token, body, key)).status, 200);
+  const [row] = await sql<{ fingerprint: string }>('select fingerprint from core.core_idempotency where idempotency_key = $1', [key]);
+  const canonical = canonicalJson({ operation: 'user-info.create', request: body });
+  t.not(row?.fingerprint, createHash('sha256').update(canonical).digest('hex'));
+  const fingerprintKey = createHmac('sha256', platform.jwtSecret)
+    .update('platform idempotency fingerprint')
+    .digest();
+  t.is(row?.fingerprint, createHmac('sha256', fingerprintKey).update(canonical).digest('hex'));
 });

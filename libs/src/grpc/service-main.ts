@@ -11,6 +11,7 @@ import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import { startIdempotencySweep } from '../idempotency/idempotency-sweep.ts';
+import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
@@ -57,6 +58,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // with them a call's objects, served or made, are garbage once it has answered
   installRuntimePatches();
   const config = loadConfig();
+  keyFingerprints(config.jwtSecret);
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];

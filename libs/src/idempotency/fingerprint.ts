@@ -1,8 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
- * The fingerprint of a request sent under an Idempotency-Key: SHA-256 (hex) of its canonical form,
- * the operation and what it asks to write. Two requests that mean the same (the same fields, in any
+ * The key fingerprints are made with, set once per process (`keyFingerprints`). Keyed, because a
+ * request may carry a password (user-info, a share link): a plain SHA-256 of it, kept for a day
+ * beside everything else the request said, would be a fast offline check of password guesses for
+ * whoever reads the table, where the record keeps only a bcrypt hash.
+ */
+let fingerprintKey: Buffer | undefined;
+
+/** Keys this process's fingerprints with a key derived from `secret` (JWT_SECRET: every replica has it). */
+export function keyFingerprints(secret: string): void {
+  fingerprintKey = createHmac('sha256', secret).update('platform idempotency fingerprint').digest();
+}
+
+/**
+ * The fingerprint of a request sent under an Idempotency-Key: HMAC-SHA-256 (hex) of its canonical
+ * form, the operation and what it asks to write. Two requests that mean the same (the same fields, in any
  * order) have one fingerprint; any other difference gives another, which the key's owner is
  * refused (422) rather than answered for the first request.
  *
@@ -10,7 +23,8 @@ import { createHash } from 'node:crypto';
  * fingerprintOf('branch.create', { crProcessId: 1, name: 'A' }) === fingerprintOf('branch.create', { name: 'A', crProcessId: 1 }) // true
  */
 export function fingerprintOf(operation: string, request: unknown): string {
-  return createHash('sha256').update(canonicalJson({ operation, request })).digest('hex');
+  if (!fingerprintKey) throw new Error('idempotency fingerprints are not keyed: runService keys them at start');
+  return createHmac('sha256', fingerprintKey).update(canonicalJson({ operation, request })).digest('hex');
 }
 
 /**

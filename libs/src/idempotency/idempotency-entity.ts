@@ -23,7 +23,7 @@ export function idempotencyEntity(schema: string): EntitySchema<Row> {
       /** Whose key: the caller's user code, `svc:<service>` for another service (keys are per caller). */
       owner: { type: 'string', length: 100, primary: true },
       idempotencyKey: { type: 'string', length: 255, primary: true },
-      /** SHA-256 (hex) of the request's canonical form: the operation and what it was asked to write. */
+      /** HMAC-SHA-256 (hex) of the request's canonical form: the operation and what it was asked to write (fingerprint.ts). */
       fingerprint: { type: 'string', length: 64 },
       /** The answer the create gave, written by its transaction before it commits. */
       answer: { type: 'json', nullable: true },
