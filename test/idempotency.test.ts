@@ -89,6 +89,11 @@ for (const c of CASES) {
     t.is(again.headers.get('idempotent-replayed'), 'true');
     t.is(await rowsOf(c, body), 1);
     t.is(await keyRows(c.schema, key), 1);
+    const [events] = await sql<{ n: string }>(`select count(*) as n from ${c.schema}.${c.schema}_outbox where entity = $1 and entity_key = $2`, [
+      c.path,
+      String(first.body.id),
+    ]);
+    t.is(Number(events?.n), 1, 'one created event');
   });
 
   test(`${c.path}: the same key with another body is 422 SVC-SYS-2001 with the error body, and writes nothing`, async (t) => {
@@ -326,8 +331,6 @@ test('a fingerprint is keyed: a password in the request is not kept as a plain h
   const [row] = await sql<{ fingerprint: string }>('select fingerprint from core.core_idempotency where idempotency_key = $1', [key]);
   const canonical = canonicalJson({ operation: 'user-info.create', request: body });
   t.not(row?.fingerprint, createHash('sha256').update(canonical).digest('hex'));
-  const fingerprintKey = createHmac('sha256', platform.jwtSecret)
-    .update('platform idempotency fingerprint')
-    .digest();
+  const fingerprintKey = createHmac('sha256', platform.jwtSecret).update('platform idempotency fingerprint').digest();
   t.is(row?.fingerprint, createHmac('sha256', fingerprintKey).update(canonical).digest('hex'));
 });
