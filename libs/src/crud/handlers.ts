@@ -94,14 +94,13 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   assertTenant(ctx, crProcessId);
   const idempotent = idempotentRequestOf(ctx, `${rt.resource.path}.create`, input);
   const now = new Date();
-  return ctx.em.transactional(async (em) => {
+  let replayed = false;
+  const answer = await ctx.em.transactional(async (em) => {
     const txCtx = { ...ctx, em };
     if (idempotent) {
       const claim = await claimKey(em, idempotent);
-      if (claim.replay) {
-        ctx.markReplayed?.();
-        return claim.answer as Message;
-      }
+      replayed = claim.replay;
+      if (claim.replay) return claim.answer as Message;
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
     const actor = actorOf(ctx);
@@ -114,6 +113,9 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     if (idempotent) await keepAnswer(em, idempotent, message);
     return message;
   });
+  // once committed: an answer that fails to commit is no replay
+  if (replayed) ctx.markReplayed?.();
+  return answer;
 }
 
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
