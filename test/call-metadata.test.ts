@@ -52,6 +52,7 @@ const full = {
   clientIp: '203.0.113.9',
   userAgent: 'Navigateur/1.0 (\u00e9t\u00e9; \u00ff)',
   requestId: 'req-42.a_b',
+  idempotencyKey: 'order-7 retry',
 } as const satisfies Required<CallMetadata>;
 
 test('a call carries the token and one CallInfo entry, and nothing else of its own', async (t) => {
@@ -81,6 +82,7 @@ test('what was not given reads as undefined; a long address and User-Agent are c
     clientIp: '1'.repeat(64),
     userAgent: 'u'.repeat(1_000),
     requestId: undefined,
+    idempotencyKey: undefined,
   });
 });
 

@@ -3,6 +3,7 @@ import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
 import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
+import { idempotencyEntity } from '@platform/libs/idempotency/idempotency-entity.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import type { Resource } from '@platform/libs/resource/resource.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
@@ -43,5 +44,11 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
   } as never,
 });
 
-export const entities = [...schemas.values(), ...tenantCountSchemas(dmsResources, SCHEMA), DmsShareDownloadSlotEntity, outboxEntity(SCHEMA)];
+export const entities = [
+  ...schemas.values(),
+  ...tenantCountSchemas(dmsResources, SCHEMA),
+  DmsShareDownloadSlotEntity,
+  outboxEntity(SCHEMA),
+  idempotencyEntity(SCHEMA),
+];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/libs/idempotency/idempotency-key.ts';
 import express, { type Express, type RequestHandler } from 'express';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
@@ -109,6 +110,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       throw new DomainError('SVC-SYS-5002', 'service.unavailable');
     });
     if (!live) throw unauthenticated();
+    // dms-svc honours it (docs/interface.md#idempotent-requests); a malformed one is refused here, before the body
+    idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
     boundByIdleness(req, res, config.uploadIdleTimeoutMs);
     await proxy(req, res);
   };

@@ -71,13 +71,19 @@ export class Backends {
   /**
    * One unary call of `method` (an entry of a generated service definition) on `service`'s
    * channel: the request is checked against the method's request type, and the answer has its
-   * response type.
+   * response type. `headers` hears the response metadata (a replayed create's mark).
    */
-  call<Req, Res>(service: ServiceName, method: UnaryMethod<Req, Res>, request: NoInfer<Req>, metadata: Metadata): Promise<Res> {
+  call<Req, Res>(
+    service: ServiceName,
+    method: UnaryMethod<Req, Res>,
+    request: NoInfer<Req>,
+    metadata: Metadata,
+    headers?: (metadata: Metadata) => void,
+  ): Promise<Res> {
     const latency = this.#latency;
     const start = performance.now();
     const ended = latency && ((code: status) => latency.observe(method.path, code, (performance.now() - start) / 1000));
-    return unaryCall(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended);
+    return unaryCall(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended, headers);
   }
 
   /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */

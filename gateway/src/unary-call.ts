@@ -15,7 +15,8 @@ export type UnaryMethod<Req, Res> = Pick<MethodDefinition<Req, Res>, 'path' | 'r
  * Client would: the call's status when not OK, INTERNAL for a request that does not serialise or a
  * response that does not parse, UNIMPLEMENTED for an OK without a response. One
  * response is read (`startRead` once, as the Client does).
- * `ended` hears the status code first (the gateway's latency metric).
+ * `ended` hears the status code first (the gateway's latency metric); `headers`, the response
+ * metadata the service sent before its answer.
  */
 export function unaryCall<Req, Res>(
   channel: ChannelInterface,
@@ -24,6 +25,7 @@ export function unaryCall<Req, Res>(
   metadata: Metadata,
   deadline: Deadline,
   ended?: (code: status) => void,
+  headers?: (metadata: Metadata) => void,
 ): Promise<Res> {
   return new Promise((resolve, reject) => {
     const call = channel.createCall(method.path, deadline, undefined, null, undefined);
@@ -35,7 +37,9 @@ export function unaryCall<Req, Res>(
       call.cancelWithStatus(code, details);
     };
     call.start(metadata, {
-      onReceiveMetadata() {},
+      onReceiveMetadata(metadata: Metadata) {
+        headers?.(metadata);
+      },
       onReceiveMessage(message: Buffer) {
         received = true;
         try {

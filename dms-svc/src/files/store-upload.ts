@@ -11,6 +11,8 @@ import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
+import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/libs/idempotency/idempotency.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** The upload response (docs/interface.md#files) and, beyond it, the live file of the tenant with the same bytes. */
 export interface UploadResponse {
@@ -33,6 +35,11 @@ export interface UploadResponse {
  * disk before the transaction begins, and the new name before it commits: a committed row's file
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
  * removes whichever of the two names the bytes are under.
+ *
+ * Under an Idempotency-Key (docs/interface.md#idempotent-requests) the key is claimed first in that
+ * transaction, and the answer kept with it: a repeat of the upload (the same bytes, file name and
+ * fields) waits for the first one and is given its answer, its own bytes removed; another upload
+ * under the key is 422 and keeps nothing.
  */
 export async function storeUpload(
   rt: ResourceRuntime,
@@ -43,17 +50,25 @@ export async function storeUpload(
 ): Promise<UploadResponse> {
   const storedFileName = storage.newStoredName();
   const storedPath = storage.pathOf(storedFileName);
-  let values: ReturnType<typeof formValues>;
-  let row: Record<string, unknown>;
   const now = new Date();
   try {
-    values = formValues(upload.fields);
+    const values = formValues(upload.fields);
     assertTenant(ctx, values.crProcessId);
+    const idempotent = idempotentRequestOf(ctx, `${rt.resource.path}.upload`, {
+      checksum: upload.checksum,
+      originalFileName: upload.originalFileName,
+      fields: Object.fromEntries(upload.fields),
+    });
     const actor = actorOf(ctx);
     const crProcessId = values.crProcessId;
     // outside the transaction: a gigabyte's flush takes seconds, and the quota lock is the tenant's
     await storage.flush(upload.temporaryPath);
-    row = await ctx.em.transactional(async (em) => {
+    const answer = await ctx.em.transactional(async (em): Promise<{ replay: boolean; response: UploadResponse }> => {
+      if (idempotent) {
+        // first: a repeat of the request waits here for the first one, then writes nothing
+        const claim = await claimKey(em, idempotent);
+        if (claim.replay) return { replay: true, response: claim.answer as UploadResponse };
+      }
       const limits = await limitsOf(em, crProcessId);
       assertFileFits(limits, upload.fileSize, upload.mimeType);
       await assertQuota(em, crProcessId, limits.storageQuotaBytes, upload.fileSize);
@@ -79,10 +94,11 @@ export async function storeUpload(
         // categoryId names no category of the tenant: 400 SVC-SYS-2001 on categoryId
         throw constraintViolation(rt.resource, error) ?? error;
       }
+      const fileId = Number(created.id);
       await appendAudit(em, crProcessId, {
         action: 'UPLOAD',
         userCode: actor,
-        fileId: Number(created.id),
+        fileId,
         ...client,
         details: { originalFileName: upload.originalFileName, fileSize: upload.fileSize, mimeType: upload.mimeType, checksum: upload.checksum },
       });
@@ -95,28 +111,40 @@ export async function storeUpload(
         actor,
         changes: changesOf(rt.resource, undefined, created),
       });
+      const duplicate = await duplicateOf(em, rt, crProcessId, upload.checksum, fileId);
+      const response: UploadResponse = {
+        fileId,
+        originalFileName: upload.originalFileName,
+        storedFileName,
+        fileSize: upload.fileSize,
+        mimeType: upload.mimeType,
+        uploadDate: now.toISOString(),
+        ...(duplicate === undefined ? {} : { duplicateOfFileId: duplicate }),
+      };
+      if (idempotent) await keepAnswer(em, idempotent, response);
       await rename(upload.temporaryPath, storedPath);
       await storage.flushNames();
-      return created;
+      return { replay: false, response };
     });
+    // a repeat keeps none of its bytes: the first upload's file is the one
+    if (answer.replay) {
+      await unlink(upload.temporaryPath).catch(() => undefined);
+      ctx.markReplayed?.();
+    }
+    return answer.response;
   } catch (error) {
     await unlink(upload.temporaryPath).catch(() => undefined);
     await unlink(storedPath).catch(() => undefined);
     throw error;
   }
-  const fileId = Number(row.id);
-  const meta = ctx.em.getMetadata(rt.entity);
-  const [duplicate] = await ctx.em.execute<{ id: string }[]>(
+}
+
+/** The first other live file of the tenant with the same bytes, if any. */
+async function duplicateOf(em: EntityManager, rt: ResourceRuntime, crProcessId: number, checksum: string, fileId: number): Promise<number | undefined> {
+  const meta = em.getMetadata(rt.entity);
+  const [duplicate] = await em.execute<{ id: string }[]>(
     `select id from "${meta.schema}"."${meta.tableName}" where cr_process_id = ? and checksum = ? and not deleted and id <> ? order by id limit 1`,
-    [values.crProcessId, upload.checksum, fileId],
+    [crProcessId, checksum, fileId],
   );
-  return {
-    fileId,
-    originalFileName: upload.originalFileName,
-    storedFileName,
-    fileSize: upload.fileSize,
-    mimeType: upload.mimeType,
-    uploadDate: now.toISOString(),
-    ...(duplicate ? { duplicateOfFileId: Number(duplicate.id) } : {}),
-  };
+  return duplicate ? Number(duplicate.id) : undefined;
 }

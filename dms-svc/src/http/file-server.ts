@@ -6,6 +6,7 @@ import { portOf } from '@platform/libs/config/config.ts';
 import { drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/log/request-id.ts';
 import { roleOf } from '@platform/libs/crud/handlers.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/libs/idempotency/idempotency-key.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { DomainError, forbidden, notFound } from '@platform/libs/errors/domain-error.ts';
@@ -116,6 +117,8 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
   let ctx: CallContext | undefined;
   try {
     ctx = await callerOf(deps.runtime, req, roleOf(dmsFile, 'write'));
+    ctx.idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
+    ctx.markReplayed = () => res.setHeader('Idempotent-Replayed', 'true');
     const caller = ctx;
     // the tenant's maxFileSize and remaining quota, while streaming, when the form names the tenant before the file
     const capsOf = async (fields: ReadonlyMap<string, string>): Promise<readonly StreamCap[]> => {

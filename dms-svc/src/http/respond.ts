@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { httpStatusOf } from '@platform/libs/errors/codes.ts';
 import { toDomainError } from '@platform/libs/errors/to-domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { translate, type Language } from '@platform/libs/i18n/messages.ts';
@@ -53,5 +53,5 @@ export function sendFailure(runtime: Runtime, req: IncomingMessage, res: ServerR
   const lang: Language = ctx?.lang ?? languageOfRequest(req);
   const body: Record<string, string> = { status: 'ERROR', error_code: domain.code, message: translate(lang, domain.messageKey, domain.params) };
   if (domain.params.refId) body.refId = domain.params.refId;
-  sendJson(res, ERRORS[domain.code].http, body);
+  sendJson(res, httpStatusOf(domain), body);
 }

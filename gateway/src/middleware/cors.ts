@@ -4,7 +4,8 @@ import { ConfigError } from '@platform/libs/config/config-error.ts';
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /**
  * Response headers a page may read beyond the CORS-safelisted ones: the rate-limit headers, what
- * a download needs (file name, ranges, ETag), and a record's ETag (docs/interface.md#conditional-requests).
+ * a download needs (file name, ranges, ETag), a record's ETag (docs/interface.md#conditional-requests)
+ * and the mark of a replayed create (docs/interface.md#idempotent-requests).
  */
 const EXPOSED_HEADERS = [
   'RateLimit-Limit',
@@ -15,6 +16,7 @@ const EXPOSED_HEADERS = [
   'Content-Range',
   'Accept-Ranges',
   'ETag',
+  'Idempotent-Replayed',
 ].join(', ');
 /** How long a browser may reuse a preflight answer (Chromium caps it at 7200 s). */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';

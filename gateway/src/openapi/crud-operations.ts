@@ -14,6 +14,14 @@ const ETAG: Record<string, HeaderObject> = {
 };
 const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
 const IF_MATCH = { $ref: '#/components/parameters/IfMatch' };
+const IDEMPOTENCY_KEY = { $ref: '#/components/parameters/IdempotencyKey' };
+/** The mark of a replayed answer (docs/interface.md#idempotent-requests). */
+export const REPLAYED: Record<string, HeaderObject> = {
+  'Idempotent-Replayed': {
+    description: 'true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 /**
  * The words and bodies of one resource's CRUD operations (docs/interface.md#crud), keyed like
@@ -47,9 +55,15 @@ export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<k
       tag,
       summary: `Create a ${resource.path}`,
       description: about('create'),
+      headers: [IDEMPOTENCY_KEY],
       body: { schema: ref(names.create) },
-      ok: { status: 200, schema: record, description: 'The created record, version 0.' },
-      errors: [409],
+      ok: {
+        status: 200,
+        schema: record,
+        description: 'The created record, version 0 (under an Idempotency-Key used before: the first answer).',
+        headers: REPLAYED,
+      },
+      errors: [409, 422],
     },
     get: {
       tag,

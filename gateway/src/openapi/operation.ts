@@ -25,8 +25,9 @@ const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((matc
 
 /**
  * Optional request headers, as components.parameters: those every operation reads
- * (docs/interface.md#authentication), and the conditional ones a record's get, update and delete read
- * (docs/interface.md#conditional-requests).
+ * (docs/interface.md#authentication), the conditional ones a record's get, update and delete read
+ * (docs/interface.md#conditional-requests), and the Idempotency-Key of the creates and the upload
+ * (docs/interface.md#idempotent-requests).
  */
 export const COMMON_HEADERS: Record<string, ParameterObject> = {
   ProjectCode: {
@@ -58,6 +59,16 @@ export const COMMON_HEADERS: Record<string, ParameterObject> = {
     description:
       'Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001.',
     schema: { type: 'string' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      "A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: " +
+      'the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); ' +
+      'the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   },
 };
 

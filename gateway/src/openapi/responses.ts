@@ -1,5 +1,5 @@
 import type { HeaderObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERRORS, PRECONDITION_FAILED } from '@platform/libs/errors/codes.ts';
+import { ERRORS, OWN_STATUS_ERRORS } from '@platform/libs/errors/codes.ts';
 import { ref } from './shared-schemas.ts';
 
 /** The error statuses the gateway's routes answer with, by component name. */
@@ -12,6 +12,7 @@ const ERROR_STATUSES = {
   410: 'Gone',
   412: 'PreconditionFailed',
   413: 'TooLarge',
+  422: 'UnprocessableContent',
   500: 'ServerError',
   503: 'Unavailable',
 } as const;
@@ -19,9 +20,10 @@ export type ErrorStatus = keyof typeof ERROR_STATUSES | 429;
 
 const integerHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-/** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them (and a failed If-Match's). */
+/** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them (and those answered with a status of their own). */
 function codesOf(status: number): string[] {
-  if (status === PRECONDITION_FAILED.http) return [PRECONDITION_FAILED.code];
+  const own = OWN_STATUS_ERRORS.filter((error) => error.http === status).map((error) => error.code);
+  if (own.length > 0) return own;
   return Object.entries(ERRORS)
     .filter(([, error]) => error.http === status)
     .map(([code]) => code);

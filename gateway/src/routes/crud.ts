@@ -4,6 +4,7 @@ import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/libs
 import type { PageMeta, Precondition } from '@platform/libs/gen/platform/common/v1/common.ts';
 import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/libs/idempotency/idempotency-key.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';
@@ -14,8 +15,11 @@ import { pageJson } from '../http/page-json.ts';
 import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
 
-/** The metadata of a call made for the request's user: its token, language and client details. */
-export function userMetadata(req: Request, res: Response): Metadata {
+/**
+ * The metadata of a call made for the request's user: its token, language and client details, and
+ * for a create the Idempotency-Key it came with.
+ */
+export function userMetadata(req: Request, res: Response, idempotencyKey?: string): Metadata {
   const token = stateOf(res).token;
   if (!token) throw unauthenticated();
   return toMetadata({
@@ -27,6 +31,7 @@ export function userMetadata(req: Request, res: Response): Metadata {
     clientIp: clientIp(req),
     userAgent: header(req, 'user-agent'),
     requestId: requestIdOf(req),
+    idempotencyKey,
   });
 }
 
@@ -119,8 +124,12 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         sendJson(res, pageToJson(resource, response.content, response.meta));
       },
       create: async (req, res) => {
+        const idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
         const { record } = recordFromJson(resource, req.body, 'create');
-        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, userMetadata(req, res));
+        const metadata = userMetadata(req, res, idempotencyKey);
+        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, metadata, (headers) => {
+          if (headers.get(REPLAYED_HEADER)[0] === 'true') res.setHeader('Idempotent-Replayed', 'true');
+        });
         sendJson(res, recordToJson(resource, created));
       },
       get: async (req, res) => {

@@ -3,6 +3,7 @@ import { FILE_ID } from '@platform/contracts/dms/operations.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
+import { REPLAYED } from '../openapi/crud-operations.ts';
 
 /**
  * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
@@ -21,14 +22,17 @@ export const DMS_FILE_BYTE_ROUTES = {
       summary: 'Upload a file (multipart/form-data, streamed)',
       description:
         'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
-        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.',
+        'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. ' +
+        'Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.',
+      headers: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       body: { schema: sources.ref('DmsFileUpload'), contentType: 'multipart/form-data' },
       ok: {
         status: 200,
         schema: sources.ref('DmsFileUploaded'),
         description: 'The stored file; duplicateOfFileId names a live file of the tenant with the same checksum.',
+        headers: REPLAYED,
       },
-      errors: [413],
+      errors: [413, 422],
     }),
   },
   downloadFile: {

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (multipart/form-data, streamed)
-         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept.
+         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -10708,6 +10708,18 @@ export interface components {
                 };
             };
         };
+        /** @description Error body with SVC-SYS-2001. */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error_code?: "SVC-SYS-2001";
+                };
+            };
+        };
         /** @description Error body with SVC-SYS-5001. The body carries the refId of its exception-log entry. */
         ServerError: {
             headers: {
@@ -10759,6 +10771,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
         IfMatch: string;
+        /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: never;
@@ -10924,6 +10938,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
+export type ResponseUnprocessableContent = components['responses']['UnprocessableContent'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -10931,12 +10946,15 @@ export type ParameterProjectCode = components['parameters']['ProjectCode'];
 export type ParameterAcceptLanguage = components['parameters']['AcceptLanguage'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     uploadFile: {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -10954,6 +10972,8 @@ export interface operations {
             /** @description The stored file; duplicateOfFileId names a live file of the tenant with the same checksum. */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10964,6 +10984,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13252,6 +13273,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13266,9 +13289,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13280,6 +13305,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13486,6 +13512,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13500,9 +13528,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13514,6 +13544,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13720,6 +13751,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13734,9 +13767,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13748,6 +13783,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13954,6 +13990,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -13968,9 +14006,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13982,6 +14022,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14155,6 +14196,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14169,9 +14212,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14183,6 +14228,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14356,6 +14402,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14370,9 +14418,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14384,6 +14434,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14557,6 +14608,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14571,9 +14624,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14585,6 +14640,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14791,6 +14847,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -14805,9 +14863,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14819,6 +14879,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15075,6 +15136,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15089,9 +15152,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15103,6 +15168,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15276,6 +15342,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15290,9 +15358,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15304,6 +15374,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15477,6 +15548,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15491,9 +15564,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15505,6 +15580,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15711,6 +15787,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15725,9 +15803,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15739,6 +15819,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -15945,6 +16026,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -15959,9 +16042,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15973,6 +16058,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16179,6 +16265,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16193,9 +16281,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16207,6 +16297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16413,6 +16504,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16427,9 +16520,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16441,6 +16536,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16647,6 +16743,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16661,9 +16759,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16675,6 +16775,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16881,6 +16982,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -16895,9 +16998,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16909,6 +17014,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -17082,6 +17188,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -17096,9 +17204,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17110,6 +17220,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -17316,6 +17427,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -17330,9 +17443,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17344,6 +17459,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -17550,6 +17666,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -17564,9 +17682,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17578,6 +17698,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -17948,6 +18069,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -17962,9 +18085,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17976,6 +18101,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -18182,6 +18308,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -18196,9 +18324,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18210,6 +18340,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -18416,6 +18547,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -18430,9 +18563,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created record, version 0. */
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
             200: {
                 headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18444,6 +18579,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

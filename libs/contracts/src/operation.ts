@@ -19,7 +19,7 @@ export type QuerySpec = Readonly<Record<string, ParamKind>>;
 type Schema = SchemaObject | ReferenceObject;
 
 /** The error statuses a route may add to those of its path's category (the API document's responses). */
-export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 412 | 413;
+export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 412 | 413 | 422;
 
 /** What the API document says of an operation beyond its method, path and query: its words, bodies and extra refusals. */
 export interface OperationDoc {

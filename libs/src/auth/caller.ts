@@ -19,6 +19,10 @@ export interface CallContext {
   projectCode: string | undefined;
   /** The client behind the call, as the gateway judged it (for audit rows); absent for other callers. */
   client?: { ipAddress: string | undefined; userAgent: string | undefined };
+  /** The Idempotency-Key the gateway handed on, for a create (idempotency/idempotency.ts). */
+  idempotencyKey?: string | undefined;
+  /** Marks the answer as a replay of a stored one (the `idempotent-replayed` response metadata). */
+  markReplayed?(): void;
   /** The row read in the same statement as the caller's access (crud/key-read.ts `readAlong`). */
   along?: RowAlong;
 }

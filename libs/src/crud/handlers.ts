@@ -24,6 +24,7 @@ import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from './values.ts';
 import { keyText, recordEvent } from '../events/outbox.ts';
 import { changesOf } from './changes.ts';
+import { claimKey, idempotentRequestOf, keepAnswer } from '../idempotency/idempotency.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
 
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -91,19 +92,30 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   const crProcessId = values.crProcessId;
   if (typeof crProcessId !== 'number') throw invalidField('crProcessId', 'field.required');
   assertTenant(ctx, crProcessId);
+  const idempotent = idempotentRequestOf(ctx, `${rt.resource.path}.create`, input);
   const now = new Date();
-  const row = await ctx.em.transactional(async (em) => {
+  let replayed = false;
+  const answer = await ctx.em.transactional(async (em) => {
     const txCtx = { ...ctx, em };
+    if (idempotent) {
+      const claim = await claimKey(em, idempotent);
+      replayed = claim.replay;
+      if (claim.replay) return claim.answer as Message;
+    }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
     const actor = actorOf(ctx);
     const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
     await recordChange(rt, em, txCtx, 'created', undefined, created);
-    return created;
+    // the answer is made in the transaction, so that a repeat of the request is given this one
+    const [message = {}] = await toMessages(rt, [created], txCtx);
+    if (idempotent) await keepAnswer(em, idempotent, message);
+    return message;
   });
-  const [message] = await toMessages(rt, [row], ctx);
-  return message ?? {};
+  // once committed: an answer that fails to commit is no replay
+  if (replayed) ctx.markReplayed?.();
+  return answer;
 }
 
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {

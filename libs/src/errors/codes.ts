@@ -45,11 +45,22 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export const PRECONDITION_FAILED = { code: 'SVC-SYS-4002', messageKey: 'precondition.failed', http: 412 } as const;
 
 /**
- * The HTTP status of an error: its code's, except for a failed If-Match (PRECONDITION_FAILED).
+ * An Idempotency-Key sent again with another request: SVC-SYS-2001 (the request is not the one the
+ * key was given for) answered 422 (docs/interface.md#idempotent-requests).
+ */
+export const KEY_REUSED = { code: 'SVC-SYS-2001', messageKey: 'idempotency.keyReused', http: 422 } as const;
+
+/** The errors answered with a status of their own rather than their code's, by message key. */
+export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED] as const;
+
+/**
+ * The HTTP status of an error: its code's, except for those of OWN_STATUS_ERRORS.
  *
  * @example
  * httpStatusOf({ code: 'SVC-SYS-4002', messageKey: 'precondition.failed' }) // 412
+ * httpStatusOf({ code: 'SVC-SYS-2001', messageKey: 'idempotency.keyReused' }) // 422
  */
 export function httpStatusOf(error: { code: ErrorCode; messageKey: string }): number {
-  return error.messageKey === PRECONDITION_FAILED.messageKey ? PRECONDITION_FAILED.http : ERRORS[error.code].http;
+  for (const own of OWN_STATUS_ERRORS) if (own.code === error.code && own.messageKey === error.messageKey) return own.http;
+  return ERRORS[error.code].http;
 }

@@ -38,6 +38,7 @@ export function toMetadata(call: CallMetadata): Metadata {
     clientIp: call.clientIp?.slice(0, MAX_CLIENT_IP) ?? '',
     userAgent: call.userAgent?.slice(0, MAX_USER_AGENT) ?? '',
     requestId: call.requestId ?? '',
+    idempotencyKey: call.idempotencyKey ?? '',
   };
   const info = CallInfo.encode(message, callInfoWriter).finish();
   const metadata = new Metadata();
@@ -72,6 +73,7 @@ export function callOriginOf(metadata: Metadata): CallOrigin {
     clientIp: given(info.clientIp.slice(0, MAX_CLIENT_IP)),
     userAgent: given(info.userAgent.slice(0, MAX_USER_AGENT)),
     requestId: given(info.requestId),
+    idempotencyKey: given(info.idempotencyKey),
   };
 }
 

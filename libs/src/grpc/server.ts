@@ -1,4 +1,4 @@
-import type { handleUnaryCall, Metadata, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, type handleUnaryCall, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Registry } from 'prom-client';
 import type { AccessAsked, AccessSource, ReadAlong } from '../auth/access.ts';
@@ -13,6 +13,7 @@ import type { Logger } from '../log/logger.ts';
 import { requestIdFrom, withRequestId } from '../log/request-id.ts';
 import { callOriginOf, META, metaString } from './metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
+import { REPLAYED_HEADER } from '../idempotency/idempotency-key.ts';
 
 /** What every handler of a service shares. */
 export interface Runtime {
@@ -40,6 +41,10 @@ export type Handler<Req, Res> = ((request: Req, ctx: CallContext) => Promise<Res
 };
 
 const NO_ROLES: ReadonlySet<string> = new Set();
+
+/** The response metadata of a replayed answer (idempotency/idempotency-key.ts). */
+const REPLAYED = new Metadata();
+REPLAYED.set(REPLAYED_HEADER, 'true');
 
 /**
  * Wraps a handler as a grpc-js unary handler: refuses a request whose strings carry NUL,
@@ -75,6 +80,8 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
         lang: isLanguage(origin.lang) ? origin.lang : caller.kind === 'user' ? caller.claims.lang : 'en',
         projectCode,
         client: { ipAddress: origin.clientIp, userAgent: origin.userAgent },
+        idempotencyKey: origin.idempotencyKey,
+        markReplayed: () => call.sendMetadata(REPLAYED),
         along,
       });
     };

@@ -10,6 +10,8 @@ import { databaseUrlOf } from '../config/database-url.ts';
 import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
+import { startIdempotencySweep } from '../idempotency/idempotency-sweep.ts';
+import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
@@ -56,6 +58,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // with them a call's objects, served or made, are garbage once it has answered
   installRuntimePatches();
   const config = loadConfig();
+  keyFingerprints(config.jwtSecret);
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
@@ -98,6 +101,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     );
   }, DB_HEALTH_INTERVAL_MS);
   dbWatch.unref();
+  const sweep = startIdempotencySweep(orm, log);
   const extra = await spec.serve?.(runtime, config);
   let stopping = false;
   // GET /health beside /metrics: the probe of a service whose gRPC port wants client certificates,
@@ -117,6 +121,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
     clearInterval(dbWatch);
+    sweep.stop();
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     const closing = extra?.close().catch(() => undefined);

@@ -115,6 +115,10 @@ const catalogue = {
     tr: 'Kayıt başka biri tarafından değiştirildi; yeniden yükleyip tekrar deneyin',
   },
   'version.required': { en: 'Field is required: version', tr: 'Alan zorunlu: version' },
+  'idempotency.keyReused': {
+    en: 'The Idempotency-Key was used for another request; send a new key with this one',
+    tr: 'Idempotency-Key başka bir istek için kullanıldı; bu istekle yeni bir anahtar gönderin',
+  },
   'precondition.failed': {
     en: 'The record is not at the version If-Match names; reload it and try again',
     tr: 'Kayıt If-Match başlığının belirttiği sürümde değil; yeniden yükleyip tekrar deneyin',

@@ -33,10 +33,24 @@ export interface CallInfo {
   userAgent: string;
   /** The id of the HTTP request behind the call (docs/decisions.md, "Request id"). */
   requestId: string;
+  /**
+   * The client's Idempotency-Key, on a create only (docs/interface.md#idempotent-requests): the
+   * service answers a repeat of the request under it with the first answer, without a second write.
+   */
+  idempotencyKey: string;
 }
 
 function createBaseCallInfo(): CallInfo {
-  return { lang: "", projectCode: "", httpPath: "", httpMethod: "", clientIp: "", userAgent: "", requestId: "" };
+  return {
+    lang: "",
+    projectCode: "",
+    httpPath: "",
+    httpMethod: "",
+    clientIp: "",
+    userAgent: "",
+    requestId: "",
+    idempotencyKey: "",
+  };
 }
 
 export const CallInfo: MessageFns<CallInfo> = {
@@ -61,6 +75,9 @@ export const CallInfo: MessageFns<CallInfo> = {
     }
     if (message.requestId !== "") {
       writer.uint32(58).string(message.requestId);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(66).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -132,6 +149,14 @@ export const CallInfo: MessageFns<CallInfo> = {
             }
 
             message.requestId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
             continue;
           }
         }

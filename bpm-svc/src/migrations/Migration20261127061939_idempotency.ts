@@ -1,0 +1,20 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The service's idempotency keys (libs/src/idempotency/idempotency-entity.ts, docs/decisions.md
+ * "Idempotent requests"), as migration:create wrote them.
+ */
+export class Migration20261127061939_idempotency extends Migration {
+
+  override name = 'Migration20261127061939_idempotency';
+
+  override up(): void | Promise<void> {
+    this.addSql(`create table "bpm"."bpm_idempotency" ("owner" varchar(100) not null, "idempotency_key" varchar(255) not null, "fingerprint" varchar(64) not null, "answer" jsonb null, "created_at" timestamptz not null, primary key ("owner", "idempotency_key"));`);
+    this.addSql(`create index "bpm_idempotency_created_at_index" on "bpm"."bpm_idempotency" ("created_at");`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "bpm"."bpm_idempotency" cascade;`);
+  }
+
+}
