@@ -11,6 +11,7 @@ import { hostPort, localAddress } from '../config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
@@ -56,6 +57,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // with them a call's objects, served or made, are garbage once it has answered
   installRuntimePatches();
   const config = loadConfig();
+  setOutboxDisabled(config.outboxDisabled);
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
