@@ -155,15 +155,17 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
 });
 
 /**
- * Waits until `expected` events have arrived at `receiver`, or none has arrived for 5 s (at most
- * DRAIN_MS in all); how many arrived.
+ * Waits until `expected` branch.created events have arrived at `receiver`, or none has arrived for
+ * 5 s (at most DRAIN_MS in all); how many arrived. (The `*` subscription hears its own
+ * webhook-subscription events too; they are not counted.)
  */
 async function untilAllArrived(receiver: Receiver, expected: number): Promise<number> {
   const started = performance.now();
   const deadline = Date.now() + DRAIN_MS;
+  const arrived = (): number => [...receiver.arrivals.values()].filter((arrival) => arrival.type === 'branch.created').length;
   // idle counts from the later of the last arrival and now: the first may still be on its way
-  while (receiver.arrivals.size < expected && Math.min(receiver.idleMs(), performance.now() - started) < 5_000 && Date.now() < deadline) {
+  while (arrived() < expected && Math.min(receiver.idleMs(), performance.now() - started) < 5_000 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return receiver.arrivals.size;
+  return arrived();
 }
