@@ -10,8 +10,9 @@
  * const run = await openLoop({ url: 'http://127.0.0.1:8080/api/branch/1', headers }, { rate: 1000, seconds: 30 });
  * latencySummary(run.steady).p99;
  */
+import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { BenchError, percentile, type Target } from './lib.ts';
+import { BenchError, ID_TAG, percentile, type Target } from './lib.ts';
 
 export interface OpenLoopRun {
   /** Latencies in ms (sorted) of the requests due after the first second. */
@@ -31,13 +32,27 @@ const MAX_SOCKETS = 512;
 /** A request not answered within this is a failure of the run. */
 const TIMEOUT_MS = 10_000;
 
+export interface OpenLoopOptions {
+  rate: number;
+  seconds: number;
+  /**
+   * Hears every 200 answer's body with the moment it ended (performance.now()); the body is only
+   * gathered when this is given.
+   */
+  onAnswer?: (index: number, body: Buffer, answeredAt: number) => void;
+}
+
 /**
  * Sends `rate` requests per second for `seconds` seconds, open loop, on fresh keep-alive
  * connections (opened as the first requests need them). Every answer must be 200; anything else
- * fails the run.
+ * fails the run. Each `[<id>]` in the body becomes an id of its own per request (the run's random
+ * prefix and the request's index).
  */
-export async function openLoop(target: Target, options: { rate: number; seconds: number }): Promise<OpenLoopRun> {
-  const { rate, seconds } = options;
+export async function openLoop(target: Target, options: OpenLoopOptions): Promise<OpenLoopRun> {
+  const { rate, seconds, onAnswer } = options;
+  const runTag = randomBytes(4).toString('hex');
+  const tagged = target.body?.includes(ID_TAG) ?? false;
+  const bodyOf = (index: number): string | undefined => (tagged ? target.body?.replaceAll(ID_TAG, `${runTag}-${index}`) : target.body);
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
@@ -55,9 +70,13 @@ export async function openLoop(target: Target, options: { rate: number; seconds:
     const send = (index: number, due: number): void => {
       const req = request(url, { method: target.method ?? 'GET', headers: target.headers, agent, timeout: TIMEOUT_MS }, (res) => {
         if (res.statusCode !== 200) failure ??= `request ${index}: HTTP ${res.statusCode}`;
-        res.resume();
+        const chunks: Buffer[] = [];
+        if (onAnswer) res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        else res.resume();
         res.on('end', () => {
-          latencies[index] = performance.now() - due;
+          const answeredAt = performance.now();
+          latencies[index] = answeredAt - due;
+          if (onAnswer && res.statusCode === 200) onAnswer(index, Buffer.concat(chunks), answeredAt);
           settle();
         });
       });
@@ -67,7 +86,7 @@ export async function openLoop(target: Target, options: { rate: number; seconds:
         latencies[index] = NaN;
         settle();
       });
-      req.end(target.body);
+      req.end(bodyOf(index));
     };
     const tick = (): void => {
       const now = performance.now();

@@ -119,6 +119,12 @@ test('production starts with real https origins, subdomains and ports included',
   t.deepEqual(loadConfig({ ...production, ALLOWED_ORIGINS: origins.join(',') }).allowedOrigins, origins);
 });
 
+test('production refuses OUTBOX_DISABLED=true, naming it (a measurement switch); false and the default start', (t) => {
+  t.regex(refusal(t, { ...production, OUTBOX_DISABLED: 'true' }), /OUTBOX_DISABLED=true \(a measurement switch/);
+  t.false(loadConfig({ ...production, OUTBOX_DISABLED: 'false' }).outboxDisabled);
+  t.false(loadConfig(production).outboxDisabled);
+});
+
 test('production names every weak setting in one refusal', (t) => {
   const message = refusal(t, {
     ...production,
@@ -126,8 +132,15 @@ test('production names every weak setting in one refusal', (t) => {
     BCRYPT_ROUNDS: '8',
     DMS_URL_SECRET: 'short',
     ALLOWED_ORIGINS: 'https://platform.example.com',
+    OUTBOX_DISABLED: '1',
   });
-  for (const name of ['COOKIE_SECURE=false', 'BCRYPT_ROUNDS=8', 'DMS_URL_SECRET of 5 bytes', 'ALLOWED_ORIGINS https://platform.example.com']) {
+  for (const name of [
+    'COOKIE_SECURE=false',
+    'BCRYPT_ROUNDS=8',
+    'DMS_URL_SECRET of 5 bytes',
+    'ALLOWED_ORIGINS https://platform.example.com',
+    'OUTBOX_DISABLED=true',
+  ]) {
     t.true(message.includes(name), `${name} in: ${message}`);
   }
 });
@@ -139,10 +152,12 @@ test('development and test accept what production refuses as weak', (t) => {
     BCRYPT_ROUNDS: '4',
     DMS_URL_SECRET: 'c',
     ALLOWED_ORIGINS: 'http://localhost:3000,https://app.example.com',
+    OUTBOX_DISABLED: 'true',
   };
   for (const appEnv of ['development', 'test']) {
     const config = loadConfig({ ...weak, APP_ENV: appEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'config-test-')) });
     t.false(config.cookieSecure, appEnv);
     t.is(config.bcryptRounds, 4, appEnv);
+    t.true(config.outboxDisabled, appEnv);
   }
 });

@@ -11,7 +11,10 @@ export interface Target {
   url: string;
   method?: string;
   headers?: Record<string, string>;
-  /** A JSON body, sent as is with `content-type: application/json` (set it in `headers`). */
+  /**
+   * A JSON body, sent as is with `content-type: application/json` (set it in `headers`); each
+   * `[<id>]` in it becomes a fresh id per request (unique fields of a create).
+   */
   body?: string;
 }
 
@@ -50,9 +53,21 @@ interface AutocannonInstance {
 }
 
 type Autocannon = (
-  options: { url: string; method?: string; headers?: Record<string, string>; body?: string; duration: number; connections: number; timeout?: number },
+  options: {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    idReplacement?: boolean;
+    duration: number;
+    connections: number;
+    timeout?: number;
+  },
   callback: (error: Error | null, result: AutocannonResult) => void,
 ) => AutocannonInstance;
+
+/** What autocannon replaces with a fresh id in every request's body (its idReplacement). */
+export const ID_TAG = '[<id>]';
 
 // autocannon is CommonJS and ships no types: load it with require and describe what is used.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -73,6 +88,7 @@ export async function measure(target: Target, options: { duration: number; conne
         method: target.method ?? 'GET',
         headers: target.headers ?? {},
         body: target.body,
+        idReplacement: target.body?.includes(ID_TAG) ?? false,
         duration: options.duration,
         connections: options.connections,
         timeout: 10,

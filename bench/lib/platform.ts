@@ -109,7 +109,7 @@ export async function startBenchPlatform(env: NodeJS.ProcessEnv = process.env, o
   );
   await untilRedisUp(platform);
   console.log(
-    `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? 'off (APP_ENV=test)'}, API key, Redis rate limiter ${redisUrl} ` +
+    `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? `off (APP_ENV=${childEnv.APP_ENV})`}, API key, Redis rate limiter ${redisUrl} ` +
       `(REDIS_KEY_PREFIX=${keyPrefix}, RATE_LIMIT_PUBLIC/API_KEY/JWT=${BENCH_RATE_LIMIT} per minute: consulted on every request, never refusing), ` +
       `login guard (Redis, counts failures only), JWT (verified in the gateway; live tokenVersion/session and roles read by the service, a database read per request), ` +
       `roles in the services; BCRYPT_ROUNDS=${childEnv.BCRYPT_ROUNDS ?? '10 (default)'}, ` +

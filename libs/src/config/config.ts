@@ -75,6 +75,11 @@ export interface Config {
   /** Longest an upload's body may send nothing before the gateway cuts it off (UPLOAD_IDLE_TIMEOUT_MS). */
   uploadIdleTimeoutMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * OUTBOX_DISABLED: recordEvent writes nothing (events/outbox.ts). A measurement switch for the
+   * benchmark's baseline only; production refuses it (production-rules.ts).
+   */
+  outboxDisabled: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -149,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
     uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    outboxDisabled: bool(env, 'OUTBOX_DISABLED', false),
   };
   if (appEnv === 'production') {
     const weak = weakProductionSettings(config);

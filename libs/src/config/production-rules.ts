@@ -11,13 +11,14 @@ export interface ProductionSettings {
   bcryptRounds: number;
   dmsUrlSecret: string;
   allowedOrigins: readonly string[];
+  outboxDisabled: boolean;
 }
 
 /**
  * The weak settings among `settings`, one line each; none: production may start.
  *
  * @example
- * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'] })
+ * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], outboxDisabled: false })
  * // ['COOKIE_SECURE=false (the session cookie must be Secure)']
  */
 export function weakProductionSettings(settings: ProductionSettings): string[] {
@@ -35,6 +36,7 @@ export function weakProductionSettings(settings: ProductionSettings): string[] {
     return why ? [`${origin} (${why})`] : [];
   });
   if (placeholders.length > 0) weak.push(`ALLOWED_ORIGINS ${placeholders.join(', ')}`);
+  if (settings.outboxDisabled) weak.push('OUTBOX_DISABLED=true (a measurement switch: no change would leave its event)');
   return weak;
 }
 

@@ -10,6 +10,15 @@ import { currentRequestId } from '../log/request-id.ts';
 import { keyOf, type Resource } from '../resource/resource.ts';
 import { OUTBOX_ENTITY } from './outbox-entity.ts';
 
+// OUTBOX_DISABLED (config.ts), set once by the service's start: the benchmark's baseline measures
+// the CRUD path without its event; production refuses the switch, so no deployment loses events.
+let disabled = false;
+
+/** Makes recordEvent a no-op (true) or not; the service's start passes config.outboxDisabled. */
+export function setOutboxDisabled(value: boolean): void {
+  disabled = value;
+}
+
 /** One changed field: its value before and after, as records show it (absent values are null). */
 export interface FieldChange {
   from: unknown;
@@ -36,7 +45,8 @@ export interface EventInput {
 }
 
 /**
- * Inserts one event into the outbox of `em`'s service, in `em`'s transaction.
+ * Inserts one event into the outbox of `em`'s service, in `em`'s transaction (nothing under
+ * OUTBOX_DISABLED).
  *
  * @example
  * await em.transactional(async (em) => {
@@ -45,6 +55,7 @@ export interface EventInput {
  * });
  */
 export async function recordEvent(em: EntityManager, event: EventInput): Promise<void> {
+  if (disabled) return;
   await em.insert(em.getMetadata().getByClassName<Row>(OUTBOX_ENTITY).class, {
     eventId: randomUUID(),
     type: event.type,

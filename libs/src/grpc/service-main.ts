@@ -13,6 +13,7 @@ import { createOrm } from '../db/orm.ts';
 import { startIdempotencySweep } from '../idempotency/idempotency-sweep.ts';
 import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
+import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
@@ -59,6 +60,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   installRuntimePatches();
   const config = loadConfig();
   keyFingerprints(config.jwtSecret);
+  setOutboxDisabled(config.outboxDisabled);
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];

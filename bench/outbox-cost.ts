@@ -1,0 +1,171 @@
+/**
+ * Scenario outbox-cost: what writing each change's event into the outbox costs the create path.
+ * POST /api/branch (a new branch code per request) closed loop with autocannon, three configurations
+ * in the same run, alternating over BENCH_ROUNDS rounds (the order rotated each round):
+ *
+ * - **off**: a platform with OUTBOX_DISABLED=true (recordEvent writes nothing; the baseline),
+ * - **on**: a second platform, the outbox on and no webhook subscription,
+ * - **on+subscriber**: the same platform with an active subscription for `*` whose receiver (a
+ *   node:http server in this process, on loopback) answers 200, so the dispatcher fans out and
+ *   delivers while the creates run; the subscription is made before the run and deleted after it;
+ * - **on-no-notify** (a reference, no target): `on` with bpm.bpm_outbox's commit notification
+ *   trigger disabled for the run, so what the event's row costs and what its NOTIFY costs (a
+ *   transaction that notifies holds PostgreSQL's one notification lock through its commit's WAL
+ *   flush) show apart.
+ *
+ * Both platforms run under APP_ENV=development (loopback webhook targets allowed) on fresh databases
+ * of the same server. Targets, on the median of the rounds' own ratios: on/off ≥ 0.90 and
+ * on+subscriber/off ≥ 0.90 (the requirement: the outbox costs create throughput at most 10 %, with
+ * and without subscribers). A platform without webhook subscriptions (404) still measures off and on
+ * and judges on/off, then fails naming what it could not measure.
+ *
+ *   npm run bench -- outbox-cost
+ *   BENCH_DURATION=3 BENCH_ROUNDS=1 BENCH_WARMUP=2 node bench/outbox-cost.ts   (a quick check)
+ */
+import { withClient } from '../scripts/lib/pg-client.ts';
+import {
+  BenchError,
+  fmt,
+  judge,
+  login,
+  measure,
+  median,
+  printTable,
+  runScenario,
+  settingsFromEnv,
+  startBenchPlatform,
+  untilQuiet,
+  type BenchPlatform,
+  type CpuWatch,
+  type Figures,
+  type Target,
+} from './lib.ts';
+import { BRANCH_TENANT, branchCreate, startReceiver, subscribe, unsubscribe, WebhooksMissing, type Receiver } from './lib/webhooks.ts';
+
+/** Least share of the off configuration's create throughput each outbox configuration keeps. */
+const TARGET_RATIO = 0.9;
+const NAMES = ['off', 'on', 'on+subscriber', 'on-no-notify'] as const;
+type Name = (typeof NAMES)[number];
+/** How long the deliveries of a subscriber run may take to arrive after it (a backlog drains). */
+const DRAIN_MS = 180_000;
+
+await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / on with a subscriber', async () => {
+  const settings = settingsFromEnv();
+  console.log(
+    `# ${settings.rounds} rounds x ${settings.duration} s per configuration, ${settings.connections} connections, ${settings.warmup} s warm-up per configuration`,
+  );
+  const receiver = await startReceiver();
+  const off = await startBenchPlatform(process.env, { extraEnv: { APP_ENV: 'development', OUTBOX_DISABLED: 'true' } });
+  const on = await startBenchPlatform(process.env, { extraEnv: { APP_ENV: 'development' } });
+  const tokens = { off: await login(off), on: await login(on) };
+  const creates = { off: await branchCreate(off, tokens.off), on: await branchCreate(on, tokens.on) };
+
+  // Whether the platform has webhook subscriptions at all: without them the subscriber runs are
+  // left out and the scenario fails at the end, after measuring what it can.
+  let missing: string | undefined;
+  try {
+    await unsubscribe(on, tokens.on, await subscribe(on, tokens.on, BRANCH_TENANT, receiver.url, ['*']));
+  } catch (error) {
+    if (!(error instanceof WebhooksMissing)) throw error;
+    missing = error.message;
+    console.log(`# on+subscriber: not measured: ${missing}`);
+  }
+  const names = NAMES.filter((name) => name !== 'on+subscriber' || missing === undefined);
+  const allPids = [...Object.values(off.platform.pids), ...Object.values(on.platform.pids)];
+  const platformOf = (name: Name): BenchPlatform => (name === 'off' ? off : on);
+  const notifyTrigger = (enabled: boolean): Promise<unknown> =>
+    withClient(on.databaseUrl, (db) => db.query(`alter table bpm.bpm_outbox ${enabled ? 'enable' : 'disable'} trigger bpm_outbox_notify`));
+  const targetOf = (name: Name): Target => (name === 'off' ? creates.off : creates.on);
+  const cpuOf = (platform: BenchPlatform): CpuWatch => ({
+    gateway: platform.platform.pids.gateway,
+    'bpm-svc': platform.platform.pids['bpm-svc'],
+    'core-svc': platform.platform.pids['core-svc'],
+    postgres: 'postgres',
+  });
+
+  const delivered: number[] = [];
+  const run = async (name: Name, duration: number): Promise<Figures> => {
+    const platform = platformOf(name);
+    const subscription = name === 'on+subscriber' ? await subscribe(on, tokens.on, BRANCH_TENANT, receiver.url, ['*']) : undefined;
+    receiver.reset();
+    if (name === 'on-no-notify') await notifyTrigger(false);
+    const figures = await measure(targetOf(name), { duration, connections: settings.connections, cpu: cpuOf(platform), label: name }).finally(() =>
+      name === 'on-no-notify' ? notifyTrigger(true) : undefined,
+    );
+    if (subscription !== undefined) {
+      const arrived = await untilAllArrived(receiver, figures.requests);
+      delivered.push(arrived / figures.requests);
+      await unsubscribe(on, tokens.on, subscription);
+    }
+    // what a run left queued (the dispatcher's fan-out among it) is not counted to the next
+    await untilQuiet(allPids, DRAIN_MS);
+    return figures;
+  };
+
+  if (settings.warmup > 0) {
+    for (const name of names) {
+      const warm = await run(name, settings.warmup);
+      console.log(`# warm-up ${name.padEnd(14)} ${fmt(warm.requestsPerSec, 0)} creates/s (discarded)`);
+    }
+  }
+  const results: Record<Name, Figures[]> = { off: [], on: [], 'on+subscriber': [], 'on-no-notify': [] };
+  for (let round = 1; round <= settings.rounds; round++) {
+    const shift = (round - 1) % names.length;
+    const order = [...names.slice(shift), ...names.slice(0, shift)];
+    for (const name of order) {
+      const figures = await run(name, settings.duration);
+      results[name].push(figures);
+      console.log(
+        `# round ${round} ${name.padEnd(13)} ${fmt(figures.requestsPerSec, 0).padStart(6)} creates/s  p50 ${fmt(figures.p50, 1)} ms  p99 ${fmt(figures.p99, 1)} ms` +
+          (name === 'on+subscriber' ? `  delivered ${fmt((delivered.at(-1) ?? NaN) * 100, 1)} % of its events` : ''),
+      );
+    }
+  }
+
+  const ratios = (of: Name): number[] => results[of].map((figures, i) => figures.requestsPerSec / (results.off[i]?.requestsPerSec ?? NaN));
+  console.log(`\nPer round (creates/s; ratios to off in the same round):`);
+  printTable(
+    ['round', ...names, ...names.filter((name) => name !== 'off').map((name) => `${name}/off`)],
+    results.off.map((_, i) => [
+      String(i + 1),
+      ...names.map((name) => fmt(results[name][i]?.requestsPerSec ?? NaN, 0)),
+      ...names.filter((name) => name !== 'off').map((name) => fmt(ratios(name)[i] ?? NaN, 3)),
+    ]),
+  );
+  console.log('\nCPU per create (µs, median of rounds; postgres is every backend of the server):');
+  const processes = ['gateway', 'bpm-svc', 'core-svc', 'postgres', 'bench client'];
+  printTable(
+    ['configuration', ...processes],
+    names.map((name) => [name, ...processes.map((process) => fmt(median(results[name].map((figures) => figures.cpuPerRequest[process] ?? NaN)), 0))]),
+  );
+  if (delivered.length > 0) {
+    console.log(`on+subscriber: events delivered by ${DRAIN_MS / 1000} s after each run: ${delivered.map((share) => `${fmt(share * 100, 1)} %`).join(', ')}`);
+  }
+
+  const verdicts = names
+    .filter((name) => name !== 'off' && name !== 'on-no-notify')
+    .map((name) => {
+      const ratio = median(ratios(name));
+      return `${name}/off ${fmt(ratio, 3)} >= ${fmt(TARGET_RATIO, 2)}: ${judge(`${name}/off creates/s`, ratio >= TARGET_RATIO)}`;
+    });
+  console.log(
+    `reference (no target): on-no-notify/off ${fmt(median(ratios('on-no-notify')), 3)}; targets (median of the rounds' ratios): ${verdicts.join('; ')}`,
+  );
+  if (missing !== undefined) throw new BenchError(`on+subscriber/off not measured: ${missing}`);
+});
+
+/**
+ * Waits until `expected` branch.created events have arrived at `receiver`, or none has arrived for
+ * 5 s (at most DRAIN_MS in all); how many arrived. (The `*` subscription hears its own
+ * webhook-subscription events too; they are not counted.)
+ */
+async function untilAllArrived(receiver: Receiver, expected: number): Promise<number> {
+  const started = performance.now();
+  const deadline = Date.now() + DRAIN_MS;
+  const arrived = (): number => [...receiver.arrivals.values()].filter((arrival) => arrival.type === 'branch.created').length;
+  // idle counts from the later of the last arrival and now: the first may still be on its way
+  while (arrived() < expected && Math.min(receiver.idleMs(), performance.now() - started) < 5_000 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return arrived();
+}
