@@ -56,19 +56,35 @@ export interface EventInput {
  */
 export async function recordEvent(em: EntityManager, event: EventInput): Promise<void> {
   if (disabled) return;
-  await em.insert(em.getMetadata().getByClassName<Row>(OUTBOX_ENTITY).class, {
-    eventId: randomUUID(),
-    type: event.type,
-    crProcessId: event.crProcessId,
-    entity: event.entity,
-    entityKey: String(event.key),
-    version: event.version ?? null,
-    actor: event.actor,
-    occurredAt: new Date(),
-    requestId: currentRequestId() ?? null,
-    changes: event.changes,
-    dispatched: false,
-  });
+  // one fixed statement on the transaction's connection: em.insert would build it through the
+  // ORM's query builder on every write, a cost the outbox's budget has no room for
+  await em.execute(insertStatement(em), [
+    randomUUID(),
+    event.type,
+    event.crProcessId,
+    event.entity,
+    String(event.key),
+    event.version ?? null,
+    event.actor,
+    new Date(),
+    currentRequestId() ?? null,
+    JSON.stringify(event.changes),
+  ]);
+}
+
+const statements = new WeakMap<object, string>();
+
+/** The outbox's insert for `em`'s service, built once from the entity's table. */
+function insertStatement(em: EntityManager): string {
+  const meta = em.getMetadata().getByClassName<Row>(OUTBOX_ENTITY);
+  let sql = statements.get(meta);
+  if (sql === undefined) {
+    sql =
+      `insert into "${meta.schema}"."${meta.tableName}" ` +
+      '(event_id, type, cr_process_id, entity, entity_key, version, actor, occurred_at, request_id, changes) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+    statements.set(meta, sql);
+  }
+  return sql;
 }
 
 /** A row's key as its path names it. */
