@@ -24,6 +24,7 @@ import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.t
 import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
@@ -146,6 +147,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
         dmsRoutes(backends),
+        webhookRoutes(backends),
         ...crudRoutes(registry, backends),
       ]),
     ]),
