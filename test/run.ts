@@ -70,6 +70,8 @@ try {
     WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800',
     WEBHOOK_LEASE_MS: '3000',
     WEBHOOK_TIMEOUT_MS: '2000',
+    // longer than the schedule above takes (1.4 s), so only an endpoint failing across deliveries is disabled
+    WEBHOOK_DISABLE_AFTER_MS: '2500',
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
