@@ -104,10 +104,15 @@ export async function claimDue(em: EntityManager, limit: number, leaseMs: number
  * longer than `disableAfterMs` disables it (status false, disabledAt, disabledReason), as a change
  * of the record with its event.
  */
-export async function recordAttempt(em: EntityManager, delivery: ClaimedDelivery, result: AttemptResult, settings: WebhookSettings): Promise<void> {
+export async function recordAttempt(
+  em: EntityManager,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  settings: WebhookSettings,
+): Promise<{ retryInMs: number | undefined }> {
   const attempts = delivery.attempts + 1;
   const common = [attempts, result.statusCode ?? null, result.latencyMs, result.error?.slice(0, 1000) ?? null, result.excerpt ?? null];
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     if (result.ok) {
       await tx.execute(
         `update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
@@ -116,7 +121,7 @@ export async function recordAttempt(em: EntityManager, delivery: ClaimedDelivery
         [...common, delivery.id],
       );
       await tx.execute('update core.webhook_subscription set failing_since = null where id = ? and failing_since is not null', [delivery.subscriptionId]);
-      return;
+      return { retryInMs: undefined };
     }
     const delay = nextDelayMs(settings.retryScheduleMs, attempts);
     await tx.execute(
@@ -131,7 +136,7 @@ export async function recordAttempt(em: EntityManager, delivery: ClaimedDelivery
        returning id, version, cr_process_id, status, extract(epoch from now() - failing_since) * 1000 as failing_ms`,
       [delivery.subscriptionId],
     );
-    if (!subscription?.status || Number(subscription.failing_ms ?? 0) < settings.disableAfterMs) return;
+    if (!subscription?.status || Number(subscription.failing_ms ?? 0) < settings.disableAfterMs) return { retryInMs: delay };
     const reason = `failing since ${Math.round(Number(subscription.failing_ms) / 1000)} s ago, last: ${(result.error ?? '').slice(0, 200)}`;
     await tx.execute(
       `update core.webhook_subscription set status = false, disabled_at = now(), disabled_reason = ?, version = version + 1,
@@ -147,5 +152,6 @@ export async function recordAttempt(em: EntityManager, delivery: ClaimedDelivery
       actor: 'svc:core',
       changes: { status: { from: true, to: false }, disabledReason: { from: null, to: reason } },
     });
+    return { retryInMs: undefined };
   });
 }

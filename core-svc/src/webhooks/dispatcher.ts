@@ -64,7 +64,9 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     };
     const result = await sendAttempt(delivery.url, body, headers, settings);
     try {
-      await recordAttempt(orm.em.fork(), delivery, result, settings);
+      const { retryInMs } = await recordAttempt(orm.em.fork(), delivery, result, settings);
+      // a retry sooner than the poll would find it is woken for on time
+      if (retryInMs !== undefined && retryInMs < POLL_MS) setTimeout(wake, retryInMs + 5).unref();
     } catch (error) {
       // the lease expires and the delivery is sent again: at least once
       log.warn({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt');

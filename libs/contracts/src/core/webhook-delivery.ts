@@ -16,7 +16,12 @@ export const webhookDelivery = defineResource<WebhookDelivery>()({
   operations: 'read-only',
   fields: {
     subscriptionId: { kind: 'long', required: true, references: 'webhook-subscription' },
-    eventId: { kind: 'string', required: true, maxLength: 36 },
+    eventId: {
+      kind: 'string',
+      required: true,
+      maxLength: 36,
+      notReference: "the event's UUID in its service's outbox, a table of another schema, not a record",
+    },
     eventType: { kind: 'string', required: true, maxLength: 100 },
     entity: { kind: 'string', required: true, maxLength: 64 },
     entityKey: { kind: 'string', required: true, maxLength: 255 },
