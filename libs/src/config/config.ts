@@ -95,8 +95,8 @@ export interface WebhookSettings {
   leaseMs: number;
 }
 
-/** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: more than 24 h of retries in all. */
-const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h: 37.6 h in all, still 30 h with every delay jittered 20 % short (more than 24 h). */
+const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000];
 
 type Env = Record<string, string | undefined>;
 
@@ -263,13 +263,17 @@ function webhookSettings(env: Env, appEnv: AppEnv): WebhookSettings {
   if (schedule.some((delay) => !Number.isInteger(delay) || delay < 0)) {
     throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be a comma list of whole milliseconds, not ${env.WEBHOOK_RETRY_SCHEDULE_MS}`);
   }
+  const timeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000);
+  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000);
+  // a lease that ends while its attempt may still run lets another dispatcher send it at the same time
+  if (leaseMs <= timeoutMs) throw new ConfigError(`WEBHOOK_LEASE_MS (${leaseMs}) must exceed WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
   return {
     allowPrivateTargets,
     allowLoopbackTargets: allowPrivateTargets || appEnv === 'development',
     disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 0),
-    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    timeoutMs,
     retryScheduleMs: schedule.length > 0 ? schedule : DEFAULT_RETRY_SCHEDULE_MS,
-    leaseMs: int(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
+    leaseMs,
   };
 }
 
