@@ -14,6 +14,8 @@ import { listenToOutbox } from '@platform/libs/events/outbox-listener.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
 import { fanOutBatch, OUTBOX_SCHEMAS } from './fan-out.ts';
+
+type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';
 import { sendAttempt } from './send.ts';
 
@@ -30,8 +32,12 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
   let running = false;
   let again = false;
 
+  /** The outboxes with events to fan out, as notified (all of them on the poll). */
+  const toFanOut = new Set<Schema>();
+
   const cycle = async () => {
     for (const schema of OUTBOX_SCHEMAS) {
+      if (!toFanOut.delete(schema)) continue;
       try {
         while ((await fanOutBatch(orm.em.fork(), schema)) > 0 && !stopping);
       } catch (error) {
@@ -91,10 +97,20 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       });
   }
 
-  const listener = listenToOutbox(databaseUrlOf(), 'core-svc webhooks', log, wake);
-  const poll = setInterval(wake, POLL_MS);
+  // a commit's notification names its outbox; a redelivery's names none, and asks for a claim only
+  const onNotify = (payload: string) => {
+    const schema = OUTBOX_SCHEMAS.find((name) => name === payload);
+    if (schema) toFanOut.add(schema);
+    wake();
+  };
+  const everything = () => {
+    for (const schema of OUTBOX_SCHEMAS) toFanOut.add(schema);
+    wake();
+  };
+  const listener = listenToOutbox(databaseUrlOf(), 'core-svc webhooks', log, onNotify);
+  const poll = setInterval(everything, POLL_MS);
   poll.unref();
-  wake();
+  everything();
   return {
     async close() {
       stopping = true;
