@@ -4,6 +4,7 @@
  * with the standardwebhooks package's own verify), a rolled-back write emitting nothing, the
  * delivery log and a manual redelivery with the same webhook-id.
  */
+import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { assertInvalid } from './helpers/error-body.ts';
 import { adminSession, create, createPartner, freshTenant, unique } from './helpers/factories.ts';
@@ -60,6 +61,15 @@ test('bad urls and event types are 400 SVC-SYS-2001 naming the field', async (t)
     const res = await api('POST', '/api/webhook-subscription', { token, body: { crProcessId, ...body } });
     assertInvalid(t, res, field);
   }
+  // an update is checked alike
+  const subscription = await subscribe(crProcessId, 'http://127.0.0.1:9/x', ['*']);
+  const moved = await api('PUT', `/api/webhook-subscription/${subscription.id}`, {
+    token,
+    body: { version: subscription.version, url: 'http://169.254.169.254/latest/meta-data' },
+  });
+  assertInvalid(t, moved, 'url');
+  const retyped = await api('PUT', `/api/webhook-subscription/${subscription.id}`, { token, body: { version: subscription.version, eventTypes: ['Nope'] } });
+  assertInvalid(t, retyped, 'eventTypes[0]');
 });
 
 test('every event of a set of writes arrives once per matching subscription, signed; a rolled-back write emits nothing', async (t) => {
@@ -87,6 +97,12 @@ test('every event of a set of writes arrives once per matching subscription, sig
     receiver.received.every((r) => r.verified),
     'every signature verifies',
   );
+  // and by the specification's algorithm written out: HMAC-SHA256 of "<id>.<timestamp>.<body>", keyed with the secret's bytes
+  const key = Buffer.from(subscription.secret.slice('whsec_'.length), 'base64');
+  for (const r of receiver.received) {
+    t.is(r.signature, `v1,${createHmac('sha256', key).update(`${r.id}.${r.timestamp}.${r.body}`).digest('base64')}`);
+    t.true(Math.abs(Number(r.timestamp) - Date.now() / 1000) < 60);
+  }
   t.true(receiver.received.every((r) => r.signature.startsWith('v1,')));
   t.is(new Set(receiver.received.map((r) => r.id)).size, 6);
   const created = receiver.received.filter((r) => r.json.type === 'business-partner.created');
