@@ -8,7 +8,8 @@ import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { assertInvalid } from './helpers/error-body.ts';
 import { adminSession, create, createPartner, freshTenant, unique } from './helpers/factories.ts';
-import { api } from './helpers/platform.ts';
+import { scrape } from './helpers/metrics.ts';
+import { api, platform } from './helpers/platform.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
@@ -137,6 +138,17 @@ test('every event of a set of writes arrives once per matching subscription, sig
   t.true(receiver.received[6]?.verified);
   const filtered = await api('POST', '/api/webhook-delivery/list', { token, body: { filter: { crProcessId, eventType: 'business-partner.updated' } } });
   t.is(filtered.body.content.length, 1);
+  // core-svc's /metrics counts the attempts and times change-to-2xx (the six in the log above at least:
+  // the redelivery's answer may still be on its way back)
+  const metrics = await scrape(`http://${platform.metrics['core-svc']}`);
+  t.true(
+    metrics.sum('webhook_attempts_total', { outcome: 'delivered' }) >= 6,
+    metrics.text
+      .split('\n')
+      .filter((line) => line.includes('webhook'))
+      .join('\n'),
+  );
+  t.true(metrics.sum('webhook_delivery_seconds_count') >= 6, 'webhook_delivery_seconds_count');
 });
 
 test('a failing endpoint is retried per the schedule, then the delivery FAILED; a redirect is a failed attempt, never followed', async (t) => {

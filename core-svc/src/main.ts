@@ -16,7 +16,7 @@ main(
     afterMigrate: bootstrap,
     exceptionRecorder: databaseExceptionRecorder,
     // the webhook dispatcher runs beside the gRPC server and stops with it
-    serve: async (runtime, config) => startWebhookDispatcher(runtime.orm, config.webhooks, runtime.log),
+    serve: async (runtime, config) => startWebhookDispatcher(runtime.orm, config.webhooks, runtime.log, runtime.metrics),
   }),
   'core-svc',
 );

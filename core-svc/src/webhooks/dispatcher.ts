@@ -12,6 +12,8 @@ import type { WebhookSettings } from '@platform/libs/config/config.ts';
 import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
 import { listenToOutbox } from '@platform/libs/events/outbox-listener.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { WebhookMetrics } from '@platform/libs/metrics/webhook.metrics.ts';
 import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
 import { fanOutBatch, OUTBOX_SCHEMAS } from './fan-out.ts';
 
@@ -26,7 +28,8 @@ const POLL_MS = 1_000;
 /** How long a stop waits for the attempts in flight. */
 const STOP_BOUND_MS = 5_000;
 
-export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings, log: Logger): { close(): Promise<void> } {
+export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings, log: Logger, registry: Runtime['metrics']): { close(): Promise<void> } {
+  const metrics = new WebhookMetrics(registry);
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let running = false;
@@ -69,6 +72,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       'webhook-signature': new Webhook(delivery.secret).sign(delivery.eventId, at, body),
     };
     const result = await sendAttempt(delivery.url, body, headers, settings);
+    metrics.attempted(result.ok, delivery.occurredAt);
     try {
       const { retryInMs } = await recordAttempt(orm.em.fork(), delivery, result, settings);
       // a retry sooner than the poll would find it is woken for on time
