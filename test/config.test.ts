@@ -165,4 +165,7 @@ test('webhook settings: defaults, loopback in development only, a schedule read 
   t.deepEqual(loadConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200, 400,800' }).webhooks.retryScheduleMs, [200, 400, 800]);
   t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200,soon' }), /WEBHOOK_RETRY_SCHEDULE_MS/);
   t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '5000' }), /WEBHOOK_LEASE_MS/);
+  // production keeps retrying for 24 h at least, jitter included; a test's short schedule is refused there
+  t.regex(refusal(t, { ...production, WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800' }), /WEBHOOK_RETRY_SCHEDULE_MS spanning 0 min/);
+  t.notThrows(() => loadConfig({ ...production, WEBHOOK_RETRY_SCHEDULE_MS: '108000000' }));
 });

@@ -5,19 +5,22 @@
 
 export const MIN_PRODUCTION_BCRYPT_ROUNDS = 10;
 export const MIN_DMS_URL_SECRET_BYTES = 32;
+/** How long a failing webhook delivery is retried at least, with every delay jittered 20 % short. */
+export const MIN_WEBHOOK_RETRY_SPAN_MS = 24 * 3_600_000;
 
 export interface ProductionSettings {
   cookieSecure: boolean;
   bcryptRounds: number;
   dmsUrlSecret: string;
   allowedOrigins: readonly string[];
+  webhooks: { retryScheduleMs: readonly number[] };
 }
 
 /**
  * The weak settings among `settings`, one line each; none: production may start.
  *
  * @example
- * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'] })
+ * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], webhooks })
  * // ['COOKIE_SECURE=false (the session cookie must be Secure)']
  */
 export function weakProductionSettings(settings: ProductionSettings): string[] {
@@ -35,6 +38,11 @@ export function weakProductionSettings(settings: ProductionSettings): string[] {
     return why ? [`${origin} (${why})`] : [];
   });
   if (placeholders.length > 0) weak.push(`ALLOWED_ORIGINS ${placeholders.join(', ')}`);
+  // the retries' jitter may shorten each delay by 20 %
+  const span = settings.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0);
+  if (span < MIN_WEBHOOK_RETRY_SPAN_MS) {
+    weak.push(`WEBHOOK_RETRY_SCHEDULE_MS spanning ${Math.round(span / 60_000)} min with the jitter (at least 24 h of retries)`);
+  }
   return weak;
 }
 
