@@ -44,8 +44,13 @@ test("tenant A's subscription never receives tenant B's events, nor sees B's sub
   t.is(own.status, 200);
   t.true(own.body.content.length >= 2);
   t.true(own.body.content.every((row: { crProcessId: number }) => row.crProcessId === a));
-  // rotate needs webhook-subscription:write
+  // rotate needs webhook-subscription:write, and so does a create: refused before its url is even looked at
   t.is((await api('POST', `/api/webhook-subscription/${subA.id}/rotate-secret`, { token: userA.token })).status, 403);
+  const refused = await api('POST', '/api/webhook-subscription', {
+    token: userA.token,
+    body: { crProcessId: a, url: 'http://169.254.169.254/', eventTypes: ['*'] },
+  });
+  t.is(refused.status, 403, refused.text);
 });
 
 test('an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled and says so; status true re-enables it', async (t) => {

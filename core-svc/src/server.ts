@@ -18,6 +18,7 @@ import { userInfoHooks } from './resources/user-info/user-info.operations.ts';
 import { userProcessHooks } from './resources/user-process/user-process.operations.ts';
 import { redeliver } from './resources/webhook-delivery/redeliver.ts';
 import { rotateSecret } from './resources/webhook-subscription/rotate-secret.ts';
+import { targetCheckedWrites } from './resources/webhook-subscription/target-check.ts';
 import { webhookSubscriptionHooks } from './resources/webhook-subscription/webhook-subscription.operations.ts';
 
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource. */
@@ -31,8 +32,11 @@ export function register(server: Server, runtime: Runtime, config: Config): void
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },
     'webhook-subscription': {
-      hooks: webhookSubscriptionHooks(config),
-      handlers: (runtimes) => ({ rotateWebhookSubscriptionSecret: rotateSecret(runtimeOf(runtimes, 'webhook-subscription')) }),
+      hooks: webhookSubscriptionHooks(),
+      handlers: (runtimes) => ({
+        ...targetCheckedWrites(runtimeOf(runtimes, 'webhook-subscription'), config.webhooks),
+        rotateWebhookSubscriptionSecret: rotateSecret(runtimeOf(runtimes, 'webhook-subscription')),
+      }),
     },
     'webhook-delivery': { handlers: (runtimes) => ({ redeliverWebhookDelivery: redeliver(runtimeOf(runtimes, 'webhook-delivery')) }) },
   });

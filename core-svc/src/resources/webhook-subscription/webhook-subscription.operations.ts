@@ -1,9 +1,7 @@
-import type { Config } from '@platform/libs/config/config.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import { webhookSubscription } from '@platform/contracts/core/webhook-subscription.ts';
-import { checkTargetUrl } from '../../webhooks/target-address.ts';
 import { checkedPatterns } from '../../webhooks/event-types.ts';
 import { newSigningSecret } from './signing-secret.ts';
 
@@ -13,15 +11,13 @@ type SubscriptionRow = RowOf<typeof webhookSubscription>;
 const justCreated = new WeakSet<object>();
 
 /**
- * webhook-subscription: the url is checked (absolute http(s), no credentials, a host whose addresses
- * a webhook may reach) on create and update; eventTypes are patterns kept in the eventTypeList
+ * webhook-subscription: the url is checked before the write (target-check.ts); eventTypes are patterns kept in the eventTypeList
  * column; the signing secret is made on create and shown in that answer only; setting status true
  * again clears the disabling. Deleting a subscription deletes its deliveries.
  */
-export function webhookSubscriptionHooks(config: Config): ResourceHooks {
+export function webhookSubscriptionHooks(): ResourceHooks {
   return defineHooks(webhookSubscription, {
     async beforeWrite(values, input, _ctx, mode, current) {
-      if (typeof values.url === 'string') await checkTargetUrl(values.url, config.webhooks);
       if (mode === 'create') {
         values.eventTypeList = JSON.stringify(checkedPatterns(input.eventTypes));
         values.signingSecret = newSigningSecret();
