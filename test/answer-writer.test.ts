@@ -31,6 +31,10 @@ function fullMessage(resource: Resource, length: number): Record<string, unknown
   const message = toMessage(resource, fullRow(resource, length));
   for (const [name, spec] of Object.entries(allFields(resource))) {
     if (isScalar(spec)) continue;
+    if (spec.kind === 'strings') {
+      message[name] = ['x'.repeat(length), 'y'];
+      continue;
+    }
     const item = Object.fromEntries(Object.entries(spec.of).map(([field, of]) => [field, toMessageValue(of, valueOf(of, length))]));
     message[name] = [item, item];
   }

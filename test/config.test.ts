@@ -161,3 +161,26 @@ test('development and test accept what production refuses as weak', (t) => {
     t.true(config.outboxDisabled, appEnv);
   }
 });
+
+test('webhook settings: defaults, loopback in development only, a schedule read as a list, a lease shorter than an attempt refused', (t) => {
+  const config = loadConfig({ APP_ENV: 'test', ...secrets });
+  t.deepEqual(config.webhooks, {
+    allowPrivateTargets: false,
+    allowLoopbackTargets: false,
+    disableAfterMs: 432_000_000,
+    timeoutMs: 10_000,
+    retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000],
+    leaseMs: 60_000,
+  });
+  t.true(config.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0) > 24 * 3_600_000, 'retries span 24 h even with every delay 20 % short');
+  t.true(loadConfig({ APP_ENV: 'development', ...secrets, DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) }).webhooks.allowLoopbackTargets);
+  t.false(loadConfig({ ...production }).webhooks.allowLoopbackTargets);
+  const allowed = loadConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhooks;
+  t.true(allowed.allowPrivateTargets && allowed.allowLoopbackTargets);
+  t.deepEqual(loadConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200, 400,800' }).webhooks.retryScheduleMs, [200, 400, 800]);
+  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200,soon' }), /WEBHOOK_RETRY_SCHEDULE_MS/);
+  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '5000' }), /WEBHOOK_LEASE_MS/);
+  // production keeps retrying for 24 h at least, jitter included; a test's short schedule is refused there
+  t.regex(refusal(t, { ...production, WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800' }), /WEBHOOK_RETRY_SCHEDULE_MS spanning 0 min/);
+  t.notThrows(() => loadConfig({ ...production, WEBHOOK_RETRY_SCHEDULE_MS: '108000000' }));
+});

@@ -20,7 +20,7 @@ interface FieldDescriptor {
 
 /** The proto type a field of each kind travels as. */
 function protoTypeOf(spec: FieldSpec): string {
-  if (!isScalar(spec)) return 'repeated TYPE_MESSAGE';
+  if (!isScalar(spec)) return spec.kind === 'strings' ? 'repeated TYPE_STRING' : 'repeated TYPE_MESSAGE';
   switch (spec.kind) {
     case 'long':
       return 'TYPE_INT64';

@@ -18,6 +18,8 @@ import { registry } from '../gateway/src/registry.ts';
 // | core | license-history | get by id, list only |
 // | core | country, city, currency | get, list, create, update, delete (no stats) |
 // | core | corporation-contact | full set incl. stats |
+// | core | webhook-subscription | full set incl. stats (docs/interface.md#webhooks) |
+// | core | webhook-delivery | get by id, list only (and redeliver: docs/interface.md#webhooks) |
 // | partner | business-partner, branch, contact, product, contract | full set incl. stats |
 // | partner | contract-item | get, list, create, update, delete (no stats) |
 // | partner | accrual | full set incl. stats |
@@ -39,6 +41,8 @@ const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = 
     city: 'no-stats',
     currency: 'no-stats',
     'corporation-contact': 'full',
+    'webhook-subscription': 'full',
+    'webhook-delivery': 'read-only',
   },
   bpm: {
     'business-partner': 'full',

@@ -65,6 +65,13 @@ try {
     SESSION_SEEN_FLUSH_MS: '200',
     // access lines too: the request-id tests read them, and the closing scan looks at everything
     LOG_LEVEL: 'info',
+    // webhook receivers of the tests listen on loopback; retries and leases short enough to watch
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800',
+    WEBHOOK_LEASE_MS: '3000',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    // longer than the schedule above takes (1.4 s), so only an endpoint failing across deliveries is disabled
+    WEBHOOK_DISABLE_AFTER_MS: '2500',
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });

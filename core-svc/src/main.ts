@@ -5,6 +5,7 @@ import { bootstrap } from './bootstrap.ts';
 import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register } from './server.ts';
+import { startWebhookDispatcher } from './webhooks/dispatcher.ts';
 
 main(
   async () => ({
@@ -14,6 +15,8 @@ main(
     register,
     afterMigrate: bootstrap,
     exceptionRecorder: databaseExceptionRecorder,
+    // the webhook dispatcher runs beside the gRPC server and stops with it
+    serve: async (runtime, config) => startWebhookDispatcher(runtime.orm, config.webhooks, runtime.log, runtime.metrics),
   }),
   'core-svc',
 );

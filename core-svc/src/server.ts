@@ -2,6 +2,7 @@ import type { Server } from '@grpc/grpc-js';
 import type { Config } from '@platform/libs/config/config.ts';
 import { implement, type Runtime } from '@platform/libs/grpc/server.ts';
 import { registerResources } from '@platform/libs/crud/register-resources.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
@@ -16,6 +17,10 @@ import { groupMemberHooks } from './resources/group-member/group-member.operatio
 import { licenseHooks } from './resources/license/license.operations.ts';
 import { userInfoHooks } from './resources/user-info/user-info.operations.ts';
 import { userProcessHooks } from './resources/user-process/user-process.operations.ts';
+import { redeliver } from './resources/webhook-delivery/redeliver.ts';
+import { rotateSecret } from './resources/webhook-subscription/rotate-secret.ts';
+import { targetCheckedWrites } from './resources/webhook-subscription/target-check.ts';
+import { webhookSubscriptionHooks } from './resources/webhook-subscription/webhook-subscription.operations.ts';
 
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource and its history. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
@@ -27,6 +32,20 @@ export function register(server: Server, runtime: Runtime, config: Config): void
     'user-process': { hooks: userProcessHooks },
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },
+    'webhook-subscription': {
+      hooks: webhookSubscriptionHooks(),
+      handlers: (runtimes) => ({
+        ...targetCheckedWrites(runtimeOf(runtimes, 'webhook-subscription'), config.webhooks),
+        rotateWebhookSubscriptionSecret: rotateSecret(runtimeOf(runtimes, 'webhook-subscription')),
+      }),
+    },
+    'webhook-delivery': { handlers: (runtimes) => ({ redeliverWebhookDelivery: redeliver(runtimeOf(runtimes, 'webhook-delivery')) }) },
   });
   registerHistory(server, runtime, coreResources, SCHEMA);
+}
+
+function runtimeOf(runtimes: ReadonlyMap<string, ResourceRuntime>, path: string): ResourceRuntime {
+  const rt = runtimes.get(path);
+  if (!rt) throw new Error(`no runtime for ${path}`);
+  return rt;
 }

@@ -25,6 +25,7 @@ import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.t
 import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
@@ -151,6 +152,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
         dmsRoutes(backends),
         historyRoutes(registry, backends),
+        webhookRoutes(backends),
         ...crudRoutes(registry, backends),
       ]),
     ]),

@@ -135,5 +135,7 @@ export function wrongValues(spec: FieldSpec): unknown[] {
       return [true, {}, [], '1e5', 'NaN', '12,5', '0x10'];
     case 'objects':
       return ['x', 1, {}, [1], ['x'], [{ unknown: 'x' }]];
+    case 'strings':
+      return ['x', 1, {}, [1], [{}], [null]];
   }
 }

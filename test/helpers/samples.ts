@@ -257,6 +257,32 @@ export const samples: Record<string, Sample> = {
     },
     update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
   },
+  'webhook-subscription': {
+    // an endpoint on loopback that listens nowhere, for events no resource makes: the walks deliver nothing
+    create: async (crProcessId) => ({ crProcessId, url: 'http://127.0.0.1:9/walk', eventTypes: ['walk.*'], description: 'Walk subscription' }),
+    update: () => ({ description: unique('Walk subscription renamed '), eventTypes: ['walk.created', 'walk.updated'] }),
+  },
+  'webhook-delivery': {
+    create: readOnly,
+    update: readOnly,
+    // made by the dispatcher's fan-out from an event of the tenant that a subscription names; answered
+    // once nothing changes it any more (FAILED after about 1.4 s in the suite, or its subscription disabled)
+    existing: async (crProcessId) => {
+      const subscription = await create('webhook-subscription', { crProcessId, url: 'http://127.0.0.1:9/walk', eventTypes: ['business-partner.created'] });
+      await createPartner(crProcessId);
+      const token = (await adminSession()).token;
+      for (let tries = 0; tries < 300; tries++) {
+        const found = await api('POST', '/api/webhook-delivery/list', { token, body: { filter: { crProcessId, subscriptionId: subscription.id } } });
+        const [row] = found.body.content ?? [];
+        if (row?.deliveryStatus === 'FAILED') return row;
+        // or its subscription disabled first (the endpoint failing for WEBHOOK_DISABLE_AFTER_MS): no more attempts either
+        if (row && (await api('GET', `/api/webhook-subscription/${subscription.id}`, { token })).body.status === false)
+          return (await api('GET', `/api/webhook-delivery/${row.id}`, { token })).body;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no webhook-delivery for subscription ${subscription.id}`);
+    },
+  },
   'dms-file': {
     // files are made by the upload, not by create (docs/decisions.md)
     create: readOnly,

@@ -35,7 +35,7 @@ export function recordFromJson(resource: Resource, body: unknown, mode: 'create'
     if (SERVER_SET.has(name) || (isScalar(spec) && spec.readOnly)) continue;
     mask.push(name);
     if (value === null) continue;
-    record[name] = isScalar(spec) ? protoValue(name, spec, value) : objectList(name, spec, value);
+    record[name] = isScalar(spec) ? protoValue(name, spec, value) : spec.kind === 'strings' ? stringList(name, value) : objectList(name, spec, value);
   }
   // repeated proto fields are never absent, only empty
   for (const [name, spec] of Object.entries(fields)) if (!isScalar(spec)) record[name] ??= [];
@@ -119,6 +119,15 @@ function filterFromJson(value: Json): Record<string, unknown> {
     if (item !== null && typeof item === 'object') throw invalidField(`filter.${key}`, 'field.type', { type: 'scalar' });
   }
   return filter;
+}
+
+/** An array of strings (the service checks the items' form and count). */
+function stringList(name: string, value: Json): string[] {
+  if (!Array.isArray(value)) throw invalidField(name, 'field.type', { type: 'array' });
+  return value.map((item, index) => {
+    if (typeof item !== 'string') throw invalidField(`${name}[${index}]`, 'field.type', { type: 'string' });
+    return item;
+  });
 }
 
 function objectList(name: string, spec: Extract<FieldSpec, { kind: 'objects' }>, value: Json): Message[] {

@@ -1,5 +1,14 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { apiFields, isScalar, keyOf, type FieldSpec, type ObjectListField, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
+import {
+  apiFields,
+  isScalar,
+  keyOf,
+  type FieldSpec,
+  type ObjectListField,
+  type Resource,
+  type StringListField,
+  type ScalarField,
+} from '@platform/libs/resource/resource.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
@@ -47,7 +56,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
   const shown = fields.filter(([, spec]) => !(isScalar(spec) && spec.writeOnly));
   const read: Record<string, SchemaObject> = {};
   for (const [name, spec] of shown) {
-    const schema = isScalar(spec) ? fieldSchema(spec, 'out') : readList(docs, message, name);
+    const schema = isScalar(spec) ? fieldSchema(spec, 'out') : spec.kind === 'strings' ? writeList(spec) : readList(docs, message, name);
     read[name] = describe(name, isScalar(spec) && !spec.required && !ALWAYS_SET.has(name) ? nullable(schema) : schema, spec);
   }
 
@@ -95,8 +104,15 @@ function readList(docs: ProtoDocs, message: string, name: string): SchemaObject 
   return { type: 'array', items: protoSchema(docs, field.type) };
 }
 
-/** A list field as written: the item fields the declaration accepts. */
-function writeList(spec: ObjectListField): SchemaObject {
+/** A list field as written: the item fields the declaration accepts, or strings. */
+function writeList(spec: ObjectListField | StringListField): SchemaObject {
+  if (spec.kind === 'strings') {
+    return {
+      type: 'array',
+      ...(spec.maxItems === undefined ? {} : { maxItems: spec.maxItems }),
+      items: { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) },
+    };
+  }
   const entries = Object.entries(spec.of) as [string, ScalarField][];
   return {
     type: 'array',

@@ -916,6 +916,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-subscription/{key}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of a webhook-subscription, newest first
+         * @description The events of one record, newest first, a page at a time. Needs <entity>:read; a record of
+         *     another tenant, or a key without events, is 404 SVC-SYS-4001. A deleted record's history stays
+         *     readable in its tenant. Needs webhook-subscription:read. page from 0, size 1 to 500 (20 when not given).
+         */
+        get: operations["historyWebhookSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-delivery/{key}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of a webhook-delivery, newest first
+         * @description The events of one record, newest first, a page at a time. Needs <entity>:read; a record of
+         *     another tenant, or a key without events, is 404 SVC-SYS-4001. A deleted record's history stays
+         *     readable in its tenant. Needs webhook-delivery:read. page from 0, size 1 to 500 (20 when not given).
+         */
+        get: operations["historyWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business-partner/{key}/history": {
         parameters: {
             query?: never;
@@ -1196,6 +1240,46 @@ export interface paths {
         get: operations["historyDmsAuditLog"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook subscription's signing secret
+         * @description Replaces the signing secret; answers the subscription with its new secret (the only read of it but the create). Needs webhook-subscription:write; raises the version.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-delivery/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a webhook event again
+         * @description Sets the delivery PENDING for an immediate attempt, with the same webhook-id; answers the delivery. Needs webhook-delivery:write; the attempt carries the same webhook-id.
+         */
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2173,6 +2257,134 @@ export interface paths {
          * @description Deletes a CorporationContact; refused while other records reference it.
          */
         delete: operations["deleteCorporationContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count webhook-subscription records by status
+         * @description Counts WebhookSubscriptions by status. The caller's tenant; a super user's cover every tenant unless crProcessId narrows them.
+         */
+        get: operations["statsWebhookSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List webhook-subscription records a page at a time
+         * @description Lists WebhookSubscriptions a page at a time.
+         */
+        post: operations["listWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a webhook-subscription
+         * @description Creates a WebhookSubscription; its version starts at 0.
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook-subscription
+         * @description Returns one WebhookSubscription.
+         */
+        get: operations["getWebhookSubscription"];
+        /**
+         * Update a webhook-subscription
+         * @description Updates the fields named in update_mask when version equals the stored one.
+         */
+        put: operations["updateWebhookSubscription"];
+        post?: never;
+        /**
+         * Delete a webhook-subscription
+         * @description Deletes a WebhookSubscription; refused while other records reference it.
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-delivery/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List webhook-delivery records a page at a time
+         * @description Lists WebhookDeliveries a page at a time.
+         */
+        post: operations["listWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-delivery/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook-delivery
+         * @description Returns one WebhookDelivery.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6803,6 +7015,684 @@ export interface components {
             /** @description No items on this page. */
             empty: boolean;
         };
+        /** @description WebhookSubscription record. */
+        WebhookSubscription: {
+            /**
+             * Format: int64
+             * @description Generated on create.
+             */
+            readonly id: number;
+            /**
+             * Format: int32
+             * @description Optimistic lock: 0 on create, +1 on every update.
+             */
+            readonly version: number;
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly updatedAt: string | null;
+            /** @description userCode of the creator; read-only. */
+            readonly createdBy: string | null;
+            /** @description userCode of the last updater; read-only. */
+            readonly updatedBy: string | null;
+            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            url: string;
+            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            eventTypes: string[];
+            /** @description Free text. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description Set when the endpoint kept failing and the subscription was disabled; cleared by setting status true again.
+             */
+            readonly disabledAt: string | null;
+            /** @description Why the subscription was disabled. */
+            readonly disabledReason: string | null;
+            /** @description The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only. */
+            readonly secret: string | null;
+        };
+        /** @description A new webhook-subscription; crProcessId names its tenant. Read-only fields sent are ignored. */
+        WebhookSubscriptionCreate: {
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            url: string;
+            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            eventTypes: string[];
+            /** @description Free text. */
+            description?: string | null;
+        };
+        /** @description The fields of the webhook-subscription to change (the others keep their value) and the version read. */
+        WebhookSubscriptionUpdate: {
+            /**
+             * Format: int32
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
+             */
+            version?: number;
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId?: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            url?: string;
+            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            eventTypes?: string[];
+            /** @description Free text. */
+            description?: string | null;
+        };
+        WebhookSubscriptionPageRequest: {
+            /**
+             * Format: int32
+             * @description Zero-based page index (0 when not given).
+             * @default 0
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Items per page (1..500; 20 when not given).
+             * @default 20
+             */
+            size?: number | null;
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                url?: string | null;
+                description?: string | null;
+                /** Format: date-time */
+                disabledAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest disabledAt (inclusive).
+                 */
+                disabledAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest disabledAt (inclusive).
+                 */
+                disabledAtTo?: string;
+                disabledReason?: string | null;
+            };
+        };
+        /** @description A page of webhook-subscription records. */
+        WebhookSubscriptionPage: {
+            /** @description Page items. */
+            content: components["schemas"]["WebhookSubscription"][];
+            /**
+             * Format: int32
+             * @description Current page index.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Requested page size.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Total matching records.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description ceil(totalElements / size).
+             */
+            totalPages: number;
+            /** @description Page is the first. */
+            first: boolean;
+            /** @description Page is the last. */
+            last: boolean;
+            /** @description No items on this page. */
+            empty: boolean;
+        };
+        /** @description WebhookDelivery record. */
+        WebhookDelivery: {
+            /**
+             * Format: int64
+             * @description Generated on create.
+             */
+            readonly id: number;
+            /**
+             * Format: int32
+             * @description Optimistic lock: 0 on create, +1 on every update.
+             */
+            readonly version: number;
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly updatedAt: string | null;
+            /** @description userCode of the creator; read-only. */
+            readonly createdBy: string | null;
+            /** @description userCode of the last updater; read-only. */
+            readonly updatedBy: string | null;
+            /**
+             * Format: int64
+             * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
+             */
+            subscriptionId: number;
+            /** @description The event's UUID: the webhook-id header of every attempt. */
+            eventId: string;
+            /** @description The event's type (`branch.updated`). */
+            eventType: string;
+            /** @description The resource path of the record. */
+            entity: string;
+            /** @description The record's key, as text. */
+            entityKey: string;
+            /**
+             * @description PENDING, DELIVERED or FAILED.
+             * @default PENDING
+             * @enum {string}
+             */
+            deliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
+            /**
+             * Format: int32
+             * @description Attempts made.
+             * @default 0
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the last attempt.
+             */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the next attempt, while PENDING.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt (absent when none came).
+             */
+            lastStatusCode: number | null;
+            /**
+             * Format: int32
+             * @description Milliseconds the last attempt took.
+             */
+            lastLatencyMs: number | null;
+            /** @description Why the last attempt failed. */
+            lastError: string | null;
+            /** @description At most 1 KiB of the last answer's body, as text. */
+            responseExcerpt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the successful attempt.
+             */
+            deliveredAt: string | null;
+        };
+        /** @description A new webhook-delivery; crProcessId names its tenant. Read-only fields sent are ignored. */
+        WebhookDeliveryCreate: {
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Format: int64
+             * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
+             */
+            subscriptionId: number;
+            /** @description The event's UUID: the webhook-id header of every attempt. */
+            eventId: string;
+            /** @description The event's type (`branch.updated`). */
+            eventType: string;
+            /** @description The resource path of the record. */
+            entity: string;
+            /** @description The record's key, as text. */
+            entityKey: string;
+            /**
+             * @description PENDING, DELIVERED or FAILED.
+             * @default PENDING
+             * @enum {string}
+             */
+            deliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
+            /**
+             * Format: int32
+             * @description Attempts made.
+             * @default 0
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the last attempt.
+             */
+            lastAttemptAt?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the next attempt, while PENDING.
+             */
+            nextAttemptAt?: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt (absent when none came).
+             */
+            lastStatusCode?: number | null;
+            /**
+             * Format: int32
+             * @description Milliseconds the last attempt took.
+             */
+            lastLatencyMs?: number | null;
+            /** @description Why the last attempt failed. */
+            lastError?: string | null;
+            /** @description At most 1 KiB of the last answer's body, as text. */
+            responseExcerpt?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the successful attempt.
+             */
+            deliveredAt?: string | null;
+        };
+        /** @description The fields of the webhook-delivery to change (the others keep their value) and the version read. */
+        WebhookDeliveryUpdate: {
+            /**
+             * Format: int32
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
+             */
+            version?: number;
+            /**
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId?: number;
+            /**
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Format: int64
+             * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
+             */
+            subscriptionId?: number;
+            /** @description The event's UUID: the webhook-id header of every attempt. */
+            eventId?: string;
+            /** @description The event's type (`branch.updated`). */
+            eventType?: string;
+            /** @description The resource path of the record. */
+            entity?: string;
+            /** @description The record's key, as text. */
+            entityKey?: string;
+            /**
+             * @description PENDING, DELIVERED or FAILED.
+             * @default PENDING
+             * @enum {string}
+             */
+            deliveryStatus?: "PENDING" | "DELIVERED" | "FAILED";
+            /**
+             * Format: int32
+             * @description Attempts made.
+             * @default 0
+             */
+            attempts?: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the last attempt.
+             */
+            lastAttemptAt?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the next attempt, while PENDING.
+             */
+            nextAttemptAt?: string | null;
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt (absent when none came).
+             */
+            lastStatusCode?: number | null;
+            /**
+             * Format: int32
+             * @description Milliseconds the last attempt took.
+             */
+            lastLatencyMs?: number | null;
+            /** @description Why the last attempt failed. */
+            lastError?: string | null;
+            /** @description At most 1 KiB of the last answer's body, as text. */
+            responseExcerpt?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC of the successful attempt.
+             */
+            deliveredAt?: string | null;
+        };
+        WebhookDeliveryPageRequest: {
+            /**
+             * Format: int32
+             * @description Zero-based page index (0 when not given).
+             * @default 0
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Items per page (1..500; 20 when not given).
+             * @default 20
+             */
+            size?: number | null;
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                subscriptionId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest subscriptionId (inclusive).
+                 */
+                subscriptionIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest subscriptionId (inclusive).
+                 */
+                subscriptionIdTo?: number;
+                eventId?: string | null;
+                eventType?: string | null;
+                entity?: string | null;
+                entityKey?: string | null;
+                /** @enum {string|null} */
+                deliveryStatus?: "PENDING" | "DELIVERED" | "FAILED" | null;
+                /** Format: int32 */
+                attempts?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest attempts (inclusive).
+                 */
+                attemptsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest attempts (inclusive).
+                 */
+                attemptsTo?: number;
+                /** Format: date-time */
+                lastAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtTo?: string;
+                /** Format: date-time */
+                nextAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtTo?: string;
+                /** Format: int32 */
+                lastStatusCode?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeTo?: number;
+                /** Format: int32 */
+                lastLatencyMs?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsTo?: number;
+                lastError?: string | null;
+                responseExcerpt?: string | null;
+                /** Format: date-time */
+                deliveredAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest deliveredAt (inclusive).
+                 */
+                deliveredAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest deliveredAt (inclusive).
+                 */
+                deliveredAtTo?: string;
+            };
+        };
+        /** @description A page of webhook-delivery records. */
+        WebhookDeliveryPage: {
+            /** @description Page items. */
+            content: components["schemas"]["WebhookDelivery"][];
+            /**
+             * Format: int32
+             * @description Current page index.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Requested page size.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Total matching records.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description ceil(totalElements / size).
+             */
+            totalPages: number;
+            /** @description Page is the first. */
+            first: boolean;
+            /** @description Page is the last. */
+            last: boolean;
+            /** @description No items on this page. */
+            empty: boolean;
+        };
         /** @description BusinessPartner record. */
         BusinessPartner: {
             /**
@@ -10865,6 +11755,16 @@ export type CorporationContactCreate = components['schemas']['CorporationContact
 export type CorporationContactUpdate = components['schemas']['CorporationContactUpdate'];
 export type CorporationContactPageRequest = components['schemas']['CorporationContactPageRequest'];
 export type CorporationContactPage = components['schemas']['CorporationContactPage'];
+export type WebhookSubscription = components['schemas']['WebhookSubscription'];
+export type WebhookSubscriptionCreate = components['schemas']['WebhookSubscriptionCreate'];
+export type WebhookSubscriptionUpdate = components['schemas']['WebhookSubscriptionUpdate'];
+export type WebhookSubscriptionPageRequest = components['schemas']['WebhookSubscriptionPageRequest'];
+export type WebhookSubscriptionPage = components['schemas']['WebhookSubscriptionPage'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryCreate = components['schemas']['WebhookDeliveryCreate'];
+export type WebhookDeliveryUpdate = components['schemas']['WebhookDeliveryUpdate'];
+export type WebhookDeliveryPageRequest = components['schemas']['WebhookDeliveryPageRequest'];
+export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type BusinessPartner = components['schemas']['BusinessPartner'];
 export type BusinessPartnerCreate = components['schemas']['BusinessPartnerCreate'];
 export type BusinessPartnerUpdate = components['schemas']['BusinessPartnerUpdate'];
@@ -12719,6 +13619,80 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    historyWebhookSubscription: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the record's events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    historyWebhookDelivery: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the record's events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     historyBusinessPartner: {
         parameters: {
             query?: {
@@ -13189,6 +14163,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistoryEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription with its new `secret`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, PENDING and due now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15948,6 +16990,328 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    statsWebhookSubscription: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statistics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionPageRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
+            200: {
+                headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated record, its version raised by 1. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryPageRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

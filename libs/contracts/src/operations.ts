@@ -1,9 +1,17 @@
 import { BPM_OPERATIONS } from './bpm/operations.ts';
 import { AUTH_OPERATIONS } from './core/auth.ts';
 import { SESSION_OPERATIONS } from './core/sessions.ts';
+import { WEBHOOK_OPERATIONS } from './core/webhooks.ts';
 import { DMS_OPERATIONS } from './dms/operations.ts';
 import { HISTORY_OPERATIONS } from './history.ts';
 import type { OperationTable } from './operation.ts';
 
 /** Every declared operation table, in the order the gateway matches their routes. */
-export const OPERATION_TABLES: readonly OperationTable[] = [AUTH_OPERATIONS, SESSION_OPERATIONS, BPM_OPERATIONS, DMS_OPERATIONS, HISTORY_OPERATIONS];
+export const OPERATION_TABLES: readonly OperationTable[] = [
+  AUTH_OPERATIONS,
+  SESSION_OPERATIONS,
+  BPM_OPERATIONS,
+  DMS_OPERATIONS,
+  HISTORY_OPERATIONS,
+  WEBHOOK_OPERATIONS,
+];

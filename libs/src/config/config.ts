@@ -80,7 +80,28 @@ export interface Config {
    * benchmark's baseline only; production refuses it (production-rules.ts).
    */
   outboxDisabled: boolean;
+  /** The webhook dispatcher of core-svc (docs/interface.md#webhooks). */
+  webhooks: WebhookSettings;
 }
+
+/** How core-svc's webhook dispatcher delivers (docs/decisions.md "Webhooks"). */
+export interface WebhookSettings {
+  /** Targets on loopback or private addresses allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS; loopback is always allowed under APP_ENV=development). */
+  allowPrivateTargets: boolean;
+  /** Loopback targets allowed: under APP_ENV=development, or with allowPrivateTargets. */
+  allowLoopbackTargets: boolean;
+  /** How long an endpoint may keep failing before its subscription is disabled (WEBHOOK_DISABLE_AFTER_MS). */
+  disableAfterMs: number;
+  /** Longest one attempt may take (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The delay before each retry (WEBHOOK_RETRY_SCHEDULE_MS, a comma list); a delivery fails for good after the last. Each is jittered by ±20 %. */
+  retryScheduleMs: number[];
+  /** How long a claimed delivery is held before another dispatcher may take it (WEBHOOK_LEASE_MS). */
+  leaseMs: number;
+}
+
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h: 37.6 h in all, still 30 h with every delay jittered 20 % short (more than 24 h). */
+const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000];
 
 type Env = Record<string, string | undefined>;
 
@@ -155,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     outboxDisabled: bool(env, 'OUTBOX_DISABLED', false),
+    webhooks: webhookSettings(env, appEnv),
   };
   if (appEnv === 'production') {
     const weak = weakProductionSettings(config);
@@ -239,6 +261,26 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
   }
   return value;
+}
+
+function webhookSettings(env: Env, appEnv: AppEnv): WebhookSettings {
+  const allowPrivateTargets = bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false);
+  const schedule = list(env.WEBHOOK_RETRY_SCHEDULE_MS).map(Number);
+  if (schedule.some((delay) => !Number.isInteger(delay) || delay < 0)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be a comma list of whole milliseconds, not ${env.WEBHOOK_RETRY_SCHEDULE_MS}`);
+  }
+  const timeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000);
+  const leaseMs = int(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000);
+  // a lease that ends while its attempt may still run lets another dispatcher send it at the same time
+  if (leaseMs <= timeoutMs) throw new ConfigError(`WEBHOOK_LEASE_MS (${leaseMs}) must exceed WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
+  return {
+    allowPrivateTargets,
+    allowLoopbackTargets: allowPrivateTargets || appEnv === 'development',
+    disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 0),
+    timeoutMs,
+    retryScheduleMs: schedule.length > 0 ? schedule : DEFAULT_RETRY_SCHEDULE_MS,
+    leaseMs,
+  };
 }
 
 function score(env: Env, name: string, fallback: number): number {

@@ -5,6 +5,8 @@
 
 export const MIN_PRODUCTION_BCRYPT_ROUNDS = 10;
 export const MIN_DMS_URL_SECRET_BYTES = 32;
+/** How long a failing webhook delivery is retried at least, with every delay jittered 20 % short. */
+export const MIN_WEBHOOK_RETRY_SPAN_MS = 24 * 3_600_000;
 
 export interface ProductionSettings {
   cookieSecure: boolean;
@@ -12,13 +14,14 @@ export interface ProductionSettings {
   dmsUrlSecret: string;
   allowedOrigins: readonly string[];
   outboxDisabled: boolean;
+  webhooks: { retryScheduleMs: readonly number[] };
 }
 
 /**
  * The weak settings among `settings`, one line each; none: production may start.
  *
  * @example
- * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], outboxDisabled: false })
+ * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], outboxDisabled: false, webhooks })
  * // ['COOKIE_SECURE=false (the session cookie must be Secure)']
  */
 export function weakProductionSettings(settings: ProductionSettings): string[] {
@@ -37,6 +40,11 @@ export function weakProductionSettings(settings: ProductionSettings): string[] {
   });
   if (placeholders.length > 0) weak.push(`ALLOWED_ORIGINS ${placeholders.join(', ')}`);
   if (settings.outboxDisabled) weak.push('OUTBOX_DISABLED=true (a measurement switch: no change would leave its event)');
+  // the retries' jitter may shorten each delay by 20 %
+  const span = settings.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0);
+  if (span < MIN_WEBHOOK_RETRY_SPAN_MS) {
+    weak.push(`WEBHOOK_RETRY_SCHEDULE_MS spanning ${Math.round(span / 60_000)} min with the jitter (at least 24 h of retries)`);
+  }
   return weak;
 }
 

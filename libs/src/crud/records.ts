@@ -1,4 +1,4 @@
-import type { COMMON_FIELDS, FieldSpec, ObjectListField, Resource, ScalarField } from '../resource/resource.ts';
+import type { COMMON_FIELDS, FieldSpec, ObjectListField, Resource, ScalarField, StringListField } from '../resource/resource.ts';
 
 /** The JS value a column of a kind holds in a row (as the engine hydrates it). */
 type ColumnValue<S> = S extends { kind: 'long' | 'int' } ? number : S extends { kind: 'boolean' } ? boolean : S extends { kind: 'datetime' } ? Date : string;
@@ -13,14 +13,14 @@ type ColumnsOf<R> = R extends Resource<infer Fields, object, infer Columns> ? Om
 type Always = 'id' | 'version' | 'crProcessId' | 'status' | 'createdAt' | 'updatedAt';
 
 /**
- * A row of a resource as hooks and operations see it: each column (object lists are not columns)
+ * A row of a resource as hooks and operations see it: each column (object and string lists are not columns)
  * with the type its kind holds, `null` where the column may be empty.
  *
  * @example
  * type UserInfoRow = RowOf<typeof userInfo>; // { userCode: string; email: string | null; superUser: boolean; tokenVersion: number; ... }
  */
 export type RowOf<R> = {
-  -readonly [K in keyof ColumnsOf<R> as ColumnsOf<R>[K] extends ObjectListField ? never : K]: ColumnsOf<R>[K] extends ScalarField
+  -readonly [K in keyof ColumnsOf<R> as ColumnsOf<R>[K] extends ObjectListField | StringListField ? never : K]: ColumnsOf<R>[K] extends ScalarField
     ? K extends Always
       ? ColumnValue<ColumnsOf<R>[K]>
       : NotNull<ColumnsOf<R>[K]> extends true

@@ -33,5 +33,6 @@ export function listIndexes(resource: Resource, schema: string): IndexDef[] {
           return { name, expression: `create index "${name}" on "${schema}"."${table}" using gin ("${snake(field)}" gin_trgm_ops)` };
         })
     : [];
-  return [...btrees, ...trigrams];
+  const work = (resource.workIndexes ?? []).map(({ name, expression }) => ({ name, expression }));
+  return [...btrees, ...trigrams, ...work];
 }

@@ -65,6 +65,18 @@ const catalogue = {
   'field.pattern': { en: 'Field {field} must match {pattern}', tr: '{field} alanı {pattern} biçiminde olmalı' },
   'field.notBefore': { en: 'Field {field} must not be before {other}', tr: '{field} alanı {other} alanından önce olamaz' },
   'field.within': { en: 'Field {field} needs {other}', tr: '{field} alanı {other} alanı olmadan verilemez' },
+  'webhook.url': {
+    en: 'Field {field} must be an absolute http(s) URL without credentials',
+    tr: '{field} alanı kimlik bilgisi içermeyen mutlak bir http(s) adresi olmalı',
+  },
+  'webhook.target': {
+    en: 'Field {field} names a host whose address is not allowed as a webhook target',
+    tr: '{field} alanındaki sunucunun adresi webhook hedefi olarak kabul edilmiyor',
+  },
+  'webhook.eventType': {
+    en: 'Field {field} must be an event type pattern: <entity>.<what>, <entity>.* or * alone',
+    tr: '{field} alanı bir olay türü kalıbı olmalı: <varlık>.<olay>, <varlık>.* ya da yalnız *',
+  },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
   'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
   'param.repeated': {

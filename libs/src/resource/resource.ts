@@ -106,7 +106,20 @@ export interface ObjectListField {
   of: Record<string, ScalarField>;
 }
 
-export type FieldSpec = ScalarField | ObjectListField;
+/**
+ * A list of strings (a webhook subscription's eventTypes): proto `repeated string`, written and read by
+ * the resource's hooks, which keep it where they choose; neither sorted nor filtered by.
+ */
+export interface StringListField {
+  kind: 'strings';
+  required?: boolean;
+  /** Most items. */
+  maxItems?: number;
+  /** Longest item. */
+  maxLength?: number;
+}
+
+export type FieldSpec = ScalarField | ObjectListField | StringListField;
 
 /**
  * Which operations of the CRUD set a resource offers (docs/interface.md#entities). `no-create`: get,
@@ -174,6 +187,11 @@ export interface Resource<
    */
   searchIndex?: true;
   /**
+   * Indexes of the service's own work beyond the lists (a queue's partial index of its due rows), as
+   * raw DDL over the resource's table: the migration diff matches them by name.
+   */
+  workIndexes?: readonly { name: string; expression: string }[];
+  /**
    * The number of rows per tenant is kept in `<table>_count` by statement triggers of the table
    * (tenant-count.ts), in the writing transaction: an unfiltered list reads its exact
    * totalElements there instead of counting the tenant's rows. Not with `softDelete`.
@@ -190,11 +208,13 @@ type KindFor<T> = [NonNullable<T>] extends [number]
     ? 'boolean'
     : [NonNullable<T>] extends [string]
       ? 'string' | 'text' | 'enum' | 'decimal' | 'date' | 'datetime'
-      : [NonNullable<T>] extends [readonly object[]]
-        ? 'objects'
-        : never;
+      : [NonNullable<T>] extends [readonly string[]]
+        ? 'strings'
+        : [NonNullable<T>] extends [readonly object[]]
+          ? 'objects'
+          : never;
 
-type SpecFor<T> = KindFor<T> extends 'objects' ? ObjectListField : ScalarField & { kind: KindFor<T> };
+type SpecFor<T> = KindFor<T> extends 'objects' ? ObjectListField : KindFor<T> extends 'strings' ? StringListField : ScalarField & { kind: KindFor<T> };
 
 /**
  * The field declarations a proto message `M` calls for: one for each of its fields but the common
@@ -280,7 +300,7 @@ export const COMMON_FIELDS = {
 export const RANGE_KINDS: ReadonlySet<FieldKind> = new Set(['long', 'int', 'decimal', 'date', 'datetime']);
 
 export function isScalar(spec: FieldSpec): spec is ScalarField {
-  return spec.kind !== 'objects';
+  return spec.kind !== 'objects' && spec.kind !== 'strings';
 }
 
 /** Computes a value once per resource (field lists are asked on every request). */

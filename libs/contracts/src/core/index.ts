@@ -11,6 +11,8 @@ import { licenseHistory } from './license-history.ts';
 import { roleType } from './role-type.ts';
 import { userInfo } from './user-info.ts';
 import { userProcess } from './user-process.ts';
+import { webhookDelivery } from './webhook-delivery.ts';
+import { webhookSubscription } from './webhook-subscription.ts';
 
 /** The core service's resources; a referenced resource comes before its referrers. */
 export const coreResources = [
@@ -27,4 +29,6 @@ export const coreResources = [
   city,
   currency,
   corporationContact,
+  webhookSubscription,
+  webhookDelivery,
 ] as const;

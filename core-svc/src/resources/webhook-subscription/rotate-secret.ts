@@ -1,0 +1,36 @@
+import { actorOf } from '@platform/libs/auth/caller.ts';
+import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
+import { findVisible } from '@platform/libs/crud/key-read.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
+import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { requiring } from '@platform/libs/grpc/requiring.ts';
+import type { Handler } from '@platform/libs/grpc/server.ts';
+import type { RotateWebhookSubscriptionSecretRequest } from '@platform/libs/gen/platform/core/v1/webhook_subscription.ts';
+import { newSigningSecret } from './signing-secret.ts';
+
+/**
+ * POST /api/webhook-subscription/{id}/rotate-secret (webhook-subscription:write): a new signing
+ * secret, the version raised, answered with the record and its new secret. Attempts from then on
+ * are signed with it; its event names no field (a secret never enters an event).
+ */
+export function rotateSecret(rt: ResourceRuntime): Handler<never, unknown> {
+  return requiring(roleOf(rt.resource, 'write'), async (request: RotateWebhookSubscriptionSecretRequest, ctx) => {
+    const row = await ctx.em.transactional(async (em) => {
+      const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
+      Object.assign(current, { signingSecret: newSigningSecret(), version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
+      await em.flush();
+      await recordEvent(em, {
+        type: `${rt.resource.path}.updated`,
+        crProcessId: Number(current.crProcessId),
+        entity: rt.resource.path,
+        key: Number(current.id),
+        version: Number(current.version),
+        actor: actorOf(ctx),
+        changes: {},
+      });
+      return current;
+    });
+    const [message] = await toMessages(rt, [row], ctx);
+    return { ...message, secret: row.signingSecret };
+  });
+}

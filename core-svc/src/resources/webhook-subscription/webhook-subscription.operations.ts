@@ -1,0 +1,60 @@
+import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
+import type { RowOf } from '@platform/libs/crud/records.ts';
+import { webhookSubscription } from '@platform/contracts/core/webhook-subscription.ts';
+import { checkedPatterns } from '../../webhooks/event-types.ts';
+import { newSigningSecret } from './signing-secret.ts';
+
+type SubscriptionRow = RowOf<typeof webhookSubscription>;
+
+/** Rows this process created in a call now answering it: only their answer carries the secret. */
+const justCreated = new WeakSet<object>();
+
+/**
+ * webhook-subscription: the url is checked before the write (target-check.ts); eventTypes are patterns kept in the eventTypeList
+ * column; the signing secret is made on create and shown in that answer only; setting status true
+ * again clears the disabling. Deleting a subscription deletes its deliveries.
+ */
+export function webhookSubscriptionHooks(): ResourceHooks {
+  return defineHooks(webhookSubscription, {
+    async beforeWrite(values, input, _ctx, mode, current) {
+      if (mode === 'create') {
+        values.eventTypeList = JSON.stringify(checkedPatterns(input.eventTypes));
+        values.signingSecret = newSigningSecret();
+        return;
+      }
+      if (values.status === true && current && !current.status) {
+        values.disabledAt = null;
+        values.disabledReason = null;
+        values.failingSince = null;
+      }
+    },
+    async afterWrite(row, input, ctx, mode, written) {
+      if (mode === 'create') {
+        justCreated.add(row);
+        return;
+      }
+      if (!written.has('eventTypes')) return;
+      if (input.eventTypes.length === 0) throw invalidField('eventTypes', 'field.required');
+      row.eventTypeList = JSON.stringify(checkedPatterns(input.eventTypes));
+      await ctx.em.flush();
+    },
+    async beforeDelete(row, ctx) {
+      // the delivery log goes with its subscription (docs/decisions.md "Webhooks")
+      await ctx.em.execute('delete from core.webhook_delivery where subscription_id = ?', [row.id]);
+    },
+    async decorate(rows, messages) {
+      rows.forEach((row, index) => {
+        const message = messages[index];
+        if (!message) return;
+        message.eventTypes = eventTypesOf(row);
+        if (justCreated.has(row)) message.secret = row.signingSecret;
+      });
+    },
+  });
+}
+
+/** A subscription's event type patterns, from its eventTypeList column. */
+export function eventTypesOf(row: Pick<SubscriptionRow, 'eventTypeList'>): string[] {
+  return JSON.parse(row.eventTypeList) as string[];
+}

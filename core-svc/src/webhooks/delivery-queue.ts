@@ -1,0 +1,157 @@
+/**
+ * The deliveries as a queue on PostgreSQL (docs/decisions.md "Webhooks"): a dispatcher claims due
+ * ones with FOR UPDATE SKIP LOCKED and a lease, commits, sends, and records each attempt. A delivery
+ * waits while an earlier one of the same subscription and record is unfinished (per-record order);
+ * one whose dispatcher died keeps its lease until it expires, then is claimed again.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
+import type { WebhookSettings } from '@platform/libs/config/config.ts';
+import type { AttemptResult } from './send.ts';
+import { nextDelayMs } from './retry-schedule.ts';
+
+/** A claimed delivery with what its attempt needs: the subscription's endpoint and secret, the event. */
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  subscriptionId: string;
+  url: string;
+  secret: string;
+  eventId: string;
+  type: string;
+  crProcessId: number;
+  entity: string;
+  entityKey: string;
+  version: number | null;
+  occurredAt: Date;
+  changes: unknown;
+}
+
+interface ClaimedRow {
+  id: string;
+  attempts: number;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  cr_process_id: string;
+  entity: string;
+  entity_key: string;
+  source_schema: string;
+  source_seq: string;
+  url: string;
+  signing_secret: string;
+}
+
+/** Claims up to `limit` due deliveries of active subscriptions for `leaseMs`; answers them with their events. */
+export async function claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
+  const rows = await em.transactional(async (tx) =>
+    tx.execute<ClaimedRow[]>(
+      `with due as (
+         select d.id from core.webhook_delivery d
+           join core.webhook_subscription s on s.id = d.subscription_id and s.status
+          where d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
+            and (d.leased_until is null or d.leased_until < now())
+            and not exists (
+              select 1 from core.webhook_delivery e
+               where e.subscription_id = d.subscription_id and e.entity = d.entity and e.entity_key = d.entity_key
+                 and e.delivery_status = 'PENDING' and e.source_seq < d.source_seq)
+          order by d.next_attempt_at, d.source_seq
+          limit ?
+          for update of d skip locked)
+       update core.webhook_delivery d set leased_until = now() + (? * interval '1 millisecond')
+         from due, core.webhook_subscription s
+        where d.id = due.id and s.id = d.subscription_id
+       returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
+                 d.source_schema, d.source_seq, s.url, s.signing_secret`,
+      [limit, leaseMs],
+    ),
+  );
+  if (rows.length === 0) return [];
+  const events = new Map<string, { version: number | null; occurred_at: Date; changes: unknown }>();
+  for (const schema of new Set(rows.map((row) => row.source_schema))) {
+    const seqs = rows.filter((row) => row.source_schema === schema).map((row) => row.source_seq);
+    const found = await em.execute<{ seq: string; version: number | null; occurred_at: Date; changes: unknown }[]>(
+      `select seq, version, occurred_at, changes from "${schema}"."${outboxTable(schema)}" where seq in (?)`,
+      [seqs],
+    );
+    for (const event of found) events.set(`${schema}:${event.seq}`, event);
+  }
+  return rows.map((row) => {
+    const event = events.get(`${row.source_schema}:${row.source_seq}`);
+    return {
+      id: row.id,
+      attempts: Number(row.attempts),
+      subscriptionId: row.subscription_id,
+      url: row.url,
+      secret: row.signing_secret,
+      eventId: row.event_id,
+      type: row.event_type,
+      crProcessId: Number(row.cr_process_id),
+      entity: row.entity,
+      entityKey: row.entity_key,
+      version: event?.version ?? null,
+      occurredAt: new Date(event?.occurred_at ?? Date.now()),
+      changes: typeof event?.changes === 'string' ? JSON.parse(event.changes) : (event?.changes ?? {}),
+    };
+  });
+}
+
+/**
+ * Records one attempt: DELIVERED on success; else the next attempt per the schedule, FAILED when it
+ * is spent. The subscription remembers since when it has failed without a success; failing for
+ * longer than `disableAfterMs` disables it (status false, disabledAt, disabledReason), as a change
+ * of the record with its event.
+ */
+export async function recordAttempt(
+  em: EntityManager,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  settings: WebhookSettings,
+): Promise<{ retryInMs: number | undefined }> {
+  const attempts = delivery.attempts + 1;
+  const common = [attempts, result.statusCode ?? null, result.latencyMs, result.error?.slice(0, 1000) ?? null, result.excerpt ?? null];
+  return em.transactional(async (tx) => {
+    if (result.ok) {
+      await tx.execute(
+        `update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
+           last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null, leased_until = null
+         where id = ?`,
+        [...common, delivery.id],
+      );
+      await tx.execute('update core.webhook_subscription set failing_since = null where id = ? and failing_since is not null', [delivery.subscriptionId]);
+      return { retryInMs: undefined };
+    }
+    const delay = nextDelayMs(settings.retryScheduleMs, attempts);
+    await tx.execute(
+      `update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
+         last_attempt_at = now(), delivery_status = ?, next_attempt_at = ${delay === undefined ? 'null' : "now() + (? * interval '1 millisecond')"},
+         leased_until = null
+       where id = ?`,
+      [...common, delay === undefined ? 'FAILED' : 'PENDING', ...(delay === undefined ? [] : [delay]), delivery.id],
+    );
+    const [subscription] = await tx.execute<{ id: string; version: number; cr_process_id: string; failing_ms: number | null; status: boolean }[]>(
+      `update core.webhook_subscription set failing_since = coalesce(failing_since, now()) where id = ?
+       returning id, version, cr_process_id, status, extract(epoch from now() - failing_since) * 1000 as failing_ms`,
+      [delivery.subscriptionId],
+    );
+    if (!subscription?.status || Number(subscription.failing_ms ?? 0) < settings.disableAfterMs) return { retryInMs: delay };
+    const reason = `failing since ${Math.round(Number(subscription.failing_ms) / 1000)} s ago, last: ${(result.error ?? '').slice(0, 200)}`;
+    await tx.execute(
+      `update core.webhook_subscription set status = false, disabled_at = now(), disabled_reason = ?, version = version + 1,
+         updated_at = now(), updated_by = 'svc:core' where id = ?`,
+      [reason, delivery.subscriptionId],
+    );
+    await recordEvent(tx, {
+      type: 'webhook-subscription.updated',
+      crProcessId: Number(subscription.cr_process_id),
+      entity: 'webhook-subscription',
+      key: Number(subscription.id),
+      version: Number(subscription.version) + 1,
+      actor: 'svc:core',
+      changes: { status: { from: true, to: false }, disabledReason: { from: null, to: reason } },
+    });
+    return { retryInMs: undefined };
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The fan-out (docs/decisions.md "Webhooks"): the undispatched events of each service's outbox, in
+ * `seq` order, become one delivery per active subscription of the event's tenant that names the
+ * event's type, and are marked dispatched, in one transaction. A transaction-level advisory lock per
+ * outbox lets one replica at a time do it, so deliveries are made in `seq` order and only once (the
+ * unique (subscription, event) key would refuse a second anyway). core-svc reads and marks the bpm
+ * and dms outboxes across the schemas of the one database.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
+import { matches } from './event-types.ts';
+
+/** The schemas whose outboxes are fanned out. */
+export const OUTBOX_SCHEMAS = ['core', 'bpm', 'dms'] as const;
+
+/** Events read per transaction. */
+const BATCH = 500;
+
+interface PendingEvent {
+  seq: string;
+  event_id: string;
+  type: string;
+  cr_process_id: string;
+  entity: string;
+  entity_key: string;
+}
+
+interface ActiveSubscription {
+  id: string;
+  cr_process_id: string;
+  event_type_list: string;
+}
+
+/**
+ * Fans out one batch of `schema`'s outbox; answers how many events it handled (0: none waiting, or
+ * another replica holds the outbox's lock).
+ */
+export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number]): Promise<number> {
+  return em.transactional(async (tx) => {
+    const [lock] = await tx.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [`webhook-fan-out:${schema}`]);
+    if (!lock?.locked) return 0;
+    const table = `"${schema}"."${outboxTable(schema)}"`;
+    const events = await tx.execute<PendingEvent[]>(
+      `select seq, event_id, type, cr_process_id, entity, entity_key from ${table} where not dispatched order by seq limit ${BATCH}`,
+    );
+    if (events.length === 0) return 0;
+    const tenants = [...new Set(events.map((event) => event.cr_process_id))];
+    const subscriptions = await tx.execute<ActiveSubscription[]>(
+      'select id, cr_process_id, event_type_list from core.webhook_subscription where status and cr_process_id in (?)',
+      [tenants],
+    );
+    const byTenant = new Map<string, { id: string; patterns: string[] }[]>();
+    for (const subscription of subscriptions) {
+      const list = byTenant.get(subscription.cr_process_id) ?? [];
+      list.push({ id: subscription.id, patterns: JSON.parse(subscription.event_type_list) as string[] });
+      byTenant.set(subscription.cr_process_id, list);
+    }
+    const rows: unknown[][] = [];
+    for (const event of events) {
+      for (const subscription of byTenant.get(event.cr_process_id) ?? []) {
+        if (matches(subscription.patterns, event.type)) {
+          rows.push([event.cr_process_id, subscription.id, event.event_id, event.type, event.entity, event.entity_key, schema, event.seq]);
+        }
+      }
+    }
+    for (let start = 0; start < rows.length; start += 1000) {
+      const chunk = rows.slice(start, start + 1000);
+      await tx.execute(
+        `insert into core.webhook_delivery (cr_process_id, subscription_id, event_id, event_type, entity, entity_key, source_schema, source_seq,
+           delivery_status, attempts, next_attempt_at, status, version, created_at, updated_at, created_by, updated_by)
+         select v.*, 'PENDING', 0, now(), true, 0, now(), now(), 'svc:core', 'svc:core'
+           from (values ${chunk.map(() => '(?::bigint, ?::bigint, ?, ?, ?, ?, ?, ?::bigint)').join(', ')}) as v
+         on conflict do nothing`,
+        chunk.flat(),
+      );
+    }
+    await tx.execute(`update ${table} set dispatched = true where seq in (?)`, [events.map((event) => event.seq)]);
+    return events.length;
+  });
+}
