@@ -7,11 +7,7 @@
  * - **on**: a second platform, the outbox on and no webhook subscription,
  * - **on+subscriber**: the same platform with an active subscription for `*` whose receiver (a
  *   node:http server in this process, on loopback) answers 200, so the dispatcher fans out and
- *   delivers while the creates run; the subscription is made before the run and deleted after it;
- * - **on-no-notify** (a reference, no target): `on` with bpm.bpm_outbox's commit notification
- *   trigger disabled for the run, so what the event's row costs and what its NOTIFY costs (a
- *   transaction that notifies holds PostgreSQL's one notification lock through its commit's WAL
- *   flush) show apart.
+ *   delivers while the creates run; the subscription is made before the run and deleted after it.
  *
  * Both platforms run under APP_ENV=development (loopback webhook targets allowed) on fresh databases
  * of the same server. Targets, on the median of the rounds' own ratios: on/off ≥ 0.90 and
@@ -22,7 +18,6 @@
  *   npm run bench -- outbox-cost
  *   BENCH_DURATION=3 BENCH_ROUNDS=1 BENCH_WARMUP=2 node bench/outbox-cost.ts   (a quick check)
  */
-import { withClient } from '../scripts/lib/pg-client.ts';
 import {
   BenchError,
   fmt,
@@ -44,7 +39,7 @@ import { BRANCH_TENANT, branchCreate, startReceiver, subscribe, unsubscribe, Web
 
 /** Least share of the off configuration's create throughput each outbox configuration keeps. */
 const TARGET_RATIO = 0.9;
-const NAMES = ['off', 'on', 'on+subscriber', 'on-no-notify'] as const;
+const NAMES = ['off', 'on', 'on+subscriber'] as const;
 type Name = (typeof NAMES)[number];
 /** How long the deliveries of a subscriber run may take to arrive after it (a backlog drains). */
 const DRAIN_MS = 180_000;
@@ -73,8 +68,6 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
   const names = NAMES.filter((name) => name !== 'on+subscriber' || missing === undefined);
   const allPids = [...Object.values(off.platform.pids), ...Object.values(on.platform.pids)];
   const platformOf = (name: Name): BenchPlatform => (name === 'off' ? off : on);
-  const notifyTrigger = (enabled: boolean): Promise<unknown> =>
-    withClient(on.databaseUrl, (db) => db.query(`alter table bpm.bpm_outbox ${enabled ? 'enable' : 'disable'} trigger bpm_outbox_notify`));
   const targetOf = (name: Name): Target => (name === 'off' ? creates.off : creates.on);
   const cpuOf = (platform: BenchPlatform): CpuWatch => ({
     gateway: platform.platform.pids.gateway,
@@ -88,10 +81,7 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
     const platform = platformOf(name);
     const subscription = name === 'on+subscriber' ? await subscribe(on, tokens.on, BRANCH_TENANT, receiver.url, ['*']) : undefined;
     receiver.reset();
-    if (name === 'on-no-notify') await notifyTrigger(false);
-    const figures = await measure(targetOf(name), { duration, connections: settings.connections, cpu: cpuOf(platform), label: name }).finally(() =>
-      name === 'on-no-notify' ? notifyTrigger(true) : undefined,
-    );
+    const figures = await measure(targetOf(name), { duration, connections: settings.connections, cpu: cpuOf(platform), label: name });
     if (subscription !== undefined) {
       const arrived = await untilAllArrived(receiver, figures.requests);
       delivered.push(arrived / figures.requests);
@@ -108,7 +98,7 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
       console.log(`# warm-up ${name.padEnd(14)} ${fmt(warm.requestsPerSec, 0)} creates/s (discarded)`);
     }
   }
-  const results: Record<Name, Figures[]> = { off: [], on: [], 'on+subscriber': [], 'on-no-notify': [] };
+  const results: Record<Name, Figures[]> = { off: [], on: [], 'on+subscriber': [] };
   for (let round = 1; round <= settings.rounds; round++) {
     const shift = (round - 1) % names.length;
     const order = [...names.slice(shift), ...names.slice(0, shift)];
@@ -143,14 +133,12 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
   }
 
   const verdicts = names
-    .filter((name) => name !== 'off' && name !== 'on-no-notify')
+    .filter((name) => name !== 'off')
     .map((name) => {
       const ratio = median(ratios(name));
       return `${name}/off ${fmt(ratio, 3)} >= ${fmt(TARGET_RATIO, 2)}: ${judge(`${name}/off creates/s`, ratio >= TARGET_RATIO)}`;
     });
-  console.log(
-    `reference (no target): on-no-notify/off ${fmt(median(ratios('on-no-notify')), 3)}; targets (median of the rounds' ratios): ${verdicts.join('; ')}`,
-  );
+  console.log(`targets (median of the rounds' ratios): ${verdicts.join('; ')}`);
   if (missing !== undefined) throw new BenchError(`on+subscriber/off not measured: ${missing}`);
 });
 

@@ -1,10 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional
- * outbox"). The table, indexes and trigger are the entity's (migration:create wrote them); the
- * function the trigger calls is written here, before it.
- */
+/** The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional outbox"). */
 export class Migration20261127055950_outbox extends Migration {
 
   override name = 'Migration20261127055950_outbox';
@@ -14,15 +10,10 @@ export class Migration20261127055950_outbox extends Migration {
     this.addSql(`alter table "bpm"."bpm_outbox" add constraint "bpm_outbox_event_id_unique" unique ("event_id");`);
     this.addSql(`create index "bpm_outbox_record_index" on "bpm"."bpm_outbox" ("cr_process_id", "entity", "entity_key", "seq");`);
     this.addSql(`create index "bpm_outbox_pending_index" on "bpm"."bpm_outbox" ("seq") where not "dispatched";`);
-
-    this.addSql(`create or replace function "bpm"."bpm_outbox_notify"() returns trigger as \$\$ begin perform pg_notify('platform_outbox', 'bpm'); return null; end; \$\$ language plpgsql;`);
-    this.addSql(`create trigger "bpm_outbox_notify" after insert on "bpm"."bpm_outbox" for each statement execute function "bpm"."bpm_outbox_notify"();`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`drop trigger if exists "bpm_outbox_notify" on "bpm"."bpm_outbox";`);
     this.addSql(`drop table if exists "bpm"."bpm_outbox" cascade;`);
-    this.addSql(`drop function if exists "bpm"."bpm_outbox_notify"();`);
   }
 
 }

@@ -1,10 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional
- * outbox"). The table, indexes and trigger are the entity's (migration:create wrote them); the
- * function the trigger calls is written here, before it.
- */
+/** The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional outbox"). */
 export class Migration20261127055942_outbox extends Migration {
 
   override name = 'Migration20261127055942_outbox';
@@ -14,15 +10,10 @@ export class Migration20261127055942_outbox extends Migration {
     this.addSql(`alter table "core"."core_outbox" add constraint "core_outbox_event_id_unique" unique ("event_id");`);
     this.addSql(`create index "core_outbox_record_index" on "core"."core_outbox" ("cr_process_id", "entity", "entity_key", "seq");`);
     this.addSql(`create index "core_outbox_pending_index" on "core"."core_outbox" ("seq") where not "dispatched";`);
-
-    this.addSql(`create or replace function "core"."core_outbox_notify"() returns trigger as \$\$ begin perform pg_notify('platform_outbox', 'core'); return null; end; \$\$ language plpgsql;`);
-    this.addSql(`create trigger "core_outbox_notify" after insert on "core"."core_outbox" for each statement execute function "core"."core_outbox_notify"();`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`drop trigger if exists "core_outbox_notify" on "core"."core_outbox";`);
     this.addSql(`drop table if exists "core"."core_outbox" cascade;`);
-    this.addSql(`drop function if exists "core"."core_outbox_notify"();`);
   }
 
 }

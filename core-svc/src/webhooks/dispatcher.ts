@@ -1,6 +1,7 @@
 /**
- * core-svc's webhook dispatcher (docs/decisions.md "Webhooks"): wakes on the outbox's commit
- * notification, or every second; fans the waiting events out into deliveries (fan-out.ts), then
+ * core-svc's webhook dispatcher (docs/decisions.md "Webhooks"): looks every POLL_MS for outboxes
+ * with undispatched events (one statement on their partial indexes); fans the waiting events out
+ * into deliveries (fan-out.ts), then
  * claims due deliveries and sends them, at most CONCURRENCY at a time (delivery-queue.ts, send.ts).
  * Any number of core-svc replicas may run it. Stopping waits for the attempts in flight, within a
  * bound; a process killed outright leaves leases that expire, and the deliveries are sent again
@@ -9,13 +10,12 @@
 import { TableNotFoundException, type MikroORM } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookSettings } from '@platform/libs/config/config.ts';
-import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
-import { listenToOutbox } from '@platform/libs/events/outbox-listener.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { WebhookMetrics } from '@platform/libs/metrics/webhook.metrics.ts';
 import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
-import { fanOutBatch, OUTBOX_SCHEMAS } from './fan-out.ts';
+import { fanOutBatch, OUTBOX_SCHEMAS, type FanOut } from './fan-out.ts';
+import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
 
 type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';
@@ -23,8 +23,15 @@ import { sendAttempt } from './send.ts';
 
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
-/** The fallback poll: due retries, expired leases, a missed notification. */
-const POLL_MS = 1_000;
+/**
+ * How often the outboxes are looked at: half of it is the average wait of an event before its
+ * fan-out (docs/decisions.md "Webhooks": no NOTIFY, which would serialise the writers' commits).
+ */
+const POLL_MS = 50;
+/** How often due deliveries are claimed when nothing new was fanned out: retries, expired leases, redeliveries. */
+const CLAIM_POLL_MS = 1_000;
+/** Before the first batch of an outbox's fan-out. */
+const NO_BATCH: FanOut = { events: 0, deliveries: 0, full: true };
 /** How long a stop waits for the attempts in flight. */
 const STOP_BOUND_MS = 5_000;
 
@@ -35,19 +42,28 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
   let running = false;
   let again = false;
 
-  /** The outboxes with events to fan out, as notified (all of them on the poll). */
+  /** The outboxes with events to fan out, as the last look found them. */
   const toFanOut = new Set<Schema>();
+
+  /** Whether the next cycle claims: set by new deliveries, finished attempts, retries due and the claim poll. */
+  let claim = true;
 
   const cycle = async () => {
     for (const schema of OUTBOX_SCHEMAS) {
       if (!toFanOut.delete(schema)) continue;
       try {
-        while ((await fanOutBatch(orm.em.fork(), schema)) > 0 && !stopping);
+        for (let batch = NO_BATCH; batch.full && !stopping;) {
+          batch = await fanOutBatch(orm.em.fork(), schema);
+          if (batch.deliveries > 0) claim = true;
+        }
       } catch (error) {
         // another service's outbox appears with its migrations, which may not have run yet
         if (!(error instanceof TableNotFoundException)) log.warn({ err: error, schema }, 'webhook fan-out failed');
       }
     }
+    // events of tenants without subscriptions make no delivery: no claim is needed for them
+    if (!claim) return;
+    claim = false;
     while (!stopping) {
       const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs);
       for (const delivery of claimed) track(deliver(delivery));
@@ -59,7 +75,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);
-      wake();
+      claimSoon();
     });
   };
 
@@ -76,12 +92,17 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     try {
       const { retryInMs } = await recordAttempt(orm.em.fork(), delivery, result, settings);
       // a retry sooner than the poll would find it is woken for on time
-      if (retryInMs !== undefined && retryInMs < POLL_MS) setTimeout(wake, retryInMs + 5).unref();
+      if (retryInMs !== undefined && retryInMs < CLAIM_POLL_MS) setTimeout(claimSoon, retryInMs + 5).unref();
     } catch (error) {
       // the lease expires and the delivery is sent again: at least once
       log.warn({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt');
     }
   };
+
+  function claimSoon(): void {
+    claim = true;
+    wake();
+  }
 
   function wake(): void {
     if (stopping) return;
@@ -101,25 +122,37 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       });
   }
 
-  // a commit's notification names its outbox; a redelivery's names none, and asks for a claim only
-  const onNotify = (payload: string) => {
-    const schema = OUTBOX_SCHEMAS.find((name) => name === payload);
-    if (schema) toFanOut.add(schema);
-    wake();
+  // one statement on the outboxes' partial indexes of undispatched rows, every POLL_MS
+  const PENDING = `select ${OUTBOX_SCHEMAS.map((schema) => `exists (select 1 from "${schema}"."${outboxTable(schema)}" where not dispatched) as "${schema}"`).join(', ')}`;
+  let looking = false;
+  const look = async () => {
+    if (looking || stopping) return;
+    looking = true;
+    try {
+      const [pending] = await orm.em.fork().execute<Record<Schema, boolean>[]>(PENDING);
+      for (const schema of OUTBOX_SCHEMAS) if (pending?.[schema]) toFanOut.add(schema);
+    } catch {
+      // an outbox not made yet (its service's migrations are still to run): the fan-out tells
+      for (const schema of OUTBOX_SCHEMAS) toFanOut.add(schema);
+    } finally {
+      looking = false;
+    }
+    if (toFanOut.size > 0) wake();
   };
   const everything = () => {
     for (const schema of OUTBOX_SCHEMAS) toFanOut.add(schema);
     wake();
   };
-  const listener = listenToOutbox(databaseUrlOf(), 'core-svc webhooks', log, onNotify);
-  const poll = setInterval(everything, POLL_MS);
+  const poll = setInterval(() => void look(), POLL_MS);
   poll.unref();
+  const claimPoll = setInterval(claimSoon, CLAIM_POLL_MS);
+  claimPoll.unref();
   everything();
   return {
     async close() {
       stopping = true;
       clearInterval(poll);
-      await listener.close();
+      clearInterval(claimPoll);
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, STOP_BOUND_MS).unref())]);
     },
   };

@@ -31,19 +31,26 @@ interface ActiveSubscription {
   event_type_list: string;
 }
 
-/**
- * Fans out one batch of `schema`'s outbox; answers how many events it handled (0: none waiting, or
- * another replica holds the outbox's lock).
- */
-export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number]): Promise<number> {
+/** What one batch did: events handled (0: none waiting, or another replica holds the lock), deliveries made. */
+export interface FanOut {
+  events: number;
+  deliveries: number;
+  /** Whether the batch was full: more may be waiting. */
+  full: boolean;
+}
+
+const NOTHING: FanOut = { events: 0, deliveries: 0, full: false };
+
+/** Fans out one batch of `schema`'s outbox. */
+export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number]): Promise<FanOut> {
   return em.transactional(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [`webhook-fan-out:${schema}`]);
-    if (!lock?.locked) return 0;
+    if (!lock?.locked) return NOTHING;
     const table = `"${schema}"."${outboxTable(schema)}"`;
     const events = await tx.execute<PendingEvent[]>(
       `select seq, event_id, type, cr_process_id, entity, entity_key from ${table} where not dispatched order by seq limit ${BATCH}`,
     );
-    if (events.length === 0) return 0;
+    if (events.length === 0) return NOTHING;
     const tenants = [...new Set(events.map((event) => event.cr_process_id))];
     const subscriptions = await tx.execute<ActiveSubscription[]>(
       'select id, cr_process_id, event_type_list from core.webhook_subscription where status and cr_process_id in (?)',
@@ -75,6 +82,6 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
       );
     }
     await tx.execute(`update ${table} set dispatched = true where seq in (?)`, [events.map((event) => event.seq)]);
-    return events.length;
+    return { events: events.length, deliveries: rows.length, full: events.length === BATCH };
   });
 }

@@ -1,10 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/**
- * The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional
- * outbox"). The table, indexes and trigger are the entity's (migration:create wrote them); the
- * function the trigger calls is written here, before it.
- */
+/** The service's outbox (libs/src/events/outbox-entity.ts, docs/decisions.md "Events: a transactional outbox"). */
 export class Migration20261127055959_outbox extends Migration {
 
   override name = 'Migration20261127055959_outbox';
@@ -14,15 +10,10 @@ export class Migration20261127055959_outbox extends Migration {
     this.addSql(`alter table "dms"."dms_outbox" add constraint "dms_outbox_event_id_unique" unique ("event_id");`);
     this.addSql(`create index "dms_outbox_record_index" on "dms"."dms_outbox" ("cr_process_id", "entity", "entity_key", "seq");`);
     this.addSql(`create index "dms_outbox_pending_index" on "dms"."dms_outbox" ("seq") where not "dispatched";`);
-
-    this.addSql(`create or replace function "dms"."dms_outbox_notify"() returns trigger as \$\$ begin perform pg_notify('platform_outbox', 'dms'); return null; end; \$\$ language plpgsql;`);
-    this.addSql(`create trigger "dms_outbox_notify" after insert on "dms"."dms_outbox" for each statement execute function "dms"."dms_outbox_notify"();`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`drop trigger if exists "dms_outbox_notify" on "dms"."dms_outbox";`);
     this.addSql(`drop table if exists "dms"."dms_outbox" cascade;`);
-    this.addSql(`drop function if exists "dms"."dms_outbox_notify"();`);
   }
 
 }

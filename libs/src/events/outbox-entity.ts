@@ -6,9 +6,10 @@
  * order.
  *
  * `seq` orders a service's events; for one record it is also the order of the commits, since every
- * change of a record holds the record's row lock while it writes its event and commits. A statement
- * trigger notifies the channel `platform_outbox` (payload: the schema) as the transaction commits,
- * so a dispatcher listening wakes at once instead of polling.
+ * change of a record holds the record's row lock while it writes its event and commits. No trigger
+ * notifies a listener: PostgreSQL holds one database-wide lock from a notifying transaction's
+ * pre-commit through its WAL flush, which serialises every writing commit (measured: creates at
+ * 0.65x); the dispatcher polls the partial index of undispatched rows instead.
  */
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import type { Row } from '../db/entity-schema.ts';
@@ -16,13 +17,9 @@ import type { Row } from '../db/entity-schema.ts';
 /** The entity name every service's ORM knows its outbox by (outbox.ts inserts by it). */
 export const OUTBOX_ENTITY = 'OutboxEvent';
 
-/** The channel of the commit notification (payload: the schema that holds the new events). */
-export const OUTBOX_CHANNEL = 'platform_outbox';
-
 /** The outbox table of the service whose schema is `schema`. */
 export function outboxEntity(schema: string): EntitySchema<Row> {
   const table = outboxTable(schema);
-  const notify = `"${schema}"."${table}_notify"`;
   return new EntitySchema<Row>({
     name: OUTBOX_ENTITY,
     tableName: table,
@@ -45,16 +42,6 @@ export function outboxEntity(schema: string): EntitySchema<Row> {
     indexes: [
       { name: `${table}_record_index`, properties: ['crProcessId', 'entity', 'entityKey', 'seq'] as never },
       { name: `${table}_pending_index`, expression: `create index "${table}_pending_index" on "${schema}"."${table}" ("seq") where not "dispatched"` },
-    ],
-    triggers: [
-      {
-        name: `${table}_notify`,
-        timing: 'after',
-        events: ['insert'],
-        forEach: 'statement',
-        // raw DDL: the function is the migration's, created before the trigger that calls it
-        expression: `create trigger "${table}_notify" after insert on "${schema}"."${table}" for each statement execute function ${notify}();`,
-      },
     ],
   });
 }

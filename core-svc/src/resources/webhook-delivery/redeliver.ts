@@ -2,7 +2,6 @@ import { actorOf } from '@platform/libs/auth/caller.ts';
 import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
 import { findVisible } from '@platform/libs/crud/key-read.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { OUTBOX_CHANNEL } from '@platform/libs/events/outbox-entity.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { Handler } from '@platform/libs/grpc/server.ts';
 import type { RedeliverWebhookDeliveryRequest } from '@platform/libs/gen/platform/core/v1/webhook_delivery.ts';
@@ -24,7 +23,6 @@ export function redeliver(rt: ResourceRuntime): Handler<never, unknown> {
         updatedBy: actorOf(ctx),
       });
       await em.flush();
-      await em.execute('select pg_notify(?, ?)', [OUTBOX_CHANNEL, 'webhook_delivery']);
       return current;
     });
     const [message] = await toMessages(rt, [row], ctx);
