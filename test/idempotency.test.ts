@@ -203,17 +203,21 @@ test('other POSTs ignore the header: a list with a key is answered as without on
   t.is(res.status, 200, res.text);
 });
 
-/** Files in the storage directory holding exactly `content`, and temporary upload files. */
+/**
+ * Files in the storage directory holding exactly `content`: stored ones, and temporary upload files
+ * (by content too: other test files upload into the same directory at the same time).
+ */
 async function stored(content: string): Promise<{ copies: number; temporary: number }> {
   const want = createHash('sha256').update(content).digest('hex');
   let copies = 0;
   let temporary = 0;
   for (const name of await readdir(storageDir())) {
-    if (name.startsWith('.upload-')) temporary++;
-    else if (!name.startsWith('.')) {
-      const bytes = await readFile(join(storageDir(), name)).catch(() => undefined);
-      if (bytes && createHash('sha256').update(bytes).digest('hex') === want) copies++;
-    }
+    const upload = name.startsWith('.upload-');
+    if (name.startsWith('.') && !upload) continue;
+    const bytes = await readFile(join(storageDir(), name)).catch(() => undefined);
+    if (!bytes || createHash('sha256').update(bytes).digest('hex') !== want) continue;
+    if (upload) temporary++;
+    else copies++;
   }
   return { copies, temporary };
 }
