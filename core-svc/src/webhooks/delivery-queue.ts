@@ -46,9 +46,9 @@ interface ClaimedRow {
 /** Claims up to `limit` due deliveries of active subscriptions for `leaseMs`; answers them with their events. */
 export async function claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const rows = await em.transactional(async (tx) =>
-    tx.execute<ClaimedRow[]>(
-      `with due as (
+  // one statement: atomic by itself, so no transaction around it
+  const rows = await em.execute<ClaimedRow[]>(
+    `with due as (
          select d.id from core.webhook_delivery d
            join core.webhook_subscription s on s.id = d.subscription_id and s.status
           where d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
@@ -65,8 +65,7 @@ export async function claimDue(em: EntityManager, limit: number, leaseMs: number
         where d.id = due.id and s.id = d.subscription_id
        returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
                  d.source_schema, d.source_seq, s.url, s.signing_secret`,
-      [limit, leaseMs],
-    ),
+    [limit, leaseMs],
   );
   if (rows.length === 0) return [];
   const events = new Map<string, { version: number | null; occurred_at: Date; changes: unknown }>();
@@ -112,17 +111,20 @@ export async function recordAttempt(
 ): Promise<{ retryInMs: number | undefined }> {
   const attempts = delivery.attempts + 1;
   const common = [attempts, result.statusCode ?? null, result.latencyMs, result.error?.slice(0, 1000) ?? null, result.excerpt ?? null];
-  return em.transactional(async (tx) => {
-    if (result.ok) {
-      await tx.execute(
-        `update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
+  if (result.ok) {
+    // the common case in one statement, no transaction around it: the delivery done, and its
+    // subscription's failing_since cleared only where one was set
+    await em.execute(
+      `with done as (
+         update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
            last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null, leased_until = null
-         where id = ?`,
-        [...common, delivery.id],
-      );
-      await tx.execute('update core.webhook_subscription set failing_since = null where id = ? and failing_since is not null', [delivery.subscriptionId]);
-      return { retryInMs: undefined };
-    }
+          where id = ? returning subscription_id)
+       update core.webhook_subscription s set failing_since = null from done where s.id = done.subscription_id and s.failing_since is not null`,
+      [...common, delivery.id],
+    );
+    return { retryInMs: undefined };
+  }
+  return em.transactional(async (tx) => {
     const delay = nextDelayMs(settings.retryScheduleMs, attempts);
     await tx.execute(
       `update core.webhook_delivery set attempts = ?, last_status_code = ?, last_latency_ms = ?, last_error = ?, response_excerpt = ?,
