@@ -11,6 +11,7 @@ import jwt from 'jsonwebtoken';
 import type { UserClaims } from '../libs/src/auth/jwt.ts';
 import { withClient } from '../scripts/lib/pg-client.ts';
 import { clerkToken } from './lib/clerk.ts';
+import { benchPartner } from './lib/partner.ts';
 import {
   BENCH_RATE_LIMIT,
   BenchError,
@@ -55,14 +56,7 @@ export async function startBranchTargets(): Promise<BranchTargets> {
   const token = await login(platform);
   const auth = { authorization: `Bearer ${token}` };
   const suffix = randomBytes(4).toString('hex').toUpperCase();
-  const partner = await expectStatus(
-    'POST /api/business-partner',
-    http('POST', `${platform.url}/api/business-partner`, {
-      headers: auth,
-      body: { crProcessId: 1, partnerCode: `BENCH-${suffix}`, partnerName: `Bench partner ${suffix}`, partnerType: 'CUSTOMER' },
-    }),
-  );
-  const partnerId = idOf(partner.json, 'business partner');
+  const partnerId = await benchPartner(platform, token, 1);
   const created = await expectStatus(
     'POST /api/branch',
     http('POST', `${platform.url}/api/branch`, {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { expectStatus, http, type BenchPlatform } from './platform.ts';
 import { ID_TAG, type Target } from './measure.ts';
 import { BenchError, onCleanup } from './scenario.ts';
+import { benchPartner } from './partner.ts';
 
 /** One event as it first reached the receiver. */
 export interface Arrival {
@@ -128,15 +129,7 @@ export const BRANCH_TENANT = 1;
 export async function branchCreate(platform: BenchPlatform, token: string): Promise<Target> {
   const auth = { authorization: `Bearer ${token}` };
   const suffix = randomBytes(4).toString('hex').toUpperCase();
-  const partner = await expectStatus(
-    'POST /api/business-partner',
-    http('POST', `${platform.url}/api/business-partner`, {
-      headers: auth,
-      body: { crProcessId: BRANCH_TENANT, partnerCode: `BENCH-${suffix}`, partnerName: `Bench partner ${suffix}`, partnerType: 'CUSTOMER' },
-    }),
-  );
-  const partnerId = (partner.json as { id?: unknown } | undefined)?.id;
-  if (typeof partnerId !== 'number') throw new BenchError(`POST /api/business-partner answered no id: ${partner.text.slice(0, 300)}`);
+  const partnerId = await benchPartner(platform, token, BRANCH_TENANT);
   const target: Target = {
     url: `${platform.url}/api/branch`,
     method: 'POST',
