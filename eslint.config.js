@@ -5,11 +5,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['libs/src/gen/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['libs/src/gen/**', 'gateway/console/dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

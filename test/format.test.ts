@@ -11,7 +11,7 @@ import { ROOT_DIR } from '@platform/libs/config/config.ts';
 test('prettier finds every file formatted', async (t) => {
   t.timeout(120_000);
   const prettier = join(ROOT_DIR, 'node_modules/prettier/bin/prettier.cjs');
-  const result = await promisify(execFile)(process.execPath, [prettier, '--check', '**/*.{ts,js}'], { cwd: ROOT_DIR, maxBuffer: 16 * 1024 * 1024 }).catch(
+  const result = await promisify(execFile)(process.execPath, [prettier, '--check', '**/*.{ts,tsx,js}'], { cwd: ROOT_DIR, maxBuffer: 16 * 1024 * 1024 }).catch(
     (error: { stdout?: string; stderr?: string }) => ({
       stdout: `${error.stdout ?? ''}${error.stderr ?? String(error)}\nrun \`npm run format\``,
       failed: true,

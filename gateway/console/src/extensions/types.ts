@@ -1,0 +1,40 @@
+/**
+ * How the console's features beyond the CRUD set plug into its shell: the shell renders every
+ * resource of the manifest generically, and these add pages, record actions and public pages.
+ * `extensions/index.ts` lists them; the shell reads that list and nothing else of a feature.
+ */
+import type { ComponentType, ReactNode } from 'react';
+import type { ConsoleGroup, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { Access } from '../shell/access.tsx';
+
+export type RecordData = Record<string, unknown>;
+
+export interface RecordActionsProps {
+  resource: ConsoleResource;
+  record: RecordData;
+  /** Reloads the record (after a move changed it). */
+  refresh: () => void;
+}
+
+export interface ExtensionPage {
+  /** Path under /console/ without a leading slash: `dashboard`, `documents`, `documents/:id`. */
+  path: string;
+  element: ReactNode;
+  /** A menu entry, shown when `visible` (default: always). `label` is already in the user's language. */
+  menu?: { label: (language: 'en' | 'tr') => string; group: ConsoleGroup | 'overview' | 'operations'; visible?: (access: Access) => boolean };
+}
+
+export interface ResourceExtension {
+  /** Buttons shown on a record's page and row besides edit and delete (accrual approve, rotate a secret). */
+  recordActions?: ComponentType<RecordActionsProps>;
+  /** Replaces the generic list page of the resource (documents with their category tree). */
+  list?: ComponentType<{ resource: ConsoleResource }>;
+}
+
+export interface ConsoleExtension {
+  pages?: readonly ExtensionPage[];
+  /** Pages outside the login (a share link's recipient), path under /console/. */
+  publicPages?: readonly { path: string; element: ReactNode }[];
+  /** By resource path (`accrual`, `dms-file`). */
+  resources?: Readonly<Record<string, ResourceExtension>>;
+}

@@ -1,0 +1,36 @@
+/**
+ * Who the console's user is and what the roles allow, from GET /api/auth/me (its `roles`: the role
+ * codes the user holds in the current tenant, docs/interface.md#auth). What the roles do not grant is
+ * not offered; the services refuse it anyway (decisions.md §2).
+ */
+import { createContext, useContext } from 'react';
+
+export interface Me {
+  userCode: string;
+  superUser: boolean;
+  accountNo: string;
+  crProcessId: number;
+  /** Role codes held in the current tenant (`branch:read`, `accrual:approve`). */
+  roles: readonly string[];
+  userProcess?: { selects?: readonly { accountNo: string; crProcessId?: number; accountName?: string }[] } & Record<string, unknown>;
+}
+
+export interface Access {
+  me: Me;
+  /** Whether the user may do `code` (`branch:write`): a super user may do everything. */
+  can(code: string): boolean;
+}
+
+export function accessOf(me: Me): Access {
+  const roles = new Set(me.roles);
+  return { me, can: (code) => me.superUser || roles.has(code) };
+}
+
+export const AccessContext = createContext<Access | null>(null);
+
+/** The logged-in user's access; only inside the logged-in shell. */
+export function useAccess(): Access {
+  const access = useContext(AccessContext);
+  if (!access) throw new Error('useAccess outside the logged-in console');
+  return access;
+}

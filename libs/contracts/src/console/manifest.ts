@@ -1,0 +1,62 @@
+/**
+ * What the console knows of the resources it shows, served by the gateway at
+ * GET /console/resources.json and derived there from the registry (gateway/src/console/manifest.ts),
+ * so that a new resource appears in the console without console code. Types only: the console's
+ * bundle imports this file, so it must not import anything that runs.
+ */
+
+/** The console's menu groups, by the service that owns a resource. */
+export type ConsoleGroup = 'core' | 'partners' | 'documents';
+
+/** A field kind of the registry (libs/src/resource/resource.ts), as the console renders and edits it. */
+export type ConsoleFieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum' | 'strings' | 'objects';
+
+export interface ConsoleField {
+  name: string;
+  kind: ConsoleFieldKind;
+  /** Required on create. */
+  required?: boolean;
+  /** Returned, never written (ids, versions, audit stamps, computed values). */
+  readOnly?: boolean;
+  /** Written, never returned (passwords). */
+  writeOnly?: boolean;
+  /** Set on create, not changed by an update. */
+  immutable?: boolean;
+  /** Shown to its owner once (a signing secret): never in a list column. */
+  secret?: boolean;
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  pattern?: string;
+  default?: string | number | boolean;
+  /** A record of another resource, named by `key` of it (`id`, or `userCode` of user-info). */
+  references?: { resource: string; key: string };
+  /** May be sorted by and filtered on (by equality; numbers, dates and times also by `<field>From`/`<field>To`). */
+  sortable: boolean;
+  /** Range filters `<field>From` / `<field>To` apply. */
+  range: boolean;
+  /** Matched by the list's searchTerm. */
+  searchable?: boolean;
+  /** The item fields of an `objects` field. */
+  of?: readonly ConsoleField[];
+}
+
+export interface ConsoleResource {
+  /** REST path segment and role prefix: `branch` (`/api/branch`, `branch:read`). */
+  path: string;
+  name: string;
+  plural: string;
+  group: ConsoleGroup;
+  /** The field that names a record in its paths: `id`, or `accountNo` for an account. */
+  key: string;
+  /** The field that names a record where another one references it (a picker's label). */
+  display: string;
+  operations: { get: boolean; create: boolean; update: boolean; delete: boolean; list: boolean; stats: boolean };
+  /** Every field the API knows, common ones first, in the order records are shown. */
+  fields: readonly ConsoleField[];
+}
+
+export interface ConsoleManifest {
+  resources: readonly ConsoleResource[];
+}
