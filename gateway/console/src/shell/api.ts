@@ -40,9 +40,24 @@ export interface ApiInit {
   signal?: AbortSignal;
 }
 
-/** The headers every call carries. */
+/** The cookie the gateway sets on the console's pages; echoed as CSRF_HEADER (docs/decisions.md "The console"). */
+export const CSRF_COOKIE = 'SVC_CONSOLE_CSRF';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+function csrfToken(): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === CSRF_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/** The headers every call carries: the language, and the console's CSRF token (the console's login and operator paths need it). */
 export function baseHeaders(): Record<string, string> {
-  return { 'Accept-Language': currentLanguage(), Accept: 'application/json' };
+  const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'application/json' };
+  const csrf = csrfToken();
+  if (csrf) headers[CSRF_HEADER] = csrf;
+  return headers;
 }
 
 /**

@@ -59,4 +59,6 @@ export interface ConsoleResource {
 
 export interface ConsoleManifest {
   resources: readonly ConsoleResource[];
+  /** What the login page needs: the reCAPTCHA v3 site key when the platform checks captchas (RECAPTCHA_SITE_KEY). */
+  login: { captchaSiteKey?: string };
 }

@@ -1,0 +1,98 @@
+import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import {
+  apiFields,
+  isScalar,
+  offers,
+  RANGE_KINDS,
+  type FieldSpec,
+  type Resource,
+  type ScalarField,
+  type ServiceName,
+} from '@platform/libs/resource/resource.ts';
+
+/** The console's menu group of each service's resources. */
+const GROUPS: Readonly<Record<ServiceName, ConsoleGroup>> = { core: 'core', bpm: 'partners', dms: 'documents' };
+
+/**
+ * What GET /console/resources.json answers: every resource of the registry as the console renders
+ * it (libs/contracts/src/console/manifest.ts), so that a new resource needs no console code.
+ * Computed once, at start.
+ */
+export function consoleManifest(registry: readonly Resource[], login: ConsoleManifest['login']): ConsoleManifest {
+  return { resources: registry.map(consoleResource), login };
+}
+
+function consoleResource(resource: Resource): ConsoleResource {
+  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(name, spec));
+  return {
+    path: resource.path,
+    name: resource.name,
+    plural: resource.plural,
+    group: GROUPS[resource.service],
+    key: resource.key ?? 'id',
+    display: displayField(resource),
+    operations: {
+      get: offers(resource, 'get'),
+      create: offers(resource, 'create'),
+      update: offers(resource, 'update'),
+      delete: offers(resource, 'delete'),
+      list: offers(resource, 'list'),
+      stats: offers(resource, 'stats'),
+    },
+    fields,
+  };
+}
+
+function consoleField(name: string, spec: FieldSpec): ConsoleField {
+  if (spec.kind === 'objects') {
+    return {
+      name,
+      kind: 'objects',
+      required: spec.required,
+      sortable: false,
+      range: false,
+      of: Object.entries(spec.of).map(([item, s]) => consoleField(item, s)),
+    };
+  }
+  if (spec.kind === 'strings') return { name, kind: 'strings', required: spec.required, maxLength: spec.maxLength, sortable: false, range: false };
+  const field: ConsoleField = {
+    name,
+    kind: spec.kind,
+    required: spec.required,
+    readOnly: spec.readOnly || spec.computed || spec.generated !== undefined || undefined,
+    writeOnly: spec.writeOnly,
+    immutable: spec.immutable,
+    secret: spec.secret,
+    values: spec.values,
+    min: spec.min,
+    max: spec.max,
+    maxLength: spec.maxLength,
+    pattern: spec.pattern,
+    default: spec.default,
+    references: referenceOf(spec),
+    sortable: !spec.writeOnly && !spec.computed,
+    range: !spec.writeOnly && !spec.computed && RANGE_KINDS.has(spec.kind),
+    searchable: spec.searchable,
+  };
+  // undefined keys dropped: the answer stays small
+  return Object.fromEntries(Object.entries(field).filter(([, value]) => value !== undefined)) as unknown as ConsoleField;
+}
+
+function referenceOf(spec: ScalarField): ConsoleField['references'] {
+  if (spec.references) return { resource: spec.references, key: 'id' };
+  if (spec.referencesKey) return { resource: spec.referencesKey.resource, key: spec.referencesKey.key };
+  return undefined;
+}
+
+/**
+ * The field that names a record to people: the first searchable text field of its own (a partner's
+ * name, a branch's name), else its path key. Names come before codes: `...Name` first.
+ */
+function displayField(resource: Resource): string {
+  const texts = Object.entries(resource.fields).filter(
+    (entry): entry is [string, ScalarField] =>
+      isScalar(entry[1]) && (entry[1].kind === 'string' || entry[1].kind === 'text') && !entry[1].writeOnly && !entry[1].secret,
+  );
+  const named = texts.find(([name]) => /name$/i.test(name)) ?? texts.find(([, spec]) => spec.searchable) ?? texts.find(([, spec]) => spec.unique);
+  return named?.[0] ?? resource.key ?? 'id';
+}
