@@ -40,6 +40,10 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { ConsoleCsrf } from './console/csrf.ts';
+import { consoleFile, loadConsoleFiles } from './console/files.ts';
+import { consoleManifest } from './console/manifest.ts';
+import { serveConsole } from './console/serve.ts';
 
 export interface GatewayDeps {
   config: Config;
@@ -98,6 +102,10 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
+  const csrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
+  const consoleFiles = loadConsoleFiles(config.console.dir);
+  if (!consoleFiles) log.warn({ dir: config.console.dir }, 'the console is not built: /console/ answers 503 (npm start builds it)');
+  const manifest = consoleFile('resources.json', Buffer.from(JSON.stringify(consoleManifest(registry, { captchaSiteKey: config.console.captchaSiteKey }))));
   const limits = createRateLimiting(config, log, metrics);
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
@@ -131,6 +139,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       requestSanity,
       // 2a. CORS preflight, answered before the steps that need credentials (docs/interface.md#cors).
       cors.preflight,
+      // 2b. The console's built files, from memory: neither credentials nor the limiter's Redis call (docs/decisions.md "The console").
+      serveConsole({ files: consoleFiles, manifest, csrf, captcha: config.console.captchaSiteKey !== undefined }),
       // 2. API key.
       apiKeyCheck(config.coreApiKey),
       // 3. Rate limit per client address.
@@ -146,7 +156,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         healthRoutes(config, backends, limits.health),
         // the API document is built once, at start, from the same tables as the routes
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
-        authRoutes(config, backends, tokens, limits.loginGuard),
+        authRoutes(config, backends, tokens, limits.loginGuard, csrf),
         sessionRoutes(backends, tokens),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys

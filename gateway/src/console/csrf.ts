@@ -38,14 +38,23 @@ export class ConsoleCsrf {
     return stringifySetCookie({ name: CSRF_COOKIE, value: `${nonce}.${this.#sign(nonce)}`, sameSite: 'strict', secure: this.#secure, path: '/' });
   }
 
+  /** Whether the request's cookie holds a token this gateway signed (a page keeps it rather than getting a new one). */
+  hasValidCookie(req: Request): boolean {
+    const cookie = cookieOf(req);
+    return cookie !== undefined && this.#signed(cookie);
+  }
+
   /** Whether the request carries one valid token in both cookie and header, and comes from this origin's page. */
   isGenuine(req: Request): boolean {
     if (!sameOrigin(req)) return false;
     const header = req.headers[CSRF_HEADER];
     if (typeof header !== 'string' || header.length > 200) return false;
-    const cookie = typeof req.headers.cookie === 'string' ? parseCookie(req.headers.cookie)[CSRF_COOKIE] : undefined;
-    if (cookie === undefined || !equal(cookie, header)) return false;
-    const [nonce, signature, ...rest] = header.split('.');
+    const cookie = cookieOf(req);
+    return cookie !== undefined && equal(cookie, header) && this.#signed(header);
+  }
+
+  #signed(token: string): boolean {
+    const [nonce, signature, ...rest] = token.split('.');
     if (!nonce || !signature || rest.length > 0) return false;
     return equal(signature, this.#sign(nonce));
   }
@@ -58,15 +67,21 @@ export class ConsoleCsrf {
 /**
  * `Origin` names this origin (scheme and host as the gateway was reached; behind a trusted proxy its
  * X-Forwarded-Proto, per `trust proxy`), and `Sec-Fetch-Site`, when the browser sends it, says
- * `same-origin`. A request without Origin is not the console's: every browser it supports sends one
- * on a POST, and a tool without a browser has the API key.
+ * `same-origin`. Without Origin, only a GET or HEAD that the browser itself marks same-origin: every
+ * browser the console supports sends Origin on a POST, and a tool without a browser has the API key.
  */
 function sameOrigin(req: Request): boolean {
   const fetchSite = req.headers['sec-fetch-site'];
   if (fetchSite !== undefined && fetchSite !== 'same-origin') return false;
   const origin = req.headers.origin;
+  // Chromium sends no Origin on a same-origin GET, but its Sec-Fetch-Site, which no script can set
+  if (origin === undefined) return fetchSite === 'same-origin' && (req.method === 'GET' || req.method === 'HEAD');
   const host = req.headers.host;
   return typeof origin === 'string' && typeof host === 'string' && origin === `${req.protocol}://${host}`;
+}
+
+function cookieOf(req: Request): string | undefined {
+  return typeof req.headers.cookie === 'string' ? parseCookie(req.headers.cookie)[CSRF_COOKIE] : undefined;
 }
 
 function equal(a: string, b: string): boolean {
