@@ -51,6 +51,7 @@ function meBody(me: MeResponse) {
     userProcess: me.userProcess ?? null,
     accountNo: me.accountNo,
     crProcessId: me.crProcessId,
+    roles: me.roles,
   };
 }
 
