@@ -16,6 +16,7 @@ import { sessionIsLive } from './http/context.ts';
 import { jsonBody } from './http/json-body.ts';
 import { boundByIdleness } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
+import { ConsoleCsrf } from './console/csrf.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
@@ -98,6 +99,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
+  // the console's proof that a request comes from its own page (console/csrf.ts): one key for the whole gateway
+  const consoleCsrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
   const limits = createRateLimiting(config, log, metrics);
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
@@ -131,8 +134,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       requestSanity,
       // 2a. CORS preflight, answered before the steps that need credentials (docs/interface.md#cors).
       cors.preflight,
-      // 2. API key.
-      apiKeyCheck(config.coreApiKey),
+      // 2. API key (or, on the operator paths, the console's own request with a super user's session).
+      apiKeyCheck(config.coreApiKey, consoleCsrf),
       // 3. Rate limit per client address.
       limits.middleware,
       // 4. JWT.
