@@ -16,6 +16,7 @@ import { sessionIsLive } from './http/context.ts';
 import { jsonBody } from './http/json-body.ts';
 import { boundByIdleness } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
+import { ConsoleCsrf } from './console/csrf.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
@@ -40,7 +41,6 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
 import { sessionRoutes } from './routes/sessions.ts';
-import { ConsoleCsrf } from './console/csrf.ts';
 import { consoleFile, loadConsoleFiles } from './console/files.ts';
 import { consoleManifest } from './console/manifest.ts';
 import { serveConsole } from './console/serve.ts';
@@ -102,6 +102,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
+  // the console's proof that a request comes from its own page (console/csrf.ts): one key for the whole gateway
   const csrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
   const consoleFiles = loadConsoleFiles(config.console.dir);
   if (!consoleFiles) log.warn({ dir: config.console.dir }, 'the console is not built: /console/ answers 503 (npm start builds it)');
@@ -141,8 +142,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       cors.preflight,
       // 2b. The console's built files, from memory: neither credentials nor the limiter's Redis call (docs/decisions.md "The console").
       serveConsole({ files: consoleFiles, manifest, csrf, captcha: config.console.captchaSiteKey !== undefined }),
-      // 2. API key.
-      apiKeyCheck(config.coreApiKey),
+      // 2. API key (or, on the operator paths, the console's own request with a super user's session).
+      apiKeyCheck(config.coreApiKey, csrf),
       // 3. Rate limit per client address.
       limits.middleware,
       // 4. JWT.

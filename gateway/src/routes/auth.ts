@@ -53,6 +53,7 @@ function meBody(me: MeResponse) {
     userProcess: me.userProcess ?? null,
     accountNo: me.accountNo,
     crProcessId: me.crProcessId,
+    roles: me.roles,
   };
 }
 

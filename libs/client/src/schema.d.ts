@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * The caller and its current account
-         * @description The caller's identity and current account, from its token.
+         * @description The caller's identity and current account, from its token, and the roles it holds there now.
          */
         get: operations["me"];
         put?: never;
@@ -3638,6 +3638,11 @@ export interface components {
              * @description Current tenant.
              */
             crProcessId: number;
+            /**
+             * @description The role codes the user holds in the current tenant now (its active groups' roles there), sorted;
+             *     a super user's too, though it passes every role check.
+             */
+            roles: string[];
         };
         /** @description Request of SwitchAccount. */
         SwitchAccountRequest: {
@@ -12244,7 +12249,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller. */
+            /** @description The caller; roles: the role codes it holds in its current tenant now, sorted (a super user passes every role check whatever they are). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12279,7 +12284,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The caller as GET /api/auth/me shows it in the new account. */
+            /** @description The caller as GET /api/auth/me shows it in the new account, with the roles it holds there. */
             200: {
                 headers: {
                     /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */

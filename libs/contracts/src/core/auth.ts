@@ -47,7 +47,11 @@ export const AUTH_OPERATIONS = {
       tag: 'auth',
       summary: 'The caller and its current account',
       description: sources.rpc,
-      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller.' },
+      ok: {
+        status: 200,
+        schema: sources.ref('Me'),
+        description: 'The caller; roles: the role codes it holds in its current tenant now, sorted (a super user passes every role check whatever they are).',
+      },
     }),
   }),
   switchAccount: rpcOperation({
@@ -59,7 +63,12 @@ export const AUTH_OPERATIONS = {
       summary: 'Work in another account: a new cookie',
       description: sources.rpc,
       body: { schema: sources.ref('SwitchAccountRequest') },
-      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller as GET /api/auth/me shows it in the new account.', headers: SET_COOKIE },
+      ok: {
+        status: 200,
+        schema: sources.ref('Me'),
+        description: 'The caller as GET /api/auth/me shows it in the new account, with the roles it holds there.',
+        headers: SET_COOKIE,
+      },
     }),
   }),
   changePassword: rpcOperation({
