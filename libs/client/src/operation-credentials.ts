@@ -21,6 +21,7 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'POST /api/accrual/{id}/approve': 'session',
   'POST /api/accrual/{id}/invoice': 'session',
   'POST /api/accrual/{id}/cancel': 'session',
+  'GET /api/accrual/summary': 'session',
   'GET /api/dms-audit-log/verify': 'session',
   'GET /api/dms-file/by-entity': 'session',
   'GET /api/dms-file/search': 'session',

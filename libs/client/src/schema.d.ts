@@ -510,6 +510,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accrual/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's accruals by state and by month
+         * @description A tenant's accruals summed by state and by month of period_start (count and amount per currency). Needs accrual:read; crProcessId is required (400 SVC-SYS-2002); from and to (YYYY-MM-DD) bound periodStart, both included.
+         */
+        get: operations["accrualSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-audit-log/verify": {
         parameters: {
             query?: never;
@@ -12882,6 +12902,73 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    accrualSummary: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts and amounts per state and per month, each per currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per state and currency, by state then currency. */
+                        states: {
+                            /**
+                             * @description PENDING, APPROVED, INVOICED or CANCELLED.
+                             * @enum {string}
+                             */
+                            accrualStatus: "PENDING" | "APPROVED" | "INVOICED" | "CANCELLED";
+                            /** @description ISO 4217 code of the amount. */
+                            currencyCode: string;
+                            /**
+                             * Format: int64
+                             * @description How many accruals.
+                             */
+                            count: number;
+                            /** @description Their amounts summed, a decimal string. */
+                            amount: string;
+                        }[];
+                        /** @description One row per month and currency of the accruals that are not CANCELLED, by month then currency. */
+                        months: {
+                            /** @description The month of period_start, YYYY-MM. */
+                            month: string;
+                            /** @description ISO 4217 code of the amount. */
+                            currencyCode: string;
+                            /**
+                             * Format: int64
+                             * @description How many accruals.
+                             */
+                            count: number;
+                            /** @description Their amounts summed, a decimal string. */
+                            amount: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
