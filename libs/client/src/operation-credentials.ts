@@ -24,6 +24,7 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'GET /api/accrual/summary': 'session',
   'GET /api/dms-audit-log/verify': 'session',
   'GET /api/dms-file/by-entity': 'session',
+  'GET /api/dms-file/usage': 'session',
   'GET /api/dms-file/search': 'session',
   'GET /api/dms-file/{id}/download-url': 'session',
   'PUT /api/dms-file/{id}/category': 'session',

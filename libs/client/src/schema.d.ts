@@ -570,6 +570,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-file/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's storage used and its quota
+         * @description A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. Needs dms-file:read; crProcessId is required (400 SVC-SYS-2002).
+         */
+        get: operations["storageUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-file/search": {
         parameters: {
             query?: never;
@@ -13044,6 +13064,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsFile"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    storageUsage: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's storage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Bytes of the tenant's live (not deleted) files: what the quota is checked against.
+                         */
+                        usedBytes: number;
+                        /**
+                         * Format: int64
+                         * @description How many live files.
+                         */
+                        fileCount: number;
+                        /**
+                         * Format: int64
+                         * @description The tenant's dms-account-config storageQuotaBytes; unset when it has no quota.
+                         */
+                        storageQuotaBytes: number | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
