@@ -12,6 +12,7 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'POST /api/session/active/list': 'apiKey',
   'GET /api/session/history/list': 'apiKey',
   'GET /api/session/stats': 'apiKey',
+  'GET /api/session/daily': 'apiKey',
   'GET /api/session/{sessionId}': 'apiKey',
   'PUT /api/session/{sessionId}': 'apiKey',
   'POST /api/session': 'apiKey',

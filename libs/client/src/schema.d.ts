@@ -346,6 +346,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sessions opened per day
+         * @description Sessions opened per UTC day over the last days, today included, a day without any counted as 0. days is 1 to 92 (14 when absent); crProcessId narrows the count to one tenant.
+         */
+        get: operations["sessionsByDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session/{sessionId}": {
         parameters: {
             query?: never;
@@ -12556,6 +12576,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Statistics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sessionsByDay: {
+        parameters: {
+            query?: {
+                days?: number;
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The day, YYYY-MM-DD (UTC).
+                         */
+                        day: string;
+                        /**
+                         * Format: int64
+                         * @description Sessions whose loginAt falls on it.
+                         */
+                        count: number;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
