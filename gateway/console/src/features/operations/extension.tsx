@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import type { ConsoleExtension } from '../../extensions/types.ts';
+import { useAccess } from '../../shell/access.tsx';
+import { useT } from '../../shell/i18n.tsx';
+import { ExceptionsPage } from './exceptions-page.tsx';
+import { operationsMessages } from './messages.ts';
+import { SessionHistoryPage } from './session-history-page.tsx';
+import { SessionsPage } from './sessions-page.tsx';
+
+/** A page of super users: anyone else who opens its address is told so (the gateway refuses their calls anyway). */
+function SuperUsersOnly({ children }: { children: ReactNode }) {
+  const t = useT(operationsMessages);
+  return useAccess().me.superUser ? children : <p role="alert">{t('superUsersOnly')}</p>;
+}
+
+const superUsers = { group: 'operations', visible: (access: { me: { superUser: boolean } }) => access.me.superUser } as const;
+
+/**
+ * The operators' pages (sessions and the exception log), for super users only: these are the API
+ * key's paths, which the gateway lets a super user's console call (docs/interface.md#sessions-and-logs).
+ */
+export const operationsExtension: ConsoleExtension = {
+  pages: [
+    {
+      path: 'operations/sessions',
+      element: (
+        <SuperUsersOnly>
+          <SessionsPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].sessionsMenu },
+    },
+    {
+      path: 'operations/session-history',
+      element: (
+        <SuperUsersOnly>
+          <SessionHistoryPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].historyMenu },
+    },
+    {
+      path: 'operations/exceptions',
+      element: (
+        <SuperUsersOnly>
+          <ExceptionsPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].exceptionsMenu },
+    },
+  ],
+};
