@@ -1,11 +1,13 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import type { ConsoleExtension } from '../../extensions/types.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
-import { ExceptionsPage } from './exceptions-page.tsx';
 import { operationsMessages } from './messages.ts';
-import { SessionHistoryPage } from './session-history-page.tsx';
-import { SessionsPage } from './sessions-page.tsx';
+
+// loaded when opened (the shell wraps extension pages in Suspense): operators' pages are rarely used
+const SessionsPage = lazy(() => import('./sessions-page.tsx').then((module) => ({ default: module.SessionsPage })));
+const SessionHistoryPage = lazy(() => import('./session-history-page.tsx').then((module) => ({ default: module.SessionHistoryPage })));
+const ExceptionsPage = lazy(() => import('./exceptions-page.tsx').then((module) => ({ default: module.ExceptionsPage })));
 
 /** A page of super users: anyone else who opens its address is told so (the gateway refuses their calls anyway). */
 function SuperUsersOnly({ children }: { children: ReactNode }) {

@@ -1,8 +1,10 @@
+import { lazy } from 'react';
 import type { ConsoleExtension } from '../../extensions/types.ts';
-import { NewSubscriptionPage } from './new-subscription-page.tsx';
 import { Redeliver } from './redeliver.tsx';
 import { RotateSecret } from './rotate-secret.tsx';
 import { webhookMessages } from './messages.ts';
+
+const NewSubscriptionPage = lazy(() => import('./new-subscription-page.tsx').then((module) => ({ default: module.NewSubscriptionPage })));
 
 /**
  * Webhooks beyond their CRUD: a subscription's secret rotated and shown once, a delivery redelivered,
