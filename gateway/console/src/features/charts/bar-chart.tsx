@@ -43,6 +43,7 @@ export function BarChart({
   const height = Math.max(1, bars.length) * ROW + 4;
   return (
     <figure className="chart">
+      <figcaption className="chart-title">{title}</figcaption>
       <svg className="chart-svg" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`}>
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>

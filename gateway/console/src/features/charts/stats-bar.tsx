@@ -61,7 +61,7 @@ export function StatsBarView({ name, stats }: { name: string; stats: Statistics 
         </g>
       </svg>
       <figcaption className="chart-caption">
-        {t('active')}: {stats.activeCount} · {t('passive')}: {stats.passiveCount} · {t('total')}: {stats.totalCount}
+        <strong>{name}</strong> · {t('active')}: {stats.activeCount} · {t('passive')}: {stats.passiveCount} · {t('total')}: {stats.totalCount}
       </figcaption>
       <ChartTable
         caption={t('title', vars)}

@@ -47,11 +47,14 @@ export function TimeChart({
   const y = (value: number) => TOP + plotHeight - (max > 0 ? (value / max) * plotHeight : 0);
   const line = points.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ');
   const area = points.length > 0 ? `${line} L${x(points.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z` : '';
-  // at most 7 labels on the time axis, the last always
+  // at most 7 labels on the time axis, the last always, none crowding it
   const step = Math.max(1, Math.ceil(points.length / 7));
-  const labelled = points.map((point, index) => ({ point, index })).filter(({ index }) => index % step === 0 || index === points.length - 1);
+  const labelled = points
+    .map((point, index) => ({ point, index }))
+    .filter(({ index }) => index === points.length - 1 || (index % step === 0 && points.length - 1 - index >= step));
   return (
     <figure className="chart">
+      <figcaption className="chart-title">{title}</figcaption>
       <svg className="chart-svg" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-t ${id}-d`}>
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>
@@ -70,7 +73,13 @@ export function TimeChart({
             <circle key={point.label} className="chart-point" cx={x(index)} cy={y(point.value)} r={points.length > 40 ? 0 : 3} />
           ))}
           {labelled.map(({ point, index }) => (
-            <text key={point.label} className="chart-label" x={x(index)} y={HEIGHT - 8} textAnchor="middle">
+            <text
+              key={point.label}
+              className="chart-label"
+              x={x(index)}
+              y={HEIGHT - 8}
+              textAnchor={points.length > 1 && index === 0 ? 'start' : points.length > 1 && index === points.length - 1 ? 'end' : 'middle'}
+            >
               {point.label}
             </text>
           ))}
