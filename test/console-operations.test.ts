@@ -221,7 +221,7 @@ test.serial('a webhook secret is rotated and shown once, with a copy button', as
   t.true((await shown.textContent())?.includes('will not be shown again'));
   await shown.getByRole('button', { name: 'Copy' }).click();
   await shown.getByText('Copied to the clipboard.').waitFor();
-  t.is(await page.evaluate(() => navigator.clipboard.readText()), secret);
+  t.is(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>), secret);
   await shown.getByRole('button', { name: 'I have stored it' }).click();
   t.is((await api('GET', `/api/webhook-subscription/${created.body.id}`, { token })).body.secret, null, 'reads never carry it');
   await page.context().close();
