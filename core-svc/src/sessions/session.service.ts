@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
 import type { ScalarField } from '@platform/libs/resource/resource.ts';
@@ -72,7 +72,7 @@ async function findSession(em: EntityManager, sessionId: string): Promise<Row> {
 }
 
 function requireInternal(ctx: CallContext): void {
-  // The API key is checked by the gateway, which calls with the internal credential.
+  // The gateway's own bookkeeping: it calls with the internal credential.
   if (ctx.caller.kind !== 'internal') throw unauthenticated();
 }
 
@@ -86,16 +86,19 @@ async function page(
   return { content: rows.map(toSession), meta: pageMeta(bounds.page, bounds.size, total, rows.length) };
 }
 
-/** Sessions over the API key (docs/interface.md#sessions-and-logs). */
+/**
+ * Sessions over the API key (docs/interface.md#sessions-and-logs), or from the console for a live
+ * super user (authorizeOperator); RecordSessionsSeen is the gateway's alone.
+ */
 export function sessionHandlers(config: Config) {
   return {
     async getSession(request: GetSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       return toSession(await findSession(ctx.em, request.sessionId));
     },
 
     async createSession(request: CreateSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       if (!request.userCode) throw invalidField('userCode', 'field.required');
       if (!request.accountNo) throw invalidField('accountNo', 'field.required');
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
@@ -127,7 +130,7 @@ export function sessionHandlers(config: Config) {
     },
 
     async updateSession(request: UpdateSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const row = await findSession(ctx.em, request.sessionId);
       if (request.active === false && row.active === true) {
         // ended with its event (session-ended.ts), then read again as ended
@@ -144,19 +147,19 @@ export function sessionHandlers(config: Config) {
     },
 
     async listActiveSessions(_request: unknown, ctx: CallContext): Promise<{ sessions: Session[] }> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const rows = await ctx.em.find(SessionEntity, openWhere(), { orderBy: [{ loginAt: 'desc' }, { id: 'desc' }], limit: 10_000 });
       return { sessions: rows.map(toSession) };
     },
 
     async pageActiveSessions(request: PageActiveSessionsRequest, ctx: CallContext): Promise<PageSessionsResponse> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const query = buildQuery(request.page, { fields: ACTIVE_FILTERS, tenant: 'optional', defaultOrder: [{ loginAt: 'desc' }] });
       return page(ctx.em, { $and: [query.where, openWhere()] }, query.orderBy, query);
     },
 
     async pageSessionHistory(request: PageSessionHistoryRequest, ctx: CallContext): Promise<PageSessionsResponse> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const bounds = pageBounds(request.page, request.size);
       const conditions: FilterQuery<Row>[] = [endedWhere()];
       if (request.userCode) conditions.push({ userCode: request.userCode });
@@ -186,7 +189,7 @@ export function sessionHandlers(config: Config) {
     // One GROUP BY over the logins since the first day, the days without any filled in by
     // generate_series: a chart of the last weeks reads `days` rows, not the sessions.
     async countSessionsByDay(request: CountSessionsByDayRequest, ctx: CallContext): Promise<CountSessionsByDayResponse> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const days = request.days ?? 14;
       if (!Number.isInteger(days) || days < 1 || days > 92) throw invalidField('days', 'field.outOfRange');
       const tenant = request.crProcessId === undefined ? '' : 'and cr_process_id = ?';
@@ -205,7 +208,7 @@ export function sessionHandlers(config: Config) {
     },
 
     async getSessionStats(_request: unknown, ctx: CallContext): Promise<Statistics> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       // One query, so that both counts see the same sessions: counted one after the other, a login
       // between the two counts made passiveCount (total minus open) fall below any true value.
       const [counts] = await ctx.em.execute<{ total: string; open: string }[]>(
