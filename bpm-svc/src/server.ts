@@ -6,13 +6,14 @@ import { SCHEMA, schemas } from './db.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { accrualHooks } from './resources/accrual/accrual.hooks.ts';
 import { accrualMoves } from './resources/accrual/accrual.operations.ts';
+import { accrualSummary } from './resources/accrual/accrual.summary.ts';
 import { branchByPartner } from './resources/branch/branch.operations.ts';
 
 /** Registers the partner-management service's gRPC implementations: every resource and its history. */
 export function register(server: Server, runtime: Runtime): void {
   registerResources(server, runtime, schemas, bpmResources, {
     branch: { handlers: branchByPartner },
-    accrual: { hooks: accrualHooks, handlers: accrualMoves },
+    accrual: { hooks: accrualHooks, handlers: (runtimes) => ({ ...accrualMoves(runtimes), ...accrualSummary() }) },
   });
   registerHistory(server, runtime, bpmResources, SCHEMA);
 }

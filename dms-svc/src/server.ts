@@ -8,6 +8,7 @@ import { registerHistory } from '@platform/libs/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
+import { storageUsage } from './files/storage-usage.ts';
 import { startFileServer } from './http/file-server.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
@@ -24,7 +25,7 @@ export function register(server: Server, runtime: Runtime, config: Config): void
   const ttl = config.dms.urlTtlSeconds;
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
-    'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: dmsFileOperations(signer, ttl) },
+    'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
     'dms-retention-policy': { handlers: retentionOperations(new FileStorage(config.dms.storageDir), runtime.log) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { handlers: auditVerify },

@@ -3,7 +3,7 @@ import { accrual } from '@platform/contracts/bpm/accrual.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
 import { BPM_OPERATIONS } from '@platform/contracts/bpm/operations.ts';
 import type { OperationRpc } from '@platform/contracts/operation.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
 import type { Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
@@ -18,14 +18,14 @@ export const BPM_ROUTES = BPM_OPERATIONS;
 /**
  * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
  * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#partner-operations), each
- * answering the accrual.
+ * answering the accrual; GET /api/accrual/summary: a tenant's accruals by state and month.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {
   const moveAccrual = async <Req>(req: Request, res: Response, rpc: Pick<OperationRpc<Req, Accrual>, 'service' | 'method'>, request: Req) => {
     const moved = await callRpc(backends, rpc, request, userMetadata(req, res));
     res.json(recordToJson(accrual, moved));
   };
-  const { branchesByPartner, approveAccrual, invoiceAccrual, cancelAccrual } = BPM_OPERATIONS;
+  const { branchesByPartner, approveAccrual, invoiceAccrual, cancelAccrual, accrualSummary } = BPM_OPERATIONS;
   return routerFor(BPM_ROUTES, {
     branchesByPartner: async (req, res) => {
       const response = await callRpc(backends, branchesByPartner.rpc, { businessPartnerId: idParam(req.params.id) }, userMetadata(req, res));
@@ -42,6 +42,18 @@ export function bpmRoutes(backends: Backends): RouteGroup {
     cancelAccrual: async (req, res) => {
       const reason = optionalText(req.body, ['reason']).reason;
       await moveAccrual(req, res, cancelAccrual.rpc, { id: idParam(req.params.id), ...(reason === undefined ? {} : { reason }) });
+    },
+    // the dashboard's figures, summed by the service (accrual:read); a missing crProcessId is 400
+    // SVC-SYS-2002, as for a list
+    accrualSummary: async (req, res, query) => {
+      if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+      const request = {
+        crProcessId: query.crProcessId,
+        ...(query.from === undefined ? {} : { from: query.from }),
+        ...(query.to === undefined ? {} : { to: query.to }),
+      };
+      const summary = await callRpc(backends, accrualSummary.rpc, request, userMetadata(req, res));
+      res.json({ states: summary.states, months: summary.months });
     },
   });
 }

@@ -28,7 +28,7 @@ function required<T>(value: T | undefined, name: string): T {
 }
 
 export function dmsRoutes(backends: Backends): RouteGroup {
-  const { verifyAuditLogs, filesByEntity, searchFiles, fileDownloadUrl, moveFileToCategory, retentionDryRun } = DMS_OPERATIONS;
+  const { verifyAuditLogs, storageUsage, filesByEntity, searchFiles, fileDownloadUrl, moveFileToCategory, retentionDryRun } = DMS_OPERATIONS;
   return routerFor(DMS_ROUTES, {
     // recomputes the tenant's audit hash chain (docs/decisions.md): {intact, checked, firstBrokenId};
     // needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list
@@ -36,6 +36,12 @@ export function dmsRoutes(backends: Backends): RouteGroup {
       if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
       const result = await callRpc(backends, verifyAuditLogs.rpc, { crProcessId: query.crProcessId }, userMetadata(req, res));
       res.json({ intact: result.intact, checked: Number(result.checked), firstBrokenId: result.firstBrokenId ?? null });
+    },
+    // the dashboard's storage meter (dms-file:read); a missing crProcessId is 400 SVC-SYS-2002
+    storageUsage: async (req, res, query) => {
+      if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+      const usage = await callRpc(backends, storageUsage.rpc, { crProcessId: query.crProcessId }, userMetadata(req, res));
+      res.json({ usedBytes: usage.usedBytes, fileCount: usage.fileCount, storageQuotaBytes: usage.storageQuotaBytes ?? null });
     },
     filesByEntity: async (req, res, query) => {
       const request = { entityType: required(query.entityType, 'entityType'), entityId: required(query.entityId, 'entityId') };

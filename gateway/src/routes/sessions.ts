@@ -94,6 +94,11 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
     sessionStats: async (req, res) => {
       res.json(await callRpc(backends, SESSION_OPERATIONS.sessionStats.rpc, {}, operatorMetadata(req, res)));
     },
+    // the dashboard's sessions per day (every day of the window, 0 included)
+    sessionsByDay: async (req, res, query) => {
+      const { days } = await callRpc(backends, SESSION_OPERATIONS.sessionsByDay.rpc, query, operatorMetadata(req, res));
+      res.json(days);
+    },
     getSession: async (req, res) => {
       res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.getSession.rpc, { sessionId: req.params.sessionId ?? '' }, operatorMetadata(req, res))));
     },

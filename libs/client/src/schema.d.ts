@@ -366,6 +366,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/session/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sessions opened per day
+         * @description Sessions opened per UTC day over the last days, today included, a day without any counted as 0. days is 1 to 92 (14 when absent); crProcessId narrows the count to one tenant.
+         */
+        get: operations["sessionsByDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session/{sessionId}": {
         parameters: {
             query?: never;
@@ -530,6 +550,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accrual/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's accruals by state and by month
+         * @description A tenant's accruals summed by state and by month of period_start (count and amount per currency). Needs accrual:read; crProcessId is required (400 SVC-SYS-2002); from and to (YYYY-MM-DD) bound periodStart, both included.
+         */
+        get: operations["accrualSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-audit-log/verify": {
         parameters: {
             query?: never;
@@ -562,6 +602,26 @@ export interface paths {
          * @description The DmsFiles linked to one entity, by id.
          */
         get: operations["filesByEntity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-file/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's storage used and its quota
+         * @description A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. Needs dms-file:read; crProcessId is required (400 SVC-SYS-2002).
+         */
+        get: operations["storageUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12589,6 +12649,51 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    sessionsByDay: {
+        parameters: {
+            query?: {
+                days?: number;
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The day, YYYY-MM-DD (UTC).
+                         */
+                        day: string;
+                        /**
+                         * Format: int64
+                         * @description Sessions whose loginAt falls on it.
+                         */
+                        count: number;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getSession: {
         parameters: {
             query?: never;
@@ -12950,6 +13055,73 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    accrualSummary: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts and amounts per state and per month, each per currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per state and currency, by state then currency. */
+                        states: {
+                            /**
+                             * @description PENDING, APPROVED, INVOICED or CANCELLED.
+                             * @enum {string}
+                             */
+                            accrualStatus: "PENDING" | "APPROVED" | "INVOICED" | "CANCELLED";
+                            /** @description ISO 4217 code of the amount. */
+                            currencyCode: string;
+                            /**
+                             * Format: int64
+                             * @description How many accruals.
+                             */
+                            count: number;
+                            /** @description Their amounts summed, a decimal string. */
+                            amount: string;
+                        }[];
+                        /** @description One row per month and currency of the accruals that are not CANCELLED, by month then currency. */
+                        months: {
+                            /** @description The month of period_start, YYYY-MM. */
+                            month: string;
+                            /** @description ISO 4217 code of the amount. */
+                            currencyCode: string;
+                            /**
+                             * Format: int64
+                             * @description How many accruals.
+                             */
+                            count: number;
+                            /** @description Their amounts summed, a decimal string. */
+                            amount: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     verifyAuditLogs: {
         parameters: {
             query?: {
@@ -13020,6 +13192,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsFile"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    storageUsage: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's storage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Bytes of the tenant's live (not deleted) files: what the quota is checked against.
+                         */
+                        usedBytes: number;
+                        /**
+                         * Format: int64
+                         * @description How many live files.
+                         */
+                        fileCount: number;
+                        /**
+                         * Format: int64
+                         * @description The tenant's dms-account-config storageQuotaBytes; unset when it has no quota.
+                         */
+                        storageQuotaBytes: number | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

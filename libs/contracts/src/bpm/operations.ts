@@ -2,7 +2,7 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import { AccrualServiceService } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
 import { rpcOperation, type DocSources, type OperationDoc, type OperationTable } from '../operation.ts';
-import { accrual } from './accrual.ts';
+import { accrual, ACCRUAL_STATES } from './accrual.ts';
 import { branch } from './branch.ts';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
@@ -59,4 +59,53 @@ export const BPM_OPERATIONS = {
       reason: { type: ['string', 'null'], maxLength: 1000, description: 'Reason to record.' },
     }),
   }),
+  accrualSummary: rpcOperation({
+    method: 'get',
+    path: '/api/accrual/summary',
+    query: { crProcessId: 'id', from: 'text', to: 'text' },
+    rpc: { service: 'bpm', method: AccrualServiceService.getAccrualSummary, retry: 'read' },
+    doc: (sources) => ({
+      tag: accrual.path,
+      summary: "A tenant's accruals by state and by month",
+      description:
+        `${sources.rpc ?? ''} Needs accrual:read; crProcessId is required (400 SVC-SYS-2002); from and to (YYYY-MM-DD) bound periodStart, both included.`.trim(),
+      ok: { status: 200, schema: summarySchema(sources), description: 'Counts and amounts per state and per month, each per currency.' },
+    }),
+  }),
 } as const satisfies OperationTable;
+
+const SUMMARY = 'platform.bpm.v1.AccrualSummary';
+const STATE_TOTAL = 'platform.bpm.v1.AccrualStateTotal';
+const MONTH_TOTAL = 'platform.bpm.v1.AccrualMonthTotal';
+
+/** The answer of GET /api/accrual/summary, its words from the proto's comments. */
+function summarySchema(sources: DocSources): SchemaObject {
+  const total = (message: string, first: string, firstSchema: SchemaObject): SchemaObject => ({
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      [first]: { ...firstSchema, description: sources.field(message, first) },
+      currencyCode: { type: 'string', description: sources.field(message, 'currencyCode') },
+      count: { type: 'integer', format: 'int64', minimum: 1, description: sources.field(message, 'count') },
+      amount: { type: 'string', description: sources.field(message, 'amount') },
+    },
+    required: [first, 'currencyCode', 'count', 'amount'],
+  });
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      states: {
+        type: 'array',
+        items: total(STATE_TOTAL, 'accrualStatus', { type: 'string', enum: [...ACCRUAL_STATES] }),
+        description: sources.field(SUMMARY, 'states'),
+      },
+      months: {
+        type: 'array',
+        items: total(MONTH_TOTAL, 'month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }),
+        description: sources.field(SUMMARY, 'months'),
+      },
+    },
+    required: ['states', 'months'],
+  };
+}

@@ -3,6 +3,7 @@ import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/sessi
 import { rpcOperation, type OperationTable } from '../operation.ts';
 
 const UUID = { type: 'string', format: 'uuid' } as const;
+const SESSION_DAY = 'platform.core.v1.SessionDay';
 const SESSION_ID = { sessionId: { ...UUID, description: "The session's id." } };
 
 /**
@@ -61,6 +62,33 @@ export const SESSION_OPERATIONS = {
       summary: 'Open and ended sessions',
       description: sources.rpc,
       ok: { status: 200, schema: sources.ref('Statistics'), description: 'activeCount: open sessions; passiveCount: ended ones.' },
+    }),
+  }),
+  sessionsByDay: rpcOperation({
+    method: 'get',
+    path: '/api/session/daily',
+    query: { days: 'int', crProcessId: 'id' },
+    rpc: { service: 'core', method: SessionServiceService.countSessionsByDay, retry: 'read' },
+    doc: (sources) => ({
+      tag: 'session',
+      summary: 'Sessions opened per day',
+      description: `${sources.rpc ?? ''} days is 1 to 92 (14 when absent); crProcessId narrows the count to one tenant.`.trim(),
+      ok: {
+        status: 200,
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              day: { type: 'string', format: 'date', description: sources.field(SESSION_DAY, 'day') },
+              count: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(SESSION_DAY, 'count') },
+            },
+            required: ['day', 'count'],
+          },
+        },
+        description: 'One entry per day, oldest first.',
+      },
     }),
   }),
   getSession: rpcOperation({

@@ -13,6 +13,7 @@ const files = (sources: DocSources) => ({ type: 'array', items: sources.record(d
 
 const VERIFY = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
 const DRY_RUN = 'platform.dms.v1.DryRunDmsRetentionPolicyResponse';
+const USAGE = 'platform.dms.v1.DmsStorageUsage';
 const CANDIDATE = 'platform.dms.v1.DmsRetentionCandidate';
 
 /**
@@ -56,6 +57,31 @@ export const DMS_OPERATIONS = {
       summary: 'The files linked to one entity',
       description: sources.rpc,
       ok: { status: 200, schema: files(sources), description: 'The files, by id.' },
+    }),
+  }),
+  storageUsage: rpcOperation({
+    method: 'get',
+    path: '/api/dms-file/usage',
+    query: { crProcessId: 'id' },
+    rpc: { service: 'dms', method: DmsFileServiceService.getDmsStorageUsage, retry: 'read' },
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: "A tenant's storage used and its quota",
+      description: `${sources.rpc ?? ''} Needs dms-file:read; crProcessId is required (400 SVC-SYS-2002).`.trim(),
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            usedBytes: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(USAGE, 'usedBytes') },
+            fileCount: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(USAGE, 'fileCount') },
+            storageQuotaBytes: { type: ['integer', 'null'], format: 'int64', minimum: 0, description: sources.field(USAGE, 'storageQuotaBytes') },
+          },
+          required: ['usedBytes', 'fileCount', 'storageQuotaBytes'],
+        },
+        description: "The tenant's storage.",
+      },
     }),
   }),
   searchFiles: rpcOperation({

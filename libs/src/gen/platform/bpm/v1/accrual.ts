@@ -190,6 +190,50 @@ export interface CancelAccrualRequest {
   reason?: string | undefined;
 }
 
+/** Request of GetAccrualSummary. */
+export interface GetAccrualSummaryRequest {
+  /** The tenant summed; a user who is not a super user may name only its own. */
+  crProcessId: number;
+  /** First period_start counted, YYYY-MM-DD (none: from the first). */
+  from?:
+    | string
+    | undefined;
+  /** Last period_start counted, YYYY-MM-DD (none: to the last). */
+  to?: string | undefined;
+}
+
+/** Response of GetAccrualSummary: amounts are decimal strings, never summed across currencies. */
+export interface AccrualSummary {
+  /** One row per state and currency, by state then currency. */
+  states: AccrualStateTotal[];
+  /** One row per month and currency of the accruals that are not CANCELLED, by month then currency. */
+  months: AccrualMonthTotal[];
+}
+
+/** The accruals of one state in one currency. */
+export interface AccrualStateTotal {
+  /** PENDING, APPROVED, INVOICED or CANCELLED. */
+  accrualStatus: string;
+  /** ISO 4217 code of the amount. */
+  currencyCode: string;
+  /** How many accruals. */
+  count: number;
+  /** Their amounts summed, a decimal string. */
+  amount: string;
+}
+
+/** The accruals whose period starts in one month, in one currency. */
+export interface AccrualMonthTotal {
+  /** The month of period_start, YYYY-MM. */
+  month: string;
+  /** ISO 4217 code of the amount. */
+  currencyCode: string;
+  /** How many accruals. */
+  count: number;
+  /** Their amounts summed, a decimal string. */
+  amount: string;
+}
+
 function createBaseAccrual(): Accrual {
   return {
     id: undefined,
@@ -1015,6 +1059,289 @@ export const CancelAccrualRequest: MessageFns<CancelAccrualRequest> = {
   },
 };
 
+function createBaseGetAccrualSummaryRequest(): GetAccrualSummaryRequest {
+  return { crProcessId: 0, from: undefined, to: undefined };
+}
+
+export const GetAccrualSummaryRequest: MessageFns<GetAccrualSummaryRequest> = {
+  encode(message: GetAccrualSummaryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.crProcessId !== 0) {
+      writer.uint32(8).int64(message.crProcessId);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(18).string(message.from);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(26).string(message.to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccrualSummaryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccrualSummaryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseAccrualSummary(): AccrualSummary {
+  return { states: [], months: [] };
+}
+
+export const AccrualSummary: MessageFns<AccrualSummary> = {
+  encode(message: AccrualSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.states) {
+      AccrualStateTotal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.months) {
+      AccrualMonthTotal.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccrualSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccrualSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.states.push(AccrualStateTotal.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.months.push(AccrualMonthTotal.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseAccrualStateTotal(): AccrualStateTotal {
+  return { accrualStatus: "", currencyCode: "", count: 0, amount: "" };
+}
+
+export const AccrualStateTotal: MessageFns<AccrualStateTotal> = {
+  encode(message: AccrualStateTotal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accrualStatus !== "") {
+      writer.uint32(10).string(message.accrualStatus);
+    }
+    if (message.currencyCode !== "") {
+      writer.uint32(18).string(message.currencyCode);
+    }
+    if (message.count !== 0) {
+      writer.uint32(24).int64(message.count);
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccrualStateTotal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccrualStateTotal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accrualStatus = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currencyCode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseAccrualMonthTotal(): AccrualMonthTotal {
+  return { month: "", currencyCode: "", count: 0, amount: "" };
+}
+
+export const AccrualMonthTotal: MessageFns<AccrualMonthTotal> = {
+  encode(message: AccrualMonthTotal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.month !== "") {
+      writer.uint32(10).string(message.month);
+    }
+    if (message.currencyCode !== "") {
+      writer.uint32(18).string(message.currencyCode);
+    }
+    if (message.count !== 0) {
+      writer.uint32(24).int64(message.count);
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccrualMonthTotal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccrualMonthTotal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.month = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currencyCode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Accrual: an amount due under a contract for a period, approved, invoiced or cancelled in turn. */
 export type AccrualServiceService = typeof AccrualServiceService;
 export const AccrualServiceService = {
@@ -1112,6 +1439,17 @@ export const AccrualServiceService = {
     responseSerialize: (value: Accrual): Buffer => Buffer.from(Accrual.encode(value).finish()),
     responseDeserialize: (value: Buffer): Accrual => Accrual.decode(value),
   },
+  /** A tenant's accruals summed by state and by month of period_start (count and amount per currency). */
+  getAccrualSummary: {
+    path: "/platform.bpm.v1.AccrualService/GetAccrualSummary" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccrualSummaryRequest): Buffer =>
+      Buffer.from(GetAccrualSummaryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccrualSummaryRequest => GetAccrualSummaryRequest.decode(value),
+    responseSerialize: (value: AccrualSummary): Buffer => Buffer.from(AccrualSummary.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AccrualSummary => AccrualSummary.decode(value),
+  },
 } as const;
 
 export interface AccrualServiceServer extends UntypedServiceImplementation {
@@ -1133,6 +1471,8 @@ export interface AccrualServiceServer extends UntypedServiceImplementation {
   invoiceAccrual: handleUnaryCall<InvoiceAccrualRequest, Accrual>;
   /** Cancels a PENDING or APPROVED Accrual (CANCELLED); any other state is refused. */
   cancelAccrual: handleUnaryCall<CancelAccrualRequest, Accrual>;
+  /** A tenant's accruals summed by state and by month of period_start (count and amount per currency). */
+  getAccrualSummary: handleUnaryCall<GetAccrualSummaryRequest, AccrualSummary>;
 }
 
 export interface AccrualServiceClient extends Client {
@@ -1279,6 +1619,22 @@ export interface AccrualServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Accrual) => void,
+  ): ClientUnaryCall;
+  /** A tenant's accruals summed by state and by month of period_start (count and amount per currency). */
+  getAccrualSummary(
+    request: GetAccrualSummaryRequest,
+    callback: (error: ServiceError | null, response: AccrualSummary) => void,
+  ): ClientUnaryCall;
+  getAccrualSummary(
+    request: GetAccrualSummaryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AccrualSummary) => void,
+  ): ClientUnaryCall;
+  getAccrualSummary(
+    request: GetAccrualSummaryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AccrualSummary) => void,
   ): ClientUnaryCall;
 }
 

@@ -173,6 +173,30 @@ export interface CheckSessionResponse {
   live: boolean;
 }
 
+/** Request of CountSessionsByDay. */
+export interface CountSessionsByDayRequest {
+  /** How many days, today included: 1 to 92, 14 when unset. */
+  days?:
+    | number
+    | undefined;
+  /** Counts only the sessions of this tenant, when set. */
+  crProcessId?: number | undefined;
+}
+
+/** Sessions opened on one UTC day. */
+export interface SessionDay {
+  /** The day, YYYY-MM-DD (UTC). */
+  day: string;
+  /** Sessions whose loginAt falls on it. */
+  count: number;
+}
+
+/** Response of CountSessionsByDay. */
+export interface CountSessionsByDayResponse {
+  /** One entry per day, oldest first. */
+  days: SessionDay[];
+}
+
 function createBaseSession(): Session {
   return {
     sessionId: "",
@@ -1073,6 +1097,166 @@ export const CheckSessionResponse: MessageFns<CheckSessionResponse> = {
   },
 };
 
+function createBaseCountSessionsByDayRequest(): CountSessionsByDayRequest {
+  return { days: undefined, crProcessId: undefined };
+}
+
+export const CountSessionsByDayRequest: MessageFns<CountSessionsByDayRequest> = {
+  encode(message: CountSessionsByDayRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== undefined) {
+      writer.uint32(8).int32(message.days);
+    }
+    if (message.crProcessId !== undefined) {
+      writer.uint32(16).int64(message.crProcessId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountSessionsByDayRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountSessionsByDayRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSessionDay(): SessionDay {
+  return { day: "", count: 0 };
+}
+
+export const SessionDay: MessageFns<SessionDay> = {
+  encode(message: SessionDay, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== "") {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SessionDay {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSessionDay();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCountSessionsByDayResponse(): CountSessionsByDayResponse {
+  return { days: [] };
+}
+
+export const CountSessionsByDayResponse: MessageFns<CountSessionsByDayResponse> = {
+  encode(message: CountSessionsByDayResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.days) {
+      SessionDay.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountSessionsByDayResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountSessionsByDayResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.days.push(SessionDay.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Login sessions, for trusted tools with the API key (docs/interface.md#sessions-and-logs). */
 export type SessionServiceService = typeof SessionServiceService;
 export const SessionServiceService = {
@@ -1153,6 +1337,18 @@ export const SessionServiceService = {
     responseSerialize: (value: Statistics): Buffer => Buffer.from(Statistics.encode(value).finish()),
     responseDeserialize: (value: Buffer): Statistics => Statistics.decode(value),
   },
+  /** Sessions opened per UTC day over the last days, today included, a day without any counted as 0. */
+  countSessionsByDay: {
+    path: "/platform.core.v1.SessionService/CountSessionsByDay" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountSessionsByDayRequest): Buffer =>
+      Buffer.from(CountSessionsByDayRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountSessionsByDayRequest => CountSessionsByDayRequest.decode(value),
+    responseSerialize: (value: CountSessionsByDayResponse): Buffer =>
+      Buffer.from(CountSessionsByDayResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountSessionsByDayResponse => CountSessionsByDayResponse.decode(value),
+  },
   /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
   recordSessionsSeen: {
     path: "/platform.core.v1.SessionService/RecordSessionsSeen" as const,
@@ -1196,6 +1392,8 @@ export interface SessionServiceServer extends UntypedServiceImplementation {
   pageSessionHistory: handleUnaryCall<PageSessionHistoryRequest, PageSessionsResponse>;
   /** Counts open (active) and ended (passive) sessions. */
   getSessionStats: handleUnaryCall<GetSessionStatsRequest, Statistics>;
+  /** Sessions opened per UTC day over the last days, today included, a day without any counted as 0. */
+  countSessionsByDay: handleUnaryCall<CountSessionsByDayRequest, CountSessionsByDayResponse>;
   /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
   recordSessionsSeen: handleUnaryCall<RecordSessionsSeenRequest, Empty>;
   /**
@@ -1318,6 +1516,22 @@ export interface SessionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Statistics) => void,
+  ): ClientUnaryCall;
+  /** Sessions opened per UTC day over the last days, today included, a day without any counted as 0. */
+  countSessionsByDay(
+    request: CountSessionsByDayRequest,
+    callback: (error: ServiceError | null, response: CountSessionsByDayResponse) => void,
+  ): ClientUnaryCall;
+  countSessionsByDay(
+    request: CountSessionsByDayRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountSessionsByDayResponse) => void,
+  ): ClientUnaryCall;
+  countSessionsByDay(
+    request: CountSessionsByDayRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountSessionsByDayResponse) => void,
   ): ClientUnaryCall;
   /** Moves lastSeenAt of open sessions forward to when the gateway last served them (in batches). */
   recordSessionsSeen(

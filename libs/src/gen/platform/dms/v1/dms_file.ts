@@ -216,6 +216,22 @@ export interface MoveDmsFileToCategoryRequest {
   categoryId: number;
 }
 
+/** Request of GetDmsStorageUsage. */
+export interface GetDmsStorageUsageRequest {
+  /** The tenant; a user who is not a super user may name only its own. */
+  crProcessId: number;
+}
+
+/** Response of GetDmsStorageUsage. */
+export interface DmsStorageUsage {
+  /** Bytes of the tenant's live (not deleted) files: what the quota is checked against. */
+  usedBytes: number;
+  /** How many live files. */
+  fileCount: number;
+  /** The tenant's dms-account-config storageQuotaBytes; unset when it has no quota. */
+  storageQuotaBytes?: number | undefined;
+}
+
 function createBaseDmsFile(): DmsFile {
   return {
     id: undefined,
@@ -1190,6 +1206,120 @@ export const MoveDmsFileToCategoryRequest: MessageFns<MoveDmsFileToCategoryReque
   },
 };
 
+function createBaseGetDmsStorageUsageRequest(): GetDmsStorageUsageRequest {
+  return { crProcessId: 0 };
+}
+
+export const GetDmsStorageUsageRequest: MessageFns<GetDmsStorageUsageRequest> = {
+  encode(message: GetDmsStorageUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.crProcessId !== 0) {
+      writer.uint32(8).int64(message.crProcessId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDmsStorageUsageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDmsStorageUsageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDmsStorageUsage(): DmsStorageUsage {
+  return { usedBytes: 0, fileCount: 0, storageQuotaBytes: undefined };
+}
+
+export const DmsStorageUsage: MessageFns<DmsStorageUsage> = {
+  encode(message: DmsStorageUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.usedBytes !== 0) {
+      writer.uint32(8).int64(message.usedBytes);
+    }
+    if (message.fileCount !== 0) {
+      writer.uint32(16).int64(message.fileCount);
+    }
+    if (message.storageQuotaBytes !== undefined) {
+      writer.uint32(24).int64(message.storageQuotaBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DmsStorageUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDmsStorageUsage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.usedBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fileCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.storageQuotaBytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** DmsFile: a stored document's metadata. Files are created by the upload (HTTP, streamed), never by an RPC. */
 export type DmsFileServiceService = typeof DmsFileServiceService;
 export const DmsFileServiceService = {
@@ -1281,6 +1411,17 @@ export const DmsFileServiceService = {
     responseSerialize: (value: DmsFile): Buffer => Buffer.from(DmsFile.encode(value).finish()),
     responseDeserialize: (value: Buffer): DmsFile => DmsFile.decode(value),
   },
+  /** A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. */
+  getDmsStorageUsage: {
+    path: "/platform.dms.v1.DmsFileService/GetDmsStorageUsage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDmsStorageUsageRequest): Buffer =>
+      Buffer.from(GetDmsStorageUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDmsStorageUsageRequest => GetDmsStorageUsageRequest.decode(value),
+    responseSerialize: (value: DmsStorageUsage): Buffer => Buffer.from(DmsStorageUsage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DmsStorageUsage => DmsStorageUsage.decode(value),
+  },
 } as const;
 
 export interface DmsFileServiceServer extends UntypedServiceImplementation {
@@ -1300,6 +1441,8 @@ export interface DmsFileServiceServer extends UntypedServiceImplementation {
   searchDmsFiles: handleUnaryCall<SearchDmsFilesRequest, SearchDmsFilesResponse>;
   /** Moves a DmsFile to a category; answers the updated file, its version raised. */
   moveDmsFileToCategory: handleUnaryCall<MoveDmsFileToCategoryRequest, DmsFile>;
+  /** A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. */
+  getDmsStorageUsage: handleUnaryCall<GetDmsStorageUsageRequest, DmsStorageUsage>;
 }
 
 export interface DmsFileServiceClient extends Client {
@@ -1430,6 +1573,22 @@ export interface DmsFileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DmsFile) => void,
+  ): ClientUnaryCall;
+  /** A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. */
+  getDmsStorageUsage(
+    request: GetDmsStorageUsageRequest,
+    callback: (error: ServiceError | null, response: DmsStorageUsage) => void,
+  ): ClientUnaryCall;
+  getDmsStorageUsage(
+    request: GetDmsStorageUsageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DmsStorageUsage) => void,
+  ): ClientUnaryCall;
+  getDmsStorageUsage(
+    request: GetDmsStorageUsageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DmsStorageUsage) => void,
   ): ClientUnaryCall;
 }
 

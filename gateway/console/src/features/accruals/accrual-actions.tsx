@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type { RecordActionsProps } from '../../extensions/types.ts';
+import { api, ApiError } from '../../shell/api.ts';
+import { useAccess } from '../../shell/access.tsx';
+import { useT } from '../../shell/i18n.tsx';
+import { Modal } from '../operations/modal.tsx';
+import { accrualMessages, stateMessages } from './messages.ts';
+import { offeredMoves, type AccrualMove } from './moves.ts';
+
+/**
+ * The accrual's record actions: Approve, Mark invoiced (asking an optional invoice number) and
+ * Cancel (asking an optional reason, after a warning), each shown only while the accrual's state
+ * allows it and the user's roles grant it. A refused move (409 SVC-SYS-4004 when another user moved
+ * it first) shows the platform's message; the record is reloaded after every answer.
+ */
+export function AccrualActions({ record, refresh }: RecordActionsProps) {
+  const t = useT(accrualMessages);
+  const stateName = useT(stateMessages);
+  const { can } = useAccess();
+  const [asking, setAsking] = useState<AccrualMove>();
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const id = String(record.id);
+  const moves = offeredMoves(record.accrualStatus, can);
+
+  const run = async (move: AccrualMove, body?: Record<string, string>) => {
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const moved = await api<{ accrualStatus: keyof typeof stateMessages.en }>(`/api/accrual/${encodeURIComponent(id)}/${move}`, {
+        method: 'POST',
+        ...(body ? { body } : {}),
+      });
+      setDone(t('moved', { id, state: stateName(moved.accrualStatus) }));
+      setAsking(undefined);
+      refresh();
+    } catch (failure) {
+      setAsking(undefined);
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+      if (failure instanceof ApiError && failure.status === 409) refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ask = (move: AccrualMove) => {
+    setText('');
+    setAsking(move);
+  };
+
+  return (
+    <div className="accrual-actions" role="group" aria-label={t('actions')}>
+      {moves.includes('approve') && (
+        <button type="button" className="primary" disabled={busy} onClick={() => void run('approve')}>
+          {t('approve')}
+        </button>
+      )}
+      {moves.includes('invoice') && (
+        <button type="button" disabled={busy} onClick={() => ask('invoice')}>
+          {t('invoice')}
+        </button>
+      )}
+      {moves.includes('cancel') && (
+        <button type="button" className="danger" disabled={busy} onClick={() => ask('cancel')}>
+          {t('cancel')}
+        </button>
+      )}
+      {error && <p role="alert">{error}</p>}
+      {done && <p role="status">{done}</p>}
+      <Modal
+        open={asking !== undefined}
+        title={asking === 'cancel' ? t('cancelTitle', { id }) : t('invoiceTitle', { id })}
+        onClose={() => setAsking(undefined)}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!asking) return;
+            const value = text.trim();
+            const field = asking === 'cancel' ? 'reason' : 'invoiceNo';
+            void run(asking, value === '' ? undefined : { [field]: value });
+          }}
+        >
+          {asking === 'cancel' && <p>{t('cancelWarning')}</p>}
+          <p>
+            <label>
+              {asking === 'cancel' ? t('reason') : t('invoiceNo')}
+              <br />
+              {asking === 'cancel' ? (
+                <textarea value={text} maxLength={1000} rows={3} onChange={(event) => setText(event.target.value)} />
+              ) : (
+                <input value={text} maxLength={64} onChange={(event) => setText(event.target.value)} />
+              )}
+            </label>
+          </p>
+          <p className="accrual-actions-buttons">
+            <button type="submit" className={asking === 'cancel' ? 'danger' : 'primary'} disabled={busy}>
+              {busy ? t('working') : asking === 'cancel' ? t('confirmCancel') : t('confirmInvoice')}
+            </button>{' '}
+            <button type="button" onClick={() => setAsking(undefined)}>
+              {t('back')}
+            </button>
+          </p>
+        </form>
+      </Modal>
+    </div>
+  );
+}

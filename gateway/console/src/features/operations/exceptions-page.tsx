@@ -1,0 +1,170 @@
+import { useContext, useState } from 'react';
+import { api, ApiError } from '../../shell/api.ts';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { ExceptionDetails } from './exception-details.tsx';
+import { formatInstant, localToIso } from './format.ts';
+import { operationsMessages } from './messages.ts';
+import type { ExceptionEntry, Page } from './page-types.ts';
+import { Pager } from './pager.tsx';
+import { useLoader } from './use-loader.ts';
+import './operations.css';
+
+const SIZE = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SERVICES = ['gateway', 'core', 'bpm', 'dms'] as const;
+
+interface Filter {
+  service: string;
+  errorCode: string;
+  userCode: string;
+  crProcessId: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filter = { service: '', errorCode: '', userCode: '', crProcessId: '', from: '', to: '' };
+
+function filterBody(filter: Filter): Record<string, string | number> {
+  const body: Record<string, string | number> = {};
+  for (const name of ['service', 'errorCode', 'userCode'] as const) if (filter[name].trim()) body[name] = filter[name].trim();
+  if (filter.crProcessId.trim()) body.crProcessId = Number(filter.crProcessId);
+  const from = localToIso(filter.from);
+  const to = localToIso(filter.to);
+  if (from) body.createdAtFrom = from;
+  if (to) body.createdAtTo = to;
+  return body;
+}
+
+/**
+ * The exception log (a super user's page over the operators' paths): the entry a 5xx body's refId
+ * names (`GET /api/logs/exceptions/{refId}`), and the entries newest first (`POST
+ * /api/logs/exceptions/list`) filtered by service, error code, user, tenant and time.
+ */
+export function ExceptionsPage() {
+  const t = useT(operationsMessages);
+  const language = useContext(LanguageContext);
+  const [refId, setRefId] = useState('');
+  const [found, setFound] = useState<ExceptionEntry>();
+  const [findError, setFindError] = useState<string>();
+  const [draft, setDraft] = useState<Filter>(EMPTY);
+  const [filter, setFilter] = useState<Filter>(EMPTY);
+  const [page, setPage] = useState(0);
+  const entries = useLoader(
+    (signal) => api<Page<ExceptionEntry>>('/api/logs/exceptions/list', { method: 'POST', body: { page, size: SIZE, filter: filterBody(filter) }, signal }),
+    [page, filter],
+  );
+
+  const find = async (wanted: string) => {
+    setFound(undefined);
+    setFindError(undefined);
+    if (!UUID.test(wanted)) {
+      setFindError(t('refIdInvalid'));
+      return;
+    }
+    try {
+      setFound(await api<ExceptionEntry>(`/api/logs/exceptions/${encodeURIComponent(wanted)}`));
+    } catch (failure) {
+      setFindError(failure instanceof ApiError ? failure.message : String(failure));
+    }
+  };
+
+  const field = (name: keyof Filter, label: string, type = 'text') => (
+    <label>
+      {label}
+      <input type={type} value={draft[name]} onChange={(event) => setDraft({ ...draft, [name]: event.target.value })} />
+    </label>
+  );
+
+  return (
+    <section className="ops-page">
+      <h1 tabIndex={-1}>{t('exceptionsTitle')}</h1>
+      <form
+        className="ops-filters"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void find(refId.trim());
+        }}
+      >
+        <label>
+          {t('refId')}
+          <input value={refId} size={38} spellCheck={false} onChange={(event) => setRefId(event.target.value)} />
+        </label>
+        <button type="submit" className="primary">
+          {t('find')}
+        </button>
+      </form>
+      {findError && <p role="alert">{findError}</p>}
+      {found && <ExceptionDetails entry={found} />}
+
+      <form
+        className="ops-filters"
+        aria-label={t('filters')}
+        onSubmit={(event) => {
+          event.preventDefault();
+          setPage(0);
+          setFilter(draft);
+        }}
+      >
+        <label>
+          {t('service')}
+          <select value={draft.service} onChange={(event) => setDraft({ ...draft, service: event.target.value })}>
+            <option value="">{t('anyService')}</option>
+            {SERVICES.map((service) => (
+              <option key={service} value={service}>
+                {service}
+              </option>
+            ))}
+          </select>
+        </label>
+        {field('errorCode', t('errorCode'))}
+        {field('userCode', t('userCode'))}
+        {field('crProcessId', t('crProcessId'), 'number')}
+        {field('from', t('from'), 'datetime-local')}
+        {field('to', t('to'), 'datetime-local')}
+        <button type="submit">{t('search')}</button>
+      </form>
+      {entries.error && <p role="alert">{entries.error}</p>}
+      <table aria-busy={entries.loading}>
+        <caption className="visually-hidden">{t('exceptionsTitle')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('createdAt')}</th>
+            <th scope="col">{t('service')}</th>
+            <th scope="col">{t('errorCode')}</th>
+            <th scope="col">{t('method')}</th>
+            <th scope="col">{t('path')}</th>
+            <th scope="col">{t('userCode')}</th>
+            <th scope="col">{t('refId')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.value?.content.map((entry) => (
+            <tr key={entry.refId}>
+              <td>{formatInstant(entry.createdAt, language)}</td>
+              <td>{entry.service}</td>
+              <td>{entry.errorCode}</td>
+              <td>{entry.method ?? ''}</td>
+              <td>{entry.path ?? ''}</td>
+              <td>{entry.userCode ?? ''}</td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={t('show', { refId: entry.refId })}
+                  onClick={() => {
+                    setRefId(entry.refId);
+                    void find(entry.refId);
+                  }}
+                >
+                  {entry.refId.slice(0, 8)}…
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {entries.value?.content.length === 0 && <p>{t('none')}</p>}
+      {entries.value && <Pager page={page} totalPages={entries.value.totalPages} totalElements={entries.value.totalElements} onPage={setPage} />}
+    </section>
+  );
+}

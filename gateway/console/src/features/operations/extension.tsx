@@ -1,0 +1,54 @@
+import { lazy, type ReactNode } from 'react';
+import type { ConsoleExtension } from '../../extensions/types.ts';
+import { useAccess } from '../../shell/access.tsx';
+import { useT } from '../../shell/i18n.tsx';
+import { operationsMessages } from './messages.ts';
+
+// loaded when opened (the shell wraps extension pages in Suspense): operators' pages are rarely used
+const SessionsPage = lazy(() => import('./sessions-page.tsx').then((module) => ({ default: module.SessionsPage })));
+const SessionHistoryPage = lazy(() => import('./session-history-page.tsx').then((module) => ({ default: module.SessionHistoryPage })));
+const ExceptionsPage = lazy(() => import('./exceptions-page.tsx').then((module) => ({ default: module.ExceptionsPage })));
+
+/** A page of super users: anyone else who opens its address is told so (the gateway refuses their calls anyway). */
+function SuperUsersOnly({ children }: { children: ReactNode }) {
+  const t = useT(operationsMessages);
+  return useAccess().me.superUser ? children : <p role="alert">{t('superUsersOnly')}</p>;
+}
+
+const superUsers = { group: 'operations', visible: (access: { me: { superUser: boolean } }) => access.me.superUser } as const;
+
+/**
+ * The operators' pages (sessions and the exception log), for super users only: these are the API
+ * key's paths, which the gateway lets a super user's console call (docs/interface.md#sessions-and-logs).
+ */
+export const operationsExtension: ConsoleExtension = {
+  pages: [
+    {
+      path: 'operations/sessions',
+      element: (
+        <SuperUsersOnly>
+          <SessionsPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].sessionsMenu },
+    },
+    {
+      path: 'operations/session-history',
+      element: (
+        <SuperUsersOnly>
+          <SessionHistoryPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].historyMenu },
+    },
+    {
+      path: 'operations/exceptions',
+      element: (
+        <SuperUsersOnly>
+          <ExceptionsPage />
+        </SuperUsersOnly>
+      ),
+      menu: { ...superUsers, label: (language) => operationsMessages[language].exceptionsMenu },
+    },
+  ],
+};

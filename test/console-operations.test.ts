@@ -1,0 +1,228 @@
+/**
+ * The console's features beyond the CRUD set, in real Chromium: an accrual's moves on its page
+ * (buttons by state and role), the dashboard's figures against the API, a super user ending another
+ * user's session, an exception found by its refId, and a webhook secret rotated and shown once.
+ * Screenshots of the dashboard, the sessions page and an accrual page go to test-output/console/.
+ */
+import { mkdir } from 'node:fs/promises';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './helpers/chromium.ts';
+import { withDb } from './helpers/db.ts';
+import { adminSession, createAccount, createAccrual, createUser, freshTenant, login, userWithRoles } from './helpers/factories.ts';
+import { api, platform } from './helpers/platform.ts';
+
+const SHOTS = 'test-output/console';
+
+let browser: Browser;
+
+test.before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+});
+
+/** A page of a fresh browser context, logged in through the console's login page. */
+async function consoleAs(userCode: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  await page.goto(`${platform.url}/console/login`);
+  await page.getByLabel('User code').fill(userCode);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+  return page;
+}
+
+const asAdmin = () => consoleAs(platform.adminUser, platform.adminPassword);
+
+async function adminTenant(): Promise<number> {
+  const me = await api('GET', '/api/auth/me', { token: (await adminSession()).token });
+  return Number(me.body.crProcessId);
+}
+
+test.serial('an accrual is approved then invoiced on its page: each button shows only while the state allows it', async (t) => {
+  const accrual = await createAccrual(await adminTenant(), { amount: '42.50' });
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/accrual/${accrual.id}`);
+  const approve = page.getByRole('button', { name: 'Approve' });
+  const invoice = page.getByRole('button', { name: 'Mark invoiced' });
+  const cancel = page.getByRole('button', { name: 'Cancel accrual' });
+  await approve.waitFor();
+  t.is(await invoice.count(), 0, 'no invoice while PENDING');
+  t.is(await cancel.count(), 1);
+  await page.screenshot({ path: `${SHOTS}/accrual-pending.png`, fullPage: true });
+
+  await approve.click();
+  await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+  await invoice.waitFor();
+  t.is(await approve.count(), 0, 'approve is gone once APPROVED');
+  t.is((await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body.accrualStatus, 'APPROVED');
+
+  await invoice.click();
+  const dialog = page.getByRole('dialog', { name: `Mark accrual ${accrual.id} as invoiced` });
+  await dialog.getByLabel('Invoice number (optional)').fill('INV-CONSOLE-1');
+  await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
+  await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
+  await page.screenshot({ path: `${SHOTS}/accrual-invoiced.png`, fullPage: true });
+  t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');
+  const stored = (await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body;
+  t.like(stored, { accrualStatus: 'INVOICED', invoiceNo: 'INV-CONSOLE-1' });
+  await page.context().close();
+});
+
+test.serial('a user without accrual:approve sees no Approve button; a move another user made first shows the 409 message', async (t) => {
+  const account = await createAccount();
+  const user = await userWithRoles(account, ['accrual:read', 'accrual:cancel']);
+  const accrual = await createAccrual(account.crProcessId);
+  const page = await consoleAs(user.userCode, user.password);
+  await page.goto(`${platform.url}/console/accrual/${accrual.id}`);
+  const cancel = page.getByRole('button', { name: 'Cancel accrual' });
+  await cancel.waitFor();
+  t.is(await page.getByRole('button', { name: 'Approve' }).count(), 0);
+  t.is(await page.getByRole('button', { name: 'Mark invoiced' }).count(), 0);
+
+  // cancelled behind the page's back: the page still offers it, the platform refuses with 409
+  t.is((await api('POST', `/api/accrual/${accrual.id}/cancel`, { token: (await adminSession()).token })).status, 200);
+  await cancel.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel accrual' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: /./ });
+  await alert.first().waitFor();
+  const refused = await api('POST', `/api/accrual/${accrual.id}/cancel`, { token: (await adminSession()).token });
+  t.is(refused.body.error_code, 'SVC-SYS-4004');
+  t.true(
+    (await alert.allInnerTexts()).some((text) => text.includes(refused.body.message)),
+    'the platform message is shown',
+  );
+  await page.getByRole('button', { name: 'Cancel accrual' }).waitFor({ state: 'detached' });
+  await page.context().close();
+});
+
+test.serial('the dashboard shows the figures the API answers', async (t) => {
+  const tenant = await adminTenant();
+  const { token } = await adminSession();
+  await createAccrual(tenant, { amount: '10.00', periodStart: '2026-03-01', periodEnd: '2026-03-31' });
+  const summary = (await api('GET', `/api/accrual/summary?crProcessId=${tenant}`, { token })).body;
+  const usage = (await api('GET', `/api/dms-file/usage?crProcessId=${tenant}`, { token })).body;
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/dashboard`);
+  const byState = page.getByRole('table', { name: 'Accruals by state' });
+  await byState.waitFor({ state: 'attached' });
+  for (const state of ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED']) {
+    const count = summary.states.filter((row: any) => row.accrualStatus === state).reduce((sum: number, row: any) => sum + row.count, 0);
+    const label = state[0] + state.slice(1).toLowerCase();
+    t.is(
+      (
+        await byState
+          .getByRole('row', { name: new RegExp(`^${label} `) })
+          .getByRole('cell')
+          .textContent()
+      )?.replace(/\D/g, ''),
+      String(count),
+      state,
+    );
+  }
+  const months = page.getByRole('table', { name: /^Amount by month/ }).first();
+  const march = summary.months.find((row: any) => row.month === '2026-03');
+  t.truthy(march);
+  t.regex(
+    (await months
+      .getByRole('row', { name: /^2026-03 / })
+      .getByRole('cell')
+      .textContent()) ?? '',
+    new RegExp(Number(march.amount).toFixed(2).replace('.', '\\.')),
+  );
+  const storage = page.getByRole('table', { name: 'Storage used' });
+  t.regex(
+    (await storage
+      .getByRole('row', { name: /^Files / })
+      .getByRole('cell')
+      .textContent()) ?? '',
+    new RegExp(`^${usage.fileCount}$`),
+  );
+  await page.getByRole('table', { name: 'Sessions per day, last 14 days' }).waitFor({ state: 'attached' });
+  await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
+  await page.context().close();
+});
+
+test.serial("a super user ends another user's session on the sessions page: that session's next request is 401", async (t) => {
+  const account = await createAccount();
+  const { user, password } = await createUser([account.accountNo]);
+  const victim = await login(user.userCode, password);
+  t.is((await api('GET', '/api/auth/me', { token: victim.token })).status, 200);
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/operations/sessions`);
+  await page.getByLabel('User code').fill(user.userCode);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const end = page.getByRole('button', { name: new RegExp(`^End session of ${user.userCode}`) });
+  await end.waitFor();
+  await page.screenshot({ path: `${SHOTS}/sessions.png`, fullPage: true });
+  await end.click();
+  await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End session' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The session of ${user.userCode} has ended.` })
+    .waitFor();
+  t.is((await api('GET', '/api/auth/me', { token: victim.token })).status, 401);
+  await end.waitFor({ state: 'detached' });
+  await page.context().close();
+});
+
+test.serial('an exception is found by its refId', async (t) => {
+  const marker = `boom_${Date.now()}`;
+  await withDb(async (db) => {
+    await db.query(`create function bpm.${marker}() returns trigger language plpgsql as $$
+      begin if new.partner_name = '${marker}' then raise exception 'injected failure'; end if; return new; end $$`);
+    await db.query(`create trigger ${marker} before insert on bpm.business_partner for each row execute function bpm.${marker}()`);
+  });
+  let refId: string;
+  try {
+    const res = await api('POST', '/api/business-partner', {
+      token: (await adminSession()).token,
+      body: { crProcessId: freshTenant(), partnerCode: marker, partnerName: marker, partnerType: 'CUSTOMER' },
+    });
+    t.is(res.status, 500);
+    refId = res.body.refId;
+  } finally {
+    await withDb(async (db) => {
+      await db.query(`drop trigger ${marker} on bpm.business_partner`);
+      await db.query(`drop function bpm.${marker}()`);
+    });
+  }
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/operations/exceptions`);
+  await page.getByLabel('Reference id (refId)').fill(refId);
+  await page.getByRole('button', { name: 'Find' }).click();
+  const entry = page.getByRole('article', { name: `Entry ${refId}` });
+  await entry.waitFor();
+  t.true((await entry.textContent())?.includes('SVC-SYS-5001'));
+  t.true((await entry.textContent())?.includes('/api/business-partner'));
+  await page.context().close();
+});
+
+test.serial('a webhook secret is rotated and shown once, with a copy button', async (t) => {
+  const { token } = await adminSession();
+  const created = await api('POST', '/api/webhook-subscription', {
+    token,
+    body: { crProcessId: await adminTenant(), url: 'http://127.0.0.1:9/hook', eventTypes: ['branch.*'] },
+  });
+  t.is(created.status, 200, created.text);
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/webhook-subscription/${created.body.id}`);
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+  const shown = page.getByRole('dialog', { name: 'The signing secret' });
+  const secret = await shown.getByLabel('Signing secret').inputValue();
+  t.regex(secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+  t.not(secret, created.body.secret);
+  t.true((await shown.textContent())?.includes('will not be shown again'));
+  await shown.getByRole('button', { name: 'Copy' }).click();
+  await shown.getByText('Copied to the clipboard.').waitFor();
+  t.is(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>), secret);
+  await shown.getByRole('button', { name: 'I have stored it' }).click();
+  t.is((await api('GET', `/api/webhook-subscription/${created.body.id}`, { token })).body.secret, null, 'reads never carry it');
+  await page.context().close();
+});
