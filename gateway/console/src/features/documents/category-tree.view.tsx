@@ -4,7 +4,7 @@
  * Enter or Space selects; a click on the triangle opens and closes, on the name selects. The first
  * item, "All files", stands for no category.
  */
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../shell/i18n.tsx';
 import { documentsMessages } from './documents.messages.ts';
 import { visibleNodes, type CategoryNode } from './category-tree.ts';
@@ -31,6 +31,12 @@ export function CategoryTree({ roots, selected, onSelect }: CategoryTreeProps) {
     walk(roots);
     return map;
   }, [roots]);
+  // a category selected elsewhere (just made inside another) is shown: its ancestors open
+  useEffect(() => {
+    const ancestors: number[] = [];
+    for (let at = selected === undefined ? undefined : nodeOf.get(selected)?.parent; at; at = at.parent) ancestors.push(at.category.id);
+    setExpanded((current) => (ancestors.every((id) => current.has(id)) ? current : new Set([...current, ...ancestors])));
+  }, [selected, nodeOf]);
   // the tab stop stays on an item that is shown
   const tabStop = order.includes(focused) ? focused : ALL;
 
