@@ -17,7 +17,8 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
-import { platform } from './helpers/platform.ts';
+import { sql } from './helpers/db.ts';
+import { api, platform } from './helpers/platform.ts';
 
 const ROLES = [
   'dms-category:read',
@@ -29,6 +30,7 @@ const ROLES = [
   'dms-share-link:write',
   'dms-share-link:delete',
   'dms-audit-log:read',
+  'dms-retention-policy:read',
 ] as const;
 const SHOTS = 'test-output/console';
 const BIG = 50 * 1024 * 1024;
@@ -172,6 +174,14 @@ test.serial('a PNG previews as an image, a PDF in a frame', async (t) => {
   ]);
   await page.getByRole('link', { name: 'pixel.png' }).waitFor();
   await page.getByRole('link', { name: 'contract.pdf' }).waitFor();
+  // a file dropped on the page uploads as a chosen one does
+  await page.evaluate(`(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['dropped words'], 'dropped.txt', { type: 'text/plain' }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      document.querySelector('h1').dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  })()`);
+  await page.getByRole('link', { name: 'dropped.txt' }).waitFor();
 
   await page.getByRole('link', { name: 'pixel.png' }).click();
   const image = page.getByRole('img', { name: 'Preview of pixel.png' });
@@ -291,4 +301,20 @@ test.serial('an upload under way is cancelled and stores nothing; a refused type
   t.log(`the refusal: ${await refusal.textContent()}`);
   t.notRegex((await refusal.textContent()) ?? '', /^Failed: (415|Unsupported Media Type)?$/, 'the message is the platform’s, not the bare status');
   await page.getByRole('button', { name: 'Retry: notes.txt' }).waitFor();
+});
+
+test.serial('a retention policy’s dry run, a record action, lists the files it would act on', async (t) => {
+  const files = await api('POST', '/api/dms-file/list', { token: user.token, body: { page: 0, size: 50, searchTerm: 'pixel', filter: { crProcessId } } });
+  const pixel = files.body.content.find((file: any) => file.originalFileName === 'pixel.png');
+  await sql(`update dms.dms_file set upload_date = now() - interval '30 days' where id = $1`, [pixel.id]);
+  const policy = await create('dms-retention-policy', { crProcessId, policyName: 'A week', retentionDays: 7 });
+  await page.goto(`${platform.url}/console/dms-retention-policy/${policy.id}`);
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  const dialog = page.getByRole('dialog', { name: 'What this policy would do now' });
+  await dialog.getByRole('status').filter({ hasText: 'SOFT_DELETE would act on 1 files.' }).waitFor();
+  await dialog.getByRole('link', { name: 'pixel.png' }).waitFor();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const still = await api('GET', `/api/dms-file/${pixel.id}`, { token: user.token });
+  t.is(still.status, 200, 'a dry run changes nothing');
 });
