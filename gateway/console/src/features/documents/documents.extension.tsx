@@ -1,15 +1,36 @@
 /**
  * The documents feature as the shell sees it (extensions/types.ts): the Documents page (category
  * tree, files, uploads), a file's page, the audit log with its chain check, the dms-file list in
- * place of the generic one, a retention policy's dry run, and the share link's public page.
+ * place of the generic one, a retention policy's dry run, and the share link's public page. Each
+ * page is loaded when first shown, so the console's first route does not carry them.
  */
+import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import type { ConsoleExtension } from '../../extensions/types.ts';
-import { SharePublicPage } from '../share-public/share-public.page.tsx';
-import { AuditLogPage } from './audit-log.page.tsx';
+import { useT } from '../../shell/i18n.tsx';
 import { documentsMessages } from './documents.messages.ts';
-import { DocumentsPage } from './documents.page.tsx';
-import { FilePage } from './file.page.tsx';
-import { RetentionDryRunAction } from './retention-dry-run.action.tsx';
+
+function Loading() {
+  const t = useT(documentsMessages);
+  return <p aria-busy="true">{t('loading')}</p>;
+}
+
+/** A component of a module loaded on first use, behind its own Suspense (the shell may give none). */
+function later<P extends object>(load: () => Promise<ComponentType<P>>): (props: P) => ReactElement {
+  const Lazy = lazy(async () => ({ default: await load() }));
+  return function Later(props: P) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  };
+}
+
+const DocumentsPage = later(async () => (await import('./documents.page.tsx')).DocumentsPage);
+const FilePage = later(async () => (await import('./file.page.tsx')).FilePage);
+const AuditLogPage = later(async () => (await import('./audit-log.page.tsx')).AuditLogPage);
+const RetentionDryRunAction = later(async () => (await import('./retention-dry-run.action.tsx')).RetentionDryRunAction);
+const SharePublicPage = later(async () => (await import('../share-public/share-public.page.tsx')).SharePublicPage);
 
 export const documentsExtension: ConsoleExtension = {
   pages: [
