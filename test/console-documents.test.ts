@@ -245,6 +245,20 @@ test.serial('a share link with a password: copied from the file page, refused a 
 
   await page.reload();
   await page.getByRole('cell', { name: '1 of 3' }).waitFor();
+
+  // deactivated, the link is gone for its recipient
+  await page.getByRole('button', { name: 'Deactivate' }).click();
+  await page.getByRole('cell', { name: 'Inactive' }).waitFor();
+  const late = await browser.newContext();
+  try {
+    const share = await late.newPage();
+    await share.goto(url);
+    await share.getByRole('alert').filter({ hasText: 'This link has expired, was deactivated or has been used up.' }).waitFor();
+  } finally {
+    await late.close();
+  }
+  await page.getByRole('button', { name: 'Activate' }).click();
+  await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
   t.pass();
 });
 
