@@ -1,0 +1,123 @@
+/**
+ * The documents' audit log (dms-audit-log, read-only, newest first, filtered by action) and the
+ * check of the tenant's hash chain (GET /api/dms-audit-log/verify): intact, or the first broken entry.
+ */
+import { useContext, useState } from 'react';
+import { Link } from 'react-router';
+import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
+import { api } from '../../shell/api.ts';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { listOf, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
+import { documentsMessages } from './documents.messages.ts';
+import { formatInstant } from './format.ts';
+import { useTenantId } from './tenant.ts';
+import { useLoad } from './use-load.ts';
+import './documents.css';
+
+export function AuditLogPage() {
+  const t = useT(documentsMessages);
+  const language = useContext(LanguageContext);
+  const crProcessId = useTenantId();
+  const [page, setPage] = useState(0);
+  const [action, setAction] = useState('');
+  const rows = useLoad(
+    (signal) => listOf<DmsAuditLog>('dms-audit-log', crProcessId, { page, size: 50, filter: action ? { action } : {} }, signal),
+    [crProcessId, page, action],
+  );
+  // the audited actions as the registry declares them (the manifest), so a new one needs no console code
+  const manifest = useLoad((signal) => api<ConsoleManifest>('/console/resources.json', { signal }), []);
+  const actions =
+    manifest.value?.resources.find((resource) => resource.path === 'dms-audit-log')?.fields.find((field) => field.name === 'action')?.values ?? [];
+  const [check, setCheck] = useState<ChainCheck>();
+  const [checking, setChecking] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const verify = async () => {
+    setChecking(true);
+    setCheck(undefined);
+    try {
+      setCheck(await verifyAuditChain(crProcessId));
+      setError(undefined);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setChecking(false);
+    }
+  };
+  const answer = rows.value;
+
+  return (
+    <div className="doc-page">
+      <h1 tabIndex={-1}>{t('auditLog')}</h1>
+      <div className="doc-action-row">
+        <button type="button" className="primary" disabled={checking} onClick={() => void verify()}>
+          {checking ? t('verifying') : t('verifyChain')}
+        </button>
+        <p role="status" className={check ? (check.intact ? 'doc-chain-ok' : 'doc-chain-broken') : undefined}>
+          {check
+            ? check.intact
+              ? `✓ ${t('chainOk', { checked: check.checked })}`
+              : `✗ ${t('chainBroken', { id: check.firstBrokenId ?? '?', checked: check.checked })}`
+            : ''}
+        </p>
+      </div>
+      {error ? <p role="alert">{error}</p> : null}
+      <div className="doc-search">
+        <label htmlFor="doc-audit-action">{t('action')}</label>
+        <select
+          id="doc-audit-action"
+          value={action}
+          onChange={(event) => {
+            setAction(event.target.value);
+            setPage(0);
+          }}
+        >
+          <option value="">{t('allActions')}</option>
+          {actions.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {rows.error ? <p role="alert">{rows.error}</p> : null}
+      <table aria-busy={rows.loading}>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">{t('when')}</th>
+            <th scope="col">{t('action')}</th>
+            <th scope="col">{t('fileRef')}</th>
+            <th scope="col">{t('shareLinkRef')}</th>
+            <th scope="col">{t('user')}</th>
+            <th scope="col">{t('address')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {answer?.content.map((row) => (
+            <tr key={row.id}>
+              <td>{row.id}</td>
+              <td>{formatInstant(row.createdAt, language)}</td>
+              <td>{row.action}</td>
+              <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileId}</Link> : ''}</td>
+              <td>{row.shareLinkId ?? ''}</td>
+              <td>{row.userCode}</td>
+              <td>{row.ipAddress ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {answer && answer.totalPages > 1 ? (
+        <nav aria-label={t('auditLog')} className="doc-pager">
+          <button type="button" disabled={answer.first} onClick={() => setPage(page - 1)}>
+            {t('previous')}
+          </button>
+          <span>{t('pageOf', { page: answer.page + 1, pages: answer.totalPages, total: answer.totalElements })}</span>
+          <button type="button" disabled={answer.last} onClick={() => setPage(page + 1)}>
+            {t('next')}
+          </button>
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The files of the selected category (POST /api/dms-file/list with filter.categoryId), a search box
+ * (searchTerm: name, description, tags) and paging; each name links to the file's page.
+ */
+import { useContext, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { listOf, type DmsFile } from './dms.api.ts';
+import { documentsMessages } from './documents.messages.ts';
+import { formatBytes, formatInstant } from './format.ts';
+import { useLoad } from './use-load.ts';
+
+export interface FileListProps {
+  crProcessId: number;
+  categoryId: number | undefined;
+  heading: string;
+  /** Changes when the files changed elsewhere (an upload finished): the list loads again. */
+  round: number;
+}
+
+const SIZE = 20;
+
+export function FileList({ crProcessId, categoryId, heading, round }: FileListProps) {
+  const t = useT(documentsMessages);
+  const language = useContext(LanguageContext);
+  const [page, setPage] = useState(0);
+  const [typed, setTyped] = useState('');
+  const [searchTerm, setSearchTerm] = useState('');
+  const [shownFor, setShownFor] = useState(categoryId);
+  // another category starts at its first page
+  if (shownFor !== categoryId) {
+    setShownFor(categoryId);
+    setPage(0);
+  }
+
+  const files = useLoad(
+    (signal) => listOf<DmsFile>('dms-file', crProcessId, { page, size: SIZE, searchTerm, filter: categoryId === undefined ? {} : { categoryId } }, signal),
+    [crProcessId, categoryId, page, searchTerm, round],
+  );
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setPage(0);
+    setSearchTerm(typed.trim());
+  };
+  const answer = files.value;
+
+  return (
+    <section aria-labelledby="doc-files-heading" className="doc-files">
+      <h2 id="doc-files-heading">{heading}</h2>
+      <form role="search" onSubmit={search} className="doc-search">
+        <label htmlFor="doc-search-term">{t('searchFiles')}</label>
+        <input id="doc-search-term" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
+        <button type="submit">{t('search')}</button>
+      </form>
+      {files.error ? <p role="alert">{files.error}</p> : null}
+      <table aria-busy={files.loading}>
+        <thead>
+          <tr>
+            <th scope="col">{t('name')}</th>
+            <th scope="col">{t('size')}</th>
+            <th scope="col">{t('type')}</th>
+            <th scope="col">{t('uploaded')}</th>
+            <th scope="col">{t('legalHold')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {answer?.content.map((file) => (
+            <tr key={file.id}>
+              <td>
+                <Link to={`/documents/file/${file.id}`}>{file.originalFileName}</Link>
+              </td>
+              <td>{formatBytes(file.fileSize, language)}</td>
+              <td>{file.mimeType}</td>
+              <td>{formatInstant(file.uploadDate, language)}</td>
+              <td>{file.legalHold ? t('yes') : t('no')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {answer?.empty && !files.loading ? <p>{t('noFiles')}</p> : null}
+      {answer && answer.totalPages > 1 ? (
+        <nav aria-label={t('files')} className="doc-pager">
+          <button type="button" disabled={answer.first} onClick={() => setPage(page - 1)}>
+            {t('previous')}
+          </button>
+          <span aria-live="polite">{t('pageOf', { page: answer.page + 1, pages: answer.totalPages, total: answer.totalElements })}</span>
+          <button type="button" disabled={answer.last} onClick={() => setPage(page + 1)}>
+            {t('next')}
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * A file's page (`documents/file/:id`): its metadata, an inline preview, the actions the roles
+ * allow (download, move, legal hold, delete), its share links and its history.
+ */
+import { useContext, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAccess } from '../../shell/access.tsx';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { allCategories, getFile, type DmsFile } from './dms.api.ts';
+import { pathName } from './category-tree.ts';
+import { documentsMessages } from './documents.messages.ts';
+import { FileActions } from './file-actions.view.tsx';
+import { FileHistory } from './file-history.view.tsx';
+import { FilePreview } from './file-preview.view.tsx';
+import { formatBytes, formatInstant } from './format.ts';
+import { ShareLinks } from './share-links.view.tsx';
+import { useTenantId } from './tenant.ts';
+import { useLoad } from './use-load.ts';
+import './documents.css';
+
+export function FilePage() {
+  const t = useT(documentsMessages);
+  const id = Number(useParams().id);
+  const access = useAccess();
+  const crProcessId = useTenantId();
+  const navigate = useNavigate();
+  const loaded = useLoad((signal) => getFile(id, signal), [id]);
+  const [changed, setChanged] = useState<DmsFile>();
+  const [round, setRound] = useState(0);
+  const mayReadCategories = access.can('dms-category:read');
+  const categories = useLoad((signal) => (mayReadCategories ? allCategories(crProcessId, signal) : Promise.resolve([])), [crProcessId, mayReadCategories]);
+  const labels = useMemo(() => {
+    const byId = new Map((categories.value ?? []).map((category) => [category.id, category]));
+    return (categories.value ?? []).map((category) => ({ id: category.id, label: pathName(category, byId) })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [categories.value]);
+
+  const file = changed?.id === id ? changed : loaded.value;
+  if (loaded.error) return <p role="alert">{loaded.error}</p>;
+  if (!file) return <p aria-busy="true">{t('loading')}</p>;
+
+  return (
+    <div className="doc-page">
+      <p>
+        <Link to="/documents">{t('documents')}</Link>
+      </p>
+      <h1 tabIndex={-1}>{file.originalFileName}</h1>
+      <div className="doc-file-layout">
+        <div>
+          <FileDetails file={file} category={labels.find((category) => category.id === file.categoryId)?.label} />
+          <FileActions
+            file={file}
+            categories={labels}
+            onChanged={(next) => {
+              setChanged(next);
+              setRound((n) => n + 1);
+            }}
+            onDeleted={() => void navigate('/documents')}
+          />
+        </div>
+        <FilePreview file={file} />
+      </div>
+      {access.can('dms-share-link:read') ? <ShareLinks crProcessId={crProcessId} fileId={file.id} /> : null}
+      <FileHistory fileId={file.id} round={round} />
+    </div>
+  );
+}
+
+function FileDetails({ file, category }: { file: DmsFile; category: string | undefined }) {
+  const t = useT(documentsMessages);
+  const language = useContext(LanguageContext);
+  const rows: [string, string][] = [
+    [t('fileId'), String(file.id)],
+    [t('size'), `${formatBytes(file.fileSize, language)} (${file.fileSize.toLocaleString(language)} B)`],
+    [t('type'), file.mimeType],
+    [t('category'), category ?? (file.categoryId == null ? t('noCategory') : `#${file.categoryId}`)],
+    [t('uploaded'), formatInstant(file.uploadDate, language)],
+    [t('createdBy'), file.createdBy ?? ''],
+    [t('legalHold'), file.legalHold ? t('yes') : t('no')],
+    [t('description'), file.description ?? ''],
+    [t('tags'), file.tags ?? ''],
+    [t('entityType'), file.entityType ?? ''],
+    [t('entityId'), file.entityId == null ? '' : String(file.entityId)],
+    [t('integrationKey'), file.integrationKey ?? ''],
+    [t('checksum'), file.checksum ?? ''],
+    [t('version'), String(file.version)],
+    [t('updatedAt'), formatInstant(file.updatedAt, language)],
+  ];
+  return (
+    <section aria-labelledby="doc-details-heading">
+      <h2 id="doc-details-heading">{t('details')}</h2>
+      <dl className="doc-details">
+        {rows
+          .filter(([, value]) => value !== '')
+          .map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+      </dl>
+    </section>
+  );
+}

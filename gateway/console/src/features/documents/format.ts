@@ -1,0 +1,29 @@
+/** How the documents pages show sizes and times, in the console's language. */
+import type { Language } from '../../shell/language.ts';
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** `52428800` → `50 MB` (binary multiples, one decimal below 10). */
+export function formatBytes(bytes: number, language: Language): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 10 ? 0 : 1;
+  return `${value.toLocaleString(language, { maximumFractionDigits: digits })} ${UNITS[unit]}`;
+}
+
+/** An ISO instant as a local date and time; empty for none. */
+export function formatInstant(iso: string | null | undefined, language: Language): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A whole percentage of `sent` out of `total` (100 for an empty file). */
+export function percentOf(sent: number, total: number): number {
+  if (total <= 0) return 100;
+  return Math.min(100, Math.floor((sent / total) * 100));
+}

@@ -1,0 +1,334 @@
+/**
+ * The console's documents in a real Chromium (gateway/console/src/features/documents and
+ * share-public): a tenant user with the dms roles makes a category, uploads a 50 MB file through
+ * the file input while the progress bar moves, downloads it back through the file page's link (the
+ * same SHA-256), previews a PNG and a PDF, shares the file behind a password and opens the share
+ * in a fresh browser as its recipient (a wrong password refused, the right one downloads the same
+ * bytes), sets a legal hold (a delete is then refused with the platform's message), and checks the
+ * audit chain. Screenshots go to test-output/console/.
+ */
+import test from 'ava';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { launchChromium } from './helpers/chromium.ts';
+import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { sql } from './helpers/db.ts';
+import { api, platform } from './helpers/platform.ts';
+
+const ROLES = [
+  'dms-category:read',
+  'dms-category:write',
+  'dms-file:read',
+  'dms-file:write',
+  'dms-file:delete',
+  'dms-share-link:read',
+  'dms-share-link:write',
+  'dms-share-link:delete',
+  'dms-audit-log:read',
+  'dms-retention-policy:read',
+] as const;
+const SHOTS = 'test-output/console';
+const BIG = 50 * 1024 * 1024;
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PDF = `%PDF-1.4
+1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj
+2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj
+3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj
+trailer<</Root 1 0 R>>
+%%EOF
+`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let user: TenantUser;
+let crProcessId: number;
+let workDir: string;
+let bigFile: string;
+let bigSha: string;
+/** The share page's URL the file page copied, and the link's password. */
+let shared: { url: string; password: string } | undefined;
+
+test.before(async () => {
+  const account = await createAccount();
+  crProcessId = account.crProcessId;
+  user = await userWithRoles(account, ROLES);
+  workDir = await mkdtemp(join(tmpdir(), 'console-documents-'));
+  bigFile = join(workDir, 'big-archive.bin');
+  await writeFile(bigFile, randomBytes(BIG));
+  bigSha = await sha256Of(bigFile);
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
+  // the user's session, as its login set it: the console reads who it is from GET /api/auth/me
+  await context.addCookies([{ name: SESSION_COOKIE, value: user.token, url: platform.url }]);
+  page = await context.newPage();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+function sha256Of(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+async function savedSha(download: Download): Promise<string> {
+  const path = await download.path();
+  return sha256Of(path);
+}
+
+/**
+ * Waits until `expression` holds in the page. Not Playwright's waitForFunction: it evaluates a
+ * string by eval in the page, which the console's CSP (no 'unsafe-eval') refuses.
+ */
+async function until(expression: string, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeout} ms: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Opens a console path and waits for its heading. */
+async function open(path: string, heading: string | RegExp): Promise<void> {
+  await page.goto(`${platform.url}/console/${path}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+test.serial('a category is made in the tree, which the keyboard walks', async (t) => {
+  await open('documents', 'Documents');
+  await page.getByLabel('Category name').fill('Contracts');
+  await page.getByRole('button', { name: 'Create category' }).click();
+  const item = page.getByRole('treeitem', { name: 'Contracts' });
+  await item.waitFor();
+  t.is(await item.getAttribute('aria-selected'), 'true', 'the new category is selected');
+  await page.getByRole('heading', { name: 'Files in “Contracts”' }).waitFor();
+
+  // a child inside it, then the keyboard: Left closes, Right opens and steps in, Up goes back
+  await page.getByLabel('Category name').fill('2026');
+  await page.getByRole('button', { name: 'Create category' }).click();
+  await page.getByRole('treeitem', { name: '2026' }).waitFor();
+  t.is(await page.getByRole('tree').getByRole('treeitem').count(), 3, 'All files, Contracts and its child');
+  await page.getByRole('treeitem', { name: /^Contracts/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.getByRole('treeitem', { name: '2026' }).waitFor({ state: 'detached' });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  t.is(await page.evaluate('document.activeElement?.textContent'), '2026', 'Right stepped into the child');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  t.is(await page.getByRole('treeitem', { name: /^Contracts/ }).getAttribute('aria-selected'), 'true', 'Enter selected Contracts');
+});
+
+test.serial('a 50 MB upload shows its progress, lands in the category and downloads the same bytes', async (t) => {
+  // what the progress bar showed, sampled every few milliseconds while the upload runs (strings: the
+  // test's TypeScript has no DOM types)
+  await page.evaluate(`
+    window.progressSeen = [];
+    setInterval(() => {
+      const bar = document.querySelector('progress');
+      if (bar && window.progressSeen.at(-1) !== bar.value) window.progressSeen.push(bar.value);
+    }, 5);
+  `);
+  await page.getByLabel('Choose files').setInputFiles(bigFile);
+  const progress = page.getByRole('progressbar', { name: 'Upload of big-archive.bin' });
+  await progress.waitFor();
+  await page.getByRole('status').filter({ hasText: 'Uploaded' }).waitFor({ timeout: 60_000 });
+  const seen = (await page.evaluate('window.progressSeen')) as number[];
+  t.true(
+    seen.some((value) => value > 0 && value < 100),
+    `the bar showed values between 0 and 100: ${seen.join(', ')}`,
+  );
+  t.is(seen[seen.length - 1], 100);
+  t.log(`progress values seen: ${seen.length} (${seen.slice(0, 12).join(', ')}${seen.length > 12 ? ', …' : ''})`);
+  await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
+  await page.screenshot({ path: `${SHOTS}/documents.png`, fullPage: true });
+
+  await page.getByRole('link', { name: 'big-archive.bin' }).click();
+  await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
+  t.truthy(await page.getByText('Contracts', { exact: true }).count(), 'the file page names its category');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download', exact: true }).click()]);
+  t.is(download.suggestedFilename(), 'big-archive.bin');
+  t.is(await savedSha(download), bigSha, 'the downloaded bytes are the uploaded ones');
+});
+
+test.serial('a PNG previews as an image, a PDF in a frame', async (t) => {
+  await open('documents', 'Documents');
+  await page.getByLabel('Choose files').setInputFiles([
+    { name: 'pixel.png', mimeType: 'image/png', buffer: PNG },
+    { name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
+  ]);
+  await page.getByRole('link', { name: 'pixel.png' }).waitFor();
+  await page.getByRole('link', { name: 'contract.pdf' }).waitFor();
+  // a file dropped on the page uploads as a chosen one does
+  await page.evaluate(`(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['dropped words'], 'dropped.txt', { type: 'text/plain' }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      document.querySelector('h1').dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  })()`);
+  await page.getByRole('link', { name: 'dropped.txt' }).waitFor();
+
+  await page.getByRole('link', { name: 'pixel.png' }).click();
+  const image = page.getByRole('img', { name: 'Preview of pixel.png' });
+  await image.waitFor();
+  await until(`document.querySelector('img.doc-preview-image')?.complete === true`);
+  t.is(await page.evaluate(`document.querySelector('img.doc-preview-image').naturalWidth`), 1, 'Chromium shows the image');
+
+  await page.goBack();
+  await page.getByRole('link', { name: 'contract.pdf' }).click();
+  const frame = page.locator('iframe[title="Preview of contract.pdf"]');
+  await frame.waitFor();
+  // Chromium's PDF viewer is an extension frame inside the preview's frame
+  const viewer = await page
+    .waitForEvent('frameattached', { predicate: (attached) => attached.url().startsWith('chrome-extension://'), timeout: 10_000 })
+    .catch(() => page.frames().find((candidate) => candidate.url().startsWith('chrome-extension://')));
+  t.truthy(viewer ?? page.frames().find((candidate) => candidate.url().startsWith('chrome-extension://')), "the PDF opens in Chromium's viewer in the frame");
+  t.truthy(await page.getByRole('link', { name: 'Open in a new tab' }).getAttribute('href'));
+});
+
+test.serial('a share link with a password: copied from the file page, refused a wrong password, downloads the same bytes', async (t) => {
+  await open('documents', 'Documents');
+  await page.getByRole('link', { name: 'big-archive.bin' }).click();
+  await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
+  const password = 'open sesame 42';
+  await page.getByLabel('Password (optional)').fill(password);
+  await page.getByLabel('Maximum downloads').fill('3');
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  await page.getByRole('cell', { name: '0 of 3' }).waitFor();
+  await page.getByRole('button', { name: /^Copy link/ }).click();
+  await page.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
+  const url = (await page.evaluate('navigator.clipboard.readText()')) as string;
+  t.regex(url, new RegExp(`^${platform.url}/console/share/[A-Za-z0-9_-]+$`), 'the console page of the token is copied');
+  shared = { url, password };
+  await page.screenshot({ path: `${SHOTS}/file.png`, fullPage: true });
+
+  // the recipient: a fresh browser context, no session
+  const recipient = await browser.newContext({ acceptDownloads: true });
+  try {
+    const share = await recipient.newPage();
+    await share.goto(url);
+    await share.getByRole('heading', { name: 'Shared file' }).waitFor();
+    await share.getByLabel('Password').fill('not it');
+    await share.getByRole('button', { name: 'Open' }).click();
+    await share.getByRole('alert').filter({ hasText: 'Wrong password.' }).waitFor();
+
+    await share.getByLabel('Password').fill(password);
+    await share.getByRole('button', { name: 'Open' }).click();
+    await share.getByText('big-archive.bin').waitFor();
+    t.truthy(await share.getByText('50 MB').count(), 'the page names the size');
+    await share.screenshot({ path: `${SHOTS}/share.png`, fullPage: true });
+    const [download] = await Promise.all([share.waitForEvent('download'), share.getByRole('link', { name: 'Download' }).click()]);
+    t.is(await savedSha(download), bigSha, 'the recipient downloads the uploaded bytes');
+
+    // in Turkish, an unknown link says so
+    await share.getByLabel('Language').selectOption('tr');
+    await share.goto(`${platform.url}/console/share/no-such-token`);
+    await share.getByRole('alert').filter({ hasText: 'Böyle bir bağlantı yok.' }).waitFor();
+  } finally {
+    await recipient.close();
+  }
+
+  await page.reload();
+  await page.getByRole('cell', { name: '1 of 3' }).waitFor();
+
+  // deactivated, the link is gone for its recipient
+  await page.getByRole('button', { name: 'Deactivate' }).click();
+  await page.getByRole('cell', { name: 'Inactive' }).waitFor();
+  const late = await browser.newContext();
+  try {
+    const share = await late.newPage();
+    await share.goto(url);
+    await share.getByRole('alert').filter({ hasText: 'This link has expired, was deactivated or has been used up.' }).waitFor();
+  } finally {
+    await late.close();
+  }
+  await page.getByRole('button', { name: 'Activate' }).click();
+  await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
+  t.pass();
+});
+
+test.serial('a legal hold is set, and a delete is then refused with the platform’s message', async (t) => {
+  t.truthy(shared, 'the share test ran first');
+  await page.getByRole('button', { name: 'Set legal hold' }).click();
+  await page.getByRole('button', { name: 'Release legal hold' }).waitFor();
+  await page.getByText('This file is under legal hold').waitFor();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete file' });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  const refusal = dialog.getByRole('alert');
+  await refusal.waitFor();
+  t.truthy(await refusal.textContent(), 'the platform says why');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
+});
+
+test.serial('the audit log lists the actions and its chain verifies', async (t) => {
+  await open('documents/audit', 'Audit log');
+  await page.getByRole('cell', { name: 'UPLOAD' }).first().waitFor();
+  t.true((await page.getByRole('cell', { name: 'SHARE_ACCESS' }).count()) >= 1, 'the recipient’s download is audited');
+  await page.getByRole('button', { name: 'Verify chain' }).click();
+  await page.getByRole('status').filter({ hasText: 'The chain is intact' }).waitFor();
+});
+
+test.serial('an upload under way is cancelled and stores nothing; a refused type shows the platform’s message', async (t) => {
+  await open('documents', 'Documents');
+  await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
+  const before = await page.getByRole('table').getByRole('row').count();
+  // a slow line: 2 MB/s up, so the 50 MB upload is still running when Cancel is pressed
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
+  try {
+    await page.getByLabel('Choose files').setInputFiles(bigFile);
+    await until(`(document.querySelector('progress')?.value ?? 0) > 0`);
+    await page.getByRole('button', { name: 'Cancel: big-archive.bin' }).click();
+    await page.getByRole('status').filter({ hasText: 'Cancelled' }).waitFor();
+  } finally {
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+  }
+  await page.reload();
+  await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
+  t.is(await page.getByRole('table').getByRole('row').count(), before, 'the cancelled upload left no file');
+
+  // the tenant allows PNG only: a text file is 415, and the row says the platform's words
+  await create('dms-account-config', { crProcessId, allowedMimeTypes: 'image/png' });
+  await page.getByLabel('Choose files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain words') });
+  const refusal = page.getByRole('alert').filter({ hasText: /^Failed: / });
+  await refusal.waitFor();
+  t.log(`the refusal: ${await refusal.textContent()}`);
+  t.notRegex((await refusal.textContent()) ?? '', /^Failed: (415|Unsupported Media Type)?$/, 'the message is the platform’s, not the bare status');
+  await page.getByRole('button', { name: 'Retry: notes.txt' }).waitFor();
+});
+
+test.serial('a retention policy’s dry run, a record action, lists the files it would act on', async (t) => {
+  const files = await api('POST', '/api/dms-file/list', { token: user.token, body: { page: 0, size: 50, searchTerm: 'pixel', filter: { crProcessId } } });
+  const pixel = files.body.content.find((file: any) => file.originalFileName === 'pixel.png');
+  await sql(`update dms.dms_file set upload_date = now() - interval '30 days' where id = $1`, [pixel.id]);
+  const policy = await create('dms-retention-policy', { crProcessId, policyName: 'A week', retentionDays: 7 });
+  await page.goto(`${platform.url}/console/dms-retention-policy/${policy.id}`);
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  const dialog = page.getByRole('dialog', { name: 'What this policy would do now' });
+  await dialog.getByRole('status').filter({ hasText: 'SOFT_DELETE would act on 1 files.' }).waitFor();
+  await dialog.getByRole('link', { name: 'pixel.png' }).waitFor();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const still = await api('GET', `/api/dms-file/${pixel.id}`, { token: user.token });
+  t.is(still.status, 200, 'a dry run changes nothing');
+});
