@@ -14,9 +14,21 @@ export function isScalar(field: ConsoleField): boolean {
   return field.kind !== 'objects' && field.kind !== 'strings';
 }
 
-/** The list's columns: visible scalar fields, the version aside (it names no fact of the record). */
+/** The fields every record has (docs/interface.md#records), which the manifest lists first. */
+const COMMON_FIELDS = new Set(['id', 'version', 'crProcessId', 'status', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
+
+/**
+ * The list's columns: visible scalar fields, the version aside (it names no fact of the record);
+ * the key first, then the resource's own fields, then the common ones, so that what tells records
+ * apart comes before their audit stamps.
+ */
 export function listColumns(resource: ConsoleResource): ConsoleField[] {
-  return resource.fields.filter((field) => isVisible(field) && isScalar(field) && field.name !== 'version');
+  const shown = resource.fields.filter((field) => isVisible(field) && isScalar(field) && field.name !== 'version');
+  const rank = (field: ConsoleField) => (field.name === resource.key ? 0 : COMMON_FIELDS.has(field.name) ? 2 : 1);
+  return shown
+    .map((field, index) => ({ field, index }))
+    .sort((a, b) => rank(a.field) - rank(b.field) || a.index - b.index)
+    .map(({ field }) => field);
 }
 
 /** The list's filters: the filterable visible scalars but the tenant (the tenant picker sets it). */

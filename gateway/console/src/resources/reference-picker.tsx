@@ -61,6 +61,8 @@ export function ReferencePicker({
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // the label of the record chosen here, shown at once (before the chosen record's own read)
+  const [picked, setPicked] = useState<{ value: string; label: string } | undefined>(undefined);
   // the chosen record's name, when the target is read by the same key (the usual `id`)
   const { result: chosen } = useOne<Row>({
     resource: target.path,
@@ -68,13 +70,19 @@ export function ReferencePicker({
     queryOptions: { enabled: value !== '' && refKey === target.key, staleTime: 5 * 60_000, retry: false },
   });
   useEffect(() => {
-    if (!open) setText(value === '' ? '' : chosen ? labelOf(target, chosen, refKey) : value);
-  }, [value, chosen, open, target, refKey]);
+    if (open) return;
+    if (value === '') setText('');
+    else if (picked?.value === value) setText(picked.label);
+    else setText(chosen ? labelOf(target, chosen, refKey) : value);
+  }, [value, chosen, open, target, refKey, picked]);
   const matches = useMatches(target, open ? text : '', crProcessId, open);
   const rows = matches.data ?? [];
 
   function choose(row: Row | undefined) {
-    if (row) onChange(String(row[refKey]));
+    if (row) {
+      setPicked({ value: String(row[refKey]), label: labelOf(target, row, refKey) });
+      onChange(String(row[refKey]));
+    }
     setOpen(false);
     setActive(-1);
   }
