@@ -23,6 +23,7 @@ import { ConfigError } from '../libs/src/config/config-error.ts';
 import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
 import { databaseUrlOf } from '../libs/src/config/database-url.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
+import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
 import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
 
@@ -81,6 +82,9 @@ async function main(): Promise<number> {
     complain(`configuration: ${error.message}`);
     return 1;
   }
+
+  // The gateway serves gateway/console/dist: built here, before anything starts, when its sources changed.
+  await ensureConsoleBuilt(say);
 
   // Kept as promises so that a signal during start still stops what is coming up.
   let postgres: Promise<EmbeddedPostgresServer> | undefined;

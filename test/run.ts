@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
+import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
@@ -39,6 +40,9 @@ try {
   // Chromium for the browser tests (helpers/chromium.ts), installed with apt-get when missing and a
   // selected file needs it; where it cannot be (not root), the run fails at once, saying what to run.
   if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) await ensureChromium();
+
+  // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
+  await ensureConsoleBuilt((line) => console.log(`# ${line}`));
 
   const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
   teardown.push({ what: `remove ${workDir}`, run: () => rm(workDir, { recursive: true, force: true }) });

@@ -16,6 +16,7 @@ import { sessionIsLive } from './http/context.ts';
 import { jsonBody } from './http/json-body.ts';
 import { boundByIdleness } from './http/receipt-deadline.ts';
 import { apiKeyCheck } from './middleware/api-key.ts';
+import { ConsoleCsrf } from './console/csrf.ts';
 import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
@@ -40,6 +41,9 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { consoleFile, loadConsoleFiles } from './console/files.ts';
+import { consoleManifest } from './console/manifest.ts';
+import { serveConsole } from './console/serve.ts';
 
 export interface GatewayDeps {
   config: Config;
@@ -98,6 +102,11 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
+  // the console's proof that a request comes from its own page (console/csrf.ts): one key for the whole gateway
+  const csrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
+  const consoleFiles = loadConsoleFiles(config.console.dir);
+  if (!consoleFiles) log.warn({ dir: config.console.dir }, 'the console is not built: /console/ answers 503 (npm start builds it)');
+  const manifest = consoleFile('resources.json', Buffer.from(JSON.stringify(consoleManifest(registry, { captchaSiteKey: config.console.captchaSiteKey }))));
   const limits = createRateLimiting(config, log, metrics);
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
@@ -131,8 +140,10 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       requestSanity,
       // 2a. CORS preflight, answered before the steps that need credentials (docs/interface.md#cors).
       cors.preflight,
-      // 2. API key.
-      apiKeyCheck(config.coreApiKey),
+      // 2b. The console's built files, from memory: neither credentials nor the limiter's Redis call (docs/decisions.md "The console").
+      serveConsole({ files: consoleFiles, manifest, csrf, captcha: config.console.captchaSiteKey !== undefined }),
+      // 2. API key (or, on the operator paths, the console's own request with a super user's session).
+      apiKeyCheck(config.coreApiKey, csrf),
       // 3. Rate limit per client address.
       limits.middleware,
       // 4. JWT.
@@ -146,7 +157,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         healthRoutes(config, backends, limits.health),
         // the API document is built once, at start, from the same tables as the routes
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
-        authRoutes(config, backends, tokens, limits.loginGuard),
+        authRoutes(config, backends, tokens, limits.loginGuard, csrf),
         sessionRoutes(backends, tokens),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys

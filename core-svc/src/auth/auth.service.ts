@@ -21,6 +21,7 @@ import type {
 import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { verifyCaptcha } from './captcha.ts';
+import { rolesHeld } from './roles-held.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
@@ -101,8 +102,12 @@ export function authHandlers(config: Config, tokens: TokenService) {
 
     async me(_request: unknown, ctx: CallContext): Promise<MeResponse> {
       const claims = userOf(ctx);
-      const { user } = await sessionOf(ctx.em, claims);
-      return meOf(claims, await identityOf(ctx.em, user, unauthenticated), claims.accountNo, claims.crProcessId);
+      // the roles on their own connection of the pool, while the session and identity are read
+      const [roles, identity] = await Promise.all([
+        rolesInCurrentTenant(ctx),
+        sessionOf(ctx.em, claims).then(({ user }) => identityOf(ctx.em, user, unauthenticated)),
+      ]);
+      return meOf(claims, identity, claims.accountNo, claims.crProcessId, roles);
     },
 
     async switchAccount(request: SwitchAccountRequest, ctx: CallContext): Promise<SwitchAccountResponse> {
@@ -119,7 +124,9 @@ export function authHandlers(config: Config, tokens: TokenService) {
       const { iat: _iat, exp: _exp, ...rest } = claims;
       const next: UserClaims = { ...rest, superUser: user.superUser === true, accountNo: target.accountNo, crProcessId: target.crProcessId };
       const remaining = Math.max(1, Math.floor(((session.expiresAt as Date).getTime() - Date.now()) / 1000));
-      return { token: tokens.sign(next, remaining), expiresIn: remaining, me: meOf(next, identity, target.accountNo, target.crProcessId) };
+      // the target is a tenant the user holds now (heldTenant): its roles count
+      const roles = await rolesHeld(ctx.em, claims.userCode, target.crProcessId);
+      return { token: tokens.sign(next, remaining), expiresIn: remaining, me: meOf(next, identity, target.accountNo, target.crProcessId, roles) };
     },
 
     async changePassword(request: ChangePasswordRequest, ctx: CallContext): Promise<object> {
@@ -173,7 +180,16 @@ async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ u
   return { user, session };
 }
 
-function meOf(claims: UserClaims, identity: Identity, accountNo: string, crProcessId: number): MeResponse {
+/**
+ * The roles the caller holds in its token's tenant now, as its role checks would find them: none
+ * unless it may work there (the live access's tenantHeld, true for a super user in any tenant).
+ */
+function rolesInCurrentTenant(ctx: CallContext): Promise<string[]> {
+  if (ctx.caller.kind !== 'user' || !ctx.caller.access.tenantHeld) return Promise.resolve([]);
+  return rolesHeld(ctx.em, ctx.caller.claims.userCode, ctx.caller.claims.crProcessId);
+}
+
+function meOf(claims: UserClaims, identity: Identity, accountNo: string, crProcessId: number, roles: string[]): MeResponse {
   return {
     success: true,
     userCode: claims.userCode,
@@ -181,6 +197,7 @@ function meOf(claims: UserClaims, identity: Identity, accountNo: string, crProce
     userProcess: userProcessView(identity),
     accountNo,
     crProcessId,
+    roles,
   };
 }
 

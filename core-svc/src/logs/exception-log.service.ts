@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
 import { buildQuery, pageMeta } from '@platform/libs/crud/list-query.ts';
 import type { ScalarField } from '@platform/libs/resource/resource.ts';
 import type { Row } from '@platform/libs/db/entity-schema.ts';
@@ -73,7 +73,10 @@ export function databaseExceptionRecorder(orm: MikroORM, log: Logger): Exception
   };
 }
 
-/** The exception log (docs/interface.md#sessions-and-logs): recorded by every part, read over the API key. */
+/**
+ * The exception log (docs/interface.md#sessions-and-logs): recorded by every part, read over the API
+ * key or from the console by a live super user (authorizeOperator).
+ */
 export const exceptionLogHandlers = {
   async recordException(request: RecordExceptionRequest, ctx: CallContext): Promise<object> {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();
@@ -84,7 +87,7 @@ export const exceptionLogHandlers = {
   },
 
   async getException(request: GetExceptionRequest, ctx: CallContext): Promise<ExceptionEntry> {
-    if (ctx.caller.kind !== 'internal') throw unauthenticated();
+    authorizeOperator(ctx);
     if (!isUuid(request.refId)) throw invalidField('refId', 'param.invalid', { param: 'refId' });
     const row = await ctx.em.findOne(ExceptionEntity, { refId: request.refId });
     if (!row) throw notFound('exception');
@@ -92,7 +95,7 @@ export const exceptionLogHandlers = {
   },
 
   async listExceptions(request: ListExceptionsRequest, ctx: CallContext): Promise<ListExceptionsResponse> {
-    if (ctx.caller.kind !== 'internal') throw unauthenticated();
+    authorizeOperator(ctx);
     const query = buildQuery(request.page, { fields: FILTERS, tenant: 'optional', defaultOrder: [{ createdAt: 'desc' }, { id: 'desc' }] });
     const [rows, total] = await ctx.em.findAndCount(ExceptionEntity, query.where, {
       orderBy: query.orderBy,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
 import type { Config } from '@platform/libs/config/config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
 import type { ScalarField } from '@platform/libs/resource/resource.ts';
@@ -70,7 +70,7 @@ async function findSession(em: EntityManager, sessionId: string): Promise<Row> {
 }
 
 function requireInternal(ctx: CallContext): void {
-  // The API key is checked by the gateway, which calls with the internal credential.
+  // The gateway's own bookkeeping: it calls with the internal credential.
   if (ctx.caller.kind !== 'internal') throw unauthenticated();
 }
 
@@ -84,16 +84,19 @@ async function page(
   return { content: rows.map(toSession), meta: pageMeta(bounds.page, bounds.size, total, rows.length) };
 }
 
-/** Sessions over the API key (docs/interface.md#sessions-and-logs). */
+/**
+ * Sessions over the API key (docs/interface.md#sessions-and-logs), or from the console for a live
+ * super user (authorizeOperator); RecordSessionsSeen is the gateway's alone.
+ */
 export function sessionHandlers(config: Config) {
   return {
     async getSession(request: GetSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       return toSession(await findSession(ctx.em, request.sessionId));
     },
 
     async createSession(request: CreateSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       if (!request.userCode) throw invalidField('userCode', 'field.required');
       if (!request.accountNo) throw invalidField('accountNo', 'field.required');
       const user = await ctx.em.findOne(UserInfoEntity, { userCode: request.userCode });
@@ -125,7 +128,7 @@ export function sessionHandlers(config: Config) {
     },
 
     async updateSession(request: UpdateSessionRequest, ctx: CallContext): Promise<Session> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const row = await findSession(ctx.em, request.sessionId);
       if (request.active === false && row.active === true) {
         // ended with its event (session-ended.ts), then read again as ended
@@ -142,19 +145,19 @@ export function sessionHandlers(config: Config) {
     },
 
     async listActiveSessions(_request: unknown, ctx: CallContext): Promise<{ sessions: Session[] }> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const rows = await ctx.em.find(SessionEntity, openWhere(), { orderBy: [{ loginAt: 'desc' }, { id: 'desc' }], limit: 10_000 });
       return { sessions: rows.map(toSession) };
     },
 
     async pageActiveSessions(request: PageActiveSessionsRequest, ctx: CallContext): Promise<PageSessionsResponse> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const query = buildQuery(request.page, { fields: ACTIVE_FILTERS, tenant: 'optional', defaultOrder: [{ loginAt: 'desc' }] });
       return page(ctx.em, { $and: [query.where, openWhere()] }, query.orderBy, query);
     },
 
     async pageSessionHistory(request: PageSessionHistoryRequest, ctx: CallContext): Promise<PageSessionsResponse> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       const bounds = pageBounds(request.page, request.size);
       const conditions: FilterQuery<Row>[] = [endedWhere()];
       if (request.userCode) conditions.push({ userCode: request.userCode });
@@ -182,7 +185,7 @@ export function sessionHandlers(config: Config) {
     },
 
     async getSessionStats(_request: unknown, ctx: CallContext): Promise<Statistics> {
-      requireInternal(ctx);
+      authorizeOperator(ctx);
       // One query, so that both counts see the same sessions: counted one after the other, a login
       // between the two counts made passiveCount (total minus open) fall below any true value.
       const [counts] = await ctx.em.execute<{ total: string; open: string }[]>(

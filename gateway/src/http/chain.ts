@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
  * fifteen layers made a seventh of what the gateway allocated for a GET.
  *
  * @example
- * app.use(chain([accessLog(log, options), ipFilter(rules), apiKeyCheck(key)]));
+ * app.use(chain([accessLog(log, options), ipFilter(rules), apiKeyCheck(key, csrf)]));
  */
 export function chain(handlers: readonly RequestHandler[]): RequestHandler {
   return (req, res, done) => {

@@ -7,7 +7,10 @@ import { categoryOf, type PathCategory } from '../middleware/paths.ts';
 
 /** What the filter chain learns of a request, kept in res.locals. */
 export interface RequestState {
-  /** The path's category (docs/interface.md#path-categories), worked out once for the whole chain. */
+  /**
+   * The path's category (docs/interface.md#path-categories), worked out once for the whole chain;
+   * the API-key step makes a console operator call a JWT request (middleware/console-operator.ts).
+   */
   category?: PathCategory;
   /** The verified user token and its claims, on JWT paths. */
   token?: string;

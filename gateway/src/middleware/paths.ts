@@ -4,7 +4,18 @@ export type PathCategory = 'public' | 'api-key' | 'jwt';
 // /api/docs/**: the API document and its reference page (docs/decisions.md), on the public tier
 // /api/dms-file/download/{id}: a signed URL, "no session needed" (docs/interface.md#files); its signature
 // is the credential, checked by dms-svc (docs/decisions.md)
-const PUBLIC = [/^\/actuator\/health\/?$/, /^\/api\/health\/?$/, /^\/api\/dms-share-link\/public\//, /^\/api\/docs(\/|$)/, /^\/api\/dms-file\/download\//];
+// /console/**: the console's built files and manifest, served before the API key and the limiter
+// (docs/decisions.md "The console"); /api/auth/console-login: its login, with its own CSRF proof in
+// place of the API key (console/csrf.ts)
+const PUBLIC = [
+  /^\/console(\/|$)/,
+  /^\/api\/auth\/console-login\/?$/,
+  /^\/actuator\/health\/?$/,
+  /^\/api\/health\/?$/,
+  /^\/api\/dms-share-link\/public\//,
+  /^\/api\/docs(\/|$)/,
+  /^\/api\/dms-file\/download\//,
+];
 const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
 
 export function categoryOf(path: string): PathCategory {

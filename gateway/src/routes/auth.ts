@@ -4,7 +4,9 @@ import { sendLoginRefusal, type LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { Request, Response } from 'express';
+import type { ConsoleCsrf } from '../console/csrf.ts';
 import { AUTH_OPERATIONS } from '@platform/contracts/core/auth.ts';
 import type { LoginResponse, MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
@@ -51,6 +53,7 @@ function meBody(me: MeResponse) {
     userProcess: me.userProcess ?? null,
     accountNo: me.accountNo,
     crProcessId: me.crProcessId,
+    roles: me.roles,
   };
 }
 
@@ -58,58 +61,65 @@ function meBody(me: MeResponse) {
 export const AUTH_ROUTES = AUTH_OPERATIONS;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
-export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard): RouteGroup {
+export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
+  const logIn = async (req: Request, res: Response): Promise<void> => {
+    const body = asObject(req.body);
+    for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');
+    const userCode = stringField(body, 'userCode', true) ?? '';
+    const password = stringField(body, 'password', true) ?? '';
+    const languageCode = stringField(body, 'languageCode', true) ?? '';
+    if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
+    const captchaToken = stringField(body, 'captchaToken', false);
+    const metadata = toMetadata({
+      token: tokens.internalToken('gateway'),
+      lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
+      projectCode: header(req, 'x-project-code'),
+      requestId: requestIdOf(req),
+    });
+    // docs/interface.md#limits: the sixth wrong password for one user from one address within 15 minutes is 429
+    const ip = clientIp(req);
+    const attempt = await loginGuard.admit(userCode, ip);
+    if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
+    let login: LoginResponse;
+    try {
+      login = await callRpc(
+        backends,
+        AUTH_OPERATIONS.login.rpc,
+        {
+          userCode,
+          password,
+          languageCode,
+          captchaToken,
+          ipAddress: ip,
+          userAgent: header(req, 'user-agent') ?? '',
+          projectCode: header(req, 'x-project-code'),
+        },
+        metadata,
+      );
+    } catch (error) {
+      await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
+      throw error;
+    }
+    await attempt.settle('success');
+    res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      success: true,
+      token: '',
+      userCode: login.userCode,
+      source: login.source,
+      expiresAt: login.expiresAt,
+      superUser: login.superUser,
+      userProcess: login.userProcess ?? null,
+    });
+  };
   return routerFor(AUTH_ROUTES, {
-    login: async (req, res) => {
-      const body = asObject(req.body);
-      for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');
-      const userCode = stringField(body, 'userCode', true) ?? '';
-      const password = stringField(body, 'password', true) ?? '';
-      const languageCode = stringField(body, 'languageCode', true) ?? '';
-      if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
-      const captchaToken = stringField(body, 'captchaToken', false);
-      const metadata = toMetadata({
-        token: tokens.internalToken('gateway'),
-        lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
-        projectCode: header(req, 'x-project-code'),
-        requestId: requestIdOf(req),
-      });
-      // docs/interface.md#limits: the sixth wrong password for one user from one address within 15 minutes is 429
-      const ip = clientIp(req);
-      const attempt = await loginGuard.admit(userCode, ip);
-      if (attempt.refusal) return sendLoginRefusal(req, res, attempt.refusal);
-      let login: LoginResponse;
-      try {
-        login = await callRpc(
-          backends,
-          AUTH_OPERATIONS.login.rpc,
-          {
-            userCode,
-            password,
-            languageCode,
-            captchaToken,
-            ipAddress: ip,
-            userAgent: header(req, 'user-agent') ?? '',
-            projectCode: header(req, 'x-project-code'),
-          },
-          metadata,
-        );
-      } catch (error) {
-        await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
-        throw error;
-      }
-      await attempt.settle('success');
-      res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
-      res.setHeader('Cache-Control', 'no-store');
-      res.json({
-        success: true,
-        token: '',
-        userCode: login.userCode,
-        source: login.source,
-        expiresAt: login.expiresAt,
-        superUser: login.superUser,
-        userProcess: login.userProcess ?? null,
-      });
+    login: logIn,
+
+    // the console's page holds no API key; its CSRF proof stands in for it (docs/decisions.md "The console")
+    consoleLogin: async (req, res) => {
+      if (!csrf.isGenuine(req)) throw new DomainError('SVC-SYS-1004', 'apiKey.invalid');
+      await logIn(req, res);
     },
 
     me: async (req, res) => {

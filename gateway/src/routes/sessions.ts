@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { SESSION_OPERATIONS } from '@platform/contracts/core/sessions.ts';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
@@ -8,9 +8,9 @@ import type { CreateSessionRequest, Session } from '@platform/libs/gen/platform/
 import { toMetadata } from '@platform/libs/grpc/metadata.ts';
 import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
-import { requestIdOf } from '../http/context.ts';
+import { requestIdOf, stateOf } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';
-import { header } from './crud.ts';
+import { header, userMetadata } from './crud.ts';
 import { callRpc } from './call-rpc.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
@@ -59,39 +59,43 @@ const exceptionJson = (entry: ExceptionEntry) => withNulls(entry, EXCEPTION_FIEL
 export const SESSION_ROUTES = SESSION_OPERATIONS;
 
 /**
- * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs,
- * docs/interface.md#sessions-and-logs): translated to core's SessionService and ExceptionLogService, called with the
- * internal credential once the gateway has checked the API key.
+ * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs):
+ * translated to core's SessionService and ExceptionLogService, called with the internal credential
+ * once the gateway has checked the API key; a console operator call (middleware/console-operator.ts)
+ * with the user's token instead, which core-svc serves only while that user is a super user.
  */
 export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGroup {
-  const internal = (req: Request) =>
-    toMetadata({
-      token: tokens.internalToken('gateway'),
-      lang: languageFromHeader(req.headers['accept-language']) ?? 'en',
-      projectCode: header(req, 'x-project-code'),
-      httpPath: req.originalUrl.slice(0, 1000),
-      httpMethod: req.method,
-      requestId: requestIdOf(req),
-    });
+  // the credential core-svc judges: the user token of a console operator call, else the gateway's own
+  const operatorMetadata = (req: Request, res: Response) =>
+    stateOf(res).token
+      ? userMetadata(req, res)
+      : toMetadata({
+          token: tokens.internalToken('gateway'),
+          lang: languageFromHeader(req.headers['accept-language']) ?? 'en',
+          projectCode: header(req, 'x-project-code'),
+          httpPath: req.originalUrl.slice(0, 1000),
+          httpMethod: req.method,
+          requestId: requestIdOf(req),
+        });
 
   return routerFor(SESSION_ROUTES, {
     activeSessions: async (req, res) => {
-      const { sessions } = await callRpc(backends, SESSION_OPERATIONS.activeSessions.rpc, {}, internal(req));
+      const { sessions } = await callRpc(backends, SESSION_OPERATIONS.activeSessions.rpc, {}, operatorMetadata(req, res));
       res.json(sessions.map(sessionJson));
     },
     activeSessionPage: async (req, res) => {
-      const response = await callRpc(backends, SESSION_OPERATIONS.activeSessionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
+      const response = await callRpc(backends, SESSION_OPERATIONS.activeSessionPage.rpc, { page: pageRequestFromJson(req.body) }, operatorMetadata(req, res));
       res.json(pageJson(response.content.map(sessionJson), response.meta));
     },
     sessionHistory: async (req, res, query) => {
-      const response = await callRpc(backends, SESSION_OPERATIONS.sessionHistory.rpc, query, internal(req));
+      const response = await callRpc(backends, SESSION_OPERATIONS.sessionHistory.rpc, query, operatorMetadata(req, res));
       res.json(pageJson(response.content.map(sessionJson), response.meta));
     },
     sessionStats: async (req, res) => {
-      res.json(await callRpc(backends, SESSION_OPERATIONS.sessionStats.rpc, {}, internal(req)));
+      res.json(await callRpc(backends, SESSION_OPERATIONS.sessionStats.rpc, {}, operatorMetadata(req, res)));
     },
     getSession: async (req, res) => {
-      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.getSession.rpc, { sessionId: req.params.sessionId ?? '' }, internal(req))));
+      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.getSession.rpc, { sessionId: req.params.sessionId ?? '' }, operatorMetadata(req, res))));
     },
     createSession: async (req, res) => {
       const body = asObject(req.body);
@@ -102,7 +106,7 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
       }
       // the fields are strings now; one the request requires but the body left out is the service's to refuse
       const request = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)) as Partial<CreateSessionRequest> as CreateSessionRequest;
-      const created = await callRpc(backends, SESSION_OPERATIONS.createSession.rpc, request, internal(req));
+      const created = await callRpc(backends, SESSION_OPERATIONS.createSession.rpc, request, operatorMetadata(req, res));
       res.json(sessionJson(created));
     },
     updateSession: async (req, res) => {
@@ -114,13 +118,13 @@ export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGr
         else if (name === 'expiresAt' || name === 'active') throw invalidField(name, 'field.type', { type: name === 'active' ? 'boolean' : 'string' });
         else throw invalidField(name, 'field.unknown');
       }
-      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.updateSession.rpc, request, internal(req))));
+      res.json(sessionJson(await callRpc(backends, SESSION_OPERATIONS.updateSession.rpc, request, operatorMetadata(req, res))));
     },
     getException: async (req, res) => {
-      res.json(exceptionJson(await callRpc(backends, SESSION_OPERATIONS.getException.rpc, { refId: req.params.refId ?? '' }, internal(req))));
+      res.json(exceptionJson(await callRpc(backends, SESSION_OPERATIONS.getException.rpc, { refId: req.params.refId ?? '' }, operatorMetadata(req, res))));
     },
     exceptionPage: async (req, res) => {
-      const response = await callRpc(backends, SESSION_OPERATIONS.exceptionPage.rpc, { page: pageRequestFromJson(req.body) }, internal(req));
+      const response = await callRpc(backends, SESSION_OPERATIONS.exceptionPage.rpc, { page: pageRequestFromJson(req.body) }, operatorMetadata(req, res));
       res.json(pageJson(response.content.map(exceptionJson), response.meta));
     },
   });

@@ -186,6 +186,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/console-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The console's login: sets the SVC_SESSION cookie
+         * @description For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/decisions.md "The console".
+         */
+        post: operations["consoleLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -195,7 +215,7 @@ export interface paths {
         };
         /**
          * The caller and its current account
-         * @description The caller's identity and current account, from its token.
+         * @description The caller's identity and current account, from its token, and the roles it holds there now.
          */
         get: operations["me"];
         put?: never;
@@ -3638,6 +3658,11 @@ export interface components {
              * @description Current tenant.
              */
             crProcessId: number;
+            /**
+             * @description The role codes the user holds in the current tenant now (its active groups' roles there), sorted;
+             *     a super user's too, though it passes every role check.
+             */
+            roles: string[];
         };
         /** @description Request of SwitchAccount. */
         SwitchAccountRequest: {
@@ -11661,6 +11686,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
         IfMatch: string;
+        /** @description The console's CSRF token: the value of the SVC_CONSOLE_CSRF cookie its page set (docs/decisions.md "The console"). */
+        ConsoleCsrf: string;
         /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
         IdempotencyKey: string;
     };
@@ -11846,6 +11873,7 @@ export type ParameterProjectCode = components['parameters']['ProjectCode'];
 export type ParameterAcceptLanguage = components['parameters']['AcceptLanguage'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
+export type ParameterConsoleCsrf = components['parameters']['ConsoleCsrf'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -12230,6 +12258,46 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    consoleLogin: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The console's CSRF token: the value of the SVC_CONSOLE_CSRF cookie its page set (docs/decisions.md "The console"). */
+                "X-CSRF-Token": components["parameters"]["ConsoleCsrf"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in; the token is in the cookie. */
+            200: {
+                headers: {
+                    /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -12244,7 +12312,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller. */
+            /** @description The caller; roles: the role codes it holds in its current tenant now, sorted (a super user passes every role check whatever they are). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12279,7 +12347,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The caller as GET /api/auth/me shows it in the new account. */
+            /** @description The caller as GET /api/auth/me shows it in the new account, with the roles it holds there. */
             200: {
                 headers: {
                     /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */

@@ -63,6 +63,16 @@ export function authorize(ctx: CallContext, role: string): void {
   if (!holds(access, role)) throw forbidden();
 }
 
+/**
+ * Passes an operator's call (sessions, the exception log: docs/decisions.md "The console: operator
+ * paths"): another platform service (the gateway, once it has checked the API key) or a user who is
+ * a super user now (the live flag, not the token's claim: a demotion counts at the next call); any
+ * other user is refused with 403 SVC-SYS-1003.
+ */
+export function authorizeOperator(ctx: CallContext): void {
+  if (ctx.caller.kind === 'user' && !ctx.caller.access.superUser) throw forbidden();
+}
+
 /** Whether a user's live access allows `role`: a super user holds every role, another user those read for its tenant. */
 export function holds(access: LiveAccess, role: string): boolean {
   return access.superUser || access.roles.has(role);

@@ -68,6 +68,12 @@ export interface Config {
   metricsPorts: { core: number; bpm: number; dms: number };
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
+  /**
+   * The console (docs/decisions.md "The console"): its built files (CONSOLE_DIR, default
+   * gateway/console/dist) and the reCAPTCHA v3 site key its login page runs when captchas are checked
+   * (RECAPTCHA_SITE_KEY; public by nature: it is in the page).
+   */
+  console: { dir: string; captchaSiteKey: string | undefined };
   /** Largest JSON body the gateway reads. */
   maxJsonBytes: number;
   /** Longest the gateway waits for a request's body once its headers are in (REQUEST_BODY_TIMEOUT_MS); the upload is timed by idleness instead. */
@@ -171,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
           minScore: score(env, 'RECAPTCHA_MIN_SCORE', 0.5),
         }
       : undefined,
+    console: { dir: resolve(env.CONSOLE_DIR || join(ROOT_DIR, 'gateway/console/dist')), captchaSiteKey: env.RECAPTCHA_SITE_KEY || undefined },
     maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
     requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
     uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),

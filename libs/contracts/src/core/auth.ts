@@ -23,6 +23,22 @@ export const AUTH_OPERATIONS = {
       ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
     }),
   }),
+  // the console's login: the same RPC and answer, with the console's CSRF proof in place of the API key
+  consoleLogin: rpcOperation({
+    method: 'post',
+    path: '/api/auth/console-login',
+    rpc: { service: 'core', method: AuthServiceService.login, retry: 'write' },
+    doc: (sources) => ({
+      tag: 'auth',
+      summary: "The console's login: sets the SVC_SESSION cookie",
+      description:
+        "For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/decisions.md \"The console\".",
+      body: { schema: sources.ref('LoginRequest') },
+      headers: [{ $ref: '#/components/parameters/ConsoleCsrf' }],
+      errors: [401],
+      ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
+    }),
+  }),
   me: rpcOperation({
     method: 'get',
     path: '/api/auth/me',
@@ -31,7 +47,11 @@ export const AUTH_OPERATIONS = {
       tag: 'auth',
       summary: 'The caller and its current account',
       description: sources.rpc,
-      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller.' },
+      ok: {
+        status: 200,
+        schema: sources.ref('Me'),
+        description: 'The caller; roles: the role codes it holds in its current tenant now, sorted (a super user passes every role check whatever they are).',
+      },
     }),
   }),
   switchAccount: rpcOperation({
@@ -43,7 +63,12 @@ export const AUTH_OPERATIONS = {
       summary: 'Work in another account: a new cookie',
       description: sources.rpc,
       body: { schema: sources.ref('SwitchAccountRequest') },
-      ok: { status: 200, schema: sources.ref('Me'), description: 'The caller as GET /api/auth/me shows it in the new account.', headers: SET_COOKIE },
+      ok: {
+        status: 200,
+        schema: sources.ref('Me'),
+        description: 'The caller as GET /api/auth/me shows it in the new account, with the roles it holds there.',
+        headers: SET_COOKIE,
+      },
     }),
   }),
   changePassword: rpcOperation({

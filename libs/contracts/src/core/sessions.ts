@@ -8,7 +8,8 @@ const SESSION_ID = { sessionId: { ...UUID, description: "The session's id." } };
 /**
  * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs):
  * core's SessionService and ExceptionLogService, called with the internal credential once the
- * gateway has checked the API key.
+ * gateway has checked the API key, or with a super user's token from the console
+ * (docs/decisions.md "The console: operator paths").
  */
 export const SESSION_OPERATIONS = {
   activeSessions: rpcOperation({

@@ -85,6 +85,11 @@ export interface MeResponse {
   accountNo: string;
   /** Current tenant. */
   crProcessId: number;
+  /**
+   * The role codes the user holds in the current tenant now (its active groups' roles there), sorted;
+   * a super user's too, though it passes every role check.
+   */
+  roles: string[];
 }
 
 /** Request of SwitchAccount. */
@@ -383,7 +388,15 @@ export const MeRequest: MessageFns<MeRequest> = {
 };
 
 function createBaseMeResponse(): MeResponse {
-  return { success: false, userCode: "", superUser: false, userProcess: undefined, accountNo: "", crProcessId: 0 };
+  return {
+    success: false,
+    userCode: "",
+    superUser: false,
+    userProcess: undefined,
+    accountNo: "",
+    crProcessId: 0,
+    roles: [],
+  };
 }
 
 export const MeResponse: MessageFns<MeResponse> = {
@@ -405,6 +418,9 @@ export const MeResponse: MessageFns<MeResponse> = {
     }
     if (message.crProcessId !== 0) {
       writer.uint32(48).int64(message.crProcessId);
+    }
+    for (const v of message.roles) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -468,6 +484,14 @@ export const MeResponse: MessageFns<MeResponse> = {
             }
 
             message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.roles.push(reader.string());
             continue;
           }
         }
@@ -702,7 +726,7 @@ export const AuthServiceService = {
     responseSerialize: (value: LoginResponse): Buffer => Buffer.from(LoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): LoginResponse => LoginResponse.decode(value),
   },
-  /** The caller's identity and current account, from its token. */
+  /** The caller's identity and current account, from its token, and the roles it holds there now. */
   me: {
     path: "/platform.core.v1.AuthService/Me" as const,
     requestStream: false as const,
@@ -749,7 +773,7 @@ export const AuthServiceService = {
 export interface AuthServiceServer extends UntypedServiceImplementation {
   /** Checks a user code and password and opens a session; called with the internal credential. */
   login: handleUnaryCall<LoginRequest, LoginResponse>;
-  /** The caller's identity and current account, from its token. */
+  /** The caller's identity and current account, from its token, and the roles it holds there now. */
   me: handleUnaryCall<MeRequest, MeResponse>;
   /** A new token for another account among the caller's selects (403 outside them). */
   switchAccount: handleUnaryCall<SwitchAccountRequest, SwitchAccountResponse>;
@@ -776,7 +800,7 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LoginResponse) => void,
   ): ClientUnaryCall;
-  /** The caller's identity and current account, from its token. */
+  /** The caller's identity and current account, from its token, and the roles it holds there now. */
   me(request: MeRequest, callback: (error: ServiceError | null, response: MeResponse) => void): ClientUnaryCall;
   me(
     request: MeRequest,
