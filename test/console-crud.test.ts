@@ -185,6 +185,7 @@ test.serial('branches: the partner is chosen in a picker by its name and shown b
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Picker partner ') });
   const name = unique('Harbour ');
   await page.getByRole('link', { name: 'Branches' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
   await page.getByRole('link', { name: /^Create/ }).click();
   const picker = page.getByRole('combobox', { name: 'Business partner' });
   await picker.fill(partner.partnerName.slice(0, 18));
@@ -215,6 +216,7 @@ test.serial('branches: the partner is chosen in a picker by its name and shown b
 test.serial('products: create, edit and delete; a version conflict shows a dialog, reload keeps the edit, and the save then passes', async (t) => {
   const name = unique('Widget ');
   await page.getByRole('link', { name: 'Products' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
   await page.getByRole('link', { name: /^Create/ }).click();
   await page.getByLabel('Product code').fill(unique('PR-'));
   await page.getByLabel('Product name').fill(name);
