@@ -36,6 +36,17 @@ let context: BrowserContext;
 let page: Page;
 let account: { accountNo: string; crProcessId: number };
 let user: TenantUser;
+/** Script errors and CSP refusals any page of the file met: there must be none. */
+const scriptErrors: string[] = [];
+
+/** Notes what a page's script could not do (an exception, a refused script or style). */
+function watch(on: Page): Page {
+  on.on('pageerror', (error) => scriptErrors.push(`${on.url()}: ${error.message}`));
+  on.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) scriptErrors.push(`${on.url()}: ${message.text()}`);
+  });
+  return on;
+}
 
 test.before(async () => {
   await mkdir(SHOTS, { recursive: true });
@@ -45,7 +56,7 @@ test.before(async () => {
   for (let index = 0; index < 25; index++) await createProduct(account.crProcessId, { productName: `Stock ${String(index).padStart(2, '0')}` });
   browser = await launchChromium();
   context = await browser.newContext();
-  page = await context.newPage();
+  page = watch(await context.newPage());
 });
 
 test.after.always(async () => {
@@ -280,7 +291,7 @@ test.serial('a user with only branch:read is offered no create, edit or delete o
   const partner = await createPartner(account.crProcessId);
   const branch = await createBranch(account.crProcessId, partner.id);
   const own = await browser.newContext();
-  const readerPage = await own.newPage();
+  const readerPage = watch(await own.newPage());
   await readerPage.goto(console_('/branch'));
   await logIn(readerPage, reader.userCode, reader.password);
   await readerPage.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
@@ -310,7 +321,7 @@ test.serial("switching tenant shows the other tenant's records", async (t) => {
   const here = await createBranch(account.crProcessId, (await createPartner(account.crProcessId)).id, { branchName: unique('Here ') });
   const there = await createBranch(second.crProcessId, (await createPartner(second.crProcessId)).id, { branchName: unique('There ') });
   const own = await browser.newContext();
-  const switcherPage = await own.newPage();
+  const switcherPage = watch(await own.newPage());
   await switcherPage.goto(console_('/branch'));
   await logIn(switcherPage, switcher.userCode, password);
   await switcherPage.getByRole('link', { name: here.branchName }).waitFor();
@@ -329,4 +340,23 @@ test.serial('logout ends the session: the console asks for a login again', async
   t.true(await page.getByLabel('User code').isVisible());
   // the super user's session is untouched by this one's logout
   t.is((await api('GET', '/api/auth/me', { token: (await adminSession()).token })).status, 200);
+});
+
+test.serial("a super user's lists show the tenant chosen in the tenant picker", async (t) => {
+  const own = await browser.newContext();
+  const adminPage = watch(await own.newPage());
+  const partner = await createPartner(account.crProcessId, { partnerName: unique('Elsewhere ') });
+  await adminPage.goto(console_('/business-partner'));
+  await logIn(adminPage, platform.adminUser, platform.adminPassword);
+  await adminPage.getByRole('heading', { level: 1, name: 'Business partners' }).waitFor();
+  t.is(await adminPage.getByLabel('Tenant', { exact: true }).inputValue(), '1');
+  t.is(await adminPage.getByRole('link', { name: partner.partnerName }).count(), 0);
+  await adminPage.getByLabel('Tenant', { exact: true }).fill(String(account.crProcessId));
+  await adminPage.getByRole('link', { name: partner.partnerName }).waitFor();
+  await adminPage.getByText(account.accountNo).waitFor();
+  await own.close();
+});
+
+test.serial('no page met a script error or a refusal of its content security policy', (t) => {
+  t.deepEqual(scriptErrors, []);
 });
