@@ -357,6 +357,45 @@ test.serial("a super user's lists show the tenant chosen in the tenant picker", 
   await own.close();
 });
 
+test.serial('a session that ends under a page sends the user to the login, and the login back to that page', async (t) => {
+  const own = await browser.newContext();
+  const ended = watch(await own.newPage());
+  await ended.goto(console_('/product'));
+  await logIn(ended, user.userCode, user.password);
+  await ended.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+  const session = (await own.cookies()).find((cookie) => cookie.name === 'SVC_SESSION');
+  t.is((await api('POST', '/api/auth/logout', { token: session?.value })).status, 204);
+  await ended.getByRole('link', { name: 'Branches' }).click();
+  await ended.waitForURL(/\/console\/login\?ended=1&to=%2Fbranch/);
+  await ended.getByText('Your session ended; log in again.').waitFor();
+  await logIn(ended, user.userCode, user.password);
+  await ended.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
+  t.regex(ended.url(), /\/console\/branch/);
+  await own.close();
+});
+
+test.serial('a changed password ends the session: the user logs in again with the new one', async (t) => {
+  const changer = await userWithRoles(account, ['product:read']);
+  const own = await browser.newContext();
+  const changing = watch(await own.newPage());
+  await changing.goto(console_('/change-password'));
+  await logIn(changing, changer.userCode, changer.password);
+  await changing.getByRole('heading', { level: 1, name: 'Change password' }).waitFor();
+  const renewed = unique('new-pw-');
+  await changing.getByLabel('Current password').fill(changer.password);
+  await changing.getByLabel('New password', { exact: true }).fill(renewed);
+  await changing.getByLabel('New password again').fill(renewed);
+  await changing.getByRole('button', { name: 'Save' }).click();
+  await changing.getByText('Password changed: log in with the new one.').waitFor();
+  t.is(
+    (await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: changer.userCode, password: changer.password, languageCode: 'en' } })).status,
+    401,
+  );
+  await logIn(changing, changer.userCode, renewed);
+  await changing.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+  await own.close();
+});
+
 test.serial('no page met a script error or a refusal of its content security policy', (t) => {
   t.deepEqual(scriptErrors, []);
 });

@@ -17,6 +17,7 @@ import { StatsStrip } from './stats-strip.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
+import { extensions } from '../extensions/index.ts';
 
 type Row = Record<string, unknown>;
 
@@ -42,6 +43,8 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
   });
   const plural = pluralLabel(resource);
   const rows = table.result.data;
+  const rowActions = extensions.map((extension) => extension.resources?.[resource.path]?.recordActions).filter((each) => each !== undefined);
+  const width = columns.length + (rowActions.length > 0 ? 1 : 0);
 
   return (
     <>
@@ -74,6 +77,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
               {columns.map((field) => (
                 <SortHeader key={field.name} field={field} label={fieldLabel(field, language)} sorters={table.sorters} onSort={table.setSorters} />
               ))}
+              {rowActions.length > 0 ? <th scope="col">{t('actions')}</th> : null}
             </tr>
           </thead>
           <tbody aria-busy={table.tableQuery.isFetching}>
@@ -88,16 +92,25 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
                     )}
                   </td>
                 ))}
+                {rowActions.length > 0 ? (
+                  <td>
+                    <div className="actions">
+                      {rowActions.map((Actions, index) => (
+                        <Actions key={index} resource={resource} record={row} refresh={() => void table.tableQuery.refetch()} />
+                      ))}
+                    </div>
+                  </td>
+                ) : null}
               </tr>
             ))}
             {rows.length === 0 && !table.tableQuery.isLoading ? (
               <tr>
-                <td colSpan={columns.length}>{t('noRecords')}</td>
+                <td colSpan={width}>{t('noRecords')}</td>
               </tr>
             ) : null}
             {table.tableQuery.isLoading ? (
               <tr>
-                <td colSpan={columns.length}>{t('loading')}</td>
+                <td colSpan={width}>{t('loading')}</td>
               </tr>
             ) : null}
           </tbody>

@@ -66,6 +66,7 @@ export const crudMessages = defineMessages({
     notAllowed: 'Your roles do not allow this.',
     notFound: 'There is no such resource.',
     back: 'Back to the list',
+    actions: 'Actions',
   },
   tr: {
     create: 'Oluştur',
@@ -131,5 +132,6 @@ export const crudMessages = defineMessages({
     notAllowed: 'Rolleriniz buna izin vermiyor.',
     notFound: 'Böyle bir kaynak yok.',
     back: 'Listeye dön',
+    actions: 'İşlemler',
   },
 });
