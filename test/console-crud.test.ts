@@ -127,6 +127,16 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   await page.keyboard.press('Enter');
   await page.getByText('Page 2 of 2 (25 records)').waitFor();
   t.is(await page.locator('main table tbody tr').count(), 5);
+  // the keyboard stays on the button, now at the last page; Shift+Tab and Enter page back
+  t.is(await focusedName(page), 'Next page');
+  await page.keyboard.press('Shift+Tab');
+  t.is(await focusedName(page), 'Previous page');
+  await page.keyboard.press('Enter');
+  await page.getByText('Page 1 of 2 (25 records)').waitFor();
+  await page.keyboard.press('Tab');
+  t.is(await focusedName(page), 'Next page');
+  await page.keyboard.press('Enter');
+  await page.getByText('Page 2 of 2 (25 records)').waitFor();
   await page.screenshot({ path: join(SHOTS, 'list.png'), fullPage: true });
 });
 

@@ -25,11 +25,12 @@ export function Pagination({
   const pages = Math.max(pageCount, 1);
   return (
     <nav aria-label={t('pagination')} className="pagination">
-      <button type="button" disabled={currentPage <= 1} onClick={() => onPage(currentPage - 1)}>
+      {/* aria-disabled, not disabled: the button keeps the keyboard's focus on the first and last page */}
+      <button type="button" aria-disabled={currentPage <= 1} onClick={() => currentPage > 1 && onPage(currentPage - 1)}>
         {t('previous')}
       </button>
       <span aria-live="polite">{t('pageOf', { page: currentPage, pages, total })}</span>
-      <button type="button" disabled={currentPage >= pages} onClick={() => onPage(currentPage + 1)}>
+      <button type="button" aria-disabled={currentPage >= pages} onClick={() => currentPage < pages && onPage(currentPage + 1)}>
         {t('next')}
       </button>
       <label htmlFor={sizeId}>{t('pageSize')}</label>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../shell/api.ts';
 import { useAccess } from '../shell/access.tsx';
@@ -22,6 +22,9 @@ function useAccountOf(crProcessId: number | undefined) {
   });
 }
 
+/** How long typing may pause before the typed tenant is shown: a number typed is one list call, not one per digit. */
+const SETTLE_MS = 350;
+
 /**
  * A super user's choice of tenant (every list and create names one, docs/interface.md#lists): a
  * number, offered from the user's own accounts, with the account of the tenant named beside it.
@@ -32,6 +35,14 @@ export function TenantPicker({ value, onChange }: { value: number; onChange: (cr
   const id = useId();
   const account = useAccountOf(Number.isInteger(value) && value > 0 ? value : undefined);
   const selects = me.userProcess?.userProcessSelects ?? me.userProcess?.selects ?? [];
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  useEffect(() => {
+    const typed = Number(text);
+    if (text === String(value) || !Number.isInteger(typed) || typed <= 0) return;
+    const timer = setTimeout(() => onChange(typed), SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, onChange]);
   return (
     <div className="tenant-picker">
       <label htmlFor={id}>{t('tenant')}</label>{' '}
@@ -42,12 +53,9 @@ export function TenantPicker({ value, onChange }: { value: number; onChange: (cr
         step={1}
         inputMode="numeric"
         list={`${id}-known`}
-        value={Number.isFinite(value) ? value : ''}
+        value={text}
         aria-describedby={`${id}-account`}
-        onChange={(event) => {
-          const next = Number(event.target.value);
-          if (Number.isInteger(next) && next > 0) onChange(next);
-        }}
+        onChange={(event) => setText(event.target.value)}
       />
       <datalist id={`${id}-known`}>
         {selects.map((select) => (
