@@ -101,10 +101,12 @@ test('every documented operation is routed: called with the credentials it names
         ? (await login(platform.adminUser, platform.adminPassword)).token
         : token
       : undefined;
+    // the console's login: the proof its page holds (the cookie GET /console/ sets, echoed, from this origin)
+    const consoleProof = schemes.length === 1 && schemes[0] === 'consoleCsrf' ? await consoleProofHeaders() : {};
     const res = await api(method.toUpperCase(), concretePath(documented), {
       token: bearer,
       apiKey: schemes.includes('apiKey'),
-      headers: { 'accept-language': 'en' },
+      headers: { 'accept-language': 'en', ...consoleProof },
       ...(operation.requestBody ? { body: {} } : {}),
     });
     const said = `${method.toUpperCase()} ${path} → ${res.status} ${res.text.slice(0, 160)}`;
@@ -114,6 +116,13 @@ test('every documented operation is routed: called with the credentials it names
   }
   t.deepEqual(problems, []);
 });
+
+/** The headers of a request from the console's own page: its CSRF cookie and header, and this origin. */
+async function consoleProofHeaders(): Promise<Record<string, string>> {
+  const page = await api('GET', '/console/');
+  const token = /SVC_CONSOLE_CSRF=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))?.[1] ?? '';
+  return { cookie: `SVC_CONSOLE_CSRF=${token}`, 'x-csrf-token': token, origin: new URL(platform.url).origin };
+}
 
 test('records, pages, statistics and the login and me bodies match their documented schemas', async (t) => {
   const document = await served();

@@ -60,13 +60,6 @@ export const COMMON_HEADERS: Record<string, ParameterObject> = {
       'Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001.',
     schema: { type: 'string' },
   },
-  ConsoleCsrf: {
-    name: 'X-CSRF-Token',
-    in: 'header',
-    required: true,
-    description: 'The console\'s CSRF token: the value of the SVC_CONSOLE_CSRF cookie its page set (docs/decisions.md "The console").',
-    schema: { type: 'string', maxLength: 200 },
-  },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',

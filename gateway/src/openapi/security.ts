@@ -8,18 +8,33 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'The core API key (CORE_API_KEY), for login, sessions, logs and admin paths.' },
   sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The JWT that login and switch-account set as a cookie (browsers).' },
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same JWT as Authorization: Bearer (tools).' },
+  consoleCsrf: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description:
+      'The console\'s own page (docs/decisions.md "The console"): the SVC_CONSOLE_CSRF cookie its page set, echoed in this header, with Origin this origin. Not a credential for tools.',
+  },
 };
+
+/** The console's login: its CSRF proof in place of the API key. */
+const CONSOLE_LOGIN = /^\/api\/auth\/console-login\/?$/;
+/** The operator paths a super user may call from the console (docs/decisions.md "The console: operator paths"). */
+const OPERATOR = /^\/api\/(session|logs)(\/|$)/;
 
 /**
  * What a path asks for, from the category the filter chain gives it (middleware/paths.ts): nothing
- * on public paths, the API key on API-key paths, the JWT as cookie or bearer on the rest.
+ * on public paths, the API key on API-key paths (on the operator paths, or a super user's session
+ * cookie with the console's proof), the JWT as cookie or bearer on the rest; the console's login
+ * asks for the console's proof alone.
  */
 export function securityOf(path: string): SecurityRequirementObject[] {
+  if (CONSOLE_LOGIN.test(path)) return [{ consoleCsrf: [] }];
   switch (categoryOf(path)) {
     case 'public':
       return [];
     case 'api-key':
-      return [{ apiKey: [] }];
+      return OPERATOR.test(path) ? [{ apiKey: [] }, { sessionCookie: [], consoleCsrf: [] }] : [{ apiKey: [] }];
     case 'jwt':
       return [{ sessionCookie: [] }, { bearer: [] }];
   }

@@ -11686,8 +11686,6 @@ export interface components {
         IfNoneMatch: string;
         /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
         IfMatch: string;
-        /** @description The console's CSRF token: the value of the SVC_CONSOLE_CSRF cookie its page set (docs/decisions.md "The console"). */
-        ConsoleCsrf: string;
         /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
         IdempotencyKey: string;
     };
@@ -11873,7 +11871,6 @@ export type ParameterProjectCode = components['parameters']['ProjectCode'];
 export type ParameterAcceptLanguage = components['parameters']['AcceptLanguage'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
-export type ParameterConsoleCsrf = components['parameters']['ConsoleCsrf'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -12261,9 +12258,7 @@ export interface operations {
     consoleLogin: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The console's CSRF token: the value of the SVC_CONSOLE_CSRF cookie its page set (docs/decisions.md "The console"). */
-                "X-CSRF-Token": components["parameters"]["ConsoleCsrf"];
+            header?: {
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */

@@ -34,7 +34,6 @@ export const AUTH_OPERATIONS = {
       description:
         "For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/decisions.md \"The console\".",
       body: { schema: sources.ref('LoginRequest') },
-      headers: [{ $ref: '#/components/parameters/ConsoleCsrf' }],
       errors: [401],
       ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
     }),
