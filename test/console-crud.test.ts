@@ -8,7 +8,8 @@
  * test-output/console/.
  */
 import test from 'ava';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.ts';
@@ -75,6 +76,25 @@ function focusedName(on: Page): Promise<string> {
   })()`);
 }
 
+let axeSource: Promise<string> | undefined;
+
+/**
+ * axe-core's serious and critical violations on the page as it is now (rule id and the first
+ * offending element of each). The engine is put in by the debugging protocol, which the page's CSP
+ * does not govern, so the page keeps its own policy while it is scanned.
+ */
+async function seriousViolations(on: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await on.evaluate('typeof window.axe !== "undefined"'))) await on.evaluate(await axeSource);
+  const found = (await on.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => {
+    if (result.passes.length === 0) throw new Error('axe checked nothing');
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => violation.id + ': ' + violation.nodes[0].target.join(' ') + ' ' + violation.help);
+  })`)) as string[];
+  return found;
+}
+
 async function logIn(on: Page, userCode: string, password: string): Promise<void> {
   await on.getByLabel('User code').fill(userCode);
   await on.getByLabel('Password').fill(password);
@@ -95,6 +115,7 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   await page.waitForURL(/\/console\/login\?to=/);
   await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
   await page.screenshot({ path: join(SHOTS, 'login.png') });
+  t.deepEqual(await seriousViolations(page), [], 'the login page');
 
   await page.keyboard.press('Tab');
   t.is(await focusedName(page), 'User code');
@@ -138,6 +159,8 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   await page.keyboard.press('Enter');
   await page.getByText('Page 2 of 2 (25 records)').waitFor();
   await page.screenshot({ path: join(SHOTS, 'list.png'), fullPage: true });
+  await page.getByText('Filters').click();
+  t.deepEqual(await seriousViolations(page), [], 'a list with its filters open');
 });
 
 test.serial('business partners: create, search, filter by a field, sort by a header, edit and delete', async (t) => {
@@ -247,11 +270,14 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   await page.getByRole('heading', { level: 1, name: `Product ${name}` }).waitFor();
   const id = Number(page.url().split('/').at(-1));
   t.is(Number((await api('GET', `/api/product/${id}`, { token: user.token })).body.unitPrice), 12.5);
+  await page.getByRole('heading', { name: 'History' }).waitFor();
   await page.screenshot({ path: join(SHOTS, 'record.png'), fullPage: true });
+  t.deepEqual(await seriousViolations(page), [], 'a record page');
 
   await page.getByRole('link', { name: 'Edit' }).click();
   await page.getByLabel('Unit', { exact: true }).fill('box');
   await page.screenshot({ path: join(SHOTS, 'edit.png'), fullPage: true });
+  t.deepEqual(await seriousViolations(page), [], 'an edit form');
   // someone else changes the record meanwhile
   const theirs = await api('PUT', `/api/product/${id}`, { token: user.token, body: { productName: `${name} (theirs)`, version: 0 } });
   t.is(theirs.status, 200, theirs.text);
@@ -260,6 +286,7 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   const dialog = page.getByRole('dialog', { name: 'The record changed meanwhile' });
   await dialog.waitFor();
   t.regex((await dialog.getByRole('alert').textContent()) ?? '', /reload it and try again.*SVC-SYS-4002/);
+  t.deepEqual(await seriousViolations(page), [], 'the conflict dialog');
   await dialog.getByRole('button', { name: 'Reload' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await page.getByRole('status').filter({ hasText: 'Product name' }).waitFor();
