@@ -15,6 +15,7 @@ export function roleFor(resource: string, action: string): string {
   return `${resource}:${ROLE_OF_ACTION[action] ?? action}`;
 }
 
+/** The provider over the user in the query cache (ME_KEY), so that it follows a tenant switch at once. */
 export function accessControlFor(queryClient: QueryClient): AccessControlProvider {
   return {
     can: async ({ resource, action }) => {

@@ -107,6 +107,7 @@ function ManifestFailed({ error, retry }: { error: unknown; retry: () => void })
   );
 }
 
+/** The whole console: its language, the manifest, then Refine and the routes. */
 export function App() {
   const [language, setLanguage] = useState<Language>(currentLanguage);
   const [manifest, setManifest] = useState<ConsoleManifest | null>(null);

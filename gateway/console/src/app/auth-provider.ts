@@ -10,6 +10,7 @@ import { api, ApiError } from '../shell/api.ts';
 import { storeLanguage, type Language } from '../shell/language.ts';
 import { ensureMe, ME_KEY } from './session.ts';
 
+/** What the login page sends to Refine's login. */
 export interface LoginInput {
   userCode: string;
   password: string;
@@ -24,6 +25,7 @@ export function safeReturnPath(to: string | null | undefined): string {
   return to && to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/';
 }
 
+/** The provider over the query cache that holds the user (session.ts). */
 export function authProviderFor(queryClient: QueryClient): AuthProvider {
   return {
     login: async ({ userCode, password, languageCode, captchaToken, to }: LoginInput) => {

@@ -15,6 +15,7 @@ interface PageResponse<T> {
   totalElements: number;
 }
 
+/** The body of `POST /api/{path}/list` (docs/interface.md#lists). */
 export interface PageRequest {
   page: number;
   size: number;
@@ -41,6 +42,7 @@ export function pageFilter(filters: readonly CrudFilter[]): Pick<PageRequest, 's
   return { searchTerm, filter };
 }
 
+/** Refine's data calls as the platform's CRUD set: one provider for every resource. */
 export const dataProvider: DataProvider = {
   getApiUrl: () => '/api',
 

@@ -8,6 +8,7 @@ import { fill } from '../shell/i18n.tsx';
 import { storeLanguage, type Language } from '../shell/language.ts';
 import { shellMessages } from './messages.ts';
 
+/** The provider of one language; the shell makes a new one when the language changes. */
 export function i18nProviderFor(language: Language, setLanguage: (language: Language) => void): I18nProvider {
   const words: Readonly<Record<string, string>> = shellMessages[language];
   return {

@@ -7,6 +7,7 @@ import { createContext, useContext } from 'react';
 import type { ConsoleManifest, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { api } from '../shell/api.ts';
 
+/** Where the gateway serves the manifest (gateway/src/console). */
 export const MANIFEST_PATH = '/console/resources.json';
 
 /** The manifest, once per page load (a second call answers the same promise). */
@@ -19,6 +20,7 @@ export function loadManifest(): Promise<ConsoleManifest> {
   return loading;
 }
 
+/** The loaded manifest, for every page under the shell. */
 export const ManifestContext = createContext<ConsoleManifest | null>(null);
 
 /** The manifest; only under the shell, which renders nothing before it has it. */

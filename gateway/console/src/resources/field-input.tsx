@@ -8,6 +8,7 @@ import { ReferencePicker } from './reference-picker.tsx';
 /** Up to four decimals, as the platform keeps money and quantities (docs/interface.md#records). */
 export const DECIMAL_PATTERN = '-?[0-9]+([.,][0-9]{1,4})?';
 
+/** What a scalar control needs: its field, its text value, and the tenant a reference is chosen in. */
 export interface ScalarInputProps {
   id: string;
   field: ConsoleField;
@@ -20,13 +21,15 @@ export interface ScalarInputProps {
   describedBy?: string;
   /** In a filter: an enum's empty choice reads "Any". */
   emptyLabel?: string;
+  /** A filter's control: no pattern (a filter names a value, the form checks what is written). */
+  filter?: boolean;
 }
 
 /**
  * The control of one scalar value by its kind: text and patterns, numbers with their bounds,
  * decimals, dates and times, an enum's values, and a reference as a picker over its target.
  */
-export function ScalarInput({ id, field, value, onChange, crProcessId, required, readOnly, describedBy, emptyLabel }: ScalarInputProps) {
+export function ScalarInput({ id, field, value, onChange, crProcessId, required, readOnly, describedBy, emptyLabel, filter }: ScalarInputProps) {
   const t = useT(crudMessages);
   const access = useAccess();
   const resources = useManifest().resources;
@@ -71,7 +74,14 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
       return <textarea {...common} rows={4} maxLength={field.maxLength} value={value} onChange={(event) => onChange(event.target.value)} />;
     default:
       return (
-        <input {...common} type="text" maxLength={field.maxLength} pattern={field.pattern} value={value} onChange={(event) => onChange(event.target.value)} />
+        <input
+          {...common}
+          type="text"
+          maxLength={field.maxLength}
+          pattern={filter ? undefined : field.pattern}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
       );
   }
 }

@@ -7,6 +7,7 @@ import type { CrudFilter } from '@refinedev/core';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { SEARCH_FIELD } from '../app/data-provider.ts';
 
+/** The filter form's texts by control name (`field`, `fieldFrom`, `fieldTo`, SEARCH_FIELD). */
 export type FilterDraft = Readonly<Record<string, string>>;
 
 /** The value a filter sends for what its control holds (numbers as numbers, local times as UTC). */
@@ -23,6 +24,7 @@ export function isRange(field: ConsoleField): boolean {
   return field.range && !field.references;
 }
 
+/** Refine's filters of what the filter form holds; empty controls filter nothing. */
 export function filtersOf(fields: readonly ConsoleField[], draft: FilterDraft): CrudFilter[] {
   const filters: CrudFilter[] = [];
   if (draft[SEARCH_FIELD]) filters.push({ field: SEARCH_FIELD, operator: 'contains', value: draft[SEARCH_FIELD] });

@@ -7,9 +7,13 @@ import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/
 import { formFields } from './fields.ts';
 import { toLocalInput } from './filter-values.ts';
 
+/** One row of an `objects` field in a form. */
 export type ObjectRow = Record<string, string | boolean>;
+/** What one control holds. */
 export type FormValue = string | boolean | ObjectRow[];
+/** A form's values by field name. */
 export type FormValues = Record<string, FormValue>;
+/** A create writes every given field; an edit leaves immutable ones out. */
 export type FormMode = 'create' | 'edit';
 
 function scalarToForm(field: ConsoleField, value: unknown): string | boolean {

@@ -40,6 +40,7 @@ export function humanize(name: string, dropId = false): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A field's label in the console's language. */
 export function fieldLabel(field: Pick<ConsoleField, 'name' | 'references'>, language: Language): string {
   if (language === 'tr' && TURKISH_FIELDS[field.name]) return TURKISH_FIELDS[field.name] ?? field.name;
   return ENGLISH_FIELDS[field.name] ?? humanize(field.name, field.references !== undefined);

@@ -80,6 +80,7 @@ export function ListFilters({
                           value={draft[`${field.name}${end}`] ?? ''}
                           onChange={set(`${field.name}${end}`)}
                           crProcessId={crProcessId}
+                          filter
                         />
                       </div>
                     ))}
@@ -96,6 +97,7 @@ export function ListFilters({
                     onChange={set(field.name)}
                     crProcessId={crProcessId}
                     emptyLabel={t('any')}
+                    filter
                   />
                 </div>
               );

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 
+/** The page sizes offered: the interface allows up to 500, a page of people's reading is at most 100. */
 export const PAGE_SIZES = [20, 50, 100] as const;
 
 /** Previous and next page, where the list is, and its page size (20, 50 or 100). */

@@ -112,7 +112,6 @@ export function RecordForm({
   return (
     <form
       className="record-form"
-      noValidate={false}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         onSubmit();

@@ -45,6 +45,7 @@ function Guarded({
   return <Suspense fallback={<p>{t('loading')}</p>}>{children(resource)}</Suspense>;
 }
 
+/** `/:resource`: the list, or an extension's in its place. */
 export function ListRoute() {
   return (
     <Guarded role="read" operation="list">
@@ -56,6 +57,7 @@ export function ListRoute() {
   );
 }
 
+/** `/:resource/:key`: a record's page. */
 export function RecordRoute() {
   const key = useParams().key ?? '';
   return (
@@ -65,6 +67,7 @@ export function RecordRoute() {
   );
 }
 
+/** `/:resource/new`: the create form. */
 export function CreateRoute() {
   return (
     <Guarded role="write" operation="create">
@@ -73,6 +76,7 @@ export function CreateRoute() {
   );
 }
 
+/** `/:resource/:key/edit`: the edit form. */
 export function EditRoute() {
   const key = useParams().key ?? '';
   return (
