@@ -178,7 +178,7 @@ async function main(): Promise<number> {
   }
   if (signalled) return finished;
 
-  const lines = ['', `Platform ready: ${ready.url}`];
+  const lines = ['', `Platform ready: ${ready.url}`, `  Console:             ${ready.url}/console/`];
   if (shown.apiKey) lines.push(`  API key (X-API-Key): ${shown.apiKey}${shown.secretsGenerated ? '  (new; kept in .data/secrets.json)' : ''}`);
   if (shown.adminPassword) {
     lines.push(`  Admin user:          ${given.ADMIN_USER_CODE || 'admin'}`);
