@@ -6,9 +6,10 @@ import { useEffect, useRef } from 'react';
  */
 export function PageTitle({ children, title }: { children: React.ReactNode; title: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // focus once, when the page opens: a title that changes later (a record loaded, the language switched) moves nothing
+  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     document.title = title;
-    heading.current?.focus({ preventScroll: false });
   }, [title]);
   return (
     <h1 ref={heading} tabIndex={-1} className="page-title">
