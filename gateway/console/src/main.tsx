@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <main>Console</main>;
-}
+import './shell/theme.css';
+import './ui/ui.css';
+import './app/app.css';
+import './resources/resources.css';
+import { App } from './app/app.tsx';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

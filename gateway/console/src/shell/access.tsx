@@ -5,6 +5,13 @@
  */
 import { createContext, useContext } from 'react';
 
+/** An account the user may switch to: its number, name and tenant. */
+export interface TenantSelect {
+  accountNo: string;
+  crProcessId?: number;
+  accountName?: string;
+}
+
 export interface Me {
   userCode: string;
   superUser: boolean;
@@ -12,7 +19,11 @@ export interface Me {
   crProcessId: number;
   /** Role codes held in the current tenant (`branch:read`, `accrual:approve`). */
   roles: readonly string[];
-  userProcess?: { selects?: readonly { accountNo: string; crProcessId?: number; accountName?: string }[] } & Record<string, unknown>;
+  userProcess?: {
+    /** The accounts the user may work in (docs/interface.md#identity), ordered by accountNo. */
+    userProcessSelects?: readonly TenantSelect[];
+    selects?: readonly TenantSelect[];
+  } & Record<string, unknown>;
 }
 
 export interface Access {

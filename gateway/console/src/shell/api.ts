@@ -19,6 +19,11 @@ export class ApiError extends Error {
     this.refId = refId;
   }
 
+  /** The status under the name Refine's hooks read (its HttpError). */
+  get statusCode(): number {
+    return this.status;
+  }
+
   /** A version conflict: 409 SVC-SYS-4002 (stale `version`) or 412 (failed `If-Match`). */
   get isConflict(): boolean {
     return this.code === 'SVC-SYS-4002';

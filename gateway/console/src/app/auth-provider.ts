@@ -1,0 +1,65 @@
+/**
+ * Refine's auth provider over the platform's console login (docs/interface.md#auth): the session
+ * lives in the SVC_SESSION cookie, so `check` asks GET /api/auth/me (through the cache the shell
+ * reads too) and logout asks the platform to end the session. A session that ends under a page
+ * (401 SVC-SYS-1001) is handled by SessionEndedRedirect, which keeps the page to return to.
+ */
+import type { AuthProvider } from '@refinedev/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../shell/api.ts';
+import { storeLanguage, type Language } from '../shell/language.ts';
+import { ensureMe, ME_KEY } from './session.ts';
+
+/** What the login page sends to Refine's login. */
+export interface LoginInput {
+  userCode: string;
+  password: string;
+  languageCode: Language;
+  captchaToken?: string;
+  /** Where to go after the login (a path under /console/), default the home page. */
+  to?: string;
+}
+
+/** Only paths of the console itself: a `to` from the address bar never leads elsewhere. */
+export function safeReturnPath(to: string | null | undefined): string {
+  return to && to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/';
+}
+
+/** The provider over the query cache that holds the user (session.ts). */
+export function authProviderFor(queryClient: QueryClient): AuthProvider {
+  return {
+    login: async ({ userCode, password, languageCode, captchaToken, to }: LoginInput) => {
+      try {
+        storeLanguage(languageCode);
+        await api('/api/auth/console-login', { method: 'POST', body: { userCode, password, languageCode, captchaToken } });
+        queryClient.removeQueries({ queryKey: ME_KEY });
+        await ensureMe(queryClient);
+        return { success: true, redirectTo: safeReturnPath(to) };
+      } catch (error) {
+        return { success: false, error: error as Error };
+      }
+    },
+
+    logout: async () => {
+      // a session already over is logged out all the same
+      await api('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+      queryClient.clear();
+      return { success: true, redirectTo: '/login' };
+    },
+
+    check: async () => {
+      try {
+        await ensureMe(queryClient);
+        return { authenticated: true };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return { authenticated: false, redirectTo: '/login' };
+        return { authenticated: false, error: error as Error, redirectTo: '/login' };
+      }
+    },
+
+    // a 401 SVC-SYS-1001 reaches SessionEndedRedirect through api.ts; other errors are the page's to show
+    onError: async () => ({}),
+
+    getIdentity: async () => ensureMe(queryClient),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Refine's data provider over the platform's CRUD set (docs/interface.md#crud, #lists): a list is
+ * `POST /api/{path}/list` with a PageRequest, a record `GET|PUT|DELETE /api/{path}/{key}`. Refine's
+ * filters map to the PageRequest's filter: `eq` to equality, `gte`/`lte` to `<field>From`/`<field>To`,
+ * and the pseudo-field SEARCH_FIELD to `searchTerm`. An update carries `If-Match: W/"<version>"`.
+ */
+import type { CrudFilter, DataProvider } from '@refinedev/core';
+import { api } from '../shell/api.ts';
+
+/** The filter field that stands for the list's searchTerm. */
+export const SEARCH_FIELD = '$searchTerm';
+
+interface PageResponse<T> {
+  content: T[];
+  totalElements: number;
+}
+
+/** The body of `POST /api/{path}/list` (docs/interface.md#lists). */
+export interface PageRequest {
+  page: number;
+  size: number;
+  searchTerm?: string;
+  sorts?: { field: string; direction: 'ASC' | 'DESC' }[];
+  filter: Record<string, unknown>;
+}
+
+function recordPath(resource: string, id: string | number): string {
+  return `/api/${resource}/${encodeURIComponent(String(id))}`;
+}
+
+/** The PageRequest's searchTerm and filter of Refine's filters; empty values are no filter. */
+export function pageFilter(filters: readonly CrudFilter[]): Pick<PageRequest, 'searchTerm' | 'filter'> {
+  const filter: Record<string, unknown> = {};
+  let searchTerm: string | undefined;
+  for (const each of filters) {
+    if (!('field' in each) || each.value === undefined || each.value === null || each.value === '') continue;
+    if (each.field === SEARCH_FIELD) searchTerm = String(each.value);
+    else if (each.operator === 'gte') filter[`${each.field}From`] = each.value;
+    else if (each.operator === 'lte') filter[`${each.field}To`] = each.value;
+    else if (each.operator === 'eq') filter[each.field] = each.value;
+  }
+  return { searchTerm, filter };
+}
+
+/** Refine's data calls as the platform's CRUD set: one provider for every resource. */
+export const dataProvider: DataProvider = {
+  getApiUrl: () => '/api',
+
+  getList: async ({ resource, pagination, sorters, filters }) => {
+    const { searchTerm, filter } = pageFilter(filters ?? []);
+    const request: PageRequest = {
+      page: (pagination?.currentPage ?? 1) - 1,
+      size: pagination?.pageSize ?? 20,
+      searchTerm,
+      sorts: (sorters ?? []).map((sort) => ({ field: sort.field, direction: sort.order === 'desc' ? 'DESC' : 'ASC' })),
+      filter,
+    };
+    const page = await api<PageResponse<never>>(`/api/${resource}/list`, { method: 'POST', body: request });
+    return { data: page.content, total: page.totalElements };
+  },
+
+  getOne: async ({ resource, id }) => ({ data: await api(recordPath(resource, id)) }),
+
+  create: async ({ resource, variables }) => ({ data: await api(`/api/${resource}`, { method: 'POST', body: variables }) }),
+
+  update: async ({ resource, id, variables }) => {
+    const version = (variables as { version?: unknown }).version;
+    const headers: Record<string, string> = typeof version === 'number' ? { 'If-Match': `W/"${version}"` } : {};
+    return { data: await api(recordPath(resource, id), { method: 'PUT', body: variables, headers }) };
+  },
+
+  deleteOne: async ({ resource, id }) => {
+    await api(recordPath(resource, id), { method: 'DELETE' });
+    return { data: { id } as never };
+  },
+
+  custom: async ({ url, method, payload, query }) => {
+    const search = query ? `?${new URLSearchParams(query as Record<string, string>)}` : '';
+    const upper = method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+    return { data: await api(`${url}${search}`, { method: upper, body: payload }) };
+  },
+};

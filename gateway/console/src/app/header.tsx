@@ -1,0 +1,33 @@
+import { Link } from 'react-router';
+import { useLogout } from '@refinedev/core';
+import { useAccess } from '../shell/access.tsx';
+import { useT } from '../shell/i18n.tsx';
+import { shellMessages } from './messages.ts';
+import { LanguageSwitch } from './language-switch.tsx';
+import { TenantSwitcher } from './tenant-switcher.tsx';
+
+/** The banner: who is logged in, in which tenant, the language, password change and logout. */
+export function Header() {
+  const t = useT(shellMessages);
+  const { me } = useAccess();
+  const logout = useLogout();
+  return (
+    <header className="app-header">
+      <Link to="/" className="brand">
+        {t('console')}
+      </Link>
+      <span className="header-item">
+        {t('user')}: <strong>{me.userCode}</strong>
+        {me.superUser ? ` (${t('superUser')})` : ''}
+      </span>
+      <TenantSwitcher />
+      <LanguageSwitch />
+      <Link to="/change-password" className="header-item">
+        {t('changePassword')}
+      </Link>
+      <button type="button" onClick={() => logout.mutate()}>
+        {t('logout')}
+      </button>
+    </header>
+  );
+}

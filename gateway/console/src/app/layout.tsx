@@ -1,0 +1,24 @@
+import { Outlet } from 'react-router';
+import { useT } from '../shell/i18n.tsx';
+import { shellMessages } from './messages.ts';
+import { Header } from './header.tsx';
+import { Nav } from './nav.tsx';
+
+/** The logged-in frame: a skip link, the banner, the menu and the page in <main>. */
+export function Layout() {
+  const t = useT(shellMessages);
+  return (
+    <div className="app-frame">
+      <a href="#main" className="skip-link">
+        {t('skipToContent')}
+      </a>
+      <Header />
+      <div className="app-body">
+        <Nav />
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

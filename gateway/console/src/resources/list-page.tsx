@@ -1,0 +1,132 @@
+import { useContext } from 'react';
+import { Link } from 'react-router';
+import { useTable } from '@refinedev/core';
+import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { useAccess } from '../shell/access.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
+import { PageTitle } from '../ui/page-title.tsx';
+import { ErrorAlert } from '../ui/error-alert.tsx';
+import { crudMessages } from './messages.ts';
+import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
+import { filterFields, listColumns } from './fields.ts';
+import { FieldValue } from './field-value.tsx';
+import { ListFilters } from './list-filters.tsx';
+import { Pagination } from './pagination.tsx';
+import { SortHeader } from './sort-header.tsx';
+import { StatsStrip } from './stats-strip.tsx';
+import { TenantPicker } from './tenant-picker.tsx';
+import { useTenant } from './use-tenant.ts';
+import { recordPath } from './record-link.ts';
+import { extensions } from '../extensions/index.ts';
+
+type Row = Record<string, unknown>;
+
+/**
+ * A resource's records, one page at a time (`POST /api/{path}/list`): search and filters, columns
+ * sortable by their headers, a stats strip, paging, and for a super user the tenant shown. The
+ * state lives in the address (Refine's syncWithLocation), so a reload or a login returns to it.
+ */
+export function ListPage({ resource }: { resource: ConsoleResource }) {
+  const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
+  const access = useAccess();
+  const [tenant, setTenant, superUser] = useTenant();
+  const columns = listColumns(resource);
+  const linkField = columns.some((field) => field.name === resource.display) ? resource.display : resource.key;
+  const table = useTable<Row>({
+    resource: resource.path,
+    pagination: { pageSize: 20, mode: 'server' },
+    sorters: { mode: 'server' },
+    filters: { permanent: [{ field: 'crProcessId', operator: 'eq', value: tenant }], defaultBehavior: 'replace', mode: 'server' },
+    syncWithLocation: true,
+    queryOptions: { retry: false },
+  });
+  const plural = pluralLabel(resource);
+  const rows = table.result.data;
+  const rowActions = extensions.map((extension) => extension.resources?.[resource.path]?.recordActions).filter((each) => each !== undefined);
+  const width = columns.length + (rowActions.length > 0 ? 1 : 0);
+
+  return (
+    <>
+      <div className="page-head">
+        <PageTitle title={plural}>{plural}</PageTitle>
+        {resource.operations.create && access.can(`${resource.path}:write`) ? (
+          <Link className="button primary" to={`/${resource.path}/new`}>
+            {t('create')}
+            <span className="visually-hidden"> {singularLabel(resource)}</span>
+          </Link>
+        ) : null}
+      </div>
+      {superUser ? <TenantPicker value={tenant} onChange={setTenant} /> : null}
+      {resource.operations.stats ? <StatsStrip resource={resource} crProcessId={tenant} superUser={superUser} /> : null}
+      <ListFilters
+        fields={filterFields(resource)}
+        filters={table.filters}
+        crProcessId={tenant}
+        onApply={(filters) => {
+          table.setFilters(filters, 'replace');
+          table.setCurrentPage(1);
+        }}
+      />
+      <ErrorAlert error={table.tableQuery.error} />
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">{t('records', { resource: plural })}</caption>
+          <thead>
+            <tr>
+              {columns.map((field) => (
+                <SortHeader key={field.name} field={field} label={fieldLabel(field, language)} sorters={table.sorters} onSort={table.setSorters} />
+              ))}
+              {rowActions.length > 0 ? <th scope="col">{t('actions')}</th> : null}
+            </tr>
+          </thead>
+          <tbody aria-busy={table.tableQuery.isFetching}>
+            {rows.map((row) => (
+              <tr key={String(row[resource.key])}>
+                {columns.map((field) => (
+                  <td key={field.name}>
+                    {field.name === linkField ? (
+                      <Link to={recordPath(resource, row)}>{String(row[field.name] ?? row[resource.key])}</Link>
+                    ) : (
+                      <FieldValue field={field} value={row[field.name]} />
+                    )}
+                  </td>
+                ))}
+                {rowActions.length > 0 ? (
+                  <td>
+                    <div className="actions">
+                      {rowActions.map((Actions, index) => (
+                        <Actions key={index} resource={resource} record={row} refresh={() => void table.tableQuery.refetch()} />
+                      ))}
+                    </div>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+            {rows.length === 0 && !table.tableQuery.isLoading ? (
+              <tr>
+                <td colSpan={width}>{t('noRecords')}</td>
+              </tr>
+            ) : null}
+            {table.tableQuery.isLoading ? (
+              <tr>
+                <td colSpan={width}>{t('loading')}</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <Pagination
+        currentPage={table.currentPage}
+        pageCount={table.pageCount}
+        total={table.result.total ?? 0}
+        pageSize={table.pageSize}
+        onPage={table.setCurrentPage}
+        onPageSize={(size) => {
+          table.setPageSize(size);
+          table.setCurrentPage(1);
+        }}
+      />
+    </>
+  );
+}

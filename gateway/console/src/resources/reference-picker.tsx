@@ -1,0 +1,154 @@
+import { useEffect, useId, useState } from 'react';
+import { useOne } from '@refinedev/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { api } from '../shell/api.ts';
+import { useT } from '../shell/i18n.tsx';
+import { crudMessages } from './messages.ts';
+
+type Row = Record<string, unknown>;
+
+const MATCHES = 10;
+
+/** The records of `target` matching `term` (its searchTerm), in the tenant: `POST /api/{target}/list`. */
+function useMatches(target: ConsoleResource, term: string, crProcessId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['console', 'picker', target.path, crProcessId, term],
+    enabled,
+    staleTime: 30_000,
+    queryFn: async ({ signal }) => {
+      const page = await api<{ content: Row[] }>(`/api/${target.path}/list`, {
+        method: 'POST',
+        body: { page: 0, size: MATCHES, searchTerm: term || undefined, filter: { crProcessId } },
+        signal,
+      });
+      return page.content;
+    },
+  });
+}
+
+function labelOf(target: ConsoleResource, row: Row, key: string): string {
+  const display = row[target.display];
+  return display === undefined || display === null || String(display) === String(row[key]) ? String(row[key]) : `${String(display)} (${String(row[key])})`;
+}
+
+/**
+ * A reference chosen by name: an ARIA 1.2 combobox whose list is the target's records matching what
+ * was typed (its searchTerm), shown by their display field; the value is the reference's key (`id`,
+ * or `userCode` of a user). Arrow keys move, Enter chooses, Escape closes.
+ */
+export function ReferencePicker({
+  id,
+  target,
+  refKey,
+  value,
+  onChange,
+  crProcessId,
+  required,
+  describedBy,
+}: {
+  id: string;
+  target: ConsoleResource;
+  refKey: string;
+  value: string;
+  onChange: (value: string) => void;
+  crProcessId: number;
+  required?: boolean;
+  describedBy?: string;
+}) {
+  const t = useT(crudMessages);
+  const listId = useId();
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  // the label of the record chosen here, shown at once (before the chosen record's own read)
+  const [picked, setPicked] = useState<{ value: string; label: string } | undefined>(undefined);
+  // the chosen record's name, when the target is read by the same key (the usual `id`)
+  const { result: chosen } = useOne<Row>({
+    resource: target.path,
+    id: value,
+    queryOptions: { enabled: value !== '' && refKey === target.key, staleTime: 5 * 60_000, retry: false },
+  });
+  useEffect(() => {
+    if (open) return;
+    if (value === '') setText('');
+    else if (picked?.value === value) setText(picked.label);
+    else setText(chosen ? labelOf(target, chosen, refKey) : value);
+  }, [value, chosen, open, target, refKey, picked]);
+  const matches = useMatches(target, open ? text : '', crProcessId, open);
+  const rows = matches.data ?? [];
+
+  function choose(row: Row | undefined) {
+    if (row) {
+      setPicked({ value: String(row[refKey]), label: labelOf(target, row, refKey) });
+      onChange(String(row[refKey]));
+    }
+    setOpen(false);
+    setActive(-1);
+  }
+
+  return (
+    <div className="picker">
+      <input
+        id={id}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        aria-describedby={describedBy}
+        required={required}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+          setActive(-1);
+          if (event.target.value === '') onChange('');
+        }}
+        onFocus={() => setOpen(false)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            if (!open) setOpen(true);
+            setActive((index) => Math.min(index + 1, rows.length - 1));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setActive((index) => Math.max(index - 1, 0));
+          } else if (event.key === 'Enter' && open) {
+            event.preventDefault();
+            choose(rows[active >= 0 ? active : 0]);
+          } else if (event.key === 'Escape' && open) {
+            event.preventDefault();
+            setOpen(false);
+          }
+        }}
+      />
+      <ul id={listId} role="listbox" className="picker-list" hidden={!open}>
+        {open && matches.isFetched && rows.length === 0 ? (
+          <li role="option" aria-selected="false" aria-disabled="true" className="muted">
+            {t('noMatches')}
+          </li>
+        ) : null}
+        {rows.map((row, index) => (
+          <li
+            key={String(row[refKey])}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            className={index === active ? 'active' : undefined}
+            // mousedown before the input's blur closes the list
+            onMouseDown={(event) => {
+              event.preventDefault();
+              choose(row);
+            }}
+          >
+            {labelOf(target, row, refKey)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
