@@ -8,10 +8,10 @@
  * test-output/console/.
  */
 import test from 'ava';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import {
   adminSession,
@@ -74,25 +74,6 @@ function focusedName(on: Page): Promise<string> {
     const labelled = el.id ? document.querySelector('label[for="' + el.id + '"]') : null;
     return (el.getAttribute('aria-label') || (labelled && labelled.textContent) || el.textContent || '').trim();
   })()`);
-}
-
-let axeSource: Promise<string> | undefined;
-
-/**
- * axe-core's serious and critical violations on the page as it is now (rule id and the first
- * offending element of each). The engine is put in by the debugging protocol, which the page's CSP
- * does not govern, so the page keeps its own policy while it is scanned.
- */
-async function seriousViolations(on: Page): Promise<string[]> {
-  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  if (!(await on.evaluate('typeof window.axe !== "undefined"'))) await on.evaluate(await axeSource);
-  const found = (await on.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) => {
-    if (result.passes.length === 0) throw new Error('axe checked nothing');
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => violation.id + ': ' + violation.nodes[0].target.join(' ') + ' ' + violation.help);
-  })`)) as string[];
-  return found;
 }
 
 async function logIn(on: Page, userCode: string, password: string): Promise<void> {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
@@ -156,6 +157,7 @@ test.serial('a 50 MB upload shows its progress, lands in the category and downlo
   t.is(seen[seen.length - 1], 100);
   t.log(`progress values seen: ${seen.length} (${seen.slice(0, 12).join(', ')}${seen.length > 12 ? ', …' : ''})`);
   await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
+  t.deepEqual(await seriousViolations(page), [], 'the documents page');
   await page.screenshot({ path: `${SHOTS}/documents.png`, fullPage: true });
 
   await page.getByRole('link', { name: 'big-archive.bin' }).click();
@@ -215,6 +217,7 @@ test.serial('a share link with a password: copied from the file page, refused a 
   const url = (await page.evaluate('navigator.clipboard.readText()')) as string;
   t.regex(url, new RegExp(`^${platform.url}/console/share/[A-Za-z0-9_-]+$`), 'the console page of the token is copied');
   shared = { url, password };
+  t.deepEqual(await seriousViolations(page), [], "a file's page with its share links");
   await page.screenshot({ path: `${SHOTS}/file.png`, fullPage: true });
 
   // the recipient: a fresh browser context, no session
@@ -231,6 +234,7 @@ test.serial('a share link with a password: copied from the file page, refused a 
     await share.getByRole('button', { name: 'Open' }).click();
     await share.getByText('big-archive.bin').waitFor();
     t.truthy(await share.getByText('50 MB').count(), 'the page names the size');
+    t.deepEqual(await seriousViolations(share), [], 'the public share page');
     await share.screenshot({ path: `${SHOTS}/share.png`, fullPage: true });
     const [download] = await Promise.all([share.waitForEvent('download'), share.getByRole('link', { name: 'Download' }).click()]);
     t.is(await savedSha(download), bigSha, 'the recipient downloads the uploaded bytes');

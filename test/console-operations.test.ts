@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createAccount, createAccrual, createUser, freshTenant, login, userWithRoles } from './helpers/factories.ts';
@@ -54,6 +55,7 @@ test.serial('an accrual is approved then invoiced on its page: each button shows
   await approve.waitFor();
   t.is(await invoice.count(), 0, 'no invoice while PENDING');
   t.is(await cancel.count(), 1);
+  t.deepEqual(await seriousViolations(page), [], 'an accrual with its moves');
   await page.screenshot({ path: `${SHOTS}/accrual-pending.png`, fullPage: true });
 
   await approve.click();
@@ -144,6 +146,7 @@ test.serial('the dashboard shows the figures the API answers', async (t) => {
     new RegExp(`^${usage.fileCount}$`),
   );
   await page.getByRole('table', { name: 'Sessions per day, last 14 days' }).waitFor({ state: 'attached' });
+  t.deepEqual(await seriousViolations(page), [], 'the dashboard');
   await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
   await page.context().close();
 });
@@ -159,6 +162,7 @@ test.serial("a super user ends another user's session on the sessions page: that
   await page.getByRole('button', { name: 'Search' }).click();
   const end = page.getByRole('button', { name: new RegExp(`^End session of ${user.userCode}`) });
   await end.waitFor();
+  t.deepEqual(await seriousViolations(page), [], 'the sessions page');
   await page.screenshot({ path: `${SHOTS}/sessions.png`, fullPage: true });
   await end.click();
   await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End session' }).click();

@@ -73,9 +73,12 @@ function limitHeaders(t: ExecutionContext, res: ApiResponse, limit: number): voi
 
 test('two gateway processes share one limit in Redis: exactly 20 of 30 API-key requests from one address pass across both', async (t) => {
   const client = '198.51.100.10';
+  const started = performance.now();
   const responses = await burst(30, '/api/admin/edge-probe', { client, headers: { 'x-api-key': platform.apiKey } });
-  t.is(responses.length - limited(responses), LIMITS.apiKey, statuses(responses).join(' '));
-  t.is(limited(responses), 10);
+  // a token comes back every 3 s ("refill: gradual"): a burst that took longer (a loaded machine) earned them
+  const refilled = Math.floor((performance.now() - started) / (60_000 / LIMITS.apiKey));
+  t.is(responses.length - limited(responses), LIMITS.apiKey + refilled, `${statuses(responses).join(' ')} (${refilled} refilled)`);
+  t.is(limited(responses), 10 - refilled);
   t.true(
     responses.every((r) => r.status === 404 || r.status === 429),
     statuses(responses).join(' '),
