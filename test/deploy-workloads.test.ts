@@ -10,6 +10,7 @@ import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { IService } from 'kubernetes-models/v1/Service';
 import {
   DEPLOYMENTS,
@@ -32,7 +33,7 @@ import {
   SECRET_KEYS,
   selects,
 } from './helpers/deploy-render.ts';
-import type { GrpcService } from './helpers/deploy-render.ts';
+import type { GrpcService, K8sObject } from './helpers/deploy-render.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Every layer
@@ -280,18 +281,48 @@ eachLayer('every Deployment: one PodDisruptionBudget selects exactly its pods an
   }
 });
 
-eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes', (t, rendered) => {
+eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes and over zones', (t, rendered) => {
   for (const name of DEPLOYMENTS) {
     const deployment = rendered.deployment(name);
     t.is(deployment.spec?.strategy?.type, 'RollingUpdate', `${name}: RollingUpdate`);
     t.is(deployment.spec?.strategy?.rollingUpdate?.maxUnavailable, 0, `${name}: maxUnavailable 0`);
     t.true(Number(deployment.spec?.strategy?.rollingUpdate?.maxSurge ?? 0) >= 1, `${name}: maxSurge ≥ 1`);
     const spread = deployment.spec?.template.spec?.topologySpreadConstraints ?? [];
-    t.true(
-      spread.some((constraint) => constraint.topologyKey === 'kubernetes.io/hostname' && labelSelectorMatches(constraint.labelSelector, podLabels(deployment))),
-      `${name}: spread over nodes`,
-    );
+    for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) {
+      const own = spread.filter((constraint) => constraint.topologyKey === key);
+      t.is(own.length, 1, `${name}: one spread constraint over ${key}`);
+      const constraint = own[0];
+      t.true(labelSelectorMatches(constraint?.labelSelector, podLabels(deployment)), `${name}: the ${key} spread counts its own pods`);
+      for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
+        t.false(
+          labelSelectorMatches(constraint?.labelSelector, podLabels(rendered.deployment(other))),
+          `${name}: the ${key} spread does not count ${other}'s pods`,
+        );
+      }
+      t.is(constraint?.maxSkew, 1, `${name}: ${key} maxSkew 1`);
+      // a single-zone cluster, or a node short during a drain, must still run every replica
+      t.is(constraint?.whenUnsatisfiable, 'ScheduleAnyway', `${name}: ${key} is a preference, never a reason to leave a pod Pending`);
+    }
   }
+});
+
+eachLayer('every pod template names a ServiceAccount of its own, which mounts no API token', (t, rendered) => {
+  const accounts = rendered.all<IServiceAccount>('ServiceAccount');
+  const names = rendered.workloads().map(({ name, pod }) => {
+    const account = pod?.serviceAccountName;
+    t.truthy(account, `${name}: names a ServiceAccount (not the namespace's default)`);
+    t.not(account, 'default', `${name}: not the namespace's default ServiceAccount`);
+    t.is(pod?.serviceAccount, undefined, `${name}: no deprecated serviceAccount field`);
+    const found = accounts.filter((candidate) => candidate.metadata?.name === account);
+    t.is(found.length, 1, `${name}: its ServiceAccount ${account} is rendered with it`);
+    t.false(found[0]?.automountServiceAccountToken ?? true, `${name}: ServiceAccount ${account} mounts no token by default`);
+    t.false(pod?.automountServiceAccountToken ?? true, `${name}: the pod mounts no token either`);
+    t.deepEqual(found[0]?.secrets ?? [], [], `${name}: ServiceAccount ${account} carries no token Secret`);
+    return account;
+  });
+  t.is(new Set(names).size, names.length, `one ServiceAccount per workload: ${names.join(', ')}`);
+  t.deepEqual(accounts.map((account) => account.metadata?.name).sort(), [...names].sort(), 'no ServiceAccount that no workload uses');
+  t.is(rendered.all<K8sObject>('RoleBinding').length + rendered.all<K8sObject>('ClusterRoleBinding').length, 0, 'no workload is granted any API access');
 });
 
 eachLayer("every Deployment's container has startup, readiness and liveness probes, and CPU and memory requests and limits", (t, rendered) => {
