@@ -25,6 +25,7 @@ import {
   containerPort,
   eachLayer,
   forValidation,
+  isMetricsService,
   labelSelectorMatches,
   only,
   parseAddress,
@@ -33,14 +34,20 @@ import {
   SECRET_KEYS,
   selects,
 } from './helpers/deploy-render.ts';
+import { customResourceErrors } from './helpers/deploy-crds.ts';
 import type { GrpcService, K8sObject } from './helpers/deploy-render.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Every layer
 
-eachLayer('every rendered object passes its Kubernetes API schema', async (t, rendered) => {
+eachLayer("every rendered object passes its Kubernetes API schema (a custom resource: its CRD's, helpers/deploy-crds.ts)", async (t, rendered) => {
   for (const object of rendered.objects) {
     const where = `${object.kind} ${object.metadata?.name}`;
+    const custom = customResourceErrors(object);
+    if (custom) {
+      t.deepEqual(custom, [], where);
+      continue;
+    }
     const module = (await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
     const Model = module[object.kind];
     if (!Model) {
@@ -146,7 +153,7 @@ eachLayer('no container carries a secret value inline: the migrate Job takes DAT
   t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
 });
 
-eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes', (t, rendered) => {
+eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes but a headless metrics one', (t, rendered) => {
   const container = app(rendered.deployment(GATEWAY));
   const config = rendered.config().data;
   const port = Number(config.GATEWAY_PORT);
@@ -160,6 +167,7 @@ eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), 
     t.is(probePort(container, container[kind]), management, `${kind} on the management port`);
   }
   for (const service of rendered.all<IService>('Service')) {
+    if (isMetricsService(service)) continue; // headless, for Prometheus (deploy-network.test.ts)
     for (const servicePort of service.spec?.ports ?? []) {
       t.not(containerPort(container, servicePort.targetPort), management, `Service ${service.metadata?.name} does not expose the management port`);
     }

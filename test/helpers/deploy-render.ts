@@ -23,6 +23,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IService } from 'kubernetes-models/v1/Service';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEPLOY = join(ROOT, 'deploy');
@@ -380,4 +381,80 @@ export function eachLayer(title: string, check: (t: ExecutionContext, rendered: 
       await check(t, render(layer));
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monitoring (deploy/components/monitoring)
+
+/** A prometheus-operator ServiceMonitor, as far as the deploy tests read it. */
+export interface ServiceMonitor extends K8sObject {
+  spec: {
+    jobLabel?: string;
+    podTargetLabels?: string[];
+    selector: ILabelSelector;
+    namespaceSelector?: { any?: boolean; matchNames?: string[] };
+    endpoints: { port?: string; path?: string; scheme?: string; interval?: string }[];
+  };
+}
+
+/**
+ * A Service that exists for Prometheus alone: headless (no virtual address to route anything
+ * through), labelled app.kubernetes.io/component=metrics, every port named `metrics`.
+ */
+export function isMetricsService(service: IService): boolean {
+  return (
+    service.spec?.clusterIP === 'None' &&
+    service.metadata?.labels?.['app.kubernetes.io/component'] === 'metrics' &&
+    (service.spec.ports ?? []).length > 0 &&
+    (service.spec.ports ?? []).every((p) => p.name === 'metrics')
+  );
+}
+
+/**
+ * How Prometheus finds a Deployment's /metrics: the ServiceMonitors whose metrics Services select
+ * its pods (the endpoint port and the container port it reaches), and its pod annotations.
+ */
+export function scrapeTargets(
+  rendered: Rendered,
+  name: string,
+): {
+  annotations: { port: string; path: string } | undefined;
+  monitored: { monitor: string; service: string; containerPort: number | undefined; path: string }[];
+} {
+  const deployment = rendered.deployment(name);
+  const labels = podLabels(deployment);
+  const annotations = deployment.spec?.template.metadata?.annotations ?? {};
+  const monitored = rendered.all<ServiceMonitor>('ServiceMonitor').flatMap((monitor) =>
+    rendered
+      .all<IService>('Service')
+      .filter((service) => labelSelectorMatches(monitor.spec.selector, service.metadata?.labels ?? {}))
+      .filter(
+        (service) =>
+          // a ServiceMonitor looks in its own namespace unless its namespaceSelector says otherwise
+          (monitor.spec.namespaceSelector?.any ?? false) ||
+          (monitor.spec.namespaceSelector?.matchNames ?? [monitor.metadata?.namespace]).includes(service.metadata?.namespace),
+      )
+      .filter((service) => selects(service.spec?.selector, labels))
+      .flatMap((service) =>
+        monitor.spec.endpoints.flatMap((endpoint) => {
+          const servicePort = service.spec?.ports?.find((p) => p.name === endpoint.port);
+          if (!servicePort) return [];
+          return [
+            {
+              monitor: monitor.metadata?.name ?? '',
+              service: service.metadata?.name ?? '',
+              containerPort: containerPort(app(deployment), servicePort.targetPort ?? servicePort.port),
+              path: endpoint.path ?? '/metrics',
+            },
+          ];
+        }),
+      ),
+  );
+  return {
+    annotations:
+      annotations['prometheus.io/scrape'] === 'true'
+        ? { port: annotations['prometheus.io/port'] ?? '', path: annotations['prometheus.io/path'] ?? '/metrics' }
+        : undefined,
+    monitored,
+  };
 }
