@@ -8,7 +8,7 @@ import { DEPLOY } from './deploy-render.ts';
 import type { K8sObject, Layer, Rendered } from './deploy-render.ts';
 
 /** The layers that include deploy/components/monitoring. */
-export const MONITORED_LAYERS: Layer[] = ['production'];
+export const MONITORED_LAYERS: Layer[] = ['production', 'production-gateway-api'];
 
 /** The Helm values of prometheus-adapter with the rule behind the gateway autoscaler's Pods metric. */
 export const ADAPTER_VALUES = join(DEPLOY, 'components/monitoring/prometheus-adapter-values.yaml');

@@ -8,7 +8,7 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,15 @@ import type { IService } from 'kubernetes-models/v1/Service';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEPLOY = join(ROOT, 'deploy');
 
-export const LAYERS = ['base', 'development', 'test', 'production'] as const;
+export const LAYERS = ['base', 'development', 'test', 'production', 'production-gateway-api'] as const;
+/**
+ * Variants of an overlay that deploy/README.md tells the operator how to make, rendered from the
+ * temporary copy: the overlay with one line of its kustomization.yaml replaced.
+ */
+export const VARIANTS = {
+  // "A way in": the Gateway API component in place of the Ingress one
+  'production-gateway-api': { overlay: 'production', replace: '- ../../components/ingress\n', with: '- ../../components/gateway-api\n' },
+} as const;
 /** The overlays whose Secret platform-secrets kustomize generates from a git-ignored secrets.env (with a committed example). */
 export const GENERATED_SECRETS = ['development', 'test'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -168,6 +176,13 @@ export function deployCopy(): string {
   cpSync(DEPLOY, copy, { recursive: true, filter: (source) => basename(source) !== 'secrets.env' });
   for (const overlay of GENERATED_SECRETS) {
     copyFileSync(join(DEPLOY, `overlays/${overlay}/secrets.env.example`), join(copy, `overlays/${overlay}/secrets.env`));
+  }
+  for (const [variant, { overlay, replace, with: replacement }] of Object.entries(VARIANTS)) {
+    cpSync(join(copy, `overlays/${overlay}`), join(copy, `overlays/${variant}`), { recursive: true });
+    const file = join(copy, `overlays/${variant}/kustomization.yaml`);
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(replace)) throw new Error(`overlays/${overlay}/kustomization.yaml has no line ${JSON.stringify(replace)} to make ${variant} of`);
+    writeFileSync(file, text.replace(replace, replacement));
   }
   return copy;
 }
