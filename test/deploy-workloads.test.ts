@@ -30,6 +30,7 @@ import {
   only,
   parseAddress,
   podLabels,
+  pods,
   probePort,
   SECRET_KEYS,
   selects,
@@ -326,6 +327,9 @@ eachLayer('every pod template names a ServiceAccount of its own, which mounts no
     t.false(found[0]?.automountServiceAccountToken ?? true, `${name}: ServiceAccount ${account} mounts no token by default`);
     t.false(pod?.automountServiceAccountToken ?? true, `${name}: the pod mounts no token either`);
     t.deepEqual(found[0]?.secrets ?? [], [], `${name}: ServiceAccount ${account} carries no token Secret`);
+    // `kubectl apply -l app.kubernetes.io/name=migrate` (deploy/README.md step 6) takes the account along
+    const workloadLabel = pods(rendered).find((candidate) => candidate.name === name)?.labels['app.kubernetes.io/name'];
+    t.is(found[0]?.metadata?.labels?.['app.kubernetes.io/name'], workloadLabel, `${name}: ServiceAccount ${account} carries its workload's name label`);
     return account;
   });
   t.is(new Set(names).size, names.length, `one ServiceAccount per workload: ${names.join(', ')}`);
