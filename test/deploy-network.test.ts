@@ -27,6 +27,7 @@ import {
   envOf,
   ingressAllowed,
   isMetricsRule,
+  isMetricsService,
   labelSelectorMatches,
   parseAddress,
   podLabels,
@@ -34,6 +35,7 @@ import {
   policiesFor,
   portAdmits,
   selects,
+  scrapeTargets,
   servicePorts,
 } from './helpers/deploy-render.ts';
 import type { GrpcService } from './helpers/deploy-render.ts';
@@ -313,16 +315,34 @@ eachLayer("only the gateway may reach dms-svc's HTTP port (DMS_HTTP_ADDR)", (t, 
 });
 
 eachLayer(
-  'each service serves /metrics on its container port metrics (*_METRICS_PORT), annotated for Prometheus, reachable from the monitoring namespace only and through no Service; the gateway on its management port',
+  'each service serves /metrics on its container port metrics (*_METRICS_PORT), scraped once (annotations, or a ServiceMonitor with the monitoring component), reachable from the monitoring namespace only and through no Service but a headless metrics one; the gateway on its management port',
   (t, rendered) => {
     const config = rendered.config().data;
-    const annotated = (name: string, port: number) => {
-      const annotations = rendered.deployment(name).spec?.template.metadata?.annotations ?? {};
-      t.is(annotations['prometheus.io/scrape'], 'true', `${name}: scraped`);
-      t.is(annotations['prometheus.io/port'], String(port), `${name}: scrape port`);
-      t.is(annotations['prometheus.io/path'], '/metrics', `${name}: scrape path`);
+    const scraped = (name: string, port: number) => {
+      const { annotations, monitored } = scrapeTargets(rendered, name);
+      // both would scrape every pod twice, and double every sum
+      t.is((annotations ? 1 : 0) + monitored.length, 1, `${name}: scraped exactly once (${JSON.stringify({ annotations, monitored })})`);
+      if (annotations) {
+        t.is(annotations.port, String(port), `${name}: scrape port`);
+        t.is(annotations.path, '/metrics', `${name}: scrape path`);
+      }
+      for (const target of monitored) {
+        t.is(target.containerPort, port, `${name}: ServiceMonitor ${target.monitor} scrapes port ${port} through ${target.service}`);
+        t.is(target.path, '/metrics', `${name}: ServiceMonitor ${target.monitor} path`);
+      }
     };
-    annotated(GATEWAY, Number(config.MANAGEMENT_PORT));
+    const exposedOnlyForMetrics = (name: string, port: number) => {
+      const container = app(rendered.deployment(name));
+      for (const service of rendered.all<IService>('Service')) {
+        if (!selects(service.spec?.selector, podLabels(rendered.deployment(name)))) continue;
+        for (const servicePort of service.spec?.ports ?? []) {
+          if (containerPort(container, servicePort.targetPort ?? servicePort.port) !== port) continue;
+          t.true(isMetricsService(service), `only a headless metrics Service exposes ${name}'s port ${port}, not ${service.metadata?.name}`);
+        }
+      }
+    };
+    scraped(GATEWAY, Number(config.MANAGEMENT_PORT));
+    exposedOnlyForMetrics(GATEWAY, Number(config.MANAGEMENT_PORT));
     t.not(Number(config.MANAGEMENT_PORT), Number(config.GATEWAY_PORT), 'never the public port');
     const policies = rendered.all<INetworkPolicy>('NetworkPolicy');
     for (const [name, variable] of Object.entries(METRICS_PORTS)) {
@@ -331,14 +351,8 @@ eachLayer(
       t.true(Number.isInteger(port) && port > 0, `${variable} is set`);
       t.is(containerPort(container, 'metrics'), port, `${name}: container port metrics is ${variable}`);
       t.not(port, parseAddress(config[GRPC_SERVICES[name as GrpcService]]).port, `${name}: not the gRPC port`);
-      annotated(name, port);
-      for (const service of rendered.all<IService>('Service')) {
-        for (const servicePort of service.spec?.ports ?? []) {
-          if (selects(service.spec?.selector, podLabels(rendered.deployment(name)))) {
-            t.not(containerPort(container, servicePort.targetPort), port, `Service ${service.metadata?.name} does not expose ${name}'s metrics port`);
-          }
-        }
-      }
+      scraped(name, port);
+      exposedOnlyForMetrics(name, port);
       const rules = policies
         .filter((policy) => selects(policy.spec?.podSelector?.matchLabels, podLabels(rendered.deployment(name))))
         .flatMap((policy) => policy.spec?.ingress ?? [])

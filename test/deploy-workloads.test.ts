@@ -10,6 +10,7 @@ import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { IService } from 'kubernetes-models/v1/Service';
 import {
   DEPLOYMENTS,
@@ -24,22 +25,30 @@ import {
   containerPort,
   eachLayer,
   forValidation,
+  isMetricsService,
   labelSelectorMatches,
   only,
   parseAddress,
   podLabels,
+  pods,
   probePort,
   SECRET_KEYS,
   selects,
 } from './helpers/deploy-render.ts';
-import type { GrpcService } from './helpers/deploy-render.ts';
+import { customResourceErrors } from './helpers/deploy-crds.ts';
+import type { GrpcService, K8sObject } from './helpers/deploy-render.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Every layer
 
-eachLayer('every rendered object passes its Kubernetes API schema', async (t, rendered) => {
+eachLayer("every rendered object passes its Kubernetes API schema (a custom resource: its CRD's, helpers/deploy-crds.ts)", async (t, rendered) => {
   for (const object of rendered.objects) {
     const where = `${object.kind} ${object.metadata?.name}`;
+    const custom = customResourceErrors(object);
+    if (custom) {
+      t.deepEqual(custom, [], where);
+      continue;
+    }
     const module = (await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
     const Model = module[object.kind];
     if (!Model) {
@@ -145,7 +154,7 @@ eachLayer('no container carries a secret value inline: the migrate Job takes DAT
   t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
 });
 
-eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes', (t, rendered) => {
+eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes but a headless metrics one', (t, rendered) => {
   const container = app(rendered.deployment(GATEWAY));
   const config = rendered.config().data;
   const port = Number(config.GATEWAY_PORT);
@@ -159,6 +168,7 @@ eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), 
     t.is(probePort(container, container[kind]), management, `${kind} on the management port`);
   }
   for (const service of rendered.all<IService>('Service')) {
+    if (isMetricsService(service)) continue; // headless, for Prometheus (deploy-network.test.ts)
     for (const servicePort of service.spec?.ports ?? []) {
       t.not(containerPort(container, servicePort.targetPort), management, `Service ${service.metadata?.name} does not expose the management port`);
     }
@@ -280,18 +290,51 @@ eachLayer('every Deployment: one PodDisruptionBudget selects exactly its pods an
   }
 });
 
-eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes', (t, rendered) => {
+eachLayer('every Deployment rolls one new ready pod in before an old one goes, and spreads its pods over nodes and over zones', (t, rendered) => {
   for (const name of DEPLOYMENTS) {
     const deployment = rendered.deployment(name);
     t.is(deployment.spec?.strategy?.type, 'RollingUpdate', `${name}: RollingUpdate`);
     t.is(deployment.spec?.strategy?.rollingUpdate?.maxUnavailable, 0, `${name}: maxUnavailable 0`);
     t.true(Number(deployment.spec?.strategy?.rollingUpdate?.maxSurge ?? 0) >= 1, `${name}: maxSurge ≥ 1`);
     const spread = deployment.spec?.template.spec?.topologySpreadConstraints ?? [];
-    t.true(
-      spread.some((constraint) => constraint.topologyKey === 'kubernetes.io/hostname' && labelSelectorMatches(constraint.labelSelector, podLabels(deployment))),
-      `${name}: spread over nodes`,
-    );
+    for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) {
+      const own = spread.filter((constraint) => constraint.topologyKey === key);
+      t.is(own.length, 1, `${name}: one spread constraint over ${key}`);
+      const constraint = own[0];
+      t.true(labelSelectorMatches(constraint?.labelSelector, podLabels(deployment)), `${name}: the ${key} spread counts its own pods`);
+      for (const other of DEPLOYMENTS.filter((d) => d !== name)) {
+        t.false(
+          labelSelectorMatches(constraint?.labelSelector, podLabels(rendered.deployment(other))),
+          `${name}: the ${key} spread does not count ${other}'s pods`,
+        );
+      }
+      t.is(constraint?.maxSkew, 1, `${name}: ${key} maxSkew 1`);
+      // a single-zone cluster, or a node short during a drain, must still run every replica
+      t.is(constraint?.whenUnsatisfiable, 'ScheduleAnyway', `${name}: ${key} is a preference, never a reason to leave a pod Pending`);
+    }
   }
+});
+
+eachLayer('every pod template names a ServiceAccount of its own, which mounts no API token', (t, rendered) => {
+  const accounts = rendered.all<IServiceAccount>('ServiceAccount');
+  const names = rendered.workloads().map(({ name, pod }) => {
+    const account = pod?.serviceAccountName;
+    t.truthy(account, `${name}: names a ServiceAccount (not the namespace's default)`);
+    t.not(account, 'default', `${name}: not the namespace's default ServiceAccount`);
+    t.is(pod?.serviceAccount, undefined, `${name}: no deprecated serviceAccount field`);
+    const found = accounts.filter((candidate) => candidate.metadata?.name === account);
+    t.is(found.length, 1, `${name}: its ServiceAccount ${account} is rendered with it`);
+    t.false(found[0]?.automountServiceAccountToken ?? true, `${name}: ServiceAccount ${account} mounts no token by default`);
+    t.false(pod?.automountServiceAccountToken ?? true, `${name}: the pod mounts no token either`);
+    t.deepEqual(found[0]?.secrets ?? [], [], `${name}: ServiceAccount ${account} carries no token Secret`);
+    // `kubectl apply -l app.kubernetes.io/name=migrate` (deploy/README.md step 6) takes the account along
+    const workloadLabel = pods(rendered).find((candidate) => candidate.name === name)?.labels['app.kubernetes.io/name'];
+    t.is(found[0]?.metadata?.labels?.['app.kubernetes.io/name'], workloadLabel, `${name}: ServiceAccount ${account} carries its workload's name label`);
+    return account;
+  });
+  t.is(new Set(names).size, names.length, `one ServiceAccount per workload: ${names.join(', ')}`);
+  t.deepEqual(accounts.map((account) => account.metadata?.name).sort(), [...names].sort(), 'no ServiceAccount that no workload uses');
+  t.is(rendered.all<K8sObject>('RoleBinding').length + rendered.all<K8sObject>('ClusterRoleBinding').length, 0, 'no workload is granted any API access');
 });
 
 eachLayer("every Deployment's container has startup, readiness and liveness probes, and CPU and memory requests and limits", (t, rendered) => {

@@ -8,7 +8,7 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,11 +23,20 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IService } from 'kubernetes-models/v1/Service';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEPLOY = join(ROOT, 'deploy');
 
-export const LAYERS = ['base', 'development', 'test', 'production'] as const;
+export const LAYERS = ['base', 'development', 'test', 'production', 'production-gateway-api'] as const;
+/**
+ * Variants of an overlay that deploy/README.md tells the operator how to make, rendered from the
+ * temporary copy: the overlay with one line of its kustomization.yaml replaced.
+ */
+export const VARIANTS = {
+  // "A way in": the Gateway API component in place of the Ingress one
+  'production-gateway-api': { overlay: 'production', replace: '- ../../components/ingress\n', with: '- ../../components/gateway-api\n' },
+} as const;
 /** The overlays whose Secret platform-secrets kustomize generates from a git-ignored secrets.env (with a committed example). */
 export const GENERATED_SECRETS = ['development', 'test'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -167,6 +176,13 @@ export function deployCopy(): string {
   cpSync(DEPLOY, copy, { recursive: true, filter: (source) => basename(source) !== 'secrets.env' });
   for (const overlay of GENERATED_SECRETS) {
     copyFileSync(join(DEPLOY, `overlays/${overlay}/secrets.env.example`), join(copy, `overlays/${overlay}/secrets.env`));
+  }
+  for (const [variant, { overlay, replace, with: replacement }] of Object.entries(VARIANTS)) {
+    cpSync(join(copy, `overlays/${overlay}`), join(copy, `overlays/${variant}`), { recursive: true });
+    const file = join(copy, `overlays/${variant}/kustomization.yaml`);
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(replace)) throw new Error(`overlays/${overlay}/kustomization.yaml has no line ${JSON.stringify(replace)} to make ${variant} of`);
+    writeFileSync(file, text.replace(replace, replacement));
   }
   return copy;
 }
@@ -380,4 +396,80 @@ export function eachLayer(title: string, check: (t: ExecutionContext, rendered: 
       await check(t, render(layer));
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monitoring (deploy/components/monitoring)
+
+/** A prometheus-operator ServiceMonitor, as far as the deploy tests read it. */
+export interface ServiceMonitor extends K8sObject {
+  spec: {
+    jobLabel?: string;
+    podTargetLabels?: string[];
+    selector: ILabelSelector;
+    namespaceSelector?: { any?: boolean; matchNames?: string[] };
+    endpoints: { port?: string; path?: string; scheme?: string; interval?: string }[];
+  };
+}
+
+/**
+ * A Service that exists for Prometheus alone: headless (no virtual address to route anything
+ * through), labelled app.kubernetes.io/component=metrics, every port named `metrics`.
+ */
+export function isMetricsService(service: IService): boolean {
+  return (
+    service.spec?.clusterIP === 'None' &&
+    service.metadata?.labels?.['app.kubernetes.io/component'] === 'metrics' &&
+    (service.spec.ports ?? []).length > 0 &&
+    (service.spec.ports ?? []).every((p) => p.name === 'metrics')
+  );
+}
+
+/**
+ * How Prometheus finds a Deployment's /metrics: the ServiceMonitors whose metrics Services select
+ * its pods (the endpoint port and the container port it reaches), and its pod annotations.
+ */
+export function scrapeTargets(
+  rendered: Rendered,
+  name: string,
+): {
+  annotations: { port: string; path: string } | undefined;
+  monitored: { monitor: string; service: string; containerPort: number | undefined; path: string }[];
+} {
+  const deployment = rendered.deployment(name);
+  const labels = podLabels(deployment);
+  const annotations = deployment.spec?.template.metadata?.annotations ?? {};
+  const monitored = rendered.all<ServiceMonitor>('ServiceMonitor').flatMap((monitor) =>
+    rendered
+      .all<IService>('Service')
+      .filter((service) => labelSelectorMatches(monitor.spec.selector, service.metadata?.labels ?? {}))
+      .filter(
+        (service) =>
+          // a ServiceMonitor looks in its own namespace unless its namespaceSelector says otherwise
+          (monitor.spec.namespaceSelector?.any ?? false) ||
+          (monitor.spec.namespaceSelector?.matchNames ?? [monitor.metadata?.namespace]).includes(service.metadata?.namespace),
+      )
+      .filter((service) => selects(service.spec?.selector, labels))
+      .flatMap((service) =>
+        monitor.spec.endpoints.flatMap((endpoint) => {
+          const servicePort = service.spec?.ports?.find((p) => p.name === endpoint.port);
+          if (!servicePort) return [];
+          return [
+            {
+              monitor: monitor.metadata?.name ?? '',
+              service: service.metadata?.name ?? '',
+              containerPort: containerPort(app(deployment), servicePort.targetPort ?? servicePort.port),
+              path: endpoint.path ?? '/metrics',
+            },
+          ];
+        }),
+      ),
+  );
+  return {
+    annotations:
+      annotations['prometheus.io/scrape'] === 'true'
+        ? { port: annotations['prometheus.io/port'] ?? '', path: annotations['prometheus.io/path'] ?? '/metrics' }
+        : undefined,
+    monitored,
+  };
 }
