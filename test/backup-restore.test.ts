@@ -9,7 +9,8 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -209,6 +210,47 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     t.is(verified.status, 200);
     t.like(verified.json, { intact: true, firstBrokenId: null });
     t.true((verified.json as { checked: number }).checked >= files.length + 3, 'uploads, link, delete and share access are chained');
+
+    // a damaged backup is refused before anything is touched: the platform still serves what it had
+    const damaged = join(workDir, 'damaged');
+    await cp(backupDir, damaged, { recursive: true });
+    const victim = join(damaged, manifest.files.find((file) => file.size > 0)!.path);
+    const bytes = await readFile(victim);
+    bytes[0] = bytes[0]! ^ 0xff;
+    await writeFile(victim, bytes);
+    const refusedDamaged = await runScript('restore.ts', [damaged, '--force'], scriptEnv);
+    t.is(refusedDamaged.code, 1);
+    t.regex(refusedDamaged.output, /does not match the manifest/);
+    t.is((await api.call('GET', `/api/dms-file/${files[0]!.fileId}`)).status, 200, 'the database was not touched');
+
+    // a row whose file is missing fails the backup, which leaves no manifest: nothing is left out silently
+    const lost = await api.upload(crProcessId, randomBytes(1000), 'lost.bin');
+    await rm(join(storageDir, lost.storedFileName));
+    const incompleteDir = join(workDir, 'incomplete');
+    const incomplete = await runScript('backup.ts', [incompleteDir], scriptEnv);
+    t.is(incomplete.code, 1);
+    t.true(incomplete.output.includes(lost.storedFileName), incomplete.output);
+    t.false(existsSync(join(incompleteDir, 'manifest.json')));
+
+    // retention's purge deletes the row, commits, then removes the bytes: a file the snapshot named may
+    // be gone by its copy, and the backup starts over on a snapshot that no longer names it
+    const purgedDir = join(workDir, 'purged');
+    let purge: Promise<unknown> | undefined;
+    const retried = await runScript('backup.ts', [purgedDir], scriptEnv, (line) => {
+      if (line.includes('snapshot') && !purge) {
+        const purger = new pg.Client({ connectionString: database.url });
+        purge = purger
+          .connect()
+          .then(() => purger.query('delete from dms.dms_file where stored_file_name = $1', [lost.storedFileName]))
+          .finally(() => purger.end());
+      }
+    });
+    await purge;
+    t.is(retried.code, 0, retried.output);
+    t.regex(retried.output, /purged after the snapshot: starting over/);
+    const retriedManifest = JSON.parse(await readFile(join(purgedDir, 'manifest.json'), 'utf8')) as Manifest;
+    t.false(retriedManifest.files.some((file) => file.path.endsWith(lost.storedFileName)));
+    t.is(retriedManifest.files.length, manifest.files.length);
     t.log(`drill took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   } finally {
     await platform?.stop();
