@@ -5,7 +5,7 @@
  * install.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -42,8 +42,10 @@ export function candidateDirs(env: Record<string, string | undefined>, embeddedB
 export async function toolsIn(tool: PgTool, dirs: string[]): Promise<FoundTool[]> {
   const found: FoundTool[] = [];
   for (const dir of dirs) {
-    const path = join(dir, tool);
-    if (!existsSync(path) || found.some((other) => other.path === path)) continue;
+    if (!existsSync(join(dir, tool))) continue;
+    // /bin and /usr/bin are one folder on a merged /usr, and Debian's /usr/bin/pg_dump is a link
+    const path = realpathSync(join(dir, tool));
+    if (found.some((other) => other.path === path)) continue;
     try {
       const { stdout } = await run(path, ['--version'], { timeout: 10_000 });
       const version = stdout.trim();

@@ -75,7 +75,7 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
     ['--single-transaction', '--exit-on-error', '--no-owner', '--no-privileges', `--dbname=${connection.dbname}`, join(dir, manifest.database.path)],
     connection.env,
   );
-  say(`database restored into ${target.describe} by ${pgRestore.path} (${pgRestore.major})`);
+  say(`database restored into ${target.describe} (${pgRestore.path}, ${pgRestore.major})`);
 
   // what the storage held beyond the backup belonged to the replaced data
   let removed = 0;

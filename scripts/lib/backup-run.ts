@@ -56,14 +56,20 @@ interface FileRow {
 export async function runBackup(options: BackupOptions): Promise<Manifest> {
   const { dir, say } = options;
   await assertEmptyFolder(dir);
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptBackup(options);
-    if (outcome.manifest) return outcome.manifest;
-    const purged = outcome.purged ?? [];
-    if (attempt >= ATTEMPTS)
-      throw new Error(`files kept vanishing under retention's purge during ${ATTEMPTS} attempts (last: ${purged.slice(0, 5).join(', ')})`);
-    say(`${purged.length} file(s) were purged after the snapshot: starting over on a new snapshot`);
-    await clearFolder(dir);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptBackup(options);
+      if (outcome.manifest) return outcome.manifest;
+      const purged = outcome.purged ?? [];
+      if (attempt >= ATTEMPTS)
+        throw new Error(`files kept vanishing under retention's purge during ${ATTEMPTS} attempts (last: ${purged.slice(0, 5).join(', ')})`);
+      say(`${purged.length} file(s) were purged after the snapshot: starting over on a new snapshot`);
+      await clearFolder(dir);
+    }
+  } catch (error) {
+    // the folder was empty: left empty again, so the same command can be run once the cause is fixed
+    await clearFolder(dir).catch(() => undefined);
+    throw error;
   }
 }
 
