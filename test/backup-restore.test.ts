@@ -235,17 +235,21 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     // retention's purge deletes the row, commits, then removes the bytes: a file the snapshot named may
     // be gone by its copy, and the backup starts over on a snapshot that no longer names it
     const purgedDir = join(workDir, 'purged');
+    // the purge's delete is made before the backup starts and committed the moment its snapshot is taken
+    const purger = new pg.Client({ connectionString: database.url });
+    await purger.connect();
     let purge: Promise<unknown> | undefined;
-    const retried = await runScript('backup.ts', [purgedDir], scriptEnv, (line) => {
-      if (line.includes('snapshot') && !purge) {
-        const purger = new pg.Client({ connectionString: database.url });
-        purge = purger
-          .connect()
-          .then(() => purger.query('delete from dms.dms_file where stored_file_name = $1', [lost.storedFileName]))
-          .finally(() => purger.end());
-      }
-    });
-    await purge;
+    let retried;
+    try {
+      await purger.query('begin');
+      await purger.query('delete from dms.dms_file where stored_file_name = $1', [lost.storedFileName]);
+      retried = await runScript('backup.ts', [purgedDir], scriptEnv, (line) => {
+        if (line.includes('snapshot')) purge ??= purger.query('commit');
+      });
+      await purge;
+    } finally {
+      await purger.end();
+    }
     t.is(retried.code, 0, retried.output);
     t.regex(retried.output, /purged after the snapshot: starting over/);
     const retriedManifest = JSON.parse(await readFile(join(purgedDir, 'manifest.json'), 'utf8')) as Manifest;
