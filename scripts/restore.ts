@@ -6,6 +6,7 @@
  * Every part is checked against the manifest before anything is touched. A target that holds data
  * (tables in the core, bpm or dms schema, or stored files) is refused unless --force, which
  * replaces it: its schemas are dropped and the stored files the backup does not hold are removed.
+ * A database other sessions use (the platform still running) is refused in any case.
  * Exit 0 when restored and verified, 1 when it failed, 2 on a usage error.
  */
 import { probeServer } from './lib/pg-client.ts';

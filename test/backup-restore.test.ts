@@ -157,6 +157,10 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     const refused = await runScript('restore.ts', [backupDir], scriptEnv);
     t.is(refused.code, 1);
     t.regex(refused.output, /--force/);
+    // and with --force, while the platform runs: its sessions would write between the drop and the restore
+    const running = await runScript('restore.ts', [backupDir, '--force'], scriptEnv);
+    t.is(running.code, 1);
+    t.regex(running.output, /stop the platform before a restore/);
 
     // disaster: the platform stops, the schemas and the files are gone
     await platform.stop();

@@ -48,6 +48,10 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
   if (held.length > 0 && !force) {
     throw new Error(`${held.join('; ')}: restore replaces them only with --force (they are then lost)`);
   }
+  const others = await otherSessions(target);
+  if (others.length > 0) {
+    throw new Error(`${others.length} other session(s) use the database (${others.join(', ')}): stop the platform before a restore`);
+  }
   if (held.length > 0) say(`--force: replacing ${held.join('; ')}`);
 
   // the files first: a failure here leaves the database as it was
@@ -126,6 +130,20 @@ async function heldData(target: Target, schemas: string[]): Promise<string[]> {
   const stored = (await readdir(target.storageDir)).filter((entry) => STORED_NAME.test(entry) || TEMPORARY_NAME.test(entry));
   if (stored.length > 0) held.push(`${target.storageDir} holds ${stored.length} file(s)`);
   return held;
+}
+
+/**
+ * The application names of the other sessions on the target's database: a platform still running
+ * would write between the drop and the restore, and its open transactions would hold the drop up.
+ */
+async function otherSessions(target: Target): Promise<string[]> {
+  const sessions = await withClient(target.url, (client) =>
+    client.query<{ name: string }>(
+      `select coalesce(nullif(application_name, ''), usename, 'unnamed') as name from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    ),
+  );
+  return sessions.rows.map((row) => row.name);
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
