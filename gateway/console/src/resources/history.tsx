@@ -24,14 +24,17 @@ function shown(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** A record's events, newest first (`GET /api/{path}/{key}/history`, docs/interface.md#history): who, when, what, each field from → to. */
-export function RecordHistory({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
+/**
+ * A record's events, newest first (`GET /api/{path}/{key}/history`, docs/interface.md#history): who,
+ * when, what, each field from → to. `round` (a page's count of its own moves) reads it again.
+ */
+export function RecordHistory({ resource, keyValue, round = 0 }: { resource: ConsoleResource; keyValue: string; round?: number }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
   const headingId = useId();
   const [page, setPage] = useState(0);
   const history = useQuery({
-    queryKey: ['console', 'history', resource.path, keyValue, page],
+    queryKey: ['console', 'history', resource.path, keyValue, page, round],
     queryFn: ({ signal }) =>
       api<{ content: HistoryEvent[]; last: boolean }>(`/api/${resource.path}/${encodeURIComponent(keyValue)}/history?page=${page}&size=${SIZE}`, { signal }),
     retry: false,

@@ -70,16 +70,6 @@ export interface DmsAuditLog {
   details?: string | null;
 }
 
-/** One event of a record's history (docs/interface.md#history). */
-export interface HistoryEvent {
-  id: string;
-  type: string;
-  occurredAt: string;
-  userCode: string;
-  version: number;
-  changes: Record<string, { from: unknown; to: unknown }> | null;
-}
-
 export interface DryRun {
   policyId: number;
   action: 'SOFT_DELETE' | 'PURGE';
@@ -150,10 +140,6 @@ export function setLegalHold(file: DmsFile, legalHold: boolean): Promise<DmsFile
 
 export function deleteRecord(path: string, id: number, version?: number): Promise<void> {
   return api<void>(`/api/${path}/${id}`, { method: 'DELETE', headers: version === undefined ? {} : { 'If-Match': `W/"${version}"` } });
-}
-
-export function historyOf(path: string, id: number, page = 0, signal?: AbortSignal): Promise<Page<HistoryEvent>> {
-  return api<Page<HistoryEvent>>(`/api/${path}/${id}/history?page=${page}&size=20`, { signal });
 }
 
 export interface NewShareLink {

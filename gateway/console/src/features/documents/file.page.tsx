@@ -10,7 +10,8 @@ import { allCategories, getFile, type DmsFile } from './dms.api.ts';
 import { pathName } from './category-tree.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { FileActions } from './file-actions.view.tsx';
-import { FileHistory } from './file-history.view.tsx';
+import { useResourceDef } from '../../app/manifest.tsx';
+import { RecordHistory } from '../../resources/history.tsx';
 import { FilePreview } from './file-preview.view.tsx';
 import { formatBytes, formatInstant } from './format.ts';
 import { ShareLinks } from './share-links.view.tsx';
@@ -22,6 +23,7 @@ export function FilePage() {
   const t = useT(documentsMessages);
   const id = Number(useParams().id);
   const access = useAccess();
+  const fileResource = useResourceDef('dms-file');
   const crProcessId = useTenantId();
   const navigate = useNavigate();
   const loaded = useLoad((signal) => getFile(id, signal), [id]);
@@ -60,7 +62,7 @@ export function FilePage() {
         <FilePreview file={file} />
       </div>
       {access.can('dms-share-link:read') ? <ShareLinks crProcessId={crProcessId} fileId={file.id} /> : null}
-      <FileHistory fileId={file.id} round={round} />
+      {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} /> : null}
     </div>
   );
 }
