@@ -6,6 +6,10 @@
  */
 import type { CrudFilter, DataProvider } from '@refinedev/core';
 import { api } from '../shell/api.ts';
+import { backgroundQueue } from '../shell/background-queue.ts';
+
+/** Reference names: two reads at a time, leaving the browser's other connections to what the user asked for. */
+const inBackground = backgroundQueue(2);
 
 /** The filter field that stands for the list's searchTerm. */
 export const SEARCH_FIELD = '$searchTerm';
@@ -59,7 +63,11 @@ export const dataProvider: DataProvider = {
     return { data: page.content, total: page.totalElements };
   },
 
-  getOne: async ({ resource, id }) => ({ data: await api(recordPath(resource, id)) }),
+  // `meta.background`: a read the page can wait for (a reference's name), two at a time
+  getOne: async ({ resource, id, meta }) => {
+    const read = () => api<never>(recordPath(resource, id));
+    return { data: await (meta?.background === true ? inBackground(read) : read()) };
+  },
 
   create: async ({ resource, variables }) => ({ data: await api(`/api/${resource}`, { method: 'POST', body: variables }) }),
 

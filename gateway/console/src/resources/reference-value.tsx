@@ -20,6 +20,7 @@ export function ReferenceValue({ field, value }: { field: ConsoleField; value: s
     resource: target?.path ?? '',
     id: value,
     queryOptions: { enabled: readable, staleTime: REFERENCE_FRESH_MS, retry: false },
+    meta: { background: true },
   });
   const name = target && result ? result[target.display] : undefined;
   if (name === undefined || name === null || name === '' || String(name) === String(value)) return <>{String(value)}</>;
