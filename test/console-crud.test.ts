@@ -8,11 +8,10 @@
  * test-output/console/.
  */
 import test from 'ava';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { logIn, screenshot } from './helpers/console.ts';
 import {
   adminSession,
   createAccount,
@@ -27,7 +26,6 @@ import {
 } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
-const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console');
 const CRUD_ROLES = ['business-partner', 'branch', 'product'].flatMap((path) => [`${path}:read`, `${path}:write`, `${path}:delete`]);
 /** libs/src/i18n/messages.ts: `record.referenced` in Turkish. */
 const REFERENCED_TR = 'Kayıt başka kayıtlar tarafından kullanılıyor';
@@ -50,7 +48,6 @@ function watch(on: Page): Page {
 }
 
 test.before(async () => {
-  await mkdir(SHOTS, { recursive: true });
   account = await createAccount();
   user = await userWithRoles(account, CRUD_ROLES);
   // 25 products: two pages of 20
@@ -76,13 +73,6 @@ function focusedName(on: Page): Promise<string> {
   })()`);
 }
 
-async function logIn(on: Page, userCode: string, password: string): Promise<void> {
-  await on.getByLabel('User code').fill(userCode);
-  await on.getByLabel('Password').fill(password);
-  await on.getByRole('button', { name: 'Log in' }).click();
-  await on.getByRole('button', { name: 'Log out' }).waitFor();
-}
-
 /** The texts of the list's rows' cells of one column (by its header's position). */
 async function column(on: Page, header: string): Promise<string[]> {
   const headers = await on.locator('main table thead th').allTextContents();
@@ -95,7 +85,7 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   await page.goto(console_('/product'));
   await page.waitForURL(/\/console\/login\?to=/);
   await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
-  await page.screenshot({ path: join(SHOTS, 'login.png') });
+  await screenshot(page, 'login');
   t.deepEqual(await seriousViolations(page), [], 'the login page');
 
   await page.keyboard.press('Tab');
@@ -139,7 +129,7 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   t.is(await focusedName(page), 'Next page');
   await page.keyboard.press('Enter');
   await page.getByText('Page 2 of 2 (25 records)').waitFor();
-  await page.screenshot({ path: join(SHOTS, 'list.png'), fullPage: true });
+  await screenshot(page, 'list');
   await page.getByText('Filters').click();
   t.deepEqual(await seriousViolations(page), [], 'a list with its filters open');
 });
@@ -252,12 +242,12 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   const id = Number(page.url().split('/').at(-1));
   t.is(Number((await api('GET', `/api/product/${id}`, { token: user.token })).body.unitPrice), 12.5);
   await page.getByRole('heading', { name: 'History' }).waitFor();
-  await page.screenshot({ path: join(SHOTS, 'record.png'), fullPage: true });
+  await screenshot(page, 'record');
   t.deepEqual(await seriousViolations(page), [], 'a record page');
 
   await page.getByRole('link', { name: 'Edit' }).click();
   await page.getByLabel('Unit', { exact: true }).fill('box');
-  await page.screenshot({ path: join(SHOTS, 'edit.png'), fullPage: true });
+  await screenshot(page, 'edit');
   t.deepEqual(await seriousViolations(page), [], 'an edit form');
   // someone else changes the record meanwhile
   const theirs = await api('PUT', `/api/product/${id}`, { token: user.token, body: { productName: `${name} (theirs)`, version: 0 } });

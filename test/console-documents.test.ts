@@ -10,13 +10,14 @@
 import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { screenshot } from './helpers/console.ts';
 import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -33,7 +34,6 @@ const ROLES = [
   'dms-audit-log:read',
   'dms-retention-policy:read',
 ] as const;
-const SHOTS = 'test-output/console';
 const BIG = 50 * 1024 * 1024;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const PDF = `%PDF-1.4
@@ -63,7 +63,6 @@ test.before(async () => {
   bigFile = join(workDir, 'big-archive.bin');
   await writeFile(bigFile, randomBytes(BIG));
   bigSha = await sha256Of(bigFile);
-  await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();
   context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
@@ -158,7 +157,7 @@ test.serial('a 50 MB upload shows its progress, lands in the category and downlo
   t.log(`progress values seen: ${seen.length} (${seen.slice(0, 12).join(', ')}${seen.length > 12 ? ', …' : ''})`);
   await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
   t.deepEqual(await seriousViolations(page), [], 'the documents page');
-  await page.screenshot({ path: `${SHOTS}/documents.png`, fullPage: true });
+  await screenshot(page, 'documents');
 
   await page.getByRole('link', { name: 'big-archive.bin' }).click();
   await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
@@ -218,7 +217,7 @@ test.serial('a share link with a password: copied from the file page, refused a 
   t.regex(url, new RegExp(`^${platform.url}/console/share/[A-Za-z0-9_-]+$`), 'the console page of the token is copied');
   shared = { url, password };
   t.deepEqual(await seriousViolations(page), [], "a file's page with its share links");
-  await page.screenshot({ path: `${SHOTS}/file.png`, fullPage: true });
+  await screenshot(page, 'file');
 
   // the recipient: a fresh browser context, no session
   const recipient = await browser.newContext({ acceptDownloads: true });
@@ -235,7 +234,7 @@ test.serial('a share link with a password: copied from the file page, refused a 
     await share.getByText('big-archive.bin').waitFor();
     t.truthy(await share.getByText('50 MB').count(), 'the page names the size');
     t.deepEqual(await seriousViolations(share), [], 'the public share page');
-    await share.screenshot({ path: `${SHOTS}/share.png`, fullPage: true });
+    await screenshot(share, 'share');
     const [download] = await Promise.all([share.waitForEvent('download'), share.getByRole('link', { name: 'Download' }).click()]);
     t.is(await savedSha(download), bigSha, 'the recipient downloads the uploaded bytes');
 

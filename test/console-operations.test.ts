@@ -4,21 +4,18 @@
  * user's session, an exception found by its refId, and a webhook secret rotated and shown once.
  * Screenshots of the dashboard, the sessions page and an accrual page go to test-output/console/.
  */
-import { mkdir } from 'node:fs/promises';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { logIn, screenshot } from './helpers/console.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createAccount, createAccrual, createUser, freshTenant, login, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
-const SHOTS = 'test-output/console';
-
 let browser: Browser;
 
 test.before(async () => {
-  await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();
 });
 
@@ -31,10 +28,7 @@ async function consoleAs(userCode: string, password: string): Promise<Page> {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   await page.goto(`${platform.url}/console/login`);
-  await page.getByLabel('User code').fill(userCode);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+  await logIn(page, userCode, password);
   return page;
 }
 
@@ -56,7 +50,7 @@ test.serial('an accrual is approved then invoiced on its page: each button shows
   t.is(await invoice.count(), 0, 'no invoice while PENDING');
   t.is(await cancel.count(), 1);
   t.deepEqual(await seriousViolations(page), [], 'an accrual with its moves');
-  await page.screenshot({ path: `${SHOTS}/accrual-pending.png`, fullPage: true });
+  await screenshot(page, 'accrual-pending');
 
   await approve.click();
   await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
@@ -69,7 +63,7 @@ test.serial('an accrual is approved then invoiced on its page: each button shows
   await dialog.getByLabel('Invoice number (optional)').fill('INV-CONSOLE-1');
   await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
   await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
-  await page.screenshot({ path: `${SHOTS}/accrual-invoiced.png`, fullPage: true });
+  await screenshot(page, 'accrual-invoiced');
   t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');
   const stored = (await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body;
   t.like(stored, { accrualStatus: 'INVOICED', invoiceNo: 'INV-CONSOLE-1' });
@@ -147,7 +141,7 @@ test.serial('the dashboard shows the figures the API answers', async (t) => {
   );
   await page.getByRole('table', { name: 'Sessions per day, last 14 days' }).waitFor({ state: 'attached' });
   t.deepEqual(await seriousViolations(page), [], 'the dashboard');
-  await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
+  await screenshot(page, 'dashboard');
   await page.context().close();
 });
 
@@ -163,7 +157,7 @@ test.serial("a super user ends another user's session on the sessions page: that
   const end = page.getByRole('button', { name: new RegExp(`^End session of ${user.userCode}`) });
   await end.waitFor();
   t.deepEqual(await seriousViolations(page), [], 'the sessions page');
-  await page.screenshot({ path: `${SHOTS}/sessions.png`, fullPage: true });
+  await screenshot(page, 'sessions');
   await end.click();
   await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End session' }).click();
   await page

@@ -1,2 +1,0 @@
-/// <reference types="vite/client" />
-// CSS imports of the console features (Vite bundles them into the page's stylesheet).
