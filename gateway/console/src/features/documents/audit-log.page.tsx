@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
 import { api } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { PageNav } from '../../ui/page-nav.tsx';
 import { listOf, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { formatInstant } from './format.ts';
@@ -108,15 +109,7 @@ export function AuditLogPage() {
         </tbody>
       </table>
       {answer && answer.totalPages > 1 ? (
-        <nav aria-label={t('auditLog')} className="doc-pager">
-          <button type="button" disabled={answer.first} onClick={() => setPage(page - 1)}>
-            {t('previous')}
-          </button>
-          <span>{t('pageOf', { page: answer.page + 1, pages: answer.totalPages, total: answer.totalElements })}</span>
-          <button type="button" disabled={answer.last} onClick={() => setPage(page + 1)}>
-            {t('next')}
-          </button>
-        </nav>
+        <PageNav page={answer.page} totalPages={answer.totalPages} totalElements={answer.totalElements} onPage={setPage} label={t('auditLog')} />
       ) : null}
     </div>
   );

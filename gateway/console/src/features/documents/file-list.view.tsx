@@ -5,6 +5,7 @@
 import { useContext, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { PageNav } from '../../ui/page-nav.tsx';
 import { listOf, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { formatBytes, formatInstant } from './format.ts';
@@ -80,15 +81,7 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
       </table>
       {answer?.empty && !files.loading ? <p>{t('noFiles')}</p> : null}
       {answer && answer.totalPages > 1 ? (
-        <nav aria-label={t('files')} className="doc-pager">
-          <button type="button" disabled={answer.first} onClick={() => setPage(page - 1)}>
-            {t('previous')}
-          </button>
-          <span aria-live="polite">{t('pageOf', { page: answer.page + 1, pages: answer.totalPages, total: answer.totalElements })}</span>
-          <button type="button" disabled={answer.last} onClick={() => setPage(page + 1)}>
-            {t('next')}
-          </button>
-        </nav>
+        <PageNav page={answer.page} totalPages={answer.totalPages} totalElements={answer.totalElements} onPage={setPage} label={t('files')} />
       ) : null}
     </section>
   );

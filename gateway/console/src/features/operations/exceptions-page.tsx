@@ -5,7 +5,7 @@ import { ExceptionDetails } from './exception-details.tsx';
 import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import type { ExceptionEntry, Page } from './page-types.ts';
-import { Pager } from './pager.tsx';
+import { PageNav } from '../../ui/page-nav.tsx';
 import { useLoader } from './use-loader.ts';
 import './operations.css';
 
@@ -164,7 +164,7 @@ export function ExceptionsPage() {
         </tbody>
       </table>
       {entries.value?.content.length === 0 && <p>{t('none')}</p>}
-      {entries.value && <Pager page={page} totalPages={entries.value.totalPages} totalElements={entries.value.totalElements} onPage={setPage} />}
+      {entries.value && <PageNav page={page} totalPages={entries.value.totalPages} totalElements={entries.value.totalElements} onPage={setPage} />}
     </section>
   );
 }

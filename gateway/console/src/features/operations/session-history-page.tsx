@@ -4,7 +4,7 @@ import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import type { Page, Session } from './page-types.ts';
-import { Pager } from './pager.tsx';
+import { PageNav } from '../../ui/page-nav.tsx';
 import { useLoader } from './use-loader.ts';
 import './operations.css';
 
@@ -97,7 +97,7 @@ export function SessionHistoryPage() {
         </tbody>
       </table>
       {history.value?.content.length === 0 && <p>{t('none')}</p>}
-      {history.value && <Pager page={page} totalPages={history.value.totalPages} totalElements={history.value.totalElements} onPage={setPage} />}
+      {history.value && <PageNav page={page} totalPages={history.value.totalPages} totalElements={history.value.totalElements} onPage={setPage} />}
     </section>
   );
 }

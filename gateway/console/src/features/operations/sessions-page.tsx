@@ -5,7 +5,7 @@ import { formatInstant } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import { Modal } from './modal.tsx';
 import type { Page, Session } from './page-types.ts';
-import { Pager } from './pager.tsx';
+import { PageNav } from '../../ui/page-nav.tsx';
 import { useLoader } from './use-loader.ts';
 import './operations.css';
 
@@ -141,7 +141,7 @@ export function SessionsPage() {
         </tbody>
       </table>
       {sessions.value?.content.length === 0 && <p>{t('none')}</p>}
-      {sessions.value && <Pager page={page} totalPages={sessions.value.totalPages} totalElements={sessions.value.totalElements} onPage={setPage} />}
+      {sessions.value && <PageNav page={page} totalPages={sessions.value.totalPages} totalElements={sessions.value.totalElements} onPage={setPage} />}
       <Modal open={ending !== undefined} title={t('endTitle')} onClose={() => setEnding(undefined)}>
         {ending && <p>{t('endWarning', { user: ending.userCode, at: formatInstant(ending.loginAt, language) })}</p>}
         <p>
