@@ -6,6 +6,8 @@ import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
 import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
 import { retryServiceConfig } from './retry-policy.ts';
+import { tracingOn } from '@platform/libs/telemetry/trace-bridge.ts';
+import { clientUnaryCall } from './client-unary-call.ts';
 import { unaryCall, type UnaryMethod } from './unary-call.ts';
 
 /** grpc.health.v1 Health/Check: the service name asked (field 1), the serving status answered (field 1). */
@@ -83,7 +85,9 @@ export class Backends {
     const latency = this.#latency;
     const start = performance.now();
     const ended = latency && ((code: status) => latency.observe(method.path, code, (performance.now() - start) / 1000));
-    return unaryCall(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended, headers);
+    // with tracing on, through grpc-js's Client, which the gRPC instrumentation wraps (client-unary-call.ts)
+    const call = tracingOn() ? clientUnaryCall : unaryCall;
+    return call(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended, headers);
   }
 
   /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */

@@ -5,6 +5,7 @@ import { localAddress } from '@platform/libs/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger } from '@platform/libs/log/logger.ts';
+import { flushTracing } from '@platform/libs/telemetry/trace-bridge.ts';
 import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
 import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
 import { createApp } from './app.ts';
@@ -77,6 +78,7 @@ function start(): void {
         await seen.close();
         backends.close();
         exceptions.close();
+        await flushTracing();
       })
       .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
       .finally(() => process.exit(0));

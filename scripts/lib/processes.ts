@@ -23,6 +23,12 @@ export const DEFAULT_ENTRIES: Readonly<Record<ServiceName, string>> = {
   gateway: join(ROOT_DIR, 'gateway/src/main.ts'),
 };
 
+/**
+ * The module each process is started with (`--import`), before its entry: it starts tracing when
+ * an OTLP endpoint is configured and does nothing else otherwise (libs/src/telemetry/register.ts).
+ */
+export const TELEMETRY_REGISTER = join(ROOT_DIR, 'libs/src/telemetry/register.ts');
+
 /** The IPC message each process sends (`process.send`) once it serves. */
 export interface ReadyMessage {
   type: 'ready';
@@ -55,8 +61,13 @@ export interface StartPlatformOptions {
   pickPort?: () => Promise<number>;
   /** Entry files to run instead of the real ones (tests with stubs). */
   entries?: Partial<Record<ServiceName, string>>;
-  /** Extra node options for every child, e.g. `['--enable-source-maps']`. */
+  /** Extra node options for every child, e.g. `['--enable-source-maps']`; given before the telemetry `--import`. */
   execArgv?: string[];
+  /**
+   * Start each child with `--import` TELEMETRY_REGISTER, as every deployment does. Default true;
+   * false only for bench/tracing-cost.ts's baseline, which measures what the module costs.
+   */
+  telemetryRegister?: boolean;
   /** Per start phase. Default 60 s. */
   readyTimeoutMs?: number;
   /** Wait after SIGTERM before SIGKILL. Default 25 s: a process drains for up to 20 s (libs/src/runtime/drain.ts). */
@@ -223,7 +234,8 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
 
   const launch = (name: ServiceName): Promise<Child> => {
     const entry = resolve(options.entries?.[name] ?? DEFAULT_ENTRIES[name]);
-    const spawned = spawn(process.execPath, [...(options.execArgv ?? []), entry], {
+    const register = options.telemetryRegister === false ? [] : ['--import', TELEMETRY_REGISTER];
+    const spawned = spawn(process.execPath, [...(options.execArgv ?? []), ...register, entry], {
       cwd: ROOT_DIR,
       env: childEnv(name, env),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

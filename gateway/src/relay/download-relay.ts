@@ -4,6 +4,7 @@ import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/
 import { portOf } from '@platform/libs/config/config.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
+import { traceHeaders } from '@platform/libs/telemetry/trace-bridge.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
@@ -173,9 +174,14 @@ function relay(req: Request, res: Response, host: string, port: number, httpAddr
     `x-request-id: ${requestIdOf(req)}`,
     `${FILE_PORT_CREDENTIAL_HEADER}: ${credential.value}`,
   ];
+  // with tracing on, this request's span context (the head is written here, out of the HTTP
+  // instrumentation's reach), in place of any trace context the client sent
+  const trace = traceHeaders();
+  for (const [name, value] of Object.entries(trace)) lines.push(`${name}: ${value}`);
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] ?? '';
-    if (!NOT_FORWARDED.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+    const lower = name.toLowerCase();
+    if (!NOT_FORWARDED.has(lower) && !(lower in trace)) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
   }
   upstream.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }

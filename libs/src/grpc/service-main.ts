@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../log/logger.ts';
 import { timeServerCalls } from '../metrics/grpc-server.interceptor.ts';
 import { GrpcLatency } from '../metrics/grpc.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
+import { flushTracing } from '../telemetry/trace-bridge.ts';
 import { watchPool, type PoolFigures } from '../metrics/pool.metrics.ts';
 import { watchPreparedStatements } from '../metrics/prepared.metrics.ts';
 import { createMetricsRegistry } from '../metrics/registry.ts';
@@ -135,6 +136,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
         await metrics.close();
         remote?.close();
         await orm.close();
+        await flushTracing();
       })
       .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
       .finally(() => process.exit(0));

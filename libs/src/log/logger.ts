@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { errorFields } from './error-fields.ts';
 import { CENSOR, REDACTED_PATHS, redactNested } from './redaction.ts';
 import { currentRequestId } from './request-id.ts';
+import { activeSpanIds } from '../telemetry/trace-bridge.ts';
 
 export type { Logger } from 'pino';
 
@@ -9,7 +10,8 @@ export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * A pino logger writing JSON lines on stdout: `level` (its name), `time` (ISO 8601), `service`,
- * `requestId` when the line is written while serving a request (request-id.ts), the fields, `msg`.
+ * `requestId` when the line is written while serving a request (request-id.ts), `traceId` and
+ * `spanId` when it is written inside a span (tracing on: libs/src/telemetry), the fields, `msg`.
  * Secret fields are redacted and errors under `err` are scrubbed (redaction.ts).
  *
  * @example
@@ -27,7 +29,9 @@ export function createLogger(service: string, level: Level | 'silent'): Logger {
     serializers: { err: errorFields },
     mixin: () => {
       const requestId = currentRequestId();
-      return requestId === undefined ? {} : { requestId };
+      const span = activeSpanIds();
+      if (span === undefined) return requestId === undefined ? {} : { requestId };
+      return requestId === undefined ? { ...span } : { requestId, ...span };
     },
   });
 }
