@@ -59,7 +59,7 @@ eachLayer("every rendered object passes its Kubernetes API schema (a custom reso
   }
 });
 
-eachLayer('the four Deployments run one image, set by kustomize, with node <svc>/src/main.ts', (t, rendered) => {
+eachLayer('the four Deployments run one image, set by kustomize, with node --import <telemetry register> <svc>/src/main.ts', (t, rendered) => {
   t.deepEqual(
     rendered
       .all<IDeployment>('Deployment')
@@ -72,7 +72,8 @@ eachLayer('the four Deployments run one image, set by kustomize, with node <svc>
     const deployment = rendered.deployment(name);
     const container = app(deployment);
     images.add(container.image);
-    t.deepEqual(container.command, ['node', `${name}/src/main.ts`], name);
+    // the telemetry register module first: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions.md "Tracing")
+    t.deepEqual(container.command, ['node', '--import', './libs/src/telemetry/register.ts', `${name}/src/main.ts`], name);
     t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
   }
   t.is(images.size, 1, 'one image for all Deployments');

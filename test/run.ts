@@ -76,6 +76,9 @@ try {
     WEBHOOK_TIMEOUT_MS: '2000',
     // longer than the schedule above takes (1.4 s), so only an endpoint failing across deliveries is disabled
     WEBHOOK_DISABLE_AFTER_MS: '2500',
+    // tracing, when the run's own environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT=… npm test):
+    // the whole suite against traced processes (docs/decisions.md "Tracing")
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
