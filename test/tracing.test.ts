@@ -147,10 +147,13 @@ test('a request carrying a traceparent continues that trace in every process', a
     headers: { traceparent: `00-${traceId}-${parent}-01` },
   });
   t.is(res.status, 404);
+  const ofTrace = () => traced.sink.spans.filter((span) => span.traceId === traceId);
+  // each process exports on its own schedule: the gateway's span, which ends last, may come last
   const deadline = Date.now() + 10_000;
-  while (!has(traced.sink.spans, 'bpm-svc', (span) => span.traceId === traceId && isPg(span)) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 100));
-  const spans = traced.sink.spans.filter((span) => span.traceId === traceId);
+  while (!(has(ofTrace(), 'bpm-svc', isPg) && has(ofTrace(), 'gateway', (span) => span.kind === SERVER)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const spans = ofTrace();
   const server = spans.find((span) => span.service === 'gateway' && span.kind === SERVER);
   t.is(server?.parentSpanId, parent, 'the gateway span is the child of the caller’s');
   t.true(has(spans, 'bpm-svc', (span) => span.kind === SERVER && isGrpc(span)));

@@ -44,6 +44,10 @@ export function dmsProxy(httpAddr: string, sessions: SessionCheck, credential: F
       req.headers['x-forwarded-for'] = clientIp(req);
       // likewise the request's id as this gateway gave it, for dms-svc's log lines
       req.headers['x-request-id'] = requestIdOf(req);
+      // with tracing on, an upload's response has eleven 'close' listeners once the proxy pipes
+      // dms-svc's answer into it (Node warns past ten): each is this one response's, gone with it,
+      // not a leak
+      res.setMaxListeners(20);
       res.on('finish', () => resolve());
       res.on('close', () => resolve());
       void proxy(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
