@@ -76,6 +76,8 @@ try {
     WEBHOOK_TIMEOUT_MS: '2000',
     // longer than the schedule above takes (1.4 s), so only an endpoint failing across deliveries is disabled
     WEBHOOK_DISABLE_AFTER_MS: '2500',
+    // expired resumable uploads are swept often, so a test sees one go (test/dms-tus.test.ts)
+    DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });

@@ -1,0 +1,81 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { PassThrough, Transform, pipeline, type Readable } from 'node:stream';
+import { join } from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Upload } from '@tus/utils';
+import { FILE_ID } from './tus-metadata.ts';
+
+/** The SHA-256 of an upload's first `offset` bytes, while it is known. */
+interface HashState {
+  offset: number;
+  hash: Hash;
+}
+
+/**
+ * @tus/file-store's FileStore that also computes each upload's SHA-256 as its bytes arrive
+ * (docs/decisions.md "Resumable uploads (tus)"). The hash state of an upload is kept in memory
+ * while its offset is the file's: a PATCH that resumes where the last one in this process ended
+ * goes on hashing from there. One that finds no state, or a state at another offset (the upload was
+ * written by another replica, or before a restart), hashes the stored prefix again first, read from
+ * the file. A write that ends with fewer bytes on the disk than were hashed (an aborted request)
+ * drops the state, so a state never runs ahead of the file. A completed upload (its record names
+ * its dms-file) is read from its record alone: its bytes are the stored file's now.
+ */
+export class HashingFileStore extends FileStore {
+  readonly #hashes = new Map<string, HashState>();
+  /** How many times a prefix was hashed again from the disk, and how many bytes (for the tests and logs). */
+  readonly rehashed = { times: 0, bytes: 0 };
+
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    const state = await this.#stateAt(id, offset);
+    let hashed = offset;
+    const tap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        state.hash.update(chunk);
+        hashed += chunk.length;
+        done(null, chunk);
+      },
+    });
+    const source = new PassThrough();
+    // the tap's errors (the request's) reach the store's own pipeline through `source`
+    pipeline(readable, tap, source, () => undefined);
+    this.#hashes.delete(id);
+    const written = await super.write(source, id, offset);
+    if (written === hashed) this.#hashes.set(id, { offset: written, hash: state.hash });
+    return written;
+  }
+
+  /** An upload; a completed one (already a dms-file, its bytes moved) from its record alone, at its full length. */
+  override async getUpload(id: string): Promise<Upload> {
+    const info = await this.configstore.get(id);
+    if (info?.metadata?.[FILE_ID] === undefined) return super.getUpload(id);
+    const size = info.size ?? info.offset;
+    return new Upload({ id, size, offset: size, metadata: info.metadata, ...(info.creation_date ? { creation_date: info.creation_date } : {}) });
+  }
+
+  /** The SHA-256 of a whole upload of `size` bytes: from memory when its state is at its end, else read from the file. */
+  async checksumOf(id: string, size: number): Promise<string> {
+    const state = await this.#stateAt(id, size);
+    this.#hashes.delete(id);
+    return state.hash.digest('hex');
+  }
+
+  /** Forgets an upload's state (it completed, was terminated or expired). */
+  forget(id: string): void {
+    this.#hashes.delete(id);
+  }
+
+  async #stateAt(id: string, offset: number): Promise<HashState> {
+    const known = this.#hashes.get(id);
+    if (known?.offset === offset) return known;
+    const hash = createHash('sha256');
+    if (offset > 0) {
+      for await (const chunk of createReadStream(join(this.directory, id), { start: 0, end: offset - 1, highWaterMark: 1024 * 1024 }))
+        hash.update(chunk as Buffer);
+      this.rehashed.times++;
+      this.rehashed.bytes += offset;
+    }
+    return { offset, hash };
+  }
+}
