@@ -32,11 +32,20 @@ interface Answer {
   body: any;
 }
 
-async function tus(method: string, path: string, token: string, headers: Record<string, string> = {}, body?: Uint8Array): Promise<Answer> {
+/** A tus request; `chunks` sends a body of unknown length (chunked transfer coding). */
+async function tus(
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+  body?: Uint8Array,
+  chunks?: Uint8Array[],
+): Promise<Answer> {
   const response = await fetch(`${platform.url}${path}`, {
     method,
     headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, ...headers },
     ...(body ? { body } : {}),
+    ...(chunks ? { body: ReadableStream.from(chunks), duplex: 'half' } : {}),
   });
   const text = await response.text();
   const json = text !== '' && response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : undefined;
@@ -266,6 +275,17 @@ test('creation over the tenant maxFileSize or DMS_MAX_UPLOAD_BYTES is 413 SVC-SY
   // bytes beyond Upload-Length are refused
   const small = await createUpload(token, crProcessId, 10);
   assertErrorBody(t, await patch(token, small.headers.get('location') ?? '', 0, Buffer.alloc(20)), 413, 'SVC-SYS-3001');
+  // and so are they in a chunked body, which names no length beforehand: what fits is kept, no more
+  const chunked = await createUpload(token, crProcessId, 10);
+  const location = chunked.headers.get('location') ?? '';
+  const streamed = await tus('PATCH', location, token, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, undefined, [
+    Buffer.alloc(6),
+    Buffer.alloc(14),
+  ]);
+  t.true(streamed.status === 413 || streamed.status === 204, streamed.text);
+  const head = await tus('HEAD', location, token);
+  t.true(Number(head.headers.get('upload-offset')) <= 10, `offset ${head.headers.get('upload-offset')}`);
+  t.is(head.headers.get('upload-file-id'), null);
 });
 
 test('a sniffed type outside allowedMimeTypes is 415 SVC-SYS-3002 at completion: no row, no bytes, no upload left', async (t) => {

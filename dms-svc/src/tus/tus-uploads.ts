@@ -2,7 +2,7 @@ import { open, readdir, unlink } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Server } from '@tus/server';
-import { type Locker, TUS_RESUMABLE, Upload } from '@tus/utils';
+import { type Locker, TUS_RESUMABLE, Uid, Upload } from '@tus/utils';
 import { NodeRequest } from 'srvx/node';
 import type { ServerRequest } from 'srvx';
 import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
@@ -95,6 +95,13 @@ export class TusUploads {
       maxSize: deps.config.dms.maxUploadBytes,
       // a finished upload is a dms-file: its record goes, the file stays (handled before tus)
       disableTerminationForFinishedUploads: true,
+      // the creation's own bytes (creation-with-upload) are read from the request, as a PATCH's are
+      namingFunction: (req) => {
+        const id = Uid.rand();
+        const call = this.#calls.get(req);
+        if (call && hasBody(call.req)) this.store.readFrom(id, call.req);
+        return id;
+      },
       onUploadCreate: (req, upload) => this.#created(req, upload),
       onUploadFinish: (req, upload) => this.#finished(req, upload),
       onResponseError: (req, error) => {
@@ -179,6 +186,12 @@ export class TusUploads {
   async #forward(req: IncomingMessage, res: ServerResponse, ctx: CallContext | undefined): Promise<void> {
     const request = new NodeRequest({ req, res });
     const call: TusCall | undefined = ctx ? { req, ctx } : undefined;
+    // the body is read by the store from `req` itself (HashingFileStore.readFrom); tus gets an empty one
+    if (call && hasBody(req)) {
+      const id = new URL(request.url).pathname.split('/').pop() ?? '';
+      if (req.method === 'PATCH') this.store.readFrom(id, req);
+      Object.defineProperty(request, 'body', { value: new ReadableStream({ start: (controller) => controller.close() }) });
+    }
     if (call) this.#calls.set(request, call);
     const answer = await this.#server.handleWeb(request);
     if (answer.status >= 400) {
