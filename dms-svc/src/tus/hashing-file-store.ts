@@ -39,6 +39,11 @@ export class HashingFileStore extends FileStore {
     this.#sources.set(id, source);
   }
 
+  /** Forgets the request `readFrom` registered for an upload, if it is still `source` (tus refused before writing). */
+  unread(id: string, source: Readable): void {
+    if (this.#sources.get(id) === source) this.#sources.delete(id);
+  }
+
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const direct = this.#sources.get(id);
     this.#sources.delete(id);

@@ -54,6 +54,8 @@ export interface TusDeps {
 interface TusCall {
   req: IncomingMessage;
   ctx: CallContext;
+  /** The upload whose store reads this request's body (HashingFileStore.readFrom). */
+  reading?: string;
   failure?: { error: unknown };
 }
 
@@ -99,7 +101,10 @@ export class TusUploads {
       namingFunction: (req) => {
         const id = Uid.rand();
         const call = this.#calls.get(req);
-        if (call && hasBody(call.req)) this.store.readFrom(id, call.req);
+        if (call && hasBody(call.req)) {
+          this.store.readFrom(id, call.req);
+          call.reading = id;
+        }
         return id;
       },
       onUploadCreate: (req, upload) => this.#created(req, upload),
@@ -189,11 +194,20 @@ export class TusUploads {
     // the body is read by the store from `req` itself (HashingFileStore.readFrom); tus gets an empty one
     if (call && hasBody(req)) {
       const id = new URL(request.url).pathname.split('/').pop() ?? '';
-      if (req.method === 'PATCH') this.store.readFrom(id, req);
+      if (req.method === 'PATCH') {
+        this.store.readFrom(id, req);
+        call.reading = id;
+      }
       Object.defineProperty(request, 'body', { value: new ReadableStream({ start: (controller) => controller.close() }) });
     }
     if (call) this.#calls.set(request, call);
-    const answer = await this.#server.handleWeb(request);
+    let answer: Response;
+    try {
+      answer = await this.#server.handleWeb(request);
+    } finally {
+      // a request tus refused before writing (a wrong offset, a lock held) is never read by a later write
+      if (call?.reading) this.store.unread(call.reading, req);
+    }
     if (answer.status >= 400) {
       const error = call?.failure?.error;
       const domain = error instanceof DomainError ? error : domainErrorOfTus(error, answer.status);
