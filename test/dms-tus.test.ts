@@ -151,6 +151,15 @@ test('creation with upload of the whole file answers 201 and Upload-File-Id name
   t.is(head.headers.get('upload-offset'), String(content.length));
 });
 
+test('an empty file (Upload-Length 0) is complete at its creation and stored', async (t) => {
+  const token = await admin();
+  const { crProcessId } = await createAccount();
+  const created = await createUpload(token, crProcessId, 0);
+  t.is(created.status, 201, created.text);
+  const record = await api('GET', `/api/dms-file/${created.headers.get('upload-file-id')}`, { token });
+  t.like(record.body, { fileSize: 0, checksum: sha256(new Uint8Array(0)), mimeType: 'application/octet-stream' });
+});
+
 test('an upload of 4 MiB cut off at 90 % resumes with HEAD and PATCH from the server offset; the download matches by SHA-256', async (t) => {
   const token = await admin();
   const { crProcessId } = await createAccount();
@@ -325,7 +334,9 @@ test('tus protocol refusals carry the error body: no Tus-Resumable 412, wrong Co
   const noVersion = await fetch(`${platform.url}${TUS}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'upload-length': '1' } });
   const text = await noVersion.text();
   assertErrorBody(t, { status: noVersion.status, text, body: JSON.parse(text) }, 412, 'SVC-SYS-2001');
-  assertErrorBody(t, await patch(token, location, 0, Buffer.alloc(3), { 'content-type': 'text/plain' }), 415, 'SVC-SYS-2001');
+  const wrongType = await patch(token, location, 0, Buffer.alloc(3), { 'content-type': 'text/plain' });
+  assertErrorBody(t, wrongType, 415, 'SVC-SYS-2001');
+  t.is(wrongType.headers.get('tus-resumable'), '1.0.0', 'a refusal carries Tus-Resumable too');
   assertInvalid(t, await patch(token, location, 0, Buffer.alloc(3), { 'upload-offset': '-1' }), 'Upload-Offset');
   assertInvalid(t, await patch(token, location, 0, Buffer.alloc(3), { 'upload-offset': 'x' }), 'Upload-Offset');
   assertInvalid(t, await createUpload(token, crProcessId, 10, { colour: 'blue' }), 'colour');
