@@ -56,7 +56,7 @@ test('a preflight from an allowed origin is answered 204 with the CORS headers, 
     t.is(res.text, '');
     t.is(res.headers.get('access-control-allow-origin'), ORIGIN);
     t.is(res.headers.get('access-control-allow-credentials'), 'true');
-    t.is(res.headers.get('access-control-allow-methods'), 'GET, POST, PUT, DELETE, OPTIONS');
+    t.is(res.headers.get('access-control-allow-methods'), 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
     t.is(res.headers.get('access-control-allow-headers'), 'content-type,x-api-key,x-project-code', '"allowed headers: any": reflected');
     t.regex(res.headers.get('vary') ?? '', /\bOrigin\b/);
     t.is(res.headers.get('ratelimit-limit'), null, 'not counted by the rate limit');

@@ -111,6 +111,8 @@ function problemOf(c: Case, res: ApiResponse): string | undefined {
     return res.status === 400 && res.body?.error_code === 'SVC-SYS-2001' && named ? undefined : `expected 400 SVC-SYS-2001 naming ${c.refusing}: ${said}`;
   }
   if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) return said;
+  // a HEAD answer carries no body (RFC 9110 §9.3.2): its status is what it says
+  if (c.method === 'HEAD') return undefined;
   if (res.status >= 400 && (res.body?.status !== 'ERROR' || !/^SVC-SYS-\d{4}$/.test(String(res.body?.error_code)) || typeof res.body?.message !== 'string')) {
     return `no error body: ${said}`;
   }

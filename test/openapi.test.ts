@@ -20,7 +20,7 @@ import { adminSession, createAccount, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { keyPath, sampleRecord } from './helpers/samples.ts';
 
-const METHODS = ['get', 'post', 'put', 'delete'] as const;
+const METHODS = ['get', 'post', 'put', 'delete', 'patch', 'head', 'options'] as const;
 /** Path parameter values no record has (a made-up id answers 404 "Record not found", not "No such path"). */
 const MADE_UP: Record<string, string> = { integer: '999999999', uuid: '00000000-0000-4000-8000-000000000000', string: 'NO-SUCH-KEY' };
 

@@ -79,6 +79,8 @@ try {
     // tracing, when the run's own environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT=… npm test):
     // the whole suite against traced processes (docs/decisions.md "Tracing")
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
+    // expired resumable uploads are swept often, so a test sees one go (test/dms-tus.test.ts)
+    DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });

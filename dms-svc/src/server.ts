@@ -18,6 +18,10 @@ import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
 import { startRetentionJob } from './retention/retention-job.ts';
+import { AdvisoryLocker } from './tus/advisory-locker.ts';
+import { startTusSweep } from './tus/tus-sweep.ts';
+import { TusUploads } from './tus/tus-uploads.ts';
+import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
 
 /** Registers the document service's gRPC implementations: every resource and its history, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: Config): void {
@@ -34,22 +38,22 @@ export function register(server: Server, runtime: Runtime, config: Config): void
 }
 
 /**
- * Beside gRPC: the HTTP server for file bytes (upload and signed download) and the retention job
- * (every DMS_RETENTION_INTERVAL_SECONDS); both stop with the service.
+ * Beside gRPC: the HTTP server for file bytes (upload, resumable upload and signed download), the
+ * retention job (every DMS_RETENTION_INTERVAL_SECONDS) and the sweep of expired resumable uploads
+ * (every DMS_TUS_SWEEP_INTERVAL_SECONDS); all stop with the service.
  */
 export async function serve(runtime: Runtime, config: Config) {
   const storage = new FileStorage(config.dms.storageDir);
-  const http = await startFileServer({
-    runtime,
-    config,
-    files: resourceRuntime(schemas, dmsFile),
-    storage,
-    signer: new DownloadSigner(config.dmsUrlSecret),
-  });
+  const files = resourceRuntime(schemas, dmsFile);
+  const locker = new AdvisoryLocker(databaseUrlOf());
+  const tus = new TusUploads({ runtime, config, files, storage, locker });
+  const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus });
   const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
+  const tusSweep = startTusSweep(tus, runtime.log, config.dms.tusSweepIntervalSeconds);
   return {
     async close() {
-      await Promise.all([http.close(), retention.stop()]);
+      await Promise.all([http.close(), retention.stop(), tusSweep.stop()]);
+      await locker.close();
     },
   };
 }

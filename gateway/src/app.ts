@@ -114,7 +114,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   const proxy = dmsProxy(config.dms.httpAddr, sessions, filePort);
   const relay = downloadRelay(config.dms.httpAddr, filePort);
   // An upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts):
-  // the one JWT request whose session the gateway has core-svc check before dms-svc does.
+  // the JWT requests whose session the gateway has core-svc check before dms-svc does (the
+  // multipart upload and the resumable one's requests alike).
   const upload: Forward = async (req, res) => {
     const live = await sessionIsLive(res, sessions).catch(() => {
       throw new DomainError('SVC-SYS-5002', 'service.unavailable');

@@ -77,6 +77,7 @@ export async function api<T = any>(method: string, path: string, options: ApiOpt
   const response = await fetch(`${options.baseUrl ?? platform.url}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await response.text();
   let parsed: unknown = text;
-  if (response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
+  // a HEAD answer has the type of its GET and no body
+  if (text !== '' && response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

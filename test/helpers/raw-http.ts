@@ -47,7 +47,7 @@ export function rawRequest(method: string, path: string, options: RawOptions = {
           for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, item);
         }
         const json = res.headers['content-type']?.includes('application/json') ?? false;
-        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: json ? JSON.parse(text) : text, text });
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: json && text !== '' ? JSON.parse(text) : text, text });
       });
     });
     req.on('error', reject);

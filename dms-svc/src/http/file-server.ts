@@ -20,6 +20,7 @@ import type { FileStorage } from '../files/storage.ts';
 import { storeUpload } from '../files/store-upload.ts';
 import { streamCaps, type StreamCap } from '../files/tenant-limits.ts';
 import { publicDownload } from '../share/public-download.ts';
+import { TusUploads } from '../tus/tus-uploads.ts';
 import { validatePassword } from '../share/validate-password.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { callerOf } from './caller.ts';
@@ -37,6 +38,8 @@ export interface FileServerDeps {
   files: ResourceRuntime;
   storage: FileStorage;
   signer: DownloadSigner;
+  /** Resumable uploads (tus) at /api/dms-file/tus. */
+  tus: TusUploads;
 }
 
 /**
@@ -44,7 +47,8 @@ export interface FileServerDeps {
  * filter chain. It proves everything itself: the upload's token, live access, role and tenant; the
  * download's signature. POST /api/dms-file/upload, GET|HEAD /api/dms-file/download/{id}, and the
  * public share-link paths GET|HEAD /api/dms-share-link/public/{token} and POST
- * /api/dms-share-link/public/{token}/validate-password (share/*); anything else 404. Each request
+ * /api/dms-share-link/public/{token}/validate-password (share/*), the resumable uploads under
+ * /api/dms-file/tus (tus/tus-uploads.ts); anything else 404. Each request
  * runs as the one the gateway handed on (X-Request-Id, else a new id), for its log lines and
  * exception entry.
  *
@@ -97,12 +101,13 @@ function routeOf(req: IncomingMessage): string {
   if (DOWNLOAD.test(path)) return '/api/dms-file/download/:id';
   if (SHARE.test(path)) return '/api/dms-share-link/public/:token';
   if (SHARE_PASSWORD.test(path)) return '/api/dms-share-link/public/:token/validate-password';
-  return UNMATCHED_ROUTE;
+  return TusUploads.routeOf(path) ?? UNMATCHED_ROUTE;
 }
 
 async function handle(deps: FileServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://dms');
   if (url.pathname === UPLOAD && req.method === 'POST') return upload(deps, req, res);
+  if (TusUploads.routeOf(url.pathname)) return deps.tus.handle(req, res, url.pathname);
   const download = DOWNLOAD.exec(url.pathname);
   if (download && (req.method === 'GET' || req.method === 'HEAD')) return signedDownload(deps, req, res, download[1] ?? '', url.searchParams);
   const share = SHARE.exec(url.pathname);

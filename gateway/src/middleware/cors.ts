@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
 import { ConfigError } from '@platform/libs/config/config-error.ts';
 
-const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /**
  * Response headers a page may read beyond the CORS-safelisted ones: the rate-limit headers, what
  * a download needs (file name, ranges, ETag), a record's ETag (docs/interface.md#conditional-requests)
- * and the mark of a replayed create (docs/interface.md#idempotent-requests).
+ * the mark of a replayed create (docs/interface.md#idempotent-requests), and the resumable
+ * upload's tus headers (docs/interface.md#files).
  */
 const EXPOSED_HEADERS = [
   'RateLimit-Limit',
@@ -17,6 +18,17 @@ const EXPOSED_HEADERS = [
   'Accept-Ranges',
   'ETag',
   'Idempotent-Replayed',
+  'Location',
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Metadata',
+  'Upload-Expires',
+  'Upload-File-Id',
+  'Upload-Duplicate-Of',
 ].join(', ');
 /** How long a browser may reuse a preflight answer (Chromium caps it at 7200 s). */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
@@ -63,7 +75,7 @@ export interface CorsPolicy {
 
 /**
  * CORS from ALLOWED_ORIGINS (docs/interface.md#cors "Cross-origin rules", docs/interface.md#cors): exact
- * origins, credentials allowed, methods GET, POST, PUT, DELETE, OPTIONS, any request header (the
+ * origins, credentials allowed, methods GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, any request header (the
  * preflight's Access-Control-Request-Headers are reflected, as `*` does not apply to credentialed
  * requests). An unlisted origin gets no CORS header at all. `Vary: Origin` is on every response once
  * origins are configured, so no cache hands one origin's answer to another.

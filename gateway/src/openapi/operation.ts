@@ -96,7 +96,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
   const responses: Record<string, ResponseObject | ReferenceObject> = {};
   const ok = doc.ok;
   responses[String(ok.status)] =
-    ok.status === 204
+    ok.status !== 200
       ? { description: ok.description, ...(ok.headers ? { headers: ok.headers } : {}) }
       : {
           description: ok.description,

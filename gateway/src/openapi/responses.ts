@@ -12,6 +12,7 @@ const ERROR_STATUSES = {
   410: 'Gone',
   412: 'PreconditionFailed',
   413: 'TooLarge',
+  415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',
   500: 'ServerError',
   503: 'Unavailable',
@@ -23,10 +24,10 @@ const integerHeader = (description: string): HeaderObject => ({ description, sch
 /** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them (and those answered with a status of their own). */
 function codesOf(status: number): string[] {
   const own = OWN_STATUS_ERRORS.filter((error) => error.http === status).map((error) => error.code);
-  if (own.length > 0) return own;
-  return Object.entries(ERRORS)
+  const table = Object.entries(ERRORS)
     .filter(([, error]) => error.http === status)
     .map(([code]) => code);
+  return [...new Set([...own, ...table])];
 }
 
 /** One error response: the error body with the codes of its status (the IP filter's 403 has none). */

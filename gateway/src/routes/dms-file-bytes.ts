@@ -4,6 +4,7 @@ import type { OperationTable } from '@platform/contracts/operation.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 import { REPLAYED } from '../openapi/crud-operations.ts';
+import { TUS_ROUTES } from './dms-file-tus.ts';
 
 /**
  * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
@@ -35,6 +36,7 @@ export const DMS_FILE_BYTE_ROUTES = {
       errors: [413, 422],
     }),
   },
+  ...TUS_ROUTES,
   downloadFile: {
     method: 'get',
     path: '/api/dms-file/download/:id',
@@ -58,7 +60,15 @@ export const DMS_FILE_BYTE_ROUTES = {
   },
 } as const satisfies OperationTable;
 
-/** The file byte routes: the upload through `proxy` (relay/dms-proxy.ts), the download through `relay` (relay/download-relay.ts). */
+/** The file byte routes: the uploads through `proxy` (relay/dms-proxy.ts), the download through `relay` (relay/download-relay.ts). */
 export function dmsFileByteRoutes(proxy: Forward, relay: Forward): RouteGroup {
-  return routerFor(DMS_FILE_BYTE_ROUTES, { uploadFile: proxy, downloadFile: relay });
+  return routerFor(DMS_FILE_BYTE_ROUTES, {
+    uploadFile: proxy,
+    tusOptions: proxy,
+    tusCreate: proxy,
+    tusHead: proxy,
+    tusPatch: proxy,
+    tusTerminate: proxy,
+    downloadFile: relay,
+  });
 }

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { readQuery, type QuerySpec, type QueryValues } from '../http/query.ts';
 import { chain } from '../http/chain.ts';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
 
 /**
  * One REST route: its method, its express path, and the query parameters it reads. A route that

@@ -3,6 +3,11 @@
 /** The credential each operation asks for, by `METHOD /path/{template}`; public operations are absent. */
 export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'>> = {
   'POST /api/dms-file/upload': 'session',
+  'OPTIONS /api/dms-file/tus': 'session',
+  'POST /api/dms-file/tus': 'session',
+  'HEAD /api/dms-file/tus/{uploadId}': 'session',
+  'PATCH /api/dms-file/tus/{uploadId}': 'session',
+  'DELETE /api/dms-file/tus/{uploadId}': 'session',
   'POST /api/auth/login': 'apiKey',
   'GET /api/auth/me': 'session',
   'POST /api/auth/switch-account': 'session',

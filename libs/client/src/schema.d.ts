@@ -21,6 +21,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-file/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resumable upload (tus): create, maybe with the first bytes
+         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). Upload-Length (bytes; Upload-Defer-Length is refused) and Upload-Metadata: filename (required), filetype (the claimed type), and the form fields of the multipart upload (crProcessId required, entityType, entityId, integrationKey, categoryId, description, tags); another key is 400 SVC-SYS-2001. Over DMS_MAX_UPLOAD_BYTES or the tenant's maxFileSize: 413 SVC-SYS-3001; over the remaining quota: 413 SVC-SYS-3007. A body (Content-Type application/offset+octet-stream) is the first bytes; when it is the whole file the answer names the stored file.
+         */
+        post: operations["tusCreate"];
+        delete?: never;
+        /**
+         * Resumable upload (tus): what the server offers
+         * @description Tus-Version 1.0.0, Tus-Extension creation,creation-with-upload,termination,expiration, Tus-Max-Size DMS_MAX_UPLOAD_BYTES.
+         */
+        options: operations["tusOptions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-file/tus/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Resumable upload (tus): terminate
+         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). An unfinished upload loses its bytes at once; a completed one only its record (the file stays a dms-file).
+         */
+        delete: operations["tusTerminate"];
+        options?: never;
+        /**
+         * Resumable upload (tus): the offset to resume from
+         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). Another user's or tenant's upload, an expired or terminated one: 404. A completed one tells its file in Upload-File-Id.
+         */
+        head: operations["tusHead"];
+        /**
+         * Resumable upload (tus): send bytes from Upload-Offset
+         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). Content-Type application/offset+octet-stream (else 415 SVC-SYS-2001); Upload-Offset must be the upload's (else 409 SVC-SYS-4002); bytes beyond Upload-Length are 413 SVC-SYS-3001. The PATCH that completes the upload stores the file as POST /api/dms-file/upload does (limits, allowedMimeTypes 415 SVC-SYS-3002, quota 413 SVC-SYS-3007, audit, event, duplicate) and names it in Upload-File-Id; a refusal there removes the upload.
+         */
+        patch: operations["tusPatch"];
+        trace?: never;
+    };
     "/api/dms-file/download/{id}": {
         parameters: {
             query?: never;
@@ -11659,7 +11711,7 @@ export interface components {
                 };
             };
         };
-        /** @description Error body with SVC-SYS-4002. */
+        /** @description Error body with SVC-SYS-4002, SVC-SYS-2001. */
         PreconditionFailed: {
             headers: {
                 [name: string]: unknown;
@@ -11667,7 +11719,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorBody"] & {
                     /** @enum {unknown} */
-                    error_code?: "SVC-SYS-4002";
+                    error_code?: "SVC-SYS-4002" | "SVC-SYS-2001";
                 };
             };
         };
@@ -11680,6 +11732,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"] & {
                     /** @enum {unknown} */
                     error_code?: "SVC-SYS-3001" | "SVC-SYS-3007";
+                };
+            };
+        };
+        /** @description Error body with SVC-SYS-2001, SVC-SYS-3002. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    /** @enum {unknown} */
+                    error_code?: "SVC-SYS-2001" | "SVC-SYS-3002";
                 };
             };
         };
@@ -11923,6 +11987,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseUnprocessableContent = components['responses']['UnprocessableContent'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
@@ -11970,6 +12035,215 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tusCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: Location is /api/dms-file/tus/{uploadId} (relative). */
+            201: {
+                headers: {
+                    /** @description The upload, /api/dms-file/tus/{uploadId}. */
+                    Location?: string;
+                    /** @description 1.0.0, on every answer. */
+                    "Tus-Resumable"?: string;
+                    /** @description Bytes of the upload received so far. */
+                    "Upload-Offset"?: number;
+                    /** @description When the unfinished upload is removed (RFC 9110 date): DMS_TUS_EXPIRY_SECONDS after its creation. */
+                    "Upload-Expires"?: string;
+                    /** @description The dms-file the completed upload became (only once the upload is complete). */
+                    "Upload-File-Id"?: number;
+                    /** @description A live file of the tenant with the same bytes (duplicateOfFileId's counterpart), when there is one. */
+                    "Upload-Duplicate-Of"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tusOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tus discovery headers. */
+            204: {
+                headers: {
+                    /** @description 1.0.0 */
+                    "Tus-Version"?: string;
+                    /** @description The extensions offered. */
+                    "Tus-Extension"?: string;
+                    /** @description DMS_MAX_UPLOAD_BYTES. */
+                    "Tus-Max-Size"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tusTerminate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /** @description 1.0.0, on every answer. */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tusHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body: Upload-Offset, Upload-Length, Upload-Metadata (as given), Cache-Control: no-store. */
+            200: {
+                headers: {
+                    /** @description Bytes of the upload received so far. */
+                    "Upload-Offset"?: number;
+                    /** @description The upload's length. */
+                    "Upload-Length"?: number;
+                    /** @description 1.0.0, on every answer. */
+                    "Tus-Resumable"?: string;
+                    /** @description The dms-file the completed upload became (only once the upload is complete). */
+                    "Upload-File-Id"?: number;
+                    /** @description A live file of the tenant with the same bytes (duplicateOfFileId's counterpart), when there is one. */
+                    "Upload-Duplicate-Of"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tusPatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": Blob;
+            };
+        };
+        responses: {
+            /** @description The new Upload-Offset. */
+            204: {
+                headers: {
+                    /** @description Bytes of the upload received so far. */
+                    "Upload-Offset"?: number;
+                    /** @description When the unfinished upload is removed (RFC 9110 date): DMS_TUS_EXPIRY_SECONDS after its creation. */
+                    "Upload-Expires"?: string;
+                    /** @description 1.0.0, on every answer. */
+                    "Tus-Resumable"?: string;
+                    /** @description The dms-file the completed upload became (only once the upload is complete). */
+                    "Upload-File-Id"?: number;
+                    /** @description A live file of the tenant with the same bytes (duplicateOfFileId's counterpart), when there is one. */
+                    "Upload-Duplicate-Of"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

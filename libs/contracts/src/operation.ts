@@ -2,7 +2,8 @@ import type { HeaderObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oa
 import type { MethodDefinition } from '@grpc/grpc-js';
 import type { Resource, ServiceName } from '@platform/libs/resource/resource.ts';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+/** The methods of the REST interface; `patch`, `head` and `options` serve the resumable upload (tus) alone. */
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
 
 /**
  * How a query parameter is read (gateway/src/http/query.ts):
@@ -19,7 +20,7 @@ export type QuerySpec = Readonly<Record<string, ParamKind>>;
 type Schema = SchemaObject | ReferenceObject;
 
 /** The error statuses a route may add to those of its path's category (the API document's responses). */
-export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 412 | 413 | 422;
+export type ExtraErrorStatus = 401 | 404 | 409 | 410 | 412 | 413 | 415 | 422;
 
 /** What the API document says of an operation beyond its method, path and query: its words, bodies and extra refusals. */
 export interface OperationDoc {
@@ -36,10 +37,10 @@ export interface OperationDoc {
   headers?: ReferenceObject[];
   /** A 304 Not Modified answer without a body, and its headers (a conditional GET). */
   notModified?: { description: string; headers: Record<string, HeaderObject> };
-  /** The success answer: 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
+  /** The success answer: 201 or 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
   ok:
     | { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> }
-    | { status: 204; description: string; headers?: Record<string, HeaderObject> };
+    | { status: 201 | 204; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
   errors?: ExtraErrorStatus[];
   /** A second success status with the same body (health: 503 DOWN). */

@@ -60,6 +60,10 @@ export interface Config {
     httpAddr: string;
     /** How long a share-link download's slot stays taken without a renewal (DMS_SHARE_LEASE_SECONDS); renewed every third of it. */
     shareLeaseSeconds: number;
+    /** How long a resumable (tus) upload may take from its creation (DMS_TUS_EXPIRY_SECONDS); past it, it is swept. */
+    tusExpirySeconds: number;
+    /** How often each replica sweeps expired resumable uploads (DMS_TUS_SWEEP_INTERVAL_SECONDS). */
+    tusSweepIntervalSeconds: number;
   };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
   /** Mutual TLS on every gRPC server and channel (GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY); undefined: plaintext. */
@@ -155,6 +159,8 @@ export function loadConfig(env: Env = process.env): Config {
       urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
       retentionIntervalSeconds: int(env, 'DMS_RETENTION_INTERVAL_SECONDS', 3600, 1),
       shareLeaseSeconds: int(env, 'DMS_SHARE_LEASE_SECONDS', 30, 1, 3600),
+      tusExpirySeconds: int(env, 'DMS_TUS_EXPIRY_SECONDS', 86_400, 1),
+      tusSweepIntervalSeconds: int(env, 'DMS_TUS_SWEEP_INTERVAL_SECONDS', 600, 1),
       // dms-svc's HTTP server for the file bytes (upload, download), which the gateway proxies to
       httpAddr: env.DMS_HTTP_ADDR || '127.0.0.1:50054',
     },

@@ -50,8 +50,14 @@ export const PRECONDITION_FAILED = { code: 'SVC-SYS-4002', messageKey: 'precondi
  */
 export const KEY_REUSED = { code: 'SVC-SYS-2001', messageKey: 'idempotency.keyReused', http: 422 } as const;
 
+/** A resumable (tus) request without `Tus-Resumable: 1.0.0`: SVC-SYS-2001 answered 412, as tus 1.0.0 has it (docs/decisions.md "Resumable uploads (tus)"). */
+export const TUS_VERSION = { code: 'SVC-SYS-2001', messageKey: 'tus.version', http: 412 } as const;
+
+/** A tus PATCH whose Content-Type is not application/offset+octet-stream: SVC-SYS-2001 answered 415, as tus 1.0.0 has it. */
+export const TUS_CONTENT_TYPE = { code: 'SVC-SYS-2001', messageKey: 'tus.contentType', http: 415 } as const;
+
 /** The errors answered with a status of their own rather than their code's, by message key. */
-export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED] as const;
+export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED, TUS_VERSION, TUS_CONTENT_TYPE] as const;
 
 /**
  * The HTTP status of an error: its code's, except for those of OWN_STATUS_ERRORS.

@@ -115,6 +115,21 @@ const catalogue = {
     en: 'The upload must be multipart/form-data with one file part named file',
     tr: 'Yükleme, file adlı tek bir dosya parçası içeren multipart/form-data olmalı',
   },
+  'tus.version': { en: 'Tus-Resumable must be 1.0.0', tr: 'Tus-Resumable 1.0.0 olmalı' },
+  'tus.contentType': {
+    en: 'A PATCH of an upload must be application/offset+octet-stream',
+    tr: 'Bir yüklemenin PATCH isteği application/offset+octet-stream olmalı',
+  },
+  'tus.header': { en: 'Header is invalid: {header}', tr: 'Başlık geçersiz: {header}' },
+  'tus.offset': {
+    en: 'Upload-Offset is not the offset of the upload; ask it with HEAD and resume from there',
+    tr: 'Upload-Offset yüklemenin konumu değil; HEAD ile sorup oradan devam edin',
+  },
+  'tus.locked': {
+    en: 'Another request is writing this upload; try again shortly',
+    tr: 'Bu yüklemeye başka bir istek yazıyor; birazdan tekrar deneyin',
+  },
+  'tus.completed': { en: 'The upload is complete', tr: 'Yükleme tamamlandı' },
   'download.signature': { en: 'The download link is invalid', tr: 'İndirme bağlantısı geçersiz' },
   'download.expired': { en: 'The download link has expired', tr: 'İndirme bağlantısının süresi doldu' },
   'share.passwordRequired': { en: 'This share link needs its password', tr: 'Bu paylaşım bağlantısı şifre gerektiriyor' },

@@ -1,0 +1,198 @@
+/**
+ * Scenario tus-upload: a 1 GiB resumable upload by tus 1.0.0 (POST /api/dms-file/tus, then one
+ * PATCH of the whole file, as tus-js-client sends it by default: its chunkSize is unbounded)
+ * against the multipart upload (POST /api/dms-file/upload) of the same file, both through the
+ * gateway with the same bearer token, in the same run. Prints MB/s (10^6 bytes per second) of each
+ * per round (the order alternating), the medians, and the CPU seconds of the gateway and dms-svc.
+ * Target: tus ≥ 0.8 × multipart (the median of the rounds' ratios); a miss exits 3 (lib.ts judge).
+ * Each stored file's checksum is compared with the source's SHA-256, and the files are deleted
+ * (soft, and their bytes) after each round.
+ *
+ *   npm run bench -- tus-upload
+ *   BENCH_ROUNDS=2 BENCH_FILE_MIB=64 node bench/tus-upload.ts     (a quick check that it works)
+ *
+ * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (1024: exactly 1 GiB, which the default
+ * DMS_MAX_UPLOAD_BYTES admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, statfsSync } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BenchError,
+  cpuSnapshot,
+  cpuUsed,
+  expectStatus,
+  fmt,
+  http,
+  judge,
+  login,
+  median,
+  onCleanup,
+  printTable,
+  runScenario,
+  settingsFromEnv,
+  startBenchPlatform,
+} from './lib.ts';
+
+/** tus at least this share of the multipart upload's MB/s. */
+const TARGET_RATIO = 0.8;
+const MIB = 1024 * 1024;
+const TENANT = 1;
+type Way = 'tus' | 'multipart';
+const WAYS: readonly Way[] = ['tus', 'multipart'];
+
+interface Measured {
+  mbPerSec: number;
+  cpu: Record<string, number>;
+  fileId: number;
+}
+
+await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload, through the gateway', async () => {
+  const { rounds } = settingsFromEnv();
+  if (rounds < 2) throw new BenchError(`BENCH_ROUNDS=${rounds}: this scenario alternates its order over at least 2 rounds`);
+  const mib = Number(process.env.BENCH_FILE_MIB ?? 1024);
+  if (!Number.isInteger(mib) || mib < 1) throw new BenchError(`BENCH_FILE_MIB=${process.env.BENCH_FILE_MIB}: expected a whole number >= 1`);
+  const size = mib * MIB;
+  const workDir = await mkdtemp(join(tmpdir(), 'tus-bench-'));
+  onCleanup(() => rm(workDir, { recursive: true, force: true }));
+  const fs = statfsSync(workDir);
+  if (fs.bavail * fs.bsize < 4 * size) throw new BenchError(`too little disk under ${workDir} for ${fmt(mib)} MiB four times`);
+  const source = join(workDir, 'source.bin');
+  const sha256 = await generate(source, mib);
+
+  const platform = await startBenchPlatform();
+  const env = platform.platform.env;
+  const storageDir = env.DMS_STORAGE_DIR ?? join(env.DATA_DIR ?? '', 'files');
+  const pids = { gateway: platform.platform.pids.gateway, 'dms-svc': platform.platform.pids['dms-svc'] };
+  const auth = { authorization: `Bearer ${await login(platform)}` };
+  console.log(`# source ${fmt(mib)} MiB, sha256 ${sha256}; gateway ${platform.url}; storage ${storageDir}`);
+
+  const upload = (way: Way, path: string, bytes: number) =>
+    way === 'tus' ? tusUpload(platform.url, auth, path, bytes) : multipartUpload(platform.url, auth, path, bytes);
+  const remove = async (fileId: number) => {
+    const got = await expectStatus(`GET /api/dms-file/${fileId}`, http('GET', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }));
+    await expectStatus(`DELETE /api/dms-file/${fileId}`, http('DELETE', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }), 204);
+    await rm(join(storageDir, String((got.json as { storedFileName: string }).storedFileName)), { force: true });
+    return got.json as { checksum: string };
+  };
+
+  // warm-up (discarded): 64 MiB each way
+  const warm = join(workDir, 'warm.bin');
+  await generate(warm, Math.min(64, mib));
+  for (const way of WAYS) await remove(await upload(way, warm, Math.min(64, mib) * MIB));
+  await rm(warm, { force: true });
+
+  const results: Record<Way, Measured[]> = { tus: [], multipart: [] };
+  for (let round = 1; round <= rounds; round++) {
+    for (const way of round % 2 === 1 ? WAYS : [...WAYS].reverse()) {
+      const before = cpuSnapshot(pids);
+      const started = process.hrtime.bigint();
+      const fileId = await upload(way, source, size);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const cpu = Object.fromEntries(Object.entries(cpuUsed(before, cpuSnapshot(pids))).map(([name, ms]) => [name, ms / 1000]));
+      const stored = await remove(fileId);
+      if (stored.checksum !== sha256) throw new BenchError(`${way}: stored checksum ${stored.checksum}, expected ${sha256}`);
+      const measured = { mbPerSec: size / 1e6 / seconds, cpu, fileId };
+      results[way].push(measured);
+      console.log(
+        `# round ${round} ${way.padEnd(9)} ${fmt(measured.mbPerSec, 1).padStart(7)} MB/s (${fmt(seconds, 2)} s; CPU s ${Object.entries(cpu)
+          .map(([name, s]) => `${name} ${fmt(s, 2)}`)
+          .join(', ')}); checksum matches`,
+      );
+    }
+  }
+  const ratios = results.tus.map((t, i) => t.mbPerSec / (results.multipart[i]?.mbPerSec ?? NaN));
+  printTable(
+    ['round', 'tus MB/s', 'multipart MB/s', 'ratio'],
+    ratios.map((ratio, i) => [String(i + 1), fmt(results.tus[i]?.mbPerSec ?? NaN, 1), fmt(results.multipart[i]?.mbPerSec ?? NaN, 1), fmt(ratio, 2)]),
+  );
+  const cpuOf = (way: Way, name: string) => median(results[way].map((m) => (m.cpu[name] ?? NaN) / (size / 1024 ** 3)));
+  console.log(
+    `median: tus ${fmt(median(results.tus.map((m) => m.mbPerSec)), 1)} MB/s, multipart ${fmt(median(results.multipart.map((m) => m.mbPerSec)), 1)} MB/s; ` +
+      `CPU s per GiB: tus gateway ${fmt(cpuOf('tus', 'gateway'), 2)} dms-svc ${fmt(cpuOf('tus', 'dms-svc'), 2)}, multipart gateway ${fmt(cpuOf('multipart', 'gateway'), 2)} dms-svc ${fmt(cpuOf('multipart', 'dms-svc'), 2)}`,
+  );
+  const ratio = median(ratios);
+  console.log(`target: tus throughput >= ${fmt(TARGET_RATIO, 2)} x multipart: ${judge('tus ratio', ratio >= TARGET_RATIO)} (median ratio ${fmt(ratio, 2)})`);
+});
+
+/** Writes `mib` MiB: one random MiB, each copy with its index in its first 8 bytes. The SHA-256 of the whole. */
+async function generate(path: string, mib: number): Promise<string> {
+  const block = randomBytes(MIB);
+  const hash = createHash('sha256');
+  const file = await open(path, 'w');
+  try {
+    for (let i = 0; i < mib; i++) {
+      block.writeBigUInt64BE(BigInt(i), 0);
+      hash.update(block);
+      await file.write(block, 0, MIB);
+    }
+  } finally {
+    await file.close();
+  }
+  return hash.digest('hex');
+}
+
+/** Sends a request whose body is `before`, the file, `after`; its answer and body text. */
+async function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  path: string,
+  size: number,
+  before = Buffer.alloc(0),
+  after = Buffer.alloc(0),
+) {
+  const req = request(url, { method, headers: { ...headers, 'content-length': String(before.length + size + after.length) } });
+  const answered = new Promise<IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  });
+  req.write(before);
+  for await (const chunk of createReadStream(path, { highWaterMark: MIB })) {
+    if (!req.write(chunk as Buffer)) await new Promise((resolve) => req.once('drain', resolve));
+  }
+  req.end(after);
+  const res = await answered;
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return { res, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The multipart upload: crProcessId, then the file. The stored file's id. */
+async function multipartUpload(base: string, auth: Record<string, string>, path: string, size: number): Promise<number> {
+  const boundary = `----tus-bench-${randomBytes(12).toString('hex')}`;
+  const before = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${TENANT}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const after = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const { res, text } = await send(
+    `${base}/api/dms-file/upload`,
+    'POST',
+    { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    path,
+    size,
+    before,
+    after,
+  );
+  if (res.statusCode !== 200) throw new BenchError(`multipart: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { fileId: number }).fileId;
+}
+
+/** tus: the creation, then one PATCH of the whole file. The stored file's id (Upload-File-Id). */
+async function tusUpload(base: string, auth: Record<string, string>, path: string, size: number): Promise<number> {
+  const metadata = `filename ${Buffer.from('bench.bin').toString('base64')},crProcessId ${Buffer.from(String(TENANT)).toString('base64')}`;
+  const created = await http('POST', `${base}/api/dms-file/tus`, {
+    headers: { ...auth, 'tus-resumable': '1.0.0', 'upload-length': String(size), 'upload-metadata': metadata },
+  });
+  const location = created.headers.get('location');
+  if (created.status !== 201 || !location) throw new BenchError(`tus creation: HTTP ${created.status}: ${created.text.slice(0, 300)}`);
+  const headers = { ...auth, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' };
+  const { res, text } = await send(`${base}${location}`, 'PATCH', headers, path, size);
+  const fileId = res.headers['upload-file-id'];
+  if (res.statusCode !== 204 || typeof fileId !== 'string') throw new BenchError(`tus PATCH: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+  return Number(fileId);
+}

@@ -1,0 +1,39 @@
+import type { Logger } from '@platform/libs/log/logger.ts';
+import type { TusUploads } from './tus-uploads.ts';
+
+/**
+ * The sweep of expired resumable uploads (docs/decisions.md "Resumable uploads (tus)"): every
+ * `intervalSeconds`, the first one interval after start, as the retention job is timed; one at a
+ * time per process, the next timed from the end of the last; a failed sweep is logged and the next
+ * comes on time. Replicas sharing the volume may sweep at once: each only removes. `stop()` cancels
+ * the timer and waits for a sweep in progress.
+ */
+export function startTusSweep(tus: TusUploads, log: Logger, intervalSeconds: number): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tus
+        .sweepExpired(log)
+        .then(
+          () => undefined,
+          (error: unknown) => log.error({ err: error }, 'resumable upload sweep failed'),
+        )
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, intervalSeconds * 1000);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
