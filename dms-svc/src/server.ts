@@ -10,6 +10,7 @@ import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
 import { storageUsage } from './files/storage-usage.ts';
 import { startFileServer } from './http/file-server.ts';
+import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
@@ -45,6 +46,7 @@ export async function serve(runtime: Runtime, config: Config) {
     files: resourceRuntime(schemas, dmsFile),
     storage,
     signer: new DownloadSigner(config.dmsUrlSecret),
+    scanner: uploadScannerOf(runtime, config.dms.clamd),
   });
   const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
   return {

@@ -22,7 +22,7 @@ const integerHeader = (description: string): HeaderObject => ({ description, sch
 
 /** The codes of docs/interface.md#errors that one HTTP status carries, from the one table of them (and those answered with a status of their own). */
 function codesOf(status: number): string[] {
-  const own = OWN_STATUS_ERRORS.filter((error) => error.http === status).map((error) => error.code);
+  const own = [...new Set(OWN_STATUS_ERRORS.filter((error) => error.http === status).map((error) => error.code))];
   if (own.length > 0) return own;
   return Object.entries(ERRORS)
     .filter(([, error]) => error.http === status)

@@ -50,8 +50,14 @@ export const PRECONDITION_FAILED = { code: 'SVC-SYS-4002', messageKey: 'precondi
  */
 export const KEY_REUSED = { code: 'SVC-SYS-2001', messageKey: 'idempotency.keyReused', http: 422 } as const;
 
+/**
+ * An upload the virus scan found malware in: SVC-SYS-2001 on the field `file` (the content the client
+ * sent is what is wrong) answered 422, as a reused idempotency key is (docs/interface.md#files).
+ */
+export const UPLOAD_INFECTED = { code: 'SVC-SYS-2001', messageKey: 'upload.infected', http: 422 } as const;
+
 /** The errors answered with a status of their own rather than their code's, by message key. */
-export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED] as const;
+export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED, UPLOAD_INFECTED] as const;
 
 /**
  * The HTTP status of an error: its code's, except for those of OWN_STATUS_ERRORS.
