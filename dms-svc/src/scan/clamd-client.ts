@@ -110,9 +110,22 @@ async function send(socket: Socket, source: Readable, sent: { done: boolean }): 
     socket.write(length);
     const more = socket.write(chunk);
     socket.uncork();
-    if (!more) await new Promise<void>((drained) => socket.once('drain', drained).once('close', drained));
+    if (!more) await drainedOrClosed(socket);
   }
   if (!socket.destroyed && socket.writable) socket.write(Buffer.alloc(4), () => (sent.done = true));
+}
+
+/** Until the socket takes more, or closes; either listener leaves with the other (a stream of many chunks waits many times). */
+function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise<void>((resume) => {
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resume();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
 }
 
 function verdictOf(text: string, where: string): { verdict: ClamdVerdict } | { failure: ClamdFailure } {
