@@ -32,7 +32,7 @@ const STREAM_MAX = 1024 * 1024;
 
 const clamds: TestClamd[] = [];
 const platforms: Platform[] = [];
-let silent: { server: Server; sockets: Set<Socket> } | undefined;
+let silent: Promise<{ server: Server; sockets: Set<Socket>; address: string }> | undefined;
 
 /** A dms-svc and a gateway of their own with these scanning settings (core and bpm stand-ins). */
 async function scanningPlatform(env: Record<string, string>): Promise<Platform> {
@@ -57,8 +57,9 @@ test.before(async () => {
 test.after.always(async () => {
   await Promise.all(platforms.map((started) => started.stop()));
   await Promise.all(clamds.map((clamd) => clamd.stop()));
-  for (const socket of silent?.sockets ?? []) socket.destroy();
-  silent?.server.close();
+  const quiet = await silent;
+  for (const socket of quiet?.sockets ?? []) socket.destroy();
+  await new Promise((closed) => (quiet ? quiet.server.close(closed) : closed(undefined)));
 });
 
 /**
@@ -193,18 +194,39 @@ test('clamd over TCP: scans while it runs; once it is stopped an upload is 503 S
   t.is(metrics.sum('dms_upload_unscanned_total'), 0);
 });
 
+/** The address of a "clamd" that accepts and says nothing (one per file, made once for the tests that run side by side): every scan against it times out. */
+function silentClamd(): Promise<string> {
+  silent ??= (async () => {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.resume();
+    });
+    const port = await freePort();
+    await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening));
+    return { server, sockets, address: `tcp://127.0.0.1:${port}` };
+  })();
+  return silent.then(({ address }) => address);
+}
+
+test('a clamd that gives no answer within CLAMD_TIMEOUT_MS is 503 SVC-SYS-5002 (fail closed), and keeps nothing', async (t) => {
+  const closed = await scanningPlatform({ CLAMD_ADDRESS: await silentClamd(), CLAMD_TIMEOUT_MS: '300' });
+  const { token } = await adminSession();
+  const { crProcessId } = await createAccount();
+  const before = new Set(await readdir(storageDir()));
+  const content = `too slow to scan ${randomUUID()}`;
+  const started = Date.now();
+  const refused = await upload({ token, crProcessId, content, baseUrl: closed.url });
+  t.is(refused.status, 503, refused.text);
+  t.is(refused.body.error_code, 'SVC-SYS-5002');
+  t.true(Date.now() - started < 5_000, 'answered once the timeout passed, not hung');
+  t.deepEqual(await storedCopies(before, content), []);
+  t.is(await filesOf(token, crProcessId), 0);
+});
+
 test('CLAMD_FAIL_OPEN=true outside production: a clamd that never answers (CLAMD_TIMEOUT_MS) lets the upload through with a warning, counted as unscanned', async (t) => {
-  // a "clamd" that accepts and says nothing: the scan times out
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.resume();
-  });
-  silent = { server, sockets };
-  const port = await freePort();
-  await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening));
-  const open = await scanningPlatform({ CLAMD_ADDRESS: `tcp://127.0.0.1:${port}`, CLAMD_TIMEOUT_MS: '300', CLAMD_FAIL_OPEN: 'true' });
+  const open = await scanningPlatform({ CLAMD_ADDRESS: await silentClamd(), CLAMD_TIMEOUT_MS: '300', CLAMD_FAIL_OPEN: 'true' });
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
   const stored = await upload({ token, crProcessId, content: `unscanned ${crProcessId}`, baseUrl: open.url });

@@ -70,18 +70,20 @@ export function clamdScan(address: ClamdAddress, source: Readable, timeoutMs: nu
       if (reply.includes(0)) answered();
       else if (reply.length > MAX_REPLY) finish({ failure: new ClamdFailure('error', `clamd at ${where} answered more than ${MAX_REPLY} bytes`) });
     });
-    // clamd closing while the stream is still being sent is its StreamMaxLength refusal whose answer
-    // was lost: it answers and closes with the rest unread, which resets the connection, and a reset
-    // may drop the answer before it is read (seen on both sockets). Taken as too large, never as a
-    // pass; a clamd that died mid-stream is refused the same way, and the next upload finds it gone.
+    // clamd closing before it read the whole stream is its StreamMaxLength refusal whose answer was
+    // lost: it answers and closes with the rest unread, which resets the connection (ECONNRESET) or
+    // fails the next write (EPIPE), and either may come before the answer is read (seen on both
+    // sockets). Taken as too large, never as a pass. A clamd that stops after reading everything
+    // closes cleanly (no reset): that is an error (503), and so is one that closes with no error.
     const closedEarly = (error?: Error) => {
       if (reply.length > 0) return answered();
       if (!connected) return finish({ failure: new ClamdFailure('unreachable', `clamd at ${where}: ${error?.message ?? 'closed'}`, { cause: error }) });
-      if (!sent.done) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (!sent.done || code === 'EPIPE' || code === 'ECONNRESET') {
         return finish({
           failure: new ClamdFailure(
             'too-large',
-            `clamd at ${where} closed the connection while the upload was being sent (its StreamMaxLength is below the upload, or it stopped)`,
+            `clamd at ${where} closed the connection before reading the whole upload${code ? ` (${code})` : ''}: its StreamMaxLength is below the upload, or it stopped`,
             { cause: error },
           ),
         });
