@@ -184,3 +184,45 @@ test('webhook settings: defaults, loopback in development only, a schedule read 
   t.regex(refusal(t, { ...production, WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800' }), /WEBHOOK_RETRY_SCHEDULE_MS spanning 0 min/);
   t.notThrows(() => loadConfig({ ...production, WEBHOOK_RETRY_SCHEDULE_MS: '108000000' }));
 });
+
+test('CLAMD_ADDRESS: tcp://host:port (3310 when left out, IPv6 in brackets) or unix:/absolute/path; unset: no scanning', (t) => {
+  const dev = { APP_ENV: 'development', ...secrets };
+  t.is(loadConfig(dev).dms.clamd, undefined);
+  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav:3310' }).dms.clamd, {
+    address: { kind: 'tcp', host: 'clamav', port: 3310 },
+    timeoutMs: 60_000,
+    failOpen: false,
+  });
+  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://10.0.0.7' }).dms.clamd?.address, { kind: 'tcp', host: '10.0.0.7', port: 3310 });
+  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://[::1]:3311' }).dms.clamd?.address, { kind: 'tcp', host: '::1', port: 3311 });
+  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'unix:/run/clamav/clamd.sock' }).dms.clamd?.address, { kind: 'unix', path: '/run/clamav/clamd.sock' });
+  t.is(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '5000' }).dms.clamd?.timeoutMs, 5000);
+});
+
+test('a CLAMD_ADDRESS of another syntax, a bad CLAMD_TIMEOUT_MS, and the two without an address refuse the start, naming the variable', (t) => {
+  const dev = { APP_ENV: 'development', ...secrets };
+  for (const address of [
+    'clamav:3310',
+    'http://clamav:3310',
+    'tcp://',
+    'tcp://clamav:0',
+    'tcp://clamav:70000',
+    'tcp://clamav:3310/x',
+    'unix:clamd.sock',
+    'unix:',
+  ]) {
+    t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: address }), /^CLAMD_ADDRESS must be tcp:\/\/host:port or unix:\/absolute\/path\/clamd\.sock/, address);
+  }
+  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '10' }), /CLAMD_TIMEOUT_MS must be a whole number from 100/);
+  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_FAIL_OPEN: 'maybe' }), /CLAMD_FAIL_OPEN must be true or false/);
+  t.regex(refusal(t, { ...dev, CLAMD_FAIL_OPEN: 'true' }), /CLAMD_FAIL_OPEN is set but CLAMD_ADDRESS is not/);
+  t.regex(refusal(t, { ...dev, CLAMD_TIMEOUT_MS: '1000' }), /CLAMD_TIMEOUT_MS is set but CLAMD_ADDRESS is not/);
+});
+
+test('production refuses CLAMD_FAIL_OPEN=true (scans fail closed there); development and test accept it', (t) => {
+  t.regex(refusal(t, { ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }), /CLAMD_FAIL_OPEN=true \(production scans fail closed/);
+  t.false(loadConfig({ ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'false' }).dms.clamd?.failOpen);
+  for (const APP_ENV of ['development', 'test']) {
+    t.true(loadConfig({ APP_ENV, ...secrets, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }).dms.clamd?.failOpen);
+  }
+});

@@ -10,6 +10,7 @@ import {
   DEPLOYMENTS,
   DMS_HTTP,
   DNS_PORT,
+  CLAMAV,
   GATEWAY,
   GRPC_CALLERS,
   GRPC_SERVICES,
@@ -207,11 +208,12 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
         if (peer.ipBlock) {
           for (const port of rule.ports ?? [])
             t.true(
-              [POSTGRES_PORT, REDIS_PORT].includes(port.port as number),
-              `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis (${port.port})`,
+              [POSTGRES_PORT, REDIS_PORT].includes(port.port as number) || (policy.metadata?.name === CLAMAV && port.port === 443),
+              `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis, and clamd's signature mirror (${port.port})`,
             );
         } else if (!peer.namespaceSelector) {
-          const targets = pods(rendered).filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
+          const clamav = rendered.hasClamav() ? [{ labels: podLabels(rendered.deployment(CLAMAV)), container: app(rendered.deployment(CLAMAV)) }] : [];
+          const targets = [...pods(rendered), ...clamav].filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
           t.true(targets.length > 0, `${policy.metadata?.name}: its peer selects a pod of the platform`);
           for (const port of rule.ports ?? []) {
             t.true(

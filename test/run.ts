@@ -1,5 +1,5 @@
 /**
- * `npm test`: installs Chromium when a selected file needs it and it is missing (helpers/chromium.ts),
+ * `npm test`: installs Chromium and clamd when a selected file needs them and they are missing (helpers/chromium.ts, helpers/clamd.ts),
  * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
@@ -20,6 +20,7 @@ import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
 import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
+import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
 import { readNotedSecrets } from './helpers/used-secrets.ts';
@@ -40,6 +41,8 @@ try {
   // Chromium for the browser tests (helpers/chromium.ts), installed with apt-get when missing and a
   // selected file needs it; where it cannot be (not root), the run fails at once, saying what to run.
   if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) await ensureChromium();
+  // clamd for the virus-scan tests (helpers/clamd.ts), the same way: Debian's clamav-daemon
+  if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));

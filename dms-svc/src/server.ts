@@ -10,6 +10,7 @@ import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
 import { storageUsage } from './files/storage-usage.ts';
 import { startFileServer } from './http/file-server.ts';
+import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
@@ -45,9 +46,10 @@ export function register(server: Server, runtime: Runtime, config: Config): void
 export async function serve(runtime: Runtime, config: Config) {
   const storage = new FileStorage(config.dms.storageDir);
   const files = resourceRuntime(schemas, dmsFile);
+  const scanner = uploadScannerOf(runtime, config.dms.clamd);
   const locker = new AdvisoryLocker(databaseUrlOf());
-  const tus = new TusUploads({ runtime, config, files, storage, locker });
-  const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus });
+  const tus = new TusUploads({ runtime, config, files, storage, locker, scanner });
+  const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
   const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
   const tusSweep = startTusSweep(tus, runtime.log, config.dms.tusSweepIntervalSeconds);
   return {

@@ -4,10 +4,10 @@
  * downloads cannot be fetched here. test/run.ts installs the package before ava when a selected
  * file needs it (`ensureChromium`); a test launches one browser per file (`launchChromium`).
  */
-import { spawn } from 'node:child_process';
 import { access, constants, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { aptInstall } from './apt-get.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** The import by which a test file says it needs the browser: run.ts looks for it in the selected files. */
@@ -36,20 +36,6 @@ async function present(): Promise<boolean> {
   );
 }
 
-/** apt-get with the given arguments, its output on stderr (stdout is the run's TAP); true when it exits 0. */
-function aptGet(args: string[]): Promise<boolean> {
-  return new Promise((done) => {
-    // another apt on the machine (an engineer's install) holds the lock: wait for it rather than fail
-    const child = spawn('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout?.pipe(process.stderr);
-    child.on('error', () => done(false));
-    child.on('close', (code) => done(code === 0));
-  });
-}
-
 /**
  * Whether the ava arguments select a file that needs the browser: no file named (the whole suite),
  * a name that is not a file (a glob: assumed to), or a file that imports this helper.
@@ -73,9 +59,7 @@ export async function ensureChromium(): Promise<void> {
   if (await present()) return;
   if (process.getuid?.() !== 0) throw new Error(NOT_ROOT);
   console.log(`# chromium: ${CHROMIUM_PATH} is missing, installing Debian's chromium (about a minute)`);
-  const installed =
-    (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])) ||
-    ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', 'chromium'])));
+  const installed = await aptInstall('chromium');
   if (!installed || !(await present())) throw new Error(`apt-get could not install chromium (see its output above); the browser tests need ${CHROMIUM_PATH}`);
 }
 

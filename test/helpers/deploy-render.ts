@@ -51,6 +51,10 @@ export type GrpcService = keyof typeof GRPC_SERVICES;
  */
 export const DMS_HTTP = { service: 'dms-svc', variable: 'DMS_HTTP_ADDR', portName: 'http' } as const;
 export const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
+/** The clamd Deployment of deploy/components/clamav (production): not one of the platform's processes, checked by test/deploy-clamav.test.ts. */
+export const CLAMAV = 'clamav';
+/** clamd's port, its Service's and CLAMD_ADDRESS's. */
+export const CLAMD_PORT = 3310;
 /** Each service's Prometheus port variable; the container port is named `metrics`. The gateway's /metrics is on MANAGEMENT_PORT. */
 export const METRICS_PORTS = { 'core-svc': 'CORE_METRICS_PORT', 'bpm-svc': 'BPM_METRICS_PORT', 'dms-svc': 'DMS_METRICS_PORT' } as const;
 /** The namespace Prometheus scrapes from (NetworkPolicy metrics-from-monitoring). */
@@ -123,9 +127,9 @@ export class Rendered {
     return found[0] as T;
   }
 
-  /** The single ConfigMap every Deployment reads (its name carries kustomize's hash). */
+  /** The single ConfigMap platform-config every Deployment reads (its name carries kustomize's hash); components may add their own beside it. */
   config(): IConfigMap & { data: Record<string, string> } {
-    const maps = this.all<IConfigMap>('ConfigMap');
+    const maps = this.all<IConfigMap>('ConfigMap').filter((map) => /^platform-config(-[a-z0-9]+)?$/.test(map.metadata?.name ?? ''));
     if (maps.length !== 1) throw new Error(`${this.layer}: expected one ConfigMap, found ${maps.length}`);
     const map = maps[0]!;
     return { ...map, data: map.data ?? {} };
@@ -139,11 +143,21 @@ export class Rendered {
     return this.one<IJob>('Job', name);
   }
 
-  /** Every pod template: the Deployments' and the migrate Job's, each with its one container. */
+  /** Whether the layer runs clamd (deploy/components/clamav). */
+  hasClamav(): boolean {
+    return this.all<IDeployment>('Deployment').some((deployment) => deployment.metadata?.name === CLAMAV);
+  }
+
+  /** Every pod template: the Deployments' (clamd's where the layer has it) and the migrate Job's, each with its one container. */
   workloads(): { name: string; pod: IPodSpec | undefined; container: IContainer }[] {
     const job = this.job(MIGRATE_JOB);
+    const names = this.hasClamav() ? [...DEPLOYMENTS, CLAMAV] : DEPLOYMENTS;
     return [
-      ...DEPLOYMENTS.map((name) => ({ name, pod: this.deployment(name).spec?.template.spec, container: app(this.deployment(name)) })),
+      ...names.map((name) => ({
+        name,
+        pod: this.deployment(name).spec?.template.spec,
+        container: only(this.deployment(name).spec?.template.spec?.containers, name),
+      })),
       { name: `Job ${MIGRATE_JOB}`, pod: job.spec?.template.spec, container: only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`) },
     ];
   }

@@ -1,12 +1,14 @@
 import { rename, unlink } from 'node:fs/promises';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { actorOf, assertTenant } from '@platform/libs/auth/caller.ts';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { changesOf } from '@platform/libs/crud/changes.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
 import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
+import type { UploadScanner } from '../scan/upload-scanner.ts';
 import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
@@ -36,6 +38,12 @@ export interface UploadResponse {
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
  * removes whichever of the two names the bytes are under.
  *
+ * Every upload, of whichever kind, is scanned here by `scanner` before the transaction (decisions.md
+ * "Virus scanning"): malware is 422 SVC-SYS-2001 `upload.infected` on the field `file`, its
+ * UPLOAD_REFUSED audit row (with the signature) committed alone, and nothing else kept — no row, no
+ * bytes, no event, no idempotency key, so a retry is scanned again. The scanner answers its own
+ * failures (413, 503) and, under CLAMD_FAIL_OPEN, lets an unscanned upload on.
+ *
  * Under an Idempotency-Key (docs/interface.md#idempotent-requests) the key is claimed first in that
  * transaction, and the answer kept with it: a repeat of the upload (the same bytes, file name and
  * fields) waits for the first one and is given its answer, its own bytes removed; another upload
@@ -47,6 +55,7 @@ export async function storeUpload(
   ctx: CallContext,
   upload: ReceivedUpload,
   client: ClientAddress,
+  scanner: UploadScanner,
 ): Promise<UploadResponse> {
   const storedFileName = storage.newStoredName();
   const storedPath = storage.pathOf(storedFileName);
@@ -61,6 +70,25 @@ export async function storeUpload(
     });
     const actor = actorOf(ctx);
     const crProcessId = values.crProcessId;
+    // before anything is written: the bytes of an infected upload go no further than the temporary file
+    const scan = await scanner.scan(upload, { userCode: actor, crProcessId });
+    if (scan.verdict === 'infected') {
+      await ctx.em.transactional((em) =>
+        appendAudit(em, crProcessId, {
+          action: 'UPLOAD_REFUSED',
+          userCode: actor,
+          ...client,
+          details: {
+            reason: 'infected',
+            signature: scan.signature,
+            originalFileName: upload.originalFileName,
+            fileSize: upload.fileSize,
+            checksum: upload.checksum,
+          },
+        }),
+      );
+      throw new DomainError('SVC-SYS-2001', 'upload.infected', { field: 'file' });
+    }
     // outside the transaction: a gigabyte's flush takes seconds, and the quota lock is the tenant's
     await storage.flush(upload.temporaryPath);
     const answer = await ctx.em.transactional(async (em): Promise<{ replay: boolean; response: UploadResponse }> => {

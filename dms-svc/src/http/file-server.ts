@@ -18,6 +18,7 @@ import { receiveUpload } from '../files/receive-upload.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { storeUpload } from '../files/store-upload.ts';
+import type { UploadScanner } from '../scan/upload-scanner.ts';
 import { streamCaps, type StreamCap } from '../files/tenant-limits.ts';
 import { publicDownload } from '../share/public-download.ts';
 import { TusUploads } from '../tus/tus-uploads.ts';
@@ -40,6 +41,8 @@ export interface FileServerDeps {
   signer: DownloadSigner;
   /** Resumable uploads (tus) at /api/dms-file/tus. */
   tus: TusUploads;
+  /** Scans every upload before storeUpload stores it (NO_SCANNING without CLAMD_ADDRESS). */
+  scanner: UploadScanner;
 }
 
 /**
@@ -133,7 +136,7 @@ async function upload(deps: FileServerDeps, req: IncomingMessage, res: ServerRes
       return streamCaps(caller.em, Number(tenant));
     };
     const received = await receiveUpload(req, deps.storage.temporaryPath(), deps.config.dms.maxUploadBytes, capsOf);
-    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req)));
+    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req), deps.scanner));
   } catch (error) {
     // the client went away midway: nothing was kept, and there is no one to answer
     if (req.socket.destroyed || res.destroyed) return;

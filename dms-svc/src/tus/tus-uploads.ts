@@ -18,6 +18,7 @@ import type { ReceivedUpload } from '../files/receive-upload.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { storedMimeType } from '../files/stored-mime-type.ts';
 import { storeUpload } from '../files/store-upload.ts';
+import type { UploadScanner } from '../scan/upload-scanner.ts';
 import { limitsOf, quotaExceeded, storageUsed, tooLarge } from '../files/tenant-limits.ts';
 import { formValues, originalNameOf } from '../files/upload-fields.ts';
 import { callerOf } from '../http/caller.ts';
@@ -48,6 +49,8 @@ export interface TusDeps {
   files: ResourceRuntime;
   storage: FileStorage;
   locker: Locker;
+  /** The upload scanner storeUpload runs (decisions.md "Virus scanning"). */
+  scanner: UploadScanner;
 }
 
 /** What one tus request carries from the checks before @tus/server to its hooks. */
@@ -276,7 +279,7 @@ export class TusUploads {
         mimeType: await storedMimeType(await headOf(path, Math.min(size, SNIFF_BYTES)), filetype),
         fields,
       };
-      const stored = await storeUpload(this.#deps.files, this.#deps.storage, call.ctx, received, clientAddressOf(call.req));
+      const stored = await storeUpload(this.#deps.files, this.#deps.storage, call.ctx, received, clientAddressOf(call.req), this.#deps.scanner);
       const record = new Upload({
         id: upload.id,
         size,

@@ -24,7 +24,9 @@ export const DMS_FILE_BYTE_ROUTES = {
       description:
         'Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; ' +
         'a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. ' +
-        'Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.',
+        'Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy. ' +
+        'Where virus scanning is on (CLAMD_ADDRESS), every file is scanned before it is stored: malware is 422 SVC-SYS-2001 (upload.infected, on field file; audited as UPLOAD_REFUSED), ' +
+        'a file larger than the scanner accepts 413 SVC-SYS-3001, the scanner unreachable or too slow 503 SVC-SYS-5002; none of them keeps anything, or an Idempotency-Key.',
       headers: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       body: { schema: sources.ref('DmsFileUpload'), contentType: 'multipart/form-data' },
       ok: {

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (multipart/form-data, streamed)
-         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy.
+         * @description Parts: file (the file), crProcessId (required), entityType, entityId, integrationKey, categoryId, description, tags. Needs dms-file:write; a user who is not a super user names only its own tenant. Over DMS_MAX_UPLOAD_BYTES: 413 SVC-SYS-3001, nothing kept. Under an Idempotency-Key the request is the file (its SHA-256), its file name and the form fields: a repeat keeps no second copy. Where virus scanning is on (CLAMD_ADDRESS), every file is scanned before it is stored: malware is 422 SVC-SYS-2001 (upload.infected, on field file; audited as UPLOAD_REFUSED), a file larger than the scanner accepts 413 SVC-SYS-3001, the scanner unreachable or too slow 503 SVC-SYS-5002; none of them keeps anything, or an Idempotency-Key.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -11378,10 +11378,10 @@ export interface components {
             /** @description userCode of the last updater; read-only. */
             readonly updatedBy: string | null;
             /**
-             * @description UPLOAD, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
+             * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
-            action: "UPLOAD" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
+            action: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
              * Format: int64
              * @description The file acted on, if any.
@@ -11418,10 +11418,10 @@ export interface components {
              */
             status?: boolean | null;
             /**
-             * @description UPLOAD, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
+             * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
-            action: "UPLOAD" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
+            action: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
              * Format: int64
              * @description The file acted on, if any.
@@ -11459,10 +11459,10 @@ export interface components {
              */
             status?: boolean | null;
             /**
-             * @description UPLOAD, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
+             * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
-            action?: "UPLOAD" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
+            action?: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
              * Format: int64
              * @description The file acted on, if any.
@@ -11573,7 +11573,7 @@ export interface components {
                 createdBy?: string | null;
                 updatedBy?: string | null;
                 /** @enum {string|null} */
-                action?: "UPLOAD" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE" | null;
+                action?: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE" | null;
                 /** Format: int64 */
                 fileId?: number | null;
                 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readClamd, type ClamdSettings } from './clamd.ts';
 import { ConfigError } from './config-error.ts';
 import { readGrpcTls, type GrpcTls } from './grpc-tls.ts';
 import { readListenHost } from './listen-host.ts';
@@ -58,6 +59,8 @@ export interface Config {
     urlTtlSeconds: number;
     retentionIntervalSeconds: number;
     httpAddr: string;
+    /** Virus scanning of uploads with clamd (CLAMD_ADDRESS, CLAMD_TIMEOUT_MS, CLAMD_FAIL_OPEN); unset: uploads are not scanned. */
+    clamd: ClamdSettings | undefined;
     /** How long a share-link download's slot stays taken without a renewal (DMS_SHARE_LEASE_SECONDS); renewed every third of it. */
     shareLeaseSeconds: number;
     /** How long a resumable (tus) upload may take from its creation (DMS_TUS_EXPIRY_SECONDS); past it, it is swept. */
@@ -163,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       tusSweepIntervalSeconds: int(env, 'DMS_TUS_SWEEP_INTERVAL_SECONDS', 600, 1),
       // dms-svc's HTTP server for the file bytes (upload, download), which the gateway proxies to
       httpAddr: env.DMS_HTTP_ADDR || '127.0.0.1:50054',
+      clamd: readClamd(env),
     },
     grpc: {
       core: env.CORE_GRPC_ADDR || '127.0.0.1:50051',

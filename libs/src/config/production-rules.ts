@@ -15,13 +15,14 @@ export interface ProductionSettings {
   allowedOrigins: readonly string[];
   outboxDisabled: boolean;
   webhooks: { retryScheduleMs: readonly number[] };
+  dms: { clamd: { failOpen: boolean } | undefined };
 }
 
 /**
  * The weak settings among `settings`, one line each; none: production may start.
  *
  * @example
- * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], outboxDisabled: false, webhooks })
+ * weakProductionSettings({ cookieSecure: false, bcryptRounds: 12, dmsUrlSecret: '…64 hex…', allowedOrigins: ['https://app.acme.com'], outboxDisabled: false, webhooks, dms: { clamd: undefined } })
  * // ['COOKIE_SECURE=false (the session cookie must be Secure)']
  */
 export function weakProductionSettings(settings: ProductionSettings): string[] {
@@ -39,6 +40,7 @@ export function weakProductionSettings(settings: ProductionSettings): string[] {
     return why ? [`${origin} (${why})`] : [];
   });
   if (placeholders.length > 0) weak.push(`ALLOWED_ORIGINS ${placeholders.join(', ')}`);
+  if (settings.dms.clamd?.failOpen) weak.push('CLAMD_FAIL_OPEN=true (production scans fail closed: an upload clamd could not scan is refused)');
   if (settings.outboxDisabled) weak.push('OUTBOX_DISABLED=true (a measurement switch: no change would leave its event)');
   // the retries' jitter may shorten each delay by 20 %
   const span = settings.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0);

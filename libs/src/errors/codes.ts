@@ -56,8 +56,14 @@ export const TUS_VERSION = { code: 'SVC-SYS-2001', messageKey: 'tus.version', ht
 /** A tus PATCH whose Content-Type is not application/offset+octet-stream: SVC-SYS-2001 answered 415, as tus 1.0.0 has it. */
 export const TUS_CONTENT_TYPE = { code: 'SVC-SYS-2001', messageKey: 'tus.contentType', http: 415 } as const;
 
+/**
+ * An upload the virus scan found malware in: SVC-SYS-2001 on the field `file` (the content the client
+ * sent is what is wrong) answered 422, as a reused idempotency key is (docs/interface.md#files).
+ */
+export const UPLOAD_INFECTED = { code: 'SVC-SYS-2001', messageKey: 'upload.infected', http: 422 } as const;
+
 /** The errors answered with a status of their own rather than their code's, by message key. */
-export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED, TUS_VERSION, TUS_CONTENT_TYPE] as const;
+export const OWN_STATUS_ERRORS = [PRECONDITION_FAILED, KEY_REUSED, TUS_VERSION, TUS_CONTENT_TYPE, UPLOAD_INFECTED] as const;
 
 /**
  * The HTTP status of an error: its code's, except for those of OWN_STATUS_ERRORS.

@@ -107,6 +107,18 @@ const catalogue = {
   'upload.tooLarge': { en: 'The file is too large', tr: 'Dosya çok büyük' },
   'upload.typeNotAllowed': { en: 'This file type is not allowed', tr: 'Bu dosya türüne izin verilmiyor' },
   'upload.quotaExceeded': { en: 'The storage quota is exceeded', tr: 'Depolama kotası aşıldı' },
+  'upload.infected': {
+    en: 'The virus scan found malware in field {field}; the file was not stored',
+    tr: '{field} alanında virüs taraması zararlı yazılım buldu; dosya kaydedilmedi',
+  },
+  'upload.tooLargeToScan': {
+    en: 'The file is larger than the virus scanner accepts',
+    tr: 'Dosya virüs tarayıcısının kabul ettiğinden büyük',
+  },
+  'upload.scanUnavailable': {
+    en: 'The virus scanner is unavailable; the file was not stored, please try again',
+    tr: 'Virüs tarayıcısına ulaşılamıyor; dosya kaydedilmedi, lütfen tekrar deneyin',
+  },
   'file.legalHold': {
     en: 'The file is under legal hold and cannot be deleted',
     tr: 'Dosya yasal saklama altında ve silinemez',

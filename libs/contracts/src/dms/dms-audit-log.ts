@@ -4,6 +4,7 @@ import { DmsAuditLogServiceService, DmsAuditLog } from '@platform/libs/gen/platf
 /** The audited actions (docs/interface.md#retention-and-audit). */
 export const AUDIT_ACTIONS = [
   'UPLOAD',
+  'UPLOAD_REFUSED',
   'UPDATE',
   'MOVE',
   'DELETE',

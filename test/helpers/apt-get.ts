@@ -1,0 +1,30 @@
+/**
+ * apt-get for the tests that need a Debian package (helpers/chromium.ts, helpers/clamd.ts): test/run.ts
+ * installs what a selected file needs before ava starts.
+ */
+import { spawn } from 'node:child_process';
+
+/** apt-get with the given arguments, its output on stderr (stdout is the run's TAP); true when it exits 0. */
+export function aptGet(args: string[]): Promise<boolean> {
+  return new Promise((done) => {
+    // another apt on the machine (an engineer's install) holds the lock: wait for it rather than fail
+    const child = spawn('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout?.pipe(process.stderr);
+    child.on('error', () => done(false));
+    child.on('close', (code) => done(code === 0));
+  });
+}
+
+/**
+ * Installs one Debian package without its recommendations: the install, and when that fails (a fresh
+ * machine has no package lists) `apt-get update` and the install again. True when it succeeded.
+ */
+export async function aptInstall(pkg: string): Promise<boolean> {
+  return (
+    (await aptGet(['install', '-y', '--no-install-recommends', pkg])) ||
+    ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', pkg])))
+  );
+}
