@@ -289,7 +289,7 @@ test('a resumable (tus) upload is scanned too: its infected completion is 422 up
   const first = await tus('PATCH', location, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, content.subarray(0, half));
   t.is(first.status, 204, await first.text());
   const last = await tus('PATCH', location, { 'upload-offset': String(half), 'content-type': 'application/offset+octet-stream' }, content.subarray(half));
-  const refused = await last.json();
+  const refused = (await last.json()) as { error_code: string };
   t.is(last.status, 422, JSON.stringify(refused));
   t.is(refused.error_code, 'SVC-SYS-2001');
   t.false(JSON.stringify(refused).includes('Platform.Test'), 'the signature stays out of the answer');

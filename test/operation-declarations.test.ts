@@ -27,6 +27,11 @@ const key = (method: string, path: string) => `${method.toUpperCase()} ${path.re
 /** The routes the gateway writes by hand (streams relayed to dms-svc, health, this document): a new one is added here knowingly. */
 const HAND_WRITTEN = [
   'POST /api/dms-file/upload',
+  'OPTIONS /api/dms-file/tus',
+  'POST /api/dms-file/tus',
+  'HEAD /api/dms-file/tus/{uploadId}',
+  'PATCH /api/dms-file/tus/{uploadId}',
+  'DELETE /api/dms-file/tus/{uploadId}',
   'GET /api/dms-file/download/{id}',
   'GET /api/dms-share-link/public/{token}',
   'POST /api/dms-share-link/public/{token}/validate-password',

@@ -21,7 +21,7 @@ test('tracing is on with OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACE
 test('service.name is the entry script’s folder, platform for anything else, and left to the SDK when OTEL_SERVICE_NAME is set', (t) => {
   t.is(defaultServiceName('/app/gateway/src/main.ts', {}), 'gateway');
   t.is(defaultServiceName('/app/core-svc/src/main.ts', {}), 'core-svc');
-  t.is(defaultServiceName('/work/x/bpm-svc/src/main.ts', {}), 'bpm-svc');
+  t.is(defaultServiceName('/srv/x/bpm-svc/src/main.ts', {}), 'bpm-svc');
   t.is(defaultServiceName('/app/dms-svc/src/main.ts', {}), 'dms-svc');
   t.is(defaultServiceName('/app/scripts/migrate.ts', {}), 'platform');
   t.is(defaultServiceName(undefined, {}), 'platform');
