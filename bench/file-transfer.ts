@@ -24,16 +24,14 @@
  * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (size of the file, 1024: exactly 1 GiB, which the
  * default DMS_MAX_UPLOAD_BYTES of 1 GiB admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createReadStream, createWriteStream, readFileSync, statfsSync } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { request, type IncomingMessage } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
 import { ResponseHeadReader } from '../gateway/src/relay/response-head.ts';
 import {
   BenchError,
@@ -41,7 +39,10 @@ import {
   cpuUsed,
   expectStatus,
   fmt,
+  generateFile,
   http,
+  MIB,
+  multipartUpload,
   judge,
   login,
   median,
@@ -56,7 +57,6 @@ import {
 const TARGET_RATIO = 0.8;
 /** At most this RSS growth (peak minus before) of the gateway and of dms-svc during any transfer. */
 const TARGET_RSS_MIB = 64;
-const MIB = 1024 * 1024;
 const RSS_SAMPLE_MS = 100;
 const TENANT = 1;
 
@@ -90,7 +90,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
 
   const source = join(workDir, 'source.bin');
   const generated = Date.now();
-  const sha256 = await generate(source, mib);
+  const sha256 = await generateFile(source, mib);
   console.log(`# source: ${fmt(mib)} MiB (${fmt(size)} bytes) in ${source}, sha256 ${sha256}, written in ${fmt((Date.now() - generated) / 1000, 1)} s`);
 
   const platform = await startBenchPlatform();
@@ -122,10 +122,10 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   // Warm-up (discarded): one upload and download of a smaller file per route (JIT, first connections).
   const warmMib = Math.min(64, mib);
   const warmSource = join(workDir, 'warm-up.bin');
-  const warmSha = await generate(warmSource, warmMib);
+  const warmSha = await generateFile(warmSource, warmMib);
   for (const route of ROUTES) {
     const { transfer: up, answer } = await timed(pids, warmMib * MIB, () =>
-      uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB),
+      multipartUpload(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB, TENANT),
     );
     const { fileId, storedFileName } = answer as { fileId: number; storedFileName: string };
     const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId), extra[route]));
@@ -142,7 +142,9 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     const order: readonly Route[] = round % 2 === 1 ? ROUTES : [...ROUTES].reverse();
     const uploaded: Partial<Record<Route, { fileId: number; storedFileName: string }>> = {};
     for (const route of order) {
-      const { transfer, answer } = await timed(pids, size, () => uploadFile(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, source, size));
+      const { transfer, answer } = await timed(pids, size, () =>
+        multipartUpload(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, source, size, TENANT),
+      );
       const body = answer as { fileId?: unknown; storedFileName?: unknown; fileSize?: unknown };
       if (typeof body.fileId !== 'number' || typeof body.storedFileName !== 'string' || body.fileSize !== size) {
         throw new BenchError(`upload ${route}: unexpected answer ${JSON.stringify(answer).slice(0, 500)}`);
@@ -248,23 +250,6 @@ function print(round: number, kind: Kind, route: string, t: Transfer, extra: str
   );
 }
 
-/** Writes `mib` MiB: one random MiB, each copy with its index in its first 8 bytes. The SHA-256 of the whole. */
-async function generate(path: string, mib: number): Promise<string> {
-  const block = randomBytes(MIB);
-  const hash = createHash('sha256');
-  const file = await open(path, 'w');
-  try {
-    for (let i = 0; i < mib; i++) {
-      block.writeBigUInt64BE(BigInt(i), 0);
-      hash.update(block);
-      await file.write(block, 0, MIB);
-    }
-  } finally {
-    await file.close();
-  }
-  return hash.digest('hex');
-}
-
 /** VmRSS of a process in bytes (NaN when gone). */
 function rssOf(pid: number): number {
   try {
@@ -305,71 +290,6 @@ function signedUrl(base: string, secret: string, id: number): string {
   const expires = Math.floor(Date.now() / 1000) + 3600;
   const token = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}:${expires}:false`).digest('base64url');
   return `${base}/api/dms-file/download/${id}?${new URLSearchParams({ token, expires: String(expires), inline: 'false' })}`;
-}
-
-/** Reads a response's body as text. */
-async function textOf(res: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * POST of a multipart form (crProcessId, then the file) whose body is a stream: the preamble, the
- * file read from disk, the epilogue, with the Content-Length of the three. The JSON answer (200).
- */
-async function uploadFile(url: string, headers: Record<string, string>, path: string, size: number): Promise<unknown> {
-  const boundary = `----file-bench-${randomBytes(12).toString('hex')}`;
-  const preamble = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${TENANT}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const req = request(url, {
-    method: 'POST',
-    headers: {
-      ...headers,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(preamble.length + size + epilogue.length),
-    },
-  });
-  const answered = new Promise<IncomingMessage>((resolve, reject) => {
-    req.once('response', resolve);
-    req.once('error', reject);
-  });
-  // The load generator shares the machine's cores with what it measures, so it spends as little as
-  // it can: the file is read in 1 MiB pieces into a few reusable buffers (no allocation per chunk),
-  // each written once the socket has taken the one before it.
-  const write = (bytes: Buffer): Promise<void> => new Promise((resolve, reject) => req.write(bytes, (error) => (error ? reject(error) : resolve())));
-  const ring = new BufferRing(4, MIB);
-  const file = await open(path, 'r');
-  const pending = new Set<Promise<void>>();
-  try {
-    await write(preamble);
-    for (let position = 0; position < size;) {
-      const buffer = ring.take() ?? (await Promise.race(pending), ring.take());
-      if (!buffer) continue;
-      const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - position), position);
-      if (bytesRead === 0) throw new BenchError(`${path} is shorter than ${size} bytes`);
-      position += bytesRead;
-      const written = write(buffer.subarray(0, bytesRead)).finally(() => {
-        ring.give(buffer);
-        pending.delete(written);
-      });
-      pending.add(written);
-    }
-    await Promise.all(pending);
-    req.end(epilogue);
-  } catch (error) {
-    req.destroy();
-    throw error;
-  } finally {
-    await file.close();
-  }
-  const res = await answered;
-  const text = await textOf(res);
-  if (res.statusCode !== 200) throw new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as unknown;
 }
 
 /**

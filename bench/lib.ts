@@ -2,7 +2,7 @@
  * Helpers of the benchmark scenarios (bench/*.ts), one file each in bench/lib/: the scenario frame
  * (scenario.ts), the platform on a fresh database and child servers (platform.ts), CPU accounting
  * per process (cpu.ts), autocannon runs that refuse to measure errors (measure.ts), plain tables
- * (output.ts).
+ * (output.ts), files streamed up as the multipart upload or any body (file-upload.ts).
  *
  * @example
  * await runScenario('branch-get', async () => {
@@ -17,3 +17,4 @@ export * from './lib/platform.ts';
 export * from './lib/cpu.ts';
 export * from './lib/measure.ts';
 export * from './lib/output.ts';
+export * from './lib/file-upload.ts';

@@ -14,10 +14,8 @@
  * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (1024: exactly 1 GiB, which the default
  * DMS_MAX_UPLOAD_BYTES admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, statfsSync } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { request, type IncomingMessage } from 'node:http';
+import { statfsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -26,7 +24,11 @@ import {
   cpuUsed,
   expectStatus,
   fmt,
+  generateFile,
   http,
+  MIB,
+  multipartUpload,
+  sendFile,
   judge,
   login,
   median,
@@ -39,7 +41,6 @@ import {
 
 /** tus at least this share of the multipart upload's MB/s. */
 const TARGET_RATIO = 0.8;
-const MIB = 1024 * 1024;
 const TENANT = 1;
 type Way = 'tus' | 'multipart';
 const WAYS: readonly Way[] = ['tus', 'multipart'];
@@ -61,7 +62,7 @@ await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload,
   const fs = statfsSync(workDir);
   if (fs.bavail * fs.bsize < 4 * size) throw new BenchError(`too little disk under ${workDir} for ${fmt(mib)} MiB four times`);
   const source = join(workDir, 'source.bin');
-  const sha256 = await generate(source, mib);
+  const sha256 = await generateFile(source, mib);
 
   const platform = await startBenchPlatform();
   const env = platform.platform.env;
@@ -71,7 +72,9 @@ await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload,
   console.log(`# source ${fmt(mib)} MiB, sha256 ${sha256}; gateway ${platform.url}; storage ${storageDir}`);
 
   const upload = (way: Way, path: string, bytes: number) =>
-    way === 'tus' ? tusUpload(platform.url, auth, path, bytes) : multipartUpload(platform.url, auth, path, bytes);
+    way === 'tus'
+      ? tusUpload(platform.url, auth, path, bytes)
+      : multipartUpload(`${platform.url}/api/dms-file/upload`, auth, path, bytes, TENANT).then((answer) => answer.fileId);
   const remove = async (fileId: number) => {
     const got = await expectStatus(`GET /api/dms-file/${fileId}`, http('GET', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }));
     await expectStatus(`DELETE /api/dms-file/${fileId}`, http('DELETE', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }), 204);
@@ -81,7 +84,7 @@ await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload,
 
   // warm-up (discarded): 64 MiB each way
   const warm = join(workDir, 'warm.bin');
-  await generate(warm, Math.min(64, mib));
+  await generateFile(warm, Math.min(64, mib));
   for (const way of WAYS) await remove(await upload(way, warm, Math.min(64, mib) * MIB));
   await rm(warm, { force: true });
 
@@ -118,70 +121,6 @@ await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload,
   console.log(`target: tus throughput >= ${fmt(TARGET_RATIO, 2)} x multipart: ${judge('tus ratio', ratio >= TARGET_RATIO)} (median ratio ${fmt(ratio, 2)})`);
 });
 
-/** Writes `mib` MiB: one random MiB, each copy with its index in its first 8 bytes. The SHA-256 of the whole. */
-async function generate(path: string, mib: number): Promise<string> {
-  const block = randomBytes(MIB);
-  const hash = createHash('sha256');
-  const file = await open(path, 'w');
-  try {
-    for (let i = 0; i < mib; i++) {
-      block.writeBigUInt64BE(BigInt(i), 0);
-      hash.update(block);
-      await file.write(block, 0, MIB);
-    }
-  } finally {
-    await file.close();
-  }
-  return hash.digest('hex');
-}
-
-/** Sends a request whose body is `before`, the file, `after`; its answer and body text. */
-async function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  path: string,
-  size: number,
-  before = Buffer.alloc(0),
-  after = Buffer.alloc(0),
-) {
-  const req = request(url, { method, headers: { ...headers, 'content-length': String(before.length + size + after.length) } });
-  const answered = new Promise<IncomingMessage>((resolve, reject) => {
-    req.once('response', resolve);
-    req.once('error', reject);
-  });
-  req.write(before);
-  for await (const chunk of createReadStream(path, { highWaterMark: MIB })) {
-    if (!req.write(chunk as Buffer)) await new Promise((resolve) => req.once('drain', resolve));
-  }
-  req.end(after);
-  const res = await answered;
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  return { res, text: Buffer.concat(chunks).toString('utf8') };
-}
-
-/** The multipart upload: crProcessId, then the file. The stored file's id. */
-async function multipartUpload(base: string, auth: Record<string, string>, path: string, size: number): Promise<number> {
-  const boundary = `----tus-bench-${randomBytes(12).toString('hex')}`;
-  const before = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${TENANT}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const after = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const { res, text } = await send(
-    `${base}/api/dms-file/upload`,
-    'POST',
-    { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    path,
-    size,
-    before,
-    after,
-  );
-  if (res.statusCode !== 200) throw new BenchError(`multipart: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { fileId: number }).fileId;
-}
-
 /** tus: the creation, then one PATCH of the whole file. The stored file's id (Upload-File-Id). */
 async function tusUpload(base: string, auth: Record<string, string>, path: string, size: number): Promise<number> {
   const metadata = `filename ${Buffer.from('bench.bin').toString('base64')},crProcessId ${Buffer.from(String(TENANT)).toString('base64')}`;
@@ -191,7 +130,7 @@ async function tusUpload(base: string, auth: Record<string, string>, path: strin
   const location = created.headers.get('location');
   if (created.status !== 201 || !location) throw new BenchError(`tus creation: HTTP ${created.status}: ${created.text.slice(0, 300)}`);
   const headers = { ...auth, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' };
-  const { res, text } = await send(`${base}${location}`, 'PATCH', headers, path, size);
+  const { res, text } = await sendFile(`${base}${location}`, 'PATCH', headers, path, size);
   const fileId = res.headers['upload-file-id'];
   if (res.statusCode !== 204 || typeof fileId !== 'string') throw new BenchError(`tus PATCH: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
   return Number(fileId);

@@ -19,10 +19,7 @@
  * Env: BENCH_ROUNDS (3, at least 2), BENCH_SMALL_COUNT (20), BENCH_SMALL_MIB (10), BENCH_LARGE_MIB
  * (200), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { request, type IncomingMessage } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform } from '../scripts/lib/processes.ts';
@@ -34,7 +31,10 @@ import {
   cpuUsed,
   expectStatus,
   fmt,
+  generateFile,
   http,
+  MIB,
+  multipartUpload,
   login,
   median,
   onCleanup,
@@ -44,7 +44,6 @@ import {
   startBenchPlatform,
 } from './lib.ts';
 
-const MIB = 1024 * 1024;
 const TENANT = 1;
 type Target = 'plain' | 'scanned';
 const TARGETS: readonly Target[] = ['plain', 'scanned'];
@@ -68,8 +67,8 @@ await runScenario('virus-scan: uploads through the gateway with clamd scanning t
   onCleanup(() => rm(workDir, { recursive: true, force: true }));
   const small = join(workDir, 'small.bin');
   const large = join(workDir, 'large.bin');
-  await generate(small, smallMib);
-  await generate(large, largeMib);
+  await generateFile(small, smallMib);
+  await generateFile(large, largeMib);
 
   const clamd = await startClamd({ streamMaxLength: (largeMib + 16) * MIB });
   onCleanup(() => clamd.stop());
@@ -97,7 +96,7 @@ await runScenario('virus-scan: uploads through the gateway with clamd scanning t
     const before = cpuSnapshot(targets[target].pids);
     const started = process.hrtime.bigint();
     const stored: { fileId: number; storedFileName: string }[] = [];
-    for (let i = 0; i < count; i++) stored.push(await uploadFile(`${targets[target].url}/api/dms-file/upload`, auth, path, mib * MIB));
+    for (let i = 0; i < count; i++) stored.push(await multipartUpload(`${targets[target].url}/api/dms-file/upload`, auth, path, mib * MIB, TENANT));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = Object.fromEntries(Object.entries(cpuUsed(before, cpuSnapshot(targets[target].pids))).map(([name, ms]) => [name, ms / 1000]));
     for (const file of stored) {
@@ -192,51 +191,4 @@ function whole(name: string, fallback: number): number {
 
 function mbPerSec(m: Measured): number {
   return m.bytes / 1e6 / m.seconds;
-}
-
-/** Writes `mib` MiB of random bytes (one random MiB, each copy stamped with its index). */
-async function generate(path: string, mib: number): Promise<void> {
-  const block = randomBytes(MIB);
-  const file = await open(path, 'w');
-  try {
-    for (let i = 0; i < mib; i++) {
-      block.writeBigUInt64BE(BigInt(i), 0);
-      await file.write(block, 0, MIB);
-    }
-  } finally {
-    await file.close();
-  }
-}
-
-/** POST of a multipart form (crProcessId, then the file streamed from disk) with its Content-Length; the stored file's id and name. */
-async function uploadFile(url: string, headers: Record<string, string>, path: string, size: number): Promise<{ fileId: number; storedFileName: string }> {
-  const boundary = `----virus-scan-bench-${randomBytes(12).toString('hex')}`;
-  const preamble = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="crProcessId"\r\n\r\n${TENANT}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench-${createHash('sha1').update(boundary).digest('hex').slice(0, 8)}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const req = request(url, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(preamble.length + size + epilogue.length) },
-  });
-  const answered = new Promise<IncomingMessage>((resolve, reject) => {
-    req.once('response', resolve);
-    req.once('error', reject);
-  });
-  req.write(preamble);
-  for await (const chunk of createReadStream(path, { highWaterMark: MIB })) {
-    if (!req.write(chunk as Buffer)) await new Promise((drained) => req.once('drain', drained));
-  }
-  req.end(epilogue);
-  const res = await answered;
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (res.statusCode !== 200) throw new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${text.slice(0, 500)}`);
-  const body = JSON.parse(text) as { fileId?: unknown; storedFileName?: unknown; fileSize?: unknown };
-  if (typeof body.fileId !== 'number' || typeof body.storedFileName !== 'string' || body.fileSize !== size) {
-    throw new BenchError(`POST ${url}: unexpected answer ${text.slice(0, 500)}`);
-  }
-  return { fileId: body.fileId, storedFileName: body.storedFileName };
 }

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
@@ -11,29 +12,9 @@ import { runRetention } from './run-retention.ts';
  * last); runs of several replicas may overlap, which both are safe for. A failed run or sweep is
  * logged and the next one comes on time. `stop()` cancels the timer and waits for a run in progress.
  */
-export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = (async () => {
-        await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
-        await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
-      })().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, intervalSeconds * 1000);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): PeriodicJob {
+  return startPeriodicJob(intervalSeconds, async () => {
+    await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
+    await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
+  });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@platform/libs/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
 import type { TusUploads } from './tus-uploads.ts';
 
 /**
@@ -8,32 +9,6 @@ import type { TusUploads } from './tus-uploads.ts';
  * comes on time. Replicas sharing the volume may sweep at once: each only removes. `stop()` cancels
  * the timer and waits for a sweep in progress.
  */
-export function startTusSweep(tus: TusUploads, log: Logger, intervalSeconds: number): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tus
-        .sweepExpired(log)
-        .then(
-          () => undefined,
-          (error: unknown) => log.error({ err: error }, 'resumable upload sweep failed'),
-        )
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalSeconds * 1000);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startTusSweep(tus: TusUploads, log: Logger, intervalSeconds: number): PeriodicJob {
+  return startPeriodicJob(intervalSeconds, () => tus.sweepExpired(log).catch((error: unknown) => log.error({ err: error }, 'resumable upload sweep failed')));
 }
