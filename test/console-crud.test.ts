@@ -1,32 +1,21 @@
 /**
- * The console's shell and generic CRUD pages in a real Chromium, through the page only as a user
- * would (docs/decisions.md "The console"): log in, create, search, filter, sort, edit and delete
- * business partners, branches (with the partner picker) and products, a version conflict reloaded
- * with the edit kept, a tenant switch, Turkish words and platform errors, a read-only user who is
- * offered nothing more, keyboard-only login and paging, and logout. Selectors are roles and
- * labels, which also proves the controls have accessible names. Screenshots go to
- * test-output/console/.
+ * The console's generic CRUD pages in a real Chromium, through the page only as a user would
+ * (docs/decisions.md "The console: shell and generic pages"): a list paged with the keyboard alone,
+ * create, search, filter, sort, edit and delete business partners, branches (with the partner
+ * picker) and products, a version conflict reloaded with the edit kept, Turkish words and platform
+ * errors, and a read-only user who is offered nothing more. The shell around the pages (tenant
+ * switch, logout, a session ended under a page, password change) is console-shell.test.ts.
+ * Selectors are roles and labels, which also proves the controls have accessible names.
+ * Screenshots go to test-output/console/.
  */
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { logIn, screenshot } from './helpers/console.ts';
-import {
-  adminSession,
-  createAccount,
-  createBranch,
-  createGroupWithRoles,
-  createPartner,
-  createProduct,
-  createUser,
-  unique,
-  userWithRoles,
-  type TenantUser,
-} from './helpers/factories.ts';
-import { api, platform } from './helpers/platform.ts';
+import { consoleUrl, CRUD_ROLES, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { createAccount, createBranch, createPartner, createProduct, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { api } from './helpers/platform.ts';
 
-const CRUD_ROLES = ['business-partner', 'branch', 'product'].flatMap((path) => [`${path}:read`, `${path}:write`, `${path}:delete`]);
 /** libs/src/i18n/messages.ts: `record.referenced` in Turkish. */
 const REFERENCED_TR = 'Kayıt başka kayıtlar tarafından kullanılıyor';
 
@@ -36,16 +25,7 @@ let page: Page;
 let account: { accountNo: string; crProcessId: number };
 let user: TenantUser;
 /** Script errors and CSP refusals any page of the file met: there must be none. */
-const scriptErrors: string[] = [];
-
-/** Notes what a page's script could not do (an exception, a refused script or style). */
-function watch(on: Page): Page {
-  on.on('pageerror', (error) => scriptErrors.push(`${on.url()}: ${error.message}`));
-  on.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) scriptErrors.push(`${on.url()}: ${message.text()}`);
-  });
-  return on;
-}
+const { errors: scriptErrors, watch } = scriptErrorWatch();
 
 test.before(async () => {
   account = await createAccount();
@@ -60,8 +40,6 @@ test.before(async () => {
 test.after.always(async () => {
   await browser?.close();
 });
-
-const console_ = (path: string) => `${platform.url}/console${path}`;
 
 /** The accessible name of the focused element, as a label, text or aria-label gives it. */
 function focusedName(on: Page): Promise<string> {
@@ -82,7 +60,7 @@ async function column(on: Page, header: string): Promise<string[]> {
 }
 
 test.serial('a user logs in and pages a list with the keyboard alone, in the order search, filters, headers, rows, pagination', async (t) => {
-  await page.goto(console_('/product'));
+  await page.goto(consoleUrl('/product'));
   await page.waitForURL(/\/console\/login\?to=/);
   await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
   await screenshot(page, 'login');
@@ -277,7 +255,7 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
 test.serial("in Turkish the console's words and the platform's errors are Turkish; Escape closes a dialog", async (t) => {
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Referenced ') });
   await createBranch(account.crProcessId, partner.id);
-  await page.goto(console_(`/business-partner/${partner.id}`));
+  await page.goto(consoleUrl(`/business-partner/${partner.id}`));
   await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
   await page.getByLabel('Language').selectOption('tr');
   await page.getByRole('button', { name: 'Çıkış yap' }).waitFor();
@@ -300,7 +278,7 @@ test.serial('a user with only branch:read is offered no create, edit or delete o
   const branch = await createBranch(account.crProcessId, partner.id);
   const own = await browser.newContext();
   const readerPage = watch(await own.newPage());
-  await readerPage.goto(console_('/branch'));
+  await readerPage.goto(consoleUrl('/branch'));
   await logIn(readerPage, reader.userCode, reader.password);
   await readerPage.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
   const nav = readerPage.getByRole('navigation', { name: 'Main' });
@@ -312,98 +290,10 @@ test.serial('a user with only branch:read is offered no create, edit or delete o
   await readerPage.getByRole('heading', { name: 'History' }).waitFor();
   t.is(await readerPage.getByRole('link', { name: 'Edit' }).count(), 0);
   t.is(await readerPage.getByRole('button', { name: 'Delete' }).count(), 0);
-  await readerPage.goto(console_('/business-partner'));
+  await readerPage.goto(consoleUrl('/business-partner'));
   await readerPage.getByRole('alert').filter({ hasText: 'Your roles do not allow this.' }).waitFor();
   await own.close();
 });
-
-test.serial("switching tenant shows the other tenant's records", async (t) => {
-  const second = await createAccount();
-  const { user: switcher, password } = await createUser(
-    [account.accountNo, second.accountNo],
-    { crProcessId: account.crProcessId },
-    { crProcessId: account.crProcessId },
-  );
-  await createGroupWithRoles(account.crProcessId, ['branch:read'], [switcher.userCode]);
-  await createGroupWithRoles(second.crProcessId, ['branch:read'], [switcher.userCode]);
-  const here = await createBranch(account.crProcessId, (await createPartner(account.crProcessId)).id, { branchName: unique('Here ') });
-  const there = await createBranch(second.crProcessId, (await createPartner(second.crProcessId)).id, { branchName: unique('There ') });
-  const own = await browser.newContext();
-  const switcherPage = watch(await own.newPage());
-  await switcherPage.goto(console_('/branch'));
-  await logIn(switcherPage, switcher.userCode, password);
-  await switcherPage.getByRole('link', { name: here.branchName }).waitFor();
-  await switcherPage.getByLabel('Tenant').selectOption(second.accountNo);
-  await switcherPage.getByRole('link', { name: there.branchName }).waitFor();
-  t.is(await switcherPage.getByRole('link', { name: here.branchName }).count(), 0);
-  await own.close();
-});
-
-test.serial('logout ends the session: the console asks for a login again', async (t) => {
-  await page.goto(console_('/product'));
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
-  await page.goto(console_('/product'));
-  await page.waitForURL(/\/console\/login/);
-  t.true(await page.getByLabel('User code').isVisible());
-  // the super user's session is untouched by this one's logout
-  t.is((await api('GET', '/api/auth/me', { token: (await adminSession()).token })).status, 200);
-});
-
-test.serial("a super user's lists show the tenant chosen in the tenant picker", async (t) => {
-  const own = await browser.newContext();
-  const adminPage = watch(await own.newPage());
-  const partner = await createPartner(account.crProcessId, { partnerName: unique('Elsewhere ') });
-  await adminPage.goto(console_('/business-partner'));
-  await logIn(adminPage, platform.adminUser, platform.adminPassword);
-  await adminPage.getByRole('heading', { level: 1, name: 'Business partners' }).waitFor();
-  t.is(await adminPage.getByLabel('Tenant', { exact: true }).inputValue(), '1');
-  t.is(await adminPage.getByRole('link', { name: partner.partnerName }).count(), 0);
-  await adminPage.getByLabel('Tenant', { exact: true }).fill(String(account.crProcessId));
-  await adminPage.getByRole('link', { name: partner.partnerName }).waitFor();
-  await adminPage.getByText(account.accountNo).waitFor();
-  await own.close();
-});
-
-test.serial('a session that ends under a page sends the user to the login, and the login back to that page', async (t) => {
-  const own = await browser.newContext();
-  const ended = watch(await own.newPage());
-  await ended.goto(console_('/product'));
-  await logIn(ended, user.userCode, user.password);
-  await ended.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
-  const session = (await own.cookies()).find((cookie) => cookie.name === 'SVC_SESSION');
-  t.is((await api('POST', '/api/auth/logout', { token: session?.value })).status, 204);
-  await ended.getByRole('link', { name: 'Branches' }).click();
-  await ended.waitForURL(/\/console\/login\?ended=1&to=%2Fbranch/);
-  await ended.getByText('Your session ended; log in again.').waitFor();
-  await logIn(ended, user.userCode, user.password);
-  await ended.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
-  t.regex(ended.url(), /\/console\/branch/);
-  await own.close();
-});
-
-test.serial('a changed password ends the session: the user logs in again with the new one', async (t) => {
-  const changer = await userWithRoles(account, ['product:read']);
-  const own = await browser.newContext();
-  const changing = watch(await own.newPage());
-  await changing.goto(console_('/change-password'));
-  await logIn(changing, changer.userCode, changer.password);
-  await changing.getByRole('heading', { level: 1, name: 'Change password' }).waitFor();
-  const renewed = unique('new-pw-');
-  await changing.getByLabel('Current password').fill(changer.password);
-  await changing.getByLabel('New password', { exact: true }).fill(renewed);
-  await changing.getByLabel('New password again').fill(renewed);
-  await changing.getByRole('button', { name: 'Save' }).click();
-  await changing.getByText('Password changed: log in with the new one.').waitFor();
-  t.is(
-    (await api('POST', '/api/auth/login', { apiKey: true, body: { userCode: changer.userCode, password: changer.password, languageCode: 'en' } })).status,
-    401,
-  );
-  await logIn(changing, changer.userCode, renewed);
-  await changing.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
-  await own.close();
-});
-
 test.serial('no page met a script error or a refusal of its content security policy', (t) => {
   t.deepEqual(scriptErrors, []);
 });

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { platform } from './platform.ts';
 
 /** Where the console tests keep their screenshots: kept with the test output, never in git. */
 export const CONSOLE_SHOTS = join(ROOT_DIR, 'test-output', 'console');
@@ -19,3 +20,27 @@ export async function logIn(page: Page, userCode: string, password: string): Pro
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 }
+
+/** The console's address for `path` (`/product`, `/branch/7`) on the test platform's gateway. */
+export function consoleUrl(path: string): string {
+  return `${platform.url}/console${path}`;
+}
+
+/**
+ * Collects what pages' scripts could not do (an exception, a refused script or style), so a file
+ * can close with a test that there was none: `watch(page)` notes one page's, `errors` holds them.
+ */
+export function scriptErrorWatch(): { errors: string[]; watch: (on: Page) => Page } {
+  const errors: string[] = [];
+  const watch = (on: Page): Page => {
+    on.on('pageerror', (error) => errors.push(`${on.url()}: ${error.message}`));
+    on.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(`${on.url()}: ${message.text()}`);
+    });
+    return on;
+  };
+  return { errors, watch };
+}
+
+/** Read, write and delete on the three entities the CRUD pages' tests walk through. */
+export const CRUD_ROLES = ['business-partner', 'branch', 'product'].flatMap((path) => [`${path}:read`, `${path}:write`, `${path}:delete`]);
