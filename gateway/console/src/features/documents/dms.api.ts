@@ -2,86 +2,46 @@
  * The document service's calls the console makes (docs/interface.md "Files", "Share links",
  * "Retention and audit"; libs/contracts/src/dms/**), typed by what they answer, so the pages read
  * records rather than untyped JSON. Every call goes through shell/api.ts (cookie, language, CSRF).
+ * The types follow from the typed client's schema (libs/client/src/schema.d.ts, generated from the
+ * API document), so a change of the document changes them; the import is type-only, so none of the
+ * client's code enters the bundle.
  */
+import type { components, DmsFileDownloadUrl, DmsFilePage, DmsShareLinkCreate, operations } from '@platform/client/schema.d.ts';
 import { api } from '../../shell/api.ts';
 
-/** A PageResponse (docs/interface.md#lists). */
-export interface Page<T> {
-  content: T[];
-  page: number;
-  size: number;
-  totalElements: number;
-  totalPages: number;
-  first: boolean;
-  last: boolean;
-  empty: boolean;
-}
+/** A PageResponse (docs/interface.md#lists): every list answers this shape, the API document names it once per entity. */
+export type Page<T> = Omit<DmsFilePage, 'content'> & { content: T[] };
 
-interface Stamped {
-  id: number;
-  version: number;
-  crProcessId: number;
-  status: boolean;
-  createdAt: string;
-  updatedAt: string;
-  createdBy?: string;
-  updatedBy?: string;
-}
+/** A category as the API document gives it: `parentId` is null for a top-level one. */
+export type DmsCategory = components['schemas']['DmsCategory'];
 
-export interface DmsCategory extends Stamped {
-  categoryName: string;
-  parentId?: number | null;
-  description?: string | null;
-}
+/**
+ * A file's record as the API document gives it. Its name, size, type and upload date are nullable
+ * there (the columns are, and no create body requires them: only the upload makes a file), so the
+ * pages show a file by `fileLabel` and leave out what is absent.
+ */
+export type DmsFile = components['schemas']['DmsFile'];
 
-export interface DmsFile extends Stamped {
-  originalFileName: string;
-  fileSize: number;
-  mimeType: string;
-  uploadDate: string;
-  entityType?: string | null;
-  entityId?: number | null;
-  integrationKey?: string | null;
-  categoryId?: number | null;
-  description?: string | null;
-  tags?: string | null;
-  checksum?: string;
-  legalHold: boolean;
-}
+/**
+ * A share link as the API document gives it, with `token`, `hasPassword` and `downloadCount`
+ * required present: the service makes the token on create and never changes it (the link is
+ * nothing but its token: libs/contracts/src/dms/dms-share-link.ts), and `has_password` and
+ * `download_count` are NOT NULL columns (default false, 0). The document marks them nullable only
+ * because every read-only field without `required` is.
+ */
+export type DmsShareLink = Present<components['schemas']['DmsShareLink'], 'token' | 'hasPassword' | 'downloadCount'>;
 
-export interface DmsShareLink extends Stamped {
-  fileId: number;
-  expiresAt?: string | null;
-  hasPassword: boolean;
-  maxDownloads?: number | null;
-  token: string;
-  url: string;
-  downloadCount: number;
-}
+/** One row of the tenant's hash-chained audit log, as the API document gives it. */
+export type DmsAuditLog = components['schemas']['DmsAuditLog'];
 
-export interface DmsAuditLog {
-  id: number;
-  action: string;
-  fileId?: number | null;
-  shareLinkId?: number | null;
-  userCode: string;
-  ipAddress?: string | null;
-  createdAt: string;
-  details?: string | null;
-}
+/** What a retention policy's dry run would act on (GET /api/dms-retention-policy/{id}/dry-run). */
+export type DryRun = operations['retentionDryRun']['responses'][200]['content']['application/json'];
 
-export interface DryRun {
-  policyId: number;
-  action: 'SOFT_DELETE' | 'PURGE';
-  files: { fileId: number; originalFileName: string; uploadDate: string }[];
-  count: number;
-}
+/** The tenant's audit chain, recomputed (GET /api/dms-audit-log/verify). */
+export type ChainCheck = operations['verifyAuditLogs']['responses'][200]['content']['application/json'];
 
-export interface ChainCheck {
-  intact: boolean;
-  checked: number;
-  firstBrokenId: number | null;
-}
+/** `T` with the fields `K` required and never null: where the console relies on them, said why at each use. */
+type Present<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 
 export interface ListQuery {
   page?: number;
@@ -125,7 +85,7 @@ export function getFile(id: number, signal?: AbortSignal): Promise<DmsFile> {
 }
 
 /** A signed URL for the file's bytes: `inline` for a preview (types safe to show), else an attachment. */
-export function downloadUrl(id: number, inline: boolean, signal?: AbortSignal): Promise<{ url: string; expiresAt: string }> {
+export function downloadUrl(id: number, inline: boolean, signal?: AbortSignal): Promise<DmsFileDownloadUrl> {
   return api(`/api/dms-file/${id}/download-url?inline=${inline}`, { signal });
 }
 
@@ -142,11 +102,8 @@ export function deleteRecord(path: string, id: number, version?: number): Promis
   return api<void>(`/api/${path}/${id}`, { method: 'DELETE', headers: version === undefined ? {} : { 'If-Match': `W/"${version}"` } });
 }
 
-export interface NewShareLink {
-  password?: string;
-  expiresAt?: string;
-  maxDownloads?: number;
-}
+/** What the new-link form sets: the rest of the create body (tenant, file) comes from the page. */
+export type NewShareLink = Pick<DmsShareLinkCreate, 'password' | 'expiresAt' | 'maxDownloads'>;
 
 export function createShareLink(crProcessId: number, fileId: number, link: NewShareLink): Promise<DmsShareLink> {
   return api<DmsShareLink>('/api/dms-share-link', { body: { crProcessId, fileId, ...link }, headers: { 'Idempotency-Key': crypto.randomUUID() } });

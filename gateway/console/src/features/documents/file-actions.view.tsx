@@ -9,6 +9,7 @@ import { useT } from '../../shell/i18n.tsx';
 import { ConfirmDialog } from './confirm.dialog.tsx';
 import { deleteRecord, downloadUrl, moveFile, setLegalHold, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
+import { fileLabel } from './format.ts';
 import { useLoad } from './use-load.ts';
 
 export interface FileActionsProps {
@@ -60,7 +61,7 @@ export function FileActions({ file, categories, onChanged, onDeleted }: FileActi
       {file.legalHold ? <p className="doc-hold-note">{t('legalHoldOn')}</p> : null}
       <div className="doc-action-row">
         {signed.value ? (
-          <a className="button primary" href={signed.value.url} download={file.originalFileName} onClick={(event) => void download(event)}>
+          <a className="button primary" href={signed.value.url} download={file.originalFileName ?? ''} onClick={(event) => void download(event)}>
             {t('download')}
           </a>
         ) : null}
@@ -103,7 +104,7 @@ export function FileActions({ file, categories, onChanged, onDeleted }: FileActi
       <ConfirmDialog
         open={deleting}
         title={t('deleteFile')}
-        question={t('confirmDeleteFile', { name: file.originalFileName })}
+        question={t('confirmDeleteFile', { name: fileLabel(file) })}
         onConfirm={async () => {
           await deleteRecord('dms-file', file.id, file.version);
           onDeleted();

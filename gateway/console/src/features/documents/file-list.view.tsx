@@ -8,7 +8,7 @@ import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { PageNav } from '../../ui/page-nav.tsx';
 import { listOf, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
-import { formatBytes, formatInstant } from './format.ts';
+import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { useLoad } from './use-load.ts';
 
 export interface FileListProps {
@@ -69,10 +69,10 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
           {answer?.content.map((file) => (
             <tr key={file.id}>
               <td>
-                <Link to={`/documents/file/${file.id}`}>{file.originalFileName}</Link>
+                <Link to={`/documents/file/${file.id}`}>{fileLabel(file)}</Link>
               </td>
-              <td>{formatBytes(file.fileSize, language)}</td>
-              <td>{file.mimeType}</td>
+              <td>{file.fileSize === null ? '' : formatBytes(file.fileSize, language)}</td>
+              <td>{file.mimeType ?? ''}</td>
               <td>{formatInstant(file.uploadDate, language)}</td>
               <td>{file.legalHold ? t('yes') : t('no')}</td>
             </tr>

@@ -7,10 +7,12 @@
 import { useT } from '../../shell/i18n.tsx';
 import { downloadUrl, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
+import { fileLabel } from './format.ts';
 import { useLoad } from './use-load.ts';
 
 /** The types the service shows inline and a page can embed (SVG is served as an attachment). */
-function previewKind(mimeType: string): 'image' | 'pdf' | undefined {
+function previewKind(mimeType: string | null): 'image' | 'pdf' | undefined {
+  if (mimeType === null) return undefined;
   if (mimeType === 'application/pdf') return 'pdf';
   if (mimeType.startsWith('image/') && mimeType !== 'image/svg+xml') return 'image';
   return undefined;
@@ -20,7 +22,7 @@ export function FilePreview({ file }: { file: DmsFile }) {
   const t = useT(documentsMessages);
   const kind = previewKind(file.mimeType);
   const signed = useLoad((signal) => (kind ? downloadUrl(file.id, true, signal) : Promise.resolve(undefined)), [file.id, kind]);
-  const title = t('previewOf', { name: file.originalFileName });
+  const title = t('previewOf', { name: fileLabel(file) });
 
   return (
     <section aria-labelledby="doc-preview-heading" className="doc-preview">

@@ -13,7 +13,7 @@ import { FileActions } from './file-actions.view.tsx';
 import { useResourceDef } from '../../app/manifest.tsx';
 import { RecordHistory } from '../../resources/history.tsx';
 import { FilePreview } from './file-preview.view.tsx';
-import { formatBytes, formatInstant } from './format.ts';
+import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { ShareLinks } from './share-links.view.tsx';
 import { useTenantId } from './tenant.ts';
 import { useLoad } from './use-load.ts';
@@ -45,7 +45,7 @@ export function FilePage() {
       <p>
         <Link to="/documents">{t('documents')}</Link>
       </p>
-      <h1 tabIndex={-1}>{file.originalFileName}</h1>
+      <h1 tabIndex={-1}>{fileLabel(file)}</h1>
       <div className="doc-file-layout">
         <div>
           <FileDetails file={file} category={labels.find((category) => category.id === file.categoryId)?.label} />
@@ -72,8 +72,8 @@ function FileDetails({ file, category }: { file: DmsFile; category: string | und
   const language = useContext(LanguageContext);
   const rows: [string, string][] = [
     [t('fileId'), String(file.id)],
-    [t('size'), `${formatBytes(file.fileSize, language)} (${file.fileSize.toLocaleString(language)} B)`],
-    [t('type'), file.mimeType],
+    [t('size'), file.fileSize === null ? '' : `${formatBytes(file.fileSize, language)} (${file.fileSize.toLocaleString(language)} B)`],
+    [t('type'), file.mimeType ?? ''],
     [t('category'), category ?? (file.categoryId == null ? t('noCategory') : `#${file.categoryId}`)],
     [t('uploaded'), formatInstant(file.uploadDate, language)],
     [t('createdBy'), file.createdBy ?? ''],

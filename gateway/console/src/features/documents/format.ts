@@ -1,5 +1,6 @@
-/** How the documents pages show sizes and times, in the console's language. */
+/** How the documents pages show sizes, times and a file's name, in the console's language. */
 import type { Language } from '../../shell/language.ts';
+import type { DmsFile } from './dms.api.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
@@ -20,6 +21,14 @@ export function formatInstant(iso: string | null | undefined, language: Language
   if (!iso) return '';
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * A file's name as uploaded, or `#<id>` for a record without one (the API document allows a null
+ * name, and a link or heading must still name something).
+ */
+export function fileLabel(file: Pick<DmsFile, 'id' | 'originalFileName'>): string {
+  return file.originalFileName ?? `#${file.id}`;
 }
 
 /** A whole percentage of `sent` out of `total` (100 for an empty file). */

@@ -4,16 +4,11 @@
  * it from disk: a file of hundreds of MB is never read into memory. The form's text fields come
  * before the file, so the service knows the tenant (its size limits) before the bytes arrive.
  */
+import type { DmsFileUploaded } from '@platform/client/schema.d.ts';
 import { ApiError, baseHeaders } from '../../shell/api.ts';
 
-export interface UploadedFile {
-  fileId: number;
-  originalFileName: string;
-  storedFileName: string;
-  fileSize: number;
-  mimeType: string;
-  uploadDate: string;
-}
+/** The upload's answer, as the API document gives it (a type-only import: no client code in the bundle). */
+export type UploadedFile = DmsFileUploaded;
 
 export interface UploadStart {
   file: File;
