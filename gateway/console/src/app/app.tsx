@@ -23,6 +23,8 @@ import { Layout } from './layout.tsx';
 import { LoginPage } from './login-page.tsx';
 import { loadManifest, ManifestContext } from './manifest.tsx';
 import { shellMessages } from './messages.ts';
+import { isPublicPath } from './public-path.ts';
+import { meQuery } from './session.ts';
 import { SessionShell } from './session-shell.tsx';
 import { HomePage, NotFoundPage } from './simple-pages.tsx';
 
@@ -34,6 +36,11 @@ export const BASENAME = '/console';
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const authProvider = authProviderFor(queryClient);
 const accessControlProvider = accessControlFor(queryClient);
+
+// The logged-in user does not depend on the manifest: asked for with it, not after it
+// (docs/decisions.md, "The console: measured speed"); the auth provider's check finds it cached.
+const path = window.location.pathname;
+if (path.startsWith(BASENAME) && !isPublicPath(path.slice(BASENAME.length) || '/')) void queryClient.prefetchQuery(meQuery);
 
 /** Refine's view of the manifest's resources: their routes, for its hooks and navigation. */
 function refineResources(manifest: ConsoleManifest): ResourceProps[] {

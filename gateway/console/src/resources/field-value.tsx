@@ -8,6 +8,15 @@ import { ReferenceValue } from './reference-value.tsx';
 export const LOCALES = { en: 'en-GB', tr: 'tr-TR' } as const;
 
 /**
+ * Date and time as `Date.toLocaleString(locale)` writes them, one formatter per language: each
+ * toLocaleString with a locale builds a new Intl.DateTimeFormat, and a list page shows forty.
+ */
+const DATE_TIMES = {
+  en: new Intl.DateTimeFormat(LOCALES.en, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+  tr: new Intl.DateTimeFormat(LOCALES.tr, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+} as const;
+
+/**
  * A record's value as people read it: words for booleans (`status` as Active/Passive), local date
  * and time, references by the referenced record's name, lists and rows as short text.
  */
@@ -22,7 +31,7 @@ export function FieldValue({ field, value }: { field: ConsoleField; value: unkno
       return <>{value ? t('yes') : t('no')}</>;
     case 'datetime': {
       const date = new Date(String(value));
-      return <time dateTime={String(value)}>{Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString(LOCALES[language])}</time>;
+      return <time dateTime={String(value)}>{Number.isNaN(date.getTime()) ? String(value) : DATE_TIMES[language].format(date)}</time>;
     }
     case 'date':
       return <time dateTime={String(value)}>{String(value)}</time>;

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { useOne } from '@refinedev/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { api } from '../shell/api.ts';
+import { referenceName } from '../app/reference-name.ts';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 
@@ -63,11 +63,13 @@ export function ReferencePicker({
   const [active, setActive] = useState(-1);
   // the label of the record chosen here, shown at once (before the chosen record's own read)
   const [picked, setPicked] = useState<{ value: string; label: string } | undefined>(undefined);
-  // the chosen record's name, when the target is read by the same key (the usual `id`)
-  const { result: chosen } = useOne<Row>({
-    resource: target.path,
-    id: value,
-    queryOptions: { enabled: value !== '' && refKey === target.key, staleTime: 5 * 60_000, retry: false },
+  // the chosen record's name, when the target is read by the same key (the usual `id`); a plain
+  // query as in ReferenceValue (Refine's useOne costs a route match per hook on every mount)
+  const { data: chosen } = useQuery({
+    ...referenceName(target.path, value),
+    enabled: value !== '' && refKey === target.key,
+    staleTime: 5 * 60_000,
+    retry: false,
   });
   useEffect(() => {
     if (open) return;

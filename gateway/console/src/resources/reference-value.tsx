@@ -1,7 +1,8 @@
-import { useOne } from '@refinedev/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useManifest } from '../app/manifest.tsx';
+import { referenceName } from '../app/reference-name.ts';
 import { referenceTarget } from './fields.ts';
 
 /** How long a referenced record's name is taken as current: a list page asks once per record. */
@@ -11,18 +12,22 @@ const REFERENCE_FRESH_MS = 5 * 60_000;
  * A reference shown by the referenced record's display field (a branch's partner by its name):
  * `GET /api/{target}/{key}` through the query cache, so a page of rows naming one partner asks once.
  * The raw value when the target cannot be read (no role, no get) or is gone.
+ *
+ * A plain query, not Refine's useOne: each useOne matches the address against every resource's
+ * routes several times when it mounts, and a list page mounts forty of these (docs/decisions.md,
+ * "The console: measured speed").
  */
 export function ReferenceValue({ field, value }: { field: ConsoleField; value: string | number }) {
   const target = referenceTarget(field, useManifest().resources);
   const access = useAccess();
   const readable = target !== undefined && access.can(`${target.path}:read`);
-  const { result } = useOne({
-    resource: target?.path ?? '',
-    id: value,
-    queryOptions: { enabled: readable, staleTime: REFERENCE_FRESH_MS, retry: false },
-    meta: { background: true },
+  const { data: record } = useQuery({
+    ...referenceName(target?.path ?? '', value),
+    enabled: readable,
+    staleTime: REFERENCE_FRESH_MS,
+    retry: false,
   });
-  const name = target && result ? result[target.display] : undefined;
+  const name = target && record ? record[target.display] : undefined;
   if (name === undefined || name === null || name === '' || String(name) === String(value)) return <>{String(value)}</>;
   return (
     <>

@@ -1,5 +1,6 @@
-import { useCustom } from '@refinedev/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { api } from '../shell/api.ts';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 
@@ -11,18 +12,19 @@ interface Stats {
 
 /**
  * Total, active and passive records (`GET /api/{path}/stats`, docs/interface.md#crud): the caller's
- * tenant, or for a super user the tenant the list shows.
+ * tenant, or for a super user the tenant the list shows. A plain query, not Refine's useCustom,
+ * whose resource hooks match the address against every route (docs/decisions.md, "The console:
+ * measured speed").
  */
 export function StatsStrip({ resource, crProcessId, superUser }: { resource: ConsoleResource; crProcessId: number; superUser: boolean }) {
   const t = useT(crudMessages);
-  const { result, query } = useCustom<Stats & Record<string, unknown>>({
-    url: `/api/${resource.path}/stats`,
-    method: 'get',
-    config: { query: superUser ? { crProcessId: String(crProcessId) } : undefined },
-    queryOptions: { retry: false },
+  const search = superUser ? `?${new URLSearchParams({ crProcessId: String(crProcessId) })}` : '';
+  const { data: stats, isError } = useQuery({
+    queryKey: ['data', 'default', resource.path, 'stats', search],
+    queryFn: () => api<Stats>(`/api/${resource.path}/stats${search}`),
+    retry: false,
   });
-  if (query.isError || !result?.data) return null;
-  const stats = result.data;
+  if (isError || !stats) return null;
   return (
     <dl className="stats-strip" aria-label={t('statistics')}>
       <div>
