@@ -62,13 +62,15 @@ export class HashingFileStore extends FileStore {
         done(null, chunk);
       },
     });
-    // the request's errors destroy the tap, which fails the store's own pipeline
-    pipeline(direct ?? readable, tap, () => undefined);
+    const stopReading = direct ? readWithoutDestroying(direct, tap) : (pipeline(readable, tap, () => undefined), () => undefined);
     this.#hashes.delete(id);
     // FileStore reports any failure as its FILE_WRITE_ERROR (500); bytes beyond the length are the client's (413)
-    const written = await super.write(tap, id, offset).catch((error: unknown) => {
-      throw beyondLength ? ERRORS.ERR_SIZE_EXCEEDED : error;
-    });
+    const written = await super
+      .write(tap, id, offset)
+      .catch((error: unknown) => {
+        throw beyondLength ? ERRORS.ERR_SIZE_EXCEEDED : error;
+      })
+      .finally(stopReading);
     if (written === hashed) this.#hashes.set(id, { offset: written, hash: state.hash });
     return written;
   }
@@ -105,4 +107,26 @@ export class HashingFileStore extends FileStore {
     }
     return { offset, hash };
   }
+}
+
+/**
+ * Pipes the request into the tap so that neither side's failure destroys the request: its errors
+ * fail the tap (and so the write), and a tap that fails (bytes beyond Upload-Length) is unpiped and
+ * the rest of the request read and dropped. A destroyed request would take its socket with it and
+ * the refusal (413) could not be answered; @tus/server's own writeToStore keeps the request alive
+ * for the same reason. Returns what undoes the listeners once the write is over.
+ */
+function readWithoutDestroying(request: Readable, tap: Transform): () => void {
+  const failTap = (error: Error) => tap.destroy(error);
+  const drain = () => {
+    request.unpipe(tap);
+    request.resume();
+  };
+  request.on('error', failTap);
+  tap.once('error', drain);
+  request.pipe(tap);
+  return () => {
+    request.off('error', failTap);
+    tap.off('error', drain);
+  };
 }
