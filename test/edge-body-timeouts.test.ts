@@ -52,13 +52,19 @@ function exchange(head: string, chunks: (string | Buffer)[], everyMs: number, op
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const received: Buffer[] = [];
-    const socket = connect(Number(url.port), url.hostname, () => socket.write(head));
     let next = 0;
-    const timer = setInterval(() => {
-      if (socket.destroyed || !socket.writable) return;
-      const chunk = next < chunks.length ? chunks[next++] : options.forever;
-      if (chunk !== undefined) socket.write(chunk);
-    }, everyMs);
+    let timer: NodeJS.Timeout | undefined;
+    // the chunks are timed from the connection, never before it: a socket takes writes while it
+    // connects, and a chunk written then would reach the server ahead of the head (a slow connect
+    // under load made the body's first bytes the request line: 400 instead of the awaited answer)
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(head);
+      timer = setInterval(() => {
+        if (socket.destroyed || !socket.writable) return;
+        const chunk = next < chunks.length ? chunks[next++] : options.forever;
+        if (chunk !== undefined) socket.write(chunk);
+      }, everyMs);
+    });
     const guard = setTimeout(() => socket.destroy(new Error('the server kept the connection open for 20 s')), 20_000);
     socket.on('data', (data: Buffer) => received.push(data));
     socket.on('error', (error: NodeJS.ErrnoException) => {
