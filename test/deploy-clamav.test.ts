@@ -20,13 +20,12 @@ import {
   DEPLOY,
   DEPLOYMENTS,
   DNS_PORT,
-  egressAllowed,
-  ingressAllowed,
   labelSelectorMatches,
   podLabels,
   POSTGRES_PORT,
   render,
 } from './helpers/deploy-render.ts';
+import { egressAllowed, ingressAllowed } from './helpers/deploy-network-policy.ts';
 
 const rendered = render('production');
 const clamav = rendered.deployment(CLAMAV);

@@ -24,21 +24,17 @@ import {
   app,
   containerPort,
   eachLayer,
-  egressAllowed,
   envOf,
-  ingressAllowed,
-  isMetricsRule,
   isMetricsService,
   labelSelectorMatches,
   parseAddress,
   podLabels,
   pods,
-  policiesFor,
-  portAdmits,
   selects,
   scrapeTargets,
   servicePorts,
 } from './helpers/deploy-render.ts';
+import { egressAllowed, ingressAllowed, isMetricsRule, policiesFor, portAdmits } from './helpers/deploy-network-policy.ts';
 import type { GrpcService } from './helpers/deploy-render.ts';
 
 eachLayer('Services match the addresses: gateway 80 → 8080 ClusterIP, *_GRPC_ADDR = Service:port → container port', (t, rendered) => {
