@@ -126,7 +126,7 @@ async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
   const mask =
     Array.isArray(request.updateMask) && request.updateMask.length > 0
       ? (request.updateMask as string[])
-      : Object.keys(input).filter((name) => input[name] !== undefined);
+      : Object.keys(input).filter((name) => sent(input[name]));
   const values = readValues(rt.resource, input, 'update', mask);
   const key = request[keyOf(rt.resource)];
   const row = await ctx.em.transactional(async (em) => {
@@ -235,6 +235,16 @@ function preconditionOf(request: Message): Precondition | undefined {
  */
 function checkPrecondition(ifMatch: Precondition | undefined, row: Row): void {
   if (ifMatch && !ifMatch.any && !ifMatch.versions.includes(Number(row.version))) throw new DomainError('SVC-SYS-4002', 'precondition.failed');
+}
+
+/**
+ * Whether a field without an update mask was sent: set, and for a list (a proto `repeated` field,
+ * which cannot be absent, only empty) not empty. An empty mask is what the gateway sends for a body
+ * naming no writable field (a touch: `version` alone), so an empty list there means "unchanged";
+ * a list cleared on purpose is named in the mask, and refused where the field is required.
+ */
+function sent(value: unknown): boolean {
+  return value !== undefined && !(Array.isArray(value) && value.length === 0);
 }
 
 function recordOf(resource: Resource, request: Message): Message {
