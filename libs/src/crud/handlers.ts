@@ -110,12 +110,23 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
     await recordChange(rt, em, txCtx, 'created', undefined, created);
     // the answer is made in the transaction, so that a repeat of the request is given this one
     const [message = {}] = await toMessages(rt, [created], txCtx);
-    if (idempotent) await keepAnswer(em, idempotent, message);
+    if (idempotent) await keepAnswer(em, idempotent, replayable(rt.resource, message));
     return message;
   });
   // once committed: an answer that fails to commit is no replay
   if (replayed) ctx.markReplayed?.();
   return answer;
+}
+
+/**
+ * A create's answer as a replay gives it again: without the computed secrets, which only the
+ * answer that made them carries (a webhook's signing secret: docs/decisions.md "Idempotent
+ * requests"), so that a replay after a rotation or a deletion shows no secret, old or current.
+ */
+function replayable(resource: Resource, message: Message): Message {
+  const kept = { ...message };
+  for (const [name, spec] of Object.entries(apiFields(resource))) if (isScalar(spec) && spec.secret && spec.computed) delete kept[name];
+  return kept;
 }
 
 async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
