@@ -13,7 +13,11 @@ test('an update with only version touches a webhook-subscription and keeps its e
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const account = await createAccount();
-  const subscription = await create('webhook-subscription', { crProcessId: account.crProcessId, url: receiver.url, eventTypes: ['branch.*', 'product.created'] });
+  const subscription = await create('webhook-subscription', {
+    crProcessId: account.crProcessId,
+    url: receiver.url,
+    eventTypes: ['branch.*', 'product.created'],
+  });
   const { token } = await adminSession();
   const touched = await api('PUT', `/api/webhook-subscription/${subscription.id}`, { token, body: { version: subscription.version } });
   t.is(touched.status, 200, touched.text);

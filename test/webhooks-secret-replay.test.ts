@@ -12,7 +12,7 @@ import { startReceiver } from './helpers/webhook-receiver.ts';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
 
-test("a replayed subscription create answers the record without a secret, after a rotation and after the deletion too", async (t) => {
+test('a replayed subscription create answers the record without a secret, after a rotation and after the deletion too', async (t) => {
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const account = await createAccount();
