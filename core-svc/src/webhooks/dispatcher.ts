@@ -20,6 +20,7 @@ import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
 type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';
 import { sendAttempt } from './send.ts';
+import { mayDeliver } from './subscriber-access.ts';
 
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
@@ -80,6 +81,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
   };
 
   const deliver = async (delivery: ClaimedDelivery) => {
+    if (!(await ownerAllows(delivery))) return;
     const body = deliveryBody(delivery);
     const at = new Date();
     const headers = {
@@ -98,6 +100,13 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       log.warn({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt');
     }
   };
+
+  /** The owner's live read roles, asked again at every attempt (subscriber-access.ts); unknown: not sent, the lease expires. */
+  const ownerAllows = (delivery: ClaimedDelivery) =>
+    mayDeliver(orm.em.fork(), delivery).catch((error: unknown) => {
+      log.warn({ err: error, deliveryId: delivery.id }, 'could not check a webhook owner');
+      return false;
+    });
 
   function claimSoon(): void {
     claim = true;

@@ -1,14 +1,16 @@
 /**
  * The fan-out (docs/decisions.md "Webhooks"): the undispatched events of each service's outbox, in
  * `seq` order, become one delivery per active subscription of the event's tenant that names the
- * event's type, and are marked dispatched, in one transaction. A transaction-level advisory lock per
- * outbox lets one replica at a time do it, so deliveries are made in `seq` order and only once (the
+ * event's type and whose owner may read its entity (subscriber-access.ts), and are marked
+ * dispatched, in one transaction. A transaction-level advisory lock per outbox lets one replica at
+ * a time do it, so deliveries are made in `seq` order and only once (the
  * unique (subscription, event) key would refuse a second anyway). core-svc reads and marks the bpm
  * and dms outboxes across the schemas of the one database.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
 import { matches } from './event-types.ts';
+import { disableForOwner, subscribersOf, verdictOf, type Subscriber } from './subscriber-access.ts';
 
 /** The schemas whose outboxes are fanned out. */
 export const OUTBOX_SCHEMAS = ['core', 'bpm', 'dms'] as const;
@@ -25,12 +27,6 @@ interface PendingEvent {
   entity_key: string;
 }
 
-interface ActiveSubscription {
-  id: string;
-  cr_process_id: string;
-  event_type_list: string;
-}
-
 /** What one batch did: events handled (0: none waiting, or another replica holds the lock), deliveries made. */
 export interface FanOut {
   events: number;
@@ -43,7 +39,8 @@ const NOTHING: FanOut = { events: 0, deliveries: 0, full: false };
 
 /** Fans out one batch of `schema`'s outbox. */
 export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number]): Promise<FanOut> {
-  return em.transactional(async (tx) => {
+  const ownerGone = new Map<string, string>();
+  const batch = await em.transactional(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [`webhook-fan-out:${schema}`]);
     if (!lock?.locked) return NOTHING;
     const table = `"${schema}"."${outboxTable(schema)}"`;
@@ -52,22 +49,20 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
     );
     if (events.length === 0) return NOTHING;
     const tenants = [...new Set(events.map((event) => event.cr_process_id))];
-    const subscriptions = await tx.execute<ActiveSubscription[]>(
-      'select id, cr_process_id, event_type_list from core.webhook_subscription where status and cr_process_id in (?)',
-      [tenants],
-    );
-    const byTenant = new Map<string, { id: string; patterns: string[] }[]>();
-    for (const subscription of subscriptions) {
-      const list = byTenant.get(subscription.cr_process_id) ?? [];
-      list.push({ id: subscription.id, patterns: JSON.parse(subscription.event_type_list) as string[] });
-      byTenant.set(subscription.cr_process_id, list);
+    const byTenant = new Map<string, Subscriber[]>();
+    for (const subscription of await subscribersOf(tx, tenants)) {
+      const list = byTenant.get(subscription.crProcessId) ?? [];
+      list.push(subscription);
+      byTenant.set(subscription.crProcessId, list);
     }
     const rows: unknown[][] = [];
     for (const event of events) {
       for (const subscription of byTenant.get(event.cr_process_id) ?? []) {
-        if (matches(subscription.patterns, event.type)) {
-          rows.push([event.cr_process_id, subscription.id, event.event_id, event.type, event.entity, event.entity_key, schema, event.seq]);
-        }
+        if (!matches(subscription.patterns, event.type)) continue;
+        // only what the owner may read now (subscriber-access.ts); an owner gone disables it below
+        const verdict = verdictOf(subscription.owner, event.entity);
+        if (verdict.send) rows.push([event.cr_process_id, subscription.id, event.event_id, event.type, event.entity, event.entity_key, schema, event.seq]);
+        else if (verdict.ownerGone) ownerGone.set(subscription.id, verdict.reason);
       }
     }
     for (let start = 0; start < rows.length; start += 1000) {
@@ -84,4 +79,7 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
     await tx.execute(`update ${table} set dispatched = true where seq in (?)`, [events.map((event) => event.seq)]);
     return { events: events.length, deliveries: rows.length, full: events.length === BATCH };
   });
+  // each in a transaction of its own, after the batch's: no two fan-outs lock subscriptions in turn
+  for (const [id, reason] of ownerGone) await disableForOwner(em, id, reason);
+  return batch;
 }

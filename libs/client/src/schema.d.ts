@@ -7203,6 +7203,8 @@ export interface components {
             readonly disabledReason: string | null;
             /** @description The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only. */
             readonly secret: string | null;
+            /** @description userCode of the user whose read roles decide what the endpoint receives: the creator, or the last user to update it; read-only. */
+            readonly owner: string | null;
         };
         /** @description A new webhook-subscription; crProcessId names its tenant. Read-only fields sent are ignored. */
         WebhookSubscriptionCreate: {
@@ -7352,6 +7354,7 @@ export interface components {
                  */
                 disabledAtTo?: string;
                 disabledReason?: string | null;
+                owner?: string | null;
             };
         };
         /** @description A page of webhook-subscription records. */

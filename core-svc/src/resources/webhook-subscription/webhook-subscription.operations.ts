@@ -1,8 +1,10 @@
+import { actorOf } from '@platform/libs/auth/caller.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
 import type { RowOf } from '@platform/libs/crud/records.ts';
 import { webhookSubscription } from '@platform/contracts/core/webhook-subscription.ts';
 import { checkedPatterns } from '../../webhooks/event-types.ts';
+import { assertOwnerReads } from '../../webhooks/subscriber-access.ts';
 import { newSigningSecret } from './signing-secret.ts';
 
 type SubscriptionRow = RowOf<typeof webhookSubscription>;
@@ -12,14 +14,19 @@ const justCreated = new WeakSet<object>();
 
 /**
  * webhook-subscription: the url is checked before the write (target-check.ts); eventTypes are patterns kept in the eventTypeList
- * column; the signing secret is made on create and shown in that answer only; setting status true
+ * column; the user who writes it becomes its owner and must read every entity it names
+ * (subscriber-access.ts); the signing secret is made on create and shown in that answer only; setting status true
  * again clears the disabling. Deleting a subscription deletes its deliveries.
  */
 export function webhookSubscriptionHooks(): ResourceHooks {
   return defineHooks(webhookSubscription, {
-    async beforeWrite(values, input, _ctx, mode, current) {
+    async beforeWrite(values, input, ctx, mode, current) {
+      // whoever writes a subscription owns it: its deliveries follow that user's read roles
+      values.owner = actorOf(ctx);
       if (mode === 'create') {
-        values.eventTypeList = JSON.stringify(checkedPatterns(input.eventTypes));
+        const patterns = checkedPatterns(input.eventTypes);
+        await assertOwnerReads(ctx, patterns);
+        values.eventTypeList = JSON.stringify(patterns);
         values.signingSecret = newSigningSecret();
         return;
       }
@@ -34,9 +41,14 @@ export function webhookSubscriptionHooks(): ResourceHooks {
         justCreated.add(row);
         return;
       }
-      if (!written.has('eventTypes')) return;
+      if (!written.has('eventTypes')) {
+        await assertOwnerReads(ctx, eventTypesOf(row));
+        return;
+      }
       if (input.eventTypes.length === 0) throw invalidField('eventTypes', 'field.required');
-      row.eventTypeList = JSON.stringify(checkedPatterns(input.eventTypes));
+      const patterns = checkedPatterns(input.eventTypes);
+      await assertOwnerReads(ctx, patterns);
+      row.eventTypeList = JSON.stringify(patterns);
       await ctx.em.flush();
     },
     async beforeDelete(row, ctx) {

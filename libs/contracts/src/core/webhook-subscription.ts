@@ -22,6 +22,8 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
     disabledAt: { kind: 'datetime', readOnly: true },
     disabledReason: { kind: 'string', maxLength: 1000, readOnly: true },
     secret: { kind: 'string', readOnly: true, computed: true, secret: true },
+    // the user whose live read roles decide what is delivered (core-svc/src/webhooks/subscriber-access.ts)
+    owner: { kind: 'string', readOnly: true, maxLength: 64 },
   },
   columns: {
     /** The eventTypes as a JSON array of strings. */

@@ -79,7 +79,11 @@ export interface WebhookSubscription {
     | string
     | undefined;
   /** The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only. */
-  secret?: string | undefined;
+  secret?:
+    | string
+    | undefined;
+  /** userCode of the user whose read roles decide what the endpoint receives: the creator, or the last user to update it; read-only. */
+  owner?: string | undefined;
 }
 
 /** Request of GetWebhookSubscription. */
@@ -160,6 +164,7 @@ function createBaseWebhookSubscription(): WebhookSubscription {
     disabledAt: undefined,
     disabledReason: undefined,
     secret: undefined,
+    owner: undefined,
   };
 }
 
@@ -206,6 +211,9 @@ export const WebhookSubscription: MessageFns<WebhookSubscription> = {
     }
     if (message.secret !== undefined) {
       writer.uint32(114).string(message.secret);
+    }
+    if (message.owner !== undefined) {
+      writer.uint32(122).string(message.owner);
     }
     return writer;
   },
@@ -333,6 +341,14 @@ export const WebhookSubscription: MessageFns<WebhookSubscription> = {
             }
 
             message.secret = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.owner = reader.string();
             continue;
           }
         }
