@@ -3,9 +3,9 @@
  * `seq` order, become one delivery per active subscription of the event's tenant that names the
  * event's type and whose owner may read its entity (subscriber-access.ts), and are marked
  * dispatched, in one transaction. A transaction-level advisory lock per outbox lets one replica at
- * a time do it, so deliveries are made in `seq` order and only once (the
- * unique (subscription, event) key would refuse a second anyway). core-svc reads and marks the bpm
- * and dms outboxes across the schemas of the one database.
+ * a time do it, so deliveries are made in `seq` order and only once (the unique (subscription,
+ * event) key would refuse a second anyway). core-svc reads and marks the bpm and dms outboxes
+ * across the schemas of the one database.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxTable } from '@platform/libs/events/outbox-entity.ts';

@@ -13,10 +13,11 @@ type SubscriptionRow = RowOf<typeof webhookSubscription>;
 const justCreated = new WeakSet<object>();
 
 /**
- * webhook-subscription: the url is checked before the write (target-check.ts); eventTypes are patterns kept in the eventTypeList
- * column; the user who writes it becomes its owner and must read every entity it names
- * (subscriber-access.ts); the signing secret is made on create and shown in that answer only; setting status true
- * again clears the disabling. Deleting a subscription deletes its deliveries.
+ * webhook-subscription: the url is checked before the write (target-check.ts); eventTypes are
+ * patterns kept in the eventTypeList column; the user who writes it becomes its owner and must read
+ * every entity it names (subscriber-access.ts); the signing secret is made on create and shown in
+ * that answer only; setting status true again clears the disabling. Deleting a subscription
+ * deletes its deliveries.
  */
 export function webhookSubscriptionHooks(): ResourceHooks {
   return defineHooks(webhookSubscription, {
