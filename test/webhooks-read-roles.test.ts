@@ -199,9 +199,10 @@ test('whoever updates a subscription becomes its owner, and it then carries only
   t.teardown(() => receiver.close());
   const account = await createAccount();
   const crProcessId = account.crProcessId as number;
+  // the user first: the records that make it are no events of the subscription made after
+  const user = await userWithRoles(account, [...WEBHOOK_ROLES, 'product:read']);
   const subscription = await create('webhook-subscription', { crProcessId, url: receiver.url, eventTypes: ['*'] });
   t.is(subscription.owner, subscription.createdBy);
-  const user = await userWithRoles(account, [...WEBHOOK_ROLES, 'product:read']);
   // naming an entity it cannot read is refused, on update as on create
   const refused = await api('PUT', `/api/webhook-subscription/${subscription.id}`, {
     token: user.token,
