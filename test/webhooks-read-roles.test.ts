@@ -226,3 +226,37 @@ test('whoever updates a subscription becomes its owner, and it then carries only
   );
   t.false(receiver.received.some(ofEntity('business-partner')));
 });
+
+test('a retry after the owner was deactivated is not sent: the subscription is disabled and the delivery waits', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  const account = await createAccount();
+  const crProcessId = account.crProcessId as number;
+  const user = await userWithRoles(account, [...WEBHOOK_ROLES, 'business-partner:read']);
+  const subscription = await create('webhook-subscription', { crProcessId, url: receiver.url, eventTypes: ['business-partner.*'] }, user.token);
+  const { token } = await adminSession();
+  // the first attempt is held until the deactivation has committed, then fails: its retry comes after it
+  let release: (() => void) | undefined;
+  receiver.answer = (_req, res) => {
+    res.statusCode = 503;
+    if (release) res.end('down');
+    else release = () => res.end('down');
+  };
+  await createPartner(crProcessId);
+  await receiver.until(() => release !== undefined);
+  const info = (await api('POST', '/api/user-info/list', { token, body: { filter: { crProcessId, userCode: user.userCode } } })).body.content[0];
+  const deactivated = await api('PUT', `/api/user-info/${info.id}`, { token, body: { version: info.version, status: false } });
+  t.is(deactivated.status, 200, deactivated.text);
+  release?.();
+
+  const disabled = await eventually(
+    async () => (await api('GET', `/api/webhook-subscription/${subscription.id}`, { token })).body,
+    (read) => read.status === false,
+    'the subscription disabled',
+  );
+  t.is(disabled.disabledReason, `owner ${user.userCode} is no longer an active user`);
+  const [delivery] = await deliveriesOf(crProcessId, subscription.id);
+  t.is(delivery.deliveryStatus, 'PENDING');
+  t.is(delivery.attempts, 1);
+  t.is(receiver.received.length, 1);
+});
