@@ -1,9 +1,14 @@
 /**
  * Which addresses a webhook may reach (docs/decisions.md "Webhooks"), as core-svc classifies them
- * with ipaddr.js, under each setting; and a check of a subscription's url by resolving its host.
+ * with ipaddr.js, under each setting; and a check of a subscription's url by resolving its host, by
+ * itself and through the API's 400 naming `url`.
  */
 import test from 'ava';
-import { checkTargetUrl, refusalOf } from '../core-svc/src/webhooks/target-address.ts';
+import { guardedLookup } from '../core-svc/src/webhooks/guarded-lookup.ts';
+import { checkTargetUrl, isMetadataHost, refusalOf } from '../core-svc/src/webhooks/target-address.ts';
+import { assertInvalid } from './helpers/error-body.ts';
+import { adminSession, freshTenant } from './helpers/factories.ts';
+import { api } from './helpers/platform.ts';
 
 const production = { allowPrivateTargets: false, allowLoopbackTargets: false };
 const development = { allowPrivateTargets: false, allowLoopbackTargets: true };
@@ -37,12 +42,78 @@ test('link-local, metadata, unspecified and multicast addresses never pass', (t)
   }
 });
 
+test('IPv4-compatible (::a.b.c.d) and site-local (fec0::/10) addresses never pass', (t) => {
+  // as the URL parser writes them: http://[::10.0.0.1]/ has the host [::a00:1]
+  for (const address of ['::a00:1', '::a9fe:a9fe', '::7f00:1', '::5db8:d70e', 'fec0::1', 'fed0::1', 'feff:ffff::1']) {
+    for (const settings of [production, development, allowPrivate]) t.truthy(refusalOf(address, settings), `${address} under ${JSON.stringify(settings)}`);
+  }
+  // fe80::/10 and ff00::/8 stay what they are; the addresses around the site-local range are not it
+  t.regex(refusalOf('fec0::1', allowPrivate) ?? '', /site-local/);
+  t.regex(refusalOf('::a00:1', allowPrivate) ?? '', /IPv4-compatible/);
+  t.is(refusalOf('2606:4700::1111', production), undefined);
+});
+
+test('cloud metadata services never pass, private targets allowed or not, by address or by name', async (t) => {
+  const metadata = [
+    '169.254.169.254',
+    '::ffff:169.254.169.254',
+    '169.254.170.2',
+    'fd00:ec2::254',
+    'fd20:ce::254',
+    'fd20:00ce:0000::0254',
+    '100.100.100.200',
+    '168.63.129.16',
+    '::ffff:168.63.129.16',
+    '169.254.0.23',
+    '192.0.0.192',
+  ];
+  for (const address of metadata) {
+    for (const settings of [production, development, allowPrivate])
+      t.regex(refusalOf(address, settings) ?? '', /metadata/, `${address} under ${JSON.stringify(settings)}`);
+  }
+  // by name, before any lookup: the name itself is refused, whatever it resolves to (a lookup here
+  // may fail for want of a name server, so the refusal's reason is what tells)
+  for (const host of ['metadata.google.internal', 'METADATA.GOOGLE.INTERNAL.', 'metadata.goog', 'instance-data']) {
+    t.true(isMetadataHost(host), host);
+    const refused = await new Promise<Error | null>((resolve) => guardedLookup(allowPrivate)(host, {}, (error) => resolve(error)));
+    t.regex(refused?.message ?? '', /cloud metadata service/, host);
+  }
+  t.false(isMetadataHost('metadata.example.com'));
+  const error = await t.throwsAsync(checkTargetUrl('http://metadata.google.internal/computeMetadata/v1/', allowPrivate));
+  t.like(error, { code: 'SVC-SYS-2001', params: { field: 'url' } });
+});
+
 test('a url is refused when its host resolves to an address it may not reach (400 naming url)', async (t) => {
   await t.notThrowsAsync(checkTargetUrl('http://localhost:8080/hook', development));
-  for (const url of ['http://localhost:8080/hook', 'http://10.1.2.3/hook', 'http://[::1]/x', 'https://169.254.169.254/latest']) {
+  for (const url of [
+    'http://localhost:8080/hook',
+    'http://10.1.2.3/hook',
+    'http://[::1]/x',
+    'https://169.254.169.254/latest',
+    'http://[::10.0.0.1]/',
+    'http://[fec0::1]/',
+  ]) {
     const error = await t.throwsAsync(checkTargetUrl(url, production));
-    t.is((error as { code?: string }).code, 'SVC-SYS-2001', url);
+    t.like(error, { code: 'SVC-SYS-2001', params: { field: 'url' } }, url);
   }
-  const metadata = await t.throwsAsync(checkTargetUrl('http://169.254.169.254/', allowPrivate));
-  t.is((metadata as { code?: string }).code, 'SVC-SYS-2001');
+  for (const url of ['http://169.254.169.254/', 'http://[fd20:ce::254]/', 'http://100.100.100.200/', 'http://168.63.129.16/', 'http://[::a9fe:a9fe]/']) {
+    const error = await t.throwsAsync(checkTargetUrl(url, allowPrivate));
+    t.like(error, { code: 'SVC-SYS-2001', params: { field: 'url' } }, url);
+  }
+  // and through the API, whose suite allows private targets (test/run.ts): 400 with a message naming url
+  const { token } = await adminSession();
+  const crProcessId = freshTenant();
+  for (const url of [
+    'http://[::10.0.0.1]/hook',
+    'http://[fec0::1]/hook',
+    'http://168.63.129.16/hook',
+    'http://100.100.100.200/hook',
+    'http://[fd20:ce::254]/',
+  ]) {
+    const res = await api('POST', '/api/webhook-subscription', { token, body: { crProcessId, url, eventTypes: ['*'] } });
+    assertInvalid(t, res, 'url');
+  }
+  // a positive control: the same request with an address the suite allows is accepted
+  const allowed = await api('POST', '/api/webhook-subscription', { token, body: { crProcessId, url: 'http://10.0.0.1/hook', eventTypes: ['branch.*'] } });
+  t.is(allowed.status, 200, allowed.text);
 });

@@ -2,7 +2,8 @@
  * The deliveries as a queue on PostgreSQL (docs/decisions.md "Webhooks"): a dispatcher claims due
  * ones with FOR UPDATE SKIP LOCKED and a lease, commits, sends, and records each attempt. A delivery
  * waits while an earlier one of the same subscription and record is unfinished (per-record order);
- * one whose dispatcher died keeps its lease until it expires, then is claimed again.
+ * one whose dispatcher died keeps its lease until it expires, then is claimed again. The claim is
+ * fair between tenants: each gets a share of the attempts in flight, the least busy first.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@platform/libs/events/outbox.ts';
@@ -43,21 +44,48 @@ interface ClaimedRow {
   signing_secret: string;
 }
 
-/** Claims up to `limit` due deliveries of active subscriptions for `leaseMs`; answers them with their events. */
-export async function claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+/**
+ * Claims up to `limit` due deliveries of active subscriptions for `leaseMs`, fairly between tenants
+ * (docs/decisions.md "Webhooks"): a tenant gets no more than `share` attempts in flight, counting the
+ * `busy` ones it has in flight already, and the least busy tenants' oldest deliveries come first, so
+ * one tenant's backlog or slow endpoints never hold back another's. Answers them with their events.
+ */
+export async function claimDue(
+  em: EntityManager,
+  limit: number,
+  leaseMs: number,
+  fairness: { share: number; busy: ReadonlyMap<number, number> },
+): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  // one statement: atomic by itself, so no transaction around it
+  // one statement: atomic by itself, so no transaction around it. The tenants with waiting
+  // deliveries by a skip scan of the (tenant, due) index; from each, up to `share` of its oldest
+  // due ones; then by turn (those in flight and this one's place in its tenant's line), then age.
   const rows = await em.execute<ClaimedRow[]>(
-    `with due as (
-         select d.id from core.webhook_delivery d
-           join core.webhook_subscription s on s.id = d.subscription_id and s.status
-          where d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
-            and (d.leased_until is null or d.leased_until < now())
-            and not exists (
-              select 1 from core.webhook_delivery e
-               where e.subscription_id = d.subscription_id and e.entity = d.entity and e.entity_key = d.entity_key
-                 and e.delivery_status = 'PENDING' and e.source_seq < d.source_seq)
-          order by d.next_attempt_at, d.source_seq
+    `with recursive tenants(id) as (
+         (select cr_process_id from core.webhook_delivery where delivery_status = 'PENDING' order by cr_process_id limit 1)
+         union all
+         select (select d.cr_process_id from core.webhook_delivery d
+                  where d.delivery_status = 'PENDING' and d.cr_process_id > t.id order by d.cr_process_id limit 1)
+           from tenants t where t.id is not null),
+       candidates as (
+         select c.id, c.next_attempt_at, c.source_seq, c.place + coalesce((?::jsonb ->> t.id::text)::int, 0) as turn
+           from tenants t cross join lateral (
+             select d.id, d.next_attempt_at, d.source_seq, row_number() over (order by d.next_attempt_at, d.source_seq) as place
+               from core.webhook_delivery d
+               join core.webhook_subscription s on s.id = d.subscription_id and s.status
+              where d.cr_process_id = t.id and d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
+                and (d.leased_until is null or d.leased_until < now())
+                and not exists (
+                  select 1 from core.webhook_delivery e
+                   where e.subscription_id = d.subscription_id and e.entity = d.entity and e.entity_key = d.entity_key
+                     and e.delivery_status = 'PENDING' and e.source_seq < d.source_seq)
+              order by d.next_attempt_at, d.source_seq
+              limit ?) c
+          where t.id is not null),
+       due as (
+         select d.id from core.webhook_delivery d join candidates c on c.id = d.id
+          where c.turn <= ?
+          order by c.turn, c.next_attempt_at, c.source_seq
           limit ?
           for update of d skip locked)
        update core.webhook_delivery d set leased_until = now() + (? * interval '1 millisecond')
@@ -65,7 +93,7 @@ export async function claimDue(em: EntityManager, limit: number, leaseMs: number
         where d.id = due.id and s.id = d.subscription_id
        returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
                  d.source_schema, d.source_seq, s.url, s.signing_secret`,
-    [limit, leaseMs],
+    [JSON.stringify(Object.fromEntries(fairness.busy)), fairness.share, fairness.share, limit, leaseMs],
   );
   if (rows.length === 0) return [];
   const events = new Map<string, { version: number | null; occurred_at: Date; changes: unknown }>();

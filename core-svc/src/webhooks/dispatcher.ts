@@ -2,7 +2,8 @@
  * core-svc's webhook dispatcher (docs/decisions.md "Webhooks"): looks every POLL_MS for outboxes
  * with undispatched events (one statement on their partial indexes); fans the waiting events out
  * into deliveries (fan-out.ts), then
- * claims due deliveries and sends them, at most CONCURRENCY at a time (delivery-queue.ts, send.ts).
+ * claims due deliveries and sends them, at most CONCURRENCY at a time and TENANT_SHARE of one tenant's
+ * (delivery-queue.ts, send.ts).
  * Any number of core-svc replicas may run it. Stopping waits for the attempts in flight, within a
  * bound; a process killed outright leaves leases that expire, and the deliveries are sent again
  * with the same webhook-id.
@@ -25,6 +26,11 @@ import { mayDeliver } from './subscriber-access.ts';
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
 /**
+ * Attempts in flight per process of one tenant: a quarter of the slots, so a tenant whose endpoints
+ * hang (each attempt held up to WEBHOOK_TIMEOUT_MS) delays no other (docs/decisions.md "Webhooks").
+ */
+const TENANT_SHARE = 4;
+/**
  * How often the outboxes are looked at: half of it is the average wait of an event before its
  * fan-out (docs/decisions.md "Webhooks": no NOTIFY, which would serialise the writers' commits).
  */
@@ -39,6 +45,8 @@ const STOP_BOUND_MS = 5_000;
 export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings, log: Logger, registry: Runtime['metrics']): { close(): Promise<void> } {
   const metrics = new WebhookMetrics(registry);
   const inFlight = new Set<Promise<void>>();
+  /** Attempts in flight by tenant (crProcessId), for the claim's fairness. */
+  const busy = new Map<number, number>();
   let stopping = false;
   let running = false;
   let again = false;
@@ -66,16 +74,20 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     if (!claim) return;
     claim = false;
     while (!stopping) {
-      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs);
-      for (const delivery of claimed) track(deliver(delivery));
+      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs, { share: TENANT_SHARE, busy });
+      for (const delivery of claimed) track(delivery.crProcessId, deliver(delivery));
       if (claimed.length === 0 || inFlight.size >= CONCURRENCY) break;
     }
   };
 
-  const track = (work: Promise<void>) => {
+  const track = (tenant: number, work: Promise<void>) => {
     inFlight.add(work);
+    busy.set(tenant, (busy.get(tenant) ?? 0) + 1);
     void work.finally(() => {
       inFlight.delete(work);
+      const left = (busy.get(tenant) ?? 1) - 1;
+      if (left > 0) busy.set(tenant, left);
+      else busy.delete(tenant);
       claimSoon();
     });
   };

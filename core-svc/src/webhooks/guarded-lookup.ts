@@ -7,7 +7,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { WebhookSettings } from '@platform/libs/config/config.ts';
-import { refusalOf } from './target-address.ts';
+import { isMetadataHost, refusalOf } from './target-address.ts';
 
 /** The error of a refused target; its message says which address and why. */
 export class RefusedTarget extends Error {
@@ -16,6 +16,7 @@ export class RefusedTarget extends Error {
 
 export function guardedLookup(settings: Pick<WebhookSettings, 'allowPrivateTargets' | 'allowLoopbackTargets'>): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+    if (isMetadataHost(hostname)) return callback(new RefusedTarget(`target refused: ${hostname} is a cloud metadata service`));
     dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
       const refusal = addresses.map((entry) => refusalOf(entry.address, settings)).find((reason) => reason !== undefined);

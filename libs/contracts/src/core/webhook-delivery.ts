@@ -37,10 +37,10 @@ export const webhookDelivery = defineResource<WebhookDelivery>()({
   },
   uniques: [['subscriptionId', 'eventId']],
   workIndexes: [
-    // the dispatcher's claim: due deliveries in time order
+    // the dispatcher's claim: the tenants with deliveries waiting, and each one's due deliveries in time order
     {
-      name: 'webhook_delivery_due_index',
-      expression: `create index "webhook_delivery_due_index" on "core"."webhook_delivery" ("next_attempt_at") where "delivery_status" = 'PENDING'`,
+      name: 'webhook_delivery_tenant_due_index',
+      expression: `create index "webhook_delivery_tenant_due_index" on "core"."webhook_delivery" ("cr_process_id", "next_attempt_at", "source_seq") where "delivery_status" = 'PENDING'`,
     },
     // per-record order: an earlier unfinished delivery of the same subscription and record holds the later ones back
     {
