@@ -186,7 +186,11 @@ for (const file of ACTIVE) {
       const title = await titleOnce(control, (text) => text.startsWith('me:'));
       await control.close();
       t.like(ran, { kind: 'page', status: 200 }, `${how}: the control renders the page`);
-      t.is(title.startsWith('me:') ? JSON.parse(title.slice(3)).userCode : title, platform.adminUser, `${how}: the control's script read /api/auth/me as the super user`);
+      t.is(
+        title.startsWith('me:') ? JSON.parse(title.slice(3)).userCode : title,
+        platform.adminUser,
+        `${how}: the control's script read /api/auth/me as the super user`,
+      );
     }
   });
 }
@@ -245,7 +249,7 @@ async function embed(page: Page, path: string, tag: 'script' | 'stylesheet'): Pr
       ? (await page.evaluate('document.documentElement.dataset.ran ?? null')) === 'yes'
       : (await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')) === 'rgb(1, 2, 3)';
   // Chromium's console message of a refusal may reach the test a moment after the load event
-  for (const deadline = Date.now() + 5000; !ran && refusals.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (const deadline = Date.now() + 5000; !ran && refusals.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 25));
   return { status, ran, refusals };
 }
 

@@ -112,7 +112,12 @@ for (const [what, content, fileName, type] of [
   ['a JavaScript module', 'export const ran = true;', 'a.mjs', 'application/javascript+module'],
   ['a stylesheet', 'html { background: red; }', 'a.css', 'text/css'],
   ['an XSLT stylesheet', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>', 'a.xsl', 'text/xsl'],
-  ['an XSLT stylesheet as application/xslt+xml', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>', 'a.xslt', 'application/xslt+xml'],
+  [
+    'an XSLT stylesheet as application/xslt+xml',
+    '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>',
+    'a.xslt',
+    'application/xslt+xml',
+  ],
   ['WebAssembly (sniffed)', WASM, 'a.wasm', undefined],
 ] as const) {
   test(`${what} is served as application/octet-stream with nosniff from the signed inline and attachment URLs and the share link, GET and HEAD, and its record keeps its type`, async (t) => {

@@ -84,7 +84,14 @@ test('a file name holding a text-direction control (U+202E "a\u202Egnp.exe", eve
     const text = await tus.text();
     assertInvalid(t, { status: tus.status, text, body: JSON.parse(text) }, 'originalFileName');
   }
-  const turkish = await upload({ token, crProcessId, content: 'ok', fileName: 'rapor şubat ğüçö.txt', headers: { 'accept-language': 'tr' }, type: 'text/plain' });
+  const turkish = await upload({
+    token,
+    crProcessId,
+    content: 'ok',
+    fileName: 'rapor şubat ğüçö.txt',
+    headers: { 'accept-language': 'tr' },
+    type: 'text/plain',
+  });
   t.is(turkish.status, 200, 'a name without them is kept');
   const refusedInTurkish = await upload({ token, crProcessId, content: 'x', fileName: 'a\u202Egnp.exe', headers: { 'accept-language': 'tr' } });
   t.is(refusedInTurkish.body.message, 'originalFileName alanı bir yazı yönü denetim karakteri içeriyor');
@@ -203,7 +210,9 @@ test('file search folds the dotted and dotless I: IŞIK, ışık and işik find 
   const percent = await uploaded('d', 'rate 100%_x.txt', { crProcessId });
   await uploaded('e', 'rate 1000Ax.txt', { crProcessId });
   const search = async (term: string) =>
-    (await api('GET', `/api/dms-file/search?crProcessId=${crProcessId}&searchTerm=${encodeURIComponent(term)}`, { token })).body.map((f: { id: number }) => f.id);
+    (await api('GET', `/api/dms-file/search?crProcessId=${crProcessId}&searchTerm=${encodeURIComponent(term)}`, { token })).body.map(
+      (f: { id: number }) => f.id,
+    );
   const all = [named.body.fileId, described.body.fileId, tagged.body.fileId];
   for (const term of ['IŞIK', 'ışık', 'işik', 'Işık']) t.deepEqual(await search(term), all, term);
   const listed = await api('POST', '/api/dms-file/list', { token, body: { searchTerm: 'IŞIK', filter: { crProcessId } } });

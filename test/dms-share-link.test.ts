@@ -88,8 +88,16 @@ test('every answer carrying a share token or a signed URL says Cache-Control: no
   const fileId = await fileOf(tenant);
   const category = await create('dms-category', { crProcessId: tenant, categoryName: `no-store ${tenant}` });
   const idempotencyKey = `no-store-${tenant}`;
-  const made = await api('POST', '/api/dms-share-link', { token, body: await linkBody(tenant, { password: 'no-store-pass' }), headers: { 'idempotency-key': idempotencyKey } });
-  const replayed = await api('POST', '/api/dms-share-link', { token, body: await linkBody(tenant, { password: 'no-store-pass' }), headers: { 'idempotency-key': idempotencyKey } });
+  const made = await api('POST', '/api/dms-share-link', {
+    token,
+    body: await linkBody(tenant, { password: 'no-store-pass' }),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+  const replayed = await api('POST', '/api/dms-share-link', {
+    token,
+    body: await linkBody(tenant, { password: 'no-store-pass' }),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
   t.is(replayed.headers.get('idempotent-replayed'), 'true', 'the second create is a replay');
   const link = made.body;
   const answers = {

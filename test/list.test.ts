@@ -176,7 +176,9 @@ test('searchTerm folds the dotted and dotless I: IŞIK, ışık, işik and İŞ�
   const latin = await createPartner(tenant, { partnerName: 'Isak Holding' });
   const dotted = await createPartner(tenant, { partnerName: 'Dilek (x+y)* [a] {b} ^$|\\ a.b' });
   const search = async (searchTerm: string) =>
-    (await list('business-partner', { searchTerm, filter: { crProcessId: tenant } })).body.content.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b);
+    (await list('business-partner', { searchTerm, filter: { crProcessId: tenant } })).body.content
+      .map((p: { id: number }) => p.id)
+      .sort((a: number, b: number) => a - b);
   const both = [isik.id, capital.id].sort((a, b) => a - b);
   for (const term of ['IŞIK', 'ışık', 'işik', 'Işık', 'İŞİK', 'ışIk']) t.deepEqual(await search(term), both, term);
   t.deepEqual(await search('istanbul'), [capital.id], 'İ of the name is found by i');

@@ -54,7 +54,6 @@ export function keyParam(resource: Resource, raw: string | undefined): KeyReques
   return { [key]: raw };
 }
 
-
 /**
  * An update with If-Match may leave out the body's version; one it sends must be a version the
  * If-Match names (a `*` names any), else 400: the request contradicts itself, and would otherwise be a 409
