@@ -127,7 +127,7 @@ for (const resource of RESOURCES) {
     t.is(plain.headers.get('etag'), `W/"${version + 1}"`);
   });
 
-  test(`${resource.path}: malformed If-Match and If-None-Match are 400 SVC-SYS-2001 naming the header, and change nothing`, async (t) => {
+  test(`${resource.path}: malformed If-Match and If-None-Match are 400 SVC-SYS-2001 naming the header, without the record's ETag, and change nothing`, async (t) => {
     const { token, url } = await fresh(resource);
     const before = await api('GET', url, { token });
     const version: number = before.body.version;
@@ -135,6 +135,8 @@ for (const resource of RESOURCES) {
       const got = await api('GET', url, { token, headers: { 'if-none-match': value } });
       isError(t, got, 400, 'SVC-SYS-2001', `If-None-Match ${value}`);
       t.true(String(got.body.message).includes('If-None-Match'), got.text);
+      // the header is judged before the record is read: the refusal tells nothing of it
+      t.is(got.headers.get('etag'), null, `If-None-Match ${value}: no ETag on the 400`);
       const put = await api('PUT', url, { token, headers: { 'if-match': value }, body: { version, ...sampleOf(resource).update() } });
       isError(t, put, 400, 'SVC-SYS-2001', `PUT If-Match ${value}`);
       t.true(String(put.body.message).includes('If-Match'), put.text);

@@ -4,8 +4,9 @@
  * the file input while the progress bar moves, downloads it back through the file page's link (the
  * same SHA-256), previews a PNG and a PDF, shares the file behind a password and opens the share
  * in a fresh browser as its recipient (a wrong password refused, the right one downloads the same
- * bytes), sets a legal hold (a delete is then refused with the platform's message), and checks the
- * audit chain. Screenshots go to test-output/console/.
+ * bytes), sets a legal hold (a delete is then refused with the platform's message, and the file
+ * read back through the API is unchanged), and checks the audit chain; a cancelled or refused
+ * upload stores nothing, as the database and the usage say. Screenshots go to test-output/console/.
  */
 import test from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { translate } from '@platform/libs/i18n/messages.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { screenshot } from './helpers/console.ts';
@@ -101,6 +103,23 @@ async function until(expression: string, timeout = 30_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`not within ${timeout} ms: ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The id of the tenant's live file named `name` (there is one), as the API lists it. */
+async function fileIdOf(name: string): Promise<number> {
+  const files = await api('POST', '/api/dms-file/list', { token: user.token, body: { page: 0, size: 50, filter: { crProcessId } } });
+  const matching = files.body.content.filter((file: { originalFileName: string }) => file.originalFileName === name);
+  if (matching.length !== 1) throw new Error(`files named ${name}: ${matching.length}`);
+  return matching[0].id;
+}
+
+/** What the tenant has stored, beneath the console: its file rows (deleted ones too), its UPLOAD audit rows, the bytes its live files use. */
+async function storedState(): Promise<{ rows: number; uploads: number; usedBytes: number }> {
+  const [files] = await sql('select count(*)::int as n from dms.dms_file where cr_process_id = $1', [crProcessId]);
+  const [uploads] = await sql(`select count(*)::int as n from dms.dms_audit_log where cr_process_id = $1 and action = 'UPLOAD'`, [crProcessId]);
+  const usage = await api('GET', `/api/dms-file/usage?crProcessId=${crProcessId}`, { token: user.token });
+  if (usage.status !== 200) throw new Error(`usage: ${usage.status} ${usage.text}`);
+  return { rows: files?.n, uploads: uploads?.n, usedBytes: usage.body.usedBytes };
 }
 
 /** Opens a console path and waits for its heading. */
@@ -265,20 +284,42 @@ test.serial('a share link with a password: copied from the file page, refused a 
   t.pass();
 });
 
-test.serial('a legal hold is set, and a delete is then refused with the platform’s message', async (t) => {
+test.serial('a legal hold is set, and a delete is then refused with the platform’s message; the file is still there, byte for byte', async (t) => {
   t.truthy(shared, 'the share test ran first');
+  const fileId = await fileIdOf('big-archive.bin');
   await page.getByRole('button', { name: 'Set legal hold' }).click();
   await page.getByRole('button', { name: 'Release legal hold' }).waitFor();
   await page.getByText('This file is under legal hold').waitFor();
+  const held = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
+  t.is(held.body.legalHold, true, 'the hold is stored');
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete file' });
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   const refusal = dialog.getByRole('alert');
   await refusal.waitFor();
-  t.truthy(await refusal.textContent(), 'the platform says why');
+  // the platform's 409 SVC-SYS-4004 message (libs/src/i18n/messages.ts, in the console's English)
+  t.is(await refusal.textContent(), translate('en', 'file.legalHold'), 'the platform says why, in its words');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
+
+  // read back: the record unchanged (not deleted, same version), no DELETE audited, the same bytes
+  const after = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
+  t.is(after.status, 200, after.text);
+  t.like(after.body, { legalHold: true, version: held.body.version, checksum: bigSha, fileSize: BIG });
+  const [row] = await sql('select deleted from dms.dms_file where id = $1', [fileId]);
+  t.is(row?.deleted, false, 'the row is not soft-deleted');
+  const deletes = await sql(`select count(*)::int as n from dms.dms_audit_log where file_id = $1 and action = 'DELETE'`, [fileId]);
+  t.is(deletes[0]?.n, 0, 'no DELETE was audited');
+  const bytes = await fetch(`${platform.url}${after.body.downloadUrl}`);
+  t.is(bytes.status, 200);
+  t.is(
+    createHash('sha256')
+      .update(Buffer.from(await bytes.arrayBuffer()))
+      .digest('hex'),
+    bigSha,
+    'the stored bytes are the uploaded ones',
+  );
 });
 
 test.serial('the audit log lists the actions and its chain verifies', async (t) => {
@@ -289,10 +330,11 @@ test.serial('the audit log lists the actions and its chain verifies', async (t) 
   await page.getByRole('status').filter({ hasText: 'The chain is intact' }).waitFor();
 });
 
-test.serial('an upload under way is cancelled and stores nothing; a refused type shows the platform’s message', async (t) => {
+test.serial('an upload under way is cancelled and stores nothing; a refused type shows the platform’s message and stores nothing either', async (t) => {
   await open('documents', 'Documents');
   await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
   const before = await page.getByRole('table').getByRole('row').count();
+  const stored = await storedState();
   // a slow line: 2 MB/s up, so the 50 MB upload is still running when Cancel is pressed
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -308,16 +350,18 @@ test.serial('an upload under way is cancelled and stores nothing; a refused type
   }
   await page.reload();
   await page.getByRole('link', { name: 'big-archive.bin' }).waitFor();
-  t.is(await page.getByRole('table').getByRole('row').count(), before, 'the cancelled upload left no file');
+  t.is(await page.getByRole('table').getByRole('row').count(), before, 'the page lists no new file');
+  t.deepEqual(await storedState(), stored, 'the cancelled upload left no row, no UPLOAD audit row, no used bytes');
 
   // the tenant allows PNG only: a text file is 415, and the row says the platform's words
   await create('dms-account-config', { crProcessId, allowedMimeTypes: 'image/png' });
   await page.getByLabel('Choose files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain words') });
   const refusal = page.getByRole('alert').filter({ hasText: /^Failed: / });
   await refusal.waitFor();
-  t.log(`the refusal: ${await refusal.textContent()}`);
-  t.notRegex((await refusal.textContent()) ?? '', /^Failed: (415|Unsupported Media Type)?$/, 'the message is the platform’s, not the bare status');
+  // the 415 SVC-SYS-3002 message (libs/src/i18n/messages.ts), after the console's own "Failed: "
+  t.is(await refusal.textContent(), `Failed: ${translate('en', 'upload.typeNotAllowed')}`);
   await page.getByRole('button', { name: 'Retry: notes.txt' }).waitFor();
+  t.deepEqual(await storedState(), stored, 'the refused upload stored nothing');
 });
 
 test.serial('a retention policy’s dry run, a record action, lists the files it would act on', async (t) => {

@@ -8,7 +8,8 @@
  * Types safe to show still preview: a PDF in Chromium's viewer, a PNG as an image.
  */
 import test from 'ava';
-import type { Browser, BrowserContext, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { consoleCsp } from '../gateway/src/console/serve.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
@@ -103,35 +104,93 @@ async function urlsOf(file: { fileName: string; type: string; content: string | 
   return { mimeType: uploaded.body.mimeType, inline: signed.body.url, shared: link.url };
 }
 
-/** Opens `path` in a page of the logged-in super user; what the page's script did there. */
-async function open(path: string): Promise<{ title: string; read: string[] }> {
-  const page = await opener.newPage();
+/**
+ * What Chromium did with `path` opened in `page` of the logged-in super user: saved it (an
+ * attachment: the navigation is aborted for a download, and nothing is rendered) or rendered it,
+ * and then what the page's script did there. Any other failure of the navigation fails the test:
+ * an error answer or a broken connection is neither outcome.
+ */
+type Opened = { kind: 'download'; suggested: string } | { kind: 'page'; status: number | undefined; title: string; read: string[] };
+
+async function open(page: Page, path: string): Promise<Opened> {
   const asked: Request[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/auth/me') asked.push(request);
   });
-  // an attachment becomes a download and the navigation is aborted: that is one of the outcomes looked at
-  await page.goto(`${platform.url}${path}`).catch(() => undefined);
-  // a fetch the page's script began is answered before the network is idle
-  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
-  const read = await Promise.all(
-    asked.map(async (request) => `${(await request.response())?.status()} ${await (await request.response())?.text().catch(() => '')}`),
+  const download = page.waitForEvent('download', { timeout: 15_000 });
+  // not awaited when the page renders: its timeout must not surface as an unhandled rejection
+  download.catch(() => undefined);
+  const navigation = await page.goto(`${platform.url}${path}`).then(
+    (response) => ({ response, error: undefined }),
+    (error: Error) => ({ response: null, error }),
   );
-  const title = await page.title().catch(() => '');
-  await page.close();
-  return { title, read };
+  if (navigation.error) {
+    // an attachment aborts the navigation (net::ERR_ABORTED) and becomes a download; only that is an outcome
+    const saved = await download.catch(() => {
+      throw new Error(`opening ${path} failed, and no download began: ${navigation.error?.message}`);
+    });
+    return { kind: 'download', suggested: saved.suggestedFilename() };
+  }
+  // a fetch the page's script began is answered before the network is idle
+  await page.waitForLoadState('networkidle');
+  const read = await Promise.all(asked.map(async (request) => `${(await request.response())?.status()} ${await (await request.response())?.text()}`));
+  return { kind: 'page', status: navigation.response?.status(), title: await page.title(), read };
+}
+
+/** A route matcher for exactly the gateway's `path` (with its query): Playwright's string patterns are globs. */
+function sameUrl(path: string): (url: URL) => boolean {
+  const wanted = new URL(`${platform.url}${path}`).href;
+  return (url) => url.href === wanted;
+}
+
+/**
+ * Answers `path` for this page with the stored bytes as dms-svc sent them but under the stored type
+ * alone (no Content-Disposition, no sandbox): served where a page may run its script, so that a
+ * probe that runs is seen to run.
+ */
+async function servePlainly(page: Page, path: string, mimeType: string): Promise<void> {
+  await page.route(sameUrl(path), async (route) => {
+    const real = await route.fetch();
+    if (real.status() !== 200) throw new Error(`the real answer of ${path}: ${real.status()}`);
+    await route.fulfill({ status: 200, headers: { 'content-type': mimeType }, body: await real.body() });
+  });
+}
+
+/** The page's title once `done` holds for it (looked at every 25 ms, for at most 30 s). */
+async function titleOnce(page: Page, done: (title: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const title = await page.title();
+    if (done(title) || Date.now() > deadline) return title;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 for (const file of ACTIVE) {
-  test(`${file.what} uploaded by a tenant runs no script for a super user who opens its signed inline URL or its share link`, async (t) => {
+  test(`${file.what} uploaded by a tenant runs no script for a super user who opens its signed inline URL or its share link: Chromium saves it, and the same bytes served plainly there would run`, async (t) => {
     const urls = await urlsOf(file);
     for (const [how, path] of [
       ['signed inline URL', urls.inline],
       ['share link', urls.shared],
     ] as const) {
-      const seen = await open(path);
-      t.deepEqual(seen.read, [], `${how} (stored as ${urls.mimeType}): the page's script read /api/auth/me as the super user`);
-      t.false(/^(ran|me:)/.test(seen.title), `${how} (stored as ${urls.mimeType}): the page's script ran (title ${JSON.stringify(seen.title.slice(0, 120))})`);
+      const page = await opener.newPage();
+      const seen = await open(page, path);
+      await page.close();
+      t.deepEqual(seen, { kind: 'download', suggested: file.fileName }, `${how} (stored as ${urls.mimeType}): saved, nothing rendered`);
+
+      // the control: the same bytes at the same URL of the origin, served as a page may be, run and read /api/auth/me
+      const control = await opener.newPage();
+      await servePlainly(control, path, urls.mimeType);
+      const ran = await open(control, path);
+      // the probe writes /api/auth/me's answer into the title
+      const title = await titleOnce(control, (text) => text.startsWith('me:'));
+      await control.close();
+      t.like(ran, { kind: 'page', status: 200 }, `${how}: the control renders the page`);
+      t.is(
+        title.startsWith('me:') ? JSON.parse(title.slice(3)).userCode : title,
+        platform.adminUser,
+        `${how}: the control's script read /api/auth/me as the super user`,
+      );
     }
   });
 }
@@ -157,3 +216,73 @@ test("types safe to show still preview inline under the sandbox: a PDF in Chromi
   t.is(await pngPage.evaluate("document.querySelector('img')?.naturalWidth"), 1, 'Chromium shows the image');
   await pngPage.close();
 });
+
+/**
+ * What a page of the origin made its `<script src>` or `<link rel=stylesheet>` of `path` do: the
+ * console's own Content-Security-Policy over a page an HTML injection could have written, whose
+ * script marks the document and whose stylesheet colours it. The page is answered by the test (the
+ * injection); the subresource comes from the gateway.
+ */
+async function embed(page: Page, path: string, tag: 'script' | 'stylesheet'): Promise<{ status: number | undefined; ran: boolean; refusals: string[] }> {
+  const pageUrl = `${platform.url}/console/injected-page`;
+  const element = tag === 'script' ? `<script src="${path}"></script>` : `<link rel="stylesheet" href="${path}">`;
+  await page.route(sameUrl('/console/injected-page'), (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': consoleCsp(false) },
+      body: `<!doctype html><html><head><title>injected</title>${element}</head><body></body></html>`,
+    }),
+  );
+  const refusals: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().startsWith('Refused to')) refusals.push(message.text());
+  });
+  // a stylesheet of a type it refuses Chromium aborts as the head arrives: no response event then
+  let status: number | undefined;
+  page.on('response', (response) => {
+    if (response.url() === `${platform.url}${path}`) status = response.status();
+  });
+  // the load event comes after the parser-blocking script ran or was refused and the stylesheet was applied or refused
+  await page.goto(pageUrl);
+  const ran =
+    tag === 'script'
+      ? (await page.evaluate('document.documentElement.dataset.ran ?? null')) === 'yes'
+      : (await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')) === 'rgb(1, 2, 3)';
+  // Chromium's console message of a refusal may reach the test a moment after the load event
+  for (const deadline = Date.now() + 5000; !ran && refusals.length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 25));
+  return { status, ran, refusals };
+}
+
+for (const [what, tag, fileName, type, content] of [
+  ['a script', 'script', 'helper.js', 'text/javascript', `document.documentElement.dataset.ran = 'yes';`],
+  ['a stylesheet', 'stylesheet', 'theme.css', 'text/css', 'html { background-color: rgb(1, 2, 3); }'],
+] as const) {
+  test(`${what} a tenant shares is not run by a page of the origin under the console's script-src 'self', while the same bytes as ${type} would be`, async (t) => {
+    const urls = await urlsOf({ fileName, type, content });
+    t.is(urls.mimeType, type, 'the record keeps the type the file was uploaded as');
+    for (const [how, path] of [
+      ['share link', urls.shared],
+      ['signed URL', urls.inline],
+    ] as const) {
+      const page = await opener.newPage();
+      const seen = await embed(page, path, tag);
+      await page.close();
+      t.false(seen.ran, `${how}: Chromium ${tag === 'script' ? 'ran the script' : 'applied the stylesheet'}`);
+      // the refusal names the type the gateway answered with: the file was served, not an error body
+      t.true(
+        seen.refusals.some((text) => text.includes(path) && text.includes("MIME type ('application/octet-stream')")),
+        `${how}: Chromium refused it for its type: ${JSON.stringify(seen.refusals)}`,
+      );
+
+      // the control: the same URL and bytes with every header dms-svc sent but the type, which is the stored one
+      const control = await opener.newPage();
+      await control.route(sameUrl(path), async (route) => {
+        const real = await route.fetch();
+        await route.fulfill({ response: real, headers: { ...real.headers(), 'content-type': type } });
+      });
+      const ran = await embed(control, path, tag);
+      await control.close();
+      t.deepEqual(ran, { status: 200, ran: true, refusals: [] }, `${how}: served as ${type}, the page ${tag === 'script' ? 'runs it' : 'applies it'}`);
+    }
+  });
+}

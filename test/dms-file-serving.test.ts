@@ -98,6 +98,48 @@ for (const [what, content, fileName, type, mimeType] of [
   });
 }
 
+// a type a browser runs or applies when a page of the origin names the URL (<script src>, a stylesheet,
+// a worker, an import, an XSLT): never served as itself, so nosniff makes the browser refuse it
+const WASM = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+for (const [what, content, fileName, type] of [
+  ['JavaScript', "document.title = 'ran';", 'a.js', 'text/javascript'],
+  ['JavaScript as application/javascript', "document.title = 'ran';", 'a.js', 'application/javascript'],
+  ['JavaScript as application/x-javascript', "document.title = 'ran';", 'a.js', 'application/x-javascript'],
+  ['JavaScript as text/ecmascript', "document.title = 'ran';", 'a.js', 'text/ecmascript'],
+  ['JavaScript as text/javascript1.5', "document.title = 'ran';", 'a.js', 'text/javascript1.5'],
+  ['JavaScript as text/jscript', "document.title = 'ran';", 'a.js', 'text/jscript'],
+  ['JavaScript as text/livescript', "document.title = 'ran';", 'a.js', 'text/livescript'],
+  ['a JavaScript module', 'export const ran = true;', 'a.mjs', 'application/javascript+module'],
+  ['a stylesheet', 'html { background: red; }', 'a.css', 'text/css'],
+  ['an XSLT stylesheet', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>', 'a.xsl', 'text/xsl'],
+  [
+    'an XSLT stylesheet as application/xslt+xml',
+    '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>',
+    'a.xslt',
+    'application/xslt+xml',
+  ],
+  ['WebAssembly (sniffed)', WASM, 'a.wasm', undefined],
+] as const) {
+  test(`${what} is served as application/octet-stream with nosniff from the signed inline and attachment URLs and the share link, GET and HEAD, and its record keeps its type`, async (t) => {
+    const file = await stored(content, fileName, type);
+    t.is(file.mimeType, type ?? 'application/wasm', 'the record names what was uploaded');
+    for (const [how, path] of [
+      ['inline URL', file.inline],
+      ['attachment URL', file.attachment],
+      ['share link', file.shared],
+    ] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        const got = await fetchBytes(path, { method });
+        t.is(got.status, 200, `${how} ${method}`);
+        t.is(got.headers.get('content-type'), 'application/octet-stream', `${how} ${method}`);
+        t.is(got.headers.get('x-content-type-options'), 'nosniff', `${how} ${method}`);
+        t.is(dispositionOf(got.headers), 'attachment', `${how} ${method}`);
+        if (method === 'GET') t.deepEqual(got.bytes, Buffer.from(content), `${how}: the bytes are the file's`);
+      }
+    }
+  });
+}
+
 for (const [what, content, fileName, type, mimeType, policy] of [
   ['a PNG', PNG, 'a.png', 'image/png', 'image/png', SANDBOX],
   ['a PDF', '%PDF-1.4\n%%EOF\n', 'a.pdf', 'application/pdf', 'application/pdf', SANDBOX],

@@ -9,6 +9,7 @@ import test from 'ava';
 import { parse as parseDisposition } from 'content-disposition';
 import pg from 'pg';
 import { adminSession, create, createAccount, unique, userWithRoles } from './helpers/factories.ts';
+import { assertInvalid } from './helpers/error-body.ts';
 import { signDownload, storageDir, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
@@ -62,6 +63,44 @@ test('mimeType is sniffed from the content (a PNG sent as text/plain), else the 
   const declared = await uploaded('a,b\n1,2\n', 'dir/sub/data.csv', { type: 'text/csv' });
   t.like(declared.body, { mimeType: 'text/csv', originalFileName: 'data.csv' });
   t.is((await download(declared.url)).headers.get('content-type'), 'text/csv');
+});
+
+// a name that shows other than it reads: "a\u202Egnp.exe" is displayed as "aexe.png"
+const DIRECTION_CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+
+test('a file name holding a text-direction control (U+202E "a\u202Egnp.exe", every embedding, override, isolate and mark) is 400 SVC-SYS-2001 naming originalFileName, by the form and by tus; nothing is kept', async (t) => {
+  const token = await admin();
+  const { crProcessId } = await createAccount();
+  for (const control of DIRECTION_CONTROLS) {
+    const fileName = `a${control}gnp.exe`;
+    const form = await upload({ token, crProcessId, content: 'MZ not really', fileName });
+    assertInvalid(t, form, 'originalFileName');
+    t.is(form.body.message, 'Field originalFileName holds a text-direction control character', `U+${control.codePointAt(0)?.toString(16)}`);
+    const metadata = [`filename ${Buffer.from(fileName).toString('base64')}`, `crProcessId ${Buffer.from(String(crProcessId)).toString('base64')}`].join(',');
+    const tus = await fetch(`${platform.url}/api/dms-file/tus`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0', 'upload-length': '13', 'upload-metadata': metadata },
+    });
+    const text = await tus.text();
+    assertInvalid(t, { status: tus.status, text, body: JSON.parse(text) }, 'originalFileName');
+  }
+  const turkish = await upload({
+    token,
+    crProcessId,
+    content: 'ok',
+    fileName: 'rapor şubat ğüçö.txt',
+    headers: { 'accept-language': 'tr' },
+    type: 'text/plain',
+  });
+  t.is(turkish.status, 200, 'a name without them is kept');
+  const refusedInTurkish = await upload({ token, crProcessId, content: 'x', fileName: 'a\u202Egnp.exe', headers: { 'accept-language': 'tr' } });
+  t.is(refusedInTurkish.body.message, 'originalFileName alanı bir yazı yönü denetim karakteri içeriyor');
+  const rows = await api('POST', '/api/dms-file/list', { token, body: { filter: { crProcessId } } });
+  t.deepEqual(
+    rows.body.content.map((file: { originalFileName: string }) => file.originalFileName),
+    ['rapor şubat ğüçö.txt'],
+    'the refused uploads left no record',
+  );
 });
 
 test('a second upload with the same bytes in the tenant names the first as duplicateOfFileId', async (t) => {
@@ -160,6 +199,30 @@ test('soft delete: a deleted file is 404 on get and download, and gone from list
   t.deepEqual((await search()).body, []);
   t.false((await byEntity()).body.some((f: { id: number }) => f.id === body.fileId));
   t.is((await list()).body.totalElements, 0);
+});
+
+test('file search folds the dotted and dotless I: IŞIK, ışık and işik find "Işık" in a name, a description or tags; % and _ stay literal', async (t) => {
+  const token = await admin();
+  const { crProcessId } = await createAccount();
+  const named = await uploaded('a', 'Işık raporu.txt', { crProcessId });
+  const described = await uploaded('b', 'plain.txt', { crProcessId, fields: { description: 'IŞIK deposu' } });
+  const tagged = await uploaded('c', 'other.txt', { crProcessId, fields: { tags: 'fatura,ışık' } });
+  const percent = await uploaded('d', 'rate 100%_x.txt', { crProcessId });
+  await uploaded('e', 'rate 1000Ax.txt', { crProcessId });
+  const search = async (term: string) =>
+    (await api('GET', `/api/dms-file/search?crProcessId=${crProcessId}&searchTerm=${encodeURIComponent(term)}`, { token })).body.map(
+      (f: { id: number }) => f.id,
+    );
+  const all = [named.body.fileId, described.body.fileId, tagged.body.fileId];
+  for (const term of ['IŞIK', 'ışık', 'işik', 'Işık']) t.deepEqual(await search(term), all, term);
+  const listed = await api('POST', '/api/dms-file/list', { token, body: { searchTerm: 'IŞIK', filter: { crProcessId } } });
+  t.deepEqual(
+    listed.body.content.map((f: { id: number }) => f.id),
+    all,
+    "the list's searchTerm folds them too",
+  );
+  t.deepEqual(await search('0%_'), [percent.body.fileId]);
+  t.deepEqual(await search('%'), [percent.body.fileId]);
 });
 
 test('PUT /api/dms-file/{id}/category?categoryId= moves the file and raises its version', async (t) => {

@@ -81,3 +81,50 @@ test('share-link fields keep their rules: fileId required, maxDownloads at least
     t.is(res.body.error_code, 'SVC-SYS-2001');
   }
 });
+
+test('every answer carrying a share token or a signed URL says Cache-Control: no-store: share-link create, replay, get, list, update, validate-password; file get, list, search, by-entity, move, download-url', async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const fileId = await fileOf(tenant);
+  const category = await create('dms-category', { crProcessId: tenant, categoryName: `no-store ${tenant}` });
+  const idempotencyKey = `no-store-${tenant}`;
+  const made = await api('POST', '/api/dms-share-link', {
+    token,
+    body: await linkBody(tenant, { password: 'no-store-pass' }),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+  const replayed = await api('POST', '/api/dms-share-link', {
+    token,
+    body: await linkBody(tenant, { password: 'no-store-pass' }),
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+  t.is(replayed.headers.get('idempotent-replayed'), 'true', 'the second create is a replay');
+  const link = made.body;
+  const answers = {
+    'share-link create': made,
+    'share-link replayed create': replayed,
+    'share-link get': await api('GET', `/api/dms-share-link/${link.id}`, { token }),
+    'share-link list': await api('POST', '/api/dms-share-link/list', { token, body: { filter: { crProcessId: tenant } } }),
+    'share-link update': await api('PUT', `/api/dms-share-link/${link.id}`, { token, body: { version: link.version, maxDownloads: 5 } }),
+    'validate-password, right': await api('POST', `${link.url}/validate-password`, { body: { password: 'no-store-pass' } }),
+    'file get': await api('GET', `/api/dms-file/${fileId}`, { token }),
+    'file list': await api('POST', '/api/dms-file/list', { token, body: { filter: { crProcessId: tenant } } }),
+    'file search': await api('GET', `/api/dms-file/search?crProcessId=${tenant}&searchTerm=shared`, { token }),
+    'file by-entity': await api('GET', `/api/dms-file/by-entity?entityType=none&entityId=1`, { token }),
+    'file move': await api('PUT', `/api/dms-file/${fileId}/category?categoryId=${category.id}`, { token }),
+    'download-url': await api('GET', `/api/dms-file/${fileId}/download-url`, { token }),
+  };
+  for (const [what, answer] of Object.entries(answers)) {
+    t.is(answer.status, 200, `${what}: ${answer.text}`);
+    t.is(answer.headers.get('cache-control'), 'no-store', what);
+  }
+  // what they carry: the token, its url, a signed path
+  t.true(answers['share-link list'].text.includes(link.token));
+  t.regex(answers['validate-password, right'].body.downloadUrl, /[?&]token=/);
+  t.regex(answers['file get'].body.downloadUrl, /[?&]token=/);
+  t.regex(answers['download-url'].body.url, /[?&]token=/);
+  // a wrong password's answer, an error body, is not kept either
+  const wrong = await api('POST', `${link.url}/validate-password`, { body: { password: 'not it' } });
+  t.is(wrong.status, 403, wrong.text);
+  t.is(wrong.headers.get('cache-control'), 'no-store', 'validate-password, wrong');
+});

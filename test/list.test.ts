@@ -169,6 +169,26 @@ test('searchTerm is a case-insensitive substring over name and code fields, with
   t.deepEqual(await search("' or 1=1 --"), []);
 });
 
+test('searchTerm folds the dotted and dotless I: IŞIK, ışık, işik and İŞİK find "Işık" and "İSTANBUL IŞIK"; regular-expression characters stay literal', async (t) => {
+  const tenant = freshTenant();
+  const isik = await createPartner(tenant, { partnerName: 'Işık Lojistik' });
+  const capital = await createPartner(tenant, { partnerName: 'İSTANBUL IŞIK A.Ş.' });
+  const latin = await createPartner(tenant, { partnerName: 'Isak Holding' });
+  const dotted = await createPartner(tenant, { partnerName: 'Dilek (x+y)* [a] {b} ^$|\\ a.b' });
+  const search = async (searchTerm: string) =>
+    (await list('business-partner', { searchTerm, filter: { crProcessId: tenant } })).body.content
+      .map((p: { id: number }) => p.id)
+      .sort((a: number, b: number) => a - b);
+  const both = [isik.id, capital.id].sort((a, b) => a - b);
+  for (const term of ['IŞIK', 'ışık', 'işik', 'Işık', 'İŞİK', 'ışIk']) t.deepEqual(await search(term), both, term);
+  t.deepEqual(await search('istanbul'), [capital.id], 'İ of the name is found by i');
+  t.deepEqual(await search('ısak'), [latin.id], 'ı of the term finds the I of a Latin name');
+  t.deepEqual(await search('işık lojistik'), [isik.id]);
+  for (const term of ['(x+y)*', '[a]', '{b}', '^$|\\', 'a.b']) t.deepEqual(await search(term), [dotted.id], term);
+  t.deepEqual(await search('a?b'), [], '? is literal');
+  t.deepEqual(await search('k.l'), [], '. is literal');
+});
+
 test('branches list and filter by their partner', async (t) => {
   const tenant = freshTenant();
   const partner = await createPartner(tenant);

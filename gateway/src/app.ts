@@ -21,6 +21,7 @@ import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
 import { jwtCheck } from './middleware/jwt.ts';
+import { noStoreCapabilities } from './middleware/no-store.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
@@ -150,6 +151,9 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       // 4. JWT.
       jwtCheck(tokens, seen),
       // 5. Roles: checked per call by the services (docs/interface.md#identity).
+
+      // answers that may carry a share token or a signed URL are never cached
+      noStoreCapabilities,
 
       // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
       dispatchByPrefix([dmsFileByteRoutes(upload, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { create as contentDisposition } from 'content-disposition';
 import { rangeOf } from './byte-range.ts';
-import { servedInline, storedBytesHeaders } from './serving-policy.ts';
+import { servedInline, servedType, storedBytesHeaders } from './serving-policy.ts';
 import { writeFileRange } from './write-file-range.ts';
 
 /** What a download sends of a file. */
@@ -25,7 +25,8 @@ export interface SendOptions {
 }
 
 /**
- * Streams a stored file (docs/interface.md#files): Content-Type, Content-Length, Content-Disposition
+ * Streams a stored file (docs/interface.md#files): Content-Type (`application/octet-stream` for a type a
+ * browser would run or apply, serving-policy.ts), Content-Length, Content-Disposition
  * (inline or attachment, RFC 6266 `filename*` by the content-disposition package), nosniff,
  * no-store, Accept-Ranges, ETag (the checksum), and the headers by which stored bytes never act on
  * the platform's origin (serving-policy.ts): inline only for the types safe to show, a sandbox
@@ -39,7 +40,7 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, file: 
   if (req.method === 'GET' && range.kind !== 'unsatisfiable') await options.beforeBytes?.();
 
   const inline = servedInline(file.mimeType, file.inline);
-  res.setHeader('Content-Type', file.mimeType);
+  res.setHeader('Content-Type', servedType(file.mimeType));
   res.setHeader('Content-Disposition', contentDisposition(file.originalFileName, { type: inline ? 'inline' : 'attachment' }));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-store');

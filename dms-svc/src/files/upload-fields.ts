@@ -40,9 +40,22 @@ export function formValues(fields: ReadonlyMap<string, string>): Record<string, 
   return values as Record<string, unknown> & { crProcessId: number };
 }
 
-/** The client's file name as kept: without any path (either separator), checked as a string field. */
+/**
+ * The characters that reorder how text is shown without being seen (Unicode's bidirectional
+ * formatting characters): the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069,
+ * and the marks U+200E, U+200F and U+061C. In a file name they make `a\u202Egnp.exe` show as
+ * "aexe.png".
+ */
+const DIRECTION_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * The client's file name as kept: without any path (either separator), checked as a string field;
+ * a name holding a direction control is refused (400 SVC-SYS-2001 naming originalFileName), not
+ * altered (docs/decisions.md "Files").
+ */
 export function originalNameOf(filename: string | undefined): string {
   const name = (filename ?? '').split(/[\\/]/).pop() ?? '';
   if (name.trim() === '') throw invalidField('file', 'field.required');
+  if (DIRECTION_CONTROLS.test(name)) throw invalidField('originalFileName', 'field.directionControl');
   return toRowValue('originalFileName', { kind: 'string', maxLength: 255 }, name) as string;
 }

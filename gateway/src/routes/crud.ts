@@ -54,12 +54,6 @@ export function keyParam(resource: Resource, raw: string | undefined): KeyReques
   return { [key]: raw };
 }
 
-/** Whether a GET's If-None-Match names the record's version (or is `*`): then 304 (docs/interface.md#conditional-requests). */
-function notModified(ifNoneMatch: string | string[], version: unknown): boolean {
-  const condition = tagCondition('If-None-Match', ifNoneMatch);
-  return condition !== undefined && tagMatches(condition, version);
-}
-
 /**
  * An update with If-Match may leave out the body's version; one it sends must be a version the
  * If-Match names (a `*` names any), else 400: the request contradicts itself, and would otherwise be a 409
@@ -133,10 +127,12 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
         sendJson(res, recordToJson(resource, created));
       },
       get: async (req, res) => {
+        // read before the record: a malformed one is 400 without the record's ETag (docs/interface.md#conditional-requests)
+        const ifNoneMatch = tagCondition('If-None-Match', req.headers['if-none-match']);
         const record = await backends.call(resource.service, methods.get, keyParam(resource, req.params.key), userMetadata(req, res));
         res.setHeader('ETag', entityTagOf(record.version));
-        const ifNoneMatch = req.headers['if-none-match'];
-        if (ifNoneMatch !== undefined && notModified(ifNoneMatch, record.version)) {
+        // it names the record's version (or is `*`): 304
+        if (ifNoneMatch !== undefined && tagMatches(ifNoneMatch, record.version)) {
           res.status(304).end();
           return;
         }

@@ -2,6 +2,7 @@ import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { SortDirection, type PageMeta, type PageRequest } from '../gen/platform/common/v1/common.ts';
 import { DomainError, invalidField } from '../errors/domain-error.ts';
 import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from '../resource/resource.ts';
+import { searchCondition } from './search-term.ts';
 import { toRowValue } from './values.ts';
 import type { Row } from '../db/entity-schema.ts';
 
@@ -37,7 +38,8 @@ export interface QueryOptions {
  * Turns a PageRequest into a query, with the rules of docs/interface.md#lists: size 1..500 (20 when not
  * given), page ≥ 0, sorts only by entity properties with ties broken by id, filters by equality on
  * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
- * case-insensitive substring in which `%` and `_` are literal.
+ * case-insensitive substring in which every character is literal and the dotted and dotless I are
+ * one letter (search-term.ts).
  */
 export function buildListQuery(resource: Resource, request: PageRequest | undefined): TenantListQuery {
   return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required' });
@@ -65,8 +67,7 @@ export function buildQuery(request: PageRequest | undefined, options: QueryOptio
   if (term !== undefined && term !== '') {
     const searchable = [...fields].filter(([, spec]) => spec.searchable).map(([name]) => name);
     if (searchable.length > 0) {
-      const pattern = `%${escapeLike(toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, term) as string)}%`;
-      conditions.push({ $or: searchable.map((name) => ({ [name]: { $ilike: pattern } })) });
+      conditions.push(searchCondition(searchable, toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, term) as string));
     }
   }
 
@@ -104,11 +105,6 @@ function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, 
   if (!base || !spec || !RANGE_KINDS.has(spec.kind)) throw invalidField(`filter.${key}`, 'filter.unknown');
   const bound = toRowValue(`filter.${key}`, spec, value);
   return { [base]: range?.[2] === 'From' ? { $gte: bound } : { $lte: bound } };
-}
-
-/** PostgreSQL LIKE pattern text that matches `term` literally (backslash is the escape). */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Spring Data page arithmetic (docs/interface.md#lists). */

@@ -27,6 +27,10 @@ const catalogue = {
   'field.unknown': { en: 'Unknown field: {field}', tr: 'Bilinmeyen alan: {field}' },
   'field.required': { en: 'Field is required: {field}', tr: 'Alan zorunlu: {field}' },
   'field.invalid': { en: 'Field is invalid: {field}', tr: 'Alan geçersiz: {field}' },
+  'field.directionControl': {
+    en: 'Field {field} holds a text-direction control character',
+    tr: '{field} alanı bir yazı yönü denetim karakteri içeriyor',
+  },
   'field.type': {
     en: 'Field {field} must be of type {type}',
     tr: '{field} alanı {type} türünde olmalı',

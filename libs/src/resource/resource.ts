@@ -182,7 +182,7 @@ export interface Resource<
    */
   listIndexes?: readonly (readonly string[])[];
   /**
-   * `searchTerm` (a substring, ILIKE '%term%') is served by a pg_trgm GIN index over each
+   * `searchTerm` (a substring, `~*` with the I folded: crud/search-term.ts) is served by a pg_trgm GIN index over each
    * searchable field, instead of reading every row of the tenant.
    */
   searchIndex?: true;

@@ -5,7 +5,7 @@ import { findVisible, liveOnly } from '@platform/libs/crud/key-read.ts';
 import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
 import { changesOf } from '@platform/libs/crud/changes.ts';
 import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
-import { escapeLike } from '@platform/libs/crud/list-query.ts';
+import { searchCondition } from '@platform/libs/crud/search-term.ts';
 import { toRowValue } from '@platform/libs/crud/values.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
 import type {
@@ -50,11 +50,10 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const crProcessId = toRowValue('crProcessId', { kind: 'long', min: 1 }, request.crProcessId) as number;
         assertTenant(ctx, crProcessId);
         const term = request.searchTerm === undefined ? '' : (toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, request.searchTerm) as string);
-        const pattern = `%${escapeLike(term)}%`;
         const where = {
           crProcessId,
           ...liveOnly(dmsFile),
-          ...(term === '' ? {} : { $or: ['originalFileName', 'description', 'tags'].map((name) => ({ [name]: { $ilike: pattern } })) }),
+          ...(term === '' ? {} : searchCondition(['originalFileName', 'description', 'tags'], term)),
         };
         const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
         return { files: await toMessages(rt, rows, ctx) };
