@@ -52,10 +52,15 @@ test('GET /console/ is the app: its index, a strict CSP, no caching, and a CSRF 
   t.regex(cookie.value ?? '', /^[\w-]{24}\.[\w-]{43}$/);
 });
 
-test('a page of the app (/console/branch/3) is the same index; /console redirects to /console/', async (t) => {
-  const page = await api('GET', '/console/partners/branch/3/edit');
-  t.is(page.status, 200);
-  t.is(page.text, readFileSync(join(DIST, 'index.html'), 'utf8'));
+test('a page of the app (/console/branch/3, /console/partners/branch/3/edit) is the same index with its CSP, uncached; /console redirects to /console/', async (t) => {
+  const index = await api('GET', '/console/');
+  for (const path of ['/console/branch/3', '/console/partners/branch/3/edit']) {
+    const page = await api('GET', path);
+    t.is(page.status, 200, path);
+    t.is(page.text, readFileSync(join(DIST, 'index.html'), 'utf8'), path);
+    t.is(page.headers.get('content-security-policy'), index.headers.get('content-security-policy'), path);
+    t.is(page.headers.get('cache-control'), 'no-store', path);
+  }
   const bare = await api('GET', '/console');
   t.is(bare.status, 308);
   t.is(bare.headers.get('location'), '/console/');

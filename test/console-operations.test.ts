@@ -11,6 +11,7 @@ import { launchChromium } from './helpers/chromium.ts';
 import { logIn, screenshot } from './helpers/console.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createAccount, createAccrual, createUser, freshTenant, login, userWithRoles } from './helpers/factories.ts';
+import { upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
 let browser: Browser;
@@ -97,47 +98,71 @@ test.serial('a user without accrual:approve sees no Approve button; a move anoth
   await page.context().close();
 });
 
-test.serial('the dashboard shows the figures the API answers', async (t) => {
-  const tenant = await adminTenant();
+test.serial("the dashboard shows the figures the API answers: its own tenant's accruals by state and month, and its files", async (t) => {
+  // a tenant of this test's own, with a super user of it: no other test's accruals or uploads reach its figures
+  const account = await createAccount();
+  const tenant = account.crProcessId;
+  const { user: boss, password } = await createUser([account.accountNo], { crProcessId: tenant, superUser: true }, { crProcessId: tenant });
   const { token } = await adminSession();
-  await createAccrual(tenant, { amount: '10.00', periodStart: '2026-03-01', periodEnd: '2026-03-31' });
+  const march = { periodStart: '2026-03-01', periodEnd: '2026-03-31' };
+  const approved = await createAccrual(tenant, { amount: '10.00', ...march });
+  t.is((await api('POST', `/api/accrual/${approved.id}/approve`, { token })).status, 200);
+  await createAccrual(tenant, { amount: '2.50', ...march });
+  const cancelled = await createAccrual(tenant, { amount: '7.00', ...march });
+  t.is((await api('POST', `/api/accrual/${cancelled.id}/cancel`, { token })).status, 200);
+  await createAccrual(tenant, { amount: '100.00' });
+  for (const name of ['one.txt', 'two.txt', 'three.txt']) t.is((await upload({ token, crProcessId: tenant, content: name, fileName: name })).status, 200);
+  const expected = { PENDING: 2, APPROVED: 1, INVOICED: 0, CANCELLED: 1 };
   const summary = (await api('GET', `/api/accrual/summary?crProcessId=${tenant}`, { token })).body;
   const usage = (await api('GET', `/api/dms-file/usage?crProcessId=${tenant}`, { token })).body;
-  const page = await asAdmin();
-  await page.goto(`${platform.url}/console/dashboard`);
-  const byState = page.getByRole('table', { name: 'Accruals by state' });
-  await byState.waitFor({ state: 'attached' });
-  for (const state of ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED']) {
-    const count = summary.states.filter((row: any) => row.accrualStatus === state).reduce((sum: number, row: any) => sum + row.count, 0);
-    const label = state[0] + state.slice(1).toLowerCase();
+  // the API's figures are those of the test's own actions
+  for (const [state, count] of Object.entries(expected)) {
     t.is(
-      (
-        await byState
-          .getByRole('row', { name: new RegExp(`^${label} `) })
-          .getByRole('cell')
-          .textContent()
-      )?.replace(/\D/g, ''),
-      String(count),
+      summary.states.filter((row: any) => row.accrualStatus === state).reduce((sum: number, row: any) => sum + row.count, 0),
+      count,
       state,
     );
   }
-  const months = page.getByRole('table', { name: /^Amount by month/ }).first();
-  const march = summary.months.find((row: any) => row.month === '2026-03');
-  t.truthy(march);
-  t.regex(
-    (await months
-      .getByRole('row', { name: /^2026-03 / })
-      .getByRole('cell')
-      .textContent()) ?? '',
-    new RegExp(Number(march.amount).toFixed(2).replace('.', '\\.')),
+  t.like(
+    summary.months.find((row: any) => row.month === '2026-03'),
+    { currencyCode: 'EUR', count: 2 },
+  );
+  t.is(Number(summary.months.find((row: any) => row.month === '2026-03').amount), 12.5, 'March: 10.00 + 2.50, the cancelled 7.00 left out');
+  t.is(usage.fileCount, 3);
+
+  const page = await consoleAs(boss.userCode, password);
+  await page.goto(`${platform.url}/console/dashboard`);
+  await page.getByText(`Tenant ${account.accountNo} (${tenant})`).waitFor();
+  const byState = page.getByRole('table', { name: 'Accruals by state' });
+  await byState.waitFor({ state: 'attached' });
+  for (const [state, count] of Object.entries(expected)) {
+    const label = state[0] + state.slice(1).toLowerCase();
+    const cell = byState.getByRole('row', { name: new RegExp(`^${label} `) }).getByRole('cell');
+    t.is((await cell.textContent())?.trim(), String(count), state);
+  }
+  const months = page.getByRole('table', { name: /^Amount by month \(EUR\)/ }).first();
+  const amount = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(
+    Number(summary.months.find((row: any) => row.month === '2026-03').amount),
+  );
+  t.is(amount, '€12.50');
+  t.is(
+    (
+      await months
+        .getByRole('row', { name: /^2026-03 / })
+        .getByRole('cell')
+        .textContent()
+    )?.trim(),
+    amount,
   );
   const storage = page.getByRole('table', { name: 'Storage used' });
-  t.regex(
-    (await storage
-      .getByRole('row', { name: /^Files / })
-      .getByRole('cell')
-      .textContent()) ?? '',
-    new RegExp(`^${usage.fileCount}$`),
+  t.is(
+    (
+      await storage
+        .getByRole('row', { name: /^Files / })
+        .getByRole('cell')
+        .textContent()
+    )?.trim(),
+    String(usage.fileCount),
   );
   await page.getByRole('table', { name: 'Sessions per day, last 14 days' }).waitFor({ state: 'attached' });
   t.deepEqual(await seriousViolations(page), [], 'the dashboard');

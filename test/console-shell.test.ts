@@ -69,10 +69,22 @@ test.serial("switching tenant shows the other tenant's records", async (t) => {
   await own.close();
 });
 
-test.serial('logout ends the session: the console asks for a login again', async (t) => {
+test.serial('logout ends the session: the old session cookie is 401 and the console asks for a login again', async (t) => {
   await page.goto(consoleUrl('/product'));
+  await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+  const session = (await context.cookies()).find((cookie) => cookie.name === 'SVC_SESSION');
+  const cookie = `SVC_SESSION=${session?.value}`;
+  t.is((await api('GET', '/api/auth/me', { headers: { cookie } })).status, 200, 'the session cookie is live before the logout');
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+  t.falsy(
+    (await context.cookies()).find((c) => c.name === 'SVC_SESSION' && c.value === session?.value),
+    'the browser drops it',
+  );
+  // the session itself ended, not only the browser's copy of it
+  const old = await api('GET', '/api/auth/me', { headers: { cookie } });
+  t.is(old.status, 401, old.text);
+  t.is(old.body.error_code, 'SVC-SYS-1001');
   await page.goto(consoleUrl('/product'));
   await page.waitForURL(/\/console\/login/);
   t.true(await page.getByLabel('User code').isVisible());
@@ -84,10 +96,19 @@ test.serial("a super user's lists show the tenant chosen in the tenant picker", 
   const own = await browser.newContext();
   const adminPage = watch(await own.newPage());
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Elsewhere ') });
+  // tenant 1 has a partner, so its loaded list shows a link: the first row its list answered
+  await createPartner(1, { partnerName: unique('Home ') });
+  const tenantOneList = adminPage.waitForResponse(
+    (res) => new URL(res.url()).pathname === '/api/business-partner/list' && res.request().postDataJSON()?.filter?.crProcessId === 1,
+  );
   await adminPage.goto(consoleUrl('/business-partner'));
   await logIn(adminPage, platform.adminUser, platform.adminPassword);
   await adminPage.getByRole('heading', { level: 1, name: 'Business partners' }).waitFor();
   t.is(await adminPage.getByLabel('Tenant', { exact: true }).inputValue(), '1');
+  const listed = await tenantOneList;
+  t.is(listed.status(), 200);
+  const firstRow = (await listed.json()).content[0];
+  await adminPage.getByRole('link', { name: firstRow.partnerName, exact: true }).waitFor();
   t.is(await adminPage.getByRole('link', { name: partner.partnerName }).count(), 0);
   await adminPage.getByLabel('Tenant', { exact: true }).fill(String(account.crProcessId));
   await adminPage.getByRole('link', { name: partner.partnerName }).waitFor();

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { adminSession, create, freshTenant, unique } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
+import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 
 const admin = async () => (await adminSession()).token;
 
@@ -75,9 +76,11 @@ test('dms-category: a category cannot be its own ancestor (400 SVC-SYS-2001 on p
     api('PUT', `/api/dms-category/${y.id}`, { token, body: { version: 0, parentId: x.id } }),
   ]);
   // the other sees the first (400 on parentId), or PostgreSQL aborts it as a deadlock (409 SVC-SYS-4002): never both
-  const statuses = [xy.status, yx.status].sort();
-  t.is(statuses[0], 200, `${xy.text} ${yx.text}`);
-  t.true(statuses[1] === 400 || statuses[1] === 409, `${xy.text} ${yx.text}`);
+  // (decisions.md "Category loops"), each with its own error body
+  t.deepEqual([xy.status === 200, yx.status === 200].sort(), [false, true], `${xy.text} ${yx.text}`);
+  const refused = xy.status === 200 ? yx : xy;
+  if (refused.status === 400) assertInvalid(t, refused, 'parentId');
+  else assertErrorBody(t, refused, 409, 'SVC-SYS-4002');
   const [xNow, yNow] = await Promise.all([x, y].map((c) => api('GET', `/api/dms-category/${c.id}`, { token })));
   t.false(xNow?.body.parentId === y.id && yNow?.body.parentId === x.id, 'no loop is stored');
 });

@@ -19,7 +19,8 @@ import { categoryOf } from '../gateway/src/middleware/paths.ts';
 import { registry } from '../gateway/src/registry.ts';
 import type { RouteSpec } from '../gateway/src/routes/route.ts';
 import { gatewayRoutes } from '../gateway/src/routes/table.ts';
-import { create, createAccount, freshTenant, login, unique, userWithRoles } from './helpers/factories.ts';
+import { withDb } from './helpers/db.ts';
+import { adminSession, create, createAccount, freshTenant, login, unique, userWithRoles } from './helpers/factories.ts';
 import { BODIES, HEADER_SETS, PATH_VALUES, QUERY_STRINGS, wrongValues } from './helpers/hostile-corpus.ts';
 import { api, platform, type ApiResponse } from './helpers/platform.ts';
 import { rawRequest } from './helpers/raw-http.ts';
@@ -153,6 +154,59 @@ async function exceptionsSince(from: string): Promise<Record<string, unknown>[]>
   }
 }
 
+/**
+ * One exception entry written by each service (core-svc's own recorder, bpm-svc's and dms-svc's
+ * through core-svc), each a real database failure of a create that only this marker's name meets,
+ * sent under `projectCode`; resolves with the services whose entries are listed (10 s at most).
+ * The gateway's own entries need no marker: it records one only for a 5xx it answers itself,
+ * which problemOf already refuses.
+ */
+async function markerEntries(projectCode: string): Promise<string[]> {
+  const marker = `fuzz_mark_${unique()}`;
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  const creates = [
+    { table: 'core.account', column: 'account_name', path: '/api/account', body: { accountNo: marker, accountName: marker, crProcessId: tenant } },
+    {
+      table: 'bpm.business_partner',
+      column: 'partner_name',
+      path: '/api/business-partner',
+      body: { crProcessId: tenant, partnerCode: marker, partnerName: marker, partnerType: 'CUSTOMER' },
+    },
+    { table: 'dms.dms_category', column: 'category_name', path: '/api/dms-category', body: { crProcessId: tenant, categoryName: marker } },
+  ];
+  const refIds: string[] = [];
+  await withDb(async (db) => {
+    try {
+      for (const { table, column } of creates) {
+        const fn = `${table.split('.')[0]}.${marker}`;
+        await db.query(`create function ${fn}() returns trigger language plpgsql as $$
+          begin if new.${column} = '${marker}' then raise exception 'fuzz marker'; end if; return new; end $$`);
+        await db.query(`create trigger ${marker} before insert on ${table} for each row execute function ${fn}()`);
+      }
+      for (const { path, body } of creates) {
+        const res = await api('POST', path, { token, headers: { 'x-project-code': projectCode }, body });
+        if (res.status !== 500) throw new Error(`marker ${path}: ${res.status} ${res.text}`);
+        refIds.push(res.body.refId);
+      }
+    } finally {
+      for (const { table } of creates) {
+        await db.query(`drop trigger if exists ${marker} on ${table}`);
+        await db.query(`drop function if exists ${table.split('.')[0]}.${marker}()`);
+      }
+    }
+  });
+  const listed = new Map<string, string>();
+  for (const deadline = Date.now() + 10_000; listed.size < refIds.length && Date.now() < deadline;) {
+    for (const refId of refIds.filter((id) => !listed.has(id))) {
+      const entry = await api('GET', `/api/logs/exceptions/${refId}`, { apiKey: true });
+      if (entry.status === 200 && entry.body.projectCode === projectCode) listed.set(refId, entry.body.service);
+    }
+    if (listed.size < refIds.length) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return [...listed.values()].sort();
+}
+
 /** Sends `cases` with `session` where a route wants a session; what was wrong, and the answers by status. */
 async function sendCorpus(
   cases: readonly Case[],
@@ -195,8 +249,10 @@ test('every route answers hostile input with a 4xx and the error body, logs no e
   // the control: the role it holds serves it, so the refusals above are of a live user's session
   t.true((few.statuses.get(403) ?? 0) > 0, 'a user with one role is refused somewhere');
 
-  // the recorder sends its entries on in the background: give it a moment
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // the recorders send their entries on in the background: a marker entry of each service, recorded
+  // after every answer above, is waited for; the fuzzed requests' entries were handed to the same
+  // recorders before their answers, so once the markers are listed theirs would be too
+  t.deepEqual(await markerEntries(`${FUZZ_CODE}-MARK`), ['bpm', 'core', 'dms']);
   const logged = await exceptionsSince(from);
   t.deepEqual(
     logged.map((entry) => `${entry.method} ${entry.path}: ${entry.errorCode} ${String(entry.message).slice(0, 120)}`),

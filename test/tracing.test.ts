@@ -132,7 +132,26 @@ test('one POST /api/business-partner is one trace: the gateway server span, its 
     'a bpm-svc pg span of its insert',
   );
   t.true(has(spans, 'gateway', isRedis), 'a gateway Redis span (the rate limiter)');
-  t.is(new Set(spans.map((span) => span.traceId)).size, 1);
+  // one trace, not spans that merely share an id: the gateway's server span started it (no parent),
+  // and each hop's spans hang from it through the parents the hop before exported
+  const root = spans.find((span) => span.service === 'gateway' && span.kind === SERVER && span.parentSpanId === '');
+  t.truthy(root, 'the gateway server span starts the trace');
+  const byId = new Map(traced.sink.spans.map((span) => [span.spanId, span]));
+  /** The services from `span` up to the root of its parents (a parent never received ends the line with '?'). */
+  const lineage = (span: ReceivedSpan | undefined): string[] => {
+    const hops: string[] = [];
+    for (let at = span; at; at = at.parentSpanId === '' ? undefined : (byId.get(at.parentSpanId) ?? { ...at, service: '?', parentSpanId: '' })) {
+      hops.push(at === root ? 'root' : at.service);
+    }
+    return hops;
+  };
+  const bpmServer = spans.find((span) => span.service === 'bpm-svc' && span.kind === SERVER && isGrpc(span) && span.name.includes('BusinessPartner'));
+  const insert = spans.find((span) => span.service === 'bpm-svc' && isPg(span) && mentions('business_partner')(span));
+  const grpcClient = byId.get(bpmServer?.parentSpanId ?? '');
+  t.like(grpcClient, { service: 'gateway', kind: CLIENT }, 'the bpm-svc server span is the child of the gateway gRPC client span');
+  t.is(lineage(bpmServer).at(-1), 'root', lineage(bpmServer).join(' → '));
+  t.is(lineage(insert).at(-1), 'root', lineage(insert).join(' → '));
+  t.true(lineage(insert).includes('gateway') && lineage(insert)[0] === 'bpm-svc', lineage(insert).join(' → '));
   // the route template, from the express instrumentation
   t.true(has(spans, 'gateway', (span) => span.kind === SERVER && span.attributes['http.route'] === '/api/business-partner'));
 });
@@ -148,9 +167,14 @@ test('a request carrying a traceparent continues that trace in every process', a
   });
   t.is(res.status, 404);
   const ofTrace = () => traced.sink.spans.filter((span) => span.traceId === traceId);
-  // each process exports on its own schedule: the gateway's span, which ends last, may come last
+  // each process exports on its own schedule, each span once it has ended: a parent (the gateway's
+  // span, bpm-svc's server span) may come in a later export than its children, so all are waited for
+  const complete = (spans: ReceivedSpan[]) =>
+    has(spans, 'bpm-svc', isPg) &&
+    has(spans, 'bpm-svc', (span) => span.kind === SERVER && isGrpc(span)) &&
+    has(spans, 'gateway', (span) => span.kind === SERVER);
   const deadline = Date.now() + 10_000;
-  while (!(has(ofTrace(), 'bpm-svc', isPg) && has(ofTrace(), 'gateway', (span) => span.kind === SERVER)) && Date.now() < deadline) {
+  while (!complete(ofTrace()) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const spans = ofTrace();
