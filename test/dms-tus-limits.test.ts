@@ -13,6 +13,7 @@ import { create, createAccount, userWithRoles } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { storageDir } from './helpers/files.ts';
 import { sql } from './helpers/db.ts';
+import { api } from './helpers/platform.ts';
 import { createUpload, patch, tus } from './helpers/tus.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -36,6 +37,8 @@ test('unfinished uploads count against the quota: with 100,000 bytes, a second u
   const parked = await patch(token, location, 0, randomBytes(59_998));
   t.is(parked.status, 204, parked.text);
   t.is(parked.headers.get('upload-offset'), '59998');
+  const usage = await api('GET', `/api/dms-file/usage?crProcessId=${crProcessId}`, { token });
+  t.like(usage.body, { usedBytes: 0, reservedBytes: 59_999, storageQuotaBytes: 100_000 }, 'the usage shows what the upload holds');
   for (let i = 0; i < 4; i++) {
     const next = await createUpload(token, crProcessId, 59_999);
     assertErrorBody(t, next, 413, 'SVC-SYS-3007');
@@ -49,6 +52,7 @@ test('unfinished uploads count against the quota: with 100,000 bytes, a second u
   const done = await patch(token, location, 59_998, randomBytes(1));
   t.is(done.status, 204, done.text);
   t.regex(done.headers.get('upload-file-id') ?? '', /^\d+$/);
+  t.like((await api('GET', `/api/dms-file/usage?crProcessId=${crProcessId}`, { token })).body, { usedBytes: 59_999, reservedBytes: 0 });
   t.is((await createUpload(token, crProcessId, 100_000 - 59_999)).status, 201);
   assertErrorBody(t, await createUpload(token, crProcessId, 1), 413, 'SVC-SYS-3007');
 });
