@@ -165,10 +165,7 @@ export class TusUploads {
       const fileId = metadata[FILE_ID];
       if (fileId) return await this.#completed(req, res, id, info, fileId);
       if (req.method === 'PATCH') checkPatchHeaders(req);
-      await this.#forward(req, res, ctx);
-      // a terminated upload reserves nothing more
-      if (req.method === 'DELETE') await releaseUpload(ctx.em, id);
-      return;
+      return await this.#forward(req, res, ctx);
     } catch (error) {
       if (req.socket.destroyed || res.destroyed) return;
       if (!req.complete && !req.destroyed) req.resume();
@@ -182,6 +179,8 @@ export class TusUploads {
    * replicas' sweeps (a name already gone is skipped).
    */
   async sweepExpired(log: Logger, now = Date.now()): Promise<number> {
+    // first, any reservation past its expiry, whose upload is swept below or was gone already
+    await releaseExpired(this.#deps.runtime.orm.em.fork());
     const dir = this.store.directory;
     let names: string[];
     try {
@@ -203,8 +202,6 @@ export class TusUploads {
       log.info({ upload: id, completed: Boolean(info?.metadata?.[FILE_ID]) }, 'expired resumable upload removed');
       removed++;
     }
-    // and any reservation past its expiry whose upload is gone already (removed by hand, another volume)
-    await releaseExpired(this.#deps.runtime.orm.em.fork());
     return removed;
   }
 
@@ -234,6 +231,8 @@ export class TusUploads {
       const domain = error instanceof DomainError ? error : domainErrorOfTus(error, answer.status);
       throw domain ?? error ?? new Error(`tus answered ${answer.status}`);
     }
+    // a terminated upload reserves nothing more, before its client hears that it is gone
+    if (req.method === 'DELETE' && ctx) await releaseUpload(ctx.em, new URL(request.url).pathname.split('/').pop() ?? '');
     for (const [name, value] of answer.headers) {
       if (!/^access-control-/i.test(name) && name.toLowerCase() !== 'upload-metadata') res.setHeader(name, value);
     }
