@@ -76,8 +76,10 @@ interface TusCall {
  * 412), the caller (as for the multipart upload: token, live access, dms-file:write), and for an
  * existing upload that the caller created it (another user or tenant: 404, never its offset); at
  * creation, Upload-Metadata (filename and the form's fields; an unknown key is 400), the tenant the
- * caller may name (403) and Upload-Length against DMS_MAX_UPLOAD_BYTES and the tenant's
- * maxFileSize (413 SVC-SYS-3001) and remaining quota (413 SVC-SYS-3007). At completion the file goes
+ * caller may name (403), Upload-Length against DMS_MAX_UPLOAD_BYTES and the tenant's maxFileSize
+ * (413 SVC-SYS-3001), the claimed filetype (415 SVC-SYS-3002), then the upload's reservation
+ * against the quota and the owner's open uploads (413 SVC-SYS-3007, tus-reservations.ts) with the
+ * Idempotency-Key's claim; the content's type once its first bytes are in (415). At completion the file goes
  * through `storeUpload`, the multipart upload's own finalisation, and the answer (204) names the
  * file in Upload-File-Id. Every refusal is the platform's error body with the code of
  * `domainErrorOfTus`, and carries Tus-Resumable; tus's own CORS headers are dropped (the gateway's
