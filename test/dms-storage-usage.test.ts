@@ -14,7 +14,11 @@ test('the bytes and count of live files, a deleted one left out, beside the quot
   const { token } = await adminSession();
   const account = await createAccount();
   const tenant = account.crProcessId;
-  t.deepEqual((await usage(`crProcessId=${tenant}`, token)).body, { usedBytes: 0, fileCount: 0, storageQuotaBytes: null }, 'no files, no quota');
+  t.deepEqual(
+    (await usage(`crProcessId=${tenant}`, token)).body,
+    { usedBytes: 0, fileCount: 0, storageQuotaBytes: null, reservedBytes: 0 },
+    'no files, no quota',
+  );
 
   await create('dms-account-config', { crProcessId: tenant, storageQuotaBytes: 5000 });
   await Promise.all([uploadRecord(token, tenant, new Uint8Array(120), 'a.bin'), uploadRecord(token, tenant, new Uint8Array(30), 'b.bin')]);
@@ -23,7 +27,7 @@ test('the bytes and count of live files, a deleted one left out, beside the quot
   const reader = await userWithRoles(account, ['dms-file:read']);
   const res = await usage(`crProcessId=${tenant}`, reader.token);
   t.is(res.status, 200, res.text);
-  t.deepEqual(res.body, { usedBytes: 150, fileCount: 2, storageQuotaBytes: 5000 });
+  t.deepEqual(res.body, { usedBytes: 150, fileCount: 2, storageQuotaBytes: 5000, reservedBytes: 0 });
 });
 
 test('another tenant is 403, no dms-file:read is 403, no crProcessId is 400 SVC-SYS-2002', async (t) => {

@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import test from 'ava';
 import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { adminSession, createAccount } from './helpers/factories.ts';
+import { sql } from './helpers/db.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
@@ -87,7 +88,16 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
   });
   held.on('error', () => undefined);
   held.write(content.subarray(0, 1000));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // the held PATCH owns the upload's advisory lock (tus/advisory-locker.ts) once PostgreSQL shows it granted
+  const locked = async () =>
+    (
+      await sql<{ held: number }>(
+        "select count(*)::int as held from pg_locks where locktype = 'advisory' and granted and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)",
+        [`dms.tus:${location.split('/').pop()}`],
+      )
+    )[0]?.held === 1;
+  for (let i = 0; i < 100 && !(await locked()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.true(await locked(), 'the first PATCH holds the lock');
   const blocked = await tus(replica.url, 'PATCH', location, token, patchHeaders(0), content);
   assertErrorBody(t, blocked, 409, 'SVC-SYS-4002');
   held.destroy();

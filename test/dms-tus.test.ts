@@ -295,7 +295,7 @@ test('creation over the tenant maxFileSize or DMS_MAX_UPLOAD_BYTES is 413 SVC-SY
     Buffer.alloc(6),
     Buffer.alloc(14),
   ]);
-  t.true(streamed.status === 413 || streamed.status === 204, streamed.text);
+  assertErrorBody(t, streamed, 413, 'SVC-SYS-3001');
   const head = await tus('HEAD', location, token);
   t.true(Number(head.headers.get('upload-offset')) <= 10, `offset ${head.headers.get('upload-offset')}`);
   t.is(head.headers.get('upload-file-id'), null);
@@ -319,8 +319,13 @@ test('the same bytes twice: the second upload names the first in Upload-Duplicat
   const { crProcessId } = await createAccount();
   const content = randomBytes(1000);
   const first = await createUpload(token, crProcessId, content.length, {}, content);
+  const firstFile = first.headers.get('upload-file-id');
+  t.regex(firstFile ?? '', /^\d+$/, first.text);
+  t.is(first.headers.get('upload-duplicate-of'), null, 'the first has no duplicate');
   const second = await createUpload(token, crProcessId, content.length, {}, content);
-  t.is(second.headers.get('upload-duplicate-of'), first.headers.get('upload-file-id'));
+  t.regex(second.headers.get('upload-file-id') ?? '', /^\d+$/, second.text);
+  t.not(second.headers.get('upload-file-id'), firstFile);
+  t.is(second.headers.get('upload-duplicate-of'), firstFile);
 });
 
 test('tus protocol refusals carry the error body: no Tus-Resumable 412, wrong Content-Type 415, bad headers and metadata 400', async (t) => {

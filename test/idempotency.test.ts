@@ -282,7 +282,7 @@ test('upload: a malformed key is 400 SVC-SYS-2001 naming the header', async (t) 
   t.is(await fileRows(crProcessId), 0);
 });
 
-test('the API document declares Idempotency-Key and the 422 on every create and on the upload, and nowhere else', async (t) => {
+test("the API document declares Idempotency-Key and the 422 on every create, the upload and the resumable upload's creation, and nowhere else", async (t) => {
   const doc = (await api('GET', '/api/docs/openapi.json')).body;
   t.is(doc.components.parameters.IdempotencyKey.name, 'Idempotency-Key');
   t.deepEqual(doc.components.responses.UnprocessableContent.content['application/json'].schema.allOf[1].properties.error_code.enum, ['SVC-SYS-2001']);
@@ -292,11 +292,11 @@ test('the API document declares Idempotency-Key and the 422 on every create and 
       const hasKey = (operation.parameters ?? []).some((parameter: any) => parameter.$ref === '#/components/parameters/IdempotencyKey');
       t.is(hasKey, operation.responses?.['422'] !== undefined, `${method} ${path}`);
       if (hasKey) keyed.push(`${method} ${path}`);
-      if (hasKey) t.truthy(operation.responses['200'].headers?.['Idempotent-Replayed'], `${method} ${path}`);
+      if (hasKey) t.truthy((operation.responses['200'] ?? operation.responses['201']).headers?.['Idempotent-Replayed'], `${method} ${path}`);
     }
   }
   const creates = registry.filter((resource) => offers(resource, 'create')).map((resource) => `post /api/${resource.path}`);
-  t.deepEqual(keyed.sort(), [...creates, 'post /api/dms-file/upload'].sort());
+  t.deepEqual(keyed.sort(), [...creates, 'post /api/dms-file/upload', 'post /api/dms-file/tus'].sort());
 });
 
 test('the sweep deletes the keys older than 24 hours and keeps the others', async (t) => {

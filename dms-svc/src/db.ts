@@ -44,10 +44,36 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
   } as never,
 });
 
+/**
+ * An unfinished resumable (tus) upload, as the quota and the open-upload limit count it
+ * (tus/tus-reservations.ts, docs/decisions.md "Resumable uploads (tus)"): its declared length
+ * reserved against the quota of the tenant it uploads to, and its owner (the user, in the tenant it
+ * worked in) for the limit of open uploads. Written before tus creates the upload, deleted by the
+ * transaction that makes it a dms-file, by its termination, by a refusal that removes it, and by
+ * the sweep; past `expires_at` it counts no more. Not a resource: the API never shows it.
+ */
+export const DmsTusUploadEntity = new EntitySchema<Row>({
+  name: 'DmsTusUpload',
+  tableName: 'dms_tus_upload',
+  schema: SCHEMA,
+  properties: {
+    /** The tus upload id (32 hex digits). */
+    id: { type: 'string', length: 32, primary: true },
+    /** The tenant whose quota the upload's length is reserved against (its crProcessId field). */
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', index: true },
+    ownerUser: { type: 'string', length: 100, fieldName: 'owner_user' },
+    ownerTenant: { type: new BigIntType('number'), fieldName: 'owner_tenant' },
+    uploadLength: { type: new BigIntType('number'), fieldName: 'upload_length' },
+    expiresAt: { type: 'datetime', columnType: 'timestamptz', fieldName: 'expires_at' },
+  } as never,
+  indexes: [{ name: 'dms_tus_upload_owner_index', properties: ['ownerUser', 'ownerTenant'] as never }],
+});
+
 export const entities = [
   ...schemas.values(),
   ...tenantCountSchemas(dmsResources, SCHEMA),
   DmsShareDownloadSlotEntity,
+  DmsTusUploadEntity,
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
 ];

@@ -22,6 +22,8 @@ export interface ReceivedUpload {
   checksum: string;
   mimeType: string;
   fields: Map<string, string>;
+  /** The resumable upload whose reservation the stored file takes over (tus/tus-reservations.ts); none for a multipart upload. */
+  reservation?: string;
 }
 
 /**

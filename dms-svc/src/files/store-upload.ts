@@ -13,6 +13,7 @@ import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
+import { releaseUpload } from '../tus/tus-reservations.ts';
 import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/libs/idempotency/idempotency.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -31,7 +32,8 @@ export interface UploadResponse {
  * Makes a received upload a dms-file of the tenant its form names (a user who is not a super user
  * may name only its own: 403 SVC-SYS-1003), within the tenant's limits (docs/interface.md#files:
  * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
- * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock). The row, its UPLOAD
+ * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock; a resumable upload's
+ * reservation is deleted first, in the same transaction, so its length is not counted twice). The row, its UPLOAD
  * audit row, its `dms-file.uploaded` event (the create of the record) and the rename of the temporary file to its generated stored name happen inside one
  * transaction, so the stored file exists only for a committed, audited row. The bytes are on the
  * disk before the transaction begins, and the new name before it commits: a committed row's file
@@ -97,6 +99,8 @@ export async function storeUpload(
         const claim = await claimKey(em, idempotent);
         if (claim.replay) return { replay: true, response: claim.answer as UploadResponse };
       }
+      // a resumable upload's reservation ends with this transaction: its length counts once, as the file
+      if (upload.reservation !== undefined) await releaseUpload(em, upload.reservation);
       const limits = await limitsOf(em, crProcessId);
       assertFileFits(limits, upload.fileSize, upload.mimeType);
       await assertQuota(em, crProcessId, limits.storageQuotaBytes, upload.fileSize);

@@ -35,12 +35,36 @@ export async function limitsOf(em: EntityManager, crProcessId: number): Promise<
   };
 }
 
-/** Bytes of the tenant's live (not soft-deleted) files. */
+/**
+ * Bytes reserved by the tenant's unfinished resumable uploads: the declared length of each one not
+ * yet past its expiry (dms.dms_tus_upload, docs/decisions.md "Resumable uploads (tus)").
+ */
+export async function reservedBytes(em: EntityManager, crProcessId: number): Promise<number> {
+  const [reserved] = await em.execute<{ reserved: string }[]>(
+    'select coalesce(sum(upload_length), 0) as reserved from dms.dms_tus_upload where cr_process_id = ? and expires_at > now()',
+    [crProcessId],
+  );
+  return Number(reserved?.reserved ?? 0);
+}
+
+/** What the quota is judged against: the tenant's live files and the reservations of its unfinished resumable uploads. */
 export async function storageUsed(em: EntityManager, crProcessId: number): Promise<number> {
-  const [used] = await em.execute<{ used: string }[]>('select coalesce(sum(file_size), 0) as used from dms.dms_file where cr_process_id = ? and not deleted', [
-    crProcessId,
-  ]);
+  const [used] = await em.execute<{ used: string }[]>(
+    'select (select coalesce(sum(file_size), 0) from dms.dms_file where cr_process_id = ? and not deleted) + ' +
+      '(select coalesce(sum(upload_length), 0) from dms.dms_tus_upload where cr_process_id = ? and expires_at > now()) as used',
+    [crProcessId, crProcessId],
+  );
   return Number(used?.used ?? 0);
+}
+
+/**
+ * The tenant's quota lock, a transaction advisory lock held to the commit: every write that adds to
+ * what storageUsed sums (a file's row, a resumable upload's reservation) takes it before it sums,
+ * so two at once never pass the quota together.
+ */
+export async function lockTenantQuota(em: EntityManager, crProcessId: number): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('the quota lock is taken inside the transaction that writes');
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`dms.storage-quota:${crProcessId}`]);
 }
 
 /**
@@ -66,15 +90,14 @@ export function assertFileFits(limits: TenantLimits, fileSize: number, mimeType:
 
 /**
  * Inside the transaction that inserts the file's row (`em` in it), before the insert: takes the
- * tenant's quota lock (a transaction advisory lock, held to the commit) and refuses with 413
- * SVC-SYS-3007 when the tenant's live files and this one would exceed storageQuotaBytes. Uploads of
- * one tenant commit one after the other, each summing what the ones before it committed (READ
- * COMMITTED: the sum is read after the lock is granted), so two at once never pass the quota
- * together. The lock is taken before the audit chain's, by every upload alike.
+ * tenant's quota lock (lockTenantQuota) and refuses with 413 SVC-SYS-3007 when the tenant's live
+ * files, the reservations of its unfinished resumable uploads and this one would exceed
+ * storageQuotaBytes. Uploads of one tenant commit one after the other, each summing what the ones
+ * before it committed (READ COMMITTED: the sum is read after the lock is granted), so two at once
+ * never pass the quota together. The lock is taken before the audit chain's, by every upload alike.
  */
 export async function assertQuota(em: EntityManager, crProcessId: number, quota: number | undefined, fileSize: number): Promise<void> {
   if (quota === undefined) return;
-  if (!em.isInTransaction()) throw new Error('assertQuota runs inside the transaction that inserts the file');
-  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`dms.storage-quota:${crProcessId}`]);
+  await lockTenantQuota(em, crProcessId);
   if ((await storageUsed(em, crProcessId)) + fileSize > quota) throw quotaExceeded();
 }

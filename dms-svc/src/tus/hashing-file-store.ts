@@ -30,6 +30,12 @@ export class HashingFileStore extends FileStore {
   readonly #sources = new Map<string, Readable>();
 
   /**
+   * Called after each write that stored bytes, with the offsets before and after it, while the
+   * upload's lock is still held; a rejection fails the write (the tus handler's early type check).
+   */
+  afterWrite?: (id: string, from: number, to: number) => Promise<void>;
+
+  /**
    * The request an upload's next write reads from directly, instead of the stream tus hands over
    * (which reaches it through a web stream and back: about 40 % more CPU per byte in this process,
    * bench/tus-upload.ts). tus is then given an empty body (tus-uploads.ts), so the limit it would
@@ -72,6 +78,7 @@ export class HashingFileStore extends FileStore {
       })
       .finally(stopReading);
     if (written === hashed) this.#hashes.set(id, { offset: written, hash: state.hash });
+    if (written > offset) await this.afterWrite?.(id, offset, written);
     return written;
   }
 

@@ -10,6 +10,8 @@ import type { Config } from '@platform/libs/config/config.ts';
 import { TUS_CONTENT_TYPE, TUS_VERSION } from '@platform/libs/errors/codes.ts';
 import { DomainError, invalidField, notFound } from '@platform/libs/errors/domain-error.ts';
 import { roleOf } from '@platform/libs/crud/handlers.ts';
+import { claimKey, idempotencyTableOf, idempotentRequestOf, keepAnswer, type IdempotentRequest } from '@platform/libs/idempotency/idempotency.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/libs/idempotency/idempotency-key.ts';
 import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
@@ -19,7 +21,7 @@ import type { FileStorage } from '../files/storage.ts';
 import { storedMimeType } from '../files/stored-mime-type.ts';
 import { storeUpload } from '../files/store-upload.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
-import { limitsOf, quotaExceeded, storageUsed, tooLarge } from '../files/tenant-limits.ts';
+import { limitsOf, tooLarge, typeNotAllowed, type TenantLimits } from '../files/tenant-limits.ts';
 import { formValues, originalNameOf } from '../files/upload-fields.ts';
 import { callerOf } from '../http/caller.ts';
 import { clientAddressOf } from '../http/client-address.ts';
@@ -27,6 +29,7 @@ import { sendFailure } from '../http/respond.ts';
 import { HashingFileStore } from './hashing-file-store.ts';
 import { domainErrorOfTus } from './tus-errors.ts';
 import { clientMetadataOf, FILE_ID, OWNER_TENANT, OWNER_USER, tusUploadFieldsOf } from './tus-metadata.ts';
+import { releaseExpired, releaseUpload, reserveUpload, type UploadOwner } from './tus-reservations.ts';
 
 /** The creation path; an upload's is `${TUS_PATH}/<id>`. The gateway's public path, so a relative Location is the client's. */
 export const TUS_PATH = '/api/dms-file/tus';
@@ -59,6 +62,8 @@ interface TusCall {
   ctx: CallContext;
   /** The upload whose store reads this request's body (HashingFileStore.readFrom). */
   reading?: string;
+  /** A creation's upload id, reserved before tus sees the request (the naming hook returns it). */
+  id?: string;
   failure?: { error: unknown };
 }
 
@@ -71,8 +76,10 @@ interface TusCall {
  * 412), the caller (as for the multipart upload: token, live access, dms-file:write), and for an
  * existing upload that the caller created it (another user or tenant: 404, never its offset); at
  * creation, Upload-Metadata (filename and the form's fields; an unknown key is 400), the tenant the
- * caller may name (403) and Upload-Length against DMS_MAX_UPLOAD_BYTES and the tenant's
- * maxFileSize (413 SVC-SYS-3001) and remaining quota (413 SVC-SYS-3007). At completion the file goes
+ * caller may name (403), Upload-Length against DMS_MAX_UPLOAD_BYTES and the tenant's maxFileSize
+ * (413 SVC-SYS-3001), the claimed filetype (415 SVC-SYS-3002), then the upload's reservation
+ * against the quota and the owner's open uploads (413 SVC-SYS-3007, tus-reservations.ts) with the
+ * Idempotency-Key's claim; the content's type once its first bytes are in (415). At completion the file goes
  * through `storeUpload`, the multipart upload's own finalisation, and the answer (204) names the
  * file in Upload-File-Id. Every refusal is the platform's error body with the code of
  * `domainErrorOfTus`, and carries Tus-Resumable; tus's own CORS headers are dropped (the gateway's
@@ -102,8 +109,8 @@ export class TusUploads {
       disableTerminationForFinishedUploads: true,
       // the creation's own bytes (creation-with-upload) are read from the request, as a PATCH's are
       namingFunction: (req) => {
-        const id = Uid.rand();
         const call = this.#calls.get(req);
+        const id = call?.id ?? Uid.rand();
         if (call && hasBody(call.req)) {
           this.store.readFrom(id, call.req);
           call.reading = id;
@@ -118,6 +125,7 @@ export class TusUploads {
         return undefined;
       },
     });
+    this.store.afterWrite = (id, from, to) => this.#checkHead(id, from, to);
   }
 
   /** The route template of a tus path, for the metrics; undefined for another path. */
@@ -140,8 +148,14 @@ export class TusUploads {
       ctx = await callerOf(this.#deps.runtime, req, roleOf(dmsFile, 'write'));
       if (id === undefined) {
         if (req.method !== 'POST') throw notFoundPath(path);
-        await this.#checkCreation(req, ctx);
-        return await this.#forward(req, res, ctx);
+        const creation = await this.#checkCreation(req, ctx);
+        if (creation.replay) return await this.#replayed(req, res, creation.id);
+        try {
+          return await this.#forward(req, res, ctx, creation.id);
+        } catch (error) {
+          await this.#abandoned(creation.id, creation.idempotent);
+          throw error;
+        }
       }
       if (!UPLOAD_ID.test(id) || !['HEAD', 'PATCH', 'DELETE'].includes(req.method ?? '')) throw notFound(dmsFile.path);
       const info = await this.store.configstore.get(id);
@@ -167,6 +181,8 @@ export class TusUploads {
    * replicas' sweeps (a name already gone is skipped).
    */
   async sweepExpired(log: Logger, now = Date.now()): Promise<number> {
+    // first, any reservation past its expiry, whose upload is swept below or was gone already
+    await releaseExpired(this.#deps.runtime.orm.em.fork());
     const dir = this.store.directory;
     let names: string[];
     try {
@@ -184,6 +200,7 @@ export class TusUploads {
       this.store.forget(id);
       await unlink(join(dir, id)).catch(() => undefined);
       await unlink(join(dir, name)).catch(() => undefined);
+      await releaseUpload(this.#deps.runtime.orm.em.fork(), id);
       log.info({ upload: id, completed: Boolean(info?.metadata?.[FILE_ID]) }, 'expired resumable upload removed');
       removed++;
     }
@@ -191,9 +208,9 @@ export class TusUploads {
   }
 
   /** Hands the request to @tus/server and writes its answer: a success as it is (without tus's CORS headers), a refusal as the platform's error. */
-  async #forward(req: IncomingMessage, res: ServerResponse, ctx: CallContext | undefined): Promise<void> {
+  async #forward(req: IncomingMessage, res: ServerResponse, ctx: CallContext | undefined, id?: string): Promise<void> {
     const request = new NodeRequest({ req, res });
-    const call: TusCall | undefined = ctx ? { req, ctx } : undefined;
+    const call: TusCall | undefined = ctx ? { req, ctx, ...(id === undefined ? {} : { id }) } : undefined;
     // the body is read by the store from `req` itself (HashingFileStore.readFrom); tus gets an empty one
     if (call && hasBody(req)) {
       const id = new URL(request.url).pathname.split('/').pop() ?? '';
@@ -216,6 +233,8 @@ export class TusUploads {
       const domain = error instanceof DomainError ? error : domainErrorOfTus(error, answer.status);
       throw domain ?? error ?? new Error(`tus answered ${answer.status}`);
     }
+    // a terminated upload reserves nothing more, before its client hears that it is gone
+    if (req.method === 'DELETE' && ctx) await releaseUpload(ctx.em, new URL(request.url).pathname.split('/').pop() ?? '');
     for (const [name, value] of answer.headers) {
       if (!/^access-control-/i.test(name) && name.toLowerCase() !== 'upload-metadata') res.setHeader(name, value);
     }
@@ -231,23 +250,113 @@ export class TusUploads {
     res.end(body.length > 0 ? body : undefined);
   }
 
-  /** The checks of a creation before tus writes anything: its length, its metadata, its tenant and the tenant's limits. */
-  async #checkCreation(req: IncomingMessage, ctx: CallContext): Promise<void> {
+  /**
+   * The checks of a creation before tus writes anything — its length, its metadata, its tenant, the
+   * tenant's limits, the claimed type — then, in one transaction, the Idempotency-Key's claim and
+   * the upload's reservation (tus-reservations.ts: the quota and the owner's open uploads). The
+   * upload id is chosen here, so that the reservation and the kept answer name it; a repeat of a
+   * claimed key is a replay of the upload it named.
+   */
+  async #checkCreation(req: IncomingMessage, ctx: CallContext): Promise<{ id: string; replay: boolean; idempotent?: IdempotentRequest }> {
     if (req.headers['upload-defer-length'] !== undefined) throw invalidField('Upload-Defer-Length');
     const lengthText = req.headers['upload-length'];
     if (typeof lengthText !== 'string' || !NUMBER.test(lengthText)) throw invalidField('Upload-Length');
     const length = Number(lengthText);
     if (length > this.#deps.config.dms.maxUploadBytes) throw tooLarge();
     const header = req.headers['upload-metadata'];
-    const { filename, fields } = tusUploadFieldsOf(typeof header === 'string' ? header : undefined);
+    const { filename, filetype, fields } = tusUploadFieldsOf(typeof header === 'string' ? header : undefined);
     originalNameOf(filename);
     const { crProcessId } = formValues(fields);
     assertTenant(ctx, crProcessId);
     const limits = await limitsOf(ctx.em, crProcessId);
     if (limits.maxFileSize !== undefined && length > limits.maxFileSize) throw tooLarge();
-    if (limits.storageQuotaBytes !== undefined && (await storageUsed(ctx.em, crProcessId)) + length > limits.storageQuotaBytes) throw quotaExceeded();
+    if (!claimedTypeAllowed(limits, filetype)) throw typeNotAllowed();
     // a creation with bytes carries them as a PATCH does
     if (hasBody(req) && !isOffsetType(req.headers['content-type'])) throw new DomainError(TUS_CONTENT_TYPE.code, TUS_CONTENT_TYPE.messageKey);
+    // the key is the creation's: a completion in this request (a creation with the whole file) is under none
+    const keyed = { ...ctx, idempotencyKey: idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]) };
+    const idempotent = idempotentRequestOf(keyed, `${dmsFile.path}.tus`, { length, filename, filetype, fields: Object.fromEntries(fields) });
+    const id = Uid.rand();
+    const dms = this.#deps.config.dms;
+    return ctx.em.transactional(async (em) => {
+      if (idempotent) {
+        // first: a repeat waits here for the first creation, then reserves nothing
+        const claim = await claimKey(em, idempotent);
+        if (claim.replay) return { id: (claim.answer as { uploadId: string }).uploadId, replay: true };
+      }
+      await reserveUpload(em, {
+        id,
+        crProcessId,
+        owner: ownerOf(ctx),
+        length,
+        expirySeconds: dms.tusExpirySeconds,
+        maxOpen: dms.tusMaxOpenUploads,
+        quota: limits.storageQuotaBytes,
+      });
+      if (idempotent) await keepAnswer(em, idempotent, { uploadId: id });
+      return { id, replay: false, ...(idempotent ? { idempotent } : {}) };
+    });
+  }
+
+  /**
+   * The answer to a repeated creation (the same key, the same request): 201 naming the first one's
+   * upload, with its offset now (and its file, once complete); a body sent with the repeat is not
+   * read into it, the offset tells the client where to resume.
+   */
+  async #replayed(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    req.resume();
+    const headers: Record<string, string> = { location: `${TUS_PATH}/${id}`, [REPLAYED_HEADER.toLowerCase()]: 'true', 'cache-control': 'no-store' };
+    const info = await this.store.configstore.get(id);
+    if (info) {
+      const fileId = info.metadata?.[FILE_ID];
+      headers['upload-offset'] = String(fileId ? (info.size ?? info.offset) : (await this.store.getUpload(id)).offset);
+      if (fileId) headers[FILE_ID_HEADER.toLowerCase()] = fileId;
+    }
+    res.writeHead(201, headers).end();
+  }
+
+  /**
+   * After a creation tus refused: when no upload was made (or it was removed again, a refused
+   * completion or type), its reservation goes, and so does the key it claimed, so a retry under the
+   * key is a new creation (as a refused create leaves its key unused).
+   */
+  async #abandoned(id: string, idempotent: IdempotentRequest | undefined): Promise<void> {
+    if (await this.store.configstore.get(id)) return;
+    const em = this.#deps.runtime.orm.em.fork();
+    await releaseUpload(em, id);
+    if (idempotent) {
+      await em.execute(`delete from ${idempotencyTableOf(em)} where owner = ? and idempotency_key = ? and answer ->> 'uploadId' = ?`, [
+        idempotent.owner,
+        idempotent.key,
+        id,
+      ]);
+    }
+  }
+
+  /**
+   * The content's type, judged as soon as the first bytes that decide it are in (the store calls
+   * this after each write, under the upload's lock): the write that brings the upload past its
+   * first 4,100 bytes (the whole file when smaller) sniffs them as the completion will, and a type
+   * outside the tenant's allowedMimeTypes is 415 SVC-SYS-3002 at once — the upload is removed
+   * (bytes, state, reservation) rather than left to fill up until its end.
+   */
+  async #checkHead(id: string, from: number, to: number): Promise<void> {
+    const info = await this.store.configstore.get(id);
+    if (info?.size === undefined) return;
+    const window = Math.min(info.size, SNIFF_BYTES);
+    if (from >= window || to < window) return;
+    const { filetype, fields } = tusUploadFieldsOf(clientMetadataOf(info.metadata));
+    const em = this.#deps.runtime.orm.em.fork();
+    const limits = await limitsOf(em, formValues(fields).crProcessId);
+    if (limits.allowedMimeTypes.length === 0) return;
+    const path = join(this.store.directory, id);
+    const type = await storedMimeType(await headOf(path, window), filetype);
+    if (limits.allowedMimeTypes.includes(type.toLowerCase())) return;
+    this.store.forget(id);
+    await unlink(path).catch(() => undefined);
+    await this.store.configstore.delete(id).catch(() => undefined);
+    await releaseUpload(em, id);
+    throw typeNotAllowed();
   }
 
   /** tus's creation hook: the upload is the caller's, in its tenant (checked when it is asked for again). */
@@ -278,6 +387,7 @@ export class TusUploads {
         checksum: await this.store.checksumOf(upload.id, size),
         mimeType: await storedMimeType(await headOf(path, Math.min(size, SNIFF_BYTES)), filetype),
         fields,
+        reservation: upload.id,
       };
       const stored = await storeUpload(this.#deps.files, this.#deps.storage, call.ctx, received, clientAddressOf(call.req), this.#deps.scanner);
       const record = new Upload({
@@ -298,6 +408,7 @@ export class TusUploads {
       this.store.forget(upload.id);
       await unlink(path).catch(() => undefined);
       await this.store.configstore.delete(upload.id).catch(() => undefined);
+      await releaseUpload(call.ctx.em, upload.id);
       throw error;
     }
   }
@@ -337,8 +448,17 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * Whether a creation's claimed type (Upload-Metadata `filetype`, parameters dropped) is one the
+ * tenant allows; no claim, or no list, is judged later on the content.
+ */
+function claimedTypeAllowed(limits: TenantLimits, filetype: string): boolean {
+  const claimed = (filetype.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return claimed === '' || limits.allowedMimeTypes.length === 0 || limits.allowedMimeTypes.includes(claimed);
+}
+
 /** Who an upload belongs to: the user that created it, in the tenant it worked in. */
-function ownerOf(ctx: CallContext): { user: string; tenant: string } {
+function ownerOf(ctx: CallContext): UploadOwner {
   if (ctx.caller.kind !== 'user') throw new Error('a tus upload has a user');
   return { user: ctx.caller.claims.userCode, tenant: String(ctx.caller.claims.crProcessId) };
 }

@@ -1,6 +1,7 @@
 import type { HeaderObject } from 'openapi3-ts/oas31';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
+import { REPLAYED } from '../openapi/crud-operations.ts';
 
 const UPLOAD_ID = {
   uploadId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The upload's id, the last segment of the creation's Location." },
@@ -55,8 +56,12 @@ export const TUS_ROUTES = {
         REQUIRED +
         'Upload-Length (bytes; Upload-Defer-Length is refused) and Upload-Metadata: filename (required), filetype (the claimed type), and the form fields of the multipart upload ' +
         '(crProcessId required, entityType, entityId, integrationKey, categoryId, description, tags); another key is 400 SVC-SYS-2001. ' +
-        "Over DMS_MAX_UPLOAD_BYTES or the tenant's maxFileSize: 413 SVC-SYS-3001; over the remaining quota: 413 SVC-SYS-3007. " +
-        'A body (Content-Type application/offset+octet-stream) is the first bytes; when it is the whole file the answer names the stored file.',
+        "Over DMS_MAX_UPLOAD_BYTES or the tenant's maxFileSize: 413 SVC-SYS-3001; over the remaining quota (live files and the lengths of unfinished uploads): 413 SVC-SYS-3007; " +
+        "beyond the user's DMS_TUS_MAX_OPEN_UPLOADS unfinished uploads: 413 SVC-SYS-3007 (tus.tooManyOpen); a filetype outside allowedMimeTypes: 415 SVC-SYS-3002 " +
+        '(the content is judged again on its first 4,100 bytes, at the PATCH that brings them). ' +
+        'A body (Content-Type application/offset+octet-stream) is the first bytes; when it is the whole file the answer names the stored file. ' +
+        "Under an Idempotency-Key the request is Upload-Length and Upload-Metadata: a repeat answers 201 with the same Location and the upload's offset now, and reads no body.",
+      headers: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       ok: {
         status: 201,
         description: 'Created: Location is /api/dms-file/tus/{uploadId} (relative).',
@@ -66,9 +71,10 @@ export const TUS_ROUTES = {
           'Upload-Offset': UPLOAD_OFFSET,
           'Upload-Expires': UPLOAD_EXPIRES,
           ...COMPLETE,
+          ...REPLAYED,
         },
       },
-      errors: [412, 413, 415],
+      errors: [412, 413, 415, 422],
     }),
   },
   tusHead: {

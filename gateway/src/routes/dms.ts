@@ -41,7 +41,12 @@ export function dmsRoutes(backends: Backends): RouteGroup {
     storageUsage: async (req, res, query) => {
       if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
       const usage = await callRpc(backends, storageUsage.rpc, { crProcessId: query.crProcessId }, userMetadata(req, res));
-      res.json({ usedBytes: usage.usedBytes, fileCount: usage.fileCount, storageQuotaBytes: usage.storageQuotaBytes ?? null });
+      res.json({
+        usedBytes: usage.usedBytes,
+        fileCount: usage.fileCount,
+        storageQuotaBytes: usage.storageQuotaBytes ?? null,
+        reservedBytes: usage.reservedBytes,
+      });
     },
     filesByEntity: async (req, res, query) => {
       const request = { entityType: required(query.entityType, 'entityType'), entityId: required(query.entityId, 'entityId') };

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Resumable upload (tus): create, maybe with the first bytes
-         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). Upload-Length (bytes; Upload-Defer-Length is refused) and Upload-Metadata: filename (required), filetype (the claimed type), and the form fields of the multipart upload (crProcessId required, entityType, entityId, integrationKey, categoryId, description, tags); another key is 400 SVC-SYS-2001. Over DMS_MAX_UPLOAD_BYTES or the tenant's maxFileSize: 413 SVC-SYS-3001; over the remaining quota: 413 SVC-SYS-3007. A body (Content-Type application/offset+octet-stream) is the first bytes; when it is the whole file the answer names the stored file.
+         * @description Every request but OPTIONS needs Tus-Resumable: 1.0.0 (else 412 SVC-SYS-2001) and the session, like POST /api/dms-file/upload (dms-file:write). Upload-Length (bytes; Upload-Defer-Length is refused) and Upload-Metadata: filename (required), filetype (the claimed type), and the form fields of the multipart upload (crProcessId required, entityType, entityId, integrationKey, categoryId, description, tags); another key is 400 SVC-SYS-2001. Over DMS_MAX_UPLOAD_BYTES or the tenant's maxFileSize: 413 SVC-SYS-3001; over the remaining quota (live files and the lengths of unfinished uploads): 413 SVC-SYS-3007; beyond the user's DMS_TUS_MAX_OPEN_UPLOADS unfinished uploads: 413 SVC-SYS-3007 (tus.tooManyOpen); a filetype outside allowedMimeTypes: 415 SVC-SYS-3002 (the content is judged again on its first 4,100 bytes, at the PATCH that brings them). A body (Content-Type application/offset+octet-stream) is the first bytes; when it is the whole file the answer names the stored file. Under an Idempotency-Key the request is Upload-Length and Upload-Metadata: a repeat answers 201 with the same Location and the upload's offset now, and reads no body.
          */
         post: operations["tusCreate"];
         delete?: never;
@@ -12047,6 +12047,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
                 "X-Project-Code"?: components["parameters"]["ProjectCode"];
                 /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
@@ -12072,6 +12074,8 @@ export interface operations {
                     "Upload-File-Id"?: number;
                     /** @description A live file of the tenant with the same bytes (duplicateOfFileId's counterpart), when there is one. */
                     "Upload-Duplicate-Of"?: number;
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12082,6 +12086,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13504,7 +13509,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Format: int64
-                         * @description Bytes of the tenant's live (not deleted) files: what the quota is checked against.
+                         * @description Bytes of the tenant's live (not deleted) files; the quota is checked against these and reserved_bytes.
                          */
                         usedBytes: number;
                         /**
@@ -13517,6 +13522,11 @@ export interface operations {
                          * @description The tenant's dms-account-config storageQuotaBytes; unset when it has no quota.
                          */
                         storageQuotaBytes: number | null;
+                        /**
+                         * Format: int64
+                         * @description Bytes held by the tenant's unfinished resumable uploads: the Upload-Length of each until it is complete, terminated or expired.
+                         */
+                        reservedBytes: number;
                     };
                 };
             };

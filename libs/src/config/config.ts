@@ -67,6 +67,8 @@ export interface Config {
     tusExpirySeconds: number;
     /** How often each replica sweeps expired resumable uploads (DMS_TUS_SWEEP_INTERVAL_SECONDS). */
     tusSweepIntervalSeconds: number;
+    /** How many unfinished resumable uploads one user may hold at once (DMS_TUS_MAX_OPEN_UPLOADS). */
+    tusMaxOpenUploads: number;
   };
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
   /** Mutual TLS on every gRPC server and channel (GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY); undefined: plaintext. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       shareLeaseSeconds: int(env, 'DMS_SHARE_LEASE_SECONDS', 30, 1, 3600),
       tusExpirySeconds: int(env, 'DMS_TUS_EXPIRY_SECONDS', 86_400, 1),
       tusSweepIntervalSeconds: int(env, 'DMS_TUS_SWEEP_INTERVAL_SECONDS', 600, 1),
+      tusMaxOpenUploads: int(env, 'DMS_TUS_MAX_OPEN_UPLOADS', 20, 1, 10_000),
       // dms-svc's HTTP server for the file bytes (upload, download), which the gateway proxies to
       httpAddr: env.DMS_HTTP_ADDR || '127.0.0.1:50054',
       clamd: readClamd(env),

@@ -146,6 +146,10 @@ const catalogue = {
     tr: 'Bu yüklemeye başka bir istek yazıyor; birazdan tekrar deneyin',
   },
   'tus.completed': { en: 'The upload is complete', tr: 'Yükleme tamamlandı' },
+  'tus.tooManyOpen': {
+    en: 'You have {limit} unfinished uploads; finish or delete one first',
+    tr: '{limit} tamamlanmamış yüklemeniz var; önce birini tamamlayın ya da silin',
+  },
   'download.signature': { en: 'The download link is invalid', tr: 'İndirme bağlantısı geçersiz' },
   'download.expired': { en: 'The download link has expired', tr: 'İndirme bağlantısının süresi doldu' },
   'share.passwordRequired': { en: 'This share link needs its password', tr: 'Bu paylaşım bağlantısı şifre gerektiriyor' },

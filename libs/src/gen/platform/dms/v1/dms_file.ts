@@ -224,12 +224,16 @@ export interface GetDmsStorageUsageRequest {
 
 /** Response of GetDmsStorageUsage. */
 export interface DmsStorageUsage {
-  /** Bytes of the tenant's live (not deleted) files: what the quota is checked against. */
+  /** Bytes of the tenant's live (not deleted) files; the quota is checked against these and reserved_bytes. */
   usedBytes: number;
   /** How many live files. */
   fileCount: number;
   /** The tenant's dms-account-config storageQuotaBytes; unset when it has no quota. */
-  storageQuotaBytes?: number | undefined;
+  storageQuotaBytes?:
+    | number
+    | undefined;
+  /** Bytes held by the tenant's unfinished resumable uploads: the Upload-Length of each until it is complete, terminated or expired. */
+  reservedBytes: number;
 }
 
 function createBaseDmsFile(): DmsFile {
@@ -1253,7 +1257,7 @@ export const GetDmsStorageUsageRequest: MessageFns<GetDmsStorageUsageRequest> = 
 };
 
 function createBaseDmsStorageUsage(): DmsStorageUsage {
-  return { usedBytes: 0, fileCount: 0, storageQuotaBytes: undefined };
+  return { usedBytes: 0, fileCount: 0, storageQuotaBytes: undefined, reservedBytes: 0 };
 }
 
 export const DmsStorageUsage: MessageFns<DmsStorageUsage> = {
@@ -1266,6 +1270,9 @@ export const DmsStorageUsage: MessageFns<DmsStorageUsage> = {
     }
     if (message.storageQuotaBytes !== undefined) {
       writer.uint32(24).int64(message.storageQuotaBytes);
+    }
+    if (message.reservedBytes !== 0) {
+      writer.uint32(32).int64(message.reservedBytes);
     }
     return writer;
   },
@@ -1305,6 +1312,14 @@ export const DmsStorageUsage: MessageFns<DmsStorageUsage> = {
             }
 
             message.storageQuotaBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reservedBytes = longToNumber(reader.int64());
             continue;
           }
         }
