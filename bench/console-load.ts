@@ -16,12 +16,18 @@
  * Targets (per round; the worst round's median decides): first load ≤ 1 s, its JavaScript ≤ 350 KB
  * gzip, a page change ≤ 300 ms.
  *
+ * Nothing counts that did not happen: a load or page change is ready only with record rows in the
+ * table (the "Loading" and "No records" rows are not), and its list answer must have been 200 with
+ * records, as many as the rows shown; every script of the first route is fetched again and must
+ * answer 200 with bytes. Anything else fails the scenario naming it, rather than time an empty or
+ * failed list or sum the size of nothing.
+ *
  *   npm run bench -- console-load
  *   BENCH_LIST_ROWS=100000 BENCH_ROUNDS=1 node bench/console-load.ts   (a quick check)
  */
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { ensureChromium, launchChromium } from '../test/helpers/chromium.ts';
 import { seedTenants } from './list-seed.ts';
@@ -34,18 +40,43 @@ const TENANT = 1;
 const LIST_PATH = '/console/business-partner';
 
 /**
- * In the page: waits, frame by frame, until the list's table has rows and is not fetching, and
- * answers performance.now() then (from the navigation's start). Run by page.evaluate, which the
- * page's CSP does not govern (a string waitForFunction would need 'unsafe-eval').
+ * In the page: the table's record rows. The console's "Loading" and "No records" rows are one cell
+ * spanning the table (`colspan`), so they are not counted: an empty or failed list is never ready.
+ */
+const DATA_ROWS = `() => [...(document.querySelector('main table tbody')?.rows ?? [])].filter((row) => !row.querySelector('td[colspan]'))`;
+
+/**
+ * In the page: waits, frame by frame, until the list's table has record rows and is not fetching,
+ * and answers performance.now() then (from the navigation's start) and how many rows it shows. Run
+ * by page.evaluate, which the page's CSP does not govern (a string waitForFunction would need
+ * 'unsafe-eval').
  */
 const LIST_READY = `(async () => {
+  const dataRows = ${DATA_ROWS};
   for (const started = performance.now(); performance.now() - started < 30000; ) {
     const body = document.querySelector('main table tbody');
-    if (body && body.getAttribute('aria-busy') !== 'true' && body.querySelectorAll('tr').length > 0) return performance.now();
+    const rows = dataRows().length;
+    if (body && body.getAttribute('aria-busy') !== 'true' && rows > 0) return { at: performance.now(), rows };
     await new Promise((resolve) => requestAnimationFrame(resolve));
   }
   throw new Error('the list never rendered');
 })()`;
+
+/** The list request's path: every page of the list, the console's and the baseline's, asks it. */
+const LIST_API = '/api/business-partner/list';
+
+/**
+ * Checks the list answer a page rendered: 200 with at least one record, and as many record rows in
+ * the table as it held. A load or page change that rendered anything else measured nothing.
+ */
+async function checkListAnswer(what: string, answer: Response | undefined, rows: number): Promise<void> {
+  if (!answer) throw new BenchError(`${what}: the page rendered ${rows} rows without a ${LIST_API} answer`);
+  const status = answer.status();
+  if (status !== 200) throw new BenchError(`${what}: ${LIST_API} answered ${status}: ${(await answer.text()).slice(0, 200)}`);
+  const records = ((await answer.json()) as { content?: unknown[] }).content?.length ?? 0;
+  if (records === 0) throw new BenchError(`${what}: ${LIST_API} answered no records: the list measured is empty`);
+  if (rows !== records) throw new BenchError(`${what}: the table shows ${rows} record rows for the ${records} records of the answer`);
+}
 
 /** The baseline page: plain DOM that fetches the same first page and writes it into a table. */
 const BASELINE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>baseline</title></head><body><main><table><tbody aria-busy="true"></tbody></table></main>
@@ -82,11 +113,17 @@ async function firstLoad(
     if (path === '/bench-baseline') await context.route(`${url}/bench-baseline`, (route) => route.fulfill({ contentType: 'text/html', body: BASELINE_HTML }));
     const page = await context.newPage();
     const scripts: string[] = [];
+    let listAnswer: Response | undefined;
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(request.url());
     });
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === LIST_API) listAnswer = response;
+    });
     await page.goto(`${url}${path}`, { waitUntil: 'commit' });
-    return { ms: (await page.evaluate(LIST_READY)) as number, scripts };
+    const ready = (await page.evaluate(LIST_READY)) as { at: number; rows: number };
+    await checkListAnswer(`first load of ${path}`, listAnswer, ready.rows);
+    return { ms: ready.at, scripts };
   } finally {
     await context.close();
   }
@@ -103,36 +140,46 @@ const PAGE_CHANGE = `(async () => {
   if (!next) throw new Error('no next-page button');
   const started = performance.now();
   next.click();
+  const dataRows = ${DATA_ROWS};
   for (;;) {
     await frame();
     const current = body();
-    if (current && current.getAttribute('aria-busy') !== 'true' && firstRow() !== before && current.querySelectorAll('tr').length > 0) break;
+    if (current && current.getAttribute('aria-busy') !== 'true' && firstRow() !== before && dataRows().length > 0) break;
     if (performance.now() - started > 30000) throw new Error('the next page never rendered');
   }
   await frame();
-  return performance.now() - started;
+  return { ms: performance.now() - started, rows: dataRows().length };
 })()`;
 
 async function pageChange(page: Page): Promise<number> {
-  return (await page.evaluate(PAGE_CHANGE)) as number;
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === LIST_API, { timeout: 30_000 });
+  const changed = (await page.evaluate(PAGE_CHANGE)) as { ms: number; rows: number };
+  await checkListAnswer('a page change', await answer.catch(() => undefined), changed.rows);
+  return changed.ms;
 }
 
 /** In the page: the list request of page `index`, by fetch, timed alike. */
 async function listFetch(page: Page, index: number): Promise<number> {
-  return page.evaluate(
-    async ({ index, tenant }) => {
-      const started = performance.now();
-      const res = await fetch('/api/business-partner/list', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ page: index, size: 20, filter: { crProcessId: tenant } }),
-      });
-      await res.json();
-      return performance.now() - started;
-    },
-    { index, tenant: TENANT },
-  );
+  return page
+    .evaluate(
+      async ({ index, tenant }) => {
+        const started = performance.now();
+        const res = await fetch('/api/business-partner/list', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ page: index, size: 20, filter: { crProcessId: tenant } }),
+        });
+        const answer = (await res.json()) as { content?: unknown[] };
+        return { ms: performance.now() - started, status: res.status, records: answer.content?.length ?? 0 };
+      },
+      { index, tenant: TENANT },
+    )
+    .then(({ ms, status, records }) => {
+      if (status !== 200 || records === 0)
+        throw new BenchError(`the baseline's fetch of page ${index}: ${LIST_API} answered ${status} with ${records} records`);
+      return ms;
+    });
 }
 
 await runScenario('console-load: the console in Chromium over a million partners, against plain DOM and bare fetch', async () => {
@@ -141,6 +188,8 @@ await runScenario('console-load: the console in Chromium over a million partners
   const loads = Number(process.env.BENCH_CONSOLE_LOADS ?? 10);
   const changes = Number(process.env.BENCH_CONSOLE_CHANGES ?? 20);
   if (!Number.isInteger(rows) || rows < 1000) throw new BenchError(`BENCH_LIST_ROWS=${process.env.BENCH_LIST_ROWS}: a whole number >= 1000`);
+  if (!Number.isInteger(loads) || loads < 1) throw new BenchError(`BENCH_CONSOLE_LOADS=${process.env.BENCH_CONSOLE_LOADS}: a whole number >= 1`);
+  if (!Number.isInteger(changes) || changes < 1) throw new BenchError(`BENCH_CONSOLE_CHANGES=${process.env.BENCH_CONSOLE_CHANGES}: a whole number >= 1`);
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
   await ensureChromium();
   const platform = await startBenchPlatform();
@@ -171,9 +220,13 @@ await runScenario('console-load: the console in Chromium over a million partners
         if (path === LIST_PATH) {
           result.load.push(ms);
           if (i === 0) {
+            // every script counted, each fetched whole: a size summed over nothing, or over error pages, is no measurement
+            if (scripts.length === 0) throw new BenchError(`round ${round}: the first load of ${LIST_PATH} fetched no script`);
             for (const script of scripts) {
               const res = await fetch(script, { headers: { 'accept-encoding': 'identity' } });
-              result.jsGzip += gzipSync(Buffer.from(await res.arrayBuffer()), { level: 9 }).length;
+              const bytes = Buffer.from(await res.arrayBuffer());
+              if (res.status !== 200 || bytes.length === 0) throw new BenchError(`round ${round}: ${script} answered ${res.status} with ${bytes.length} bytes`);
+              result.jsGzip += gzipSync(bytes, { level: 9 }).length;
             }
           }
         } else result.baselineLoad.push(ms);
@@ -182,8 +235,10 @@ await runScenario('console-load: the console in Chromium over a million partners
     const context = await browser.newContext();
     await context.addCookies([cookie]);
     const page = await context.newPage();
+    const opened = page.waitForResponse((response) => new URL(response.url()).pathname === LIST_API, { timeout: 30_000 });
     await page.goto(`${platform.url}${LIST_PATH}`);
-    await page.evaluate(LIST_READY);
+    const ready = (await page.evaluate(LIST_READY)) as { rows: number };
+    await checkListAnswer('the list before the page changes', await opened.catch(() => undefined), ready.rows);
     for (let i = 0; i < changes; i++) {
       result.change.push(await pageChange(page));
       result.baselineChange.push(await listFetch(page, i + 1 + changes));

@@ -15,9 +15,15 @@
  * and without subscribers). A platform without webhook subscriptions (404) still measures off and on
  * and judges on/off, then fails naming what it could not measure.
  *
+ * Each run is checked against the database before it counts: every create made its branch, "off"
+ * wrote no event, "on" and "on+subscriber" exactly one `branch.created` per branch made, and the
+ * subscriber received every one of those; a run that fails a check fails the scenario (what it
+ * measured is not the configuration it names).
+ *
  *   npm run bench -- outbox-cost
  *   BENCH_DURATION=3 BENCH_ROUNDS=1 BENCH_WARMUP=2 node bench/outbox-cost.ts   (a quick check)
  */
+import pg from 'pg';
 import {
   BenchError,
   fmt,
@@ -25,6 +31,7 @@ import {
   login,
   measure,
   median,
+  onCleanup,
   printTable,
   runScenario,
   settingsFromEnv,
@@ -76,19 +83,36 @@ await runScenario('outbox-cost: POST /api/branch closed loop, outbox off / on / 
     postgres: 'postgres',
   });
 
+  const databases = { off: await writeCounter(off), on: await writeCounter(on) };
+  const databaseOf = (name: Name): WriteCounter => (name === 'off' ? databases.off : databases.on);
+
   const delivered: number[] = [];
   const run = async (name: Name, duration: number): Promise<Figures> => {
     const platform = platformOf(name);
     const subscription = name === 'on+subscriber' ? await subscribe(on, tokens.on, BRANCH_TENANT, receiver.url, ['*']) : undefined;
     receiver.reset();
+    const before = await databaseOf(name).count();
     const figures = await measure(targetOf(name), { duration, connections: settings.connections, cpu: cpuOf(platform), label: name });
-    if (subscription !== undefined) {
-      const arrived = await untilAllArrived(receiver, figures.requests);
-      delivered.push(arrived / figures.requests);
-      await unsubscribe(on, tokens.on, subscription);
-    }
     // what a run left queued (the dispatcher's fan-out among it) is not counted to the next
     await untilQuiet(allPids, DRAIN_MS);
+    const after = await databaseOf(name).count();
+    const branches = after.branches - before.branches;
+    const events = after.events - before.events;
+    if (branches < figures.requests) throw new BenchError(`${name}: ${figures.requests} creates answered 2xx, ${branches} branches were made`);
+    const expected = name === 'off' ? 0 : branches;
+    if (events !== expected)
+      throw new BenchError(`${name}: ${events} branch.created events written in the outbox for ${branches} branches made, expected ${expected}`);
+    let checked = `${fmt(branches)} branches made, ${fmt(events)} branch.created events written`;
+    if (subscription !== undefined) {
+      const arrived = await untilAllArrived(receiver, events);
+      checked += `, ${fmt(arrived)} received by the subscriber`;
+      delivered.push(arrived / events);
+      await unsubscribe(on, tokens.on, subscription);
+      await untilQuiet(allPids, DRAIN_MS);
+      if (arrived !== events)
+        throw new BenchError(`${name}: the subscriber received ${arrived} of the ${events} branch.created events within ${DRAIN_MS / 1000} s`);
+    }
+    console.log(`# ${name}: checked in the database: ${checked}`);
     return figures;
   };
 
@@ -156,4 +180,24 @@ async function untilAllArrived(receiver: Receiver, expected: number): Promise<nu
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return arrived();
+}
+
+/** The branches and `branch.created` outbox events of one platform's database, counted between runs. */
+interface WriteCounter {
+  count(): Promise<{ branches: number; events: number }>;
+}
+
+/** A connection to `platform`'s database that counts its branches and their events (closed at the end). */
+async function writeCounter(platform: BenchPlatform): Promise<WriteCounter> {
+  const client = new pg.Client({ connectionString: platform.databaseUrl });
+  await client.connect();
+  onCleanup(() => client.end().catch(() => undefined));
+  return {
+    count: async () => {
+      const { rows } = await client.query<{ branches: string; events: string }>(
+        `select (select count(*) from bpm.branch) as branches, (select count(*) from bpm.bpm_outbox where type = 'branch.created') as events`,
+      );
+      return { branches: Number(rows[0]!.branches), events: Number(rows[0]!.events) };
+    },
+  };
 }

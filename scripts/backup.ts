@@ -9,10 +9,13 @@
  * Exit 0 when the backup is complete, 1 when it failed (the folder is then not a backup: it has no
  * manifest), 2 on a usage error.
  */
+import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
 import { probeServer } from './lib/pg-client.ts';
 import { runBackup } from './lib/backup-run.ts';
 import { resolveTarget } from './lib/backup-target.ts';
 
+// the backup holds every record and file: its folder 0700, the dump (pg_dump inherits the umask) and files 0600
+keepWritesPrivate();
 process.stdout.on('error', () => undefined);
 const say = (line: string): void => void process.stdout.write(`backup: ${line}\n`);
 

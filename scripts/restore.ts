@@ -9,10 +9,13 @@
  * A database other sessions use (the platform still running) is refused in any case.
  * Exit 0 when restored and verified, 1 when it failed, 2 on a usage error.
  */
+import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
 import { probeServer } from './lib/pg-client.ts';
 import { runRestore } from './lib/backup-restore-run.ts';
 import { resolveTarget } from './lib/backup-target.ts';
 
+// the restored file folder and files are the owner's alone (0700 / 0600), as dms-svc makes them
+keepWritesPrivate();
 process.stdout.on('error', () => undefined);
 const say = (line: string): void => void process.stdout.write(`restore: ${line}\n`);
 

@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from '../libs/src/config/config-error.ts';
 import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
 import { databaseUrlOf } from '../libs/src/config/database-url.ts';
+import { keepWritesPrivate } from '../libs/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
@@ -38,6 +39,9 @@ const say = (line: string): void => void process.stdout.write(`[start]     ${lin
 const complain = (line: string): void => void process.stderr.write(`[start]     ${line}\n`);
 
 async function main(): Promise<number> {
+  // .data/, its secrets and the file folder are the owner's alone (0700 / 0600); what PostgreSQL's
+  // user must reach as root is opened explicitly (postgres-cluster-home.ts, postgres-binaries.ts)
+  keepWritesPrivate();
   const given: Env = process.env;
   const env: Env = { ...given };
   const appEnv = given.APP_ENV || 'development';

@@ -10,7 +10,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,6 +23,8 @@ import type { Manifest } from '../scripts/lib/backup-manifest.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+/** The permission bits of `path`, in octal as `ls -l` reads them. */
+const modeOf = async (path: string): Promise<string> => ((await stat(path)).mode & 0o7777).toString(8).padStart(4, '0');
 
 /** A CLI of scripts/ run with `env`; resolves with its exit code and output, and calls `onLine` for each stdout line. */
 function runScript(script: string, args: string[], env: Record<string, string>, onLine: (line: string) => void = () => undefined) {
@@ -152,6 +154,12 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     );
     t.regex(manifest.snapshotId, /^[0-9A-F]+-[0-9A-F]+-\d+$/);
     t.is(manifest.database.sha256, sha256(await readFile(join(backupDir, 'database.dump'))));
+    // a backup holds every record and file: its owner's alone, the folders 0700 and every file 0600
+    t.is(await modeOf(backupDir), '0700', 'the backup folder, made by the backup');
+    t.is(await modeOf(join(backupDir, 'files')), '0700', 'its files folder');
+    t.is(await modeOf(join(backupDir, 'database.dump')), '0600', "pg_dump's dump");
+    t.is(await modeOf(join(backupDir, 'manifest.json')), '0600', 'the manifest');
+    for (const file of manifest.files) t.is(await modeOf(join(backupDir, file.path)), '0600', file.path);
 
     // a target that holds data is refused without --force, and left as it was
     const refused = await runScript('restore.ts', [backupDir], scriptEnv);
@@ -176,6 +184,8 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
 
     const restored = await runScript('restore.ts', [backupDir], scriptEnv);
     t.is(restored.code, 0, restored.output);
+    t.is(await modeOf(storageDir), '0700', 'the file folder the restore made again');
+    for (const name of inBackup) t.is(await modeOf(join(storageDir, name)), '0600', `restored ${name}`);
     const named = new pg.Client({ connectionString: database.url });
     await named.connect();
     try {

@@ -31,7 +31,6 @@ import {
   only,
   parseAddress,
   podLabels,
-  pods,
   probePort,
   SECRET_KEYS,
   selects,
@@ -320,9 +319,12 @@ eachLayer('every Deployment rolls one new ready pod in before an old one goes, a
   }
 });
 
-eachLayer('every pod template names a ServiceAccount of its own, which mounts no API token', (t, rendered) => {
+eachLayer('every pod template, CronJobs and Jobs included, names a ServiceAccount of its own, which mounts no API token', (t, rendered) => {
   const accounts = rendered.all<IServiceAccount>('ServiceAccount');
-  const names = rendered.workloads().map(({ name, pod }) => {
+  const templates = rendered.podTemplates();
+  // found by kind: production's backup CronJob is checked as the Deployments and the migrate Job are
+  t.is(templates.length, rendered.objects.filter((object) => ['Deployment', 'Job', 'CronJob'].includes(object.kind)).length, 'every workload found');
+  const names = templates.map(({ name, labels, pod }) => {
     const account = pod?.serviceAccountName;
     t.truthy(account, `${name}: names a ServiceAccount (not the namespace's default)`);
     t.not(account, 'default', `${name}: not the namespace's default ServiceAccount`);
@@ -333,9 +335,11 @@ eachLayer('every pod template names a ServiceAccount of its own, which mounts no
     t.false(pod?.automountServiceAccountToken ?? true, `${name}: the pod mounts no token either`);
     t.deepEqual(found[0]?.secrets ?? [], [], `${name}: ServiceAccount ${account} carries no token Secret`);
     // `kubectl apply -l app.kubernetes.io/name=migrate` (deploy/README.md step 6) takes the account along
-    const labels = name === CLAMAV ? podLabels(rendered.deployment(CLAMAV)) : pods(rendered).find((candidate) => candidate.name === name)?.labels;
-    const workloadLabel = labels?.['app.kubernetes.io/name'];
-    t.is(found[0]?.metadata?.labels?.['app.kubernetes.io/name'], workloadLabel, `${name}: ServiceAccount ${account} carries its workload's name label`);
+    t.is(
+      found[0]?.metadata?.labels?.['app.kubernetes.io/name'],
+      labels['app.kubernetes.io/name'],
+      `${name}: ServiceAccount ${account} carries its workload's name label`,
+    );
     return account;
   });
   t.is(new Set(names).size, names.length, `one ServiceAccount per workload: ${names.join(', ')}`);

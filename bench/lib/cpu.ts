@@ -26,7 +26,7 @@ function processCpuMs(pid: number): number | undefined {
 }
 
 /** CPU ms of every live process whose command (comm) is `command` (postgres: the server and its backends), by pid. */
-function commandCpuMs(command: string): Map<number, number> {
+export function commandCpuMs(command: string): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -62,7 +62,9 @@ export function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
 /**
  * CPU ms used between two snapshots, per label. For a set of processes, per pid: backends that
  * started meanwhile count whole (pools open connections on demand), backends that ended meanwhile
- * (pools close idle connections after 10 s) count nothing rather than a negative amount.
+ * (pools close idle connections after 10 s) count nothing rather than a negative amount. A set with
+ * no process at either snapshot (the server runs elsewhere, or in a PID namespace this one cannot
+ * see) was not measured: NaN, never a sum of nothing that reads as 0 ms.
  */
 export function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
   const used: Record<string, number> = {};
@@ -70,6 +72,10 @@ export function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): Record<string,
     const start = before[label];
     if (typeof end === 'number') {
       used[label] = typeof start === 'number' ? end - start : NaN;
+      continue;
+    }
+    if (end.size === 0 || !(start instanceof Map) || start.size === 0) {
+      used[label] = NaN;
       continue;
     }
     let sum = 0;

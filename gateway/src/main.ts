@@ -3,6 +3,7 @@ import { TokenService } from '@platform/libs/auth/jwt.ts';
 import { loadConfig } from '@platform/libs/config/config.ts';
 import { localAddress } from '@platform/libs/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
+import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
 import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
 import { createLogger } from '@platform/libs/log/logger.ts';
 import { flushTracing } from '@platform/libs/telemetry/trace-bridge.ts';
@@ -17,6 +18,8 @@ import { answerClientErrors } from './http/client-errors.ts';
 import { boundBodyReceipt } from './http/receipt-deadline.ts';
 
 function start(): void {
+  // before anything is written: DATA_DIR and what goes in it are the owner's alone (0700 / 0600)
+  keepWritesPrivate();
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);

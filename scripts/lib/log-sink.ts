@@ -35,7 +35,7 @@ export function openSink<Name extends string>(target: LogTarget<Name>, names: re
     write: (name, line) => {
       if (closed) return;
       if (!file) {
-        file = createWriteStream(target.file, { flags: 'a' });
+        file = createWriteStream(target.file, { flags: 'a', mode: 0o600 });
         file.on('error', (error) => process.stderr.write(`cannot write ${target.file}: ${error.message}\n`));
       }
       file.write(`${prefix(name)}${line}\n`);

@@ -145,6 +145,30 @@ export class Rendered {
     return this.all<IDeployment>('Deployment').some((deployment) => deployment.metadata?.name === CLAMAV);
   }
 
+  /**
+   * Every pod template the layer renders, found by kind rather than by name: each Deployment's,
+   * StatefulSet's, DaemonSet's, ReplicaSet's and Job's `spec.template`, each CronJob's
+   * `spec.jobTemplate.spec.template`, and each bare Pod; named `<kind> <name>`.
+   */
+  podTemplates(): { name: string; labels: Record<string, string>; pod: IPodSpec | undefined }[] {
+    type Template = { metadata?: { labels?: Record<string, string> }; spec?: IPodSpec };
+    const templates: { name: string; labels: Record<string, string>; pod: IPodSpec | undefined }[] = [];
+    for (const object of this.objects) {
+      const spec = object.spec as { template?: Template; jobTemplate?: { spec?: { template?: Template } } } | IPodSpec | undefined;
+      const name = `${object.kind} ${object.metadata?.name}`;
+      if (['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'].includes(object.kind)) {
+        const template = (spec as { template?: Template } | undefined)?.template;
+        templates.push({ name, labels: template?.metadata?.labels ?? {}, pod: template?.spec });
+      } else if (object.kind === 'CronJob') {
+        const template = (spec as { jobTemplate?: { spec?: { template?: Template } } } | undefined)?.jobTemplate?.spec?.template;
+        templates.push({ name, labels: template?.metadata?.labels ?? {}, pod: template?.spec });
+      } else if (object.kind === 'Pod') {
+        templates.push({ name, labels: object.metadata?.labels ?? {}, pod: spec as IPodSpec | undefined });
+      }
+    }
+    return templates;
+  }
+
   /** Every pod template: the Deployments' (clamd's where the layer has it) and the migrate Job's, each with its one container. */
   workloads(): { name: string; pod: IPodSpec | undefined; container: IContainer }[] {
     const job = this.job(MIGRATE_JOB);

@@ -20,7 +20,8 @@ export class FileStorage {
   }
 
   async prepare(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    // the owner's alone, as every file in it (libs/src/runtime/private-files.ts)
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
   /** Waits until a written file's bytes are on the disk (fdatasync). */

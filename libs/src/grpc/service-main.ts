@@ -15,6 +15,7 @@ import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
+import { keepWritesPrivate } from '../runtime/private-files.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -59,6 +60,8 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // first, so that a runtime the patches were not written for stops the process before any work;
   // with them a call's objects, served or made, are garbage once it has answered
   installRuntimePatches();
+  // before anything is written: stored files, tus parking, anything a library creates (0600 / 0700)
+  keepWritesPrivate();
   const config = loadConfig();
   keyFingerprints(config.jwtSecret);
   setOutboxDisabled(config.outboxDisabled);

@@ -6,7 +6,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { Authenticated, Refine, type ResourceProps } from '@refinedev/core';
-import routerProvider, { CatchAllNavigate } from '@refinedev/react-router';
+import { CatchAllNavigate } from '@refinedev/react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
@@ -24,6 +24,7 @@ import { LoginPage } from './login-page.tsx';
 import { loadManifest, ManifestContext } from './manifest.tsx';
 import { shellMessages } from './messages.ts';
 import { isPublicPath } from './public-path.ts';
+import { consoleRouterProvider } from './router-provider.ts';
 import { meQuery } from './session.ts';
 import { SessionShell } from './session-shell.tsx';
 import { HomePage, NotFoundPage } from './simple-pages.tsx';
@@ -139,7 +140,7 @@ export function App() {
               authProvider={authProvider}
               accessControlProvider={accessControlProvider}
               i18nProvider={i18nProvider}
-              routerProvider={routerProvider}
+              routerProvider={consoleRouterProvider}
               resources={resources}
               options={{ disableTelemetry: true, reactQuery: { clientConfig: queryClient }, syncWithLocation: false, warnWhenUnsavedChanges: false }}
             >

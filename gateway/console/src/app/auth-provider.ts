@@ -8,6 +8,7 @@ import type { AuthProvider } from '@refinedev/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../shell/api.ts';
 import { storeLanguage, type Language } from '../shell/language.ts';
+import { safeReturnPath } from './return-path.ts';
 import { ensureMe, ME_KEY } from './session.ts';
 
 /** What the login page sends to Refine's login. */
@@ -18,11 +19,6 @@ export interface LoginInput {
   captchaToken?: string;
   /** Where to go after the login (a path under /console/), default the home page. */
   to?: string;
-}
-
-/** Only paths of the console itself: a `to` from the address bar never leads elsewhere. */
-export function safeReturnPath(to: string | null | undefined): string {
-  return to && to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/';
 }
 
 /** The provider over the query cache that holds the user (session.ts). */
