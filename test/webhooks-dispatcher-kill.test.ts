@@ -13,11 +13,14 @@ import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { READY_STUB } from './helpers/stand-in.ts';
 import { startReceiver, type Received } from './helpers/webhook-receiver.ts';
+import { extraDispatcher } from './helpers/dispatchers.ts';
 
 const EVENTS = 40;
 
 test('core-svc killed mid-delivery: every event still arrives, with its original webhook-id', async (t) => {
-  t.timeout(120_000);
+  t.timeout(240_000);
+  // a second dispatcher: no test counting the suite's alone runs meanwhile (helpers/dispatchers.ts)
+  await extraDispatcher(t);
   const own = await startPlatform({
     env: without(platform.env, 'CORE_GRPC_ADDR'),
     ports: 'free',

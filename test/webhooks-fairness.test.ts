@@ -11,6 +11,7 @@ import test from 'ava';
 import { adminSession, create, createPartner, freshTenant } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
+import { soleDispatcher } from './helpers/dispatchers.ts';
 
 /** The suite's WEBHOOK_TIMEOUT_MS: what one attempt on a silent endpoint holds its slot for. */
 const TIMEOUT_MS = 2_000;
@@ -27,6 +28,10 @@ async function deliveryOf(crProcessId: number, done: (row: any) => boolean): Pro
 }
 
 test("a tenant whose 16 endpoints never answer does not delay another tenant's delivery", async (t) => {
+  // the share is per dispatcher: the suite's alone while B's attempts are counted (it may wait for
+  // webhooks-dispatcher-kill's own core-svc to stop)
+  t.timeout(240_000);
+  await soleDispatcher(t);
   const silent = await startReceiver();
   // never answers: each attempt holds its connection until the dispatcher's timeout
   silent.answer = () => undefined;

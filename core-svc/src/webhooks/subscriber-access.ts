@@ -12,6 +12,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '@platform/libs/errors/domain-error.ts';
 import { recordEvent } from '@platform/libs/events/outbox.ts';
 import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { bpmResources } from '@platform/contracts/bpm/index.ts';
+import { coreResources } from '@platform/contracts/core/index.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
+
+/** The entities whose records events carry: the path of every resource of the three services. */
+const RECORD_ENTITIES: ReadonlySet<string> = new Set([...coreResources, ...bpmResources, ...dmsResources].map((resource) => resource.path));
 
 /** The owner of a subscription as the live tables say now. */
 export interface OwnerState {
@@ -159,11 +165,12 @@ function entityOf(pattern: string): string | undefined {
 /**
  * A create or update of a subscription makes the caller its owner: 403 SVC-SYS-1003 unless the
  * caller may read every entity its patterns name (`<entity>:read` in the token's tenant; a super
- * user and a platform service pass). `*` names none: the deliveries hold only what the owner may read.
+ * user and a platform service pass). `*` names none: the deliveries hold only what the owner may read;
+ * nor does a name no resource has (no event carries it, so it reveals nothing).
  */
 export async function assertOwnerReads(ctx: CallContext, patterns: readonly string[]): Promise<void> {
   if (ctx.caller.kind !== 'user' || ctx.caller.access.superUser) return;
-  const entities = new Set(patterns.map(entityOf).filter((entity) => entity !== undefined));
+  const entities = new Set(patterns.map(entityOf).filter((entity) => entity !== undefined && RECORD_ENTITIES.has(entity)));
   if (entities.size === 0) return;
   const needed = [...entities].map((entity) => `${entity}:read`);
   // in the write's transaction: the roles as the live access reads them (core.user_tenant_role)
