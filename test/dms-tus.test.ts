@@ -18,71 +18,12 @@ import { adminSession, create, createAccount, freshTenant, userWithRoles } from 
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { storageDir } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
+import { createUpload, metadataOf, patch, tus, TUS } from './helpers/tus.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const admin = async () => (await adminSession()).token;
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const TUS = '/api/dms-file/tus';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
-
-/** A tus request; `chunks` sends a body of unknown length (chunked transfer coding). */
-async function tus(
-  method: string,
-  path: string,
-  token: string,
-  headers: Record<string, string> = {},
-  body?: Uint8Array,
-  chunks?: Uint8Array[],
-): Promise<Answer> {
-  const response = await fetch(`${platform.url}${path}`, {
-    method,
-    headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, ...headers },
-    ...(body ? { body } : {}),
-    ...(chunks ? { body: ReadableStream.from(chunks), duplex: 'half' } : {}),
-  });
-  const text = await response.text();
-  const json = text !== '' && response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : undefined;
-  return { status: response.status, headers: response.headers, text, body: json };
-}
-
-const metadataOf = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([key, value]) => `${key} ${b64(value)}`)
-    .join(',');
-
-/** POST a creation; `body` sends the first bytes with it (creation-with-upload). */
-function createUpload(
-  token: string,
-  crProcessId: number,
-  length: number,
-  extra: Record<string, string> = {},
-  body?: Uint8Array,
-  headers: Record<string, string> = {},
-) {
-  return tus(
-    'POST',
-    TUS,
-    token,
-    {
-      'upload-length': String(length),
-      'upload-metadata': metadataOf({ filename: 'resumed.bin', crProcessId: String(crProcessId), ...extra }),
-      ...(body ? { 'content-type': 'application/offset+octet-stream' } : {}),
-      ...headers,
-    },
-    body,
-  );
-}
-
-function patch(token: string, location: string, offset: number, bytes: Uint8Array, headers: Record<string, string> = {}) {
-  return tus('PATCH', location, token, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', ...headers }, bytes);
-}
 
 /** A PATCH whose body is cut off after `sent` of its `bytes` (the connection destroyed mid-body). */
 function cutPatch(token: string, location: string, bytes: Uint8Array, sent: number): Promise<void> {

@@ -10,12 +10,20 @@ export interface TusAnswer {
   body: any;
 }
 
-/** One tus request with Tus-Resumable and the bearer token; the answer's JSON body when it has one. */
-export async function tus(method: string, path: string, token: string, headers: Record<string, string> = {}, body?: Uint8Array): Promise<TusAnswer> {
+/** One tus request with Tus-Resumable and the bearer token; `chunks` sends a body of unknown length (chunked transfer coding); the answer's JSON body when it has one. */
+export async function tus(
+  method: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+  body?: Uint8Array,
+  chunks?: Uint8Array[],
+): Promise<TusAnswer> {
   const response = await fetch(`${platform.url}${path}`, {
     method,
     headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, ...headers },
     ...(body ? { body } : {}),
+    ...(chunks ? { body: ReadableStream.from(chunks), duplex: 'half' } : {}),
   });
   const text = await response.text();
   const json = text !== '' && response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : undefined;
@@ -52,6 +60,6 @@ export function createUpload(
 }
 
 /** A PATCH of `bytes` at `offset`. */
-export function patch(token: string, location: string, offset: number, bytes: Uint8Array): Promise<TusAnswer> {
-  return tus('PATCH', location, token, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, bytes);
+export function patch(token: string, location: string, offset: number, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<TusAnswer> {
+  return tus('PATCH', location, token, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', ...headers }, bytes);
 }
