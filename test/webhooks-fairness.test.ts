@@ -56,10 +56,10 @@ test("a tenant whose 16 endpoints never answer does not delay another tenant's d
   // without a share per tenant, A's delivery waits behind B's for at least one timeout (2 s)
   t.true(latency < TIMEOUT_MS / 2, `tenant A's delivery took ${latency} ms; tenant B's endpoint had ${silent.received.length} attempts`);
   t.true(arrived?.verified, 'the delivery is signed with A’s secret');
-  // and B's attempts were never more than its share at once, as far as its receiver saw them: no
-  // more than 4 arrived before the first of them timed out
+  // and B's attempts never took the slots kept for others' shares, as far as its receiver saw them:
+  // no more than 12 of the 16 arrived before the first of them timed out
   const firstB = silent.received[0]?.at ?? 0;
-  t.true(silent.received.filter((r) => r.at < firstB + TIMEOUT_MS - 200).length <= 4, silent.received.map((r) => r.at - firstB).join(','));
+  t.true(silent.received.filter((r) => r.at < firstB + TIMEOUT_MS - 200).length <= 12, silent.received.map((r) => r.at - firstB).join(','));
 });
 
 test('an answer longer than its 1 KiB excerpt is read no further: the attempt ends with the excerpt and closes the connection', async (t) => {

@@ -46,20 +46,24 @@ interface ClaimedRow {
 
 /**
  * Claims up to `limit` due deliveries of active subscriptions for `leaseMs`, fairly between tenants
- * (docs/decisions.md "Webhooks"): a tenant gets no more than `share` attempts in flight, counting the
- * `busy` ones it has in flight already, and the least busy tenants' oldest deliveries come first, so
- * one tenant's backlog or slow endpoints never hold back another's. Answers them with their events.
+ * (docs/decisions.md "Webhooks"): the least busy tenants' oldest deliveries come first (a tenant's
+ * turn is its `busy` attempts in flight plus the delivery's place in its line), and a delivery past
+ * its tenant's `share` is claimed only while this claim stays within `overShare` (the slots the
+ * dispatcher may fill short of its reserve), so one tenant's backlog or slow endpoints never hold
+ * back another's, while a tenant alone still uses most of the slots. Answers them with their events.
  */
 export async function claimDue(
   em: EntityManager,
   limit: number,
   leaseMs: number,
-  fairness: { share: number; busy: ReadonlyMap<number, number> },
+  fairness: { share: number; overShare: number; busy: ReadonlyMap<number, number> },
 ): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   // one statement: atomic by itself, so no transaction around it. The tenants with waiting
-  // deliveries by a skip scan of the (tenant, due) index; from each, up to `share` of its oldest
+  // deliveries by a skip scan of the (tenant, due) index; from each, up to `limit` of its oldest
   // due ones; then by turn (those in flight and this one's place in its tenant's line), then age.
+  // Every delivery within its tenant's share sorts before any beyond one, so a delivery beyond its
+  // share is claimed only while the claim so far, itself included, stays within `overShare`.
   const rows = await em.execute<ClaimedRow[]>(
     `with recursive tenants(id) as (
          (select cr_process_id from core.webhook_delivery where delivery_status = 'PENDING' order by cr_process_id limit 1)
@@ -82,9 +86,13 @@ export async function claimDue(
               order by d.next_attempt_at, d.source_seq
               limit ?) c
           where t.id is not null),
+       ranked as (
+         select c.id, c.turn, c.next_attempt_at, c.source_seq,
+                row_number() over (order by c.turn, c.next_attempt_at, c.source_seq) as place
+           from candidates c),
        due as (
-         select d.id from core.webhook_delivery d join candidates c on c.id = d.id
-          where c.turn <= ?
+         select d.id from core.webhook_delivery d join ranked c on c.id = d.id
+          where c.turn <= ? or c.place <= ?
           order by c.turn, c.next_attempt_at, c.source_seq
           limit ?
           for update of d skip locked)
@@ -93,7 +101,7 @@ export async function claimDue(
         where d.id = due.id and s.id = d.subscription_id
        returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
                  d.source_schema, d.source_seq, s.url, s.signing_secret`,
-    [JSON.stringify(Object.fromEntries(fairness.busy)), fairness.share, fairness.share, limit, leaseMs],
+    [JSON.stringify(Object.fromEntries(fairness.busy)), limit, fairness.share, fairness.overShare, limit, leaseMs],
   );
   if (rows.length === 0) return [];
   const events = new Map<string, { version: number | null; occurred_at: Date; changes: unknown }>();

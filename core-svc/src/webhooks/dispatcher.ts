@@ -2,8 +2,8 @@
  * core-svc's webhook dispatcher (docs/decisions.md "Webhooks"): looks every POLL_MS for outboxes
  * with undispatched events (one statement on their partial indexes); fans the waiting events out
  * into deliveries (fan-out.ts), then
- * claims due deliveries and sends them, at most CONCURRENCY at a time and TENANT_SHARE of one tenant's
- * (delivery-queue.ts, send.ts).
+ * claims due deliveries and sends them, at most CONCURRENCY at a time, each tenant's within its
+ * TENANT_SHARE first and beyond it only while RESERVE slots stay free (delivery-queue.ts, send.ts).
  * Any number of core-svc replicas may run it. Stopping waits for the attempts in flight, within a
  * bound; a process killed outright leaves leases that expire, and the deliveries are sent again
  * with the same webhook-id.
@@ -26,10 +26,16 @@ import { mayDeliver } from './subscriber-access.ts';
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
 /**
- * Attempts in flight per process of one tenant: a quarter of the slots, so a tenant whose endpoints
- * hang (each attempt held up to WEBHOOK_TIMEOUT_MS) delays no other (docs/decisions.md "Webhooks").
+ * A tenant's share of the slots: its attempts up to this many are claimed before any tenant's beyond
+ * it (docs/decisions.md "Webhooks").
  */
 const TENANT_SHARE = 4;
+/**
+ * Slots kept for attempts within their tenant's share: attempts beyond it fill at most
+ * CONCURRENCY - RESERVE, so a tenant whose endpoints hang (each attempt held up to
+ * WEBHOOK_TIMEOUT_MS) leaves room for another's at once, and a tenant alone uses 12 slots.
+ */
+const RESERVE = 4;
 /**
  * How often the outboxes are looked at: half of it is the average wait of an event before its
  * fan-out (docs/decisions.md "Webhooks": no NOTIFY, which would serialise the writers' commits).
@@ -74,7 +80,11 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     if (!claim) return;
     claim = false;
     while (!stopping) {
-      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs, { share: TENANT_SHARE, busy });
+      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs, {
+        share: TENANT_SHARE,
+        overShare: Math.max(0, CONCURRENCY - RESERVE - inFlight.size),
+        busy,
+      });
       for (const delivery of claimed) track(delivery.crProcessId, deliver(delivery));
       if (claimed.length === 0 || inFlight.size >= CONCURRENCY) break;
     }
