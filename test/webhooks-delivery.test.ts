@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { assertInvalid } from './helpers/error-body.ts';
 import { adminSession, create, createPartner, freshTenant, unique } from './helpers/factories.ts';
+import { soleDispatcher } from './helpers/dispatchers.ts';
 import { scrape } from './helpers/metrics.ts';
 import { api, platform } from './helpers/platform.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
@@ -74,6 +75,8 @@ test('bad urls and event types are 400 SVC-SYS-2001 naming the field', async (t)
 });
 
 test('every event of a set of writes arrives once per matching subscription, signed; a rolled-back write emits nothing', async (t) => {
+  // the attempts are counted on the suite's core-svc: no test's own dispatcher may take one meanwhile
+  await soleDispatcher(t);
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const crProcessId = freshTenant();
