@@ -12840,7 +12840,12 @@ export interface operations {
                         direction?: string;
                     }[] | null;
                     /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
-                    filter?: Record<string, never> | null;
+                    filter?: {
+                        userCode?: string;
+                        accountNo?: string;
+                        /** Format: int64 */
+                        crProcessId?: number;
+                    } | null;
                 };
             };
         };
@@ -13159,7 +13164,17 @@ export interface operations {
                         direction?: string;
                     }[] | null;
                     /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
-                    filter?: Record<string, never> | null;
+                    filter?: {
+                        service?: string;
+                        errorCode?: string;
+                        userCode?: string;
+                        /** Format: int64 */
+                        crProcessId?: number;
+                        /** Format: date-time */
+                        createdAtFrom?: string;
+                        /** Format: date-time */
+                        createdAtTo?: string;
+                    } | null;
                 };
             };
         };

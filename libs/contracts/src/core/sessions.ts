@@ -36,6 +36,7 @@ export const SESSION_OPERATIONS = {
         schema: sources.pageRequest({
           type: ['object', 'null'],
           description: 'May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs).',
+          properties: { userCode: { type: 'string' }, accountNo: { type: 'string' }, crProcessId: { type: 'integer', format: 'int64' } },
         }),
       },
       ok: { status: 200, schema: sources.ref('SessionPage'), description: 'One page of sessions.' },
@@ -152,6 +153,14 @@ export const SESSION_OPERATIONS = {
         schema: sources.pageRequest({
           type: ['object', 'null'],
           description: 'May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs).',
+          properties: {
+            service: { type: 'string' },
+            errorCode: { type: 'string' },
+            userCode: { type: 'string' },
+            crProcessId: { type: 'integer', format: 'int64' },
+            createdAtFrom: { type: 'string', format: 'date-time' },
+            createdAtTo: { type: 'string', format: 'date-time' },
+          },
         }),
       },
       ok: { status: 200, schema: sources.ref('ExceptionEntryPage'), description: 'One page of entries.' },
