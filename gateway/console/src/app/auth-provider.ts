@@ -6,7 +6,7 @@
  */
 import type { AuthProvider } from '@refinedev/core';
 import type { QueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../shell/api.ts';
+import { answer, ApiError, platform } from '../shell/api.ts';
 import { storeLanguage, type Language } from '../shell/language.ts';
 import { safeReturnPath } from './return-path.ts';
 import { ensureMe, ME_KEY } from './session.ts';
@@ -27,7 +27,7 @@ export function authProviderFor(queryClient: QueryClient): AuthProvider {
     login: async ({ userCode, password, languageCode, captchaToken, to }: LoginInput) => {
       try {
         storeLanguage(languageCode);
-        await api('/api/auth/console-login', { method: 'POST', body: { userCode, password, languageCode, captchaToken } });
+        await answer(platform.POST('/api/auth/console-login', { body: { userCode, password, languageCode, captchaToken } }));
         queryClient.removeQueries({ queryKey: ME_KEY });
         await ensureMe(queryClient);
         return { success: true, redirectTo: safeReturnPath(to) };
@@ -38,7 +38,7 @@ export function authProviderFor(queryClient: QueryClient): AuthProvider {
 
     logout: async () => {
       // a session already over is logged out all the same
-      await api('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+      await answer(platform.POST('/api/auth/logout')).catch(() => undefined);
       queryClient.clear();
       return { success: true, redirectTo: '/login' };
     },

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import { useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
@@ -37,8 +37,8 @@ export default function ChangePasswordPage() {
           setBusy(true);
           setError(null);
           try {
-            await api('/api/auth/change-password', { method: 'POST', body: { currentPassword: current, newPassword: next } });
-            await api('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+            await answer(platform.POST('/api/auth/change-password', { body: { currentPassword: current, newPassword: next } }));
+            await answer(platform.POST('/api/auth/logout')).catch(() => undefined);
             queryClient.clear();
             void navigate('/login?changed=1');
           } catch (failure) {

@@ -5,7 +5,8 @@
  * and the pseudo-field SEARCH_FIELD to `searchTerm`. An update carries `If-Match: W/"<version>"`.
  */
 import type { CrudFilter, DataProvider } from '@refinedev/core';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
+import type { PageRequest, Row } from '../shell/console-paths.ts';
 import { backgroundQueue } from '../shell/background-queue.ts';
 
 /** Reference names: two reads at a time, leaving the browser's other connections to what the user asked for. */
@@ -13,24 +14,6 @@ const inBackground = backgroundQueue(2);
 
 /** The filter field that stands for the list's searchTerm. */
 export const SEARCH_FIELD = '$searchTerm';
-
-interface PageResponse<T> {
-  content: T[];
-  totalElements: number;
-}
-
-/** The body of `POST /api/{path}/list` (docs/interface.md#lists). */
-export interface PageRequest {
-  page: number;
-  size: number;
-  searchTerm?: string;
-  sorts?: { field: string; direction: 'ASC' | 'DESC' }[];
-  filter: Record<string, unknown>;
-}
-
-function recordPath(resource: string, id: string | number): string {
-  return `/api/${resource}/${encodeURIComponent(String(id))}`;
-}
 
 /** The PageRequest's searchTerm and filter of Refine's filters; empty values are no filter. */
 export function pageFilter(filters: readonly CrudFilter[]): Pick<PageRequest, 'searchTerm' | 'filter'> {
@@ -59,32 +42,30 @@ export const dataProvider: DataProvider = {
       sorts: (sorters ?? []).map((sort) => ({ field: sort.field, direction: sort.order === 'desc' ? 'DESC' : 'ASC' })),
       filter,
     };
-    const page = await api<PageResponse<never>>(`/api/${resource}/list`, { method: 'POST', body: request });
-    return { data: page.content, total: page.totalElements };
+    const page = await answer(platform.POST('/api/{resource}/list', { params: { path: { resource } }, body: request }));
+    return { data: page.content as never[], total: page.totalElements };
   },
 
   // `meta.background`: a read the page can wait for (a reference's name), two at a time
   getOne: async ({ resource, id, meta }) => {
-    const read = () => api<never>(recordPath(resource, id));
-    return { data: await (meta?.background === true ? inBackground(read) : read()) };
+    const read = () => answer(platform.GET('/api/{resource}/{key}', { params: { path: { resource, key: id } } }));
+    return { data: (await (meta?.background === true ? inBackground(read) : read())) as never };
   },
 
-  create: async ({ resource, variables }) => ({ data: await api(`/api/${resource}`, { method: 'POST', body: variables }) }),
+  create: async ({ resource, variables }) => ({
+    data: (await answer(platform.POST('/api/{resource}', { params: { path: { resource } }, body: variables as Row }))) as never,
+  }),
 
   update: async ({ resource, id, variables }) => {
     const version = (variables as { version?: unknown }).version;
     const headers: Record<string, string> = typeof version === 'number' ? { 'If-Match': `W/"${version}"` } : {};
-    return { data: await api(recordPath(resource, id), { method: 'PUT', body: variables, headers }) };
+    return {
+      data: (await answer(platform.PUT('/api/{resource}/{key}', { params: { path: { resource, key: id } }, body: variables as Row, headers }))) as never,
+    };
   },
 
   deleteOne: async ({ resource, id }) => {
-    await api(recordPath(resource, id), { method: 'DELETE' });
+    await answer(platform.DELETE('/api/{resource}/{key}', { params: { path: { resource, key: id } } }));
     return { data: { id } as never };
-  },
-
-  custom: async ({ url, method, payload, query }) => {
-    const search = query ? `?${new URLSearchParams(query as Record<string, string>)}` : '';
-    const upper = method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-    return { data: await api(`${url}${search}`, { method: upper, body: payload }) };
   },
 };

@@ -5,15 +5,15 @@
  */
 import { createContext, useContext } from 'react';
 import type { ConsoleManifest, ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 
 /** Where the gateway serves the manifest (gateway/src/console). */
-export const MANIFEST_PATH = '/console/resources.json';
+export const MANIFEST_PATH = '/console/resources.json' as const;
 
 /** The manifest, once per page load (a second call answers the same promise). */
 let loading: Promise<ConsoleManifest> | undefined;
 export function loadManifest(): Promise<ConsoleManifest> {
-  loading ??= api<ConsoleManifest>(MANIFEST_PATH).catch((error: unknown) => {
+  loading ??= answer(platform.GET(MANIFEST_PATH)).catch((error: unknown) => {
     loading = undefined;
     throw error;
   });

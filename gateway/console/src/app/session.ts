@@ -4,7 +4,7 @@
  * a logout or a session's end drop it.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import type { Me } from '../shell/access.tsx';
 
 /** The query-cache key of the logged-in user. */
@@ -15,7 +15,7 @@ const ME_FRESH_MS = 60_000;
 
 /** GET /api/auth/me: the user, its current tenant and its roles there. */
 export function fetchMe(): Promise<Me> {
-  return api<Me>('/api/auth/me');
+  return answer(platform.GET('/api/auth/me'));
 }
 
 /** The user from the cache, or from the API when the cache has none (or an old one). */

@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useT } from '../shell/i18n.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { shellMessages } from './messages.ts';
 
 /**
- * The accounts the user may work in (me.userProcess's selects): choosing one moves the session
+ * The accounts the user may work in (me.userProcess's userProcessSelects): choosing one moves the session
  * there (`POST /api/auth/switch-account`), then the user, roles and every query are loaded again.
  */
 export function TenantSwitcher() {
@@ -17,7 +17,7 @@ export function TenantSwitcher() {
   const id = useId();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const selects = me.userProcess?.userProcessSelects ?? me.userProcess?.selects ?? [];
+  const selects = me.userProcess?.userProcessSelects ?? [];
   if (selects.length < 2) {
     return (
       <span className="header-item">
@@ -36,7 +36,7 @@ export function TenantSwitcher() {
           setBusy(true);
           setError(null);
           try {
-            await api('/api/auth/switch-account', { method: 'POST', body: { accountNo: event.target.value } });
+            await answer(platform.POST('/api/auth/switch-account', { body: { accountNo: event.target.value } }));
             await queryClient.resetQueries();
           } catch (failure) {
             setError(failure);
@@ -46,7 +46,7 @@ export function TenantSwitcher() {
         }}
       >
         {selects.map((select) => (
-          <option key={select.accountNo} value={select.accountNo}>
+          <option key={select.accountNo} value={select.accountNo ?? ''}>
             {select.accountName ? `${select.accountName} (${select.accountNo})` : select.accountNo}
           </option>
         ))}

@@ -2,7 +2,8 @@ import { useContext, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useOne, useUpdate } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { api, ApiError } from '../shell/api.ts';
+import { answer, ApiError, platform } from '../shell/api.ts';
+import type { Row } from '../shell/console-paths.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
@@ -13,8 +14,6 @@ import { RecordForm } from './record-form.tsx';
 import { ConflictDialog } from './conflict-dialog.tsx';
 import { differingFields, toFormValues, toRequestBody, type FormValues } from './form-values.ts';
 import { recordPath } from './record-link.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * An update of any resource (`PUT /api/{path}/{key}` with its `version` and `If-Match`). When the
@@ -48,7 +47,7 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
     setReloading(true);
     setReloadError(null);
     try {
-      const current = await api<Row>(`/api/${resource.path}/${encodeURIComponent(keyValue)}`);
+      const current = await answer(platform.GET('/api/{resource}/{key}', { params: { path: { resource: resource.path, key: keyValue } } }));
       const mine = differingFields(toFormValues(resource, base), values);
       const fresh = toFormValues(resource, current);
       const theirs = differingFields(toFormValues(resource, base), fresh).filter((name) => !formFields(resource).find((f) => f.name === name)?.writeOnly);

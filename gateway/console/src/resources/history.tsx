@@ -1,21 +1,12 @@
 import { useContext, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { crudMessages } from './messages.ts';
 import { fieldLabel } from './labels.ts';
 import { LOCALES } from './field-value.tsx';
-
-interface HistoryEvent {
-  id: string;
-  type: string;
-  occurredAt: string;
-  userCode: string;
-  version: number;
-  changes: Record<string, { from: unknown; to: unknown }> | null;
-}
 
 const SIZE = 20;
 
@@ -36,7 +27,9 @@ export function RecordHistory({ resource, keyValue, round = 0 }: { resource: Con
   const history = useQuery({
     queryKey: ['console', 'history', resource.path, keyValue, page, round],
     queryFn: ({ signal }) =>
-      api<{ content: HistoryEvent[]; last: boolean }>(`/api/${resource.path}/${encodeURIComponent(keyValue)}/history?page=${page}&size=${SIZE}`, { signal }),
+      answer(
+        platform.GET('/api/{resource}/{key}/history', { params: { path: { resource: resource.path, key: keyValue }, query: { page, size: SIZE } }, signal }),
+      ),
     retry: false,
   });
   const label = (name: string) => fieldLabel(resource.fields.find((field) => field.name === name) ?? { name }, language);

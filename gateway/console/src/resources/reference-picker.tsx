@@ -1,12 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
+import type { Row } from '../shell/console-paths.ts';
 import { referenceName } from '../app/reference-name.ts';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
-
-type Row = Record<string, unknown>;
 
 const MATCHES = 10;
 
@@ -17,11 +16,13 @@ function useMatches(target: ConsoleResource, term: string, crProcessId: number, 
     enabled,
     staleTime: 30_000,
     queryFn: async ({ signal }) => {
-      const page = await api<{ content: Row[] }>(`/api/${target.path}/list`, {
-        method: 'POST',
-        body: { page: 0, size: MATCHES, searchTerm: term || undefined, filter: { crProcessId } },
-        signal,
-      });
+      const page = await answer(
+        platform.POST('/api/{resource}/list', {
+          params: { path: { resource: target.path } },
+          body: { page: 0, size: MATCHES, searchTerm: term || undefined, filter: { crProcessId } },
+          signal,
+        }),
+      );
       return page.content;
     },
   });

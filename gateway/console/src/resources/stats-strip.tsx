@@ -1,14 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
-
-interface Stats {
-  totalCount: number;
-  activeCount: number;
-  passiveCount: number;
-}
 
 /**
  * Total, active and passive records (`GET /api/{path}/stats`, docs/interface.md#crud): the caller's
@@ -18,10 +12,10 @@ interface Stats {
  */
 export function StatsStrip({ resource, crProcessId, superUser }: { resource: ConsoleResource; crProcessId: number; superUser: boolean }) {
   const t = useT(crudMessages);
-  const search = superUser ? `?${new URLSearchParams({ crProcessId: String(crProcessId) })}` : '';
+  const query = superUser ? { crProcessId } : {};
   const { data: stats, isError } = useQuery({
-    queryKey: ['data', 'default', resource.path, 'stats', search],
-    queryFn: () => api<Stats>(`/api/${resource.path}/stats${search}`),
+    queryKey: ['data', 'default', resource.path, 'stats', query],
+    queryFn: () => answer(platform.GET('/api/{resource}/stats', { params: { path: { resource: resource.path }, query } })),
     retry: false,
   });
   if (isError || !stats) return null;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../shell/api.ts';
+import { answer, platform } from '../shell/api.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
@@ -12,11 +12,8 @@ function useAccountOf(crProcessId: number | undefined) {
     enabled: crProcessId !== undefined,
     staleTime: 5 * 60_000,
     queryFn: async ({ signal }) => {
-      const page = await api<{ content: { accountNo: string; accountName?: string }[] }>('/api/account/list', {
-        method: 'POST',
-        body: { page: 0, size: 1, filter: { crProcessId } },
-        signal,
-      });
+      if (crProcessId === undefined) return null;
+      const page = await answer(platform.POST('/api/account/list', { body: { page: 0, size: 1, filter: { crProcessId } }, signal }));
       return page.content[0] ?? null;
     },
   });
@@ -34,7 +31,7 @@ export function TenantPicker({ value, onChange }: { value: number; onChange: (cr
   const { me } = useAccess();
   const id = useId();
   const account = useAccountOf(Number.isInteger(value) && value > 0 ? value : undefined);
-  const selects = me.userProcess?.userProcessSelects ?? me.userProcess?.selects ?? [];
+  const selects = me.userProcess?.userProcessSelects ?? [];
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   useEffect(() => {
@@ -59,7 +56,7 @@ export function TenantPicker({ value, onChange }: { value: number; onChange: (cr
       />
       <datalist id={`${id}-known`}>
         {selects.map((select) => (
-          <option key={select.accountNo} value={select.crProcessId}>
+          <option key={select.accountNo} value={select.crProcessId ?? undefined}>
             {select.accountName ?? select.accountNo}
           </option>
         ))}

@@ -4,27 +4,10 @@
  * not offered; the services refuse it anyway (decisions.md §2).
  */
 import { createContext, useContext } from 'react';
+import type { Me as MeAnswer } from '@platform/client/schema.d.ts';
 
-/** An account the user may switch to: its number, name and tenant. */
-export interface TenantSelect {
-  accountNo: string;
-  crProcessId?: number;
-  accountName?: string;
-}
-
-export interface Me {
-  userCode: string;
-  superUser: boolean;
-  accountNo: string;
-  crProcessId: number;
-  /** Role codes held in the current tenant (`branch:read`, `accrual:approve`). */
-  roles: readonly string[];
-  userProcess?: {
-    /** The accounts the user may work in (docs/interface.md#identity), ordered by accountNo. */
-    userProcessSelects?: readonly TenantSelect[];
-    selects?: readonly TenantSelect[];
-  } & Record<string, unknown>;
-}
+/** The logged-in user as GET /api/auth/me answers it (the API document's `Me`): its tenant and its role codes there (`branch:read`). */
+export type Me = MeAnswer;
 
 export interface Access {
   me: Me;

@@ -1,11 +1,24 @@
 import { useState } from 'react';
 import type { RecordActionsProps } from '../../extensions/types.ts';
-import { api, ApiError } from '../../shell/api.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { Modal } from '../operations/modal.tsx';
 import { accrualMessages, stateMessages } from './messages.ts';
 import { offeredMoves, type AccrualMove } from './moves.ts';
+
+/** POST /api/accrual/{id}/{move}; `note` is the invoice number of an invoice, the reason of a cancel. */
+function moveAccrual(id: number, move: AccrualMove, note: string | undefined) {
+  const params = { path: { id } };
+  switch (move) {
+    case 'approve':
+      return answer(platform.POST('/api/accrual/{id}/approve', { params }));
+    case 'invoice':
+      return answer(platform.POST('/api/accrual/{id}/invoice', { params, body: note === undefined ? undefined : { invoiceNo: note } }));
+    case 'cancel':
+      return answer(platform.POST('/api/accrual/{id}/cancel', { params, body: note === undefined ? undefined : { reason: note } }));
+  }
+}
 
 /**
  * The accrual's record actions: Approve, Mark invoiced (asking an optional invoice number) and
@@ -25,16 +38,13 @@ export function AccrualActions({ record, refresh }: RecordActionsProps) {
   const id = String(record.id);
   const moves = offeredMoves(record.accrualStatus, can);
 
-  const run = async (move: AccrualMove, body?: Record<string, string>) => {
+  const run = async (move: AccrualMove, note?: string) => {
     setBusy(true);
     setError(undefined);
     setDone(undefined);
     try {
-      const moved = await api<{ accrualStatus: keyof typeof stateMessages.en }>(`/api/accrual/${encodeURIComponent(id)}/${move}`, {
-        method: 'POST',
-        ...(body ? { body } : {}),
-      });
-      setDone(t('moved', { id, state: stateName(moved.accrualStatus) }));
+      const moved = await moveAccrual(Number(record.id), move, note);
+      setDone(t('moved', { id, state: stateName(moved.accrualStatus as keyof typeof stateMessages.en) }));
       setAsking(undefined);
       refresh();
     } catch (failure) {
@@ -80,8 +90,7 @@ export function AccrualActions({ record, refresh }: RecordActionsProps) {
             event.preventDefault();
             if (!asking) return;
             const value = text.trim();
-            const field = asking === 'cancel' ? 'reason' : 'invoiceNo';
-            void run(asking, value === '' ? undefined : { [field]: value });
+            void run(asking, value === '' ? undefined : value);
           }}
         >
           {asking === 'cancel' && <p>{t('cancelWarning')}</p>}

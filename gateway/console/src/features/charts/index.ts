@@ -6,6 +6,6 @@
 export { BarChart, type Bar } from './bar-chart.tsx';
 export { TimeChart, type TimePoint } from './time-chart.tsx';
 export { Meter } from './meter.tsx';
-export { StatsBar, StatsBarView, type Statistics } from './stats-bar.tsx';
+export { StatsBar, StatsBarView } from './stats-bar.tsx';
 export { ChartTable, type ChartRow } from './chart-table.tsx';
 export type { Tone } from './tone.ts';

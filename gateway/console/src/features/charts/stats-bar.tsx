@@ -1,15 +1,10 @@
-import { useEffect, useId, useState } from 'react';
-import { api, ApiError } from '../../shell/api.ts';
+import { useId } from 'react';
+import type { Statistics } from '@platform/client/schema.d.ts';
+import { answer, platform } from '../../shell/api.ts';
 import { defineMessages, useT } from '../../shell/i18n.tsx';
+import { useLoad } from '../../shell/use-load.ts';
 import { ChartTable } from './chart-table.tsx';
 import './charts.css';
-
-/** An entity's statistics (`GET /api/{path}/stats`, docs/interface.md#crud). */
-export interface Statistics {
-  totalCount: number;
-  activeCount: number;
-  passiveCount: number;
-}
 
 const messages = defineMessages({
   en: {
@@ -83,21 +78,11 @@ export function StatsBarView({ name, stats }: { name: string; stats: Statistics 
  */
 export function StatsBar({ path, name, crProcessId }: { path: string; name: string; crProcessId: number }) {
   const t = useT(messages);
-  const [stats, setStats] = useState<Statistics>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    const controller = new AbortController();
-    setStats(undefined);
-    setError(undefined);
-    api<Statistics>(`/api/${encodeURIComponent(path)}/stats?crProcessId=${crProcessId}`, { signal: controller.signal })
-      .then(setStats)
-      .catch((failure: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(failure instanceof ApiError ? failure.message : String(failure));
-      });
-    return () => controller.abort();
-  }, [path, crProcessId]);
-  if (error) return <p role="alert">{error}</p>;
-  if (!stats) return <p aria-busy="true">{t('loading')}</p>;
-  return <StatsBarView name={name} stats={stats} />;
+  const stats = useLoad(
+    (signal) => answer(platform.GET('/api/{resource}/stats', { params: { path: { resource: path }, query: { crProcessId } }, signal })),
+    [path, crProcessId],
+  );
+  if (stats.error) return <p role="alert">{stats.error}</p>;
+  if (!stats.value) return <p aria-busy="true">{t('loading')}</p>;
+  return <StatsBarView name={name} stats={stats.value} />;
 }

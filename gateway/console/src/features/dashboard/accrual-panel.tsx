@@ -1,10 +1,10 @@
 import { useContext } from 'react';
-import { api } from '../../shell/api.ts';
+import { answer, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { BarChart, TimeChart, type Tone } from '../charts/index.ts';
 import { stateMessages } from '../accruals/messages.ts';
-import { useLoader } from '../operations/use-loader.ts';
-import { currenciesOf, formatAmount, formatCount, monthSeries, STATES, type AccrualSummary } from './figures.ts';
+import { useLoad } from '../../shell/use-load.ts';
+import { currenciesOf, formatAmount, formatCount, monthSeries, STATES } from './figures.ts';
 import { dashboardMessages } from './messages.ts';
 
 const TONES: Record<(typeof STATES)[number], Tone> = { PENDING: 'warn', APPROVED: 'accent', INVOICED: 'ok', CANCELLED: 'muted' };
@@ -17,7 +17,7 @@ export function AccrualPanel({ crProcessId }: { crProcessId: number }) {
   const t = useT(dashboardMessages);
   const stateName = useT(stateMessages);
   const language = useContext(LanguageContext);
-  const summary = useLoader((signal) => api<AccrualSummary>(`/api/accrual/summary?crProcessId=${crProcessId}`, { signal }), [crProcessId]);
+  const summary = useLoad((signal) => answer(platform.GET('/api/accrual/summary', { params: { query: { crProcessId } }, signal })), [crProcessId]);
   const data = summary.value;
   const counts = STATES.map((state) => ({
     label: stateName(state),

@@ -1,20 +1,8 @@
+import type { operations } from '@platform/client/schema.d.ts';
 import type { Language } from '../../shell/language.ts';
 
-/** GET /api/accrual/summary (docs/interface.md#partner-operations). */
-export interface AccrualSummary {
-  states: { accrualStatus: string; currencyCode: string; count: number; amount: string }[];
-  months: { month: string; currencyCode: string; count: number; amount: string }[];
-}
-
-/** GET /api/dms-file/usage (docs/interface.md#files). */
-export interface StorageUsage {
-  usedBytes: number;
-  fileCount: number;
-  storageQuotaBytes: number | null;
-}
-
-/** GET /api/session/daily (docs/interface.md#sessions-and-logs). */
-export type SessionDays = { day: string; count: number }[];
+/** GET /api/accrual/summary (docs/interface.md#partner-operations), as the API document gives it. */
+export type AccrualSummary = operations['accrualSummary']['responses'][200]['content']['application/json'];
 
 export const STATES = ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED'] as const;
 

@@ -1,8 +1,7 @@
-import { api } from '../../shell/api.ts';
+import { answer, platform } from '../../shell/api.ts';
 import { useT } from '../../shell/i18n.tsx';
 import { TimeChart } from '../charts/index.ts';
-import { useLoader } from '../operations/use-loader.ts';
-import type { SessionDays } from './figures.ts';
+import { useLoad } from '../../shell/use-load.ts';
 import { dashboardMessages } from './messages.ts';
 
 /**
@@ -11,7 +10,7 @@ import { dashboardMessages } from './messages.ts';
  */
 export function SessionsPanel({ crProcessId }: { crProcessId: number }) {
   const t = useT(dashboardMessages);
-  const days = useLoader((signal) => api<SessionDays>(`/api/session/daily?days=14&crProcessId=${crProcessId}`, { signal }), [crProcessId]);
+  const days = useLoad((signal) => answer(platform.GET('/api/session/daily', { params: { query: { days: 14, crProcessId } }, signal })), [crProcessId]);
   const data = days.value ?? [];
   const total = data.reduce((sum, day) => sum + day.count, 0);
   return (

@@ -1,16 +1,16 @@
 import { useContext } from 'react';
-import { api } from '../../shell/api.ts';
+import { answer, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { Meter } from '../charts/index.ts';
-import { useLoader } from '../operations/use-loader.ts';
-import { formatBytes, formatCount, formatPercent, type StorageUsage } from './figures.ts';
+import { useLoad } from '../../shell/use-load.ts';
+import { formatBytes, formatCount, formatPercent } from './figures.ts';
 import { dashboardMessages } from './messages.ts';
 
 /** The tenant's document storage against its quota (GET /api/dms-file/usage: what an upload's quota check sums). */
 export function StoragePanel({ crProcessId }: { crProcessId: number }) {
   const t = useT(dashboardMessages);
   const language = useContext(LanguageContext);
-  const usage = useLoader((signal) => api<StorageUsage>(`/api/dms-file/usage?crProcessId=${crProcessId}`, { signal }), [crProcessId]);
+  const usage = useLoad((signal) => answer(platform.GET('/api/dms-file/usage', { params: { query: { crProcessId } }, signal })), [crProcessId]);
   const data = usage.value;
   const used = data ? formatBytes(data.usedBytes, language) : '';
   const files = data ? formatCount(data.fileCount, language) : '';

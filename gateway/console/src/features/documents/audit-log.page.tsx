@@ -4,31 +4,28 @@
  */
 import { useContext, useState } from 'react';
 import { Link } from 'react-router';
-import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
-import { api } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { useResourceDef } from '../../app/manifest.tsx';
 import { PageNav } from '../../ui/page-nav.tsx';
-import { listOf, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
+import { listAuditLog, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { formatInstant } from './format.ts';
 import { useTenantId } from './tenant.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 import './documents.css';
+
+/** An audited action (the select offers the manifest's, which come from the same registry as the document's). */
+type AuditAction = NonNullable<DmsAuditLog['action']>;
 
 export function AuditLogPage() {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
   const crProcessId = useTenantId();
   const [page, setPage] = useState(0);
-  const [action, setAction] = useState('');
-  const rows = useLoad(
-    (signal) => listOf<DmsAuditLog>('dms-audit-log', crProcessId, { page, size: 50, filter: action ? { action } : {} }, signal),
-    [crProcessId, page, action],
-  );
+  const [action, setAction] = useState<AuditAction | ''>('');
+  const rows = useLoad((signal) => listAuditLog(crProcessId, { page, size: 50, filter: action ? { action } : {} }, signal), [crProcessId, page, action]);
   // the audited actions as the registry declares them (the manifest), so a new one needs no console code
-  const manifest = useLoad((signal) => api<ConsoleManifest>('/console/resources.json', { signal }), []);
-  const actions =
-    manifest.value?.resources.find((resource) => resource.path === 'dms-audit-log')?.fields.find((field) => field.name === 'action')?.values ?? [];
+  const actions = useResourceDef('dms-audit-log')?.fields.find((field) => field.name === 'action')?.values ?? [];
   const [check, setCheck] = useState<ChainCheck>();
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string>();
@@ -69,7 +66,7 @@ export function AuditLogPage() {
           id="doc-audit-action"
           value={action}
           onChange={(event) => {
-            setAction(event.target.value);
+            setAction(event.target.value as AuditAction | '');
             setPage(0);
           }}
         >

@@ -1,16 +1,21 @@
 /**
  * The document service's calls the console makes (docs/interface.md "Files", "Share links",
  * "Retention and audit"; libs/contracts/src/dms/**), typed by what they answer, so the pages read
- * records rather than untyped JSON. Every call goes through shell/api.ts (cookie, language, CSRF).
- * The types follow from the typed client's schema (libs/client/src/schema.d.ts, generated from the
- * API document), so a change of the document changes them; the import is type-only, so none of the
- * client's code enters the bundle.
+ * records rather than untyped JSON. Every call goes through the typed client (shell/api.ts: cookie,
+ * language, CSRF), whose paths, bodies and answers are the API document's (libs/client/src/schema.d.ts),
+ * so a change of the document changes them.
  */
-import type { components, DmsFileDownloadUrl, DmsFilePage, DmsShareLinkCreate, operations } from '@platform/client/schema.d.ts';
-import { api } from '../../shell/api.ts';
-
-/** A PageResponse (docs/interface.md#lists): every list answers this shape, the API document names it once per entity. */
-export type Page<T> = Omit<DmsFilePage, 'content'> & { content: T[] };
+import type {
+  components,
+  DmsAuditLogPageRequest,
+  DmsCategoryPageRequest,
+  DmsFilePageRequest,
+  DmsShareLinkCreate,
+  DmsShareLinkPageRequest,
+  operations,
+} from '@platform/client/schema.d.ts';
+import { answer, platform } from '../../shell/api.ts';
+import type { Page } from '../../shell/console-paths.ts';
 
 /** A category as the API document gives it: `parentId` is null for a top-level one. */
 export type DmsCategory = components['schemas']['DmsCategory'];
@@ -43,82 +48,116 @@ export type ChainCheck = operations['verifyAuditLogs']['responses'][200]['conten
 /** `T` with the fields `K` required and never null: where the console relies on them, said why at each use. */
 type Present<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 
-export interface ListQuery {
+/** A list's page, search and order; `filter` is the entity's filter as the document gives it, but the tenant (the page's). */
+export interface ListQuery<Filter> {
   page?: number;
   size?: number;
   searchTerm?: string;
-  filter?: Record<string, string | number | boolean>;
+  filter?: Omit<Filter, 'crProcessId'>;
   sorts?: { field: string; direction: 'ASC' | 'DESC' }[];
 }
 
-/** POST /api/{path}/list for the tenant, newest first unless told. */
-export function listOf<T>(path: string, crProcessId: number, query: ListQuery = {}, signal?: AbortSignal): Promise<Page<T>> {
-  const body = {
+/** The PageRequest of a list for the tenant, newest first unless told. */
+function pageRequest<Filter>(crProcessId: number, query: ListQuery<Filter>) {
+  return {
     page: query.page ?? 0,
     size: query.size ?? 20,
     searchTerm: query.searchTerm || undefined,
     sorts: query.sorts ?? [{ field: 'id', direction: 'DESC' }],
     filter: { ...query.filter, crProcessId },
   };
-  return api<Page<T>>(`/api/${path}/list`, { body, signal });
+}
+
+/** POST /api/dms-category/list for the tenant. */
+export function listCategories(crProcessId: number, query: ListQuery<DmsCategoryPageRequest['filter']>, signal?: AbortSignal) {
+  return answer(platform.POST('/api/dms-category/list', { body: pageRequest(crProcessId, query), signal }));
+}
+
+/** POST /api/dms-file/list for the tenant. */
+export function listFiles(crProcessId: number, query: ListQuery<DmsFilePageRequest['filter']>, signal?: AbortSignal) {
+  return answer(platform.POST('/api/dms-file/list', { body: pageRequest(crProcessId, query), signal }));
+}
+
+/** POST /api/dms-share-link/list for the tenant; the links as DmsShareLink says why. */
+export async function listShareLinks(crProcessId: number, query: ListQuery<DmsShareLinkPageRequest['filter']>, signal?: AbortSignal) {
+  return (await answer(platform.POST('/api/dms-share-link/list', { body: pageRequest(crProcessId, query), signal }))) as Page<DmsShareLink>;
+}
+
+/** POST /api/dms-audit-log/list for the tenant. */
+export function listAuditLog(crProcessId: number, query: ListQuery<DmsAuditLogPageRequest['filter']>, signal?: AbortSignal) {
+  return answer(platform.POST('/api/dms-audit-log/list', { body: pageRequest(crProcessId, query), signal }));
 }
 
 /** Every category of the tenant (pages of 500 until the last): the tree needs them all. */
 export async function allCategories(crProcessId: number, signal?: AbortSignal): Promise<DmsCategory[]> {
   const all: DmsCategory[] = [];
   for (let page = 0; ; page++) {
-    const answer = await listOf<DmsCategory>('dms-category', crProcessId, { page, size: 500, sorts: [{ field: 'categoryName', direction: 'ASC' }] }, signal);
+    const answer = await listCategories(crProcessId, { page, size: 500, sorts: [{ field: 'categoryName', direction: 'ASC' }] }, signal);
     all.push(...answer.content);
     if (answer.last || answer.empty) return all;
   }
 }
 
 export function createCategory(crProcessId: number, categoryName: string, parentId: number | undefined): Promise<DmsCategory> {
-  return api<DmsCategory>('/api/dms-category', {
-    body: { crProcessId, categoryName, ...(parentId === undefined ? {} : { parentId }) },
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
-  });
+  return answer(
+    platform.POST('/api/dms-category', {
+      body: { crProcessId, categoryName, ...(parentId === undefined ? {} : { parentId }) },
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+    }),
+  );
 }
 
 export function getFile(id: number, signal?: AbortSignal): Promise<DmsFile> {
-  return api<DmsFile>(`/api/dms-file/${id}`, { signal });
+  return answer(platform.GET('/api/dms-file/{key}', { params: { path: { key: id } }, signal }));
 }
 
 /** A signed URL for the file's bytes: `inline` for a preview (types safe to show), else an attachment. */
-export function downloadUrl(id: number, inline: boolean, signal?: AbortSignal): Promise<DmsFileDownloadUrl> {
-  return api(`/api/dms-file/${id}/download-url?inline=${inline}`, { signal });
+export function downloadUrl(id: number, inline: boolean, signal?: AbortSignal) {
+  return answer(platform.GET('/api/dms-file/{id}/download-url', { params: { path: { id }, query: { inline: String(inline) } }, signal }));
 }
 
 export function moveFile(id: number, categoryId: number): Promise<DmsFile> {
-  return api<DmsFile>(`/api/dms-file/${id}/category?categoryId=${categoryId}`, { method: 'PUT' });
+  return answer(platform.PUT('/api/dms-file/{id}/category', { params: { path: { id }, query: { categoryId } } }));
 }
 
 /** A legal hold is the file's `legalHold` field, written by an update (a merge: only it and the version). */
 export function setLegalHold(file: DmsFile, legalHold: boolean): Promise<DmsFile> {
-  return api<DmsFile>(`/api/dms-file/${file.id}`, { method: 'PUT', body: { legalHold }, headers: { 'If-Match': `W/"${file.version}"` } });
+  return answer(
+    platform.PUT('/api/dms-file/{key}', { params: { path: { key: file.id } }, body: { legalHold }, headers: { 'If-Match': `W/"${file.version}"` } }),
+  );
 }
 
-export function deleteRecord(path: string, id: number, version?: number): Promise<void> {
-  return api<void>(`/api/${path}/${id}`, { method: 'DELETE', headers: version === undefined ? {} : { 'If-Match': `W/"${version}"` } });
+export function deleteFile(file: DmsFile): Promise<void> {
+  return answer(platform.DELETE('/api/dms-file/{key}', { params: { path: { key: file.id } }, headers: { 'If-Match': `W/"${file.version}"` } }));
+}
+
+export function deleteShareLink(link: DmsShareLink): Promise<void> {
+  return answer(platform.DELETE('/api/dms-share-link/{key}', { params: { path: { key: link.id } }, headers: { 'If-Match': `W/"${link.version}"` } }));
 }
 
 /** What the new-link form sets: the rest of the create body (tenant, file) comes from the page. */
 export type NewShareLink = Pick<DmsShareLinkCreate, 'password' | 'expiresAt' | 'maxDownloads'>;
 
-export function createShareLink(crProcessId: number, fileId: number, link: NewShareLink): Promise<DmsShareLink> {
-  return api<DmsShareLink>('/api/dms-share-link', { body: { crProcessId, fileId, ...link }, headers: { 'Idempotency-Key': crypto.randomUUID() } });
+export async function createShareLink(crProcessId: number, fileId: number, link: NewShareLink): Promise<DmsShareLink> {
+  const created = await answer(
+    platform.POST('/api/dms-share-link', { body: { crProcessId, fileId, ...link }, headers: { 'Idempotency-Key': crypto.randomUUID() } }),
+  );
+  return created as DmsShareLink;
 }
 
-export function setShareLinkActive(link: DmsShareLink, status: boolean): Promise<DmsShareLink> {
-  return api<DmsShareLink>(`/api/dms-share-link/${link.id}`, { method: 'PUT', body: { status }, headers: { 'If-Match': `W/"${link.version}"` } });
+export async function setShareLinkActive(link: DmsShareLink, status: boolean): Promise<DmsShareLink> {
+  const updated = await answer(
+    platform.PUT('/api/dms-share-link/{key}', { params: { path: { key: link.id } }, body: { status }, headers: { 'If-Match': `W/"${link.version}"` } }),
+  );
+  return updated as DmsShareLink;
 }
 
 export function retentionDryRun(policyId: number): Promise<DryRun> {
-  return api<DryRun>(`/api/dms-retention-policy/${policyId}/dry-run`);
+  return answer(platform.GET('/api/dms-retention-policy/{id}/dry-run', { params: { path: { id: policyId } } }));
 }
 
 export function verifyAuditChain(crProcessId: number): Promise<ChainCheck> {
-  return api<ChainCheck>(`/api/dms-audit-log/verify?crProcessId=${crProcessId}`);
+  return answer(platform.GET('/api/dms-audit-log/verify', { params: { query: { crProcessId } } }));
 }
 
 /**

@@ -14,7 +14,7 @@ import { FileList } from './file-list.view.tsx';
 import { NewCategoryForm } from './new-category.form.tsx';
 import { UploadPanel } from './upload.panel.tsx';
 import { useTenantId } from './tenant.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 import { useUploads } from './use-uploads.ts';
 import './documents.css';
 

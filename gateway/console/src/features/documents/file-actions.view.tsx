@@ -7,10 +7,10 @@ import { useState, type MouseEvent } from 'react';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { ConfirmDialog } from './confirm.dialog.tsx';
-import { deleteRecord, downloadUrl, moveFile, setLegalHold, type DmsFile } from './dms.api.ts';
+import { deleteFile, downloadUrl, moveFile, setLegalHold, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { fileLabel } from './format.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 
 export interface FileActionsProps {
   file: DmsFile;
@@ -106,7 +106,7 @@ export function FileActions({ file, categories, onChanged, onDeleted }: FileActi
         title={t('deleteFile')}
         question={t('confirmDeleteFile', { name: fileLabel(file) })}
         onConfirm={async () => {
-          await deleteRecord('dms-file', file.id, file.version);
+          await deleteFile(file);
           onDeleted();
         }}
         onClose={() => setDeleting(false)}

@@ -6,10 +6,10 @@ import { useContext, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { PageNav } from '../../ui/page-nav.tsx';
-import { listOf, type DmsFile } from './dms.api.ts';
+import { listFiles } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 
 export interface FileListProps {
   crProcessId: number;
@@ -35,7 +35,7 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
   }
 
   const files = useLoad(
-    (signal) => listOf<DmsFile>('dms-file', crProcessId, { page, size: SIZE, searchTerm, filter: categoryId === undefined ? {} : { categoryId } }, signal),
+    (signal) => listFiles(crProcessId, { page, size: SIZE, searchTerm, filter: categoryId === undefined ? {} : { categoryId } }, signal),
     [crProcessId, categoryId, page, searchTerm, round],
   );
 

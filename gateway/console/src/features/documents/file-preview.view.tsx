@@ -8,7 +8,7 @@ import { useT } from '../../shell/i18n.tsx';
 import { downloadUrl, type DmsFile } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { fileLabel } from './format.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 
 /** The types the service shows inline and a page can embed (SVG is served as an attachment). */
 function previewKind(mimeType: string | null): 'image' | 'pdf' | undefined {

@@ -16,7 +16,7 @@ import { FilePreview } from './file-preview.view.tsx';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { ShareLinks } from './share-links.view.tsx';
 import { useTenantId } from './tenant.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 import './documents.css';
 
 export function FilePage() {

@@ -8,16 +8,16 @@ import { useContext, useState, type FormEvent } from 'react';
 import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { ConfirmDialog } from './confirm.dialog.tsx';
-import { createShareLink, deleteRecord, listOf, setShareLinkActive, sharePageUrl, type DmsShareLink, type NewShareLink } from './dms.api.ts';
+import { createShareLink, deleteShareLink, listShareLinks, setShareLinkActive, sharePageUrl, type DmsShareLink, type NewShareLink } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { formatInstant } from './format.ts';
-import { useLoad } from './use-load.ts';
+import { useLoad } from '../../shell/use-load.ts';
 
 export function ShareLinks({ crProcessId, fileId }: { crProcessId: number; fileId: number }) {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
   const access = useAccess();
-  const links = useLoad((signal) => listOf<DmsShareLink>('dms-share-link', crProcessId, { size: 100, filter: { fileId } }, signal), [crProcessId, fileId]);
+  const links = useLoad((signal) => listShareLinks(crProcessId, { size: 100, filter: { fileId } }, signal), [crProcessId, fileId]);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [deleting, setDeleting] = useState<DmsShareLink>();
@@ -103,7 +103,7 @@ export function ShareLinks({ crProcessId, fileId }: { crProcessId: number; fileI
         title={t('deleteShareLink')}
         question={deleting ? sharePageUrl(deleting.token) : ''}
         onConfirm={async () => {
-          if (deleting) await deleteRecord('dms-share-link', deleting.id, deleting.version);
+          if (deleting) await deleteShareLink(deleting);
           links.reload();
         }}
         onClose={() => setDeleting(undefined)}

@@ -1,8 +1,8 @@
 import { useContext } from 'react';
+import type { ExceptionEntry } from '@platform/client/schema.d.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { formatInstant } from './format.ts';
 import { operationsMessages } from './messages.ts';
-import type { ExceptionEntry } from './page-types.ts';
 
 /** One exception-log entry in full: what failed, where, for whom, and its stack. */
 export function ExceptionDetails({ entry }: { entry: ExceptionEntry }) {

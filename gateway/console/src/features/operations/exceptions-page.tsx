@@ -1,12 +1,12 @@
 import { useContext, useState } from 'react';
-import { api, ApiError } from '../../shell/api.ts';
+import type { ExceptionEntry, operations } from '@platform/client/schema.d.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { useLoad } from '../../shell/use-load.ts';
 import { ExceptionDetails } from './exception-details.tsx';
 import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
-import type { ExceptionEntry, Page } from './page-types.ts';
-import { PageNav } from '../../ui/page-nav.tsx';
-import { useLoader } from './use-loader.ts';
+import { OperatorTable } from './operator-table.tsx';
 import './operations.css';
 
 const SIZE = 20;
@@ -24,8 +24,12 @@ interface Filter {
 
 const EMPTY: Filter = { service: '', errorCode: '', userCode: '', crProcessId: '', from: '', to: '' };
 
-function filterBody(filter: Filter): Record<string, string | number> {
-  const body: Record<string, string | number> = {};
+/** The list's filter as the API document gives it. */
+type ExceptionFilter = NonNullable<operations['exceptionPage']['requestBody']['content']['application/json']['filter']>;
+
+/** The filter as the exception list takes it: only the fields filled in. */
+function filterBody(filter: Filter): ExceptionFilter {
+  const body: ExceptionFilter = {};
   for (const name of ['service', 'errorCode', 'userCode'] as const) if (filter[name].trim()) body[name] = filter[name].trim();
   if (filter.crProcessId.trim()) body.crProcessId = Number(filter.crProcessId);
   const from = localToIso(filter.from);
@@ -49,8 +53,8 @@ export function ExceptionsPage() {
   const [draft, setDraft] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
   const [page, setPage] = useState(0);
-  const entries = useLoader(
-    (signal) => api<Page<ExceptionEntry>>('/api/logs/exceptions/list', { method: 'POST', body: { page, size: SIZE, filter: filterBody(filter) }, signal }),
+  const entries = useLoad(
+    (signal) => answer(platform.POST('/api/logs/exceptions/list', { body: { page, size: SIZE, filter: filterBody(filter) }, signal })),
     [page, filter],
   );
 
@@ -62,7 +66,7 @@ export function ExceptionsPage() {
       return;
     }
     try {
-      setFound(await api<ExceptionEntry>(`/api/logs/exceptions/${encodeURIComponent(wanted)}`));
+      setFound(await answer(platform.GET('/api/logs/exceptions/{refId}', { params: { path: { refId: wanted } } })));
     } catch (failure) {
       setFindError(failure instanceof ApiError ? failure.message : String(failure));
     }
@@ -124,47 +128,35 @@ export function ExceptionsPage() {
         {field('to', t('to'), 'datetime-local')}
         <button type="submit">{t('search')}</button>
       </form>
-      {entries.error && <p role="alert">{entries.error}</p>}
-      <table aria-busy={entries.loading}>
-        <caption className="visually-hidden">{t('exceptionsTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('createdAt')}</th>
-            <th scope="col">{t('service')}</th>
-            <th scope="col">{t('errorCode')}</th>
-            <th scope="col">{t('method')}</th>
-            <th scope="col">{t('path')}</th>
-            <th scope="col">{t('userCode')}</th>
-            <th scope="col">{t('refId')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.value?.content.map((entry) => (
-            <tr key={entry.refId}>
-              <td>{formatInstant(entry.createdAt, language)}</td>
-              <td>{entry.service}</td>
-              <td>{entry.errorCode}</td>
-              <td>{entry.method ?? ''}</td>
-              <td>{entry.path ?? ''}</td>
-              <td>{entry.userCode ?? ''}</td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={t('show', { refId: entry.refId })}
-                  onClick={() => {
-                    setRefId(entry.refId);
-                    void find(entry.refId);
-                  }}
-                >
-                  {entry.refId.slice(0, 8)}…
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {entries.value?.content.length === 0 && <p>{t('none')}</p>}
-      {entries.value && <PageNav page={page} totalPages={entries.value.totalPages} totalElements={entries.value.totalElements} onPage={setPage} />}
+      <OperatorTable
+        caption={t('exceptionsTitle')}
+        rows={entries}
+        rowKey={(entry) => entry.refId}
+        onPage={setPage}
+        columns={[
+          { header: t('createdAt'), cell: (entry: ExceptionEntry) => formatInstant(entry.createdAt, language) },
+          { header: t('service'), cell: (entry) => entry.service },
+          { header: t('errorCode'), cell: (entry) => entry.errorCode },
+          { header: t('method'), cell: (entry) => entry.method ?? '' },
+          { header: t('path'), cell: (entry) => entry.path ?? '' },
+          { header: t('userCode'), cell: (entry) => entry.userCode ?? '' },
+          {
+            header: t('refId'),
+            cell: (entry) => (
+              <button
+                type="button"
+                aria-label={t('show', { refId: entry.refId })}
+                onClick={() => {
+                  setRefId(entry.refId);
+                  void find(entry.refId);
+                }}
+              >
+                {entry.refId.slice(0, 8)}…
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

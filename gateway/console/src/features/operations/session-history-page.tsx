@@ -1,11 +1,11 @@
 import { useContext, useState } from 'react';
-import { api } from '../../shell/api.ts';
+import type { Session } from '@platform/client/schema.d.ts';
+import { answer, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { useLoad } from '../../shell/use-load.ts';
 import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
-import type { Page, Session } from './page-types.ts';
-import { PageNav } from '../../ui/page-nav.tsx';
-import { useLoader } from './use-loader.ts';
+import { OperatorTable } from './operator-table.tsx';
 import './operations.css';
 
 const SIZE = 20;
@@ -28,15 +28,10 @@ export function SessionHistoryPage() {
   const [draft, setDraft] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
   const [page, setPage] = useState(0);
-  const history = useLoader(
+  const history = useLoad(
     (signal) => {
-      const query = new URLSearchParams({ page: String(page), size: String(SIZE) });
-      if (filter.userCode.trim()) query.set('userCode', filter.userCode.trim());
-      const from = localToIso(filter.from);
-      const to = localToIso(filter.to);
-      if (from) query.set('from', from);
-      if (to) query.set('to', to);
-      return api<Page<Session>>(`/api/session/history/list?${query.toString()}`, { signal });
+      const query = { page, size: SIZE, userCode: filter.userCode.trim() || undefined, from: localToIso(filter.from), to: localToIso(filter.to) };
+      return answer(platform.GET('/api/session/history/list', { params: { query }, signal }));
     },
     [page, filter],
   );
@@ -68,36 +63,21 @@ export function SessionHistoryPage() {
           {t('search')}
         </button>
       </form>
-      {history.error && <p role="alert">{history.error}</p>}
-      <table aria-busy={history.loading}>
-        <caption className="visually-hidden">{t('historyTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('user')}</th>
-            <th scope="col">{t('account')}</th>
-            <th scope="col">{t('tenant')}</th>
-            <th scope="col">{t('ipAddress')}</th>
-            <th scope="col">{t('loginAt')}</th>
-            <th scope="col">{t('lastSeenAt')}</th>
-            <th scope="col">{t('logoutAt')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.value?.content.map((session) => (
-            <tr key={session.sessionId}>
-              <th scope="row">{session.userCode}</th>
-              <td>{session.accountNo}</td>
-              <td>{session.crProcessId}</td>
-              <td>{session.ipAddress ?? ''}</td>
-              <td>{formatInstant(session.loginAt, language)}</td>
-              <td>{formatInstant(session.lastSeenAt, language)}</td>
-              <td>{formatInstant(session.logoutAt ?? session.expiresAt, language)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {history.value?.content.length === 0 && <p>{t('none')}</p>}
-      {history.value && <PageNav page={page} totalPages={history.value.totalPages} totalElements={history.value.totalElements} onPage={setPage} />}
+      <OperatorTable
+        caption={t('historyTitle')}
+        rows={history}
+        rowKey={(session) => session.sessionId}
+        onPage={setPage}
+        columns={[
+          { header: t('user'), cell: (session: Session) => session.userCode, names: true },
+          { header: t('account'), cell: (session) => session.accountNo },
+          { header: t('tenant'), cell: (session) => session.crProcessId },
+          { header: t('ipAddress'), cell: (session) => session.ipAddress ?? '' },
+          { header: t('loginAt'), cell: (session) => formatInstant(session.loginAt, language) },
+          { header: t('lastSeenAt'), cell: (session) => formatInstant(session.lastSeenAt, language) },
+          { header: t('logoutAt'), cell: (session) => formatInstant(session.logoutAt ?? session.expiresAt, language) },
+        ]}
+      />
     </section>
   );
 }

@@ -1,12 +1,12 @@
 import { useContext, useState } from 'react';
-import { api, ApiError } from '../../shell/api.ts';
+import type { Session } from '@platform/client/schema.d.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { useLoad } from '../../shell/use-load.ts';
 import { formatInstant } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import { Modal } from './modal.tsx';
-import type { Page, Session } from './page-types.ts';
-import { PageNav } from '../../ui/page-nav.tsx';
-import { useLoader } from './use-loader.ts';
+import { OperatorTable } from './operator-table.tsx';
 import './operations.css';
 
 const SIZE = 20;
@@ -20,8 +20,8 @@ interface Filter {
 const EMPTY: Filter = { userCode: '', accountNo: '', crProcessId: '' };
 
 /** The filter as the active-session list takes it: only the fields filled in. */
-function filterBody(filter: Filter): Record<string, string | number> {
-  const body: Record<string, string | number> = {};
+function filterBody(filter: Filter) {
+  const body: { userCode?: string; accountNo?: string; crProcessId?: number } = {};
   if (filter.userCode.trim()) body.userCode = filter.userCode.trim();
   if (filter.accountNo.trim()) body.accountNo = filter.accountNo.trim();
   if (filter.crProcessId.trim()) body.crProcessId = Number(filter.crProcessId);
@@ -42,8 +42,8 @@ export function SessionsPage() {
   const [ending, setEnding] = useState<Session>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; text: string }>();
-  const sessions = useLoader(
-    (signal) => api<Page<Session>>('/api/session/active/list', { method: 'POST', body: { page, size: SIZE, filter: filterBody(filter) }, signal }),
+  const sessions = useLoad(
+    (signal) => answer(platform.POST('/api/session/active/list', { body: { page, size: SIZE, filter: filterBody(filter) }, signal })),
     [page, filter],
   );
 
@@ -51,7 +51,7 @@ export function SessionsPage() {
     setBusy(true);
     setNotice(undefined);
     try {
-      await api(`/api/session/${encodeURIComponent(session.sessionId)}`, { method: 'PUT', body: { active: false } });
+      await answer(platform.PUT('/api/session/{sessionId}', { params: { path: { sessionId: session.sessionId } }, body: { active: false } }));
       setNotice({ ok: true, text: t('ended', { user: session.userCode }) });
     } catch (failure) {
       setNotice({ ok: false, text: failure instanceof ApiError ? failure.message : String(failure) });
@@ -101,47 +101,34 @@ export function SessionsPage() {
         </button>
       </form>
       {notice && <p role={notice.ok ? 'status' : 'alert'}>{notice.text}</p>}
-      {sessions.error && <p role="alert">{sessions.error}</p>}
-      <table aria-busy={sessions.loading}>
-        <caption className="visually-hidden">{t('sessionsTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('user')}</th>
-            <th scope="col">{t('account')}</th>
-            <th scope="col">{t('tenant')}</th>
-            <th scope="col">{t('ipAddress')}</th>
-            <th scope="col">{t('loginAt')}</th>
-            <th scope="col">{t('lastSeenAt')}</th>
-            <th scope="col">{t('expiresAt')}</th>
-            <th scope="col">{t('actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.value?.content.map((session) => (
-            <tr key={session.sessionId}>
-              <th scope="row">{session.userCode}</th>
-              <td>{session.accountNo}</td>
-              <td>{session.crProcessId}</td>
-              <td>{session.ipAddress ?? ''}</td>
-              <td>{formatInstant(session.loginAt, language)}</td>
-              <td>{formatInstant(session.lastSeenAt, language)}</td>
-              <td>{formatInstant(session.expiresAt, language)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="danger"
-                  aria-label={t('endLabel', { user: session.userCode, ip: session.ipAddress ?? '' })}
-                  onClick={() => setEnding(session)}
-                >
-                  {t('end')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {sessions.value?.content.length === 0 && <p>{t('none')}</p>}
-      {sessions.value && <PageNav page={page} totalPages={sessions.value.totalPages} totalElements={sessions.value.totalElements} onPage={setPage} />}
+      <OperatorTable
+        caption={t('sessionsTitle')}
+        rows={sessions}
+        rowKey={(session) => session.sessionId}
+        onPage={setPage}
+        columns={[
+          { header: t('user'), cell: (session: Session) => session.userCode, names: true },
+          { header: t('account'), cell: (session) => session.accountNo },
+          { header: t('tenant'), cell: (session) => session.crProcessId },
+          { header: t('ipAddress'), cell: (session) => session.ipAddress ?? '' },
+          { header: t('loginAt'), cell: (session) => formatInstant(session.loginAt, language) },
+          { header: t('lastSeenAt'), cell: (session) => formatInstant(session.lastSeenAt, language) },
+          { header: t('expiresAt'), cell: (session) => formatInstant(session.expiresAt, language) },
+          {
+            header: t('actions'),
+            cell: (session) => (
+              <button
+                type="button"
+                className="danger"
+                aria-label={t('endLabel', { user: session.userCode, ip: session.ipAddress ?? '' })}
+                onClick={() => setEnding(session)}
+              >
+                {t('end')}
+              </button>
+            ),
+          },
+        ]}
+      />
       <Modal open={ending !== undefined} title={t('endTitle')} onClose={() => setEnding(undefined)}>
         {ending && <p>{t('endWarning', { user: ending.userCode, at: formatInstant(ending.loginAt, language) })}</p>}
         <p>

@@ -2,9 +2,10 @@
  * What the recipient's page learns of a share link without spending a download
  * (docs/interface.md#share-links): a HEAD of the public path answers the download's headers (the
  * file's name and size) and counts nothing; 401 means a password is needed, 410 the link expired,
- * was deactivated or used up, 404 it is unknown. The password is checked by validate-password,
- * whose signed downloadUrl is probed the same way.
+ * was deactivated or used up, 404 it is unknown. The password is checked by validate-password (through
+ * the typed client, without the session's cookie), whose signed downloadUrl is probed the same way.
  */
+import { platform } from '../../shell/api.ts';
 import { fileNameOf } from './content-disposition.ts';
 
 export type ShareState =
@@ -41,13 +42,13 @@ export type PasswordAnswer = { ok: true; state: ShareState } | { ok: false; wron
 
 /** POST validate-password; a right password answers the signed URL's state, a wrong one the platform's message. */
 export async function checkPassword(token: string, password: string, language: string): Promise<PasswordAnswer> {
-  const response = await fetch(`${publicPath(token)}/validate-password`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': language },
-    body: JSON.stringify({ password }),
+  const { data, error, response } = await platform.POST('/api/dms-share-link/public/{token}/validate-password', {
+    params: { path: { token } },
+    body: { password },
+    headers: { 'Accept-Language': language },
     credentials: 'omit',
   });
-  const body = (await response.json().catch(() => ({}))) as { downloadUrl?: string; message?: string };
-  if (response.ok && body.downloadUrl) return { ok: true, state: await probe(body.downloadUrl, language) };
-  return { ok: false, wrong: response.status === 403, status: response.status, message: body.message };
+  if (response.ok && data?.downloadUrl) return { ok: true, state: await probe(data.downloadUrl, language) };
+  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : undefined;
+  return { ok: false, wrong: response.status === 403, status: response.status, message };
 }

@@ -1,16 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError } from '../../shell/api.ts';
+import type { WebhookSubscription } from '@platform/client/schema.d.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { webhookMessages } from './messages.ts';
 import { SecretOnce } from './secret-once.tsx';
 import './webhooks.css';
-
-interface Created {
-  id: number;
-  secret: string | null;
-}
 
 /**
  * Creates a webhook subscription and shows its signing secret once: the create answer is the only
@@ -27,7 +23,7 @@ export function NewSubscriptionPage() {
   const [description, setDescription] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [created, setCreated] = useState<Created>();
+  const [created, setCreated] = useState<WebhookSubscription>();
   const [secret, setSecret] = useState<string>();
 
   const submit = async () => {
@@ -43,9 +39,9 @@ export function NewSubscriptionPage() {
           .filter((line) => line !== ''),
         ...(description.trim() === '' ? {} : { description: description.trim() }),
       };
-      const answer = await api<Created>('/api/webhook-subscription', { method: 'POST', body });
-      setCreated(answer);
-      setSecret(answer.secret ?? '');
+      const subscription = await answer(platform.POST('/api/webhook-subscription', { body }));
+      setCreated(subscription);
+      setSecret(subscription.secret ?? '');
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : String(failure));
     } finally {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { RecordActionsProps } from '../../extensions/types.ts';
-import { api, ApiError } from '../../shell/api.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { webhookMessages } from './messages.ts';
@@ -20,7 +20,7 @@ export function Redeliver({ record, refresh }: RecordActionsProps) {
     setBusy(true);
     setMessage(undefined);
     try {
-      await api(`/api/webhook-delivery/${encodeURIComponent(id)}/redeliver`, { method: 'POST' });
+      await answer(platform.POST('/api/webhook-delivery/{id}/redeliver', { params: { path: { id: Number(record.id) } } }));
       setMessage({ ok: true, text: t('redelivered', { id }) });
       refresh();
     } catch (failure) {

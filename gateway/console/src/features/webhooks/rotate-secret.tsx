@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { RecordActionsProps } from '../../extensions/types.ts';
-import { api, ApiError } from '../../shell/api.ts';
+import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { Modal } from '../operations/modal.tsx';
@@ -25,9 +25,7 @@ export function RotateSecret({ record, refresh }: RecordActionsProps) {
     setBusy(true);
     setError(undefined);
     try {
-      const rotated = await api<{ secret: string | null }>(`/api/webhook-subscription/${encodeURIComponent(String(record.id))}/rotate-secret`, {
-        method: 'POST',
-      });
+      const rotated = await answer(platform.POST('/api/webhook-subscription/{id}/rotate-secret', { params: { path: { id: Number(record.id) } } }));
       setAsking(false);
       setSecret(rotated.secret ?? '');
     } catch (failure) {
