@@ -12,16 +12,17 @@ import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { currentLanguage, storeLanguage, type Language } from '../shell/language.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
-import { extensions } from '../extensions/index.ts';
+import { ExtensionsContext } from '../extensions/context.ts';
 import { CreateRoute, EditRoute, ListRoute, RecordRoute } from '../resources/resource-routes.tsx';
 import { pluralLabel } from '../resources/labels.ts';
+import { dataProvider } from '../resources/data-provider.ts';
+import { loadManifest, ManifestContext } from '../resources/manifest.tsx';
 import { accessControlFor } from './access-control.ts';
 import { authProviderFor } from './auth-provider.ts';
-import { dataProvider } from './data-provider.ts';
+import { extensions } from './extensions.ts';
 import { i18nProviderFor } from './i18n-provider.ts';
 import { Layout } from './layout.tsx';
 import { LoginPage } from './login-page.tsx';
-import { loadManifest, ManifestContext } from './manifest.tsx';
 import { shellMessages } from './messages.ts';
 import { isPublicPath } from './public-path.ts';
 import { consoleRouterProvider } from './router-provider.ts';
@@ -134,19 +135,21 @@ export function App() {
     <LanguageContext.Provider value={language}>
       {manifest ? (
         <ManifestContext.Provider value={manifest}>
-          <BrowserRouter basename={BASENAME}>
-            <Refine
-              dataProvider={dataProvider}
-              authProvider={authProvider}
-              accessControlProvider={accessControlProvider}
-              i18nProvider={i18nProvider}
-              routerProvider={consoleRouterProvider}
-              resources={resources}
-              options={{ disableTelemetry: true, reactQuery: { clientConfig: queryClient }, syncWithLocation: false, warnWhenUnsavedChanges: false }}
-            >
-              <ConsoleRoutes />
-            </Refine>
-          </BrowserRouter>
+          <ExtensionsContext.Provider value={extensions}>
+            <BrowserRouter basename={BASENAME}>
+              <Refine
+                dataProvider={dataProvider}
+                authProvider={authProvider}
+                accessControlProvider={accessControlProvider}
+                i18nProvider={i18nProvider}
+                routerProvider={consoleRouterProvider}
+                resources={resources}
+                options={{ disableTelemetry: true, reactQuery: { clientConfig: queryClient }, syncWithLocation: false, warnWhenUnsavedChanges: false }}
+              >
+                <ConsoleRoutes />
+              </Refine>
+            </BrowserRouter>
+          </ExtensionsContext.Provider>
         </ManifestContext.Provider>
       ) : failure ? (
         <ManifestFailed

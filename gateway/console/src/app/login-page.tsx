@@ -5,7 +5,7 @@ import { LanguageContext, useT } from '../shell/i18n.tsx';
 import type { Language } from '../shell/language.ts';
 import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
-import { useManifest } from './manifest.tsx';
+import { useManifest } from '../resources/manifest.tsx';
 import { shellMessages } from './messages.ts';
 import { captchaToken, preloadCaptcha } from './captcha.ts';
 import type { LoginInput } from './auth-provider.ts';

@@ -3,9 +3,9 @@ import { NavLink } from 'react-router';
 import type { ConsoleGroup } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
-import { extensions } from '../extensions/index.ts';
 import { pluralLabel } from '../resources/labels.ts';
-import { useManifest } from './manifest.tsx';
+import { useManifest } from '../resources/manifest.tsx';
+import { extensions } from './extensions.ts';
 import { shellMessages } from './messages.ts';
 
 type Group = ConsoleGroup | 'overview' | 'operations';

@@ -3,7 +3,7 @@
  * public page such as a share link's): there the console asks for no logged-in user.
  */
 import { matchPath } from 'react-router';
-import { extensions } from '../extensions/index.ts';
+import { extensions } from './extensions.ts';
 
 const PUBLIC_PATHS = ['/login', ...extensions.flatMap((extension) => extension.publicPages ?? []).map((page) => `/${page.path}`)];
 

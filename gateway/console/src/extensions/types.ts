@@ -1,7 +1,8 @@
 /**
  * How the console's features beyond the CRUD set plug into its shell: the shell renders every
  * resource of the manifest generically, and these add pages, record actions and public pages.
- * `extensions/index.ts` lists them; the shell reads that list and nothing else of a feature.
+ * The shell lists them once (app/extensions.ts) and reads that list and nothing else of a feature;
+ * the generic pages reach it through ExtensionsContext (context.ts). This folder imports no feature.
  */
 import type { ComponentType, ReactNode } from 'react';
 import type { ConsoleGroup, ConsoleResource } from '@platform/contracts/console/manifest.ts';

@@ -1,7 +1,7 @@
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useT } from '../shell/i18n.tsx';
-import { useManifest } from '../app/manifest.tsx';
+import { useManifest } from './manifest.tsx';
 import { crudMessages } from './messages.ts';
 import { ReferencePicker } from './reference-picker.tsx';
 

@@ -5,7 +5,7 @@
  */
 import type { CrudFilter } from '@refinedev/core';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
-import { SEARCH_FIELD } from '../app/data-provider.ts';
+import { SEARCH_FIELD } from './data-provider.ts';
 
 /** The filter form's texts by control name (`field`, `fieldFrom`, `fieldTo`, SEARCH_FIELD). */
 export type FilterDraft = Readonly<Record<string, string>>;

@@ -2,7 +2,7 @@ import { useContext, useId, useState } from 'react';
 import type { CrudFilter } from '@refinedev/core';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
-import { SEARCH_FIELD } from '../app/data-provider.ts';
+import { SEARCH_FIELD } from './data-provider.ts';
 import { crudMessages } from './messages.ts';
 import { fieldLabel } from './labels.ts';
 import { ScalarInput } from './field-input.tsx';

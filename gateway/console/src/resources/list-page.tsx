@@ -17,7 +17,7 @@ import { StatsStrip } from './stats-strip.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
-import { extensions } from '../extensions/index.ts';
+import { useResourceExtensions } from '../extensions/context.ts';
 
 type Row = Record<string, unknown>;
 
@@ -43,7 +43,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
   });
   const plural = pluralLabel(resource);
   const rows = table.result.data;
-  const rowActions = extensions.map((extension) => extension.resources?.[resource.path]?.recordActions).filter((each) => each !== undefined);
+  const rowActions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   const width = columns.length + (rowActions.length > 0 ? 1 : 0);
 
   return (

@@ -6,7 +6,7 @@ import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
-import { extensions } from '../extensions/index.ts';
+import { useResourceExtensions } from '../extensions/context.ts';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, singularLabel } from './labels.ts';
 import { detailFields } from './fields.ts';
@@ -26,7 +26,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const { result: record, query } = useOne<Row>({ resource: resource.path, id: keyValue, queryOptions: { retry: false } });
   const name = record?.[resource.display];
   const title = `${singularLabel(resource)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
-  const actions = extensions.map((extension) => extension.resources?.[resource.path]?.recordActions).filter((each) => each !== undefined);
+  const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>

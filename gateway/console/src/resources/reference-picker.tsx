@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { answer, platform } from '../shell/api.ts';
 import type { Row } from '../shell/console-paths.ts';
-import { referenceName } from '../app/reference-name.ts';
+import { referenceName } from './reference-name.ts';
 import { useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 

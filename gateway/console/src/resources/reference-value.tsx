@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
-import { useManifest } from '../app/manifest.tsx';
-import { referenceName } from '../app/reference-name.ts';
+import { useManifest } from './manifest.tsx';
+import { referenceName } from './reference-name.ts';
 import { referenceTarget } from './fields.ts';
 
 /** How long a referenced record's name is taken as current: a list page asks once per record. */

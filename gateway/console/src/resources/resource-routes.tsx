@@ -10,8 +10,8 @@ import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
-import { useResourceDef } from '../app/manifest.tsx';
-import { extensions } from '../extensions/index.ts';
+import { useResourceDef } from './manifest.tsx';
+import { useResourceExtensions } from '../extensions/context.ts';
 import { crudMessages } from './messages.ts';
 import { ListPage } from './list-page.tsx';
 
@@ -47,12 +47,10 @@ function Guarded({
 
 /** `/:resource`: the list, or an extension's in its place. */
 export function ListRoute() {
+  const Replacement = useResourceExtensions(useParams().resource).find((part) => part.list !== undefined)?.list;
   return (
     <Guarded role="read" operation="list">
-      {(resource) => {
-        const Replacement = extensions.map((extension) => extension.resources?.[resource.path]?.list).find((each) => each !== undefined);
-        return Replacement ? <Replacement resource={resource} /> : <ListPage key={resource.path} resource={resource} />;
-      }}
+      {(resource) => (Replacement ? <Replacement resource={resource} /> : <ListPage key={resource.path} resource={resource} />)}
     </Guarded>
   );
 }

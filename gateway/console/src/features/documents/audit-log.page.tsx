@@ -5,7 +5,7 @@
 import { useContext, useState } from 'react';
 import { Link } from 'react-router';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
-import { useResourceDef } from '../../app/manifest.tsx';
+import { useResourceDef } from '../../resources/manifest.tsx';
 import { PageNav } from '../../ui/page-nav.tsx';
 import { listAuditLog, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';

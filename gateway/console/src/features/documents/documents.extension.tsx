@@ -1,8 +1,9 @@
 /**
  * The documents feature as the shell sees it (extensions/types.ts): the Documents page (category
  * tree, files, uploads), a file's page, the audit log with its chain check, the dms-file list in
- * place of the generic one, a retention policy's dry run, and the share link's public page. Each
- * page is loaded when first shown, so the console's first route does not carry them.
+ * place of the generic one, and a retention policy's dry run (the share link's public page is its own
+ * feature: share-public). Each page is loaded when first shown, so the console's first route does not
+ * carry them.
  */
 import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import type { ConsoleExtension } from '../../extensions/types.ts';
@@ -30,7 +31,6 @@ const DocumentsPage = later(async () => (await import('./documents.page.tsx')).D
 const FilePage = later(async () => (await import('./file.page.tsx')).FilePage);
 const AuditLogPage = later(async () => (await import('./audit-log.page.tsx')).AuditLogPage);
 const RetentionDryRunAction = later(async () => (await import('./retention-dry-run.action.tsx')).RetentionDryRunAction);
-const SharePublicPage = later(async () => (await import('../share-public/share-public.page.tsx')).SharePublicPage);
 
 export const documentsExtension: ConsoleExtension = {
   pages: [
@@ -46,7 +46,6 @@ export const documentsExtension: ConsoleExtension = {
       menu: { label: (language) => documentsMessages[language].menuAudit, group: 'documents', visible: (access) => access.can('dms-audit-log:read') },
     },
   ],
-  publicPages: [{ path: 'share/:token', element: <SharePublicPage /> }],
   resources: {
     'dms-file': { list: DocumentsPage },
     'dms-audit-log': { list: AuditLogPage },

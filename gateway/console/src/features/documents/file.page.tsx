@@ -10,7 +10,7 @@ import { allCategories, getFile, type DmsFile } from './dms.api.ts';
 import { pathName } from './category-tree.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { FileActions } from './file-actions.view.tsx';
-import { useResourceDef } from '../../app/manifest.tsx';
+import { useResourceDef } from '../../resources/manifest.tsx';
 import { RecordHistory } from '../../resources/history.tsx';
 import { FilePreview } from './file-preview.view.tsx';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
