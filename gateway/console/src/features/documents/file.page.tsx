@@ -38,7 +38,8 @@ export function FilePage() {
 
   const file = changed?.id === id ? changed : loaded.value;
   if (loaded.error) return <p role="alert">{loaded.error}</p>;
-  if (!file) return <p aria-busy="true">{t('loading')}</p>;
+  // the details name the file's category: shown once the categories are in, not as `#id` first
+  if (!file || (categories.loading && !categories.value)) return <p aria-busy="true">{t('loading')}</p>;
 
   return (
     <div className="doc-page">
