@@ -17,7 +17,7 @@ export const BPM_ROUTES = BPM_OPERATIONS;
 
 /**
  * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
- * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#partner-operations), each
+ * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#accrual-moves), each
  * answering the accrual; GET /api/accrual/summary: a tenant's accruals by state and month.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {
