@@ -144,7 +144,6 @@ export async function disableForOwner(em: EntityManager, subscriptionId: string,
     await recordEvent(tx, {
       type: 'webhook-subscription.updated',
       crProcessId: Number(row.cr_process_id),
-      entity: 'webhook-subscription',
       key: Number(subscriptionId),
       version: Number(row.version),
       actor: 'svc:core',

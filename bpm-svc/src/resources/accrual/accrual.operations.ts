@@ -10,7 +10,10 @@ import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
-import { ACCRUAL_MOVES, type AccrualMoveDeclaration } from '@platform/contracts/bpm/accrual-moves.ts';
+import { ACCRUAL_MOVES, type AccrualMove, type AccrualMoveDeclaration } from '@platform/contracts/bpm/accrual-moves.ts';
+
+/** A move as declared, its event one of the catalogue's. */
+type Move = AccrualMoveDeclaration & Pick<(typeof ACCRUAL_MOVES)[AccrualMove], 'event'>;
 
 /**
  * ApproveAccrual, InvoiceAccrual, CancelAccrual (docs/interface.md#accrual-moves), each as its
@@ -44,7 +47,7 @@ function recordOf(rt: ResourceRuntime, declared: AccrualMoveDeclaration, given: 
   };
 }
 
-async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: AccrualMoveDeclaration, given: string | undefined): Promise<Message> {
+async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: Move, given: string | undefined): Promise<Message> {
   const now = new Date();
   const actor = actorOf(ctx);
   // the given text is checked (400 naming it) first, then the id
@@ -75,7 +78,6 @@ async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: A
     if (moved.length === 0) throw new DomainError('SVC-SYS-4004', 'transition.invalid');
     await recordEvent(em, {
       type: move.event,
-      entity: rt.resource.path,
       crProcessId: Number(current.crProcessId),
       key: keyText(rt.resource, current),
       version: Number(current.version),
