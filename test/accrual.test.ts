@@ -1,11 +1,12 @@
 /**
- * The accrual's moves (docs/interface.md#partner-operations): "Accrual: created as PENDING. approve: PENDING → APPROVED.
+ * The accrual's moves (docs/interface.md#accrual-moves): "Accrual: created as PENDING. approve: PENDING → APPROVED.
  * invoice (body optional: {invoiceNo}): APPROVED → INVOICED. cancel (body optional: {reason}):
  * PENDING or APPROVED → CANCELLED. Any other move: 409 SVC-SYS-4004. Each returns the updated
  * accrual with its version raised." Their roles (docs/interface.md#identity), tenant scope, concurrent moves, and what a
  * write may do to an accrual that has moved (docs/decisions.md).
  */
 import test from 'ava';
+import { ACCRUAL_LIFECYCLE, ACCRUAL_MOVES, ACCRUAL_STATES } from '@platform/contracts/bpm/accrual-moves.ts';
 import { adminSession, createAccount, createAccrual, freshTenant, userWithRoles } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { api, type ApiResponse } from './helpers/platform.ts';
@@ -32,6 +33,31 @@ async function accrualIn(...path: Action[]): Promise<any> {
   }
   return record;
 }
+
+test('the declared machine (libs/contracts/src/bpm/accrual-moves.ts) is the one quoted above: states, moves, from-states, roles', (t) => {
+  t.deepEqual([...ACCRUAL_STATES], ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED']);
+  t.like(ACCRUAL_LIFECYCLE, { initial: 'PENDING', editableIn: ['PENDING'], deletableIn: ['PENDING', 'CANCELLED'] });
+  t.deepEqual(
+    Object.entries(ACCRUAL_MOVES).map(([name, move]) => [name, [...move.from], move.to, move.role, move.event]),
+    [
+      ['approve', ['PENDING'], 'APPROVED', 'accrual:approve', 'accrual.approved'],
+      ['invoice', ['APPROVED'], 'INVOICED', 'accrual:invoice', 'accrual.invoiced'],
+      ['cancel', ['PENDING', 'APPROVED'], 'CANCELLED', 'accrual:cancel', 'accrual.cancelled'],
+    ],
+  );
+});
+
+test("the API document words each move's entry from its declaration: from-states, to-state, role, the body field it takes", async (t) => {
+  const document = (await api('GET', '/api/docs/openapi.json')).body;
+  for (const [name, move] of Object.entries(ACCRUAL_MOVES)) {
+    const operation = document.paths[`/api/accrual/{id}/${name}`].post;
+    t.true(operation.summary.endsWith(`${move.from.join(' or ')} to ${move.to}`), operation.summary);
+    t.true(operation.description.includes(`Needs ${move.role};`), operation.description);
+    const given = 'given' in move ? move.given : undefined;
+    const body = operation.requestBody?.content['application/json'].schema.properties;
+    t.deepEqual(Object.keys(body ?? {}), given ? [given.param] : [], name);
+  }
+});
 
 test('an accrual is created as PENDING ("created as PENDING"); accrualStatus and the move fields sent on create are ignored (read-only)', async (t) => {
   const created = await createAccrual(freshTenant(), { accrualStatus: 'INVOICED', approvedBy: 'intruder', invoiceNo: 'INV-1', cancelReason: 'x' });

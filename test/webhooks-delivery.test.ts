@@ -45,7 +45,7 @@ test('create answers the secret once (whsec_ + base64 of 24 bytes); get and list
   t.is(updated.body.secret, null);
 });
 
-test('bad urls and event types are 400 SVC-SYS-2001 naming the field', async (t) => {
+test('bad urls and event types are 400 SVC-SYS-2001 naming the field; a pattern must match a type of the event catalogue', async (t) => {
   const { token } = await adminSession();
   const crProcessId = freshTenant();
   const cases: [Record<string, unknown>, string][] = [
@@ -58,6 +58,12 @@ test('bad urls and event types are 400 SVC-SYS-2001 naming the field', async (t)
     [{ url: 'http://127.0.0.1:9/x', eventTypes: ['Branch'] }, 'eventTypes[0]'],
     [{ url: 'http://127.0.0.1:9/x', eventTypes: ['branch.*', '*.created'] }, 'eventTypes[1]'],
     [{ url: 'http://127.0.0.1:9/x', eventTypes: [] }, 'eventTypes'],
+    // of the grammar, but matching no type of docs/interface.md#events: it would never fire
+    [{ url: 'http://127.0.0.1:9/x', eventTypes: ['acrual.*'] }, 'eventTypes[0]'],
+    [{ url: 'http://127.0.0.1:9/x', eventTypes: ['branch.*', 'walk.*'] }, 'eventTypes[1]'],
+    [{ url: 'http://127.0.0.1:9/x', eventTypes: ['accrual.approved', 'branch.approved'] }, 'eventTypes[1]'],
+    [{ url: 'http://127.0.0.1:9/x', eventTypes: ['dms-file.created'] }, 'eventTypes[0]'],
+    [{ url: 'http://127.0.0.1:9/x', eventTypes: ['license-history.*'] }, 'eventTypes[0]'],
   ];
   for (const [body, field] of cases) {
     const res = await api('POST', '/api/webhook-subscription', { token, body: { crProcessId, ...body } });
@@ -72,6 +78,15 @@ test('bad urls and event types are 400 SVC-SYS-2001 naming the field', async (t)
   assertInvalid(t, moved, 'url');
   const retyped = await api('PUT', `/api/webhook-subscription/${subscription.id}`, { token, body: { version: subscription.version, eventTypes: ['Nope'] } });
   assertInvalid(t, retyped, 'eventTypes[0]');
+  const misspelt = await api('PUT', `/api/webhook-subscription/${subscription.id}`, {
+    token,
+    body: { version: subscription.version, eventTypes: ['*', 'acrual.approved'] },
+  });
+  assertInvalid(t, misspelt, 'eventTypes[1]');
+  t.deepEqual((await api('GET', `/api/webhook-subscription/${subscription.id}`, { token })).body.eventTypes, ['*']);
+  // every kind of pattern that matches a type passes: a type, an entity's, a move's, and sessions'
+  const fine = await subscribe(crProcessId, 'http://127.0.0.1:9/x', ['dms-file.uploaded', 'accrual.*', 'accrual.cancelled', 'session.ended']);
+  t.deepEqual(fine.eventTypes, ['dms-file.uploaded', 'accrual.*', 'accrual.cancelled', 'session.ended']);
 });
 
 test('every event of a set of writes arrives once per matching subscription, signed; a rolled-back write emits nothing', async (t) => {

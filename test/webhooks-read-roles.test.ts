@@ -21,7 +21,7 @@ import {
   unique,
   userWithRoles,
 } from './helpers/factories.ts';
-import { assertErrorBody } from './helpers/error-body.ts';
+import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { api } from './helpers/platform.ts';
 import { startReceiver, type Received } from './helpers/webhook-receiver.ts';
 
@@ -60,6 +60,11 @@ test('a user holding only the webhook roles cannot name user-info or business-pa
   for (const eventTypes of [['user-info.*', 'business-partner.*'], ['business-partner.updated'], ['product.*', 'user-info.created']]) {
     const refused = await api('POST', '/api/webhook-subscription', { token: user.token, body: { crProcessId, url: receiver.url, eventTypes } });
     assertErrorBody(t, refused, 403, 'SVC-SYS-1003');
+  }
+  // a pattern that matches no type of the catalogue is 400 before any role is asked: no entity to read
+  for (const eventTypes of [['walk.*'], ['product.*', 'acrual.approved']]) {
+    const unknown = await api('POST', '/api/webhook-subscription', { token: user.token, body: { crProcessId, url: receiver.url, eventTypes } });
+    assertInvalid(t, unknown, `eventTypes[${eventTypes.length - 1}]`);
   }
   const subscription = await create('webhook-subscription', { crProcessId, url: receiver.url, eventTypes: ['*'] }, user.token);
   t.is(subscription.owner, user.userCode);

@@ -12,13 +12,14 @@ const CONSOLE_DIR = join(ROOT_DIR, 'gateway/console');
 export const CONSOLE_DIST = join(CONSOLE_DIR, 'dist');
 const HASH_FILE = join(CONSOLE_DIST, '.source-hash');
 
-/** What the bundle is made of: the console's sources, the types it shares, and the locked versions of its packages. */
+/** What the bundle is made of: the console's sources, the types and declarations it shares, and the locked versions of its packages. */
 const INPUTS = [
   join(CONSOLE_DIR, 'src'),
   join(CONSOLE_DIR, 'index.html'),
   join(CONSOLE_DIR, 'vite.config.ts'),
   join(CONSOLE_DIR, 'public'),
   join(ROOT_DIR, 'libs/contracts/src/console'),
+  join(ROOT_DIR, 'libs/contracts/src/bpm/accrual-moves.ts'),
   join(ROOT_DIR, 'package-lock.json'),
 ];
 

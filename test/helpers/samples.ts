@@ -258,9 +258,10 @@ export const samples: Record<string, Sample> = {
     update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
   },
   'webhook-subscription': {
-    // an endpoint on loopback that listens nowhere, for events no resource makes: the walks deliver nothing
-    create: async (crProcessId) => ({ crProcessId, url: 'http://127.0.0.1:9/walk', eventTypes: ['walk.*'], description: 'Walk subscription' }),
-    update: () => ({ description: unique('Walk subscription renamed '), eventTypes: ['walk.created', 'walk.updated'] }),
+    // an endpoint on loopback that listens nowhere, for the events of sessions, which the walks do not end
+    // (and whose entity is no resource, so a writer holding no read role may name it): the walks deliver nothing
+    create: async (crProcessId) => ({ crProcessId, url: 'http://127.0.0.1:9/walk', eventTypes: ['session.*'], description: 'Walk subscription' }),
+    update: () => ({ description: unique('Walk subscription renamed '), eventTypes: ['session.ended'] }),
   },
   'webhook-delivery': {
     create: readOnly,

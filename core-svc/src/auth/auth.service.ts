@@ -150,7 +150,6 @@ export function authHandlers(config: Config, tokens: TokenService) {
         await recordEvent(em, {
           type: 'user-info.password-changed',
           crProcessId: Number(changed.cr_process_id),
-          entity: userInfo.path,
           key: user.id,
           version: Number(changed.version),
           actor: claims.userCode,

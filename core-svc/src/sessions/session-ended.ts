@@ -17,7 +17,6 @@ export async function endSession(em: EntityManager, sessionId: string, actor: st
     await recordEvent(tx, {
       type: 'session.ended',
       crProcessId: Number(ended.cr_process_id),
-      entity: 'session',
       key: sessionId,
       actor,
       changes: { active: { from: true, to: false }, logoutAt: { from: null, to: new Date(ended.logout_at).toISOString() } },

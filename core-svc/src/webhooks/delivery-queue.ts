@@ -184,7 +184,6 @@ export async function recordAttempt(
     await recordEvent(tx, {
       type: 'webhook-subscription.updated',
       crProcessId: Number(subscription.cr_process_id),
-      entity: 'webhook-subscription',
       key: Number(subscription.id),
       version: Number(subscription.version) + 1,
       actor: 'svc:core',

@@ -144,7 +144,6 @@ export async function disableForOwner(em: EntityManager, subscriptionId: string,
     await recordEvent(tx, {
       type: 'webhook-subscription.updated',
       crProcessId: Number(row.cr_process_id),
-      entity: 'webhook-subscription',
       key: Number(subscriptionId),
       version: Number(row.version),
       actor: 'svc:core',
@@ -166,7 +165,8 @@ function entityOf(pattern: string): string | undefined {
  * A create or update of a subscription makes the caller its owner: 403 SVC-SYS-1003 unless the
  * caller may read every entity its patterns name (`<entity>:read` in the token's tenant; a super
  * user and a platform service pass). `*` names none: the deliveries hold only what the owner may read;
- * nor does a name no resource has (no event carries it, so it reveals nothing).
+ * nor does `session.*`, whose entity is no resource (its events reach only a super user's or the
+ * platform's subscription). A pattern that matches no type at all was refused before (event-types.ts).
  */
 export async function assertOwnerReads(ctx: CallContext, patterns: readonly string[]): Promise<void> {
   if (ctx.caller.kind !== 'user' || ctx.caller.access.superUser) return;

@@ -137,7 +137,6 @@ export async function storeUpload(
       await recordEvent(em, {
         type: 'dms-file.uploaded',
         crProcessId,
-        entity: rt.resource.path,
         key: keyText(rt.resource, created),
         version: 0,
         actor,

@@ -4,8 +4,6 @@ import type { Logger } from '@platform/libs/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
-import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
-import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { recordEvent } from '@platform/libs/events/outbox.ts';
 import { policyCandidates, purgeCandidates } from './candidates.ts';
 
@@ -142,7 +140,6 @@ async function recordRetentionEvents(tx: EntityManager, act: Act, row: Claimed, 
     await recordEvent(tx, {
       ...event,
       type: 'dms-file.deleted',
-      entity: dmsFile.path,
       key: row.id,
       version: Number(row.version) + 1,
       changes: { deleted: { from: false, to: true } },
@@ -153,7 +150,6 @@ async function recordRetentionEvents(tx: EntityManager, act: Act, row: Claimed, 
     await recordEvent(tx, {
       ...event,
       type: 'dms-share-link.deleted',
-      entity: dmsShareLink.path,
       key: link.id,
       version: Number(link.version),
       changes: { fileId: { from: Number(link.file_id), to: null } },
@@ -162,7 +158,6 @@ async function recordRetentionEvents(tx: EntityManager, act: Act, row: Claimed, 
   await recordEvent(tx, {
     ...event,
     type: 'dms-file.purged',
-    entity: dmsFile.path,
     key: row.id,
     version: Number(row.version),
     changes: { originalFileName: { from: row.original_file_name, to: null } },

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { recordEvent } from '@platform/libs/events/outbox.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { sendFile } from '../files/send-file.ts';
@@ -45,7 +44,6 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
       await recordEvent(tx, {
         type: 'dms-share-link.accessed',
         crProcessId: link.crProcessId,
-        entity: dmsShareLink.path,
         key: link.id,
         version: link.version,
         actor: 'anonymous',

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
+import { ACCRUAL_MOVES, type AccrualMoveDeclaration } from '@platform/contracts/bpm/accrual-moves.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
 import { BPM_OPERATIONS } from '@platform/contracts/bpm/operations.ts';
 import type { OperationRpc } from '@platform/contracts/operation.ts';
@@ -17,7 +18,7 @@ export const BPM_ROUTES = BPM_OPERATIONS;
 
 /**
  * GET /api/branch/by-partner/{id}: the branches of one business partner; POST
- * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#partner-operations), each
+ * /api/accrual/{id}/approve | invoice | cancel: the accrual's moves (docs/interface.md#accrual-moves), each
  * answering the accrual; GET /api/accrual/summary: a tenant's accruals by state and month.
  */
 export function bpmRoutes(backends: Backends): RouteGroup {
@@ -32,15 +33,15 @@ export function bpmRoutes(backends: Backends): RouteGroup {
       res.json(response.branches.map((record) => recordToJson(branch, record)));
     },
     approveAccrual: async (req, res) => {
-      optionalText(req.body, []);
+      givenText(req.body, ACCRUAL_MOVES.approve);
       await moveAccrual(req, res, approveAccrual.rpc, { id: idParam(req.params.id) });
     },
     invoiceAccrual: async (req, res) => {
-      const invoiceNo = optionalText(req.body, ['invoiceNo']).invoiceNo;
+      const invoiceNo = givenText(req.body, ACCRUAL_MOVES.invoice);
       await moveAccrual(req, res, invoiceAccrual.rpc, { id: idParam(req.params.id), ...(invoiceNo === undefined ? {} : { invoiceNo }) });
     },
     cancelAccrual: async (req, res) => {
-      const reason = optionalText(req.body, ['reason']).reason;
+      const reason = givenText(req.body, ACCRUAL_MOVES.cancel);
       await moveAccrual(req, res, cancelAccrual.rpc, { id: idParam(req.params.id), ...(reason === undefined ? {} : { reason }) });
     },
     // the dashboard's figures, summed by the service (accrual:read); a missing crProcessId is 400
@@ -56,6 +57,13 @@ export function bpmRoutes(backends: Backends): RouteGroup {
       res.json({ states: summary.states, months: summary.months });
     },
   });
+}
+
+/** The text a move's optional body gives in the one field its declaration names (none for a move that takes none). */
+function givenText(body: unknown, move: AccrualMoveDeclaration): string | undefined {
+  const param = move.given?.param;
+  const fields = optionalText(body, param === undefined ? [] : [param]);
+  return param === undefined ? undefined : fields[param];
 }
 
 /**

@@ -553,7 +553,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an accrual: PENDING to APPROVED
-         * @description Approves a PENDING Accrual (APPROVED); any other state is refused. Needs accrual:approve; records approvedAt and approvedBy. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
+         * @description Moves an accrual from PENDING to APPROVED. Needs accrual:approve; records approvedAt and approvedBy. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
          */
         post: operations["approveAccrual"];
         delete?: never;
@@ -572,8 +572,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Mark an accrual as invoiced: APPROVED to INVOICED
-         * @description Marks an APPROVED Accrual as invoiced (INVOICED); any other state is refused. Needs accrual:invoice; records invoicedAt and the invoiceNo given. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
+         * Invoice an accrual: APPROVED to INVOICED
+         * @description Moves an accrual from APPROVED to INVOICED. Needs accrual:invoice; records invoicedAt and the invoiceNo given. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
          */
         post: operations["invoiceAccrual"];
         delete?: never;
@@ -593,7 +593,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an accrual: PENDING or APPROVED to CANCELLED
-         * @description Cancels a PENDING or APPROVED Accrual (CANCELLED); any other state is refused. Needs accrual:cancel; records cancelledAt and the reason given as cancelReason. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
+         * @description Moves an accrual from PENDING or APPROVED to CANCELLED. Needs accrual:cancel; records cancelledAt and the reason given as cancelReason. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.
          */
         post: operations["cancelAccrual"];
         delete?: never;

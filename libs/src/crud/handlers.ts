@@ -22,7 +22,7 @@ import { readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from './values.ts';
-import { keyText, recordEvent } from '../events/outbox.ts';
+import { crudEventType, keyText, recordEvent } from '../events/outbox.ts';
 import { changesOf } from './changes.ts';
 import { claimKey, idempotentRequestOf, keepAnswer } from '../idempotency/idempotency.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
@@ -224,9 +224,8 @@ async function recordChange(
   if (!row) return;
   const own = after && what !== 'deleted' ? rt.hooks?.event?.(what === 'created' ? 'create' : 'update', before, after, ctx) : undefined;
   await recordEvent(em, {
-    type: own?.type ?? `${rt.resource.path}.${what}`,
+    type: own?.type ?? crudEventType(rt.resource, what),
     crProcessId: Number(row.crProcessId),
-    entity: rt.resource.path,
     key: keyText(rt.resource, row),
     version: Number(row.version),
     actor: actorOf(ctx),

@@ -7,7 +7,7 @@ import type { CallContext } from '../auth/caller.ts';
 import type { Row } from '../db/entity-schema.ts';
 import type { MessageOf, RowOf } from './records.ts';
 import type { Resource } from '../resource/resource.ts';
-import type { Changes } from '../events/outbox.ts';
+import type { Changes, EventType } from '../events/outbox.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
 export type Message = Record<string, unknown>;
@@ -20,7 +20,8 @@ export type WriteMode = 'create' | 'update';
  * not the record's own columns (user-process selects), added to those.
  */
 export interface EventOverride {
-  type?: string;
+  /** One of the catalogue's (libs/contracts/src/events.ts). */
+  type?: EventType;
   changes?: Changes;
 }
 

@@ -81,6 +81,10 @@ const catalogue = {
     en: 'Field {field} must be an event type pattern: <entity>.<what>, <entity>.* or * alone',
     tr: '{field} alanı bir olay türü kalıbı olmalı: <varlık>.<olay>, <varlık>.* ya da yalnız *',
   },
+  'webhook.eventTypeUnknown': {
+    en: 'Field {field} matches no event type of the platform',
+    tr: '{field} alanı platformun hiçbir olay türüyle eşleşmiyor',
+  },
   'param.invalid': { en: 'Parameter is invalid: {param}', tr: 'Parametre geçersiz: {param}' },
   'param.unknown': { en: 'Unknown parameter: {param}', tr: 'Bilinmeyen parametre: {param}' },
   'param.repeated': {

@@ -234,7 +234,9 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  * `npm run typecheck` fails when the declaration misses a field of the message, declares one the
  * message does not have (it would be dropped by the encoder), gives a field a kind its proto type
  * cannot carry, or the message lacks a common field. (int32 against int64 and the like, which
- * TypeScript sees alike, are compared by test/contract.test.ts.)
+ * TypeScript sees alike, are compared by test/contract.test.ts.) The path and the CRUD set stay
+ * literal types, so that what follows from them (the event types of the catalogue,
+ * libs/contracts/src/events.ts) is known to the compiler.
  *
  * @example
  * export const branch = defineResource<Branch>()({
@@ -246,6 +248,7 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
 export function defineResource<M extends object>() {
   return <
     const Fields extends FieldsOf<M>,
+    const Path extends string,
     const Name extends string,
     const Plural extends string,
     const Operations extends OperationSet,
@@ -253,12 +256,13 @@ export function defineResource<M extends object>() {
   >(
     resource: Resource<Fields, M, Columns> & {
       fields: Fields & Record<Exclude<keyof Fields, keyof FieldsOf<M>>, never>;
+      path: Path;
       name: Name;
       plural: Plural;
       operations: Operations;
       grpc: CrudMethodsOf<M, Name, Plural, Operations>;
     } & ([MissingCommon<M>] extends [never] ? unknown : { messageLacksCommonFields: MissingCommon<M> }),
-  ): Resource<Fields, M, Columns> => resource;
+  ): Resource<Fields, M, Columns> & { readonly path: Path; readonly operations: Operations } => resource;
 }
 
 /**

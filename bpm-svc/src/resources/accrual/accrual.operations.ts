@@ -9,22 +9,17 @@ import { toRowValue } from '@platform/libs/crud/values.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import { requiring } from '@platform/libs/grpc/requiring.ts';
 import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-import { accrual, type AccrualState } from '@platform/contracts/bpm/accrual.ts';
+import { accrual } from '@platform/contracts/bpm/accrual.ts';
+import { ACCRUAL_MOVES, type AccrualMove, type AccrualMoveDeclaration } from '@platform/contracts/bpm/accrual-moves.ts';
 
-/** One move of docs/interface.md#partner-operations: the states it leaves, the one it reaches, what it records (its role is its method's). */
-interface Move {
-  /** Its event's type (`accrual.approved`), written in the move's transaction in place of `accrual.updated`. */
-  event: string;
-  from: readonly AccrualState[];
-  to: AccrualState;
-  /** Columns the move sets beside the state, by field name. */
-  record(actor: string, now: Date): Record<string, unknown>;
-}
+/** A move as declared, its event one of the catalogue's. */
+type Move = AccrualMoveDeclaration & Pick<(typeof ACCRUAL_MOVES)[AccrualMove], 'event'>;
 
 /**
- * ApproveAccrual, InvoiceAccrual, CancelAccrual (docs/interface.md#partner-operations): PENDING → APPROVED, APPROVED →
- * INVOICED, PENDING | APPROVED → CANCELLED; any other move is 409 SVC-SYS-4004. Roles
- * `accrual:approve`, `accrual:invoice`, `accrual:cancel` (docs/interface.md#identity); another tenant's accrual is 404.
+ * ApproveAccrual, InvoiceAccrual, CancelAccrual (docs/interface.md#accrual-moves), each as its
+ * declaration says (libs/contracts/src/bpm/accrual-moves.ts): the states it leaves, the one it
+ * reaches, its role, its event and what it records; any other move is 409 SVC-SYS-4004, another
+ * tenant's accrual 404.
  *
  * A move is one conditional UPDATE (`where accrual_status in (<from>)`): of two concurrent moves of
  * one accrual, the second waits for the first's row lock, finds the state changed and matches
@@ -35,41 +30,30 @@ interface Move {
 export function accrualMoves(runtimes: ReadonlyMap<string, ResourceRuntime>) {
   const rt = runtimes.get(accrual.path);
   if (!rt) throw new Error('accrual operations need the accrual runtime');
+  const { approve, invoice, cancel } = ACCRUAL_MOVES;
   return {
-    approveAccrual: requiring('accrual:approve', (request: ApproveAccrualRequest, ctx) =>
-      move(rt, ctx, request.id, {
-        event: 'accrual.approved',
-        from: ['PENDING'],
-        to: 'APPROVED',
-        record: (actor, now) => ({ approvedAt: now, approvedBy: actor }),
-      }),
-    ),
-    invoiceAccrual: requiring('accrual:invoice', (request: InvoiceAccrualRequest, ctx) => {
-      const invoiceNo = optionalText(rt, 'invoiceNo', request.invoiceNo);
-      return move(rt, ctx, request.id, {
-        event: 'accrual.invoiced',
-        from: ['APPROVED'],
-        to: 'INVOICED',
-        record: (_actor, now) => ({ invoicedAt: now, invoiceNo }),
-      });
-    }),
-    cancelAccrual: requiring('accrual:cancel', (request: CancelAccrualRequest, ctx) => {
-      const cancelReason = optionalText(rt, 'cancelReason', request.reason, 'reason');
-      return move(rt, ctx, request.id, {
-        event: 'accrual.cancelled',
-        from: ['PENDING', 'APPROVED'],
-        to: 'CANCELLED',
-        record: (_actor, now) => ({ cancelledAt: now, cancelReason }),
-      });
-    }),
+    approveAccrual: requiring(approve.role, (request: ApproveAccrualRequest, ctx) => move(rt, ctx, request.id, approve, undefined)),
+    invoiceAccrual: requiring(invoice.role, (request: InvoiceAccrualRequest, ctx) => move(rt, ctx, request.id, invoice, request.invoiceNo)),
+    cancelAccrual: requiring(cancel.role, (request: CancelAccrualRequest, ctx) => move(rt, ctx, request.id, cancel, request.reason)),
   };
 }
 
-async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: Move): Promise<Message> {
-  const id = toRowValue('id', { kind: 'long', min: 1 }, key);
-  const scope = tenantScope(ctx);
+/** What `declared` sets beside the state: the time and who, and the text given (null when absent). */
+function recordOf(rt: ResourceRuntime, declared: AccrualMoveDeclaration, given: string | undefined, actor: string, now: Date): Record<string, unknown> {
+  return {
+    [declared.at]: now,
+    ...(declared.by ? { [declared.by]: actor } : {}),
+    ...(declared.given ? { [declared.given.field]: optionalText(rt, declared.given.field, given, declared.given.param) } : {}),
+  };
+}
+
+async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: Move, given: string | undefined): Promise<Message> {
   const now = new Date();
   const actor = actorOf(ctx);
+  // the given text is checked (400 naming it) first, then the id
+  const record = recordOf(rt, move, given, actor, now);
+  const id = toRowValue('id', { kind: 'long', min: 1 }, key);
+  const scope = tenantScope(ctx);
   const row = await ctx.em.transactional(async (em) => {
     const meta = em.getMetadata(rt.entity);
     const column = (name: string): string => `"${meta.properties[name]?.fieldNames[0] ?? name}"`;
@@ -77,7 +61,7 @@ async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: M
     // UPDATE (404 when not visible): the event's before
     await em.execute(`select 1 from "${meta.schema}"."${meta.tableName}" where ${column('id')} = ? for update`, [id]);
     const before = { ...(await findVisible(rt, em, { ...ctx, em }, id)) };
-    const set: Record<string, unknown> = { accrualStatus: move.to, updatedAt: now, updatedBy: actor, ...move.record(actor, now) };
+    const set: Record<string, unknown> = { accrualStatus: move.to, updatedAt: now, updatedBy: actor, ...record };
     const assignments = [...Object.keys(set).map((name) => `${column(name)} = ?`), `${column('version')} = ${column('version')} + 1`];
     const where = [`${column('id')} = ?`, `${column('accrualStatus')} in (${move.from.map(() => '?').join(', ')})`];
     const params: unknown[] = [...Object.values(set), id, ...move.from];
@@ -95,7 +79,6 @@ async function move(rt: ResourceRuntime, ctx: CallContext, key: unknown, move: M
     await recordEvent(em, {
       type: move.event,
       crProcessId: Number(current.crProcessId),
-      entity: rt.resource.path,
       key: keyText(rt.resource, current),
       version: Number(current.version),
       actor,

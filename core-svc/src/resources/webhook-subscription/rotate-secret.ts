@@ -20,9 +20,8 @@ export function rotateSecret(rt: ResourceRuntime): Handler<never, unknown> {
       Object.assign(current, { signingSecret: newSigningSecret(), version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });
       await em.flush();
       await recordEvent(em, {
-        type: `${rt.resource.path}.updated`,
+        type: 'webhook-subscription.updated',
         crProcessId: Number(current.crProcessId),
-        entity: rt.resource.path,
         key: Number(current.id),
         version: Number(current.version),
         actor: actorOf(ctx),

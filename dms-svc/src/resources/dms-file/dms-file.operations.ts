@@ -80,7 +80,6 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
           await recordEvent(em, {
             type: 'dms-file.moved',
             crProcessId: Number(current.crProcessId),
-            entity: rt.resource.path,
             key: keyText(rt.resource, current),
             version: Number(current.version),
             actor: actorOf(ctx),

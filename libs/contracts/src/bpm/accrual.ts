@@ -1,9 +1,6 @@
 import { defineResource } from '@platform/libs/resource/resource.ts';
 import { AccrualServiceService, Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-
-/** The states of an accrual (docs/interface.md#partner-operations); the operations move it, never a write. */
-export const ACCRUAL_STATES = ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED'] as const;
-export type AccrualState = (typeof ACCRUAL_STATES)[number];
+import { ACCRUAL_LIFECYCLE, ACCRUAL_STATES } from './accrual-moves.ts';
 
 /**
  * An amount due under a contract for a period (docs/interface.md#records). A contract item, when named, must
@@ -24,7 +21,8 @@ export const accrual = defineResource<Accrual>()({
     periodEnd: { kind: 'date', required: true, notBefore: 'periodStart' },
     amount: { kind: 'decimal', required: true },
     currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$' },
-    accrualStatus: { kind: 'enum', values: ACCRUAL_STATES, readOnly: true, default: 'PENDING' },
+    // moved by the operations alone, never by a write (accrual-moves.ts)
+    accrualStatus: { kind: 'enum', values: ACCRUAL_STATES, readOnly: true, default: ACCRUAL_LIFECYCLE.initial },
     approvedAt: { kind: 'datetime', readOnly: true },
     approvedBy: { kind: 'string', readOnly: true },
     invoicedAt: { kind: 'datetime', readOnly: true },

@@ -1,28 +1,57 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { AccrualServiceService } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
 import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { apiFields, isScalar } from '@platform/libs/resource/resource.ts';
 import { rpcOperation, type DocSources, type OperationDoc, type OperationTable } from '../operation.ts';
-import { accrual, ACCRUAL_STATES } from './accrual.ts';
+import { accrual } from './accrual.ts';
+import { ACCRUAL_MOVES, ACCRUAL_STATES, recordedFields, type AccrualMove, type AccrualMoveDeclaration } from './accrual-moves.ts';
 import { branch } from './branch.ts';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
-/** An accrual move (docs/interface.md#partner-operations): an optional body of `fields`, the moved accrual, 409 for any other move. */
-function accrualMove(summary: string, note: string, fields?: Record<string, SchemaObject>) {
+/**
+ * An accrual move's entry (docs/interface.md#accrual-moves), worded from its declaration
+ * (accrual-moves.ts): the states it leaves and reaches, its role, what it records, the optional
+ * body of the field it takes; it answers the moved accrual, 409 for any other move.
+ */
+function accrualMove(name: AccrualMove) {
+  const move: AccrualMoveDeclaration = ACCRUAL_MOVES[name];
+  const given = move.given;
+  const records = recordedFields(move).map((field) =>
+    field === given?.field ? (given.param === field ? `the ${field} given` : `the ${given.param} given as ${field}`) : field,
+  );
+  const recorded = records.length > 1 ? `${records.slice(0, -1).join(', ')} and ${records.at(-1)}` : records.join('');
   return (sources: DocSources): OperationDoc => ({
     tag: accrual.path,
-    summary,
-    description: `${sources.rpc ?? ''} ${note} Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.`.trim(),
+    summary: `${name[0]!.toUpperCase()}${name.slice(1)} an accrual: ${move.from.join(' or ')} to ${move.to}`,
+    description: `Moves an accrual from ${move.from.join(' or ')} to ${move.to}. Needs ${move.role}; records ${recorded}. Any other move is 409 SVC-SYS-4004; another tenant's accrual is 404.`,
     pathParams: { id: { ...ID, description: "The accrual's id." } },
-    ...(fields ? { body: { schema: { type: 'object', additionalProperties: false, properties: fields }, optional: true } } : {}),
+    ...(given
+      ? {
+          body: {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { [given.param]: { type: ['string', 'null'], maxLength: maxLengthOf(given.field), description: given.description } },
+            },
+            optional: true,
+          },
+        }
+      : {}),
     ok: { status: 200, schema: sources.record(accrual), description: 'The accrual in its new state, its version raised.' },
     errors: [409],
   });
 }
 
+/** The maxLength an accrual field declares (a move's given text is checked as the field it is kept in). */
+function maxLengthOf(field: string): number | undefined {
+  const spec = apiFields(accrual)[field];
+  return spec && isScalar(spec) ? spec.maxLength : undefined;
+}
+
 /**
  * The partner-management service's operations beyond the CRUD sets: the branches of one business
- * partner, and the accrual's moves (docs/interface.md#partner-operations), each answering the accrual.
+ * partner, and the accrual's moves (docs/interface.md#accrual-moves), each answering the accrual.
  */
 export const BPM_OPERATIONS = {
   branchesByPartner: rpcOperation({
@@ -41,23 +70,19 @@ export const BPM_OPERATIONS = {
     method: 'post',
     path: '/api/accrual/:id/approve',
     rpc: { service: 'bpm', method: AccrualServiceService.approveAccrual, retry: 'write' },
-    doc: accrualMove('Approve an accrual: PENDING to APPROVED', 'Needs accrual:approve; records approvedAt and approvedBy.'),
+    doc: accrualMove('approve'),
   }),
   invoiceAccrual: rpcOperation({
     method: 'post',
     path: '/api/accrual/:id/invoice',
     rpc: { service: 'bpm', method: AccrualServiceService.invoiceAccrual, retry: 'write' },
-    doc: accrualMove('Mark an accrual as invoiced: APPROVED to INVOICED', 'Needs accrual:invoice; records invoicedAt and the invoiceNo given.', {
-      invoiceNo: { type: ['string', 'null'], maxLength: 64, description: 'Invoice number to record.' },
-    }),
+    doc: accrualMove('invoice'),
   }),
   cancelAccrual: rpcOperation({
     method: 'post',
     path: '/api/accrual/:id/cancel',
     rpc: { service: 'bpm', method: AccrualServiceService.cancelAccrual, retry: 'write' },
-    doc: accrualMove('Cancel an accrual: PENDING or APPROVED to CANCELLED', 'Needs accrual:cancel; records cancelledAt and the reason given as cancelReason.', {
-      reason: { type: ['string', 'null'], maxLength: 1000, description: 'Reason to record.' },
-    }),
+    doc: accrualMove('cancel'),
   }),
   accrualSummary: rpcOperation({
     method: 'get',
