@@ -12,6 +12,8 @@ export type FieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decima
 /** A scalar field of a resource. */
 export interface ScalarField {
   kind: FieldKind;
+  /** What the field holds: its proto comment, and so the API document's description (scripts/proto-resources.ts). */
+  doc?: string;
   /** Required on create. */
   required?: boolean;
   /** Longest string (default 255 for `string`). */
@@ -101,6 +103,10 @@ export interface KeyReference {
 /** A list of small objects, written and read by the resource's own hooks (user-process selects). */
 export interface ObjectListField {
   kind: 'objects';
+  /** What the list holds: its proto comment. */
+  doc?: string;
+  /** The proto message of an item (`UserProcessSelect`), hand-written beside the record message. */
+  message: string;
   required?: boolean;
   /** Fields of each item that a client may send. */
   of: Record<string, ScalarField>;
@@ -112,6 +118,8 @@ export interface ObjectListField {
  */
 export interface StringListField {
   kind: 'strings';
+  /** What the list holds: its proto comment. */
+  doc?: string;
   required?: boolean;
   /** Most items. */
   maxItems?: number;
@@ -197,6 +205,11 @@ export interface Resource<
    * totalElements there instead of counting the tenant's rows. Not with `softDelete`.
    */
   tenantCount?: true;
+  /**
+   * Proto comments of the CRUD set that say more than the standard ones (scripts/proto-resources.ts):
+   * of an operation's RPC, or of a common field (dms-file's id is generated on upload).
+   */
+  protoDocs?: { rpcs?: Partial<Record<Operation, string>>; fields?: Partial<Record<CommonName, string>> };
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
