@@ -80,7 +80,11 @@ interface Block {
   text: string;
 }
 
-/** Splits a proto file into its header (syntax, package, imports) and its top-level blocks. */
+/**
+ * Splits a proto file into its header (syntax, package, imports) and its top-level blocks, each
+ * with the comment right above it; anything else after the header (a detached comment, an option)
+ * is refused rather than dropped.
+ */
 function parse(text: string): { header: string; blocks: Block[] } {
   const lines = text.split('\n');
   const blocks: Block[] = [];
@@ -107,9 +111,12 @@ function parse(text: string): { header: string; blocks: Block[] } {
         current = undefined;
       }
     } else if (line.startsWith('//')) pending.push(line);
-    else {
-      if (!header) preamble.push(...pending, line);
+    else if (!header) {
+      preamble.push(...pending, line);
       pending = [];
+    } else if (line.trim() !== '' || pending.length > 0) {
+      // nothing of a hand-written part may be lost on the way: only blocks follow the header
+      throw new Error(`neither above nor in a message, service or enum: ${pending[0] ?? line}`);
     }
   }
   if (current) throw new Error(`unclosed block ${current.name}`);

@@ -64,6 +64,13 @@ test('a hand edit of a generated part (a field, its comment, a CRUD RPC) is writ
   }
 });
 
+test('what the generator cannot place is refused, not dropped: a detached comment or an option after the header', (t) => {
+  const numbers = lock()['platform.bpm.v1.Branch'] ?? {};
+  for (const stray of ['// A note of its own.\n', 'option java_multiple_files = true;\n']) {
+    t.throws(() => render(branch, `${branchProto()}\n${stray}`, numbers), { message: /neither above nor in a message, service or enum/ });
+  }
+});
+
 test('field numbers never change: a new field takes the next number its message never used, a field taken out is reserved by number and name', (t) => {
   const { email: _email, ...kept } = branch.fields;
   const withoutEmail: Resource = { ...branch, fields: { ...kept, fax: { kind: 'string', doc: 'Fax number.' } } };

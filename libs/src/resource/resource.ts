@@ -232,10 +232,11 @@ type SpecFor<T> = KindFor<T> extends 'objects' ? ObjectListField : KindFor<T> ex
 /**
  * The field declarations a proto message `M` calls for: one for each of its fields but the common
  * ones (which may be declared again, to narrow them: account's crProcessId is globally unique),
- * each of a kind that fits the field's type. A field of the message left out, or one of a kind its
- * type cannot carry, is a compile error.
+ * each of a kind that fits the field's type and with the `doc` its proto comment is written from. A
+ * field of the message left out, one of a kind its type cannot carry, or one without a doc is a
+ * compile error.
  */
-export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]> } & {
+export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]> & { doc: string } } & {
   [K in Extract<keyof M, CommonName>]?: SpecFor<M[K]>;
 };
 
@@ -243,17 +244,18 @@ export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]>
 type MissingCommon<M> = Exclude<CommonName, keyof M>;
 
 /**
- * Declares a resource against its generated proto message, so that the two cannot drift apart:
- * `npm run typecheck` fails when the declaration misses a field of the message, declares one the
- * message does not have (it would be dropped by the encoder), gives a field a kind its proto type
- * cannot carry, or the message lacks a common field. (int32 against int64 and the like, which
- * TypeScript sees alike, are compared by test/contract.test.ts.)
+ * Declares a resource against its generated proto message, whose fields are written from this
+ * declaration (scripts/proto-resources.ts, run by `npm run proto:gen`), so that the two cannot drift
+ * apart: `npm run typecheck` fails when the declaration misses a field of the message, declares one
+ * the message does not have (it would be dropped by the encoder: proto:gen has not run), gives a
+ * field a kind its proto type cannot carry or no doc, or the message lacks a common field. (int32
+ * against int64 and the like, which TypeScript sees alike, are compared by test/contract.test.ts.)
  *
  * @example
  * export const branch = defineResource<Branch>()({
  *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService, encoder: Branch,
  *   operations: 'full',
- *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner' }, ... },
+ *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner', doc: 'The business partner (same tenant).' }, ... },
  * });
  */
 export function defineResource<M extends object>() {
