@@ -1,9 +1,11 @@
 /**
- * Regenerates the ts-proto code in libs/src/gen from proto/ with buf and the local
+ * Writes the resources' parts of proto/ from their declarations (scripts/proto-resources.ts), then
+ * regenerates the ts-proto code in libs/src/gen from proto/ with buf and the local
  * protoc-gen-ts_proto plugin (both npm packages: nothing is downloaded).
  *
- *   npm run proto:gen             rewrite libs/src/gen
- *   npm run proto:gen -- --check  exit 1 when libs/src/gen differs from what the protos generate
+ *   npm run proto:gen             rewrite the protos' resource parts and libs/src/gen
+ *   npm run proto:gen -- --check  exit 1 when a proto differs from what the declarations write, or
+ *                                 libs/src/gen from what the protos generate
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -48,15 +50,30 @@ export function staleFiles(): string[] {
 
 if (import.meta.main) {
   if (process.argv.includes('--check')) {
-    const stale = staleFiles();
+    const { staleProtos } = await import('./proto-resources.ts');
+    const stale = staleProtos();
     if (stale.length > 0) {
-      console.error(`generated code is stale; run npm run proto:gen\n  ${stale.join('\n  ')}`);
+      console.error(`the protos differ from the declarations; run npm run proto:gen\n  ${stale.join('\n  ')}`);
       process.exit(1);
     }
-    console.log('generated code is in step with proto/');
+    const staleGen = staleFiles();
+    if (staleGen.length > 0) {
+      console.error(`generated code is stale; run npm run proto:gen\n  ${staleGen.join('\n  ')}`);
+      process.exit(1);
+    }
+    console.log('proto/ is in step with the declarations, and the generated code with proto/');
   } else {
+    // first from the protos as they are: a new resource's declaration imports its generated message
+    // and service, which its proto's empty `message` and `service` blocks give it
     rmSync(GEN_DIR, { recursive: true, force: true });
     generate(ROOT_DIR);
+    const { writeResourceProtos } = await import('./proto-resources.ts');
+    const written = writeResourceProtos();
+    if (written.length > 0) {
+      console.log(`wrote the declarations' parts of\n  ${written.join('\n  ')}`);
+      rmSync(GEN_DIR, { recursive: true, force: true });
+      generate(ROOT_DIR);
+    }
     console.log(`regenerated ${relative(ROOT_DIR, GEN_DIR)}`);
   }
 }

@@ -1469,7 +1469,7 @@ export interface paths {
         put?: never;
         /**
          * Create a account
-         * @description Creates a Account; its version starts at 0.
+         * @description Creates an Account; its version starts at 0.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -1498,7 +1498,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a account
-         * @description Deletes a Account; refused while other records reference it.
+         * @description Deletes an Account; refused while other records reference it.
          */
         delete: operations["deleteAccount"];
         options?: never;

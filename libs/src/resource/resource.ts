@@ -12,6 +12,8 @@ export type FieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decima
 /** A scalar field of a resource. */
 export interface ScalarField {
   kind: FieldKind;
+  /** What the field holds: its proto comment, and so the API document's description (scripts/proto-resources.ts). */
+  doc?: string;
   /** Required on create. */
   required?: boolean;
   /** Longest string (default 255 for `string`). */
@@ -101,6 +103,10 @@ export interface KeyReference {
 /** A list of small objects, written and read by the resource's own hooks (user-process selects). */
 export interface ObjectListField {
   kind: 'objects';
+  /** What the list holds: its proto comment. */
+  doc?: string;
+  /** The proto message of an item (`UserProcessSelect`), hand-written beside the record message. */
+  message: string;
   required?: boolean;
   /** Fields of each item that a client may send. */
   of: Record<string, ScalarField>;
@@ -112,6 +118,8 @@ export interface ObjectListField {
  */
 export interface StringListField {
   kind: 'strings';
+  /** What the list holds: its proto comment. */
+  doc?: string;
   required?: boolean;
   /** Most items. */
   maxItems?: number;
@@ -197,6 +205,11 @@ export interface Resource<
    * totalElements there instead of counting the tenant's rows. Not with `softDelete`.
    */
   tenantCount?: true;
+  /**
+   * Proto comments of the CRUD set that say more than the standard ones (scripts/proto-resources.ts):
+   * of an operation's RPC, or of a common field (dms-file's id is generated on upload).
+   */
+  protoDocs?: { rpcs?: Partial<Record<Operation, string>>; fields?: Partial<Record<CommonName, string>> };
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
@@ -219,10 +232,11 @@ type SpecFor<T> = KindFor<T> extends 'objects' ? ObjectListField : KindFor<T> ex
 /**
  * The field declarations a proto message `M` calls for: one for each of its fields but the common
  * ones (which may be declared again, to narrow them: account's crProcessId is globally unique),
- * each of a kind that fits the field's type. A field of the message left out, or one of a kind its
- * type cannot carry, is a compile error.
+ * each of a kind that fits the field's type and with the `doc` its proto comment is written from. A
+ * field of the message left out, one of a kind its type cannot carry, or one without a doc is a
+ * compile error.
  */
-export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]> } & {
+export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]> & { doc: string } } & {
   [K in Extract<keyof M, CommonName>]?: SpecFor<M[K]>;
 };
 
@@ -230,19 +244,20 @@ export type FieldsOf<M> = { [K in Exclude<keyof M, CommonName>]-?: SpecFor<M[K]>
 type MissingCommon<M> = Exclude<CommonName, keyof M>;
 
 /**
- * Declares a resource against its generated proto message, so that the two cannot drift apart:
- * `npm run typecheck` fails when the declaration misses a field of the message, declares one the
- * message does not have (it would be dropped by the encoder), gives a field a kind its proto type
- * cannot carry, or the message lacks a common field. (int32 against int64 and the like, which
- * TypeScript sees alike, are compared by test/contract.test.ts.) The path and the CRUD set stay
- * literal types, so that what follows from them (the event types of the catalogue,
- * libs/contracts/src/events.ts) is known to the compiler.
+ * Declares a resource against its generated proto message, whose fields are written from this
+ * declaration (scripts/proto-resources.ts, run by `npm run proto:gen`), so that the two cannot drift
+ * apart: `npm run typecheck` fails when the declaration misses a field of the message, declares one
+ * the message does not have (it would be dropped by the encoder: proto:gen has not run), gives a
+ * field a kind its proto type cannot carry or no doc, or the message lacks a common field. (int32
+ * against int64 and the like, which TypeScript sees alike, are compared by test/contract.test.ts.)
+ * The path and the CRUD set stay literal types, so that what follows from them (the event types of
+ * the catalogue, libs/contracts/src/events.ts) is known to the compiler.
  *
  * @example
  * export const branch = defineResource<Branch>()({
  *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService, encoder: Branch,
  *   operations: 'full',
- *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner' }, ... },
+ *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner', doc: 'The business partner (same tenant).' }, ... },
  * });
  */
 export function defineResource<M extends object>() {

@@ -11,12 +11,12 @@ export const branch = defineResource<Branch>()({
   encoder: Branch,
   operations: 'full',
   fields: {
-    businessPartnerId: { kind: 'long', required: true, references: 'business-partner' },
-    branchName: { kind: 'string', required: true, searchable: true },
-    branchCode: { kind: 'string', required: true, maxLength: 64, searchable: true },
-    address: { kind: 'string', maxLength: 1000 },
-    phone: { kind: 'string', maxLength: 32 },
-    email: { kind: 'string' },
+    businessPartnerId: { kind: 'long', required: true, references: 'business-partner', doc: 'The business partner (same tenant).' },
+    branchName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
+    branchCode: { kind: 'string', required: true, maxLength: 64, searchable: true, doc: 'Unique within the partner.' },
+    address: { kind: 'string', maxLength: 1000, doc: 'Postal address.' },
+    phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
+    email: { kind: 'string', doc: 'E-mail address.' },
   },
   uniques: [['businessPartnerId', 'branchCode']],
 });

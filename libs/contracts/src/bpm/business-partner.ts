@@ -11,17 +11,17 @@ export const businessPartner = defineResource<BusinessPartner>()({
   encoder: BusinessPartner,
   operations: 'full',
   fields: {
-    partnerCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
-    partnerName: { kind: 'string', required: true, searchable: true },
-    partnerType: { kind: 'enum', required: true, values: ['CUSTOMER', 'SUPPLIER', 'BOTH'] },
-    taxNumber: { kind: 'string', maxLength: 32 },
-    email: { kind: 'string' },
-    phone: { kind: 'string', maxLength: 32 },
+    partnerCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true, doc: 'Unique per tenant.' },
+    partnerName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
+    partnerType: { kind: 'enum', required: true, values: ['CUSTOMER', 'SUPPLIER', 'BOTH'], doc: 'CUSTOMER, SUPPLIER or BOTH.' },
+    taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
+    email: { kind: 'string', doc: 'E-mail address.' },
+    phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     // core's records (another schema of the same database), kept by keys that cross the schemas;
     // a city must be one of the partner's country (decisions.md "Services")
-    countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core' },
-    cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId' },
-    address: { kind: 'string', maxLength: 1000 },
+    countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core', doc: 'Country (core).' },
+    cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId', doc: 'City (core).' },
+    address: { kind: 'string', maxLength: 1000, doc: 'Postal address.' },
   },
   // A tenant holds up to millions of partners (bench/list-scale.ts): the list sorted by name, the
   // filters by type and by creation time, and searchTerm are served by indexes, and the

@@ -14,12 +14,12 @@ export const contractItem = defineResource<ContractItem>()({
   encoder: ContractItem,
   operations: 'no-stats',
   fields: {
-    contractId: { kind: 'long', required: true, references: 'contract' },
-    productId: { kind: 'long', required: true, references: 'product' },
+    contractId: { kind: 'long', required: true, references: 'contract', doc: 'The contract (same tenant).' },
+    productId: { kind: 'long', required: true, references: 'product', doc: 'The product (same tenant).' },
     // "> 0": decimals carry at most 4 decimals, so the smallest positive one is 0.0001
-    quantity: { kind: 'decimal', required: true, min: 0.0001 },
-    unitPrice: { kind: 'decimal', required: true, min: 0 },
-    description: { kind: 'string', maxLength: 1000, searchable: true },
-    lineTotal: { kind: 'decimal', readOnly: true, generated: 'quantity * unit_price' },
+    quantity: { kind: 'decimal', required: true, min: 0.0001, doc: 'Quantity, a decimal string.' },
+    unitPrice: { kind: 'decimal', required: true, min: 0, doc: 'Price of one unit, a decimal string.' },
+    description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Description.' },
+    lineTotal: { kind: 'decimal', readOnly: true, generated: 'quantity * unit_price', doc: 'quantity x unit_price, exact; read-only.' },
   },
 });

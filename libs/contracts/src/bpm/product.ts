@@ -11,11 +11,11 @@ export const product = defineResource<Product>()({
   encoder: Product,
   operations: 'full',
   fields: {
-    productCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
-    productName: { kind: 'string', required: true, searchable: true },
-    unit: { kind: 'string', maxLength: 32 },
-    unitPrice: { kind: 'decimal', required: true, min: 0 },
-    currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$' },
-    vatRate: { kind: 'decimal', min: 0, max: 100 },
+    productCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true, doc: 'Code, unique within the tenant.' },
+    productName: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
+    unit: { kind: 'string', maxLength: 32, doc: 'Unit of measure.' },
+    unitPrice: { kind: 'decimal', required: true, min: 0, doc: 'List price, a decimal string with up to 4 decimals.' },
+    currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', doc: 'ISO 4217 code of the price.' },
+    vatRate: { kind: 'decimal', min: 0, max: 100, doc: 'VAT rate in percent, a decimal string.' },
   },
 });

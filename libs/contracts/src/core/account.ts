@@ -12,10 +12,10 @@ export const account = defineResource<Account>()({
   operations: 'full',
   key: 'accountNo',
   fields: {
-    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global', min: 1 },
-    accountNo: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
-    accountName: { kind: 'string', required: true, searchable: true },
-    taxNumber: { kind: 'string', maxLength: 32 },
-    email: { kind: 'string' },
+    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global', min: 1, doc: 'Tenant.' },
+    accountNo: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true, doc: 'Key in path; globally unique.' },
+    accountName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
+    taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
+    email: { kind: 'string', doc: 'E-mail address.' },
   },
 });

@@ -11,9 +11,9 @@ export const city = defineResource<City>()({
   encoder: City,
   operations: 'no-stats',
   fields: {
-    countryId: { kind: 'long', required: true, references: 'country' },
-    name: { kind: 'string', required: true, searchable: true },
-    code: { kind: 'string', maxLength: 16, searchable: true },
+    countryId: { kind: 'long', required: true, references: 'country', doc: 'The country (same tenant).' },
+    name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
+    code: { kind: 'string', maxLength: 16, searchable: true, doc: 'Code, e.g. a plate or postal prefix.' },
   },
   // (crProcessId, countryId, id): what bpm's business-partner.cityId names, a city within the
   // partner's country of its tenant (a key from another schema, so not derived from a reference here)

@@ -11,10 +11,10 @@ export const corporationContact = defineResource<CorporationContact>()({
   encoder: CorporationContact,
   operations: 'full',
   fields: {
-    fullName: { kind: 'string', required: true, searchable: true },
-    title: { kind: 'string' },
-    email: { kind: 'string' },
-    phone: { kind: 'string', maxLength: 32 },
-    department: { kind: 'string', searchable: true },
+    fullName: { kind: 'string', required: true, searchable: true, doc: 'Full name.' },
+    title: { kind: 'string', doc: 'Job title.' },
+    email: { kind: 'string', doc: 'E-mail address.' },
+    phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
+    department: { kind: 'string', searchable: true, doc: 'Department.' },
   },
 });

@@ -11,7 +11,15 @@ export const country = defineResource<Country>()({
   encoder: Country,
   operations: 'no-stats',
   fields: {
-    code: { kind: 'string', required: true, maxLength: 2, pattern: '^[A-Z]{2}$', unique: 'tenant', searchable: true },
-    name: { kind: 'string', required: true, searchable: true },
+    code: {
+      kind: 'string',
+      required: true,
+      maxLength: 2,
+      pattern: '^[A-Z]{2}$',
+      unique: 'tenant',
+      searchable: true,
+      doc: 'ISO 3166-1 alpha-2 code, unique within the tenant.',
+    },
+    name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
   },
 });

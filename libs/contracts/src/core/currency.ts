@@ -11,9 +11,17 @@ export const currency = defineResource<Currency>()({
   encoder: Currency,
   operations: 'no-stats',
   fields: {
-    code: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', unique: 'tenant', searchable: true },
-    name: { kind: 'string', required: true, searchable: true },
-    symbol: { kind: 'string', maxLength: 8 },
-    fractionDigits: { kind: 'int', default: 2, min: 0, max: 4 },
+    code: {
+      kind: 'string',
+      required: true,
+      maxLength: 3,
+      pattern: '^[A-Z]{3}$',
+      unique: 'tenant',
+      searchable: true,
+      doc: 'ISO 4217 code, unique within the tenant.',
+    },
+    name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
+    symbol: { kind: 'string', maxLength: 8, doc: 'Symbol.' },
+    fractionDigits: { kind: 'int', default: 2, min: 0, max: 4, doc: 'Digits after the decimal point (default 2).' },
   },
 });

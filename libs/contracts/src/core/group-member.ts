@@ -11,10 +11,11 @@ export const groupMember = defineResource<GroupMember>()({
   encoder: GroupMember,
   operations: 'no-stats',
   fields: {
-    groupId: { kind: 'long', required: true, references: 'group' },
+    groupId: { kind: 'long', required: true, references: 'group', doc: 'The group (same tenant).' },
     // a user-info's userCode (user-infos are global, not per tenant); the hooks check the tenant
     userCode: {
       kind: 'string',
+      doc: 'The user-info; unique within the group.',
       required: true,
       maxLength: 64,
       searchable: true,

@@ -11,8 +11,8 @@ export const groupRole = defineResource<GroupRole>()({
   encoder: GroupRole,
   operations: 'no-stats',
   fields: {
-    groupId: { kind: 'long', required: true, references: 'group' },
-    roleTypeId: { kind: 'long', required: true, references: 'role-type' },
+    groupId: { kind: 'long', required: true, references: 'group', doc: 'The group (same tenant).' },
+    roleTypeId: { kind: 'long', required: true, references: 'role-type', doc: 'The role-type (same tenant); unique within the group.' },
   },
   uniques: [['groupId', 'roleTypeId']],
 });

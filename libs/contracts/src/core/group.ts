@@ -16,7 +16,7 @@ export const group = defineResource<Group>()({
   operations: 'full',
   table: 'security_group',
   fields: {
-    groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true },
-    description: { kind: 'string', searchable: true },
+    groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true, doc: 'Unique per tenant.' },
+    description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
 });

@@ -15,10 +15,15 @@ export const licenseHistory = defineResource<LicenseHistory>()({
   encoder: LicenseHistory,
   operations: 'read-only',
   fields: {
-    licenseId: { kind: 'long', required: true, notReference: 'a history row outlives the licence it records: deleting the licence writes its last row' },
-    action: { kind: 'enum', required: true, values: ['CREATE', 'UPDATE', 'DELETE'] },
-    snapshot: { kind: 'text', required: true },
-    changedBy: { kind: 'string', required: true, maxLength: 64 },
-    changedAt: { kind: 'datetime', required: true },
+    licenseId: {
+      kind: 'long',
+      required: true,
+      notReference: 'a history row outlives the licence it records: deleting the licence writes its last row',
+      doc: 'The licence changed (kept after the licence is deleted).',
+    },
+    action: { kind: 'enum', required: true, values: ['CREATE', 'UPDATE', 'DELETE'], doc: 'CREATE, UPDATE or DELETE.' },
+    snapshot: { kind: 'text', required: true, doc: 'The licence as JSON, as it was after the change (before, for DELETE).' },
+    changedBy: { kind: 'string', required: true, maxLength: 64, doc: 'userCode of who changed it.' },
+    changedAt: { kind: 'datetime', required: true, doc: 'ISO 8601 UTC.' },
   },
 });

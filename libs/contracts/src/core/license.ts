@@ -14,12 +14,18 @@ export const license = defineResource<License>()({
   encoder: License,
   operations: 'full',
   fields: {
-    licenseKey: { kind: 'string', required: true, maxLength: 128, unique: 'global', searchable: true },
-    licenseType: { kind: 'enum', required: true, values: ['TRIAL', 'STANDARD', 'ENTERPRISE'] },
-    maxUsers: { kind: 'int', required: true, min: 1 },
-    validFrom: { kind: 'date', required: true },
-    validUntil: { kind: 'date', required: true, notBefore: 'validFrom' },
+    licenseKey: { kind: 'string', required: true, maxLength: 128, unique: 'global', searchable: true, doc: 'Licence key, unique across the platform.' },
+    licenseType: { kind: 'enum', required: true, values: ['TRIAL', 'STANDARD', 'ENTERPRISE'], doc: 'TRIAL, STANDARD or ENTERPRISE.' },
+    maxUsers: { kind: 'int', required: true, min: 1, doc: 'Seats: users the licence allows.' },
+    validFrom: { kind: 'date', required: true, doc: 'First valid day, YYYY-MM-DD.' },
+    validUntil: { kind: 'date', required: true, notBefore: 'validFrom', doc: 'Last valid day, YYYY-MM-DD; not before valid_from.' },
     // the account of the licence's own tenant (core-svc/src/resources/license/license.operations.ts); an account it names cannot be deleted
-    accountNo: { kind: 'string', maxLength: 64, searchable: true, referencesKey: { resource: 'account', key: 'accountNo' } },
+    accountNo: {
+      kind: 'string',
+      maxLength: 64,
+      searchable: true,
+      referencesKey: { resource: 'account', key: 'accountNo' },
+      doc: 'The account (tenant) that holds it.',
+    },
   },
 });

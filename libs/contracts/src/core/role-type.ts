@@ -15,8 +15,8 @@ export const roleType = defineResource<RoleType>()({
   encoder: RoleType,
   operations: 'no-stats',
   fields: {
-    roleCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true },
-    roleName: { kind: 'string', required: true, searchable: true },
-    description: { kind: 'string', searchable: true },
+    roleCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true, doc: 'The role, such as branch:read; unique per tenant.' },
+    roleName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
+    description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
 });

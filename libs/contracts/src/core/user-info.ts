@@ -11,13 +11,21 @@ export const userInfo = defineResource<UserInfo>()({
   encoder: UserInfo,
   operations: 'full',
   fields: {
-    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true },
-    userDescription: { kind: 'string', required: true, searchable: true },
+    userCode: { kind: 'string', required: true, maxLength: 64, unique: 'global', immutable: true, searchable: true, doc: 'Login name; globally unique.' },
+    userDescription: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     // bcrypt reads at most 72 bytes (not characters: "é" is two); the column holds the 60-character hash.
-    password: { kind: 'string', required: true, writeOnly: true, minLength: 8, maxLength: 72, maxBytes: 72 },
-    email: { kind: 'string' },
-    languageCode: { kind: 'enum', values: ['en', 'tr'], default: 'en' },
-    superUser: { kind: 'boolean', default: false },
+    password: {
+      kind: 'string',
+      required: true,
+      writeOnly: true,
+      minLength: 8,
+      maxLength: 72,
+      maxBytes: 72,
+      doc: 'Write-only: at least 8 characters, stored as a bcrypt hash.',
+    },
+    email: { kind: 'string', doc: 'E-mail address.' },
+    languageCode: { kind: 'enum', values: ['en', 'tr'], default: 'en', doc: 'en or tr.' },
+    superUser: { kind: 'boolean', default: false, doc: 'Bypasses role checks; only a super user may set it.' },
   },
   columns: {
     // raised by a new password: every older token of the user is refused (docs/interface.md#token-and-cookie)

@@ -16,6 +16,7 @@ export const userProcess = defineResource<UserProcess>()({
   fields: {
     userCode: {
       kind: 'string',
+      doc: 'The user-info.',
       required: true,
       maxLength: 64,
       unique: 'global',
@@ -23,7 +24,13 @@ export const userProcess = defineResource<UserProcess>()({
       searchable: true,
       referencesKey: { resource: 'user-info', key: 'userCode', unknown: 'user.unknown' },
     },
-    userDescription: { kind: 'string', searchable: true },
-    userProcessSelects: { kind: 'objects', required: true, of: { accountNo: { kind: 'string', required: true, maxLength: 64 } } },
+    userDescription: { kind: 'string', searchable: true, doc: 'Taken from the user-info when omitted.' },
+    userProcessSelects: {
+      kind: 'objects',
+      message: 'UserProcessSelect',
+      required: true,
+      of: { accountNo: { kind: 'string', required: true, maxLength: 64 } },
+      doc: 'Accounts of the user, ordered by accountNo (on write only accountNo is read).',
+    },
   },
 });

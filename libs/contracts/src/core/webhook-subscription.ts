@@ -15,15 +15,42 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
   encoder: WebhookSubscription,
   operations: 'full',
   fields: {
-    url: { kind: 'string', required: true, maxLength: 2000, searchable: true },
+    url: {
+      kind: 'string',
+      required: true,
+      maxLength: 2000,
+      searchable: true,
+      doc: 'The endpoint: an absolute http(s) URL without credentials, at most 2000 characters.',
+    },
     // kept by the hooks in the eventTypeList column (core-svc/src/resources/webhook-subscription)
-    eventTypes: { kind: 'strings', required: true, maxItems: 50, maxLength: 100 },
-    description: { kind: 'string', maxLength: 1000, searchable: true },
-    disabledAt: { kind: 'datetime', readOnly: true },
-    disabledReason: { kind: 'string', maxLength: 1000, readOnly: true },
-    secret: { kind: 'string', readOnly: true, computed: true, secret: true },
+    eventTypes: {
+      kind: 'strings',
+      required: true,
+      maxItems: 50,
+      maxLength: 100,
+      doc: 'Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event.',
+    },
+    description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Free text.' },
+    disabledAt: {
+      kind: 'datetime',
+      readOnly: true,
+      doc: 'Set when the endpoint kept failing and the subscription was disabled; cleared by setting status true again.',
+    },
+    disabledReason: { kind: 'string', maxLength: 1000, readOnly: true, doc: 'Why the subscription was disabled.' },
+    secret: {
+      kind: 'string',
+      readOnly: true,
+      computed: true,
+      secret: true,
+      doc: 'The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only.',
+    },
     // the user whose live read roles decide what is delivered (core-svc/src/webhooks/subscriber-access.ts)
-    owner: { kind: 'string', readOnly: true, maxLength: 64 },
+    owner: {
+      kind: 'string',
+      readOnly: true,
+      maxLength: 64,
+      doc: 'userCode of the user whose read roles decide what the endpoint receives: the creator, or the last user to update it; read-only.',
+    },
   },
   columns: {
     /** The eventTypes as a JSON array of strings. */

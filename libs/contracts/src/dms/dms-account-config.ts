@@ -14,10 +14,10 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
   encoder: DmsAccountConfig,
   operations: 'full',
   fields: {
-    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global' },
-    maxFileSize: { kind: 'long', min: 1 },
-    allowedMimeTypes: { kind: 'string', maxLength: 2000 },
-    storageQuotaBytes: { kind: 'long', min: 0 },
-    purgeAfterDays: { kind: 'int', min: 0 },
+    crProcessId: { kind: 'long', required: true, immutable: true, unique: 'global', doc: 'Tenant.' },
+    maxFileSize: { kind: 'long', min: 1, doc: 'Largest file the tenant may upload, in bytes; at least 1.' },
+    allowedMimeTypes: { kind: 'string', maxLength: 2000, doc: 'Comma-separated MIME types an upload may have; empty: any.' },
+    storageQuotaBytes: { kind: 'long', min: 0, doc: "Most bytes the tenant's files may take; at least 0." },
+    purgeAfterDays: { kind: 'int', min: 0, doc: 'Soft-deleted files are purged after this many days; at least 0.' },
   },
 });

@@ -16,9 +16,13 @@ export const dmsCategory = defineResource<DmsCategory>()({
   encoder: DmsCategory,
   operations: 'full',
   fields: {
-    categoryName: { kind: 'string', required: true, searchable: true },
-    parentId: { kind: 'long', references: 'dms-category' },
-    description: { kind: 'string', maxLength: 1000, searchable: true },
+    categoryName: { kind: 'string', required: true, searchable: true, doc: 'Display name; unique within its parent (and among the top-level categories).' },
+    parentId: {
+      kind: 'long',
+      references: 'dms-category',
+      doc: 'The parent category (same tenant); empty for a top-level one. A category is never its own ancestor.',
+    },
+    description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Free text.' },
   },
   columns: {
     // parentId, or 0 for a top-level category: kept by the hooks, so that the unique key sees top-level names

@@ -14,10 +14,10 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
   encoder: DmsRetentionPolicy,
   operations: 'full',
   fields: {
-    policyName: { kind: 'string', required: true, searchable: true },
-    retentionDays: { kind: 'int', required: true, min: 1 },
-    categoryId: { kind: 'long', references: 'dms-category' },
-    entityType: { kind: 'string', maxLength: 64 },
-    action: { kind: 'enum', values: ['SOFT_DELETE', 'PURGE'], default: 'SOFT_DELETE' },
+    policyName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
+    retentionDays: { kind: 'int', required: true, min: 1, doc: 'Files older than this many days are acted on; at least 1.' },
+    categoryId: { kind: 'long', references: 'dms-category', doc: 'Applies to the files of this category (same tenant); empty: any category.' },
+    entityType: { kind: 'string', maxLength: 64, doc: 'Applies to the files linked to this entity type; empty: any.' },
+    action: { kind: 'enum', values: ['SOFT_DELETE', 'PURGE'], default: 'SOFT_DELETE', doc: 'SOFT_DELETE (default) or PURGE.' },
   },
 });

@@ -19,15 +19,29 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
   encoder: DmsShareLink,
   operations: 'full',
   fields: {
-    fileId: { kind: 'long', required: true, min: 1, references: 'dms-file' },
-    expiresAt: { kind: 'datetime' },
+    fileId: { kind: 'long', required: true, min: 1, references: 'dms-file', doc: 'The shared file: a dms-file of the same tenant.' },
+    expiresAt: { kind: 'datetime', doc: 'ISO 8601 UTC; the link answers 410 after it. Empty: never expires.' },
     // bcrypt reads at most 72 bytes; the column holds the 60-character hash
-    password: { kind: 'string', writeOnly: true, minLength: 1, maxLength: 72, maxBytes: 72 },
-    hasPassword: { kind: 'boolean', readOnly: true, default: false },
-    maxDownloads: { kind: 'int', min: 1 },
+    password: {
+      kind: 'string',
+      writeOnly: true,
+      minLength: 1,
+      maxLength: 72,
+      maxBytes: 72,
+      doc: 'Write-only: stored as a bcrypt hash, never returned. Empty: no password.',
+    },
+    hasPassword: { kind: 'boolean', readOnly: true, default: false, doc: 'Read-only: whether the link has a password.' },
+    maxDownloads: { kind: 'int', min: 1, doc: 'Downloads the link allows; at least 1. Empty: no limit.' },
     // the token opens the file to anyone who holds it: shown to the link's readers, never sent on in an event
-    token: { kind: 'string', readOnly: true, maxLength: 64, unique: 'global', secret: true },
-    url: { kind: 'string', readOnly: true, maxLength: 128, secret: true },
-    downloadCount: { kind: 'int', readOnly: true, default: 0 },
+    token: {
+      kind: 'string',
+      readOnly: true,
+      maxLength: 64,
+      unique: 'global',
+      secret: true,
+      doc: 'Read-only: 32 random bytes in base64url, generated on create, never changed.',
+    },
+    url: { kind: 'string', readOnly: true, maxLength: 128, secret: true, doc: 'Read-only: the public path, /api/dms-share-link/public/{token}.' },
+    downloadCount: { kind: 'int', readOnly: true, default: 0, doc: 'Read-only: downloads so far.' },
   },
 });

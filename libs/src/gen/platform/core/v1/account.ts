@@ -702,7 +702,7 @@ export const AccountServiceService = {
     responseSerialize: (value: Account): Buffer => Buffer.from(Account.encode(value).finish()),
     responseDeserialize: (value: Buffer): Account => Account.decode(value),
   },
-  /** Creates a Account; its version starts at 0. */
+  /** Creates an Account; its version starts at 0. */
   createAccount: {
     path: "/platform.core.v1.AccountService/CreateAccount" as const,
     requestStream: false as const,
@@ -722,7 +722,7 @@ export const AccountServiceService = {
     responseSerialize: (value: Account): Buffer => Buffer.from(Account.encode(value).finish()),
     responseDeserialize: (value: Buffer): Account => Account.decode(value),
   },
-  /** Deletes a Account; refused while other records reference it. */
+  /** Deletes an Account; refused while other records reference it. */
   deleteAccount: {
     path: "/platform.core.v1.AccountService/DeleteAccount" as const,
     requestStream: false as const,
@@ -759,11 +759,11 @@ export const AccountServiceService = {
 export interface AccountServiceServer extends UntypedServiceImplementation {
   /** Returns one Account. */
   getAccount: handleUnaryCall<GetAccountRequest, Account>;
-  /** Creates a Account; its version starts at 0. */
+  /** Creates an Account; its version starts at 0. */
   createAccount: handleUnaryCall<CreateAccountRequest, Account>;
   /** Updates the fields named in update_mask when version equals the stored one. */
   updateAccount: handleUnaryCall<UpdateAccountRequest, Account>;
-  /** Deletes a Account; refused while other records reference it. */
+  /** Deletes an Account; refused while other records reference it. */
   deleteAccount: handleUnaryCall<DeleteAccountRequest, Empty>;
   /** Lists Accounts a page at a time. */
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
@@ -788,7 +788,7 @@ export interface AccountServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Account) => void,
   ): ClientUnaryCall;
-  /** Creates a Account; its version starts at 0. */
+  /** Creates an Account; its version starts at 0. */
   createAccount(
     request: CreateAccountRequest,
     callback: (error: ServiceError | null, response: Account) => void,
@@ -820,7 +820,7 @@ export interface AccountServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Account) => void,
   ): ClientUnaryCall;
-  /** Deletes a Account; refused while other records reference it. */
+  /** Deletes an Account; refused while other records reference it. */
   deleteAccount(
     request: DeleteAccountRequest,
     callback: (error: ServiceError | null, response: Empty) => void,
