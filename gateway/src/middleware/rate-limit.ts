@@ -10,7 +10,7 @@ import { LOGIN_GUARD, LoginGuard, SHARE_PASSWORD_GUARD } from '../limits/login-g
 import { connectRedis } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
-import type { PathCategory } from './paths.ts';
+import type { PathCategory } from '../http/path-category.ts';
 
 function perMinuteMessage(limit: number): Record<Language, string> {
   return {
