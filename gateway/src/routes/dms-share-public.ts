@@ -1,7 +1,8 @@
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import { clientIp } from '../http/context.ts';
-import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/login-guard.ts';
+import { sendLoginRefusal, type LoginOutcome } from '../limits/login-attempt.ts';
+import type { LoginGuard } from '../limits/login-guard.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
