@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import test from 'ava';
 import { Upload } from '@tus/utils';
 import { HashingFileStore } from '@platform/dms-svc/tus/hashing-file-store.ts';
@@ -161,6 +161,31 @@ test('a PATCH resumed in a process without the hash state hashes the stored pref
     await third.write(Readable.from([Buffer.from('def')]), 'b'.repeat(32), 3);
     t.is(await third.checksumOf('b'.repeat(32), 6), sha256(Buffer.from('abcdef')));
     t.deepEqual(third.rehashed, { times: 0, bytes: 0 });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a write whose request was closed before it began fails at once, without waiting on bytes that never come (HashingFileStore)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tus-store-'));
+  try {
+    const store = new HashingFileStore({ directory: dir });
+    const id = 'c'.repeat(32);
+    await store.create(new Upload({ id, size: 10, offset: 0 }));
+    // its client went away while tus waited for the upload's lock
+    const request = new PassThrough();
+    request.destroy();
+    store.readFrom(id, request);
+    const timedOut = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5_000));
+    const outcome = await Promise.race([
+      store.write(Readable.from([]), id, 0).then(
+        () => 'written',
+        () => 'refused',
+      ),
+      timedOut,
+    ]);
+    t.is(outcome, 'refused');
+    t.is((await store.getUpload(id)).offset, 0, 'nothing was written');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

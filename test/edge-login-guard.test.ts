@@ -7,14 +7,9 @@
 import test from 'ava';
 import { createLogger } from '@platform/libs/log/logger.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
-import {
-  LOGIN_FAILURES_PER_ADDRESS,
-  LOGIN_FAILURES_PER_USER,
-  LOGIN_QUEUE_MS,
-  LOGIN_WINDOW_SECONDS,
-  LoginGuard,
-  type LoginOutcome,
-} from '../gateway/src/limits/login-guard.ts';
+import type { LoginOutcome } from '../gateway/src/limits/login-attempt.ts';
+import { LOGIN_QUEUE_MS, LoginGuard } from '../gateway/src/limits/login-guard.ts';
+import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER, LOGIN_WINDOW_SECONDS } from '../gateway/src/limits/password-guard-kinds.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, uniquePrefix } from './helpers/redis.ts';

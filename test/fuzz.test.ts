@@ -15,7 +15,7 @@
  */
 import test from 'ava';
 import { apiFields, isScalar, offers, RANGE_KINDS, visibleScalars, type FieldSpec, type Resource } from '@platform/libs/resource/resource.ts';
-import { categoryOf } from '../gateway/src/middleware/paths.ts';
+import { categoryOf } from '../gateway/src/http/path-category.ts';
 import { registry } from '../gateway/src/registry.ts';
 import type { RouteSpec } from '../gateway/src/routes/route.ts';
 import { gatewayRoutes } from '../gateway/src/routes/table.ts';

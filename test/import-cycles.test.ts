@@ -1,33 +1,139 @@
 /**
- * The folders of libs/src import one another without a cycle, and libs imports no service and not
- * the gateway: a folder that imports another and is imported back cannot be read, tested or moved
- * on its own. Import specifiers are read with the TypeScript compiler API (no build, `.ts`
- * extensions as Node runs them); cycles are the strongly connected components of the folder graph.
+ * The house drawn from its imports has no circle: no package, no folder and no file imports one
+ * that imports it back, directly or around a longer loop. Two things that import each other cannot
+ * be read, tested or moved one without the other, and a request's path that climbs back up into the
+ * module that sent it down cannot be followed from the top.
+ *
+ * The scope is the whole repository, read from its root package.json rather than listed here: each
+ * workspace (its directory, without the workspaces nested in it) and the root package's own files
+ * (the scripts, the tests and their helpers, the benchmarks). `@platform/<name>/...` specifiers are
+ * resolved through the workspace's package.json `name` and `exports`, relative ones by path; both
+ * are read with the TypeScript compiler API (helpers/module-specifiers.ts), type-only imports
+ * included, since a circle of types still ties the two files together. Generated files (their first
+ * line says so) are left out: their imports follow the protos, which protoc keeps acyclic. A shared
+ * library importing a service or the gateway, which import it, is a circle of packages.
+ *
+ * A folder is the directory a file sits in, rather than the top folder under a package's src: nested
+ * folders (resources/a and resources/b, features/x and features/y) are told apart, so a circle
+ * between two of them is found. At a package's top (its directory, or its src/) each file stands
+ * for itself instead: that is where a package's entry points sit (main.ts, server.ts, app.ts) beside
+ * the few modules every folder reads (db.ts, backends.ts). main.ts importing routes/ and a route
+ * importing db.ts is no circle — no module imports one that imports it back — and taking the top as
+ * one folder would call it one; a real circle through a top file (routes/ importing app.ts) is still
+ * found. The libraries' own folders (libs/src/db, libs/src/crud) are folders like any other.
  */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import test from 'ava';
 import { ROOT_DIR } from '@platform/libs/config/config.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
-const LIBS_SRC = join(ROOT_DIR, 'libs/src');
-const WORKSPACES = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
+/** A package.json `exports` target: a path, or paths by condition (`import`, `default`, …). */
+type ExportTarget = string | Record<string, string>;
 
-/** The absolute path a specifier names, when it names a file of this repository. */
-function targetOf(file: string, specifier: string): string | undefined {
-  if (specifier.startsWith('.')) return resolve(dirname(file), specifier);
-  if (specifier.startsWith('@platform/libs/')) return join(LIBS_SRC, specifier.slice('@platform/libs/'.length));
+/** A package of the repository: its name, directory and `exports` map. */
+interface Package {
+  name: string;
+  dir: string;
+  exports: Record<string, ExportTarget>;
+}
+
+function readPackage(dir: string): Package {
+  const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; exports?: ExportTarget | Record<string, ExportTarget> };
+  const exports =
+    typeof json.exports === 'string' || (json.exports && !Object.keys(json.exports).some((key) => key.startsWith('.')))
+      ? { '.': json.exports as ExportTarget }
+      : ((json.exports as Record<string, ExportTarget> | undefined) ?? {});
+  return { name: json.name, dir, exports };
+}
+
+/** The directories of the root package.json's `workspaces` (a trailing `/*` names every package under a folder). */
+function workspaceDirs(patterns: readonly string[]): string[] {
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*')) return [join(ROOT_DIR, pattern)];
+    const parent = join(ROOT_DIR, pattern.slice(0, -2));
+    return readdirSync(parent)
+      .map((name) => join(parent, name))
+      .filter((dir) => existsSync(join(dir, 'package.json')));
+  });
+}
+
+const root = readPackage(ROOT_DIR);
+const workspaces = workspaceDirs((JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces).map(readPackage);
+/** Deepest first, so a file is given to the innermost package holding it. */
+const packages = [...workspaces, root].sort((a, b) => b.dir.length - a.dir.length);
+
+/** The package a path lies in. */
+function packageOf(path: string): Package {
+  return packages.find((pkg) => path === pkg.dir || path.startsWith(pkg.dir + sep))!;
+}
+
+/** Whether a file is generated (its first line says so): its imports are its generator's. */
+function generated(file: string): boolean {
+  return /^\/\/ (Code generated|Generated by)/.test(readFileSync(file, 'utf8').slice(0, 200));
+}
+
+/** The repository's own source files: every package's TypeScript, without dependencies, builds or generated code. */
+const files = packages
+  .flatMap((pkg) => tsFiles(pkg.dir).filter((file) => packageOf(file) === pkg))
+  .filter(
+    (file) =>
+      !relative(ROOT_DIR, file)
+        .split(sep)
+        .some((part) => part === 'node_modules' || part === 'dist' || part.startsWith('.')),
+  )
+  .filter((file) => !generated(file))
+  .sort();
+const known = new Set(files);
+
+/** The file a path names, as Node or the console's bundler finds it (`.ts` written out, or left off). */
+function fileAt(path: string): string | undefined {
+  const candidates = [path, `${path}.ts`, `${path}.tsx`, join(path, 'index.ts'), join(path, 'index.tsx')];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+}
+
+/** The path an `exports` map gives a subpath (`./x/y.ts`), with `*` patterns. */
+function exported(pkg: Package, subpath: string): string | undefined {
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    const value = typeof target === 'string' ? target : (target.import ?? target.default ?? Object.values(target)[0] ?? '');
+    if (key === subpath) return join(pkg.dir, value);
+    const star = key.indexOf('*');
+    if (star < 0) continue;
+    const [prefix, suffix] = [key.slice(0, star), key.slice(star + 1)];
+    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length) {
+      return join(pkg.dir, value.replace('*', subpath.slice(prefix.length, subpath.length - suffix.length)));
+    }
+  }
   return undefined;
 }
 
-/** The top folder under libs/src a path lies in ('' for a file at its root). */
-function folderOf(path: string): string | undefined {
-  const rel = relative(LIBS_SRC, path);
-  if (rel.startsWith('..')) return undefined;
-  const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0] : '';
+/** The repository file a specifier names, or undefined for a dependency or an asset. */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return fileAt(resolve(dirname(file), specifier));
+  const pkg = workspaces.find((candidate) => specifier === candidate.name || specifier.startsWith(`${candidate.name}/`));
+  if (pkg === undefined) return undefined;
+  const path = exported(pkg, `.${specifier.slice(pkg.name.length)}`);
+  return path === undefined ? undefined : fileAt(path);
 }
 
-/** Tarjan's strongly connected components with more than one folder, each sorted. */
+/** Every import between two of the repository's files, each once. */
+const imports = files.flatMap((file) =>
+  [...new Set(specifiersOf(file).map((specifier) => targetOf(file, specifier)))]
+    .filter((target): target is string => target !== undefined && known.has(target) && target !== file)
+    .map((target) => ({ from: file, to: target })),
+);
+
+/**
+ * The folder a file is read in: the directory it sits in, except at a package's top (its directory
+ * or its src/), where each file stands for itself.
+ */
+function folderOf(file: string): string {
+  const dir = dirname(file);
+  const pkg = packageOf(file);
+  return dir === pkg.dir || dir === join(pkg.dir, 'src') ? relative(ROOT_DIR, file) : relative(ROOT_DIR, dir);
+}
+
+/** Tarjan's strongly connected components with more than one node, each sorted. */
 function cycles(graph: Map<string, Set<string>>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
@@ -64,47 +170,75 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found.sort((a, b) => a.join().localeCompare(b.join()));
 }
 
-const files = tsFiles(LIBS_SRC).filter((file) => folderOf(file) !== 'gen');
-
-test('no folder of libs/src imports a folder that imports it back', (t) => {
+/**
+ * The imports seen at one grain (package, folder or file): its cycles, each with the file imports
+ * that make its edges, so a failure says what to cut.
+ */
+function circles(grain: (file: string) => string): { found: string[][]; detail: string } {
   const graph = new Map<string, Set<string>>();
-  const edges: string[] = [];
-  for (const file of files) {
-    const from = folderOf(file)!;
-    for (const specifier of specifiersOf(file)) {
-      const target = targetOf(file, specifier);
-      const to = target === undefined ? undefined : folderOf(target);
-      if (to === undefined || to === from) continue;
-      if (!graph.has(from)) graph.set(from, new Set());
-      graph.get(from)!.add(to);
-      edges.push(`${relative(LIBS_SRC, file)} -> ${to}/`);
-    }
+  for (const { from, to } of imports) {
+    const [a, b] = [grain(from), grain(to)];
+    if (a === b) continue;
+    if (!graph.has(a)) graph.set(a, new Set());
+    graph.get(a)!.add(b);
   }
   const found = cycles(graph);
-  // Name each pair of folders that import each other, with the imports on both sides, then any
-  // longer cycle the pairs do not explain (a strongly connected component lists them merged).
-  const pairs = [...graph].flatMap(([a, targets]) => [...targets].filter((b) => a < b && graph.get(b)?.has(a)).map((b) => [a, b]));
-  const detail = [
-    ...pairs.map(([a, b]) => {
-      const inside = edges.filter((edge) => (edge.startsWith(`${a}/`) ? edge.endsWith(` -> ${b}/`) : edge.startsWith(`${b}/`) && edge.endsWith(` -> ${a}/`)));
-      return `${a} <-> ${b}:\n  ${[...new Set(inside)].join('\n  ')}`;
-    }),
-    ...found.map((component) => `cycle through ${component.join(', ')}`),
-  ];
-  t.true(graph.size > 3, 'the folder graph was read');
-  t.deepEqual(found, [], detail.join('\n'));
+  const detail = found.map((component) => {
+    const members = new Set(component);
+    const edges = new Map<string, string[]>();
+    for (const { from, to } of imports) {
+      const [a, b] = [grain(from), grain(to)];
+      if (a === b || !members.has(a) || !members.has(b)) continue;
+      const key = `${a} -> ${b}`;
+      edges.set(key, [...(edges.get(key) ?? []), `${relative(ROOT_DIR, from)} -> ${relative(ROOT_DIR, to)}`]);
+    }
+    const lines = [...edges].map(([key, via]) => (key === via.join() ? `  ${key}` : `  ${key}, by\n    ${via.join('\n    ')}`));
+    return `cycle through ${component.join(', ')}:\n${lines.join('\n')}`;
+  });
+  return { found, detail: detail.join('\n') };
+}
+
+test('the scope is every package of the repository, read from its package.json', (t) => {
+  const read = new Set(files.map((file) => packageOf(file).name));
+  t.deepEqual([...read].sort(), packages.map((pkg) => pkg.name).sort(), 'each package has files read');
+  for (const place of ['scripts/lib', 'test/helpers', 'bench/lib', 'gateway/src', 'gateway/console/src', 'libs/src', 'dms-svc/src']) {
+    t.true(
+      files.some((file) => relative(join(ROOT_DIR, place), file).split(sep)[0] !== '..'),
+      `${place} is read`,
+    );
+  }
+  t.false(
+    files.some((file) => file.split(sep).includes('gen')),
+    'the generated protobuf code is left out',
+  );
+  t.true(imports.length > 1000, 'the imports were read');
 });
 
-test('libs imports no service and not the gateway', (t) => {
-  const crossing = files.flatMap((file) =>
-    specifiersOf(file)
-      .filter((specifier) => {
-        const target = targetOf(file, specifier);
-        const rel = target === undefined ? specifier : relative(ROOT_DIR, target);
-        return WORKSPACES.some((name) => rel === name || rel.startsWith(`${name}/`) || rel.startsWith(`@platform/${name}`));
-      })
-      .map((specifier) => `${relative(ROOT_DIR, file)} imports ${specifier}`),
-  );
-  t.true(files.length > 20, 'the files of libs/src were read');
-  t.deepEqual(crossing, []);
+test('the cycle finder finds circles of two and of three and none in a chain', (t) => {
+  const graph = (edges: string[]) => {
+    const built = new Map<string, Set<string>>();
+    for (const edge of edges) {
+      const [a = '', b = ''] = edge.split('>');
+      built.set(a, (built.get(a) ?? new Set()).add(b));
+    }
+    return built;
+  };
+  t.deepEqual(cycles(graph(['a>b', 'b>a', 'c>a'])), [['a', 'b']]);
+  t.deepEqual(cycles(graph(['a>b', 'b>c', 'c>a', 'c>d'])), [['a', 'b', 'c']]);
+  t.deepEqual(cycles(graph(['a>b', 'b>c', 'a>c'])), []);
+});
+
+test('no package imports a package that imports it back', (t) => {
+  const { found, detail } = circles((file) => packageOf(file).name);
+  t.deepEqual(found, [], detail);
+});
+
+test('no folder imports a folder that imports it back', (t) => {
+  const { found, detail } = circles(folderOf);
+  t.deepEqual(found, [], detail);
+});
+
+test('no file imports a file that imports it back', (t) => {
+  const { found, detail } = circles((file) => relative(ROOT_DIR, file));
+  t.deepEqual(found, [], detail);
 });

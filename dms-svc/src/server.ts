@@ -9,7 +9,7 @@ import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
 import { storageUsage } from './files/storage-usage.ts';
-import { startFileServer } from './http/file-server.ts';
+import { startFileServer } from './routes/file-server.ts';
 import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
@@ -21,7 +21,7 @@ import { retentionOperations } from './retention/retention-operations.ts';
 import { startRetentionJob } from './retention/retention-job.ts';
 import { AdvisoryLocker } from './tus/advisory-locker.ts';
 import { startTusSweep } from './tus/tus-sweep.ts';
-import { TusUploads } from './tus/tus-uploads.ts';
+import { tusUploads } from './tus/tus-uploads.ts';
 import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
 
 /** Registers the document service's gRPC implementations: every resource and its history, the audit chain's check, retention's dry run and run. */
@@ -48,10 +48,10 @@ export async function serve(runtime: Runtime, config: Config) {
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);
   const locker = new AdvisoryLocker(databaseUrlOf());
-  const tus = new TusUploads({ runtime, config, files, storage, locker, scanner });
+  const tus = tusUploads({ runtime, config, files, storage, locker, scanner });
   const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
   const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
-  const tusSweep = startTusSweep(tus, runtime.log, config.dms.tusSweepIntervalSeconds);
+  const tusSweep = startTusSweep(tus.store, runtime.orm, runtime.log, config.dms.tusSweepIntervalSeconds);
   return {
     async close() {
       await Promise.all([http.close(), retention.stop(), tusSweep.stop()]);

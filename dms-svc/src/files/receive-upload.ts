@@ -6,12 +6,9 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-import { storedMimeType } from './stored-mime-type.ts';
+import { SNIFF_BYTES, storedMimeType } from './stored-mime-type.ts';
 import type { StreamCap } from './tenant-limits.ts';
 import { isFormField, originalNameOf } from './upload-fields.ts';
-
-/** Bytes kept from the start of a file for sniffing its type (file-type reads at most this many for most formats). */
-const SNIFF_BYTES = 4100;
 
 /** An upload received into a temporary file. */
 export interface ReceivedUpload {
@@ -22,7 +19,7 @@ export interface ReceivedUpload {
   checksum: string;
   mimeType: string;
   fields: Map<string, string>;
-  /** The resumable upload whose reservation the stored file takes over (tus/tus-reservations.ts); none for a multipart upload. */
+  /** The resumable upload whose reservation the stored file takes over (upload-reservations.ts); none for a multipart upload. */
   reservation?: string;
 }
 

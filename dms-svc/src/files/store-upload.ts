@@ -13,7 +13,7 @@ import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
-import { releaseUpload } from '../tus/tus-reservations.ts';
+import { releaseUpload } from './upload-reservations.ts';
 import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/libs/idempotency/idempotency.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 

@@ -1,4 +1,8 @@
+import { open } from 'node:fs/promises';
 import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
+
+/** Bytes read from the start of a file for sniffing its type (file-type reads at most this many for most formats). */
+export const SNIFF_BYTES = 4100;
 
 /** A part's Content-Type that can be kept: `type/subtype`, no parameters. */
 const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
@@ -28,4 +32,16 @@ export async function storedMimeType(head: Uint8Array, partType: string): Promis
   const declared = partType.toLowerCase();
   if (!MEDIA_TYPE.test(declared) || (SIGNED_TYPES.has(declared) && !SIGNATURE_OPTIONAL.has(declared))) return UNKNOWN;
   return declared;
+}
+
+/** `storedMimeType` of a file on the disk of `size` bytes: its first SNIFF_BYTES read for the sniffing. */
+export async function storedMimeTypeOfFile(path: string, size: number, partType: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return await storedMimeType(buffer.subarray(0, bytesRead), partType);
+  } finally {
+    await handle.close();
+  }
 }

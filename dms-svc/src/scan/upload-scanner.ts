@@ -5,7 +5,6 @@ import { clamdAddressText } from '@platform/libs/config/clamd.ts';
 import { DomainError } from '@platform/libs/errors/domain-error.ts';
 import type { Runtime } from '@platform/libs/grpc/server.ts';
 import { currentRequestId } from '@platform/libs/log/request-id.ts';
-import type { ReceivedUpload } from '../files/receive-upload.ts';
 import { ClamdFailure, clamdScan } from './clamd-client.ts';
 import { ScanMetrics } from './scan.metrics.ts';
 
@@ -18,9 +17,16 @@ export interface ScanCaller {
   crProcessId: number;
 }
 
+/** What a scan reads of a received upload: its temporary file, and what its log lines name it by. */
+export interface ScannedUpload {
+  temporaryPath: string;
+  checksum: string;
+  fileSize: number;
+}
+
 /** Scans a received upload's bytes before it becomes a file (dms-svc/src/files/store-upload.ts). */
 export interface UploadScanner {
-  scan(upload: ReceivedUpload, caller: ScanCaller): Promise<ScanVerdict>;
+  scan(upload: ScannedUpload, caller: ScanCaller): Promise<ScanVerdict>;
 }
 
 /** Bytes read from the temporary file per INSTREAM chunk: fewer, larger chunks cost clamd and Node less per byte. */

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
@@ -38,8 +39,8 @@ export class HashingFileStore extends FileStore {
   /**
    * The request an upload's next write reads from directly, instead of the stream tus hands over
    * (which reaches it through a web stream and back: about 40 % more CPU per byte in this process,
-   * bench/tus-upload.ts). tus is then given an empty body (tus-uploads.ts), so the limit it would
-   * apply to the stream is applied here: no byte beyond the upload's length.
+   * bench/tus-upload.ts). tus is then given a request without a body (tus-adapter.ts), so the limit
+   * it would apply to the stream is applied here: no byte beyond the upload's length.
    */
   readFrom(id: string, source: Readable): void {
     this.#sources.set(id, source);
@@ -102,6 +103,13 @@ export class HashingFileStore extends FileStore {
     this.#hashes.delete(id);
   }
 
+  /** Removes whatever is left of an upload: its hash state, its bytes and its record (what is gone already is skipped). */
+  async discard(id: string): Promise<void> {
+    this.forget(id);
+    await unlink(join(this.directory, id)).catch(() => undefined);
+    await this.configstore.delete(id).catch(() => undefined);
+  }
+
   async #stateAt(id: string, offset: number): Promise<HashState> {
     const known = this.#hashes.get(id);
     if (known?.offset === offset) return known;
@@ -124,6 +132,11 @@ export class HashingFileStore extends FileStore {
  * for the same reason. Returns what undoes the listeners once the write is over.
  */
 function readWithoutDestroying(request: Readable, tap: Transform): () => void {
+  // its client went away before this write began (while tus waited for the upload's lock): nothing is left to read
+  if (request.destroyed) {
+    tap.destroy(new Error('the request was closed before its bytes were read'));
+    return () => undefined;
+  }
   const failTap = (error: Error) => tap.destroy(error);
   const drain = () => {
     request.unpipe(tap);

@@ -1,5 +1,7 @@
 import { Metadata } from '@tus/utils';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
 import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { UploadOwner } from '../files/upload-reservations.ts';
 import { isFormField } from '../files/upload-fields.ts';
 
 /** What a resumable upload's Upload-Metadata says: the file's name, the type it claims, and the upload form's text fields. */
@@ -53,4 +55,20 @@ export function clientMetadataOf(metadata: Record<string, string | null | undefi
   const shown: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(metadata ?? {})) if (!SERVICE_KEYS.has(key) && value !== undefined) shown[key] = value;
   return Metadata.stringify(shown);
+}
+
+/** Who an upload belongs to: the user that created it, in the tenant it worked in. */
+export function ownerOf(ctx: CallContext): UploadOwner {
+  if (ctx.caller.kind !== 'user') throw new Error('a tus upload has a user');
+  return { user: ctx.caller.claims.userCode, tenant: String(ctx.caller.claims.crProcessId) };
+}
+
+/** The stored metadata of an upload with its owner's keys added (at creation). */
+export function ownedMetadata(metadata: Record<string, string | null> | undefined, owner: UploadOwner): Record<string, string | null> {
+  return { ...metadata, [OWNER_USER]: owner.user, [OWNER_TENANT]: owner.tenant };
+}
+
+/** Whether an upload's stored metadata names `owner` as the one who created it. */
+export function isOwnedBy(metadata: Record<string, string | null | undefined>, owner: UploadOwner): boolean {
+  return metadata[OWNER_USER] === owner.user && metadata[OWNER_TENANT] === owner.tenant;
 }

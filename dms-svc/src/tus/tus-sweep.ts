@@ -1,6 +1,11 @@
+import { readdir } from 'node:fs/promises';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
-import type { TusUploads } from './tus-uploads.ts';
+import { releaseExpired, releaseUpload } from '../files/upload-reservations.ts';
+import type { HashingFileStore } from './hashing-file-store.ts';
+import { FILE_ID } from './tus-metadata.ts';
+import { UPLOAD_ID } from './tus-protocol.ts';
 
 /**
  * The sweep of expired resumable uploads (docs/decisions.md "Resumable uploads (tus)"): every
@@ -9,6 +14,37 @@ import type { TusUploads } from './tus-uploads.ts';
  * comes on time. Replicas sharing the volume may sweep at once: each only removes. `stop()` cancels
  * the timer and waits for a sweep in progress.
  */
-export function startTusSweep(tus: TusUploads, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, () => tus.sweepExpired(log).catch((error: unknown) => log.error({ err: error }, 'resumable upload sweep failed')));
+export function startTusSweep(store: HashingFileStore, orm: MikroORM, log: Logger, intervalSeconds: number): PeriodicJob {
+  return startPeriodicJob(intervalSeconds, () =>
+    sweepExpired(store, orm, log).catch((error: unknown) => log.error({ err: error }, 'resumable upload sweep failed')),
+  );
+}
+
+/**
+ * Removes the uploads created more than DMS_TUS_EXPIRY_SECONDS ago, unfinished ones (bytes and
+ * state) and the records of finished ones alike, with their reservations; how many it removed. Safe
+ * beside other replicas' sweeps (a name already gone is skipped).
+ */
+async function sweepExpired(store: HashingFileStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
+  // first, any reservation past its expiry, whose upload is swept below or was gone already
+  await releaseExpired(orm.em.fork());
+  let names: string[];
+  try {
+    names = await readdir(store.directory);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
+    if (!id || !UPLOAD_ID.test(id)) continue;
+    const info = await store.configstore.get(id);
+    const created = Date.parse(String(info?.creation_date ?? ''));
+    if (!Number.isFinite(created) || created + store.getExpiration() > now) continue;
+    await store.discard(id);
+    await releaseUpload(orm.em.fork(), id);
+    log.info({ upload: id, completed: Boolean(info?.metadata?.[FILE_ID]) }, 'expired resumable upload removed');
+    removed++;
+  }
+  return removed;
 }

@@ -1,22 +1,11 @@
-import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Language } from '@platform/libs/i18n/messages.ts';
 import type { Logger } from '@platform/libs/log/logger.ts';
 import { clientKey } from './client-key.ts';
-import { sendTooManyRequests } from './too-many-requests.ts';
-
-/** Wrong passwords for one userCode from one address within LOGIN_WINDOW_SECONDS before logins of it are refused (docs/interface.md#limits). */
-export const LOGIN_FAILURES_PER_USER = 5;
-/** Wrong passwords from one address across all users within LOGIN_WINDOW_SECONDS before its logins are refused. */
-export const LOGIN_FAILURES_PER_ADDRESS = 50;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
-
-export interface LoginRefusal {
-  /** Milliseconds until a login of this user from this address is accepted again. */
-  retryAfterMs: number;
-  message: Record<Language, string>;
-}
+import { LoginAttempt, type LoginOutcome, type LoginRefusal } from './login-attempt.ts';
+import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER, LOGIN_GUARD, LOGIN_WINDOW_SECONDS, type PasswordGuardKind } from './password-guard-kinds.ts';
+import { Line, Waiter } from './waiting-line.ts';
 
 /** Seconds an admitted attempt counts as in progress at most (a gateway that stopped mid-login cannot settle it). */
 const LOGIN_PENDING_SECONDS = 60;
@@ -24,50 +13,6 @@ const LOGIN_PENDING_SECONDS = 60;
 export const LOGIN_QUEUE_MS = 10_000;
 /** How often a waiting attempt looks again, for attempts that end on another gateway process. */
 const LOGIN_QUEUE_POLL_MS = 250;
-
-const USER_REFUSAL = {
-  en: `Too many failed logins: at most ${LOGIN_FAILURES_PER_USER} wrong passwords per user and address in 15 minutes`,
-  tr: `Çok fazla başarısız giriş: 15 dakikada kullanıcı ve adres başına en fazla ${LOGIN_FAILURES_PER_USER} hatalı şifre`,
-};
-const ADDRESS_REFUSAL = {
-  en: `Too many failed logins: at most ${LOGIN_FAILURES_PER_ADDRESS} wrong passwords per address in 15 minutes`,
-  tr: `Çok fazla başarısız giriş: 15 dakikada adres başına en fazla ${LOGIN_FAILURES_PER_ADDRESS} hatalı şifre`,
-};
-const BUSY_REFUSAL = {
-  en: 'Too many logins in progress for this user from this address: try again in a moment',
-  tr: 'Bu kullanıcı için bu adresten devam eden çok fazla giriş var: biraz sonra tekrar deneyin',
-};
-
-/**
- * What one password guard counts and says: the login guard's wrong passwords per user, and the
- * share-link guard's per link (docs/interface.md#limits: "The sixth wrong share-link password (or login
- * password) for one link or user from one IP within 15 minutes gets 429"). `name` sets its keys apart.
- */
-export interface PasswordGuardKind {
-  name: string;
-  userRefusal: Record<Language, string>;
-  addressRefusal: Record<Language, string>;
-  busyRefusal: Record<Language, string>;
-}
-
-export const LOGIN_GUARD: PasswordGuardKind = { name: 'login', userRefusal: USER_REFUSAL, addressRefusal: ADDRESS_REFUSAL, busyRefusal: BUSY_REFUSAL };
-
-/** The share-link password guard: the same counts, keyed by the link's token in place of a userCode. */
-export const SHARE_PASSWORD_GUARD: PasswordGuardKind = {
-  name: 'share-password',
-  userRefusal: {
-    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_USER} per link and address in 15 minutes`,
-    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada bağlantı ve adres başına en fazla ${LOGIN_FAILURES_PER_USER}`,
-  },
-  addressRefusal: {
-    en: `Too many wrong share-link passwords: at most ${LOGIN_FAILURES_PER_ADDRESS} per address in 15 minutes`,
-    tr: `Çok fazla hatalı paylaşım bağlantısı şifresi: 15 dakikada adres başına en fazla ${LOGIN_FAILURES_PER_ADDRESS}`,
-  },
-  busyRefusal: {
-    en: 'Too many password checks in progress for this link from this address: try again in a moment',
-    tr: 'Bu bağlantı için bu adresten devam eden çok fazla şifre denetimi var: biraz sonra tekrar deneyin',
-  },
-};
 
 type Limiter = RateLimiterRedis | RateLimiterMemory;
 
@@ -135,10 +80,10 @@ export class LoginGuard {
   async admit(userCode: string, ip: string): Promise<LoginAttempt> {
     const keys = this.#keys(userCode, ip);
     const attemptOf = (verdict: Verdict) => {
-      if (verdict.kind === 'admitted') return new LoginAttempt(this, keys, true, verdict.afterFailures);
-      if (verdict.kind === 'unchecked') return new LoginAttempt(this, keys, false, false);
+      if (verdict.kind === 'admitted') return new LoginAttempt((outcome) => this.#settle(keys, outcome, verdict.afterFailures));
+      if (verdict.kind === 'unchecked') return new LoginAttempt(undefined);
       this.#refusals?.guardRefused(this.#kind, verdict.kind);
-      return new LoginAttempt(this, keys, false, false, verdict.refusal);
+      return new LoginAttempt(undefined, verdict.refusal);
     };
     // Attempts of this process already waiting on one of the keys: get in line behind them.
     const queued = keys.find((key) => this.#queues.has(key));
@@ -215,8 +160,11 @@ export class LoginGuard {
     await this.#guarded(() => Promise.all(this.#counters.map((counter, i) => counter.pending.reward(keys[i] ?? '', 1))));
   }
 
-  /** @internal LoginAttempt's settlement. */
-  async settle(keys: readonly string[], outcome: LoginOutcome, failuresCounted: boolean): Promise<void> {
+  /**
+   * An admitted attempt's settlement (LoginAttempt.settle): a wrong password counted, or after a
+   * success the failures counted when it was admitted deleted; the attempt no longer pending.
+   */
+  async #settle(keys: readonly string[], outcome: LoginOutcome, failuresCounted: boolean): Promise<void> {
     await this.#guarded(() =>
       Promise.all(
         this.#counters.map(async (counter, i) => {
@@ -256,44 +204,6 @@ export interface RefusalCounter {
   guardRefused(guard: string, reason: 'refused' | 'busy'): void;
 }
 
-/** The attempts of this process waiting on one key, oldest first, and the places settlements here freed for them. */
-class Line {
-  readonly waiters: Waiter[] = [];
-  /** Settlements here not yet answered by a look of the first in line. */
-  freed = 0;
-}
-
-/**
- * One attempt in a line: waits until woken or for a time. A wake that comes before the wait begins
- * is kept, not lost; a wake asking for a look outweighs one that does not.
- */
-class Waiter {
-  #woken: { look: boolean } | undefined;
-  #end: (() => void) | undefined;
-
-  wake(look: boolean): void {
-    this.#woken = { look: look || this.#woken?.look === true };
-    this.#end?.();
-  }
-
-  /** Whether to look again: woken for a look, or the time is up; false when only woken to wait anew. */
-  async wait(ms: number): Promise<boolean> {
-    if (!this.#woken) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        this.#end = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#end = undefined;
-    }
-    const woken = this.#woken;
-    this.#woken = undefined;
-    return woken?.look ?? true;
-  }
-}
-
 type Verdict =
   /** afterFailures: wrong passwords of the user from this address were counted when it was admitted. */
   | { kind: 'admitted'; afterFailures: boolean }
@@ -301,43 +211,6 @@ type Verdict =
   | { kind: 'refused'; refusal: LoginRefusal }
   | { kind: 'busy'; key: string; refusal: LoginRefusal };
 
-/** How an admitted login ended: a wrong user code or password (401 SVC-SYS-1002), a success, or anything else. */
-export type LoginOutcome = 'wrong-password' | 'success' | 'other';
-
-/** One login attempt the guard admitted (or refused: then `refusal` is set and there is nothing to settle). */
-export class LoginAttempt {
-  readonly #guard: LoginGuard;
-  readonly #keys: readonly string[];
-  #open: boolean;
-  /** Wrong passwords were counted when this attempt was admitted: its success deletes them. */
-  readonly #afterFailures: boolean;
-  readonly refusal: LoginRefusal | undefined;
-
-  constructor(guard: LoginGuard, keys: readonly string[], open: boolean, afterFailures: boolean, refusal?: LoginRefusal) {
-    this.#guard = guard;
-    this.#keys = keys;
-    this.#open = open;
-    this.#afterFailures = afterFailures;
-    this.refusal = refusal;
-  }
-
-  /**
-   * Once: counts a wrong password, or starts the user's count again after a success; either way the
-   * attempt is no longer pending. A success deletes the failures counted when it was admitted (and any
-   * since); when there were none, there is nothing to delete, and a wrong password counted meanwhile stays.
-   */
-  async settle(outcome: LoginOutcome): Promise<void> {
-    if (!this.#open) return;
-    this.#open = false;
-    await this.#guard.settle(this.#keys, outcome, this.#afterFailures);
-  }
-}
-
 function userKey(userCode: string, ip: string): string {
   return `${clientKey(ip)}|${userCode.toLowerCase()}`;
-}
-
-/** 429 with the rate-limit body for a login the guard refused. */
-export function sendLoginRefusal(req: Request, res: Response, refusal: LoginRefusal): void {
-  sendTooManyRequests(req, res, refusal.retryAfterMs, refusal.message);
 }

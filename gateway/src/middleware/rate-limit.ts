@@ -6,11 +6,12 @@ import type { Logger } from '@platform/libs/log/logger.ts';
 import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';
-import { LOGIN_GUARD, LoginGuard, SHARE_PASSWORD_GUARD } from '../limits/login-guard.ts';
+import { LoginGuard } from '../limits/login-guard.ts';
+import { LOGIN_GUARD, SHARE_PASSWORD_GUARD } from '../limits/password-guard-kinds.ts';
 import { connectRedis } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
-import type { PathCategory } from './paths.ts';
+import type { PathCategory } from '../http/path-category.ts';
 
 function perMinuteMessage(limit: number): Record<Language, string> {
   return {

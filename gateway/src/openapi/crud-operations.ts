@@ -3,6 +3,7 @@ import type { Resource } from '@platform/libs/resource/resource.ts';
 import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
 import { keyOf } from '@platform/libs/resource/resource.ts';
 import type { CrudRouteTable } from '../routes/crud.ts';
+import { REPLAYED } from '../routes/replayed-header.ts';
 import type { OperationDoc } from './operation.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { keySchema, schemaNames } from './record-schemas.ts';
@@ -15,13 +16,6 @@ const ETAG: Record<string, HeaderObject> = {
 const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
 const IF_MATCH = { $ref: '#/components/parameters/IfMatch' };
 const IDEMPOTENCY_KEY = { $ref: '#/components/parameters/IdempotencyKey' };
-/** The mark of a replayed answer (docs/interface.md#idempotent-requests). */
-export const REPLAYED: Record<string, HeaderObject> = {
-  'Idempotent-Replayed': {
-    description: 'true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise.',
-    schema: { type: 'string', enum: ['true'] },
-  },
-};
 
 /**
  * The words and bodies of one resource's CRUD operations (docs/interface.md#crud), keyed like

@@ -1,6 +1,6 @@
 import type { OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { OperationDoc } from '@platform/contracts/operation.ts';
-import { categoryOf } from '../middleware/paths.ts';
+import { categoryOf } from '../http/path-category.ts';
 import type { ParamKind } from '../http/query.ts';
 import type { RouteSpec } from '../routes/route.ts';
 import { errorRef, type ErrorStatus } from './responses.ts';

@@ -1,7 +1,7 @@
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import { API_KEY_HEADER } from '../middleware/api-key.ts';
 import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
-import { categoryOf } from '../middleware/paths.ts';
+import { categoryOf } from '../http/path-category.ts';
 
 /** The three credentials of docs/interface.md#authentication. */
 export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
@@ -23,7 +23,7 @@ const CONSOLE_LOGIN = /^\/api\/auth\/console-login\/?$/;
 const OPERATOR = /^\/api\/(session|logs)(\/|$)/;
 
 /**
- * What a path asks for, from the category the filter chain gives it (middleware/paths.ts): nothing
+ * What a path asks for, from the category the filter chain gives it (http/path-category.ts): nothing
  * on public paths, the API key on API-key paths (on the operator paths, or a super user's session
  * cookie with the console's proof), the JWT as cookie or bearer on the rest; the console's login
  * asks for the console's proof alone.

@@ -1,6 +1,7 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
-import { sendLoginRefusal, type LoginGuard } from '../limits/login-guard.ts';
+import { sendLoginRefusal } from '../limits/login-attempt.ts';
+import type { LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
 import type { TokenService } from '@platform/libs/auth/jwt.ts';
 import type { Config } from '@platform/libs/config/config.ts';

@@ -3,14 +3,14 @@ import { FILE_ID } from '@platform/contracts/dms/operations.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
-import { REPLAYED } from '../openapi/crud-operations.ts';
+import { REPLAYED } from './replayed-header.ts';
 import { TUS_ROUTES } from './dms-file-tus.ts';
 
 /**
  * The routes whose bodies are file bytes (docs/interface.md#files): streamed both ways to
  * dms-svc's HTTP server after the filter chain, and registered before the JSON body parser so that
  * nothing here reads them. The upload is a JWT path (the gateway checks the token as for every
- * call, and dms-svc proves it again itself); the download is a signed URL (middleware/paths.ts).
+ * call, and dms-svc proves it again itself); the download is a signed URL (http/path-category.ts).
  * GET routes answer HEAD too. X-Forwarded-For carries exactly one address: the client's as this
  * gateway proved it.
  */

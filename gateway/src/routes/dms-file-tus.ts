@@ -1,7 +1,7 @@
 import type { HeaderObject } from 'openapi3-ts/oas31';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
-import { REPLAYED } from '../openapi/crud-operations.ts';
+import { REPLAYED } from './replayed-header.ts';
 
 const UPLOAD_ID = {
   uploadId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The upload's id, the last segment of the creation's Location." },

@@ -1,7 +1,8 @@
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import { clientIp } from '../http/context.ts';
-import { sendLoginRefusal, type LoginGuard, type LoginOutcome } from '../limits/login-guard.ts';
+import { sendLoginRefusal, type LoginOutcome } from '../limits/login-attempt.ts';
+import type { LoginGuard } from '../limits/login-guard.ts';
 import type { Forward } from '../relay/forward.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
@@ -9,7 +10,7 @@ const SHARE_TOKEN = { token: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', desc
 
 /**
  * The public share-link paths (docs/interface.md#share-links, docs/interface.md#authentication): no session, on the
- * public rate-limit tier (middleware/paths.ts), handed to dms-svc's HTTP server as the file bytes
+ * public rate-limit tier (http/path-category.ts), handed to dms-svc's HTTP server as the file bytes
  * are (the download through the relay, validate-password through the proxy; dms-svc judges the
  * link, the password and the signature). Registered
  * before the JSON body parser: dms-svc reads validate-password's small body itself. The proxy

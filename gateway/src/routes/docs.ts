@@ -69,7 +69,7 @@ export const DOCS_ROUTES = {
 /**
  * GET /api/docs/openapi.json: the API document (gateway/src/openapi, built once at start and handed
  * in as its JSON text); GET /api/docs: the interactive reference (Swagger UI) over it, whose scripts
- * and styles are served by GET /api/docs/assets/{file}. Public paths (middleware/paths.ts).
+ * and styles are served by GET /api/docs/assets/{file}. Public paths (http/path-category.ts).
  */
 export function docsRoutes(documentJson: string): RouteGroup {
   const page = readFileSync(join(PAGE_DIR, 'reference.html'), 'utf8');

@@ -1,10 +1,11 @@
 import { BigIntType, EntitySchema, type EntitySchemaProperty, type TriggerDef } from '@mikro-orm/core';
 import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '../resource/resource.ts';
 import { listIndexes } from './list-indexes.ts';
+import { snake, type Row } from './row.ts';
 import { tenantCountTriggers } from './tenant-count.ts';
 
-/** A database row of a resource as MikroORM hydrates it: property name to JS value. */
-export type Row = Record<string, unknown>;
+// the row type and column names as the CRUD engine, the services and the tests import them
+export { snake, type Row } from './row.ts';
 
 type Property = EntitySchemaProperty<unknown, Row>;
 
@@ -279,8 +280,4 @@ function propertyOf(name: string, spec: ScalarField): Property {
     case 'datetime':
       return { type: 'datetime', columnType: 'timestamptz', ...base };
   }
-}
-
-export function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

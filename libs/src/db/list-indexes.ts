@@ -1,5 +1,5 @@
 import { isScalar, tableOf, type Resource } from '../resource/resource.ts';
-import { snake } from './entity-schema.ts';
+import { snake } from './row.ts';
 
 /** An index of an entity as MikroORM's EntitySchema declares it. */
 export interface IndexDef {

@@ -1,6 +1,6 @@
 import { BigIntType, EntitySchema, type EntityManager, type TriggerDef } from '@mikro-orm/postgresql';
 import { tableOf, type Resource } from '../resource/resource.ts';
-import type { Row } from './entity-schema.ts';
+import type { Row } from './row.ts';
 
 /**
  * The rows per tenant of a `tenantCount` resource, kept exact by the database itself: a table

@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
+import { notFound } from '@platform/libs/errors/domain-error.ts';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { appendAudit } from '../audit/append-audit.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import type { DownloadSigner } from './download-signature.ts';
+import { sendFile } from './send-file.ts';
+import type { FileStorage } from './storage.ts';
+
+/** What a signed download uses of the file server's parts. */
+export interface SignedDownloadDeps {
+  runtime: Runtime;
+  files: ResourceRuntime;
+  storage: FileStorage;
+  signer: DownloadSigner;
+}
+
+/** Who a signed download is audited as: the URL is the credential, and names no user. */
+export const SIGNED_URL_USER = 'anonymous';
+
+/**
+ * GET|HEAD /api/dms-file/download/{id}: a signed URL needs no session (docs/interface.md#files): the
+ * signature is the credential; a deleted file is 404. Each GET answered with bytes (200 or 206)
+ * appends a DOWNLOAD audit row with the client's address and User-Agent before the first byte goes
+ * out (a row that cannot be written fails the download); a 416 and a HEAD send no content and are
+ * not audited.
+ */
+export async function signedDownload(
+  deps: SignedDownloadDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  idText: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const { id, inline } = deps.signer.verify(idText, query);
+  const em = deps.runtime.orm.em.fork();
+  const row = await em.findOne(deps.files.entity, { id, deleted: false });
+  if (!row) throw notFound(dmsFile.path);
+  await sendFile(
+    req,
+    res,
+    {
+      path: deps.storage.pathOf(String(row.storedFileName)),
+      originalFileName: String(row.originalFileName),
+      mimeType: String(row.mimeType),
+      checksum: String(row.checksum),
+      inline,
+    },
+    {
+      // once it is settled that bytes go out (not for a 416)
+      beforeBytes: () =>
+        em.transactional((tx) =>
+          appendAudit(tx, Number(row.crProcessId), {
+            action: 'DOWNLOAD',
+            userCode: SIGNED_URL_USER,
+            fileId: Number(row.id),
+            ...clientAddressOf(req),
+            details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },
+          }),
+        ),
+    },
+  );
+}

@@ -1,0 +1,100 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { Upload } from '@tus/utils';
+import type { CallContext } from '@platform/libs/auth/caller.ts';
+import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
+import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { ReceivedUpload } from '../files/receive-upload.ts';
+import type { FileStorage } from '../files/storage.ts';
+import { storedMimeTypeOfFile } from '../files/stored-mime-type.ts';
+import { storeUpload } from '../files/store-upload.ts';
+import { originalNameOf } from '../files/upload-fields.ts';
+import { releaseUpload } from '../files/upload-reservations.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { HashingFileStore } from './hashing-file-store.ts';
+import { clientMetadataOf, FILE_ID, tusUploadFieldsOf } from './tus-metadata.ts';
+import { DUPLICATE_HEADER, FILE_ID_HEADER } from './tus-protocol.ts';
+
+/** What a completion uses of the service's parts: where a finished upload becomes a dms-file. */
+export interface CompletionDeps {
+  files: ResourceRuntime;
+  storage: FileStorage;
+  /** The upload scanner storeUpload runs (decisions.md "Virus scanning"). */
+  scanner: UploadScanner;
+}
+
+/**
+ * tus's completion hook, under the upload's lock: the finished file becomes a dms-file through
+ * storeUpload, the multipart upload's own finalisation (limits, type, quota under the tenant's
+ * lock, audit row, event, duplicate), and the answer names it in Upload-File-Id. A refusal removes
+ * the upload entirely (storeUpload removes the bytes, this the record and the reservation). The
+ * record of a stored one is kept, naming its file, until it expires.
+ */
+export async function completeUpload(
+  deps: CompletionDeps,
+  store: HashingFileStore,
+  req: IncomingMessage,
+  ctx: CallContext,
+  upload: Upload,
+): Promise<{ headers: Record<string, string> }> {
+  const metadata = upload.metadata ?? {};
+  const path = join(store.directory, upload.id);
+  try {
+    const fields = new Map<string, string>();
+    const { filename, filetype, fields: given } = tusUploadFieldsOf(clientMetadataOf(metadata));
+    for (const [name, value] of given) fields.set(name, value);
+    const size = upload.size ?? upload.offset;
+    const received: ReceivedUpload = {
+      temporaryPath: path,
+      originalFileName: originalNameOf(filename),
+      fileSize: size,
+      checksum: await store.checksumOf(upload.id, size),
+      mimeType: await storedMimeTypeOfFile(path, size, filetype),
+      fields,
+      reservation: upload.id,
+    };
+    const stored = await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req), deps.scanner);
+    const record = new Upload({
+      id: upload.id,
+      size,
+      offset: size,
+      metadata: { ...metadata, [FILE_ID]: String(stored.fileId) },
+      creation_date: upload.creation_date,
+    });
+    await store.configstore.set(upload.id, record);
+    return {
+      headers: {
+        [FILE_ID_HEADER]: String(stored.fileId),
+        ...(stored.duplicateOfFileId === undefined ? {} : { [DUPLICATE_HEADER]: String(stored.duplicateOfFileId) }),
+      },
+    };
+  } catch (error) {
+    await store.discard(upload.id);
+    await releaseUpload(ctx.em, upload.id);
+    throw error;
+  }
+}
+
+/**
+ * HEAD, PATCH or DELETE of an upload that is already a dms-file (its record names `fileId`): HEAD
+ * tells its full offset and its file, a PATCH is 409 SVC-SYS-4002 `tus.completed`, a DELETE
+ * removes the record alone (the file is the dms-file's now) and answers 204.
+ */
+export async function answerCompleted(
+  store: HashingFileStore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+  info: Upload,
+  fileId: string,
+): Promise<void> {
+  if (req.method === 'PATCH') throw new DomainError('SVC-SYS-4002', 'tus.completed');
+  if (req.method === 'DELETE') {
+    await store.configstore.delete(id).catch(() => undefined);
+    res.writeHead(204, { 'cache-control': 'no-store' }).end();
+    return;
+  }
+  const size = String(info.size ?? info.offset);
+  res.writeHead(200, { 'upload-offset': size, 'upload-length': size, [FILE_ID_HEADER.toLowerCase()]: fileId, 'cache-control': 'no-store' }).end();
+}

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import type { Runtime } from '@platform/libs/grpc/server.ts';
+import { SNIFF_BYTES, storedMimeTypeOfFile } from '../files/stored-mime-type.ts';
+import { limitsOf, typeNotAllowed } from '../files/tenant-limits.ts';
+import { formValues } from '../files/upload-fields.ts';
+import { releaseUpload } from '../files/upload-reservations.ts';
+import type { HashingFileStore } from './hashing-file-store.ts';
+import { clientMetadataOf, tusUploadFieldsOf } from './tus-metadata.ts';
+
+/**
+ * The content's type, judged as soon as the first bytes that decide it are in (the store calls
+ * this after each write, under the upload's lock: HashingFileStore.afterWrite): the write that
+ * brings the upload past its first 4,100 bytes (the whole file when smaller) sniffs them as the
+ * completion will, and a type outside the tenant's allowedMimeTypes is 415 SVC-SYS-3002 at once —
+ * the upload is removed (bytes, state, reservation) rather than left to fill up until its end.
+ */
+export function contentTypeCheck(store: HashingFileStore, runtime: Runtime): (id: string, from: number, to: number) => Promise<void> {
+  return async (id, from, to) => {
+    const info = await store.configstore.get(id);
+    if (info?.size === undefined) return;
+    const window = Math.min(info.size, SNIFF_BYTES);
+    if (from >= window || to < window) return;
+    const { filetype, fields } = tusUploadFieldsOf(clientMetadataOf(info.metadata));
+    const em = runtime.orm.em.fork();
+    const limits = await limitsOf(em, formValues(fields).crProcessId);
+    if (limits.allowedMimeTypes.length === 0) return;
+    const type = await storedMimeTypeOfFile(join(store.directory, id), window, filetype);
+    if (limits.allowedMimeTypes.includes(type.toLowerCase())) return;
+    await store.discard(id);
+    await releaseUpload(em, id);
+    throw typeNotAllowed();
+  };
+}
