@@ -52,7 +52,7 @@ export interface TusDeps {
   files: ResourceRuntime;
   storage: FileStorage;
   locker: Locker;
-  /** The upload scanner storeUpload runs (decisions.md "Virus scanning"). */
+  /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
 }
 
@@ -69,7 +69,7 @@ interface TusCall {
 
 /**
  * Resumable uploads by tus 1.0.0 (core, creation, creation-with-upload, termination, expiration)
- * at /api/dms-file/tus (docs/interface.md#files, docs/decisions.md "Resumable uploads (tus)"), on
+ * at /api/dms-file/tus (docs/interface.md#files, docs/adr/0093-resumable-uploads-tus-which-parts.md), on
  * @tus/server with a FileStore under `<DMS_STORAGE_DIR>/.tus` that hashes as bytes arrive.
  *
  * Before @tus/server sees a request, this checks what tus does not know: Tus-Resumable 1.0.0 (else

@@ -4,7 +4,7 @@ import { accrual } from '@platform/contracts/bpm/accrual.ts';
 
 /**
  * An accrual is written only while it is PENDING: once approved, invoiced or cancelled its amount
- * and period are what was agreed, and only the moves change it (409 SVC-SYS-4004, docs/decisions.md).
+ * and period are what was agreed, and only the moves change it (409 SVC-SYS-4004, docs/adr/0019-an-accrual-is-edited-only-while.md).
  * It may be deleted while PENDING or CANCELLED; an APPROVED or INVOICED one is kept. The engine
  * hands both hooks the row locked (SELECT ... FOR UPDATE), and a move is one conditional UPDATE of
  * that row, so a write and a move never interleave.
