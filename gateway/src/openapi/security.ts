@@ -13,7 +13,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     in: 'header',
     name: 'X-CSRF-Token',
     description:
-      'The console\'s own page (docs/adr/0084-the-console-s-security-page-policy.md): the SVC_CONSOLE_CSRF cookie its page set, echoed in this header, with Origin this origin. Not a credential for tools.',
+      "The console's own page (docs/adr/0084-the-console-s-security-page-policy.md): the SVC_CONSOLE_CSRF cookie its page set, echoed in this header, with Origin this origin. Not a credential for tools.",
   },
 };
 
