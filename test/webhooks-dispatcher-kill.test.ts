@@ -46,7 +46,7 @@ test('core-svc killed mid-delivery: every event still arrives, with its original
   receiver.secret = subscription.secret;
   const partners = await Promise.all(Array.from({ length: EVENTS }, () => createPartner(crProcessId)));
   // both dispatchers claim what they can (a lone tenant fills 12 slots of each:
-  // docs/adr/0079-webhook-subscriptions.md) and wait on the held answers: more than one of them holds
+  // docs/adr/0082-webhook-figures-and-fairness-between.md) and wait on the held answers: more than one of them holds
   await receiver.until((received) => received.length >= 16, 20_000);
   await new Promise((resolve) => setTimeout(resolve, 300));
   process.kill(own.pids['core-svc'], 'SIGKILL');

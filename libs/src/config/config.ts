@@ -99,7 +99,7 @@ export interface Config {
   webhooks: WebhookSettings;
 }
 
-/** How core-svc's webhook dispatcher delivers (docs/adr/0081-webhook-targets-ssrf-and-redirects.md). */
+/** How core-svc's webhook dispatcher delivers (docs/adr/0080-webhook-delivery-fan-out-queue.md). */
 export interface WebhookSettings {
   /** Targets on loopback or private addresses allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS; loopback is always allowed under APP_ENV=development). */
   allowPrivateTargets: boolean;

@@ -18,7 +18,7 @@ export const businessPartner = defineResource<BusinessPartner>()({
     email: { kind: 'string' },
     phone: { kind: 'string', maxLength: 32 },
     // core's records (another schema of the same database), kept by keys that cross the schemas;
-    // a city must be one of the partner's country (docs/adr/0013-one-database-one-schema-per-service.md)
+    // a city must be one of the partner's country (docs/adr/0065-keys-across-schemas.md)
     countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core' },
     cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId' },
     address: { kind: 'string', maxLength: 1000 },
