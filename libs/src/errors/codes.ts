@@ -51,7 +51,10 @@ export const PRECONDITION_FAILED = { code: 'SVC-SYS-4002', messageKey: 'precondi
  */
 export const KEY_REUSED = { code: 'SVC-SYS-2001', messageKey: 'idempotency.keyReused', http: 422 } as const;
 
-/** A resumable (tus) request without `Tus-Resumable: 1.0.0`: SVC-SYS-2001 answered 412, as tus 1.0.0 has it (docs/adr/0094-resumable-uploads-across-replicas.md). */
+/**
+ * A resumable (tus) request without `Tus-Resumable: 1.0.0`: SVC-SYS-2001 answered 412, as tus 1.0.0
+ * has it (docs/adr/0094-resumable-uploads-across-replicas.md).
+ */
 export const TUS_VERSION = { code: 'SVC-SYS-2001', messageKey: 'tus.version', http: 412 } as const;
 
 /** A tus PATCH whose Content-Type is not application/offset+octet-stream: SVC-SYS-2001 answered 415, as tus 1.0.0 has it. */
