@@ -113,7 +113,7 @@ const words = (list: readonly string[]): string => `array[${list.map((w) => `'${
 
 /**
  * The tenant's 40 countries of 10 cities each (parameter: $1 tenant), which the partners name: their
- * keys cross into core's schema (docs/decisions.md "Services"). Codes `AA`..`BN`, per tenant.
+ * keys cross into core's schema (docs/adr/0065-keys-across-schemas.md). Codes `AA`..`BN`, per tenant.
  */
 export const PLACES_SQL = `
 with countries as (

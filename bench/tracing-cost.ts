@@ -1,5 +1,5 @@
 /**
- * Scenario tracing-cost: what the OpenTelemetry tracing (docs/decisions.md "Tracing") costs a
+ * Scenario tracing-cost: what the OpenTelemetry tracing (docs/adr/0092-tracing-with-opentelemetry-on-only.md) costs a
  * request, off and on. `GET /api/business-partner/{id}` through the gateway (the whole chain: the
  * Redis limiter, the JWT, one gRPC call to bpm-svc, its live-access read and the row), closed loop
  * with autocannon, against three platforms started in the same run, alternating over BENCH_ROUNDS

@@ -5,7 +5,7 @@
  * from round to round. Prints, per target, MB/s (10^6 bytes per second) of each set and the CPU
  * seconds per 100 MB of dms-svc, the gateway and clamd; then the throughput ratio scanned/plain (the
  * median of the rounds' ratios) and the CPU clamd and dms-svc add per MB. No target: the figures
- * are reported (decisions.md "Virus scanning").
+ * are reported (docs/adr/0095-virus-scanning-in-storeupload-before.md).
  *
  * clamd is Debian's clamav-daemon started by test/helpers/clamd.ts with one test signature as its
  * whole database (the test marker; every upload here is clean): a production clamd with the full

@@ -2,7 +2,7 @@
  * `npm run backup -- <dir>`: the platform's database (PostgreSQL's own dump of the core, bpm and dms
  * schemas) and the DMS files its rows name, consistent with each other, into the new or empty
  * folder <dir>, with `manifest.json` (written last) listing each part's size and SHA-256
- * (scripts/lib/backup-run.ts; docs/decisions.md "Backup and restore").
+ * (scripts/lib/backup-run.ts; docs/adr/0091-backup-and-restore.md).
  *
  * Reads DATABASE_URL and DMS_STORAGE_DIR, or without DATABASE_URL the embedded PostgreSQL and files
  * of `npm start` (DATA_DIR, EMBEDDED_PG_PORT); PG_BIN_DIR picks the folder of pg_dump.

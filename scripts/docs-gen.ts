@@ -3,18 +3,23 @@
  * (`<!-- generated:<name> begin -->` … `<!-- generated:<name> end -->`), so that the interface states
  * them itself and cannot drift from what the platform does:
  * - `events`: the event catalogue (libs/contracts/src/events.ts);
- * - `accrual-moves`: the accrual's state machine (libs/contracts/src/bpm/accrual-moves.ts).
+ * - `accrual-moves`: the accrual's state machine (libs/contracts/src/bpm/accrual-moves.ts);
+ * - `errorCodes`: the error codes with their HTTP status and when a client gets them
+ *   (libs/src/errors/codes.ts), then the answers with a status of their own, in the words of their
+ *   English message (libs/src/i18n/messages.ts; a parameter shows as `<field>`).
  *
  *   npm run docs:gen             rewrite the blocks
  *   npm run docs:gen -- --check  exit 1, naming each block that differs from what it would write
  *
- * test/docs-generated.test.ts runs the check.
+ * test/docs-generated.test.ts and test/docs-stand-alone.test.ts run the check.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCRUAL_LIFECYCLE, ACCRUAL_STATES, accrualMoveList, recordedFields } from '@platform/contracts/bpm/accrual-moves.ts';
 import { EVENT_CATALOGUE } from '@platform/contracts/events.ts';
 import { ROOT_DIR } from '../libs/src/config/config.ts';
+import { ERRORS, OWN_STATUS_ERRORS, type ErrorCode } from '../libs/src/errors/codes.ts';
+import { translate } from '../libs/src/i18n/messages.ts';
 
 export const INTERFACE_MD = join(ROOT_DIR, 'docs/interface.md');
 
@@ -48,8 +53,28 @@ export function accrualMoves(): string {
   ].join('\n');
 }
 
+/** The table of error codes. */
+export function errorCodes(): string {
+  const rows = (Object.keys(ERRORS) as ErrorCode[]).map((code) => `| ${code} | ${ERRORS[code].http} | ${ERRORS[code].when} |`);
+  const own = OWN_STATUS_ERRORS.map((error) => {
+    const message = translate('en', error.messageKey).replace(/\{(\w+)\}/g, '<$1>');
+    return `| ${error.code} | ${error.http} | ${message} (\`${error.messageKey}\`) |`;
+  });
+  return [
+    '| Code | HTTP | When |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    'Some answers carry a code with a status of their own:',
+    '',
+    '| Code | HTTP | When |',
+    '|---|---|---|',
+    ...own,
+  ].join('\n');
+}
+
 /** The generated blocks of docs/interface.md, by marker name. */
-export const BLOCKS: Readonly<Record<string, () => string>> = { events: eventCatalogue, 'accrual-moves': accrualMoves };
+export const BLOCKS: Readonly<Record<string, () => string>> = { events: eventCatalogue, 'accrual-moves': accrualMoves, errorCodes };
 
 /** `text` with each block's content replaced by what its generator writes; throws when a block's markers are missing. */
 export function withBlocks(text: string, blocks: Readonly<Record<string, () => string>> = BLOCKS): string {

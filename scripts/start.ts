@@ -8,9 +8,9 @@
  *   CORE_GRPC_ADDR, BPM_GRPC_ADDR, DMS_GRPC_ADDR say otherwise;
  * - every internal port (the services' gRPC and metrics ports, dms-svc's file port, the gateway's
  *   management port) bound to INTERNAL_LISTEN_HOST, 127.0.0.1 unless set: reachable from this
- *   machine only, whatever the hosts of the addresses above (decisions.md "Configuration");
+ *   machine only, whatever the hosts of the addresses above (docs/adr/0072-internal-ports-bind-internal-listen.md);
  * - every variable the user set reaches the children unchanged, but DATABASE_URL reaches the
- *   services alone: the gateway reads no table (docs/decisions.md).
+ *   services alone: the gateway reads no table (docs/adr/0038-where-a-token-s-session-is-checked.md).
  * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
  * minute) while the others keep serving.
  * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services, then PostgreSQL, and exits 0 (a second

@@ -3,7 +3,7 @@
  * invoice (body optional: {invoiceNo}): APPROVED → INVOICED. cancel (body optional: {reason}):
  * PENDING or APPROVED → CANCELLED. Any other move: 409 SVC-SYS-4004. Each returns the updated
  * accrual with its version raised." Their roles (docs/interface.md#identity), tenant scope, concurrent moves, and what a
- * write may do to an accrual that has moved (docs/decisions.md).
+ * write may do to an accrual that has moved (docs/adr/0019-an-accrual-is-edited-only-while.md).
  */
 import test from 'ava';
 import { ACCRUAL_LIFECYCLE, ACCRUAL_MOVES, ACCRUAL_STATES } from '@platform/contracts/bpm/accrual-moves.ts';

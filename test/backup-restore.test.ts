@@ -1,5 +1,5 @@
 /**
- * The restore drill (deploy/README.md "Backup and restore", docs/decisions.md "Backup and restore"):
+ * The restore drill (deploy/README.md "Backup and restore", docs/adr/0091-backup-and-restore.md):
  * on a platform of its own (a fresh database and file folder, so the suite's shared platform is not
  * disturbed), files and a password-guarded share link are made, `npm run backup` runs while a
  * larger upload is in flight, the database's schemas and the files are wiped, `npm run restore`

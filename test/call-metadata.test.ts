@@ -1,6 +1,6 @@
 /**
  * libs/src/grpc/metadata.ts: a call carries two metadata entries of its own, the token and one
- * CallInfo (docs/decisions.md "Call metadata": each header value a process receives over HTTP/2 is
+ * CallInfo (docs/adr/0057-call-metadata-travels-as-one-packed.md: each header value a process receives over HTTP/2 is
  * an external string in V8's old generation, which only a mark-compact frees). Checked on the wire:
  * what a grpc-js call made with toMetadata sends beyond grpc-js's own headers, and what a service
  * reads back from it (`full` must name every CallInfo field: a field the service does not read back fails).

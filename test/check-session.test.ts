@@ -1,5 +1,5 @@
 /**
- * SessionService.CheckSession (docs/decisions.md "Where a token's session is checked"): what the
+ * SessionService.CheckSession (docs/adr/0038-where-a-token-s-session-is-checked.md): what the
  * gateway asks of core-svc before an answer of its own on a JWT path. Served to the internal
  * credential alone; live exactly when the services' own check of a call would let the token through.
  */

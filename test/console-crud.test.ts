@@ -1,6 +1,6 @@
 /**
  * The console's generic CRUD pages in a real Chromium, through the page only as a user would
- * (docs/decisions.md "The console: shell and generic pages"): a list paged with the keyboard alone,
+ * (docs/adr/0088-the-console-shell-and-generic-pages.md): a list paged with the keyboard alone,
  * create, search, filter, sort, edit and delete business partners, branches (with the partner
  * picker) and products, a version conflict reloaded with the edit kept, Turkish words and platform
  * errors, and a read-only user who is offered nothing more. The shell around the pages (tenant

@@ -1,5 +1,5 @@
 /**
- * The gateway's side of the console (docs/decisions.md "The console"): its built files at /console/
+ * The gateway's side of the console (docs/adr/0084-the-console-s-security-page-policy.md): its built files at /console/
  * with a strict CSP and caching by content, the resource manifest derived from the registry, and the
  * console's login, which takes the console's CSRF proof in place of the API key and nothing less.
  */

@@ -1,5 +1,5 @@
 /**
- * The operator paths from the console (docs/decisions.md "The console: operator paths",
+ * The operator paths from the console (docs/adr/0085-the-console-operator-paths.md,
  * docs/interface.md#sessions-and-logs): `/api/session/**` and `/api/logs/**` answer, without the API
  * key, the console's own request (its signed CSRF token in cookie and header, Origin this origin)
  * carrying the session cookie of a user who is a super user in the live state. Anything less is

@@ -1,6 +1,6 @@
 /**
- * Where the console's login leads, in a real Chromium (docs/decisions.md "The console: shell and
- * generic pages"): "the login returns there (only to a console path)". Refine's login reads `?to=`
+ * Where the console's login leads, in a real Chromium
+ * (docs/adr/0088-the-console-shell-and-generic-pages.md): "the login returns there (only to a console path)". Refine's login reads `?to=`
  * itself, so each hostile value is given in the address as a user following a link would, and the
  * login must end on the console's home page, on the console's origin; a real console path in `to`
  * is followed, which shows `to` is read at all.

@@ -1,6 +1,6 @@
 /**
  * The console's session shell in a real Chromium, through the page only as a user would
- * (docs/decisions.md "The console: shell and generic pages"): "a 401 SVC-SYS-1001 on any call
+ * (docs/adr/0088-the-console-shell-and-generic-pages.md): "a 401 SVC-SYS-1001 on any call
  * clears the query cache and opens `/login?ended=1&to=<where the user was>`; the login returns
  * there", "lists and creates use the current tenant. A super user's picker is a tenant number",
  * a tenant switch, logout, and a changed password that ends the session. The CRUD pages inside the

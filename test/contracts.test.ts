@@ -1,7 +1,7 @@
 /**
  * Contracts, contacts and accruals beyond the walks (docs/interface.md#records): "endDate (not before
  * startDate)", dates "YYYY-MM-DD", the billingPeriod enum, unique numbers and codes per tenant,
- * references of the same tenant (and of the same partner or contract, docs/decisions.md), and
+ * references of the same tenant (and of the same partner or contract, docs/adr/0020-references-within-a-partner.md), and
  * "Deleting a record that others reference is 409 SVC-SYS-4003 (... a contract with items or
  * accruals ...)".
  */

@@ -69,7 +69,7 @@ async function place(tenant: number): Promise<{ country: any; city: any }> {
 }
 
 // "countryId and cityId are core's records, in core's schema of the same database: the keys cross
-// into it" (docs/decisions.md "Services"): another tenant's country or city, one that does not
+// into it" (docs/adr/0065-keys-across-schemas.md): another tenant's country or city, one that does not
 // exist, and a city of another country are refused like any other reference.
 test("a business partner naming another tenant's or no country or city is 400 SVC-SYS-2001 naming the field, on create and update, and nothing is written", async (t) => {
   const { token } = await adminSession();

@@ -74,7 +74,7 @@ eachLayer('the four Deployments run one image, set by kustomize, with node --imp
     const deployment = rendered.deployment(name);
     const container = app(deployment);
     images.add(container.image);
-    // the telemetry register module first: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions.md "Tracing")
+    // the telemetry register module first: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
     t.deepEqual(container.command, ['node', '--import', './libs/src/telemetry/register.ts', `${name}/src/main.ts`], name);
     t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
   }

@@ -1,7 +1,7 @@
 /**
  * The document audit log (docs/interface.md#retention-and-audit: "share-link create/update/delete ... each append one
  * dms-audit-log row. Audit rows are never updated or deleted through the API"; docs/interface.md#retention-and-audit: "Audit rows ...
- * belong to their record's tenant") and its hash chain per tenant (docs/decisions.md).
+ * belong to their record's tenant") and its hash chain per tenant (docs/adr/0029-the-audit-chain-a-hash-chain.md).
  */
 import test from 'ava';
 import { adminSession, create, createAccount, freshTenant, userWithRoles } from './helpers/factories.ts';

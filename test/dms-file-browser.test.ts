@@ -1,6 +1,6 @@
 /**
- * Stored bytes never act on the platform's origin, judged by a real Chromium (docs/decisions.md,
- * "Files": "Stored bytes never act on the origin"). A tenant user with dms-file:write uploads pages
+ * Stored bytes never act on the platform's origin, judged by a real Chromium
+ * (docs/adr/0073-stored-bytes-never-act-on-the-origin.md). A tenant user with dms-file:write uploads pages
  * whose script asks `/api/auth/me` with the cookie of whoever opens them; a super user logged in in
  * the browser (the SVC_SESSION cookie on the gateway's origin, docs/interface.md#identity) opens the signed
  * `inline=true` URL (docs/interface.md#files: "inline=true gives Content-Disposition: inline") and the share link's

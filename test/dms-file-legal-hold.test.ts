@@ -1,7 +1,7 @@
 /**
  * "A legal hold on a file keeps it from deletion and retention (409) until lifted": `legalHold` on
  * dms-file, set and lifted by an update (dms-file:write) audited as UPDATE; while it holds, DELETE
- * is 409 SVC-SYS-4004 (docs/decisions.md, "Files").
+ * is 409 SVC-SYS-4004 (docs/adr/0035-legal-hold.md).
  */
 import test from 'ava';
 import { adminSession, createAccount, userWithRoles } from './helpers/factories.ts';

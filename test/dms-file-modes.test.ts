@@ -1,5 +1,5 @@
 /**
- * What dms-svc and the gateway write is their owner's alone (docs/decisions.md "Files": "umask 077
+ * What dms-svc and the gateway write is their owner's alone (docs/adr/0030-the-byte-path-and-stored-bytes.md: "umask 077
  * for everything the platform writes"): a stored file is 0600 and its folder 0700, a tus upload's
  * parked bytes and state are 0600 in a 0700 folder, and DATA_DIR is 0700. Read on the suite's own
  * platform, whose folders its processes made.

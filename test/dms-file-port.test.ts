@@ -1,6 +1,6 @@
 /**
- * dms-svc's file port (DMS_HTTP_ADDR) answers the gateway only (docs/decisions.md "Client address of
- * byte requests", "Configuration"): a request without the gateway's credential is 403 SVC-SYS-1003
+ * dms-svc's file port (DMS_HTTP_ADDR) answers the gateway only
+ * (docs/adr/0053-dms-svc-s-file-bytes-port-stays.md): a request without the gateway's credential is 403 SVC-SYS-1003
  * before anything of it is read — the upload, the signed download, the public share link and
  * validate-password alike — so its X-Forwarded-For reaches no audit row and the share-password
  * throttle cannot be walked around. And the internal ports bind loopback under the launcher's

@@ -1,5 +1,5 @@
 /**
- * How stored bytes are served, through the gateway's relay (docs/decisions.md, "Files", Download,
+ * How stored bytes are served, through the gateway's relay (docs/adr/0073-stored-bytes-never-act-on-the-origin.md, Download,
  * and "Stored bytes never act on the origin"; docs/interface.md#files: "inline=true gives
  * Content-Disposition: inline, else attachment ... Single ranges (bytes=a-b, bytes=a-, bytes=-n)
  * give 206 with Content-Range; an unsatisfiable one gives 416"). The project's own rule: "a

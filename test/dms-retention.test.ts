@@ -57,7 +57,7 @@ const auditOf = (crProcessId: number) =>
     `select action, file_id, user_code, details from dms.dms_audit_log where cr_process_id = $1 and action in ('RETENTION_SOFT_DELETE', 'RETENTION_PURGE', 'PURGE') order by id`,
     [crProcessId],
   );
-/** A record's events in the dms outbox (docs/decisions.md "Events: domain moves and history"): type, version, actor. */
+/** A record's events in the dms outbox (docs/adr/0077-events-domain-moves-and-history.md): type, version, actor. */
 const eventsOf = async (entity: string, key: number) =>
   (
     await sql<{ type: string; version: number | null; actor: string }>(

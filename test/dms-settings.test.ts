@@ -76,7 +76,7 @@ test('dms-category: a category cannot be its own ancestor (400 SVC-SYS-2001 on p
     api('PUT', `/api/dms-category/${y.id}`, { token, body: { version: 0, parentId: x.id } }),
   ]);
   // the other sees the first (400 on parentId), or PostgreSQL aborts it as a deadlock (409 SVC-SYS-4002): never both
-  // (decisions.md "Category loops"), each with its own error body
+  // (docs/adr/0028-documents-categories-settings.md), each with its own error body
   t.deepEqual([xy.status === 200, yx.status === 200].sort(), [false, true], `${xy.text} ${yx.text}`);
   const refused = xy.status === 200 ? yx : xy;
   if (refused.status === 400) assertInvalid(t, refused, 'parentId');

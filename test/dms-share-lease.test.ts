@@ -1,5 +1,5 @@
 /**
- * Share-link download slots have a lease (docs/decisions.md "Share links: public access"): a download
+ * Share-link download slots have a lease (docs/adr/0037-share-links-public-paths.md): a download
  * under way holds its slot while it renews the lease, so a link with maxDownloads cannot be used up
  * by downloads whose dms-svc died. A dms-svc and a gateway of their own, with a short
  * DMS_SHARE_LEASE_SECONDS, beside the suite's platform (same database and storage): one of them is

@@ -1,5 +1,5 @@
 /**
- * A share link names a live file (docs/decisions.md "Documents": fileId): creating one for a
+ * A share link names a live file (docs/adr/0028-documents-categories-settings.md: fileId): creating one for a
  * soft-deleted dms-file, or moving one to it (update of fileId), is 400 SVC-SYS-2001 naming fileId,
  * as for another tenant's file, and writes nothing; a delete under way when the link is written is
  * waited for, not raced past.

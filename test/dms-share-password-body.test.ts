@@ -1,6 +1,6 @@
 /**
- * validate-password's body under the rules of every JSON body of the platform (docs/decisions.md
- * "Requests and records": "A JSON body is UTF-8 … bytes that are not UTF-8 are 400 SVC-SYS-2001",
+ * validate-password's body under the rules of every JSON body of the platform
+ * (docs/adr/0061-what-a-request-body-may-be.md: "A JSON body is UTF-8 … bytes that are not UTF-8 are 400 SVC-SYS-2001",
  * "a body that does not decode as its encoding says is 400", "a NUL character or a lone surrogate
  * is 400"; "Share links: public access"). dms-svc reads that body itself (the gateway hands it on
  * unread), with the gateway's reader (libs/src/http/read-json-body.ts). Each such body is 400

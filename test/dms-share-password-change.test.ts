@@ -1,6 +1,6 @@
 /**
- * A password-validated downloadUrl is signed over the link's password as it stands (docs/decisions.md
- * "Share links: public access"): setting, replacing or clearing the password voids every URL
+ * A password-validated downloadUrl is signed over the link's password as it stands
+ * (docs/adr/0075-share-link-passwords-and-the-signed.md): setting, replacing or clearing the password voids every URL
  * validated before, which then answers 403 SVC-SYS-3003 as any changed signature does ("download
  * signature invalid", docs/interface.md#errors), while a new validation works.
  */

@@ -1,5 +1,5 @@
 /**
- * The storage sweep (docs/decisions.md "Retention"): what crashes leave in DMS_STORAGE_DIR — upload
+ * The storage sweep (docs/adr/0036-retention-runs-as-a-job-in-dms-svc.md): what crashes leave in DMS_STORAGE_DIR — upload
  * temporaries (`.upload-*.part`) and bytes under a stored name without a dms-file row — is removed
  * once older than the grace period (an hour); young leftovers, files with a row (a soft-deleted one
  * too) and names that are not the storage's stay. Leftovers are planted in the suite's storage

@@ -1,6 +1,6 @@
 /**
- * The gateway's receipt deadlines on resumable uploads (docs/decisions.md "Resumable uploads (tus)",
- * "The edge"): a tus PATCH is an upload, bounded by inactivity (UPLOAD_IDLE_TIMEOUT_MS) and not by
+ * The gateway's receipt deadlines on resumable uploads
+ * (docs/adr/0043-how-long-a-body-may-take.md): a tus PATCH is an upload, bounded by inactivity (UPLOAD_IDLE_TIMEOUT_MS) and not by
  * REQUEST_BODY_TIMEOUT_MS; one that stalls is cut off with 408, keeps what arrived, and resumes.
  * A gateway of its own with short figures, in front of the suite's services; the PATCH bodies are
  * written piece by piece on raw connections.

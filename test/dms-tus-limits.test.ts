@@ -1,5 +1,5 @@
 /**
- * What an unfinished resumable upload holds (docs/decisions.md "Resumable uploads (tus)",
+ * What an unfinished resumable upload holds (docs/adr/0102-what-an-unfinished-resumable-upload.md,
  * docs/interface.md#files "Resumable uploads"): its declared length is reserved against the
  * tenant's quota from its creation, one user holds at most DMS_TUS_MAX_OPEN_UPLOADS (20 here, the
  * default) open uploads, the type is judged at the creation (the claimed filetype) and again on the

@@ -1,5 +1,5 @@
 /**
- * Resumable uploads across dms-svc replicas (docs/decisions.md "Resumable uploads (tus)"): a
+ * Resumable uploads across dms-svc replicas (docs/adr/0094-resumable-uploads-across-replicas.md): a
  * dms-svc and a gateway of their own beside the suite's platform, sharing its database and storage,
  * as replicas share the files volume. An upload begun on one replica is finished on the other,
  * which has no hash state for it and hashes the stored prefix again; and while one replica writes

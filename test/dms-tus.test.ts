@@ -1,6 +1,6 @@
 /**
  * Resumable uploads by tus 1.0.0 at /api/dms-file/tus (docs/interface.md#files "Resumable uploads",
- * docs/decisions.md "Resumable uploads (tus)"), through the real gateway: creation, creation with
+ * docs/adr/0102-what-an-unfinished-resumable-upload.md), through the real gateway: creation, creation with
  * upload, an upload cut off at 90 % and resumed from the server's offset, termination, expiry, the
  * tenant rule, the limits and the same finalisation as the multipart upload (type, audit,
  * duplicate), and the tus protocol refusals with the platform's error body.

@@ -1,5 +1,5 @@
 /**
- * Virus scanning of uploads (docs/interface.md#files, decisions.md "Virus scanning"): with
+ * Virus scanning of uploads (docs/interface.md#files, docs/adr/0096-what-a-scan-answers.md): with
  * CLAMD_ADDRESS set, every upload is streamed to clamd (INSTREAM) before its row commits. Malware is
  * 422 SVC-SYS-2001 `upload.infected` on field file, audited as UPLOAD_REFUSED with the signature,
  * and keeps no row, bytes, event or idempotency key; a file over clamd's StreamMaxLength is refused

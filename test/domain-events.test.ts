@@ -1,5 +1,5 @@
 /**
- * The domain moves' events (docs/decisions.md "Events: domain moves and history"): "every domain
+ * The domain moves' events (docs/adr/0077-events-domain-moves-and-history.md): "every domain
  * move (accrual approve/invoice/cancel; file upload, delete, category move, legal hold; share-link
  * access; user demotion, select removed, session ended), writes one event row in the same
  * transaction as the change ... A failed write leaves no event".

@@ -1,5 +1,5 @@
 /**
- * How long a request's body may take (docs/decisions.md "The edge"): an upload is bounded by
+ * How long a request's body may take (docs/adr/0043-how-long-a-body-may-take.md): an upload is bounded by
  * inactivity (UPLOAD_IDLE_TIMEOUT_MS without a byte), so a large file over a slow link arrives
  * however long it takes; every other body by its total time (REQUEST_BODY_TIMEOUT_MS), so a client
  * that trickles a body forever is still cut off. A gateway of its own with short figures, in front

@@ -2,7 +2,7 @@
  * Requests that Node's HTTP parser refuses before the gateway's app sees them: headers over the
  * server's limit, a request line or header that is not HTTP. docs/interface.md#errors: "Every error body is
  * {status: "ERROR", error_code, message}" — these too, on the public port and on the management
- * port: 431 for headers too large and 400 for the rest, with SVC-SYS-2001 (docs/decisions.md).
+ * port: 431 for headers too large and 400 for the rest, with SVC-SYS-2001 (docs/adr/0023-x-project-code-and-requests-node.md).
  */
 import test from 'ava';
 import { type Platform } from '../scripts/lib/processes.ts';

@@ -1,5 +1,5 @@
 /**
- * The embedded PostgreSQL wherever the checkout is (docs/decisions.md "Configuration", the embedded
+ * The embedded PostgreSQL wherever the checkout is (docs/adr/0059-the-embedded-postgresql-starts.md, the embedded
  * database). As root the server runs as the user `postgres`, which cannot enter root's 0700 home:
  * a checkout there must still start it (README: `npm ci && npm start`), and a start that cannot
  * happen is an error naming the cause and the remedy, never an unhandled 'error' event.

@@ -94,8 +94,9 @@ test('hostile strings are stored literally or refused with 400, never a 5xx', as
     t.is(partner.partnerName, partnerName);
     t.is((await api('GET', `/api/business-partner/${partner.id}`, { token })).body.partnerName, partnerName);
   }
-  // decisions.md §6: "Strings are at most 255 characters ...; a NUL character or a lone surrogate is
-  // 400" (characters are code points: 255 rockets are 255 characters)
+  // docs/adr/0002-field-rules-immutable-keys-strict.md: "Strings are at most 255 characters ...; a
+  // NUL character or a lone surrogate is 400" (characters are code points: 255 rockets are 255
+  // characters)
   const cases: [string, string, 200 | 400][] = [
     ['a NUL', 'nul\u0000byte', 400],
     ['256 characters', 'x'.repeat(256), 400],

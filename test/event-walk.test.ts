@@ -1,5 +1,5 @@
 /**
- * Every resource of the registry, walked (docs/decisions.md "Events: a transactional outbox"): a
+ * Every resource of the registry, walked (docs/adr/0076-events-a-transactional-outbox.md): a
  * create and an update of its sample each write exactly one event, `<path>.created` then
  * `<path>.updated` (dms-file is made by its upload: `dms-file.uploaded`), whose changes name only
  * fields a record shows: "Passwords, hashes and secrets never enter an event".

@@ -1,5 +1,5 @@
 /**
- * SIGTERM drains (docs/decisions.md "Faults"): a process stops accepting, answers every request it
+ * SIGTERM drains (docs/adr/0046-sigterm-drains-within-20.md): a process stops accepting, answers every request it
  * already holds, then exits 0 within the bound (DRAIN_BOUND_MS, 20 s). The requests are held in
  * flight by row locks the test takes in PostgreSQL, so each is provably inside the process when the
  * signal arrives. Each test runs a bpm-svc and a gateway of its own (core and dms are the suite's).
@@ -103,7 +103,7 @@ test('SIGTERM to a service: the calls in flight complete, even past 8 s, then it
     const { answers, lastAt } = await updatesHeldInFlight(own.url, 9_000, () => {
       signalledAt = Date.now();
       process.kill(own.pids['bpm-svc'], 'SIGTERM');
-      // docs/decisions.md: the metrics port's /health answers "503 once it stops", while it drains
+      // docs/adr/0046-sigterm-drains-within-20.md: the metrics port's /health answers "503 once it stops", while it drains
       healthMidDrain = new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => fetch(`http://${own.metrics['bpm-svc']}/health`));
     });
     for (const res of answers) t.is(res.status, 200, res.text);

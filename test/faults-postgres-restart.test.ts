@@ -1,5 +1,5 @@
 /**
- * PostgreSQL restarted under a running platform (docs/decisions.md "Faults"): while it is down every
+ * PostgreSQL restarted under a running platform (docs/adr/0048-an-unreachable-database-is-503.md): while it is down every
  * request gets an error body at once (503 SVC-SYS-5002), never a hang or a crash; within 10 s of it
  * answering again, requests succeed again, with no process restarted. The PostgreSQL is an embedded
  * one this test starts on a free port in a folder of its own (never the machine's), and the platform

@@ -1,5 +1,5 @@
 /**
- * A service killed under a steady load through the gateway (docs/decisions.md "Faults"): while it is
+ * A service killed under a steady load through the gateway (docs/adr/0047-a-service-down-is-503-at-once-reads.md): while it is
  * down the gateway answers 503 SVC-SYS-5002 within its deadline, never anything else and never a
  * hang; the supervisor (scripts/lib/processes.ts `supervise`) starts it again, and the same gateway,
  * never restarted, answers 200 again by itself. The bpm-svc and gateway are the test's own; core and

@@ -1,6 +1,6 @@
 /**
- * The gateway holds no database credential and opens no database connection (docs/decisions.md
- * "Where a token's session is checked"): what it loads holds no database driver and reads no
+ * The gateway holds no database credential and opens no database connection
+ * (docs/adr/0038-where-a-token-s-session-is-checked.md): what it loads holds no database driver and reads no
  * DATABASE_URL, and the running gateway, having given its own answers on JWT paths (which ask
  * core-svc whether the token's session is live), holds no connection to PostgreSQL.
  */

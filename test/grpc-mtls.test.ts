@@ -1,6 +1,6 @@
 /**
  * Mutual TLS between the gateway and the services (GRPC_TLS_CA, GRPC_TLS_CERT, GRPC_TLS_KEY;
- * docs/decisions.md "Configuration"): a platform of its own started with certificates made here by
+ * docs/adr/0052-mutual-tls-between-the-processes.md): a platform of its own started with certificates made here by
  * openssl serves through its gateway, and its services refuse every caller without a certificate of
  * their CA. A partial setting refuses the start.
  */

@@ -1,5 +1,5 @@
 /**
- * A body the gateway reads is JSON (docs/decisions.md "Requests and records"): a POST, PUT or PATCH
+ * A body the gateway reads is JSON (docs/adr/0061-what-a-request-body-may-be.md): a POST, PUT or PATCH
  * that carries a body of another type, or of none named, is 400 SVC-SYS-2001 naming Content-Type
  * ("body, parameter or field invalid", docs/interface.md#errors), on every route alike — the accrual's moves,
  * whose body is optional, included — and changes nothing. A move without a body, or with an empty

@@ -1,6 +1,6 @@
 /**
  * The unfiltered business-partner list reads totalElements from the per-tenant count its table's
- * triggers keep (docs/decisions.md, "Lists at scale"); it must stay exact through creates, deletes,
+ * triggers keep (docs/adr/0040-lists-at-scale-the-unfiltered-count.md); it must stay exact through creates, deletes,
  * a bulk insert and a row moved between tenants.
  */
 import test from 'ava';

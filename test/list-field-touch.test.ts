@@ -1,5 +1,5 @@
 /**
- * A touch of a record with a required list (docs/decisions.md "Requests and records": "An update
+ * A touch of a record with a required list (docs/adr/0001-update-is-a-merge.md: "An update
  * with only `version` touches the record (version + 1)"): the list is unchanged, while a list
  * cleared on purpose is still refused as required.
  */

@@ -1,5 +1,5 @@
 /**
- * docs/decisions.md "Live access: a cached access and its stamp": a call whose live access the
+ * docs/adr/0062-a-kept-live-access-and-its-access.md: a call whose live access the
  * service keeps reads the access stamp alone, a one-row table, and a get reads it in the same
  * statement as its row. PostgreSQL's plans of the statements the services send (their texts taken
  * from libs/src/auth/access.ts and libs/src/crud/key-read.ts, not copied) show what that costs: the

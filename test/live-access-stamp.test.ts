@@ -1,5 +1,5 @@
 /**
- * docs/decisions.md "Live access: a cached access and its stamp": a service uses the live access it
+ * docs/adr/0062-a-kept-live-access-and-its-access.md: a service uses the live access it
  * keeps only while the access stamp is the one it was read with, and every transaction that changes
  * what a live access reads moves the stamp as it commits. Here, beneath the API, each kind of change
  * is made in a transaction of its own, its deferred triggers fired (SET CONSTRAINTS ALL IMMEDIATE),

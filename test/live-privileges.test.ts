@@ -221,7 +221,7 @@ test('a group, a membership, a group-role or a role-type made passive takes its 
 
 test('a user holding many roles through two groups is judged on the role each call needs, and loses only what the passive group alone granted', async (t) => {
   // docs/interface.md#identity: "A user holds the roles of the groups it is a member of in the current tenant."
-  // The service reads, of those, the one the call needs (docs/decisions.md "Live access: the roles a call needs").
+  // The service reads, of those, the one the call needs (docs/adr/0056-live-access-reads-only-the-roles.md).
   const account = await createAccount();
   const partner = await createPartner(account.crProcessId);
   const branch = await createBranch(account.crProcessId, partner.id);

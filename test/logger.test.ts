@@ -1,7 +1,7 @@
 /**
  * The logger every process uses (libs/src/log/logger.ts): JSON lines on stdout, the request id on
  * every line written while serving a request, secret fields redacted and errors scrubbed
- * (docs/decisions.md "Logs"). Run in a child process, whose stdout is what an operator collects.
+ * (docs/adr/0044-logs-are-json-lines-with-an-access.md). Run in a child process, whose stdout is what an operator collects.
  */
 import { spawnSync } from 'node:child_process';
 import test from 'ava';

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (docs/decisions.md "Metrics"): the gateway serves /metrics on its management
+ * Prometheus metrics (docs/adr/0045-metrics-prom-client-one-registry.md): the gateway serves /metrics on its management
  * port only, each service on its metrics port; every scrape below is taken before and after
  * traffic, and the series must move with it, by exactly this file's requests.
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run migrate` (decisions.md "Migrations"): each service schema's migrations run under its
+ * `npm run migrate` (docs/adr/0049-migrations-one-runner-one-lock.md): each service schema's migrations run under its
  * advisory lock, so migrators started together apply every migration once and the later ones wait;
  * `status` lists applied and pending migrations, `down` reverts the last one of the named services.
  * Each test has a fresh database of its own on the platform's server.
@@ -99,7 +99,7 @@ test('down without a service is refused and reverts nothing; an unknown service 
   t.is((await runMigrate(url, 'sideways')).code, 2);
 });
 
-// docs/decisions.md "Services": the partner's countryId and cityId are keys into core's schema, so
+// docs/adr/0065-keys-across-schemas.md: the partner's countryId and cityId are keys into core's schema, so
 // bpm's migration that adds them needs core's first, and refuses partners that name no country or
 // city of their tenant rather than null what a user entered.
 test("the partner keys' migration refuses, saying what to do, a database without core's migrations or with partners naming no country of their tenant; applies once corrected", async (t) => {

@@ -1,5 +1,5 @@
 /**
- * The outbox's measurement switch (docs/decisions.md "Configuration"): with OUTBOX_DISABLED=true a
+ * The outbox's measurement switch (docs/adr/0071-outbox-disabled-is-a-measurement.md): with OUTBOX_DISABLED=true a
  * service writes no event for a change; without it, the same create writes one. A core-svc and a
  * gateway of the test's own carry the switch (bpm and dms stubbed), on the suite's database.
  */

@@ -1,5 +1,5 @@
 /**
- * The transactional outbox (docs/decisions.md "Events: a transactional outbox"): "every create,
+ * The transactional outbox (docs/adr/0076-events-a-transactional-outbox.md): "every create,
  * update and delete of every entity ... writes one event row in the same transaction as the change",
  * with "the changed fields with before and after"; "a failed write leaves no event".
  */

@@ -1,10 +1,10 @@
 /**
- * docs/decisions.md "A get reads its row with the live access": a user's get by key reads the row in
+ * docs/adr/0039-a-get-reads-its-row-with-the-live.md: a user's get by key reads the row in
  * the same prepared statement as the caller's live access, one round trip instead of two. bpm-svc
- * counts the named statements it sends (`db_prepared_statements_total`, docs/decisions.md
- * "Metrics"), so a run of gets shows which statements served them: the combined one once per get
+ * counts the named statements it sends (`db_prepared_statements_total`,
+ * docs/adr/0045-metrics-prom-client-one-registry.md), so a run of gets shows which statements served them: the combined one once per get
  * (the live access in full with the row, or, while the access the service keeps may serve, the
- * access stamp with the row: docs/decisions.md "Live access: a cached access and its stamp"), and
+ * access stamp with the row: docs/adr/0062-a-kept-live-access-and-its-access.md), and
  * the row's own read (`read-bpm-branch-tenant` for a user of the tenant, `-any` for a super
  * user) not once per get. Other tests run beside this one; no other path reads a branch by key
  * outside a transaction, so their share of these counts stays far below a hundred gets.

@@ -1,7 +1,7 @@
 /**
  * "References (...Id) must name a record of the same tenant" (docs/interface.md#records), kept by the database
- * for every reference field of every service (docs/decisions.md "The database keeps the
- * references"): walks the registry, and for each `...Id` field finds its same-tenant foreign key in
+ * for every reference field of every service
+ * (docs/adr/0027-the-database-keeps-the-references.md): walks the registry, and for each `...Id` field finds its same-tenant foreign key in
  * the platform database's catalog — (cr_process_id, <field>) → (cr_process_id, id) of the declared
  * target, another service's schema included — or the declaration's reason for having none
  * (`notReference`). A reference field declared without either fails here.

@@ -1,7 +1,7 @@
 /**
  * Request ids (the operations issue: "A request id: the client's X-Request-Id when it is
  * well-formed, else a new one; returned on every response, carried in gRPC metadata, and written
- * on every service log line and exception-log entry about that request"; docs/decisions.md "Logs").
+ * on every service log line and exception-log entry about that request"; docs/adr/0044-logs-are-json-lines-with-an-access.md).
  */
 import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';

@@ -104,7 +104,7 @@ for (const resource of registry) {
   if (offers(resource, 'get')) {
     // docs/interface.md#identity: "Missing role: 403 SVC-SYS-1003"; a record the caller may not see "gets 404,
     // as if it did not exist". The get reads its row in the same statement as the caller's access
-    // (docs/decisions.md "A get reads its row with the live access"), and the role is still checked
+    // (docs/adr/0039-a-get-reads-its-row-with-the-live.md), and the role is still checked
     // before the row: no role 403 whether or not the key names a record, with the role 404.
     test(`${path}: a get of a key that names no record is 403 SVC-SYS-1003 without ${path}:read, 404 SVC-SYS-4001 with it`, async (t) => {
       const missing = `/api/${path}/9000000000000`;

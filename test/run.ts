@@ -80,7 +80,7 @@ try {
     // longer than the schedule above takes (1.4 s), so only an endpoint failing across deliveries is disabled
     WEBHOOK_DISABLE_AFTER_MS: '2500',
     // tracing, when the run's own environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT=… npm test):
-    // the whole suite against traced processes (docs/decisions.md "Tracing")
+    // the whole suite against traced processes (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
     // expired resumable uploads are swept often, so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',

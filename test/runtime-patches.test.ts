@@ -1,8 +1,8 @@
 /**
  * libs/src/runtime/patches/index.ts: the process-wide patches install only on the exact versions
  * they were written for and measured on, all or none; on any other the installer throws, naming
- * the version it installs on and the upstream change that retires the patch (docs/decisions.md,
- * "Services").
+ * the version it installs on and the upstream change that retires the patch
+ * (docs/adr/0058-runtime-patches-live-in-one-module.md).
  */
 import { AsyncResource } from 'node:async_hooks';
 import { hasSubscribers } from 'node:diagnostics_channel';

@@ -1,5 +1,5 @@
 /**
- * How a service meets its migrations at start (decisions.md "Migrations"): production applies none
+ * How a service meets its migrations at start (docs/adr/0049-migrations-one-runner-one-lock.md): production applies none
  * and refuses to start while one is pending, naming it and the command; it waits while a migrator
  * holds the lock. Development and test migrate at start under the same lock. And production never
  * generates (so never logs) the first admin's password. One service process per test, on a fresh

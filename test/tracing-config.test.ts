@@ -1,5 +1,5 @@
 /**
- * When a process traces, and under which name (docs/decisions.md "Tracing"): only with an OTLP
+ * When a process traces, and under which name (docs/adr/0092-tracing-with-opentelemetry-on-only.md): only with an OTLP
  * endpoint for traces, never with OTEL_SDK_DISABLED=true; `service.name` from the entry's folder
  * unless OTEL_SERVICE_NAME is set (the SDK then reads it itself).
  */

@@ -1,5 +1,5 @@
 /**
- * Tracing (docs/decisions.md "Tracing"): with OTEL_EXPORTER_OTLP_ENDPOINT set, one trace runs from
+ * Tracing (docs/adr/0092-tracing-with-opentelemetry-on-only.md): with OTEL_EXPORTER_OTLP_ENDPOINT set, one trace runs from
  * the gateway's HTTP span through each gRPC call (client and server) to the services' PostgreSQL
  * queries, the gateway's Redis commands and dms-svc's file server; a `traceparent` a client sends
  * is continued; log lines written inside a span carry its `traceId` and `spanId`. Without it, no

@@ -1,5 +1,5 @@
 /**
- * A dispatcher killed with deliveries in flight loses nothing (docs/decisions.md "Webhooks"): a
+ * A dispatcher killed with deliveries in flight loses nothing (docs/adr/0080-webhook-delivery-fan-out-queue.md): a
  * second core-svc of the test's own, beside the suite's, claims deliveries while the endpoint holds
  * every answer; it is killed outright (SIGKILL), its leases expire, and every event still arrives,
  * each cut attempt again under its original webhook-id.
@@ -45,8 +45,8 @@ test('core-svc killed mid-delivery: every event still arrives, with its original
   const subscription = await create('webhook-subscription', { crProcessId, url: receiver.url, eventTypes: ['business-partner.created'] });
   receiver.secret = subscription.secret;
   const partners = await Promise.all(Array.from({ length: EVENTS }, () => createPartner(crProcessId)));
-  // both dispatchers claim what they can (a lone tenant fills 12 slots of each: docs/decisions.md
-  // "Webhooks") and wait on the held answers: more than one of them holds
+  // both dispatchers claim what they can (a lone tenant fills 12 slots of each:
+  // docs/adr/0082-webhook-figures-and-fairness-between.md) and wait on the held answers: more than one of them holds
   await receiver.until((received) => received.length >= 16, 20_000);
   await new Promise((resolve) => setTimeout(resolve, 300));
   process.kill(own.pids['core-svc'], 'SIGKILL');

@@ -1,6 +1,6 @@
 /**
  * The dispatcher shares its attempts fairly and reads answers no further than it keeps
- * (docs/decisions.md "Webhooks"): a tenant whose endpoints never answer holds at most its share of
+ * (docs/adr/0082-webhook-figures-and-fairness-between.md): a tenant whose endpoints never answer holds at most its share of
  * the slots, so another tenant's delivery goes out at once; an answer longer than its 1 KiB excerpt
  * ends the attempt there and closes the connection, however much more the receiver would send.
  *

@@ -1,5 +1,5 @@
 /**
- * Per-record order (docs/decisions.md "Webhooks"): 1,000 updates of 50 records, sent 10 at a time
+ * Per-record order (docs/adr/0080-webhook-delivery-fan-out-queue.md): 1,000 updates of 50 records, sent 10 at a time
  * over the records, arrive at one subscription with each record's versions strictly increasing and
  * none missing (the first answered arrival of each webhook-id, as a receiver deduplicates), though the endpoint fails one first attempt in five, so that a retried delivery has
  * later ones of its record waiting behind it.

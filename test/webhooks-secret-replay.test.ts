@@ -1,7 +1,7 @@
 /**
  * A subscription's secret is seen once (docs/interface.md#webhooks: "made on create and answered in
  * that answer only"), even by whoever repeats the create's Idempotency-Key: a replay answers the
- * record without it (docs/decisions.md "Idempotent requests"), before and after a rotation and
+ * record without it (docs/adr/0078-idempotent-requests.md), before and after a rotation and
  * after the subscription's deletion.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may reach (docs/decisions.md "Webhooks"), as core-svc classifies them
+ * Which addresses a webhook may reach (docs/adr/0081-webhook-targets-ssrf-and-redirects.md), as core-svc classifies them
  * with ipaddr.js, under each setting; and a check of a subscription's url by resolving its host, by
  * itself and through the API's 400 naming `url`.
  */

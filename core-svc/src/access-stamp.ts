@@ -1,5 +1,5 @@
 /**
- * The access stamp (docs/decisions.md "Live access: a cached access and its stamp"): the sum of the
+ * The access stamp (docs/adr/0062-a-kept-live-access-and-its-access.md): the sum of the
  * `stamp`s of `core.access_stamp`'s rows, one of which every transaction that changes what a live
  * access reads moves by one, in that same transaction, as it commits. A service keeps the live
  * access it read with the stamp its statement saw, and uses it again while the stamp it reads is the

@@ -46,7 +46,7 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
 
 /**
  * An unfinished resumable (tus) upload, as the quota and the open-upload limit count it
- * (files/upload-reservations.ts, docs/decisions.md "Resumable uploads (tus)"): its declared length
+ * (files/upload-reservations.ts, docs/adr/0102-what-an-unfinished-resumable-upload.md): its declared length
  * reserved against the quota of the tenant it uploads to, and its owner (the user, in the tenant it
  * worked in) for the limit of open uploads. Written before tus creates the upload, deleted by the
  * transaction that makes it a dms-file, by its termination, by a refusal that removes it, and by

@@ -142,7 +142,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       requestSanity,
       // 2a. CORS preflight, answered before the steps that need credentials (docs/interface.md#cors).
       cors.preflight,
-      // 2b. The console's built files, from memory: neither credentials nor the limiter's Redis call (docs/decisions.md "The console").
+      // 2b. The console's built files, from memory: neither credentials nor the limiter's Redis call (docs/adr/0083-the-console-built-headless-refine.md).
       serveConsole({ files: consoleFiles, manifest, csrf, captcha: config.console.captchaSiteKey !== undefined }),
       // 2. API key (or, on the operator paths, the console's own request with a super user's session).
       apiKeyCheck(config.coreApiKey, csrf),

@@ -1,6 +1,6 @@
 /**
  * One restore of a backup folder (backup-run.ts) into the database and the file folder of a target
- * (docs/decisions.md "Backup and restore"): every part is checked against the manifest's SHA-256
+ * (docs/adr/0091-backup-and-restore.md): every part is checked against the manifest's SHA-256
  * before anything is touched; a target that holds data is refused unless `force`; the files go in
  * first, each whole (a temporary name, flushed, renamed), then the schemas are dropped and the dump
  * restored in one pg_restore transaction; last, every restored file is read back and checked.

@@ -1,7 +1,7 @@
 /**
  * One backup: the platform's schemas as PostgreSQL's own dump, and the DMS files that dump's rows
- * name, read from one database snapshot so that the two agree (docs/decisions.md "Backup and
- * restore").
+ * name, read from one database snapshot so that the two agree
+ * (docs/adr/0091-backup-and-restore.md).
  *
  * A REPEATABLE READ transaction exports its snapshot (`pg_export_snapshot()`) and stays open while
  * `pg_dump --snapshot` dumps in it and the same transaction lists the dms_file rows: the dump and

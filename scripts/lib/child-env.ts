@@ -4,8 +4,8 @@ type Env = Record<string, string | undefined>;
 
 /**
  * What each process is not handed of the platform's environment: the gateway gets no DATABASE_URL,
- * since it reads no table and asks core-svc whatever it must know of a session (docs/decisions.md
- * "Where a token's session is checked").
+ * since it reads no table and asks core-svc whatever it must know of a session
+ * (docs/adr/0038-where-a-token-s-session-is-checked.md).
  */
 const WITHHELD: Readonly<Record<ServiceName, readonly string[]>> = {
   'core-svc': [],

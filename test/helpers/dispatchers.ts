@@ -5,7 +5,7 @@ import { platform } from './platform.ts';
 /**
  * Which webhook dispatchers run while a test counts what one of them does: the suite's core-svc
  * alone, or with a test's own core-svc beside it. A dispatcher's limits are per process
- * (docs/decisions.md "Webhooks": a tenant's share of the slots), so a test that counts them holds
+ * (docs/adr/0082-webhook-figures-and-fairness-between.md: a tenant's share of the slots), so a test that counts them holds
  * the suite's dispatcher alone (`soleDispatcher`, shared: such tests run side by side), and a test
  * that starts a core-svc of its own holds `extraDispatcher` (exclusive) until it stops it. A session
  * advisory lock on a connection of the test's own, released at the test's teardown.

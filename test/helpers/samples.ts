@@ -285,7 +285,7 @@ export const samples: Record<string, Sample> = {
     },
   },
   'dms-file': {
-    // files are made by the upload, not by create (docs/decisions.md)
+    // files are made by the upload, not by create (docs/adr/0033-file-records-soft-delete-category.md)
     create: readOnly,
     update: () => ({ description: unique('Walk file '), tags: 'walk,file', entityType: 'contract', entityId: 7 }),
     existing: async (crProcessId) => uploadRecord((await adminSession()).token, crProcessId, `walk file ${unique()}`),

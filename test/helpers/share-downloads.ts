@@ -1,8 +1,8 @@
 import { withDb } from './db.ts';
 
 /**
- * A share link's download_count once every download of it has settled (docs/decisions.md "Share
- * links: public access"): a download is counted, or its slot given back, just after its last byte
+ * A share link's download_count once every download of it has settled
+ * (docs/adr/0037-share-links-public-paths.md): a download is counted, or its slot given back, just after its last byte
  * is written, so a client may hold the whole file a moment before. While a live slot of the link
  * remains, a download is under way or settling; this waits (up to 5 s) until none does.
  */

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The access stamp (core-svc/src/access-stamp.ts, docs/decisions.md "Live access: a cached access and
- * its stamp"): the rows of one counter, one of which every transaction changing what a live access
+ * The access stamp (core-svc/src/access-stamp.ts,
+ * docs/adr/0062-a-kept-live-access-and-its-access.md): the rows of one counter, one of which every transaction changing what a live access
  * reads moves, as it commits. The triggers are the entities' (migration:create wrote them); the
  * function they call and the rows are written here.
  */

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The service's idempotency keys (libs/src/idempotency/idempotency-entity.ts, docs/decisions.md
- * "Idempotent requests"), as migration:create wrote them.
+ * The service's idempotency keys (libs/src/idempotency/idempotency-entity.ts,
+ * docs/adr/0078-idempotent-requests.md), as migration:create wrote them.
  */
 export class Migration20261127061938_idempotency extends Migration {
 

@@ -12,7 +12,7 @@ const NO_ROLES: ReadonlySet<string> = new Set();
  * by the very check every service makes of every call it serves (libs/src/auth/access.ts
  * `coreAccessSource`; none of its own SQL, so it follows that check wherever it goes). A token that
  * does not verify (forged, expired, malformed) is not live. The gateway asks it before an answer of
- * its own on a JWT path (docs/decisions.md "Where a token's session is checked").
+ * its own on a JWT path (docs/adr/0038-where-a-token-s-session-is-checked.md).
  *
  * @example
  * await client.checkSession({ token }, internal) // { live: false } → the gateway answers 401 SVC-SYS-1001

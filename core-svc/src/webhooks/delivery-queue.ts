@@ -1,5 +1,5 @@
 /**
- * The deliveries as a queue on PostgreSQL (docs/decisions.md "Webhooks"): a dispatcher claims due
+ * The deliveries as a queue on PostgreSQL (docs/adr/0080-webhook-delivery-fan-out-queue.md): a dispatcher claims due
  * ones with FOR UPDATE SKIP LOCKED and a lease, commits, sends, and records each attempt. A delivery
  * waits while an earlier one of the same subscription and record is unfinished (per-record order);
  * one whose dispatcher died keeps its lease until it expires, then is claimed again. The claim is
@@ -46,7 +46,7 @@ interface ClaimedRow {
 
 /**
  * Claims up to `limit` due deliveries of active subscriptions for `leaseMs`, fairly between tenants
- * (docs/decisions.md "Webhooks"): the least busy tenants' oldest deliveries come first (a tenant's
+ * (docs/adr/0082-webhook-figures-and-fairness-between.md): the least busy tenants' oldest deliveries come first (a tenant's
  * turn is its `busy` attempts in flight plus the delivery's place in its line), and a delivery past
  * its tenant's `share` is claimed only while this claim stays within `overShare` (the slots the
  * dispatcher may fill short of its reserve), so one tenant's backlog or slow endpoints never hold

@@ -1,5 +1,5 @@
 /**
- * core-svc's webhook dispatcher (docs/decisions.md "Webhooks"): looks every POLL_MS for outboxes
+ * core-svc's webhook dispatcher (docs/adr/0080-webhook-delivery-fan-out-queue.md): looks every POLL_MS for outboxes
  * with undispatched events (one statement on their partial indexes); fans the waiting events out
  * into deliveries (fan-out.ts), then
  * claims due deliveries and sends them, at most CONCURRENCY at a time, each tenant's within its
@@ -27,7 +27,7 @@ import { mayDeliver } from './subscriber-access.ts';
 const CONCURRENCY = 16;
 /**
  * A tenant's share of the slots: its attempts up to this many are claimed before any tenant's beyond
- * it (docs/decisions.md "Webhooks").
+ * it (docs/adr/0082-webhook-figures-and-fairness-between.md).
  */
 const TENANT_SHARE = 4;
 /**
@@ -38,7 +38,7 @@ const TENANT_SHARE = 4;
 const RESERVE = 4;
 /**
  * How often the outboxes are looked at: half of it is the average wait of an event before its
- * fan-out (docs/decisions.md "Webhooks": no NOTIFY, which would serialise the writers' commits).
+ * fan-out (docs/adr/0076-events-a-transactional-outbox.md: no NOTIFY, which would serialise the writers' commits).
  */
 const POLL_MS = 50;
 /** How often due deliveries are claimed when nothing new was fanned out: retries, expired leases, redeliveries. */

@@ -1,5 +1,5 @@
 /**
- * The fan-out (docs/decisions.md "Webhooks"): the undispatched events of each service's outbox, in
+ * The fan-out (docs/adr/0080-webhook-delivery-fan-out-queue.md): the undispatched events of each service's outbox, in
  * `seq` order, become one delivery per active subscription of the event's tenant that names the
  * event's type and whose owner may read its entity (subscriber-access.ts), and are marked
  * dispatched, in one transaction. A transaction-level advisory lock per outbox lets one replica at

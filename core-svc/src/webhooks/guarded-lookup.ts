@@ -1,5 +1,5 @@
 /**
- * The name lookup of every webhook connection (docs/decisions.md "Webhooks"): it resolves the host
+ * The name lookup of every webhook connection (docs/adr/0081-webhook-targets-ssrf-and-redirects.md): it resolves the host
  * and refuses when an address it found is one a webhook may not reach, so the address connected to
  * is the address checked and a name that resolved to a public address at create (DNS rebinding)
  * gains nothing.

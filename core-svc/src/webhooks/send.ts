@@ -3,7 +3,7 @@
  * (docs/interface.md#webhooks). Redirects are not followed: a 3xx is a failed attempt. Connections
  * are kept alive between attempts to the same endpoint, but an answer is read no further than its
  * excerpt: a longer one ends the attempt there and its connection is closed, not pooled; and the
- * whole attempt, body included, ends at the timeout (docs/decisions.md "Webhooks").
+ * whole attempt, body included, ends at the timeout (docs/adr/0082-webhook-figures-and-fairness-between.md).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';

@@ -1,5 +1,5 @@
 /**
- * What a subscription may carry (docs/decisions.md "Webhooks: what a webhook carries for whom"): an
+ * What a subscription may carry (docs/adr/0101-what-a-webhook-carries-for-whom.md): an
  * event reaches an endpoint only while the subscription's owner, the user who created it or last
  * updated it, could read that event's record over the API now: the owner active, working in the
  * subscription's tenant and holding `<entity>:read` there (a super user reads everything, a

@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may reach (docs/decisions.md "Webhooks"): public unicast ones; loopback
+ * Which addresses a webhook may reach (docs/adr/0081-webhook-targets-ssrf-and-redirects.md): public unicast ones; loopback
  * under APP_ENV=development or with WEBHOOK_ALLOW_PRIVATE_TARGETS; private ones with the latter only;
  * link-local, cloud metadata, site-local, IPv4-compatible, multicast, unspecified and reserved ones
  * never. The ranges are ipaddr.js's, not written here; the metadata services are listed below.

@@ -8,7 +8,7 @@ const UNIT = /^bytes=/i;
 const SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
 
 /**
- * The answer to `header` for a file of `size` bytes (docs/decisions.md, "Files", Download): one
+ * The answer to `header` for a file of `size` bytes (docs/adr/0032-download.md, Download): one
  * valid range is a part (206), or unsatisfiable (416) when it lies past the end — any range of an
  * empty file too; anything else gets the whole file (200): no header, another unit, a malformed
  * header, a range whose last-pos is below its first-pos (invalid by RFC 9110 §14.1.1, so the header

@@ -1,5 +1,5 @@
 /**
- * How stored bytes may be shown by a browser on the platform's origin (docs/decisions.md, "Files":
+ * How stored bytes may be shown by a browser on the platform's origin (docs/adr/0073-stored-bytes-never-act-on-the-origin.md:
  * "Stored bytes never act on the origin"). A tenant's upload is served by the gateway's origin,
  * where every user's session cookie lives: a page it rendered that could run script would act as
  * whoever opened it. So only types a browser shows without running anything are served inline;

@@ -24,7 +24,7 @@ export interface SweepCounts {
 }
 
 /**
- * Removes what crashes leave in DMS_STORAGE_DIR (docs/decisions.md "Retention"): upload temporaries
+ * Removes what crashes leave in DMS_STORAGE_DIR (docs/adr/0036-retention-runs-as-a-job-in-dms-svc.md): upload temporaries
  * (`.upload-*.part`) not written to within `graceMs`, and files under a stored name that no dms-file
  * row names (deleted or not: a soft-deleted file keeps its bytes until it is purged) last written
  * more than `graceMs` ago. Anything else in the directory is left alone.

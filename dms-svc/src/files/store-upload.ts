@@ -40,8 +40,8 @@ export interface UploadResponse {
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
  * removes whichever of the two names the bytes are under.
  *
- * Every upload, of whichever kind, is scanned here by `scanner` before the transaction (decisions.md
- * "Virus scanning"): malware is 422 SVC-SYS-2001 `upload.infected` on the field `file`, its
+ * Every upload, of whichever kind, is scanned here by `scanner` before the transaction
+ * (docs/adr/0095-virus-scanning-in-storeupload-before.md): malware is 422 SVC-SYS-2001 `upload.infected` on the field `file`, its
  * UPLOAD_REFUSED audit row (with the signature) committed alone, and nothing else kept — no row, no
  * bytes, no event, no idempotency key, so a retry is scanned again. The scanner answers its own
  * failures (413, 503) and, under CLAMD_FAIL_OPEN, lets an unscanned upload on.

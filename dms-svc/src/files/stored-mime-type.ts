@@ -13,7 +13,7 @@ const SIGNATURE_OPTIONAL: ReadonlySet<string> = new Set(['application/xml']);
 const SIGNED_TYPES: ReadonlySet<string> = supportedMimeTypes;
 
 /**
- * The `mimeType` kept for an upload (docs/interface.md#files, docs/decisions.md "Files"), from the file's
+ * The `mimeType` kept for an upload (docs/interface.md#files, docs/adr/0031-upload.md), from the file's
  * first bytes `head` and the part's declared `partType`: the type file-type recognises in the
  * content; else the declared type, unless it is one file-type knows the signature of (and the
  * format requires it) — content of that type would have been recognised, so the claim is false

@@ -37,7 +37,7 @@ export async function limitsOf(em: EntityManager, crProcessId: number): Promise<
 
 /**
  * Bytes reserved by the tenant's unfinished resumable uploads: the declared length of each one not
- * yet past its expiry (dms.dms_tus_upload, docs/decisions.md "Resumable uploads (tus)").
+ * yet past its expiry (dms.dms_tus_upload, docs/adr/0102-what-an-unfinished-resumable-upload.md).
  */
 export async function reservedBytes(em: EntityManager, crProcessId: number): Promise<number> {
   const [reserved] = await em.execute<{ reserved: string }[]>(

@@ -51,7 +51,7 @@ const DIRECTION_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 /**
  * The client's file name as kept: without any path (either separator), checked as a string field;
  * a name holding a direction control is refused (400 SVC-SYS-2001 naming originalFileName), not
- * altered (docs/decisions.md "Files").
+ * altered (docs/adr/0031-upload.md).
  */
 export function originalNameOf(filename: string | undefined): string {
   const name = (filename ?? '').split(/[\\/]/).pop() ?? '';

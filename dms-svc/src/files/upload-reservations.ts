@@ -27,8 +27,8 @@ export interface Reservation {
 export const tooManyOpen = (limit: number) => new DomainError('SVC-SYS-3007', 'tus.tooManyOpen', { limit: String(limit) });
 
 /**
- * Reserves a resumable upload inside `em`'s transaction, before tus creates it (docs/decisions.md
- * "Resumable uploads (tus)"): under the owner's lock, its open (unexpired) uploads must be fewer
+ * Reserves a resumable upload inside `em`'s transaction, before tus creates it
+ * (docs/adr/0102-what-an-unfinished-resumable-upload.md): under the owner's lock, its open (unexpired) uploads must be fewer
  * than `maxOpen` (else 413 SVC-SYS-3007 `tus.tooManyOpen`); under the tenant's quota lock — the one
  * every stored file's transaction takes — the tenant's live files, its other reservations and this
  * length must fit the quota (else 413 SVC-SYS-3007). Then the row is written. Both sums are read

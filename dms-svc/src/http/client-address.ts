@@ -12,7 +12,7 @@ export interface ClientAddress {
  * socket's peer, or TRUST_PROXY hops back through proxies it trusts), so the header's last entry is
  * taken and nothing a client wrote survives the gateway. Without the header (a request that did not
  * come through the gateway) it is the socket's peer. Anyone who reaches DMS_HTTP_ADDR directly could
- * still write the header, so that address must be reachable by the gateway only (docs/decisions.md);
+ * still write the header, so that address must be reachable by the gateway only (docs/adr/0034-client-address-of-byte-requests.md);
  * the credentials (token, signature) are proven here regardless, only the audit's address depends
  * on it. The User-Agent is what the client says it is; both are cut to their columns' lengths.
  */

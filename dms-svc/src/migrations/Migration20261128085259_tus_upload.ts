@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The reservations of unfinished resumable uploads (dms-svc/src/db.ts DmsTusUploadEntity,
- * docs/decisions.md "Resumable uploads (tus)"), as migration:create wrote them.
+ * docs/adr/0103-resumable-uploads-creation-owner.md), as migration:create wrote them.
  */
 export class Migration20261128085259_tus_upload extends Migration {
 

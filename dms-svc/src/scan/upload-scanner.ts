@@ -36,7 +36,7 @@ const CHUNK_BYTES = 1024 * 1024;
 export const NO_SCANNING: UploadScanner = { scan: () => Promise.resolve({ verdict: 'unscanned' }) };
 
 /**
- * The upload scanner of dms-svc's settings (decisions.md "Virus scanning"): none without
+ * The upload scanner of dms-svc's settings (docs/adr/0096-what-a-scan-answers.md): none without
  * CLAMD_ADDRESS; else each upload's temporary file is streamed to clamd (INSTREAM) and
  * - a virus is the verdict `infected` (the caller refuses and audits it), logged with its signature;
  * - a file over clamd's StreamMaxLength is 413 SVC-SYS-3001 `upload.tooLargeToScan`, whatever

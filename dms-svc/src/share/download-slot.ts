@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { gone } from './open-link.ts';
 
 /**
- * A link's downloads are counted by slots (docs/decisions.md "Share links: public access"). A
+ * A link's downloads are counted by slots (docs/adr/0037-share-links-public-paths.md). A
  * download under way holds a slot: a row of dms.dms_share_download_slot that counts against
  * maxDownloads while its `lease_until` lies ahead, and that the download renews while its bytes flow
  * (slot-lease.ts). A completed download turns its slot into a counted download (download_count + 1),

@@ -6,8 +6,8 @@ const RETRY_MS = 100;
 
 /**
  * tus's Locker over PostgreSQL session advisory locks, so one upload is written by one request at
- * a time across every dms-svc replica sharing the files volume (docs/decisions.md "Resumable
- * uploads (tus)"). Each lock holds a connection of a small pool of its own (not the ORM's, whose
+ * a time across every dms-svc replica sharing the files volume
+ * (docs/adr/0094-resumable-uploads-across-replicas.md). Each lock holds a connection of a small pool of its own (not the ORM's, whose
  * connections a transaction must not wait on behind an upload) for as long as the request holds
  * the upload; a process that dies loses its sessions, and PostgreSQL frees their locks with them.
  * A lock held by another request is asked for again every 100 ms until `timeoutMs`; then tus's

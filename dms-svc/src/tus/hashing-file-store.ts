@@ -15,7 +15,7 @@ interface HashState {
 
 /**
  * @tus/file-store's FileStore that also computes each upload's SHA-256 as its bytes arrive
- * (docs/decisions.md "Resumable uploads (tus)"). The hash state of an upload is kept in memory
+ * (docs/adr/0103-resumable-uploads-creation-owner.md). The hash state of an upload is kept in memory
  * while its offset is the file's: a PATCH that resumes where the last one in this process ended
  * goes on hashing from there. One that finds no state, or a state at another offset (the upload was
  * written by another replica, or before a restart), hashes the stored prefix again first, read from

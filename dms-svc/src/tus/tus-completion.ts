@@ -20,7 +20,7 @@ import { DUPLICATE_HEADER, FILE_ID_HEADER } from './tus-protocol.ts';
 export interface CompletionDeps {
   files: ResourceRuntime;
   storage: FileStorage;
-  /** The upload scanner storeUpload runs (decisions.md "Virus scanning"). */
+  /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
 }
 

@@ -6,7 +6,7 @@ import { tooLarge } from '../files/tenant-limits.ts';
 
 /**
  * The platform's error for a refusal of @tus/server (its ERRORS, or a status it wrote itself),
- * per docs/decisions.md "Resumable uploads (tus)": an Upload-Offset that is not the upload's is 409
+ * per docs/adr/0094-resumable-uploads-across-replicas.md: an Upload-Offset that is not the upload's is 409
  * SVC-SYS-4002; a lock another request holds past the wait 409 SVC-SYS-4002; an upload gone
  * (expired, terminated, unknown) 404 SVC-SYS-4001; bytes beyond Upload-Length 413 SVC-SYS-3001; a
  * missing or wrong Content-Type 415 SVC-SYS-2001; any other malformed request 400 SVC-SYS-2001.

@@ -8,7 +8,7 @@ import { FILE_ID } from './tus-metadata.ts';
 import { UPLOAD_ID } from './tus-protocol.ts';
 
 /**
- * The sweep of expired resumable uploads (docs/decisions.md "Resumable uploads (tus)"): every
+ * The sweep of expired resumable uploads (docs/adr/0094-resumable-uploads-across-replicas.md): every
  * `intervalSeconds`, the first one interval after start, as the retention job is timed; one at a
  * time per process, the next timed from the end of the last; a failed sweep is logged and the next
  * comes on time. Replicas sharing the volume may sweep at once: each only removes. `stop()` cancels

@@ -21,7 +21,7 @@ export interface TusDeps {
   files: ResourceRuntime;
   storage: FileStorage;
   locker: Locker;
-  /** The upload scanner storeUpload runs (decisions.md "Virus scanning"). */
+  /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
 }
 
@@ -34,7 +34,7 @@ export interface TusUploads {
 
 /**
  * Resumable uploads by tus 1.0.0 (core, creation, creation-with-upload, termination, expiration)
- * at /api/dms-file/tus (docs/interface.md#files, docs/decisions.md "Resumable uploads (tus)"), on
+ * at /api/dms-file/tus (docs/interface.md#files, docs/adr/0093-resumable-uploads-tus-which-parts.md), on
  * @tus/server with a FileStore under `<DMS_STORAGE_DIR>/.tus` that hashes as bytes arrive. A
  * request reads from here down: the gate's checks (tus-gate.ts; a creation's limits, reservation
  * and Idempotency-Key in tus-creation.ts), tus itself (tus-adapter.ts), the content's type once its

@@ -11,7 +11,7 @@ import type { Backends } from '../backends.ts';
  * credential. Asked before an answer the gateway gives itself on a JWT path and before the upload's
  * idle limit (http/context.ts sessionIsLive), so that change-password, logout and an ended session
  * refuse the very next request wherever it is sent (docs/interface.md#token-and-cookie,
- * docs/decisions.md "Where a token's session is checked").
+ * docs/adr/0038-where-a-token-s-session-is-checked.md).
  *
  * A check core-svc could not answer (unreachable, past its deadline) rejects; the caller decides.
  *

@@ -10,11 +10,12 @@ export const CSRF_HEADER = 'x-csrf-token';
 const PURPOSE = 'platform/console csrf/v1';
 
 /**
- * The console's proof that a request comes from its own page on this origin (docs/decisions.md "The
- * console"): a signed double-submit token (OWASP's "signed double-submit cookie") plus the browser's
- * own word on where the request comes from. The page gets the token in a SameSite=Strict cookie its
- * script may read, and echoes it in X-CSRF-Token: another site can neither read the cookie nor set
- * the header without a CORS preflight the gateway refuses; the signature (HMAC under a key derived
+ * The console's proof that a request comes from its own page on this origin
+ * (docs/adr/0084-the-console-s-security-page-policy.md): a signed double-submit token (OWASP's
+ * "signed double-submit cookie") plus the browser's own word on where the request comes from. The
+ * page gets the token in a SameSite=Strict cookie its script may read, and echoes it in
+ * X-CSRF-Token: another site can neither read the cookie nor set the header without a CORS
+ * preflight the gateway refuses; the signature (HMAC under a key derived
  * from JWT_SECRET) means a cookie planted by a sibling subdomain is worthless. And the request's
  * `Origin` must be this origin, `Sec-Fetch-Site` (when sent) `same-origin`.
  *

@@ -38,7 +38,7 @@ export interface ConsoleServing {
 }
 
 /**
- * GET and HEAD of /console and everything under it (docs/decisions.md "The console"): the built
+ * GET and HEAD of /console and everything under it (docs/adr/0083-the-console-built-headless-refine.md): the built
  * files from memory (hashed assets immutable for a year, the rest revalidated), the resource
  * manifest, and for any other path the app's index.html, whose router shows the page: with the
  * page's CSP, and the CSRF cookie when the browser holds no valid one. A missing asset is 404; the

@@ -13,7 +13,7 @@ declare module 'node:http' {
   }
 }
 
-/** What the access line says of a request (docs/decisions.md "Logs"). */
+/** What the access line says of a request (docs/adr/0044-logs-are-json-lines-with-an-access.md). */
 interface AccessFields {
   requestId: string;
   method: string | undefined;

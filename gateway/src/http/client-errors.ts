@@ -44,7 +44,7 @@ export function rawErrorAnswer(status: number, reason: string, lang: Language, e
  * Answers what Node's HTTP parser refuses before express sees a request (headers over the limit,
  * a request line or header that is not HTTP, a request that took too long) with the JSON error
  * body rather than Node's empty one: 431 SVC-SYS-2001 for headers too large, 408 SVC-SYS-2001 for
- * a timeout, 400 SVC-SYS-2001 for the rest (docs/decisions.md). In English: the Accept-Language
+ * a timeout, 400 SVC-SYS-2001 for the rest (docs/adr/0023-x-project-code-and-requests-node.md). In English: the Accept-Language
  * header is among what could not be read. The connection is closed, as Node would. The answer
  * carries a new X-Request-Id (the client's could not be read either), logged with the refusal.
  *

@@ -32,7 +32,7 @@ export function sendError(req: Request, res: Response, error: DomainError): void
  * the gateway does not, middleware/jwt.ts); a revoked token gets 401 SVC-SYS-1001 instead, as it would
  * from a service. A check core-svc cannot answer (unreachable, past its deadline) leaves the answer as
  * it was: none of these answers tells what a service guards, and a 404 or 400 turned 503 would blame
- * the platform for the client's request (docs/decisions.md "Where a token's session is checked").
+ * the platform for the client's request (docs/adr/0038-where-a-token-s-session-is-checked.md).
  */
 export function sendOwnError(req: Request, res: Response, error: DomainError, sessions: SessionCheck): void {
   void whenLive(req, res, sessions, () => sendError(req, res, error));

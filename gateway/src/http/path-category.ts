@@ -1,11 +1,11 @@
 /** The endpoint categories of docs/interface.md#path-categories. */
 export type PathCategory = 'public' | 'api-key' | 'jwt';
 
-// /api/docs/**: the API document and its reference page (docs/decisions.md), on the public tier
+// /api/docs/**: the API document and its reference page (docs/adr/0026-serving-the-api-document.md), on the public tier
 // /api/dms-file/download/{id}: a signed URL, "no session needed" (docs/interface.md#files); its signature
-// is the credential, checked by dms-svc (docs/decisions.md)
+// is the credential, checked by dms-svc (docs/adr/0030-the-byte-path-and-stored-bytes.md)
 // /console/**: the console's built files and manifest, served before the API key and the limiter
-// (docs/decisions.md "The console"); /api/auth/console-login: its login, with its own CSRF proof in
+// (docs/adr/0084-the-console-s-security-page-policy.md); /api/auth/console-login: its login, with its own CSRF proof in
 // place of the API key (console/csrf.ts)
 const PUBLIC = [
   /^\/console(\/|$)/,

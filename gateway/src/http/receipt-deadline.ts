@@ -12,7 +12,7 @@ const FLUSH_MS = 5_000;
 
 /**
  * Bounds how long the body of every request on `server` may take to arrive: `bodyTimeoutMs` from
- * the end of its headers (docs/decisions.md "The edge"). This is Node's `requestTimeout` for the
+ * the end of its headers (docs/adr/0043-how-long-a-body-may-take.md). This is Node's `requestTimeout` for the
  * body, done per request because Node's is server-wide and would cut off a large upload over a
  * slow link however steadily it flows; `boundByIdleness` exempts the authenticated upload. (The
  * headers stay bounded by the server's `headersTimeout`.) A body still arriving at the deadline —

@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 // seconds ("gradual refill", docs/interface.md#limits), in Redis (one Lua script, one round trip)
 // with an in-memory bucket of the same arithmetic as its insurance and as the limiter without Redis.
 // rate-limiter-flexible's public API has no token bucket (its store classes count fixed windows), so
-// this is a module of its own rather than a subclass of the library's internals (docs/decisions.md,
-// "The edge").
+// this is a module of its own rather than a subclass of the library's internals
+// (docs/adr/0008-rate-limits-are-token-buckets.md).
 // ---------------------------------------------------------------------------------------------
 
 /**

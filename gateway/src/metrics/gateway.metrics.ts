@@ -4,8 +4,8 @@ import { HttpLatency } from '@platform/libs/metrics/http.metrics.ts';
 import { createMetricsRegistry } from '@platform/libs/metrics/registry.ts';
 
 /**
- * The gateway's Prometheus metrics, served on the management port only (docs/decisions.md
- * "Metrics"): the process figures, HTTP requests, gRPC client calls, rate-limit and password-guard
+ * The gateway's Prometheus metrics, served on the management port only
+ * (docs/adr/0045-metrics-prom-client-one-registry.md): the process figures, HTTP requests, gRPC client calls, rate-limit and password-guard
  * refusals.
  */
 export class GatewayMetrics {

@@ -7,8 +7,8 @@ import type { ConsoleCsrf } from '../console/csrf.ts';
 const OPERATOR_PATHS = /^\/api\/(session|logs)(\/|$)/;
 
 /**
- * Whether an API-key request is instead the console's call of an operator path (docs/decisions.md
- * "The console: operator paths"): one of those paths, the console's own request (`ConsoleCsrf`:
+ * Whether an API-key request is instead the console's call of an operator path
+ * (docs/adr/0085-the-console-operator-paths.md): one of those paths, the console's own request (`ConsoleCsrf`:
  * the signed token in cookie and header, from this origin's page) and a session cookie. Such a
  * request goes on as a JWT request: the JWT step verifies its token, and core-svc serves it only
  * while the token's user is a super user in the live state. The API key itself is never asked for

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
  * The paths whose answers may carry a bearer capability: a share link's `token` and `url`
  * (dms-share-link's records, its list, validate-password's signed `downloadUrl`) and a signed
  * download URL (dms-file's records wherever they are answered, download-url). Whoever holds one
- * opens the file without a session, so no cache may keep it (docs/decisions.md "Files").
+ * opens the file without a session, so no cache may keep it (docs/adr/0074-no-separate-download-origin.md).
  */
 const CAPABILITY_PATHS = /^\/api\/(dms-file|dms-share-link)(\/|$)/;
 

@@ -9,7 +9,7 @@ const INT64 = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTE
 
 /**
  * The JSON Schema of one declared field (libs/src/resource/resource.ts) as a client sends it (`in`) or
- * reads it (`out`). The JSON types are the gateway's (decisions.md: integers are safe-integer JSON
+ * reads it (`out`). The JSON types are the gateway's (docs/adr/0002-field-rules-immutable-keys-strict.md: integers are safe-integer JSON
  * numbers, a decimal is a string on the way out and a string or number on the way in).
  *
  * @example

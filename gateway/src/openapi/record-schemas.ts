@@ -37,7 +37,7 @@ export const schemaNames = (resource: Resource) => ({
  *   fields never appear;
  * - the create body (`BranchCreate`): the writable fields, `required` as declared;
  * - the update body (`BranchUpdate`): `version` (required unless If-Match is sent, which the schema
- *   cannot say), any writable field, `null` clears an optional one (decisions.md: update is a merge).
+ *   cannot say), any writable field, `null` clears an optional one (docs/adr/0001-update-is-a-merge.md).
  * Unknown fields are refused (400 SVC-SYS-2001); read-only ones sent anyway are ignored.
  */
 export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<string, SchemaObject> {

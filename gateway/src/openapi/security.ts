@@ -13,13 +13,13 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     in: 'header',
     name: 'X-CSRF-Token',
     description:
-      'The console\'s own page (docs/decisions.md "The console"): the SVC_CONSOLE_CSRF cookie its page set, echoed in this header, with Origin this origin. Not a credential for tools.',
+      "The console's own page (docs/adr/0084-the-console-s-security-page-policy.md): the SVC_CONSOLE_CSRF cookie its page set, echoed in this header, with Origin this origin. Not a credential for tools.",
   },
 };
 
 /** The console's login: its CSRF proof in place of the API key. */
 const CONSOLE_LOGIN = /^\/api\/auth\/console-login\/?$/;
-/** The operator paths a super user may call from the console (docs/decisions.md "The console: operator paths"). */
+/** The operator paths a super user may call from the console (docs/adr/0085-the-console-operator-paths.md). */
 const OPERATOR = /^\/api\/(session|logs)(\/|$)/;
 
 /**

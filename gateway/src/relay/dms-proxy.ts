@@ -38,7 +38,7 @@ export function dmsProxy(httpAddr: string, sessions: SessionCheck, credential: F
   });
   return (req, res) =>
     new Promise<void>((resolve, reject) => {
-      // dms-svc audits the client's address (docs/decisions.md): the one this gateway proved — the
+      // dms-svc audits the client's address (docs/adr/0034-client-address-of-byte-requests.md): the one this gateway proved — the
       // address its IP filter judged (express's req.ip under TRUST_PROXY) — replaces whatever
       // X-Forwarded-For the client sent (httpxy's xfwd keeps a client's header as it is)
       req.headers['x-forwarded-for'] = clientIp(req);

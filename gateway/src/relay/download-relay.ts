@@ -37,7 +37,7 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 't
  * The relay for GET and HEAD of file bytes (downloads, public share links) to dms-svc's HTTP server
  * at `httpAddr`. A connection per request (`Connection: close`), the request head written as the
  * client sent it minus hop-by-hop fields, with the one client address this gateway proved as
- * X-Forwarded-For (docs/decisions.md "Client address of byte requests"), the request's id as
+ * X-Forwarded-For (docs/adr/0034-client-address-of-byte-requests.md), the request's id as
  * X-Request-Id, and the gateway's credential, which dms-svc's file port asks of every request (one
  * a client sent is dropped with the hop-by-hop fields).
  *

@@ -117,7 +117,7 @@ export function authRoutes(config: Config, backends: Backends, tokens: TokenServ
   return routerFor(AUTH_ROUTES, {
     login: logIn,
 
-    // the console's page holds no API key; its CSRF proof stands in for it (docs/decisions.md "The console")
+    // the console's page holds no API key; its CSRF proof stands in for it (docs/adr/0084-the-console-s-security-page-policy.md)
     consoleLogin: async (req, res) => {
       if (!csrf.isGenuine(req)) throw new DomainError('SVC-SYS-1004', 'apiKey.invalid');
       await logIn(req, res);

@@ -30,7 +30,7 @@ function required<T>(value: T | undefined, name: string): T {
 export function dmsRoutes(backends: Backends): RouteGroup {
   const { verifyAuditLogs, storageUsage, filesByEntity, searchFiles, fileDownloadUrl, moveFileToCategory, retentionDryRun } = DMS_OPERATIONS;
   return routerFor(DMS_ROUTES, {
-    // recomputes the tenant's audit hash chain (docs/decisions.md): {intact, checked, firstBrokenId};
+    // recomputes the tenant's audit hash chain (docs/adr/0029-the-audit-chain-a-hash-chain.md): {intact, checked, firstBrokenId};
     // needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list
     verifyAuditLogs: async (req, res, query) => {
       if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');

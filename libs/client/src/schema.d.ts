@@ -249,7 +249,7 @@ export interface paths {
         put?: never;
         /**
          * The console's login: sets the SVC_SESSION cookie
-         * @description For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/decisions.md "The console".
+         * @description For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/adr/0084-the-console-s-security-page-policy.md.
          */
         post: operations["consoleLogin"];
         delete?: never;

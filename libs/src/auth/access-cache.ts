@@ -1,6 +1,6 @@
 /**
  * The live accesses a process has read, each with the access stamp its statement saw
- * (docs/decisions.md "Live access: a cached access and its stamp"): an entry is used again only
+ * (docs/adr/0062-a-kept-live-access-and-its-access.md): an entry is used again only
  * after a statement has read the same stamp, so it never stands for a state a fresh read would not
  * find. Bounded in entries and in age; an entry past its session's expiry is never handed out.
  */

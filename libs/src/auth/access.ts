@@ -64,12 +64,12 @@ export type QueryRows = (statement: PreparedStatement, values: unknown[]) => Pro
  * session (sid) must be the same user's, open and unexpired; then its superUser flag, and for a
  * user who is not a super user whether it holds the token's tenant and which of the asked roles it
  * holds there; the session's expiry and the access stamp, read in the same snapshot (a cached
- * access is used again while the stamp is the same: docs/decisions.md "Live access: a cached
- * access and its stamp"). It reads core's schema (user_info, session_log, the two views and
+ * access is used again while the stamp is the same:
+ * docs/adr/0062-a-kept-live-access-and-its-access.md). It reads core's schema (user_info, session_log, the two views and
  * access_stamp). A super user's tenant and roles are not read (CASE evaluates the branch it takes
  * alone), and a user's roles only as far as asked: the role view's rows of one role code, not every
  * role the user holds, which for a clerk with a tenant's ninety roles halved what PostgreSQL could
- * serve (docs/decisions.md "Live access: the roles a call needs").
+ * serve (docs/adr/0056-live-access-reads-only-the-roles.md).
  *
  * Its parameters are accessValues', numbered from `first`: user code, sid, tokenVersion, tenant,
  * roles asked.

@@ -64,8 +64,8 @@ export function authorize(ctx: CallContext, role: string): void {
 }
 
 /**
- * Passes an operator's call (sessions, the exception log: docs/decisions.md "The console: operator
- * paths"): another platform service (the gateway, once it has checked the API key) or a user who is
+ * Passes an operator's call (sessions, the exception log:
+ * docs/adr/0085-the-console-operator-paths.md): another platform service (the gateway, once it has checked the API key) or a user who is
  * a super user now (the live flag, not the token's claim: a demotion counts at the next call); any
  * other user is refused with 403 SVC-SYS-1003.
  */

@@ -7,7 +7,7 @@ export const DEFAULT_CLAMD_PORT = 3310;
 /** Where clamd listens: a TCP host and port, or a unix socket's path. */
 export type ClamdAddress = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
 
-/** How dms-svc scans uploads with clamd (decisions.md "Virus scanning"). */
+/** How dms-svc scans uploads with clamd (docs/adr/0095-virus-scanning-in-storeupload-before.md). */
 export interface ClamdSettings {
   /** CLAMD_ADDRESS: `tcp://host:port` (port 3310 when left out) or `unix:/absolute/path/clamd.sock`. */
   address: ClamdAddress;

@@ -78,7 +78,7 @@ export interface Config {
   /** reCAPTCHA v3 check of login, when RECAPTCHA_SECRET is set. */
   captcha: { secret: string; verifyUrl: string; minScore: number } | undefined;
   /**
-   * The console (docs/decisions.md "The console"): its built files (CONSOLE_DIR, default
+   * The console (docs/adr/0084-the-console-s-security-page-policy.md): its built files (CONSOLE_DIR, default
    * gateway/console/dist) and the reCAPTCHA v3 site key its login page runs when captchas are checked
    * (RECAPTCHA_SITE_KEY; public by nature: it is in the page).
    */
@@ -99,7 +99,7 @@ export interface Config {
   webhooks: WebhookSettings;
 }
 
-/** How core-svc's webhook dispatcher delivers (docs/decisions.md "Webhooks"). */
+/** How core-svc's webhook dispatcher delivers (docs/adr/0080-webhook-delivery-fan-out-queue.md). */
 export interface WebhookSettings {
   /** Targets on loopback or private addresses allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS; loopback is always allowed under APP_ENV=development). */
   allowPrivateTargets: boolean;

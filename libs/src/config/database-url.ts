@@ -3,7 +3,7 @@ import { ConfigError } from './config-error.ts';
 /**
  * The PostgreSQL a service works on (DATABASE_URL), in every environment. Read apart from
  * loadConfig: the services and the migrators read it, the gateway never does and is not given it
- * (docs/decisions.md "Where a token's session is checked").
+ * (docs/adr/0038-where-a-token-s-session-is-checked.md).
  *
  * @example
  * const url = databaseUrlOf(process.env); // throws ConfigError when DATABASE_URL is not set

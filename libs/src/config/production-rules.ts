@@ -1,5 +1,5 @@
 /**
- * What production refuses as weak even when it is set (decisions.md "Configuration"): each entry
+ * What production refuses as weak even when it is set (docs/adr/0051-production-refuses-weak-settings.md): each entry
  * names the variable and says why, so the refusal can be fixed from the message alone.
  */
 

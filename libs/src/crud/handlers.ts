@@ -120,8 +120,8 @@ async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallCont
 
 /**
  * A create's answer as a replay gives it again: without the computed secrets, which only the
- * answer that made them carries (a webhook's signing secret: docs/decisions.md "Idempotent
- * requests"), so that a replay after a rotation or a deletion shows no secret, old or current.
+ * answer that made them carries (a webhook's signing secret:
+ * docs/adr/0078-idempotent-requests.md), so that a replay after a rotation or a deletion shows no secret, old or current.
  */
 function replayable(resource: Resource, message: Message): Message {
   const kept = { ...message };

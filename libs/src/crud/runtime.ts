@@ -15,8 +15,8 @@ export type Message = Record<string, unknown>;
 export type WriteMode = 'create' | 'update';
 
 /**
- * What a write's event says beyond the generic one (docs/decisions.md "Events: domain moves and
- * history"): a move's own type in place of `<path>.created|updated`, and changed fields that are
+ * What a write's event says beyond the generic one
+ * (docs/adr/0077-events-domain-moves-and-history.md): a move's own type in place of `<path>.created|updated`, and changed fields that are
  * not the record's own columns (user-process selects), added to those.
  */
 export interface EventOverride {

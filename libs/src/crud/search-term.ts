@@ -7,7 +7,7 @@ const SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 const ANY_I = /[iIıİ]/g;
 
 /**
- * The regular expression `searchTerm` is matched with (docs/decisions.md "Requests and records"): the
+ * The regular expression `searchTerm` is matched with (docs/adr/0100-searchterm-folds-the-dotted.md): the
  * term as a case-insensitive substring, every character literal (`%` and `_` too, as they always
  * were), and each of I, ı, İ, i standing for all four, so that "IŞIK", "ışık" and "işik" find
  * "Işık" whatever the database's locale makes of the dotted and dotless I. Other letters are

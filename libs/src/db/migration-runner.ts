@@ -8,7 +8,7 @@ export interface MigrationStatus {
   pending: string[];
 }
 
-/** A production service found migrations it may not apply itself (decisions.md "Migrations"). */
+/** A production service found migrations it may not apply itself (docs/adr/0049-migrations-one-runner-one-lock.md). */
 export class PendingMigrationsError extends Error {
   override name = 'PendingMigrationsError';
   readonly schema: string;

@@ -1,5 +1,5 @@
 /**
- * The outbox of a service (docs/decisions.md "Events: a transactional outbox"): one row per change of
+ * The outbox of a service (docs/adr/0076-events-a-transactional-outbox.md): one row per change of
  * a record, written by the transaction that makes the change (outbox.ts), so that an event exists
  * exactly when its change committed. Each service keeps its own in its own schema
  * (`<schema>.<schema>_outbox`: the schema diff tells tables apart by their bare names); history reads it per record, the webhook dispatcher reads it in `seq`

@@ -1,7 +1,7 @@
 /**
  * Writes a service's events into its outbox (outbox-entity.ts), always with the EntityManager of the
  * transaction that makes the change: the event commits with the change, or neither does
- * (docs/decisions.md "Events: a transactional outbox").
+ * (docs/adr/0076-events-a-transactional-outbox.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -6,7 +6,7 @@ import type { Language } from '../i18n/messages.ts';
 /**
  * The metadata of every call the gateway (or a service) makes: the caller's token, and what is known
  * of the HTTP request behind the call as one binary entry, a CallInfo message
- * (proto/platform/common/v1/call_info.proto; docs/decisions.md "Call metadata").
+ * (proto/platform/common/v1/call_info.proto; docs/adr/0057-call-metadata-travels-as-one-packed.md).
  */
 export const META = {
   authorization: 'authorization',

@@ -1,5 +1,5 @@
 /**
- * The idempotency keys of a service (docs/decisions.md "Idempotent requests"): one row per key a
+ * The idempotency keys of a service (docs/adr/0078-idempotent-requests.md): one row per key a
  * caller sent with a create, claimed by the create's own transaction as its first statement and
  * holding the create's answer once it commits (idempotency.ts). Each service keeps its own in its
  * own schema (`<schema>.<schema>_idempotency`: the schema diff tells tables apart by their bare names).

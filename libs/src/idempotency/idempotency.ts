@@ -1,6 +1,6 @@
 /**
  * Claims an Idempotency-Key for a write and keeps the write's answer under it, both in the write's
- * own transaction (docs/decisions.md "Idempotent requests"). The database decides between
+ * own transaction (docs/adr/0078-idempotent-requests.md). The database decides between
  * concurrent requests with one key: the claim is an insert on the key's primary key, which
  * PostgreSQL makes a second transaction wait on until the first one ends. When it ends committed,
  * the second sees its row (and the answer it wrote) and writes nothing; when it rolled back (a 400,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 /** The header that carries a request's id from the client to the gateway and to dms-svc's file server (a gRPC call carries it in its CallInfo). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-// What a client may choose (docs/decisions.md "Logs"): it ends up in every log line and header
+// What a client may choose (docs/adr/0044-logs-are-json-lines-with-an-access.md): it ends up in every log line and header
 // about the request, so nothing that could break a JSON line, a header or a log search.
 const WELL_FORMED = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -76,7 +76,7 @@ export interface ScalarField {
    * With `references`: the referenced resource is another service's, whose table lies in that
    * service's schema of the same database (business-partner's `countryId` names core's country).
    * The foreign key crosses the schemas, so this service's migration needs that service's
-   * migrations applied first (decisions.md "Services").
+   * migrations applied first (docs/adr/0066-every-id-field-is-a-reference.md).
    */
   referencesService?: ServiceName;
   /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */

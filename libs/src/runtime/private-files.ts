@@ -1,6 +1,6 @@
 /**
- * Everything the platform writes is its owner's alone (docs/decisions.md "Files", "Backup and
- * restore"): every process of the platform (each service, the gateway, `npm start`, and the backup
+ * Everything the platform writes is its owner's alone
+ * (docs/adr/0091-backup-and-restore.md): every process of the platform (each service, the gateway, `npm start`, and the backup
  * and restore scripts) sets the umask 077 first, so that whatever it, a library in it (tus's file
  * store, pg_dump under a backup) or a child it starts creates is 0600 (files) or 0700 (folders)
  * unless a mode is asked for explicitly: stored files and tus parking, backups, `.data/` and its

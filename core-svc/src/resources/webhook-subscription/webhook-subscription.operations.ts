@@ -53,7 +53,7 @@ export function webhookSubscriptionHooks(): ResourceHooks {
       await ctx.em.flush();
     },
     async beforeDelete(row, ctx) {
-      // the delivery log goes with its subscription (docs/decisions.md "Webhooks")
+      // the delivery log goes with its subscription (docs/adr/0101-what-a-webhook-carries-for-whom.md)
       await ctx.em.execute('delete from core.webhook_delivery where subscription_id = ?', [row.id]);
     },
     async decorate(rows, messages) {

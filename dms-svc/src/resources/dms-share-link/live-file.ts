@@ -8,7 +8,7 @@ import { invalidField } from '@platform/libs/errors/domain-error.ts';
  * not: an update of no key column takes only FOR NO KEY UPDATE), so a delete that comes first is
  * seen here (a locking read waits for it and reads the row it committed) and one that comes after
  * waits for the link's commit: no link is ever made for, or moved to, a file already deleted. A file
- * that does not exist or is another tenant's is left to the foreign key (decisions.md "Documents").
+ * that does not exist or is another tenant's is left to the foreign key (docs/adr/0028-documents-categories-settings.md).
  */
 export async function lockLiveFile(em: EntityManager, crProcessId: number, fileId: number): Promise<void> {
   const [file] = await em.execute<{ deleted: boolean }[]>('select deleted from dms.dms_file where cr_process_id = ? and id = ? for share', [

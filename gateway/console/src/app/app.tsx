@@ -40,7 +40,7 @@ const authProvider = authProviderFor(queryClient);
 const accessControlProvider = accessControlFor(queryClient);
 
 // The logged-in user does not depend on the manifest: asked for with it, not after it
-// (docs/decisions.md, "The console: measured speed"); the auth provider's check finds it cached.
+// (docs/adr/0099-the-console-s-speed-fewer-hooks.md); the auth provider's check finds it cached.
 const path = window.location.pathname;
 if (path.startsWith(BASENAME) && !isPublicPath(path.slice(BASENAME.length) || '/')) void queryClient.prefetchQuery(meQuery);
 

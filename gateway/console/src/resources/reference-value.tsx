@@ -14,8 +14,8 @@ const REFERENCE_FRESH_MS = 5 * 60_000;
  * The raw value when the target cannot be read (no role, no get) or is gone.
  *
  * A plain query, not Refine's useOne: each useOne matches the address against every resource's
- * routes several times when it mounts, and a list page mounts forty of these (docs/decisions.md,
- * "The console: measured speed").
+ * routes several times when it mounts, and a list page mounts forty of these
+ * (docs/adr/0099-the-console-s-speed-fewer-hooks.md).
  */
 export function ReferenceValue({ field, value }: { field: ConsoleField; value: string | number }) {
   const target = referenceTarget(field, useManifest().resources);

@@ -7,8 +7,8 @@ import { crudMessages } from './messages.ts';
 /**
  * Total, active and passive records (`GET /api/{path}/stats`, docs/interface.md#crud): the caller's
  * tenant, or for a super user the tenant the list shows. A plain query, not Refine's useCustom,
- * whose resource hooks match the address against every route (docs/decisions.md, "The console:
- * measured speed").
+ * whose resource hooks match the address against every route
+ * (docs/adr/0099-the-console-s-speed-fewer-hooks.md).
  */
 export function StatsStrip({ resource, crProcessId, superUser }: { resource: ConsoleResource; crProcessId: number; superUser: boolean }) {
   const t = useT(crudMessages);

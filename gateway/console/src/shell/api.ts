@@ -43,7 +43,7 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
-/** The cookie the gateway sets on the console's pages; echoed as CSRF_HEADER (docs/decisions.md "The console"). */
+/** The cookie the gateway sets on the console's pages; echoed as CSRF_HEADER (docs/adr/0084-the-console-s-security-page-policy.md). */
 export const CSRF_COOKIE = 'SVC_CONSOLE_CSRF';
 export const CSRF_HEADER = 'X-CSRF-Token';
 

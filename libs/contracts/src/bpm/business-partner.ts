@@ -18,14 +18,14 @@ export const businessPartner = defineResource<BusinessPartner>()({
     email: { kind: 'string', doc: 'E-mail address.' },
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     // core's records (another schema of the same database), kept by keys that cross the schemas;
-    // a city must be one of the partner's country (decisions.md "Services")
+    // a city must be one of the partner's country (docs/adr/0013-one-database-one-schema-per-service.md)
     countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core', doc: 'Country (core).' },
     cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId', doc: 'City (core).' },
     address: { kind: 'string', maxLength: 1000, doc: 'Postal address.' },
   },
   // A tenant holds up to millions of partners (bench/list-scale.ts): the list sorted by name, the
   // filters by type and by creation time, and searchTerm are served by indexes, and the
-  // unfiltered totalElements by the per-tenant count (docs/decisions.md, "Lists at scale").
+  // unfiltered totalElements by the per-tenant count (docs/adr/0040-lists-at-scale-the-unfiltered-count.md).
   listIndexes: [['partnerName', 'id'], ['partnerType'], ['createdAt']],
   searchIndex: true,
   tenantCount: true,

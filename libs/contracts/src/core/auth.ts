@@ -32,7 +32,7 @@ export const AUTH_OPERATIONS = {
       tag: 'auth',
       summary: "The console's login: sets the SVC_SESSION cookie",
       description:
-        "For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/decisions.md \"The console\".",
+        "For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/adr/0084-the-console-s-security-page-policy.md.",
       body: { schema: sources.ref('LoginRequest') },
       errors: [401],
       ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },

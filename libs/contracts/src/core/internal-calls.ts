@@ -6,7 +6,7 @@ import type { OperationRpc } from '../operation.ts';
  * class, declared here as the routes' RPCs are (operations.ts), so that the retry policy follows
  * from the declaration.
  * - `checkSession`: whether a token's session is live, before an answer the gateway gives itself
- *   on a JWT path (docs/decisions.md "Where a token's session is checked"); it only reads.
+ *   on a JWT path (docs/adr/0038-where-a-token-s-session-is-checked.md); it only reads.
  * - `recordSessionsSeen`: when sessions were last served (gateway/src/auth/sessions-seen.ts); it writes.
  */
 export const INTERNAL_CALLS = {

@@ -6,7 +6,7 @@ import { releaseClosedHttp2Streams } from './release-streams.ts';
  * The process-wide patches of runtime and library internals, and the only way to install them.
  * Each was measured on one exact version of what it patches (bench/README.md, "Garbage
  * collection") and waits for an upstream change that retires it; on any other version none is
- * installed and the process does not start (docs/decisions.md, "Services").
+ * installed and the process does not start (docs/adr/0058-runtime-patches-live-in-one-module.md).
  */
 
 /** The versions found in this process: Node's `process.version` and @grpc/grpc-js's package version. */

@@ -162,7 +162,7 @@ export function verifyAuditChain(crProcessId: number): Promise<ChainCheck> {
 
 /**
  * Where a share link's recipient goes: the console's public page for its token, which asks for a
- * password when the link has one and names the file (docs/decisions.md "The console"); the
+ * password when the link has one and names the file (docs/adr/0084-the-console-s-security-page-policy.md); the
  * link's own `url` is the API path that streams the bytes.
  */
 export function sharePageUrl(token: string): string {

@@ -16,7 +16,7 @@ export const protobufFileName = "platform/common/v1/call_info.proto";
  * binary metadata entry `x-call-info-bin` (libs/src/grpc/metadata.ts). One entry rather than one
  * per field: node:http2 makes every header value it receives an external string in V8's old space,
  * which only a mark-compact frees and finalises, so each entry lengthens the receiving service's
- * pauses (docs/decisions.md, "Call metadata").
+ * pauses (docs/adr/0057-call-metadata-travels-as-one-packed.md).
  */
 export interface CallInfo {
   /** The language of messages: "tr" or "en" (anything else: the caller's own). */
@@ -31,7 +31,7 @@ export interface CallInfo {
   clientIp: string;
   /** The client's User-Agent (latin1 text), for audit rows. */
   userAgent: string;
-  /** The id of the HTTP request behind the call (docs/decisions.md, "Request id"). */
+  /** The id of the HTTP request behind the call (docs/adr/0044-logs-are-json-lines-with-an-access.md). */
   requestId: string;
   /**
    * The client's Idempotency-Key, on a create only (docs/interface.md#idempotent-requests): the
