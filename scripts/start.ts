@@ -19,10 +19,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../libs/src/config/config-error.ts';
-import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
-import { databaseUrlOf } from '../libs/src/config/database-url.ts';
-import { keepWritesPrivate } from '../libs/src/runtime/private-files.ts';
+import { ConfigError } from '../libs/kit/src/config/config-error.ts';
+import { developmentSecrets, loadConfig } from '../libs/kit/src/config/config.ts';
+import { databaseUrlOf } from '../libs/service-kit/src/config/database-url.ts';
+import { keepWritesPrivate } from '../libs/kit/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
-import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import { loadConfig } from '@platform/kit/config/config.ts';
+import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
 
 const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
 /** A production configuration that starts: every required setting, none of them weak. */

@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { parseClamdAddress } from '@platform/libs/config/clamd.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
+import { parseClamdAddress } from '@platform/kit/config/clamd.ts';
+import { loadConfig } from '@platform/kit/config/config.ts';
 import {
   app,
   CLAMAV,

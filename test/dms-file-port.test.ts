@@ -9,8 +9,8 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import test from 'ava';
-import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
+import { loadConfig } from '@platform/kit/config/config.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { sql } from './helpers/db.ts';
 import { sharedWithPassword, upload } from './helpers/files.ts';

@@ -8,14 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/config.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 const SERVICES = ['core-svc', 'bpm-svc', 'dms-svc'];
 
 /** The source folder of each workspace package, by its name. */
 const PACKAGES: Record<string, string> = {
-  '@platform/libs': 'libs/src',
+  '@platform/kit': 'libs/kit/src',
+  '@platform/service-kit': 'libs/service-kit/src',
   '@platform/contracts': 'libs/contracts/src',
   '@platform/gateway': 'gateway/src',
   ...Object.fromEntries(SERVICES.map((name) => [`@platform/${name}`, `${name}/src`])),

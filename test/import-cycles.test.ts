@@ -1,30 +1,34 @@
 /**
- * The folders of libs/src import one another without a cycle, and libs imports no service and not
- * the gateway: a folder that imports another and is imported back cannot be read, tested or moved
+ * The folders of the kits (libs/kit/src, libs/service-kit/src) import one another without a cycle,
+ * the kit imports nothing of the service kit, and neither imports a service or the gateway: a folder that imports another and is imported back cannot be read, tested or moved
  * on its own. Import specifiers are read with the TypeScript compiler API (no build, `.ts`
  * extensions as Node runs them); cycles are the strongly connected components of the folder graph.
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/config.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
-const LIBS_SRC = join(ROOT_DIR, 'libs/src');
+/** Each kit's name and source folder. */
+const KITS: Record<string, string> = { kit: join(ROOT_DIR, 'libs/kit/src'), 'service-kit': join(ROOT_DIR, 'libs/service-kit/src') };
 const WORKSPACES = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
 
 /** The absolute path a specifier names, when it names a file of this repository. */
 function targetOf(file: string, specifier: string): string | undefined {
   if (specifier.startsWith('.')) return resolve(dirname(file), specifier);
-  if (specifier.startsWith('@platform/libs/')) return join(LIBS_SRC, specifier.slice('@platform/libs/'.length));
-  return undefined;
+  const kit = Object.keys(KITS).find((name) => specifier.startsWith(`@platform/${name}/`));
+  return kit === undefined ? undefined : join(KITS[kit]!, specifier.slice(`@platform/${kit}/`.length));
 }
 
-/** The top folder under libs/src a path lies in ('' for a file at its root). */
+/** The kit and top folder of its src/ a path lies in (`service-kit/crud`; `kit/` for a file at its root). */
 function folderOf(path: string): string | undefined {
-  const rel = relative(LIBS_SRC, path);
-  if (rel.startsWith('..')) return undefined;
-  const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0] : '';
+  for (const [name, src] of Object.entries(KITS)) {
+    const rel = relative(src, path);
+    if (rel.startsWith('..')) continue;
+    const parts = rel.split(sep);
+    return `${name}/${parts.length > 1 ? parts[0] : ''}`;
+  }
+  return undefined;
 }
 
 /** Tarjan's strongly connected components with more than one folder, each sorted. */
@@ -64,9 +68,11 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return found.sort((a, b) => a.join().localeCompare(b.join()));
 }
 
-const files = tsFiles(LIBS_SRC).filter((file) => folderOf(file) !== 'gen');
+const files = Object.values(KITS)
+  .flatMap((src) => tsFiles(src))
+  .filter((file) => folderOf(file) !== 'kit/gen');
 
-test('no folder of libs/src imports a folder that imports it back', (t) => {
+test('no folder of the kits imports a folder that imports it back', (t) => {
   const graph = new Map<string, Set<string>>();
   const edges: string[] = [];
   for (const file of files) {
@@ -77,7 +83,7 @@ test('no folder of libs/src imports a folder that imports it back', (t) => {
       if (to === undefined || to === from) continue;
       if (!graph.has(from)) graph.set(from, new Set());
       graph.get(from)!.add(to);
-      edges.push(`${relative(LIBS_SRC, file)} -> ${to}/`);
+      edges.push(`${from}/${relative(join(ROOT_DIR, 'libs', from), file)} -> ${to}/`);
     }
   }
   const found = cycles(graph);
@@ -95,16 +101,17 @@ test('no folder of libs/src imports a folder that imports it back', (t) => {
   t.deepEqual(found, [], detail.join('\n'));
 });
 
-test('libs imports no service and not the gateway', (t) => {
+test('the kits import no service and not the gateway, and the kit nothing of the service kit', (t) => {
   const crossing = files.flatMap((file) =>
     specifiersOf(file)
       .filter((specifier) => {
         const target = targetOf(file, specifier);
         const rel = target === undefined ? specifier : relative(ROOT_DIR, target);
-        return WORKSPACES.some((name) => rel === name || rel.startsWith(`${name}/`) || rel.startsWith(`@platform/${name}`));
+        const serviceSide = folderOf(file)!.startsWith('kit/') && (specifier.startsWith('@platform/service-kit') || rel.startsWith('libs/service-kit/'));
+        return serviceSide || WORKSPACES.some((name) => rel === name || rel.startsWith(`${name}/`) || rel.startsWith(`@platform/${name}`));
       })
       .map((specifier) => `${relative(ROOT_DIR, file)} imports ${specifier}`),
   );
-  t.true(files.length > 20, 'the files of libs/src were read');
+  t.true(files.length > 20, 'the files of the kits were read');
   t.deepEqual(crossing, []);
 });

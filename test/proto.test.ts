@@ -2,13 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/config.ts';
 import { staleFiles } from '../scripts/proto-gen.ts';
 
 test('protos pass buf lint (STANDARD and COMMENTS)', (t) => {
   t.notThrows(() => execFileSync(join(ROOT_DIR, 'node_modules/.bin/buf'), ['lint', 'proto'], { cwd: ROOT_DIR, stdio: 'pipe' }));
 });
 
-test('libs/src/gen is in step with proto/ (npm run proto:gen regenerates it)', (t) => {
+test('libs/kit/src/gen is in step with proto/ (npm run proto:gen regenerates it)', (t) => {
   t.deepEqual(staleFiles(), []);
 });

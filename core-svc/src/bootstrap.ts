@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { hashPassword } from '@platform/libs/auth/password.ts';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import { hashPassword } from '@platform/service-kit/auth/password.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
 
 export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', crProcessId: 1 } as const;

@@ -1,6 +1,6 @@
 // First: sizes libuv's thread pool (bcrypt runs there) before anything can start it.
-import '@platform/libs/runtime/thread-pool.ts';
-import { main } from '@platform/libs/grpc/service-main.ts';
+import '@platform/service-kit/runtime/thread-pool.ts';
+import { main } from '@platform/service-kit/grpc/service-main.ts';
 import { bootstrap } from './bootstrap.ts';
 import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
 import { entities, migrationsDir } from './db.ts';

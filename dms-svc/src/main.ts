@@ -1,4 +1,4 @@
-import { main } from '@platform/libs/grpc/service-main.ts';
+import { main } from '@platform/service-kit/grpc/service-main.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register, serve } from './server.ts';
 

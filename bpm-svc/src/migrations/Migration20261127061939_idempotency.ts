@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The service's idempotency keys (libs/src/idempotency/idempotency-entity.ts, docs/decisions.md
+ * The service's idempotency keys (libs/service-kit/src/idempotency/idempotency-entity.ts, docs/decisions.md
  * "Idempotent requests"), as migration:create wrote them.
  */
 export class Migration20261127061939_idempotency extends Migration {

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { TokenService, UserClaims, VerifiedClaims } from '@platform/libs/auth/jwt.ts';
-import { hashPassword, verifyPassword } from '@platform/libs/auth/password.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { isLanguage } from '@platform/libs/i18n/messages.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { queryPrepared } from '@platform/libs/db/prepared.ts';
+import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { TokenService, UserClaims, VerifiedClaims } from '@platform/kit/auth/jwt.ts';
+import { hashPassword, verifyPassword } from '@platform/service-kit/auth/password.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { isLanguage } from '@platform/kit/i18n/messages.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 import type {
   ChangePasswordRequest,
   LoginRequest,
@@ -17,8 +17,8 @@ import type {
   MeResponse,
   SwitchAccountRequest,
   SwitchAccountResponse,
-} from '@platform/libs/gen/platform/core/v1/auth.ts';
-import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+} from '@platform/kit/gen/platform/core/v1/auth.ts';
+import type { UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { rolesHeld } from './roles-held.ts';
@@ -26,7 +26,7 @@ import { selectsOf, type SelectView } from '../resources/user-process/user-proce
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { endSession } from '../sessions/session-ended.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import type { userProcess } from '@platform/contracts/core/user-process.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
@@ -170,7 +170,7 @@ export function authHandlers(config: Config, tokens: TokenService) {
 
 /**
  * The user and session rows behind a token. Every call has already been found live (the user
- * active with the token's tokenVersion, the session its own, open and unexpired: libs/src/auth/
+ * active with the token's tokenVersion, the session its own, open and unexpired: libs/service-kit/src/auth/
  * access.ts); rows gone since then are 401 too.
  */
 async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ user: RowOf<typeof userInfo>; session: Row }> {

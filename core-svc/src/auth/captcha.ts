@@ -1,5 +1,5 @@
-import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 const TIMEOUT_MS = 5_000;
 

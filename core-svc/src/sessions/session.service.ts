@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import { actorOf, authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
-import type { ScalarField } from '@platform/libs/resource/resource.ts';
-import { isUuid } from '@platform/libs/resource/uuid.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { Statistics } from '@platform/libs/gen/platform/common/v1/common.ts';
+import { actorOf, authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import { buildQuery, pageBounds, pageMeta } from '@platform/service-kit/crud/list-query.ts';
+import type { ScalarField } from '@platform/kit/resource/resource.ts';
+import { isUuid } from '@platform/kit/resource/uuid.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { invalidField, notFound, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { Statistics } from '@platform/kit/gen/platform/common/v1/common.ts';
 import type {
   CountSessionsByDayRequest,
   CountSessionsByDayResponse,
@@ -20,7 +20,7 @@ import type {
   RecordSessionsSeenRequest,
   Session,
   UpdateSessionRequest,
-} from '@platform/libs/gen/platform/core/v1/session.ts';
+} from '@platform/kit/gen/platform/core/v1/session.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { endSession } from './session-ended.ts';

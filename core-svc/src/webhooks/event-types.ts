@@ -2,7 +2,7 @@
  * Event type patterns of a subscription (docs/interface.md#webhooks): `branch.updated` names one
  * type, `branch.*` every type of the entity, `*` alone every event.
  */
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 
 const PATTERN = /^(\*|[a-z][a-z0-9-]*\.(\*|[a-z][a-z0-9-]*))$/;
 

@@ -1,5 +1,5 @@
-import type { Config } from '@platform/libs/config/config.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import type { DownloadSigner } from '../files/download-signature.ts';
 import type { FileStorage } from '../files/storage.ts';
 

@@ -1,5 +1,5 @@
 import { Metadata } from '@tus/utils';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { isFormField } from '../files/upload-fields.ts';
 
 /** What a resumable upload's Upload-Metadata says: the file's name, the type it claims, and the upload form's text fields. */

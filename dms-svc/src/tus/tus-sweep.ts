@@ -1,5 +1,5 @@
-import type { Logger } from '@platform/libs/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import type { TusUploads } from './tus-uploads.ts';
 
 /**

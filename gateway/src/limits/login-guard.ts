@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { Language } from '@platform/libs/i18n/messages.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { clientKey } from './client-key.ts';
 import { sendTooManyRequests } from './too-many-requests.ts';
 

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { Language } from '@platform/libs/i18n/messages.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Config } from '@platform/kit/config/config.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';

@@ -1,6 +1,6 @@
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import { statfs } from 'node:fs/promises';
-import type { Config } from '@platform/libs/config/config.ts';
+import type { Config } from '@platform/kit/config/config.ts';
 import type { Backends } from '../backends.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { AccrualServiceService, Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { AccrualServiceService, Accrual } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
 
 /** The states of an accrual (docs/interface.md#partner-operations); the operations move it, never a write. */
 export const ACCRUAL_STATES = ['PENDING', 'APPROVED', 'INVOICED', 'CANCELLED'] as const;

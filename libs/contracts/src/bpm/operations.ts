@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { AccrualServiceService } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { AccrualServiceService } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
+import { BranchServiceService } from '@platform/kit/gen/platform/bpm/v1/branch.ts';
 import { rpcOperation, type DocSources, type OperationDoc, type OperationTable } from '../operation.ts';
 import { accrual, ACCRUAL_STATES } from './accrual.ts';
 import { branch } from './branch.ts';
