@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { ROOT_DIR } from '../libs/kit/src/config/config.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
 
 const GEN_DIR = join(ROOT_DIR, 'libs/kit/src/gen');
 const BUF = join(ROOT_DIR, 'node_modules/.bin/buf');

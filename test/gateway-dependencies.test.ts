@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/kit/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 const SERVICES = ['core-svc', 'bpm-svc', 'dms-svc'];

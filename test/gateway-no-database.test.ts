@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import test from 'ava';
 import ts from 'typescript';
-import { ROOT_DIR } from '@platform/kit/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';

@@ -6,7 +6,7 @@
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/kit/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 /** Each kit's name and source folder. */

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/kit/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { staleFiles } from '../scripts/proto-gen.ts';
 
 test('protos pass buf lint (STANDARD and COMMENTS)', (t) => {

@@ -1,5 +1,5 @@
 import type { Server } from '@grpc/grpc-js';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { CoreConfig } from './config.ts';
 import { implement, type Runtime } from '@platform/service-kit/grpc/server.ts';
 import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
 import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
@@ -23,7 +23,7 @@ import { targetCheckedWrites } from './resources/webhook-subscription/target-che
 import { webhookSubscriptionHooks } from './resources/webhook-subscription/webhook-subscription.operations.ts';
 
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource and its history. */
-export function register(server: Server, runtime: Runtime, config: Config): void {
+export function register(server: Server, runtime: Runtime, config: CoreConfig): void {
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));

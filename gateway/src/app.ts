@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/kit/idempotency/idempotency-key.ts';
 import express, { type Express, type RequestHandler } from 'express';
 import type { TokenService } from '@platform/kit/auth/jwt.ts';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { GatewayConfig } from './config.ts';
 import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import type { ExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
@@ -47,7 +47,7 @@ import { consoleManifest } from './console/manifest.ts';
 import { serveConsole } from './console/serve.ts';
 
 export interface GatewayDeps {
-  config: Config;
+  config: GatewayConfig;
   backends: Backends;
   tokens: TokenService;
   sessions: SessionCheck;

@@ -1,6 +1,6 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Channel, Metadata, type status } from '@grpc/grpc-js';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { GatewayConfig } from './config.ts';
 import type { ServiceName } from '@platform/kit/resource/resource.ts';
 import { channelCredentials } from '@platform/kit/grpc/credentials.ts';
 import type { GrpcLatency } from '@platform/kit/metrics/grpc.metrics.ts';
@@ -41,7 +41,7 @@ export class Backends {
   readonly #latency: GrpcLatency | undefined;
 
   /** `latency` times every call() by method and status code (not the health checks). */
-  constructor(config: Config, latency?: GrpcLatency) {
+  constructor(config: GatewayConfig, latency?: GrpcLatency) {
     this.#latency = latency;
     // a call's objects are garbage once it has answered, rather than outliving two scavenges
     installRuntimePatches();

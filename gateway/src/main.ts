@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
-import { loadConfig } from '@platform/kit/config/config.ts';
+import { loadGatewayConfig } from './config.ts';
 import { localAddress } from '@platform/kit/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/kit/runtime/drain.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
@@ -20,7 +20,7 @@ import { boundBodyReceipt } from './http/receipt-deadline.ts';
 function start(): void {
   // before anything is written: DATA_DIR and what goes in it are the owner's alone (0700 / 0600)
   keepWritesPrivate();
-  const config = loadConfig();
+  const config = loadGatewayConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);
   reportEventLoopDelay('gateway');

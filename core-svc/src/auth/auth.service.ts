@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import type { TokenService, UserClaims, VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '@platform/service-kit/auth/password.ts';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { CoreConfig } from '../config.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 import { DomainError, forbidden, invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import { isLanguage } from '@platform/kit/i18n/messages.ts';
@@ -42,7 +42,7 @@ interface Identity {
 }
 
 /** Login and the caller's own view of its session (docs/interface.md#auth, docs/interface.md#identity). */
-export function authHandlers(config: Config, tokens: TokenService) {
+export function authHandlers(config: CoreConfig, tokens: TokenService) {
   return {
     async login(request: LoginRequest, ctx: CallContext): Promise<LoginResponse> {
       if (ctx.caller.kind !== 'internal') throw unauthenticated();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { actorOf, authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { CoreConfig } from '../config.ts';
 import { buildQuery, pageBounds, pageMeta } from '@platform/service-kit/crud/list-query.ts';
 import type { ScalarField } from '@platform/kit/resource/resource.ts';
 import { isUuid } from '@platform/kit/resource/uuid.ts';
@@ -90,7 +90,7 @@ async function page(
  * Sessions over the API key (docs/interface.md#sessions-and-logs), or from the console for a live
  * super user (authorizeOperator); RecordSessionsSeen is the gateway's alone.
  */
-export function sessionHandlers(config: Config) {
+export function sessionHandlers(config: CoreConfig) {
   return {
     async getSession(request: GetSessionRequest, ctx: CallContext): Promise<Session> {
       authorizeOperator(ctx);

@@ -8,7 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
-import type { WebhookSettings } from '@platform/kit/config/config.ts';
+import type { WebhookSettings } from '../config.ts';
 import type { AttemptResult } from './send.ts';
 import { nextDelayMs } from './retry-schedule.ts';
 

@@ -10,7 +10,7 @@
  */
 import { TableNotFoundException, type MikroORM } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookSettings } from '@platform/kit/config/config.ts';
+import type { WebhookSettings } from '../config.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { WebhookMetrics } from '@platform/service-kit/metrics/webhook.metrics.ts';

@@ -6,7 +6,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import type { WebhookSettings } from '@platform/kit/config/config.ts';
+import type { WebhookSettings } from '../config.ts';
 import { invalidField } from '@platform/kit/errors/domain-error.ts';
 
 type Settings = Pick<WebhookSettings, 'allowPrivateTargets' | 'allowLoopbackTargets'>;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { assertTenant } from '@platform/service-kit/auth/caller.ts';
-import type { Config } from '@platform/kit/config/config.ts';
-import { portOf } from '@platform/kit/config/config.ts';
+import type { DmsConfig } from '../config.ts';
+import { portOf } from '@platform/kit/config/env.ts';
 import { drainHttpServer } from '@platform/kit/runtime/drain.ts';
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/kit/log/request-id.ts';
 import { roleOf } from '@platform/service-kit/crud/handlers.ts';
@@ -35,7 +35,7 @@ const SHARE_PASSWORD = /^\/api\/dms-share-link\/public\/([^/?]*)\/validate-passw
 
 export interface FileServerDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   files: ResourceRuntime;
   storage: FileStorage;
   signer: DownloadSigner;

@@ -6,7 +6,7 @@ import { type Locker, TUS_RESUMABLE, Uid, Upload } from '@tus/utils';
 import { NodeRequest } from 'srvx/node';
 import type { ServerRequest } from 'srvx';
 import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { DmsConfig } from '../config.ts';
 import { TUS_CONTENT_TYPE, TUS_VERSION } from '@platform/kit/errors/codes.ts';
 import { DomainError, invalidField, notFound } from '@platform/kit/errors/domain-error.ts';
 import { roleOf } from '@platform/service-kit/crud/handlers.ts';
@@ -48,7 +48,7 @@ const NUMBER = /^\d{1,16}$/;
 
 export interface TusDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   files: ResourceRuntime;
   storage: FileStorage;
   locker: Locker;

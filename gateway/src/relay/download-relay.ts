@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { Request, Response } from 'express';
 import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
-import { portOf } from '@platform/kit/config/config.ts';
+import { portOf } from '@platform/kit/config/env.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
 import { traceHeaders } from '@platform/kit/telemetry/trace-bridge.ts';

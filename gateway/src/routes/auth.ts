@@ -3,7 +3,7 @@ import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
 import { sendLoginRefusal, type LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
 import type { TokenService } from '@platform/kit/auth/jwt.ts';
-import type { Config } from '@platform/kit/config/config.ts';
+import type { GatewayConfig } from '../config.ts';
 import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import type { Request, Response } from 'express';
 import type { ConsoleCsrf } from '../console/csrf.ts';
@@ -33,7 +33,7 @@ function stringField(body: Record<string, unknown>, name: string, required: bool
 }
 
 /** The SVC_SESSION cookie: HttpOnly, SameSite=Lax, Path=/, no Domain; Secure in production. */
-export function sessionCookie(config: Config, token: string, maxAge: number): string {
+export function sessionCookie(config: GatewayConfig, token: string, maxAge: number): string {
   return stringifySetCookie({
     name: SESSION_COOKIE,
     value: token,
@@ -61,7 +61,7 @@ function meBody(me: MeResponse) {
 export const AUTH_ROUTES = AUTH_OPERATIONS;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
-export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
+export function authRoutes(config: GatewayConfig, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
   const logIn = async (req: Request, res: Response): Promise<void> => {
     const body = asObject(req.body);
     for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');

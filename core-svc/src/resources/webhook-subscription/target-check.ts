@@ -1,5 +1,5 @@
 import { authorize } from '@platform/service-kit/auth/caller.ts';
-import type { WebhookSettings } from '@platform/kit/config/config.ts';
+import type { WebhookSettings } from '../../config.ts';
 import { crudHandlers, roleOf } from '@platform/service-kit/crud/handlers.ts';
 import type { Message, ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import type { Handler } from '@platform/service-kit/grpc/server.ts';

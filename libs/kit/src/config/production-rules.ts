@@ -1,6 +1,10 @@
+import type { AppEnv } from './config.ts';
+import { ConfigError } from './config-error.ts';
+
 /**
  * What production refuses as weak even when it is set (decisions.md "Configuration"): each entry
- * names the variable and says why, so the refusal can be fixed from the message alone.
+ * names the variable and says why, so the refusal can be fixed from the message alone. Each process
+ * checks the settings it reads: a field it does not have is not checked.
  */
 
 export const MIN_PRODUCTION_BCRYPT_ROUNDS = 10;
@@ -9,13 +13,20 @@ export const MIN_DMS_URL_SECRET_BYTES = 32;
 export const MIN_WEBHOOK_RETRY_SPAN_MS = 24 * 3_600_000;
 
 export interface ProductionSettings {
-  cookieSecure: boolean;
-  bcryptRounds: number;
-  dmsUrlSecret: string;
-  allowedOrigins: readonly string[];
-  outboxDisabled: boolean;
-  webhooks: { retryScheduleMs: readonly number[] };
-  dms: { clamd: { failOpen: boolean } | undefined };
+  cookieSecure?: boolean;
+  bcryptRounds?: number;
+  dmsUrlSecret?: string;
+  allowedOrigins?: readonly string[];
+  outboxDisabled?: boolean;
+  webhooks?: { retryScheduleMs: readonly number[] };
+  dms?: { clamd?: { failOpen: boolean } | undefined };
+}
+
+/** Throws one ConfigError naming every weak setting of a production process's configuration; elsewhere nothing. */
+export function refuseWeakInProduction(config: ProductionSettings & { appEnv: AppEnv }): void {
+  if (config.appEnv !== 'production') return;
+  const weak = weakProductionSettings(config);
+  if (weak.length > 0) throw new ConfigError(`production refuses ${weak.join('; ')}`);
 }
 
 /**
@@ -27,24 +38,24 @@ export interface ProductionSettings {
  */
 export function weakProductionSettings(settings: ProductionSettings): string[] {
   const weak: string[] = [];
-  if (!settings.cookieSecure) weak.push('COOKIE_SECURE=false (the session cookie must be Secure)');
-  if (settings.bcryptRounds < MIN_PRODUCTION_BCRYPT_ROUNDS) {
+  if (settings.cookieSecure === false) weak.push('COOKIE_SECURE=false (the session cookie must be Secure)');
+  if (settings.bcryptRounds !== undefined && settings.bcryptRounds < MIN_PRODUCTION_BCRYPT_ROUNDS) {
     weak.push(`BCRYPT_ROUNDS=${settings.bcryptRounds} (at least ${MIN_PRODUCTION_BCRYPT_ROUNDS})`);
   }
-  const secretBytes = Buffer.byteLength(settings.dmsUrlSecret, 'utf8');
-  if (secretBytes < MIN_DMS_URL_SECRET_BYTES) {
+  const secretBytes = Buffer.byteLength(settings.dmsUrlSecret ?? '', 'utf8');
+  if (settings.dmsUrlSecret !== undefined && secretBytes < MIN_DMS_URL_SECRET_BYTES) {
     weak.push(`DMS_URL_SECRET of ${secretBytes} byte${secretBytes === 1 ? '' : 's'} (at least ${MIN_DMS_URL_SECRET_BYTES}: openssl rand -hex 32)`);
   }
-  const placeholders = settings.allowedOrigins.flatMap((origin) => {
+  const placeholders = (settings.allowedOrigins ?? []).flatMap((origin) => {
     const why = placeholderOrigin(origin);
     return why ? [`${origin} (${why})`] : [];
   });
   if (placeholders.length > 0) weak.push(`ALLOWED_ORIGINS ${placeholders.join(', ')}`);
-  if (settings.dms.clamd?.failOpen) weak.push('CLAMD_FAIL_OPEN=true (production scans fail closed: an upload clamd could not scan is refused)');
+  if (settings.dms?.clamd?.failOpen) weak.push('CLAMD_FAIL_OPEN=true (production scans fail closed: an upload clamd could not scan is refused)');
   if (settings.outboxDisabled) weak.push('OUTBOX_DISABLED=true (a measurement switch: no change would leave its event)');
   // the retries' jitter may shorten each delay by 20 %
-  const span = settings.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0);
-  if (span < MIN_WEBHOOK_RETRY_SPAN_MS) {
+  const span = (settings.webhooks?.retryScheduleMs ?? []).reduce((sum, delay) => sum + delay * 0.8, 0);
+  if (settings.webhooks !== undefined && span < MIN_WEBHOOK_RETRY_SPAN_MS) {
     weak.push(`WEBHOOK_RETRY_SCHEDULE_MS spanning ${Math.round(span / 60_000)} min with the jitter (at least 24 h of retries)`);
   }
   return weak;

@@ -1,8 +1,8 @@
 import { ConfigError } from '@platform/kit/config/config-error.ts';
 
 /**
- * The PostgreSQL a service works on (DATABASE_URL), in every environment. Read apart from
- * loadConfig: the services and the migrators read it, the gateway never does and is not given it
+ * The PostgreSQL a service works on (DATABASE_URL), in every environment. Read apart from the
+ * services' configuration: the services and the migrators read it, the gateway never does and is not given it
  * (docs/decisions.md "Where a token's session is checked").
  *
  * @example

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT_DIR } from '@platform/kit/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 
 /** Where the contracts live: `proto/platform/<service>/v1/*.proto`. */
 export const PROTO_DIR = join(ROOT_DIR, 'proto');

@@ -5,8 +5,9 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
-import { loadConfig, portOf, type Config } from '@platform/kit/config/config.ts';
+import { portOf } from '@platform/kit/config/env.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
+import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
@@ -31,22 +32,24 @@ import { coreExceptionRecorder, type ExceptionRecorder } from '@platform/kit/grp
 import { PROTO_DIR, protoFilesOf } from './proto-files.ts';
 import type { Runtime } from './server.ts';
 
-export interface ServiceSpec {
+export interface ServiceSpec<C extends ServiceConfig = ServiceConfig> {
   /** core, bpm or dms. */
   name: 'core' | 'bpm' | 'dms';
   entities: EntitySchema<Row>[];
   migrationsDir: string;
+  /** Reads the service's configuration from the environment: what every service reads, and its own settings. */
+  loadConfig(): C;
   /** Adds the service's implementations to the server. */
-  register(server: Server, runtime: Runtime, config: Config): void;
+  register(server: Server, runtime: Runtime, config: C): void;
   /** Where unexpected failures are recorded; by default core-svc's exception log over gRPC. */
   exceptionRecorder?(orm: MikroORM, log: Logger): ExceptionRecorder;
   /**
    * Starts a server of the service's own beside gRPC (dms-svc's HTTP server for file bytes), before
    * the service reports ready; its close() runs on stop.
    */
-  serve?(runtime: Runtime, config: Config): Promise<{ close(): Promise<void> }>;
+  serve?(runtime: Runtime, config: C): Promise<{ close(): Promise<void> }>;
   /** Runs after the migrations (in production: after finding none pending), before the server listens (bootstrap data). */
-  afterMigrate?(orm: MikroORM, config: Config, log: Logger): Promise<void>;
+  afterMigrate?(orm: MikroORM, config: C, log: Logger): Promise<void>;
 }
 
 const DB_HEALTH_INTERVAL_MS = 5_000;
@@ -56,13 +59,13 @@ const DB_HEALTH_INTERVAL_MS = 5_000;
  * (`grpc.health.v1`, overall and a `db` entry) and reflection, readiness reported to a parent
  * launcher over IPC, and a graceful stop on SIGTERM or SIGINT.
  */
-export async function runService(spec: ServiceSpec): Promise<void> {
+export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>): Promise<void> {
   // first, so that a runtime the patches were not written for stops the process before any work;
   // with them a call's objects, served or made, are garbage once it has answered
   installRuntimePatches();
   // before anything is written: stored files, tus parking, anything a library creates (0600 / 0700)
   keepWritesPrivate();
-  const config = loadConfig();
+  const config = spec.loadConfig();
   keyFingerprints(config.jwtSecret);
   setOutboxDisabled(config.outboxDisabled);
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
@@ -171,7 +174,7 @@ function drainGrpcServer(server: Server, boundMs: number): Promise<boolean> {
  * is pending (the migrate Job applies it) and refuses to start otherwise. Either waits while another
  * migrator holds the schema's lock.
  */
-async function migrateAtStart(orm: MikroORM, config: Config, log: Logger, applicationName: string): Promise<void> {
+async function migrateAtStart(orm: MikroORM, config: ServiceConfig, log: Logger, applicationName: string): Promise<void> {
   const options = { applicationName, onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock') };
   if (config.appEnv === 'production') {
     await requireMigrated(orm, options);
@@ -182,7 +185,7 @@ async function migrateAtStart(orm: MikroORM, config: Config, log: Logger, applic
 }
 
 /** Runs a service's main, logging a startup failure as one line and exiting 1. */
-export function main(spec: () => Promise<ServiceSpec>, name: string): void {
+export function main<C extends ServiceConfig>(spec: () => Promise<ServiceSpec<C>>, name: string): void {
   spec()
     .then(runService)
     .catch((error: unknown) => {
