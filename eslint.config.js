@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['libs/src/gen/**', 'gateway/console/dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['libs/kit/src/gen/**', 'gateway/console/dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -39,7 +39,7 @@ export default tseslint.config(
   {
     // Inside the bound `function`, `this` is its caller's; the resource it binds to is kept in a local
     // first, as Node's own AsyncResource.bind does.
-    files: ['libs/src/runtime/patches/async-resource-bind.ts'],
+    files: ['libs/kit/src/runtime/patches/async-resource-bind.ts'],
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },
 );

@@ -8,7 +8,7 @@ const BRANCH_COLUMNS =
 export const SELECT_BRANCH = `${BRANCH_COLUMNS} where id = $1 limit 1`;
 
 /**
- * The same read as bpm-svc runs it along with the caller's live access (libs/src/crud/key-read.ts
+ * The same read as bpm-svc runs it along with the caller's live access (libs/service-kit/src/crud/key-read.ts
  * `along`): the id is `$1`, and the row is seen by a super user or within the token's tenant
  * (`access.cr_process_id`).
  */

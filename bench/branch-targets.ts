@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jwt from 'jsonwebtoken';
-import type { UserClaims } from '../libs/src/auth/jwt.ts';
+import type { UserClaims } from '../libs/kit/src/auth/jwt.ts';
 import { withClient } from '../scripts/lib/pg-client.ts';
 import { clerkToken } from './lib/clerk.ts';
 import { benchPartner } from './lib/partner.ts';
@@ -81,7 +81,7 @@ export async function startBranchTargets(): Promise<BranchTargets> {
     join(BENCH_DIR, 'baseline-server.ts'),
     {
       DATABASE_URL: platform.databaseUrl,
-      BASELINE_POOL_MAX: '10', // the services' MikroORM pool size (libs/src/db/orm.ts)
+      BASELINE_POOL_MAX: '10', // the services' MikroORM pool size (libs/service-kit/src/db/orm.ts)
     },
     { execArgv: platform.execArgv },
   );

@@ -15,7 +15,7 @@
  *     bucket (gateway/src/limits/token-bucket.ts, one EVALSHA on a connection set up as the
  *     gateway's), RateLimit-* headers on the answer, 429 past the limit
  *   HOP_ACCESS={"userCode","sid","tokenVersion","crProcessId"}  (back)  the row read as bpm-svc
- *     reads it for a get (libs/src/auth/access.ts accessReader: the caller's live user, session,
+ *     reads it for a get (libs/service-kit/src/auth/access.ts accessReader: the caller's live user, session,
  *     tenant and the role asked, with the row; once kept, the access stamp with the row), 401 / 403
  *     as the service answers
  *
@@ -28,10 +28,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { Client, credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
 import pg from 'pg';
-import { accessReader } from '../libs/src/auth/access.ts';
-import { holds } from '../libs/src/auth/caller.ts';
-import { createLogger } from '../libs/src/log/logger.ts';
-import { installRuntimePatches } from '../libs/src/runtime/patches/index.ts';
+import { accessReader } from '../libs/service-kit/src/auth/access.ts';
+import { holds } from '../libs/service-kit/src/auth/caller.ts';
+import { createLogger } from '../libs/kit/src/log/logger.ts';
+import { installRuntimePatches } from '../libs/kit/src/runtime/patches/index.ts';
 import { clientKey } from '../gateway/src/limits/client-key.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import { setLimitHeaders } from '../gateway/src/middleware/rate-limit.ts';

@@ -2,7 +2,7 @@
  * The SQL a business-partner list runs, and that SQL run straight on PostgreSQL.
  *
  * `captureListSql` runs the service's own list path in this process (buildListQuery and readPage
- * of libs/src/crud, on a MikroORM built by createOrm with bpm-svc's entities, as bpm-svc builds
+ * of libs/service-kit/src/crud, on a MikroORM built by createOrm with bpm-svc's entities, as bpm-svc builds
  * it) and records each statement as MikroORM sends it (MikroORM inlines the parameters and sends
  * plain SQL text, so the text recorded is the text PostgreSQL receives). `timeListSql` then runs
  * those statements with bare `pg` the way readPage does: the page's statements one after the other
@@ -12,11 +12,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { entities, migrationsDir, schemas, SCHEMA } from '../bpm-svc/src/db.ts';
 import { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
-import { liveOnly } from '../libs/src/crud/key-read.ts';
-import { readPage } from '../libs/src/crud/list-page.ts';
-import { buildListQuery } from '../libs/src/crud/list-query.ts';
-import { createOrm } from '../libs/src/db/orm.ts';
-import type { PageRequest } from '../libs/src/gen/platform/common/v1/common.ts';
+import { liveOnly } from '../libs/service-kit/src/crud/key-read.ts';
+import { readPage } from '../libs/service-kit/src/crud/list-page.ts';
+import { buildListQuery } from '../libs/service-kit/src/crud/list-query.ts';
+import { createOrm } from '../libs/service-kit/src/db/orm.ts';
+import type { PageRequest } from '../libs/kit/src/gen/platform/common/v1/common.ts';
 import { BenchError } from './lib.ts';
 
 /** The statements of one list request: the page's (in order) and the count's. */

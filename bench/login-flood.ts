@@ -8,7 +8,7 @@
  * user and session queries, the session insert, the JWT) is overhead the ratio shows.
  *
  * During every flood the event loops of the gateway and core-svc are watched
- * (EVENT_LOOP_REPORT_DIR, libs/src/log/event-loop.ts: SIGUSR2 at the start, SIGUSR1 at the end):
+ * (EVENT_LOOP_REPORT_DIR, libs/kit/src/log/event-loop.ts: SIGUSR2 at the start, SIGUSR1 at the end):
  * a login flood must not stall the other requests those processes serve.
  *
  * Both are measured in the same run, alternating (gateway, raw, then raw, gateway, …).
@@ -46,7 +46,7 @@ import {
   type Figures,
   type Target,
 } from './lib.ts';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 
 /** Logins per second should reach this share of the raw bcrypt rate … */
 const TARGET_RATE_RATIO = 0.9;

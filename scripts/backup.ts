@@ -9,7 +9,7 @@
  * Exit 0 when the backup is complete, 1 when it failed (the folder is then not a backup: it has no
  * manifest), 2 on a usage error.
  */
-import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
+import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { probeServer } from './lib/pg-client.ts';
 import { runBackup } from './lib/backup-run.ts';
 import { resolveTarget } from './lib/backup-target.ts';

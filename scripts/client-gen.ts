@@ -17,7 +17,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import { buildOpenApiDocument } from '../gateway/src/openapi/document.ts';
 import { registry } from '../gateway/src/registry.ts';
-import { ROOT_DIR } from '../libs/src/config/config.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
 
 export const CLIENT_SRC = join(ROOT_DIR, 'libs/client/src');
 

@@ -5,8 +5,8 @@
  * - `events`: the event catalogue (libs/contracts/src/events.ts);
  * - `accrual-moves`: the accrual's state machine (libs/contracts/src/bpm/accrual-moves.ts);
  * - `errorCodes`: the error codes with their HTTP status and when a client gets them
- *   (libs/src/errors/codes.ts), then the answers with a status of their own, in the words of their
- *   English message (libs/src/i18n/messages.ts; a parameter shows as `<field>`).
+ *   (libs/kit/src/errors/codes.ts), then the answers with a status of their own, in the words of their
+ *   English message (libs/kit/src/i18n/messages.ts; a parameter shows as `<field>`).
  *
  *   npm run docs:gen             rewrite the blocks
  *   npm run docs:gen -- --check  exit 1, naming each block that differs from what it would write
@@ -17,9 +17,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCRUAL_LIFECYCLE, ACCRUAL_STATES, accrualMoveList, recordedFields } from '@platform/contracts/bpm/accrual-moves.ts';
 import { EVENT_CATALOGUE } from '@platform/contracts/events.ts';
-import { ROOT_DIR } from '../libs/src/config/config.ts';
-import { ERRORS, OWN_STATUS_ERRORS, type ErrorCode } from '../libs/src/errors/codes.ts';
-import { translate } from '../libs/src/i18n/messages.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
+import { ERRORS, OWN_STATUS_ERRORS, type ErrorCode } from '../libs/kit/src/errors/codes.ts';
+import { translate } from '../libs/kit/src/i18n/messages.ts';
 
 export const INTERFACE_MD = join(ROOT_DIR, 'docs/interface.md');
 

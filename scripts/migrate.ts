@@ -1,6 +1,6 @@
 /**
  * `npm run migrate -- <up|down|status> [service…]`: the services' schema migrations, against
- * DATABASE_URL, each under its schema's advisory lock (libs/src/db/migration-lock.ts), so migrators
+ * DATABASE_URL, each under its schema's advisory lock (libs/service-kit/src/db/migration-lock.ts), so migrators
  * started together run one after the other and the later ones find nothing to do.
  *
  *   up [service…]       apply what is pending; every service by default, core first
@@ -10,8 +10,8 @@
  * Exit 0 when done, 1 when a step failed (the services after it are left alone), 2 on a usage error.
  * Production runs `up` before each rollout (deploy/base/migrate-job.yaml); its services do not migrate.
  */
-import { migrateDown, migrateUp, migrationStatus } from '@platform/libs/db/migration-runner.ts';
-import { createOrm } from '@platform/libs/db/orm.ts';
+import { migrateDown, migrateUp, migrationStatus } from '@platform/service-kit/db/migration-runner.ts';
+import { createOrm } from '@platform/service-kit/db/orm.ts';
 import { isService, type MigratedService, SERVICES, serviceSchema } from './lib/service-schemas.ts';
 
 const USAGE = `usage: npm run migrate -- up [service…]

@@ -1,22 +1,22 @@
 /**
  * Writes the resources' parts of proto/ from their declarations (scripts/proto-resources.ts), then
- * regenerates the ts-proto code in libs/src/gen from proto/ with buf and the local
+ * regenerates the ts-proto code in libs/kit/src/gen from proto/ with buf and the local
  * protoc-gen-ts_proto plugin (both npm packages: nothing is downloaded).
  *
- *   npm run proto:gen             rewrite the protos' resource parts and libs/src/gen
+ *   npm run proto:gen             rewrite the protos' resource parts and libs/kit/src/gen
  *   npm run proto:gen -- --check  exit 1 when a proto differs from what the declarations write, or
- *                                 libs/src/gen from what the protos generate
+ *                                 libs/kit/src/gen from what the protos generate
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { ROOT_DIR } from '../libs/src/config/config.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
 
-const GEN_DIR = join(ROOT_DIR, 'libs/src/gen');
+const GEN_DIR = join(ROOT_DIR, 'libs/kit/src/gen');
 const BUF = join(ROOT_DIR, 'node_modules/.bin/buf');
 
-/** Generates into `outDir` (buf writes libs/src/gen below it). */
+/** Generates into `outDir` (buf writes libs/kit/src/gen below it). */
 export function generate(outDir: string): void {
   execFileSync(BUF, ['generate', 'proto', '--template', 'proto/buf.gen.yaml', '-o', outDir], { cwd: ROOT_DIR, stdio: 'inherit' });
 }
@@ -39,7 +39,7 @@ export function staleFiles(): string[] {
   const out = mkdtempSync(join(tmpdir(), 'proto-gen-'));
   try {
     generate(out);
-    const fresh = files(join(out, 'libs/src/gen'));
+    const fresh = files(join(out, 'libs/kit/src/gen'));
     const current = files(GEN_DIR);
     const names = new Set([...fresh.keys(), ...current.keys()]);
     return [...names].filter((name) => fresh.get(name) !== current.get(name)).sort();

@@ -16,8 +16,8 @@ import { join, relative } from 'node:path';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
-import { ROOT_DIR } from '../libs/src/config/config.ts';
-import { apiFields, keyOf, offers, type COMMON_FIELDS, type FieldSpec, type Operation, type Resource } from '../libs/src/resource/resource.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
+import { apiFields, keyOf, offers, type COMMON_FIELDS, type FieldSpec, type Operation, type Resource } from '../libs/kit/src/resource/resource.ts';
 
 /** Where the protos and the lock of their field numbers live. */
 const PATHS = { protoDir: join(ROOT_DIR, 'proto'), lock: join(ROOT_DIR, 'proto/field-numbers.json') };

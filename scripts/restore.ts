@@ -9,7 +9,7 @@
  * A database other sessions use (the platform still running) is refused in any case.
  * Exit 0 when restored and verified, 1 when it failed, 2 on a usage error.
  */
-import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
+import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { probeServer } from './lib/pg-client.ts';
 import { runRestore } from './lib/backup-restore-run.ts';
 import { resolveTarget } from './lib/backup-target.ts';

@@ -19,10 +19,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../libs/src/config/config-error.ts';
-import { developmentSecrets, loadConfig } from '../libs/src/config/config.ts';
-import { databaseUrlOf } from '../libs/src/config/database-url.ts';
-import { keepWritesPrivate } from '../libs/src/runtime/private-files.ts';
+import { ConfigError } from '../libs/kit/src/config/config-error.ts';
+import { developmentSecrets } from '../libs/kit/src/config/config.ts';
+import { databaseUrlOf } from '../libs/service-kit/src/config/database-url.ts';
+import { loadServiceConfig } from '../libs/service-kit/src/config/service-config.ts';
+import { loadCoreConfig } from '../core-svc/src/config.ts';
+import { loadDmsConfig } from '../dms-svc/src/config.ts';
+import { loadGatewayConfig } from '../gateway/src/config.ts';
+import { keepWritesPrivate } from '../libs/kit/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
@@ -75,10 +79,10 @@ async function main(): Promise<number> {
   env.CORE_GRPC_ADDR = given.CORE_GRPC_ADDR || '127.0.0.1:50051';
   env.BPM_GRPC_ADDR = given.BPM_GRPC_ADDR || '127.0.0.1:50052';
   env.DMS_GRPC_ADDR = given.DMS_GRPC_ADDR || '127.0.0.1:50053';
-  // The children read the same configuration: refuse here, before anything starts, what they would
+  // Each child reads its own settings: refuse here, before anything starts, what any of them would
   // refuse (production without its secrets or DATABASE_URL, a short JWT_SECRET, a bad number).
   try {
-    loadConfig(env);
+    for (const load of [loadGatewayConfig, loadCoreConfig, loadServiceConfig, loadDmsConfig]) load(env);
     // elsewhere an embedded PostgreSQL stands in when DATABASE_URL is not given
     if (env.APP_ENV === 'production') databaseUrlOf(env);
   } catch (error) {

@@ -1,10 +1,10 @@
 /**
- * libs/src/auth/access-cache.ts: what a process keeps of the live accesses it read is bounded in
+ * libs/service-kit/src/auth/access-cache.ts: what a process keeps of the live accesses it read is bounded in
  * entries and in age, never outlives its session's expiry, and an entry older than a stamp already
  * read is not checked again (docs/adr/0062-a-kept-live-access-and-its-access.md).
  */
 import test from 'ava';
-import { AccessCache, type KeptAccess } from '@platform/libs/auth/access-cache.ts';
+import { AccessCache, type KeptAccess } from '@platform/service-kit/auth/access-cache.ts';
 
 const NOW = 1_000_000;
 

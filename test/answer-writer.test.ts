@@ -1,5 +1,5 @@
 /**
- * libs/src/grpc/answer-writer.ts: a service encodes the record answers of its resources (get, create,
+ * libs/service-kit/src/grpc/answer-writer.ts: a service encodes the record answers of its resources (get, create,
  * update) with one writer per process instead of the generated serializer's writer per message. The
  * bytes on the wire must be the generated serializer's, for every resource's record, whatever was
  * encoded before, and an answer already handed to grpc-js must not change when the next is encoded.
@@ -8,12 +8,12 @@ import test from 'ava';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
-import { answersWith, encodeAnswer } from '@platform/libs/grpc/answer-writer.ts';
+import { answersWith, encodeAnswer } from '@platform/service-kit/grpc/answer-writer.ts';
 import type { BinaryWriter } from '@bufbuild/protobuf/wire';
-import { toMessage } from '@platform/libs/crud/handlers.ts';
-import { toMessageValue } from '@platform/libs/crud/values.ts';
-import { allFields, isScalar, methodNames, offers, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
+import { toMessage } from '@platform/service-kit/crud/handlers.ts';
+import { toMessageValue } from '@platform/kit/resource/values.ts';
+import { allFields, isScalar, methodNames, offers, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
 
 const resources: readonly Resource[] = [...bpmResources, ...coreResources, ...dmsResources];
 

@@ -1,5 +1,5 @@
 /**
- * libs/src/runtime/patches/async-resource-bind.ts, installed through the patches' entry: AsyncResource.prototype.bind with one `asyncResource`
+ * libs/kit/src/runtime/patches/async-resource-bind.ts, installed through the patches' entry: AsyncResource.prototype.bind with one `asyncResource`
  * accessor for every bound function, so that a bound function (node:http2 binds one per client
  * request) is garbage for a scavenge as soon as it is unreachable. It must behave as Node's bind,
  * and what it binds must not outlive two scavenges (bench/README.md, "Garbage collection").
@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { AsyncLocalStorage, AsyncResource, executionAsyncId } from 'node:async_hooks';
 import test from 'ava';
-import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
+import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { ROOT_DIR } from '../scripts/lib/processes.ts';
 
 const nodeOwn = AsyncResource.prototype.bind;
@@ -82,7 +82,7 @@ test('a non-function is refused with Node’s own error', (t) => {
 const probe = `
 import v8 from 'node:v8';
 import { AsyncResource } from 'node:async_hooks';
-if (process.argv[1] === 'shared') (await import('./libs/src/runtime/patches/index.ts')).installRuntimePatches();
+if (process.argv[1] === 'shared') (await import('./libs/kit/src/runtime/patches/index.ts')).installRuntimePatches();
 globalThis.gc();
 const before = v8.getHeapStatistics().used_heap_size;
 for (let i = 0; i < 20000; i++) {

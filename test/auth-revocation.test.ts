@@ -8,7 +8,7 @@ import { createAccount, createUser, freshTenant, login, sessionOf } from './help
 import { upload } from './helpers/files.ts';
 import { api } from './helpers/platform.ts';
 import { claimsOf } from './helpers/tokens.ts';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 
 test('change-password answers 204, and the very next request with any older token of the user is 401', async (t) => {
   const account = await createAccount();

@@ -3,7 +3,7 @@ import test from 'ava';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { decode, sign } from './helpers/tokens.ts';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 
 test('login answers the session response with an empty token and sets SVC_SESSION', async (t) => {
   const res = await api('POST', '/api/auth/login', {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 import { type Platform, ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';

@@ -1,5 +1,5 @@
 /**
- * libs/src/grpc/metadata.ts: a call carries two metadata entries of its own, the token and one
+ * libs/kit/src/grpc/metadata.ts: a call carries two metadata entries of its own, the token and one
  * CallInfo (docs/adr/0057-call-metadata-travels-as-one-packed.md: each header value a process receives over HTTP/2 is
  * an external string in V8's old generation, which only a mark-compact frees). Checked on the wire:
  * what a grpc-js call made with toMetadata sends beyond grpc-js's own headers, and what a service
@@ -9,7 +9,7 @@ import http2, { type IncomingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
-import { callOriginOf, toMetadata, type CallMetadata } from '@platform/libs/grpc/metadata.ts';
+import { callOriginOf, toMetadata, type CallMetadata } from '@platform/kit/grpc/metadata.ts';
 
 /** The HTTP/2 headers a grpc-js unary call with `metadata` arrives with. */
 async function sentHeaders(metadata: Metadata): Promise<IncomingHttpHeaders> {

@@ -5,8 +5,8 @@
  */
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { TokenService } from '@platform/libs/auth/jwt.ts';
-import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { TokenService } from '@platform/kit/auth/jwt.ts';
+import { SessionServiceClient } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { claimsOf } from './helpers/tokens.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { CLIENT_SRC, clientFiles } from '../scripts/client-gen.ts';
 import { api } from './helpers/platform.ts';
 

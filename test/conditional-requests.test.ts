@@ -5,7 +5,7 @@
  * service with the write, over HTTP against the real platform, for resources of each service.
  */
 import test from 'ava';
-import { type Resource } from '@platform/libs/resource/resource.ts';
+import { type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { accountFor, adminSession, createAccount, freshTenant, userWithRoles } from './helpers/factories.ts';
 import { api, type ApiResponse } from './helpers/platform.ts';

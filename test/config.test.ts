@@ -3,21 +3,25 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
-import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import type { SharedConfig } from '@platform/kit/config/config.ts';
+import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
+import { loadServiceConfig } from '@platform/service-kit/config/service-config.ts';
+import { loadCoreConfig } from '@platform/core-svc/config.ts';
+import { loadDmsConfig } from '@platform/dms-svc/config.ts';
+import { loadGatewayConfig } from '@platform/gateway/config.ts';
 
 const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
 /** A production configuration that starts: every required setting, none of them weak. */
 const production = { APP_ENV: 'production', ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' };
 
-/** The message of the ConfigError that `env` is refused with. */
-function refusal(t: ExecutionContext, env: Record<string, string>): string {
-  return t.throws(() => loadConfig(env), { instanceOf: ConfigError })?.message ?? '';
+/** The message of the ConfigError that `env` is refused with by a process's loader (the gateway's unless told). */
+function refusal(t: ExecutionContext, env: Record<string, string>, load: (env: Record<string, string>) => SharedConfig = loadGatewayConfig): string {
+  return t.throws(() => load(env), { instanceOf: ConfigError })?.message ?? '';
 }
 
-test('production refuses to start without its five settings, naming each, and a service without DATABASE_URL', (t) => {
-  const error = t.throws(() => loadConfig({ APP_ENV: 'production' }), { instanceOf: ConfigError });
+test('production refuses to start the gateway without its five settings, naming each, and a service without DATABASE_URL', (t) => {
+  const error = t.throws(() => loadGatewayConfig({ APP_ENV: 'production' }), { instanceOf: ConfigError });
   for (const name of ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'ALLOWED_ORIGINS', 'REDIS_URL']) {
     t.true(error?.message.includes(name), name);
   }
@@ -25,36 +29,47 @@ test('production refuses to start without its five settings, naming each, and a 
   t.false(error?.message.includes('DATABASE_URL'));
   t.throws(() => databaseUrlOf({ APP_ENV: 'production' }), { instanceOf: ConfigError, message: /DATABASE_URL is not set/ });
   t.is(databaseUrlOf({ DATABASE_URL: 'postgres://x' }), 'postgres://x');
-  const partial = t.throws(() => loadConfig({ APP_ENV: 'production', ...secrets, DATABASE_URL: 'postgres://x' }));
+  const partial = t.throws(() => loadGatewayConfig({ APP_ENV: 'production', ...secrets, DATABASE_URL: 'postgres://x' }));
   t.is(partial?.message, 'production needs ALLOWED_ORIGINS, REDIS_URL');
 });
 
+test("each process reads its own settings: a service needs the secrets, not the gateway's origins or Redis", (t) => {
+  for (const load of [loadServiceConfig, loadCoreConfig, loadDmsConfig]) {
+    t.is(refusal(t, { APP_ENV: 'production' }, load), 'production needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET', load.name);
+    t.notThrows(() => load({ APP_ENV: 'production', ...secrets }), load.name);
+  }
+  // what a process does not read, it does not check
+  t.notThrows(() => loadServiceConfig({ APP_ENV: 'test', ...secrets, GATEWAY_PORT: 'eighty', WEBHOOK_LEASE_MS: 'soon', CLAMD_ADDRESS: 'clamav' }));
+  t.notThrows(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, CORE_METRICS_PORT: 'x', BCRYPT_ROUNDS: '99', DMS_TUS_MAX_OPEN_UPLOADS: '0' }));
+});
+
 test('a JWT_SECRET under 64 hex characters and a CORE_API_KEY that is not 32 hex characters are refused', (t) => {
-  t.throws(() => loadConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'a'.repeat(63) }), { message: /JWT_SECRET/ });
-  t.throws(() => loadConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'z'.repeat(64) }), { message: /JWT_SECRET/ });
-  t.throws(() => loadConfig({ APP_ENV: 'test', ...secrets, CORE_API_KEY: 'b'.repeat(31) }), { message: /CORE_API_KEY/ });
-  t.notThrows(() => loadConfig({ APP_ENV: 'test', ...secrets }));
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'a'.repeat(63) }), { message: /JWT_SECRET/ });
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'z'.repeat(64) }), { message: /JWT_SECRET/ });
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, CORE_API_KEY: 'b'.repeat(31) }), { message: /CORE_API_KEY/ });
+  t.notThrows(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets }));
 });
 
 test('defaults: port 8080, limits 60/100/200, IP filter off outside production, uploads 1 GiB, URLs 300 s', (t) => {
-  const config = loadConfig({ APP_ENV: 'test', ...secrets });
+  const config = loadGatewayConfig({ APP_ENV: 'test', ...secrets });
   t.is(config.gatewayPort, 8080);
   t.deepEqual(config.rateLimit, { public: 60, apiKey: 100, jwt: 200 });
   t.false(config.ipFilter.enabled);
   t.is(config.trustProxy, 0);
-  t.is(config.dms.maxUploadBytes, 1024 ** 3);
-  t.is(config.dms.urlTtlSeconds, 300);
-  t.is(config.jwtTtlSeconds, 28_800);
   t.false(config.cookieSecure);
-  t.true(loadConfig({ APP_ENV: 'production', ...secrets, ALLOWED_ORIGINS: 'https://a', DATABASE_URL: 'x', REDIS_URL: 'y' }).cookieSecure);
-  t.throws(() => loadConfig({ APP_ENV: 'staging' }), { message: /APP_ENV/ });
-  t.throws(() => loadConfig({ APP_ENV: 'test', ...secrets, GATEWAY_PORT: 'eighty' }), { message: /GATEWAY_PORT/ });
+  const dms = loadDmsConfig({ APP_ENV: 'test', ...secrets });
+  t.is(dms.dms.maxUploadBytes, 1024 ** 3);
+  t.is(dms.dms.urlTtlSeconds, 300);
+  t.is(loadCoreConfig({ APP_ENV: 'test', ...secrets }).jwtTtlSeconds, 28_800);
+  t.true(loadGatewayConfig({ APP_ENV: 'production', ...secrets, ALLOWED_ORIGINS: 'https://a', DATABASE_URL: 'x', REDIS_URL: 'y' }).cookieSecure);
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'staging' }), { message: /APP_ENV/ });
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, GATEWAY_PORT: 'eighty' }), { message: /GATEWAY_PORT/ });
 });
 
 test('in development, missing secrets are generated once under the data folder and kept', (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'config-test-'));
-  const first = loadConfig({ DATA_DIR: dataDir });
-  const second = loadConfig({ DATA_DIR: dataDir });
+  const first = loadGatewayConfig({ DATA_DIR: dataDir });
+  const second = loadGatewayConfig({ DATA_DIR: dataDir });
   t.regex(first.jwtSecret, /^[0-9a-f]{64}$/);
   t.regex(first.coreApiKey, /^[0-9a-f]{32}$/);
   t.is(second.jwtSecret, first.jwtSecret);
@@ -62,31 +77,32 @@ test('in development, missing secrets are generated once under the data folder a
   const file = join(dataDir, 'secrets.json');
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(JSON.parse(readFileSync(file, 'utf8')).dmsUrlSecret, first.dmsUrlSecret);
-  t.throws(() => loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: /test needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET/ });
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: /test needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET/ });
 });
 
 test('production refuses COOKIE_SECURE=false, naming it; true and the default (Secure) start', (t) => {
   t.regex(refusal(t, { ...production, COOKIE_SECURE: 'false' }), /COOKIE_SECURE=false/);
   t.regex(refusal(t, { ...production, COOKIE_SECURE: '0' }), /COOKIE_SECURE=false/);
-  t.true(loadConfig({ ...production, COOKIE_SECURE: 'true' }).cookieSecure);
-  t.true(loadConfig(production).cookieSecure);
+  t.true(loadGatewayConfig({ ...production, COOKIE_SECURE: 'true' }).cookieSecure);
+  t.true(loadGatewayConfig(production).cookieSecure);
 });
 
 test('production refuses BCRYPT_ROUNDS below 10, naming it; 10 and more start', (t) => {
-  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '9' }), /BCRYPT_ROUNDS=9 \(at least 10\)/);
-  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '4' }), /BCRYPT_ROUNDS=4/);
-  t.is(loadConfig({ ...production, BCRYPT_ROUNDS: '10' }).bcryptRounds, 10);
-  t.is(loadConfig({ ...production, BCRYPT_ROUNDS: '12' }).bcryptRounds, 12);
-  t.is(loadConfig(production).bcryptRounds, 10);
+  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '9' }, loadCoreConfig), /BCRYPT_ROUNDS=9 \(at least 10\)/);
+  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '4' }, loadCoreConfig), /BCRYPT_ROUNDS=4/);
+  t.is(loadCoreConfig({ ...production, BCRYPT_ROUNDS: '10' }).bcryptRounds, 10);
+  t.is(loadCoreConfig({ ...production, BCRYPT_ROUNDS: '12' }).bcryptRounds, 12);
+  t.is(loadCoreConfig(production).bcryptRounds, 10);
+  t.regex(refusal(t, { ...production, BCRYPT_ROUNDS: '9' }, loadDmsConfig), /BCRYPT_ROUNDS=9/, "dms-svc's share-link passwords too");
 });
 
 test('production refuses a DMS_URL_SECRET shorter than 32 bytes, naming it; 32 bytes start, counted in UTF-8', (t) => {
   t.regex(refusal(t, { ...production, DMS_URL_SECRET: 'c'.repeat(31) }), /DMS_URL_SECRET of 31 bytes \(at least 32/);
   t.regex(refusal(t, { ...production, DMS_URL_SECRET: 'c' }), /DMS_URL_SECRET of 1 byte /);
-  t.is(loadConfig({ ...production, DMS_URL_SECRET: 'c'.repeat(32) }).dmsUrlSecret, 'c'.repeat(32));
+  t.is(loadGatewayConfig({ ...production, DMS_URL_SECRET: 'c'.repeat(32) }).dmsUrlSecret, 'c'.repeat(32));
   // 16 characters of two bytes each: the HMAC key is the secret's UTF-8 bytes
-  t.notThrows(() => loadConfig({ ...production, DMS_URL_SECRET: 'ç'.repeat(16) }));
-  t.notThrows(() => loadConfig({ ...production, DMS_URL_SECRET: 'f'.repeat(64) }));
+  t.notThrows(() => loadGatewayConfig({ ...production, DMS_URL_SECRET: 'ç'.repeat(16) }));
+  t.notThrows(() => loadGatewayConfig({ ...production, DMS_URL_SECRET: 'f'.repeat(64) }));
 });
 
 test('production refuses placeholder origins in ALLOWED_ORIGINS, naming each: example domains, reserved names, loopback, http, wildcards', (t) => {
@@ -116,33 +132,35 @@ test('production refuses placeholder origins in ALLOWED_ORIGINS, naming each: ex
 
 test('production starts with real https origins, subdomains and ports included', (t) => {
   const origins = ['https://app.acme.com', 'https://acme.com:8443', 'https://portal.eu.acme.co.uk', 'https://example.community', 'https://myexample.com'];
-  t.deepEqual(loadConfig({ ...production, ALLOWED_ORIGINS: origins.join(',') }).allowedOrigins, origins);
+  t.deepEqual(loadGatewayConfig({ ...production, ALLOWED_ORIGINS: origins.join(',') }).allowedOrigins, origins);
 });
 
 test('production refuses OUTBOX_DISABLED=true, naming it (a measurement switch); false and the default start', (t) => {
-  t.regex(refusal(t, { ...production, OUTBOX_DISABLED: 'true' }), /OUTBOX_DISABLED=true \(a measurement switch/);
-  t.false(loadConfig({ ...production, OUTBOX_DISABLED: 'false' }).outboxDisabled);
-  t.false(loadConfig(production).outboxDisabled);
+  t.regex(refusal(t, { ...production, OUTBOX_DISABLED: 'true' }, loadServiceConfig), /OUTBOX_DISABLED=true \(a measurement switch/);
+  t.false(loadServiceConfig({ ...production, OUTBOX_DISABLED: 'false' }).outboxDisabled);
+  t.false(loadServiceConfig(production).outboxDisabled);
 });
 
-test('production names every weak setting in one refusal', (t) => {
-  const message = refusal(t, {
+test('production names every weak setting a process reads in one refusal', (t) => {
+  const weak = {
     ...production,
     COOKIE_SECURE: 'false',
     BCRYPT_ROUNDS: '8',
     DMS_URL_SECRET: 'short',
     ALLOWED_ORIGINS: 'https://platform.example.com',
     OUTBOX_DISABLED: '1',
-  });
-  for (const name of [
-    'COOKIE_SECURE=false',
-    'BCRYPT_ROUNDS=8',
-    'DMS_URL_SECRET of 5 bytes',
-    'ALLOWED_ORIGINS https://platform.example.com',
-    'OUTBOX_DISABLED=true',
-  ]) {
-    t.true(message.includes(name), `${name} in: ${message}`);
+  };
+  const named = {
+    gateway: ['COOKIE_SECURE=false', 'DMS_URL_SECRET of 5 bytes', 'ALLOWED_ORIGINS https://platform.example.com'],
+    core: ['BCRYPT_ROUNDS=8', 'DMS_URL_SECRET of 5 bytes', 'OUTBOX_DISABLED=true'],
+  };
+  const messages = { gateway: refusal(t, weak), core: refusal(t, weak, loadCoreConfig) };
+  for (const [process, names] of Object.entries(named)) {
+    const message = messages[process as keyof typeof messages];
+    for (const name of names) t.true(message.includes(name), `${process}: ${name} in: ${message}`);
   }
+  t.false(messages.gateway.includes('BCRYPT_ROUNDS'), 'the gateway hashes no password');
+  t.false(messages.core.includes('COOKIE_SECURE'), 'core-svc sets no cookie');
 });
 
 test('development and test accept what production refuses as weak', (t) => {
@@ -155,15 +173,15 @@ test('development and test accept what production refuses as weak', (t) => {
     OUTBOX_DISABLED: 'true',
   };
   for (const appEnv of ['development', 'test']) {
-    const config = loadConfig({ ...weak, APP_ENV: appEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'config-test-')) });
-    t.false(config.cookieSecure, appEnv);
-    t.is(config.bcryptRounds, 4, appEnv);
-    t.true(config.outboxDisabled, appEnv);
+    const env = { ...weak, APP_ENV: appEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'config-test-')) };
+    t.false(loadGatewayConfig(env).cookieSecure, appEnv);
+    t.is(loadCoreConfig(env).bcryptRounds, 4, appEnv);
+    t.true(loadCoreConfig(env).outboxDisabled, appEnv);
   }
 });
 
 test('webhook settings: defaults, loopback in development only, a schedule read as a list, a lease shorter than an attempt refused', (t) => {
-  const config = loadConfig({ APP_ENV: 'test', ...secrets });
+  const config = loadCoreConfig({ APP_ENV: 'test', ...secrets });
   t.deepEqual(config.webhooks, {
     allowPrivateTargets: false,
     allowLoopbackTargets: false,
@@ -173,30 +191,30 @@ test('webhook settings: defaults, loopback in development only, a schedule read 
     leaseMs: 60_000,
   });
   t.true(config.webhooks.retryScheduleMs.reduce((sum, delay) => sum + delay * 0.8, 0) > 24 * 3_600_000, 'retries span 24 h even with every delay 20 % short');
-  t.true(loadConfig({ APP_ENV: 'development', ...secrets, DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) }).webhooks.allowLoopbackTargets);
-  t.false(loadConfig({ ...production }).webhooks.allowLoopbackTargets);
-  const allowed = loadConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhooks;
+  t.true(loadCoreConfig({ APP_ENV: 'development', ...secrets, DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) }).webhooks.allowLoopbackTargets);
+  t.false(loadCoreConfig({ ...production }).webhooks.allowLoopbackTargets);
+  const allowed = loadCoreConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhooks;
   t.true(allowed.allowPrivateTargets && allowed.allowLoopbackTargets);
-  t.deepEqual(loadConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200, 400,800' }).webhooks.retryScheduleMs, [200, 400, 800]);
-  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200,soon' }), /WEBHOOK_RETRY_SCHEDULE_MS/);
-  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '5000' }), /WEBHOOK_LEASE_MS/);
+  t.deepEqual(loadCoreConfig({ APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200, 400,800' }).webhooks.retryScheduleMs, [200, 400, 800]);
+  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_RETRY_SCHEDULE_MS: '200,soon' }, loadCoreConfig), /WEBHOOK_RETRY_SCHEDULE_MS/);
+  t.regex(refusal(t, { APP_ENV: 'test', ...secrets, WEBHOOK_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '5000' }, loadCoreConfig), /WEBHOOK_LEASE_MS/);
   // production keeps retrying for 24 h at least, jitter included; a test's short schedule is refused there
-  t.regex(refusal(t, { ...production, WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800' }), /WEBHOOK_RETRY_SCHEDULE_MS spanning 0 min/);
-  t.notThrows(() => loadConfig({ ...production, WEBHOOK_RETRY_SCHEDULE_MS: '108000000' }));
+  t.regex(refusal(t, { ...production, WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800' }, loadCoreConfig), /WEBHOOK_RETRY_SCHEDULE_MS spanning 0 min/);
+  t.notThrows(() => loadCoreConfig({ ...production, WEBHOOK_RETRY_SCHEDULE_MS: '108000000' }));
 });
 
 test('CLAMD_ADDRESS: tcp://host:port (3310 when left out, IPv6 in brackets) or unix:/absolute/path; unset: no scanning', (t) => {
   const dev = { APP_ENV: 'development', ...secrets };
-  t.is(loadConfig(dev).dms.clamd, undefined);
-  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav:3310' }).dms.clamd, {
+  t.is(loadDmsConfig(dev).dms.clamd, undefined);
+  t.deepEqual(loadDmsConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav:3310' }).dms.clamd, {
     address: { kind: 'tcp', host: 'clamav', port: 3310 },
     timeoutMs: 60_000,
     failOpen: false,
   });
-  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://10.0.0.7' }).dms.clamd?.address, { kind: 'tcp', host: '10.0.0.7', port: 3310 });
-  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://[::1]:3311' }).dms.clamd?.address, { kind: 'tcp', host: '::1', port: 3311 });
-  t.deepEqual(loadConfig({ ...dev, CLAMD_ADDRESS: 'unix:/run/clamav/clamd.sock' }).dms.clamd?.address, { kind: 'unix', path: '/run/clamav/clamd.sock' });
-  t.is(loadConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '5000' }).dms.clamd?.timeoutMs, 5000);
+  t.deepEqual(loadDmsConfig({ ...dev, CLAMD_ADDRESS: 'tcp://10.0.0.7' }).dms.clamd?.address, { kind: 'tcp', host: '10.0.0.7', port: 3310 });
+  t.deepEqual(loadDmsConfig({ ...dev, CLAMD_ADDRESS: 'tcp://[::1]:3311' }).dms.clamd?.address, { kind: 'tcp', host: '::1', port: 3311 });
+  t.deepEqual(loadDmsConfig({ ...dev, CLAMD_ADDRESS: 'unix:/run/clamav/clamd.sock' }).dms.clamd?.address, { kind: 'unix', path: '/run/clamav/clamd.sock' });
+  t.is(loadDmsConfig({ ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '5000' }).dms.clamd?.timeoutMs, 5000);
 });
 
 test('a CLAMD_ADDRESS of another syntax, a bad CLAMD_TIMEOUT_MS, and the two without an address refuse the start, naming the variable', (t) => {
@@ -211,18 +229,25 @@ test('a CLAMD_ADDRESS of another syntax, a bad CLAMD_TIMEOUT_MS, and the two wit
     'unix:clamd.sock',
     'unix:',
   ]) {
-    t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: address }), /^CLAMD_ADDRESS must be tcp:\/\/host:port or unix:\/absolute\/path\/clamd\.sock/, address);
+    t.regex(
+      refusal(t, { ...dev, CLAMD_ADDRESS: address }, loadDmsConfig),
+      /^CLAMD_ADDRESS must be tcp:\/\/host:port or unix:\/absolute\/path\/clamd\.sock/,
+      address,
+    );
   }
-  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '10' }), /CLAMD_TIMEOUT_MS must be a whole number from 100/);
-  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_FAIL_OPEN: 'maybe' }), /CLAMD_FAIL_OPEN must be true or false/);
-  t.regex(refusal(t, { ...dev, CLAMD_FAIL_OPEN: 'true' }), /CLAMD_FAIL_OPEN is set but CLAMD_ADDRESS is not/);
-  t.regex(refusal(t, { ...dev, CLAMD_TIMEOUT_MS: '1000' }), /CLAMD_TIMEOUT_MS is set but CLAMD_ADDRESS is not/);
+  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_TIMEOUT_MS: '10' }, loadDmsConfig), /CLAMD_TIMEOUT_MS must be a whole number from 100/);
+  t.regex(refusal(t, { ...dev, CLAMD_ADDRESS: 'tcp://clamav', CLAMD_FAIL_OPEN: 'maybe' }, loadDmsConfig), /CLAMD_FAIL_OPEN must be true or false/);
+  t.regex(refusal(t, { ...dev, CLAMD_FAIL_OPEN: 'true' }, loadDmsConfig), /CLAMD_FAIL_OPEN is set but CLAMD_ADDRESS is not/);
+  t.regex(refusal(t, { ...dev, CLAMD_TIMEOUT_MS: '1000' }, loadDmsConfig), /CLAMD_TIMEOUT_MS is set but CLAMD_ADDRESS is not/);
 });
 
 test('production refuses CLAMD_FAIL_OPEN=true (scans fail closed there); development and test accept it', (t) => {
-  t.regex(refusal(t, { ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }), /CLAMD_FAIL_OPEN=true \(production scans fail closed/);
-  t.false(loadConfig({ ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'false' }).dms.clamd?.failOpen);
+  t.regex(
+    refusal(t, { ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }, loadDmsConfig),
+    /CLAMD_FAIL_OPEN=true \(production scans fail closed/,
+  );
+  t.false(loadDmsConfig({ ...production, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'false' }).dms.clamd?.failOpen);
   for (const APP_ENV of ['development', 'test']) {
-    t.true(loadConfig({ APP_ENV, ...secrets, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }).dms.clamd?.failOpen);
+    t.true(loadDmsConfig({ APP_ENV, ...secrets, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }).dms.clamd?.failOpen);
   }
 });

@@ -16,7 +16,7 @@ import { consoleUrl, CRUD_ROLES, logIn, screenshot, scriptErrorWatch } from './h
 import { createAccount, createBranch, createPartner, createProduct, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 
-/** libs/src/i18n/messages.ts: `record.referenced` in Turkish. */
+/** libs/kit/src/i18n/messages.ts: `record.referenced` in Turkish. */
 const REFERENCED_TR = 'Kayıt başka kayıtlar tarafından kullanılıyor';
 
 let browser: Browser;

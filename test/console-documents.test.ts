@@ -15,8 +15,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
-import { translate } from '@platform/libs/i18n/messages.ts';
+import { SESSION_COOKIE } from '@platform/kit/auth/request-token.ts';
+import { translate } from '@platform/kit/i18n/messages.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { screenshot } from './helpers/console.ts';
@@ -297,7 +297,7 @@ test.serial('a legal hold is set, and a delete is then refused with the platform
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   const refusal = dialog.getByRole('alert');
   await refusal.waitFor();
-  // the platform's 409 SVC-SYS-4004 message (libs/src/i18n/messages.ts, in the console's English)
+  // the platform's 409 SVC-SYS-4004 message (libs/kit/src/i18n/messages.ts, in the console's English)
   t.is(await refusal.textContent(), translate('en', 'file.legalHold'), 'the platform says why, in its words');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
@@ -358,7 +358,7 @@ test.serial('an upload under way is cancelled and stores nothing; a refused type
   await page.getByLabel('Choose files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain words') });
   const refusal = page.getByRole('alert').filter({ hasText: /^Failed: / });
   await refusal.waitFor();
-  // the 415 SVC-SYS-3002 message (libs/src/i18n/messages.ts), after the console's own "Failed: "
+  // the 415 SVC-SYS-3002 message (libs/kit/src/i18n/messages.ts), after the console's own "Failed: "
   t.is(await refusal.textContent(), `Failed: ${translate('en', 'upload.typeNotAllowed')}`);
   await page.getByRole('button', { name: 'Retry: notes.txt' }).waitFor();
   t.deepEqual(await storedState(), stored, 'the refused upload stored nothing');

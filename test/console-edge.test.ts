@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { parseSetCookie } from 'cookie';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { consoleManifest } from '../gateway/src/console/manifest.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { assertErrorBody } from './helpers/error-body.ts';

@@ -6,8 +6,8 @@
  */
 import test from 'ava';
 import { loadSync, type MessageTypeDefinition, type ServiceDefinition as LoadedService } from '@grpc/proto-loader';
-import { apiFields, isScalar, methodNames, offers, type FieldSpec, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
-import { PROTO_DIR, protoFilesOf } from '@platform/libs/grpc/proto-files.ts';
+import { apiFields, isScalar, methodNames, offers, type FieldSpec, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
+import { PROTO_DIR, protoFilesOf } from '@platform/service-kit/grpc/proto-files.ts';
 import { registry } from '../gateway/src/registry.ts';
 
 const loaded = loadSync([...new Set([...protoFilesOf('core'), ...protoFilesOf('bpm'), ...protoFilesOf('dms')])], { includeDirs: [PROTO_DIR] });

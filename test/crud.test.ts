@@ -3,7 +3,7 @@
  * (docs/interface.md#crud, docs/interface.md#entities), over HTTP against the real platform.
  */
 import test from 'ava';
-import { isScalar, keyOf, offers, type Resource } from '@platform/libs/resource/resource.ts';
+import { isScalar, keyOf, offers, type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { adminSession, freshTenant } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';

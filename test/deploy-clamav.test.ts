@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { parseClamdAddress } from '@platform/libs/config/clamd.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
+import { parseClamdAddress } from '@platform/kit/config/clamd.ts';
+import { loadDmsConfig } from '@platform/dms-svc/config.ts';
 import {
   app,
   CLAMAV,
@@ -82,7 +82,7 @@ test("dms-svc's CLAMD_ADDRESS names the clamav Service on 3310, which targets cl
   // the certificates GRPC_TLS_* name exist only in the pod
   const env = Object.fromEntries(Object.entries(config).filter(([name]) => !name.startsWith('GRPC_TLS_')));
   const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32), DATABASE_URL: 'x', REDIS_URL: 'y' };
-  const loaded = loadConfig({ ...env, ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com' });
+  const loaded = loadDmsConfig({ ...env, ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com' });
   t.is(loaded.dms.clamd?.timeoutMs, Number(config.CLAMD_TIMEOUT_MS));
   t.false(loaded.dms.clamd?.failOpen, 'production fails closed');
 });

@@ -9,8 +9,8 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import test from 'ava';
-import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
+import { loadDmsConfig } from '@platform/dms-svc/config.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { sql } from './helpers/db.ts';
 import { sharedWithPassword, upload } from './helpers/files.ts';
@@ -124,10 +124,10 @@ test("the internal ports bind 127.0.0.1 under the launcher's defaults: the file 
 test('INTERNAL_LISTEN_HOST is an IP address, 127.0.0.1 when unset; a Service name or anything else refuses the start', (t) => {
   const base = { ...platform.env };
   delete base.INTERNAL_LISTEN_HOST;
-  t.is(loadConfig(base).internalListenHost, '127.0.0.1');
-  t.is(loadConfig({ ...base, INTERNAL_LISTEN_HOST: '0.0.0.0' }).internalListenHost, '0.0.0.0');
-  t.is(loadConfig({ ...base, INTERNAL_LISTEN_HOST: '::' }).internalListenHost, '::');
+  t.is(loadDmsConfig(base).internalListenHost, '127.0.0.1');
+  t.is(loadDmsConfig({ ...base, INTERNAL_LISTEN_HOST: '0.0.0.0' }).internalListenHost, '0.0.0.0');
+  t.is(loadDmsConfig({ ...base, INTERNAL_LISTEN_HOST: '::' }).internalListenHost, '::');
   for (const host of ['dms-svc', 'localhost', '127.0.0.1:50054', '*']) {
-    t.throws(() => loadConfig({ ...base, INTERNAL_LISTEN_HOST: host }), { message: /INTERNAL_LISTEN_HOST must be an IP address/ }, host);
+    t.throws(() => loadDmsConfig({ ...base, INTERNAL_LISTEN_HOST: host }), { message: /INTERNAL_LISTEN_HOST must be an IP address/ }, host);
   }
 });

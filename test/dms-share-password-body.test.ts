@@ -3,7 +3,7 @@
  * (docs/adr/0061-what-a-request-body-may-be.md: "A JSON body is UTF-8 … bytes that are not UTF-8 are 400 SVC-SYS-2001",
  * "a body that does not decode as its encoding says is 400", "a NUL character or a lone surrogate
  * is 400"; "Share links: public access"). dms-svc reads that body itself (the gateway hands it on
- * unread), with the gateway's reader (libs/src/http/read-json-body.ts). Each such body is 400
+ * unread), with the gateway's reader (libs/kit/src/http/read-json-body.ts). Each such body is 400
  * SVC-SYS-2001, never a judged wrong password: no 403, no PASSWORD_FAIL row, nothing counted by the
  * throttle (the sixth wrong password within 15 minutes would be 429).
  */

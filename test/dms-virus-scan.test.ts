@@ -14,7 +14,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { ROOT_DIR } from '../libs/src/config/config.ts';
+import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
 import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { startClamd, TEST_MARKER, TEST_SIGNATURE_FOUND, type TestClamd } from './helpers/clamd.ts';

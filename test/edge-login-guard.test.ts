@@ -5,7 +5,7 @@
  * POST /api/auth/login belongs to the auth routes.
  */
 import test from 'ava';
-import { createLogger } from '@platform/libs/log/logger.ts';
+import { createLogger } from '@platform/kit/log/logger.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import type { LoginOutcome } from '../gateway/src/limits/login-attempt.ts';
 import { LOGIN_QUEUE_MS, LoginGuard } from '../gateway/src/limits/login-guard.ts';

@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import test from 'ava';
 import ts from 'typescript';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
-import { entityOf } from '@platform/libs/events/outbox.ts';
-import { offers } from '@platform/libs/resource/resource.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+import { entityOf } from '@platform/service-kit/events/outbox.ts';
+import { offers } from '@platform/kit/resource/resource.ts';
 import { EVENT_CATALOGUE, EVENT_TYPES, isEventType } from '@platform/contracts/events.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { tsFiles } from './helpers/module-specifiers.ts';
@@ -51,7 +51,7 @@ interface Written {
 /** The `type` of every `recordEvent(em, {...})` call and every object a resource hook's `event()` returns. */
 function writtenTypes(): Written[] {
   const found: Written[] = [];
-  const files = ['libs/src', 'core-svc/src', 'bpm-svc/src', 'dms-svc/src'].flatMap((dir) => tsFiles(join(ROOT_DIR, dir)));
+  const files = ['libs/kit/src', 'libs/service-kit/src', 'core-svc/src', 'bpm-svc/src', 'dms-svc/src'].flatMap((dir) => tsFiles(join(ROOT_DIR, dir)));
   for (const file of files) {
     if (file.includes('/gen/') || file.includes('/migrations/')) continue;
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);

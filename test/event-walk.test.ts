@@ -5,7 +5,7 @@
  * fields a record shows: "Passwords, hashes and secrets never enter an event".
  */
 import test from 'ava';
-import { apiFields, isScalar, offers, type Resource } from '@platform/libs/resource/resource.ts';
+import { apiFields, isScalar, offers, type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { adminSession, createAccount, freshTenant } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';

@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const GRPC_DEADLINE_MS = 5_000;
 /**
  * "At once": without waiting for any timeout. Every timeout on the way — the gRPC deadline, the
- * connect timeout of the services' pools (libs/src/db/orm.ts) — is 5 s; a refused connection fails in milliseconds, and the
+ * connect timeout of the services' pools (libs/service-kit/src/db/orm.ts) — is 5 s; a refused connection fails in milliseconds, and the
  * gateway sends a read that came back UNAVAILABLE twice more, 100 and 200 ms apart (jittered,
  * gateway/src/retry-policy.ts): measured 89-371 ms in all. A fifth of the 5 s separates the two.
  */

@@ -11,7 +11,7 @@
  * process_start_time_seconds unchanged, the gateway's pid alive) and answers its health.
  */
 import test from 'ava';
-import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
 import { freePort, isAlive } from '../scripts/lib/os-probes.ts';
 import type { Platform } from '../scripts/lib/processes.ts';
 import { createAccount, userWithRoles } from './helpers/factories.ts';

@@ -14,7 +14,7 @@
  * framing is fuzz-multipart.test.ts's, the private ports fuzz-ports.test.ts's.
  */
 import test from 'ava';
-import { apiFields, isScalar, offers, RANGE_KINDS, visibleScalars, type FieldSpec, type Resource } from '@platform/libs/resource/resource.ts';
+import { apiFields, isScalar, offers, RANGE_KINDS, visibleScalars, type FieldSpec, type Resource } from '@platform/kit/resource/resource.ts';
 import { categoryOf } from '../gateway/src/http/path-category.ts';
 import { registry } from '../gateway/src/registry.ts';
 import type { RouteSpec } from '../gateway/src/routes/route.ts';

@@ -4,18 +4,21 @@
  * followed from every file of gateway/src through the repository's own modules (relative paths and
  * `@platform/*` workspace packages, read with the TypeScript compiler API), so a service reached
  * through a library or the contracts is found too; and its package.json names no service package.
+ * What npm installs for it holds no database driver, ORM or bcrypt: those are the service kit's.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 const SERVICES = ['core-svc', 'bpm-svc', 'dms-svc'];
 
 /** The source folder of each workspace package, by its name. */
 const PACKAGES: Record<string, string> = {
-  '@platform/libs': 'libs/src',
+  '@platform/kit': 'libs/kit/src',
+  '@platform/service-kit': 'libs/service-kit/src',
   '@platform/contracts': 'libs/contracts/src',
   '@platform/gateway': 'gateway/src',
   ...Object.fromEntries(SERVICES.map((name) => [`@platform/${name}`, `${name}/src`])),
@@ -88,4 +91,35 @@ test("the gateway's package.json depends on no service package, and on the contr
     [],
   );
   t.true(named.includes('@platform/contracts'));
+});
+
+/** A package the gateway must not install: the database driver, the ORM, bcrypt. */
+const SERVICE_SIDE = /^(pg|bcrypt|@mikro-orm\/.+)$/;
+
+interface LsNode {
+  dependencies?: Record<string, LsNode>;
+}
+
+/** Every package in a tree of `npm ls --json`, each with the chain that installs it. */
+function installed(tree: Record<string, LsNode> | undefined, via: string[] = [], found = new Map<string, string>()): Map<string, string> {
+  for (const [name, node] of Object.entries(tree ?? {})) {
+    const chain = [...via, name];
+    if (!found.has(name)) found.set(name, chain.join(' -> '));
+    installed(node.dependencies, chain, found);
+  }
+  return found;
+}
+
+test("the gateway's installed dependencies hold no pg, MikroORM or bcrypt (npm ls of its workspace)", (t) => {
+  // by name: the path `gateway` would take in gateway/console, a workspace of its own
+  const ls = spawnSync('npm', ['ls', '--workspace', '@platform/gateway', '--all', '--json'], { cwd: ROOT_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  t.is(ls.status, 0, ls.stderr);
+  const root = JSON.parse(ls.stdout) as LsNode;
+  t.deepEqual(Object.keys(root.dependencies ?? {}), ['@platform/gateway'], 'the gateway workspace alone');
+  const packages = installed(root.dependencies);
+  t.true(packages.has('express') && packages.size > 100, `${packages.size} packages read`);
+  t.deepEqual(
+    [...packages].filter(([name]) => SERVICE_SIDE.test(name)).map(([, chain]) => chain),
+    [],
+  );
 });

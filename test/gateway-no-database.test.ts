@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import test from 'ava';
 import ts from 'typescript';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { createAccount, createUser, login } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -46,7 +46,7 @@ test('nothing the gateway loads is a database driver or reads DATABASE_URL', (t)
   const readers = [...files.keys()].filter(namesDatabaseUrl).map((file) => `${chainTo(file)} names DATABASE_URL`);
   // the walk reached the libs and the services' declarations the gateway builds its routes from
   t.true(
-    [...files.keys()].some((file) => rel(file).startsWith('libs/src/')),
+    [...files.keys()].some((file) => rel(file).startsWith('libs/kit/src/')),
     'libs modules were walked',
   );
   t.true(files.size > 100, `${files.size} modules walked`);

@@ -6,12 +6,12 @@
  */
 import test from 'ava';
 import { credentials, type Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { TokenService } from '@platform/libs/auth/jwt.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import { BusinessPartnerServiceClient } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
-import { AuthServiceClient } from '@platform/libs/gen/platform/core/v1/auth.ts';
-import { SessionServiceClient } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { UserProcessServiceClient } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { TokenService } from '@platform/kit/auth/jwt.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import { BusinessPartnerServiceClient } from '@platform/kit/gen/platform/bpm/v1/business_partner.ts';
+import { AuthServiceClient } from '@platform/kit/gen/platform/core/v1/auth.ts';
+import { SessionServiceClient } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { UserProcessServiceClient } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 import { adminSession } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 

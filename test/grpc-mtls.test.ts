@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import { loadServiceConfig } from '@platform/service-kit/config/service-config.ts';
 import { PlatformStartError, retryingTakenPorts, startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { makeCertificates, type CertificateFiles } from './helpers/certificates.ts';
@@ -187,16 +187,19 @@ test('a partial GRPC_TLS_* setting refuses the start, naming what is missing', a
 test("a key that is not the certificate's, a file that cannot be read or is no certificate refuse the configuration, naming the variable", (t) => {
   const base = { APP_ENV: 'test', JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
   const tls = { GRPC_TLS_CA: files.ca, GRPC_TLS_CERT: files.cert, GRPC_TLS_KEY: files.key };
-  t.truthy(loadConfig({ ...base, ...tls }).grpcTls, 'the three files make a TLS setting');
-  t.is(loadConfig(base).grpcTls, undefined, 'none: plaintext');
-  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_KEY: stranger.key }), {
+  t.truthy(loadServiceConfig({ ...base, ...tls }).grpcTls, 'the three files make a TLS setting');
+  t.is(loadServiceConfig(base).grpcTls, undefined, 'none: plaintext');
+  t.throws(() => loadServiceConfig({ ...base, ...tls, GRPC_TLS_KEY: stranger.key }), {
     instanceOf: ConfigError,
     message: /GRPC_TLS_KEY .* is not the private key of GRPC_TLS_CERT/,
   });
-  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CA: join(dir, 'missing.crt') }), {
+  t.throws(() => loadServiceConfig({ ...base, ...tls, GRPC_TLS_CA: join(dir, 'missing.crt') }), {
     instanceOf: ConfigError,
     message: /GRPC_TLS_CA: cannot read .*missing\.crt: ENOENT/,
   });
-  t.throws(() => loadConfig({ ...base, ...tls, GRPC_TLS_CERT: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CERT is not a PEM certificate/ });
-  t.throws(() => loadConfig({ ...base, GRPC_TLS_KEY: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CA, GRPC_TLS_CERT missing/ });
+  t.throws(() => loadServiceConfig({ ...base, ...tls, GRPC_TLS_CERT: files.key }), {
+    instanceOf: ConfigError,
+    message: /GRPC_TLS_CERT is not a PEM certificate/,
+  });
+  t.throws(() => loadServiceConfig({ ...base, GRPC_TLS_KEY: files.key }), { instanceOf: ConfigError, message: /GRPC_TLS_CA, GRPC_TLS_CERT missing/ });
 });

@@ -6,19 +6,19 @@
  * of each service and for the upload.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { canonicalJson } from '@platform/libs/idempotency/fingerprint.ts';
+import { canonicalJson } from '@platform/service-kit/idempotency/fingerprint.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { createAccount, createPartner, freshTenant, unique, userWithRoles, adminSession } from './helpers/factories.ts';
 import { api, platform, type ApiResponse } from './helpers/platform.ts';
-import { createOrm } from '@platform/libs/db/orm.ts';
-import { sweepExpiredKeys } from '@platform/libs/idempotency/idempotency-sweep.ts';
+import { createOrm } from '@platform/service-kit/db/orm.ts';
+import { sweepExpiredKeys } from '@platform/service-kit/idempotency/idempotency-sweep.ts';
 import { entities, migrationsDir, SCHEMA } from '../bpm-svc/src/db.ts';
 import { sql } from './helpers/db.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { storageDir, upload } from './helpers/files.ts';
-import { offers } from '@platform/libs/resource/resource.ts';
+import { offers } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 
 /** A resource of each service: a fresh create body, and how its rows with one body's marker are counted. */

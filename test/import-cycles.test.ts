@@ -20,12 +20,12 @@
  * the few modules every folder reads (db.ts, backends.ts). main.ts importing routes/ and a route
  * importing db.ts is no circle — no module imports one that imports it back — and taking the top as
  * one folder would call it one; a real circle through a top file (routes/ importing app.ts) is still
- * found. The libraries' own folders (libs/src/db, libs/src/crud) are folders like any other.
+ * found. The libraries' own folders (libs/service-kit/src/db, libs/service-kit/src/crud) are folders like any other.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 import { specifiersOf, tsFiles } from './helpers/module-specifiers.ts';
 
 /** A package.json `exports` target: a path, or paths by condition (`import`, `default`, …). */
@@ -201,7 +201,16 @@ function circles(grain: (file: string) => string): { found: string[][]; detail: 
 test('the scope is every package of the repository, read from its package.json', (t) => {
   const read = new Set(files.map((file) => packageOf(file).name));
   t.deepEqual([...read].sort(), packages.map((pkg) => pkg.name).sort(), 'each package has files read');
-  for (const place of ['scripts/lib', 'test/helpers', 'bench/lib', 'gateway/src', 'gateway/console/src', 'libs/src', 'dms-svc/src']) {
+  for (const place of [
+    'scripts/lib',
+    'test/helpers',
+    'bench/lib',
+    'gateway/src',
+    'gateway/console/src',
+    'libs/kit/src',
+    'libs/service-kit/src',
+    'dms-svc/src',
+  ]) {
     t.true(
       files.some((file) => relative(join(ROOT_DIR, place), file).split(sep)[0] !== '..'),
       `${place} is read`,
@@ -241,4 +250,20 @@ test('no folder imports a folder that imports it back', (t) => {
 test('no file imports a file that imports it back', (t) => {
   const { found, detail } = circles((file) => relative(ROOT_DIR, file));
   t.deepEqual(found, [], detail);
+});
+
+test('the packages are layered by runtime: the kit imports no other package of the repository, the service kit only the kit', (t) => {
+  // what every process loads (@platform/kit) holds no database code; what the services share
+  // (@platform/service-kit) reads the kit and nothing above it (libs/README.md)
+  const allowed: Record<string, string[]> = { '@platform/kit': [], '@platform/service-kit': ['@platform/kit'] };
+  const crossing = imports.flatMap(({ from, to }) => {
+    const [source, target] = [packageOf(from).name, packageOf(to).name];
+    const may = allowed[source];
+    return may === undefined || source === target || may.includes(target) ? [] : [`${relative(ROOT_DIR, from)} -> ${relative(ROOT_DIR, to)}`];
+  });
+  t.true(
+    imports.some(({ from }) => packageOf(from).name === '@platform/service-kit'),
+    'the service kit was read',
+  );
+  t.deepEqual(crossing, []);
 });

@@ -4,7 +4,7 @@
  * role and cross-tenant walks run over the registry).
  */
 import test from 'ava';
-import type { OperationSet } from '@platform/libs/resource/resource.ts';
+import type { OperationSet } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 
 // | core | account | full set incl. stats |

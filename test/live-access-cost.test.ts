@@ -2,15 +2,15 @@
  * docs/adr/0062-a-kept-live-access-and-its-access.md: a call whose live access the
  * service keeps reads the access stamp alone, a one-row table, and a get reads it in the same
  * statement as its row. PostgreSQL's plans of the statements the services send (their texts taken
- * from libs/src/auth/access.ts and libs/src/crud/key-read.ts, not copied) show what that costs: the
+ * from libs/service-kit/src/auth/access.ts and libs/service-kit/src/crud/key-read.ts, not copied) show what that costs: the
  * stamp's table (its shards, one page), and for a get the row's index, and no other table; the services' access
  * reader, run here on a connection of its own, shows which calls take that path.
  */
 import test from 'ava';
-import { createOrm } from '@platform/libs/db/orm.ts';
-import { accessReader, STAMP_CHECK, withAccess, type ReadAlong } from '@platform/libs/auth/access.ts';
-import { readAlong } from '@platform/libs/crud/key-read.ts';
-import { resourceRuntime } from '@platform/libs/crud/runtime.ts';
+import { createOrm } from '@platform/service-kit/db/orm.ts';
+import { accessReader, STAMP_CHECK, withAccess, type ReadAlong } from '@platform/service-kit/auth/access.ts';
+import { readAlong } from '@platform/service-kit/crud/key-read.ts';
+import { resourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { entities, migrationsDir, schemas, SCHEMA } from '../bpm-svc/src/db.ts';
 import { STAMP_SHARDS } from '../core-svc/src/access-stamp.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';

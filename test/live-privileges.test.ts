@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { BusinessPartnerServiceClient } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+import { BusinessPartnerServiceClient } from '@platform/kit/gen/platform/bpm/v1/business_partner.ts';
 import { registry } from '../gateway/src/registry.ts';
 import {
   adminSession,

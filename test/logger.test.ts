@@ -1,5 +1,5 @@
 /**
- * The logger every process uses (libs/src/log/logger.ts): JSON lines on stdout, the request id on
+ * The logger every process uses (libs/kit/src/log/logger.ts): JSON lines on stdout, the request id on
  * every line written while serving a request, secret fields redacted and errors scrubbed
  * (docs/adr/0044-logs-are-json-lines-with-an-access.md). Run in a child process, whose stdout is what an operator collects.
  */
@@ -11,8 +11,8 @@ const JWT = 'eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXBhcnQ';
 const HASH = `$2b$10$${'N'.repeat(53)}`;
 
 const script = `
-import { createLogger } from './libs/src/log/logger.ts';
-import { withRequestId } from './libs/src/log/request-id.ts';
+import { createLogger } from './libs/kit/src/log/logger.ts';
+import { withRequestId } from './libs/kit/src/log/request-id.ts';
 const log = createLogger('probe-svc', 'info');
 log.debug('not at info');
 log.info({ port: 1 }, 'listening');

@@ -13,7 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from 'openapi3-ts/oas31';
-import { keyOf, offers } from '@platform/libs/resource/resource.ts';
+import { keyOf, offers } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { gatewayRoutes } from '../gateway/src/routes/table.ts';
 import { adminSession, createAccount, login } from './helpers/factories.ts';

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
 import { staleFiles } from '../scripts/proto-gen.ts';
 import { lockWith, protoFileOf, render, staleProtos } from '../scripts/proto-resources.ts';
@@ -25,7 +25,7 @@ test("each resource's proto and the field-number lock are what the declarations 
   t.deepEqual(staleProtos(), []);
 });
 
-test('libs/src/gen is in step with proto/ (npm run proto:gen regenerates it)', (t) => {
+test('libs/kit/src/gen is in step with proto/ (npm run proto:gen regenerates it)', (t) => {
   t.deepEqual(staleFiles(), []);
 });
 

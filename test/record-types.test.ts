@@ -4,8 +4,8 @@
  * runs `tsc`); the test below only makes them part of the run.
  */
 import test from 'ava';
-import type { RowOf, MessageOf } from '@platform/libs/crud/records.ts';
-import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import type { RowOf, MessageOf } from '@platform/service-kit/crud/records.ts';
+import type { UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 import type { branch } from '@platform/contracts/bpm/branch.ts';
 import type { userInfo } from '@platform/contracts/core/user-info.ts';
 import type { userProcess } from '@platform/contracts/core/user-process.ts';

@@ -7,8 +7,8 @@
  * (`notReference`). A reference field declared without either fails here.
  */
 import test from 'ava';
-import { allFields, isScalar, tableOf, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
-import { foreignKeyName, snake } from '@platform/libs/db/entity-schema.ts';
+import { allFields, isScalar, tableOf, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import { foreignKeyName, snake } from '@platform/service-kit/db/entity-schema.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { sql } from './helpers/db.ts';
 

@@ -1,4 +1,4 @@
-// libs/src/runtime/patches/release-streams.ts, installed through the patches' entry: once a gRPC
+// libs/kit/src/runtime/patches/release-streams.ts, installed through the patches' entry: once a gRPC
 // call has answered, neither its client stream nor its server stream keeps a listener that reaches
 // the call (bench/README.md, "Garbage collection").
 // Real grpc-js over real HTTP/2 on a loopback port.
@@ -7,7 +7,7 @@ import type { Http2Stream } from 'node:http2';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { makeGenericClientConstructor, Server, ServerCredentials, credentials, status, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
-import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
+import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 
 const bytes = { serialize: (value: Buffer) => value, deserialize: (value: Buffer) => value };
 const service: ServiceDefinition = {

@@ -1,16 +1,16 @@
 /**
- * libs/src/grpc/requiring.ts and authorize (libs/src/auth/caller.ts): a method names the role it
+ * libs/service-kit/src/grpc/requiring.ts and authorize (libs/service-kit/src/auth/caller.ts): a method names the role it
  * needs once; the caller's live access is read for that role alone, and the check runs before the
  * method. docs/interface.md#identity: "Missing role: 403 SVC-SYS-1003"; a super user passes every role check.
  * A check of a role the access was not read for would refuse a user who holds it, so it fails the
  * call as a defect (an Error, answered 500 SVC-SYS-5001), for a super user too, where a test finds it.
  */
 import test from 'ava';
-import type { LiveAccess } from '@platform/libs/auth/access.ts';
-import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
+import type { LiveAccess } from '@platform/service-kit/auth/access.ts';
+import { authorize, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 
 const claims: VerifiedClaims = {
   sub: 'clerk',

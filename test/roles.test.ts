@@ -5,7 +5,7 @@
  * public API, the way a client would.
  */
 import test from 'ava';
-import { offers, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
+import { offers, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import {
   adminSession,

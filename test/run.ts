@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
+import { FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR, startPlatform } from '../scripts/lib/processes.ts';
 import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';

@@ -1,5 +1,5 @@
 /**
- * libs/src/runtime/patches/index.ts: the process-wide patches install only on the exact versions
+ * libs/kit/src/runtime/patches/index.ts: the process-wide patches install only on the exact versions
  * they were written for and measured on, all or none; on any other the installer throws, naming
  * the version it installs on and the upstream change that retires the patch
  * (docs/adr/0058-runtime-patches-live-in-one-module.md).
@@ -9,7 +9,7 @@ import { hasSubscribers } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { installedVersions, installRuntimePatches, patchRefusals } from '@platform/libs/runtime/patches/index.ts';
+import { installedVersions, installRuntimePatches, patchRefusals } from '@platform/kit/runtime/patches/index.ts';
 import { ROOT_DIR } from '../scripts/lib/processes.ts';
 
 const EXACT = { node: 'v24.9.0', grpcJs: '1.14.7' };

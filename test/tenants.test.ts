@@ -5,7 +5,7 @@
  * normally in A. The tests of this file take turns, since the statistics count tenant A as a whole.
  */
 import test from 'ava';
-import { offers, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
+import { offers, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import {
   accountOf,

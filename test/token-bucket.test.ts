@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import test from 'ava';
 import type { Redis } from 'ioredis';
-import { createLogger } from '@platform/libs/log/logger.ts';
+import { createLogger } from '@platform/kit/log/logger.ts';
 import { connectRedis } from '../gateway/src/limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../gateway/src/limits/token-bucket.ts';
 import { type RedisServer, redisClient, startRedisServer, uniquePrefix } from './helpers/redis.ts';

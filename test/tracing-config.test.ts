@@ -4,9 +4,9 @@
  * unless OTEL_SERVICE_NAME is set (the SDK then reads it itself).
  */
 import test from 'ava';
-import { defaultServiceName } from '@platform/libs/telemetry/service-name.ts';
-import { tracingEnabled } from '@platform/libs/telemetry/tracing-enabled.ts';
-import { activeSpanIds, flushTracing, traceHeaders, tracingOn } from '@platform/libs/telemetry/trace-bridge.ts';
+import { defaultServiceName } from '@platform/kit/telemetry/service-name.ts';
+import { tracingEnabled } from '@platform/kit/telemetry/tracing-enabled.ts';
+import { activeSpanIds, flushTracing, traceHeaders, tracingOn } from '@platform/kit/telemetry/trace-bridge.ts';
 
 test('tracing is on with OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, off without, blank or disabled', (t) => {
   t.true(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }));

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 
 // the services' and tools' project, and the console's (browser, JSX: gateway/console/tsconfig.json)
 for (const project of ['.', 'gateway/console']) {

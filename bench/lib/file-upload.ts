@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
-import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
+import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
 import { BenchError } from './scenario.ts';
 
 /** One mebibyte. */

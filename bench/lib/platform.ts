@@ -12,7 +12,7 @@ import { createFreshDatabase, resolveTestDatabase } from '../../scripts/lib/test
 import { ROOT_DIR, startPlatform, type Platform } from '../../scripts/lib/processes.ts';
 import { throwawayEnv } from '../../scripts/lib/throwaway-env.ts';
 import { keysUnder, redisAnswers, uniquePrefix, untilRedisUp } from '../../test/helpers/redis.ts';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 import { BenchError, onCleanup } from './scenario.ts';
 
 export interface BenchPlatform {

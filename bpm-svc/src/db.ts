@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { entitySchemas } from '@platform/libs/db/entity-schema.ts';
-import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
-import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
-import { idempotencyEntity } from '@platform/libs/idempotency/idempotency-entity.ts';
+import { entitySchemas } from '@platform/service-kit/db/entity-schema.ts';
+import { tenantCountSchemas } from '@platform/service-kit/db/tenant-count.ts';
+import { outboxEntity } from '@platform/service-kit/events/outbox-entity.ts';
+import { idempotencyEntity } from '@platform/service-kit/idempotency/idempotency-entity.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 
 /** The partner-management service's own PostgreSQL schema. */

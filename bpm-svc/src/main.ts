@@ -1,10 +1,12 @@
-import { main } from '@platform/libs/grpc/service-main.ts';
+import { main } from '@platform/service-kit/grpc/service-main.ts';
+import { loadServiceConfig } from '@platform/service-kit/config/service-config.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register } from './server.ts';
 
 main(
   async () => ({
     name: 'bpm',
+    loadConfig: loadServiceConfig,
     entities,
     migrationsDir,
     register,

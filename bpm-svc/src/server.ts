@@ -1,7 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
-import { registerResources } from '@platform/libs/crud/register-resources.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { registerHistory } from '@platform/libs/history/list-history.ts';
+import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { registerHistory } from '@platform/service-kit/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { accrualHooks } from './resources/accrual/accrual.hooks.ts';

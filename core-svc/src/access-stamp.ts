@@ -3,7 +3,7 @@
  * `stamp`s of `core.access_stamp`'s rows, one of which every transaction that changes what a live
  * access reads moves by one, in that same transaction, as it commits. A service keeps the live
  * access it read with the stamp its statement saw, and uses it again while the stamp it reads is the
- * same (libs/src/auth/access.ts). The rows are shards of one counter: a transaction moves the one of
+ * same (libs/service-kit/src/auth/access.ts). The rows are shards of one counter: a transaction moves the one of
  * its connection (`pg_backend_pid() % SHARDS`), so that changes committed at once on different
  * connections do not queue on one row (each commit holds its row until its WAL is flushed).
  *
@@ -22,7 +22,7 @@
  * a transaction-local setting, and the others find it noted.
  */
 import { BigIntType, EntitySchema, type TriggerDef } from '@mikro-orm/postgresql';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
 import { SCHEMA } from './schema.ts';
 
 /** The shards of the stamp: more than the connections that change privileges at once, and one page. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { hashPassword } from '@platform/libs/auth/password.ts';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import { hashPassword } from '@platform/service-kit/auth/password.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import type { CoreConfig } from './config.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
 
 export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', crProcessId: 1 } as const;
@@ -14,7 +14,7 @@ export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', c
  * once create them once: the unique keys decide. ADMIN_PASSWORD unset: development and test generate
  * one and log it once; production refuses to start, since a password in its logs is a leaked one.
  */
-export async function bootstrap(orm: MikroORM, config: Config, log: Logger): Promise<void> {
+export async function bootstrap(orm: MikroORM, config: CoreConfig, log: Logger): Promise<void> {
   const em = orm.em.fork();
   if ((await em.count(UserInfoEntity, {})) > 0) return;
   if (!config.adminPassword && config.appEnv === 'production') {

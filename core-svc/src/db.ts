@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
-import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
-import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
-import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
-import { idempotencyEntity } from '@platform/libs/idempotency/idempotency-entity.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import { entitySchemas, type Row } from '@platform/service-kit/db/entity-schema.ts';
+import { tenantCountSchemas } from '@platform/service-kit/db/tenant-count.ts';
+import { outboxEntity } from '@platform/service-kit/events/outbox-entity.ts';
+import { idempotencyEntity } from '@platform/service-kit/idempotency/idempotency-entity.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { account } from '@platform/contracts/core/account.ts';
 import { groupMember } from '@platform/contracts/core/group-member.ts';
@@ -94,7 +94,7 @@ export const ExceptionEntity = new EntitySchema<Row>({
 /**
  * The tenants a user holds (docs/interface.md#identity): the accounts its user-process's selects name, while
  * the user-process and the account are active. Login, switch-account and every call's live access
- * (libs/src/auth/access.ts) read it. Declared here so that migration diffs know it.
+ * (libs/service-kit/src/auth/access.ts) read it. Declared here so that migration diffs know it.
  */
 export const UserTenantView = new EntitySchema<Row>({
   name: 'UserTenant',
@@ -118,7 +118,7 @@ export const UserTenantView = new EntitySchema<Row>({
  * The roles a user holds in a tenant (docs/interface.md#identity): the roleCodes of the role-types that
  * group-roles link to the tenant's groups the user is a member of, where group, membership,
  * group-role and role-type are all active. Every service's live access reads it
- * (libs/src/auth/access.ts), and counts it only while the user holds the tenant (`user_tenant`).
+ * (libs/service-kit/src/auth/access.ts), and counts it only while the user holds the tenant (`user_tenant`).
  * Declared here so that migration diffs know it.
  */
 export const UserTenantRoleView = new EntitySchema<Row>({

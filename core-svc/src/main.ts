@@ -1,6 +1,7 @@
 // First: sizes libuv's thread pool (bcrypt runs there) before anything can start it.
-import '@platform/libs/runtime/thread-pool.ts';
-import { main } from '@platform/libs/grpc/service-main.ts';
+import '@platform/service-kit/runtime/thread-pool.ts';
+import { main } from '@platform/service-kit/grpc/service-main.ts';
+import { loadCoreConfig } from './config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
 import { entities, migrationsDir } from './db.ts';
@@ -10,6 +11,7 @@ import { startWebhookDispatcher } from './webhooks/dispatcher.ts';
 main(
   async () => ({
     name: 'core',
+    loadConfig: loadCoreConfig,
     entities,
     migrationsDir,
     register,

@@ -1,16 +1,16 @@
 import type { Server } from '@grpc/grpc-js';
-import type { Config } from '@platform/libs/config/config.ts';
-import { implement, type Runtime } from '@platform/libs/grpc/server.ts';
-import { registerResources } from '@platform/libs/crud/register-resources.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
-import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
+import type { CoreConfig } from './config.ts';
+import { implement, type Runtime } from '@platform/service-kit/grpc/server.ts';
+import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
+import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
+import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
-import { registerHistory } from '@platform/libs/history/list-history.ts';
+import { registerHistory } from '@platform/service-kit/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';
@@ -23,7 +23,7 @@ import { targetCheckedWrites } from './resources/webhook-subscription/target-che
 import { webhookSubscriptionHooks } from './resources/webhook-subscription/webhook-subscription.operations.ts';
 
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource and its history. */
-export function register(server: Server, runtime: Runtime, config: Config): void {
+export function register(server: Server, runtime: Runtime, config: CoreConfig): void {
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));

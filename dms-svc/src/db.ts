@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
-import { entitySchemas, type Row } from '@platform/libs/db/entity-schema.ts';
-import { tenantCountSchemas } from '@platform/libs/db/tenant-count.ts';
-import { outboxEntity } from '@platform/libs/events/outbox-entity.ts';
-import { idempotencyEntity } from '@platform/libs/idempotency/idempotency-entity.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import { entitySchemas, type Row } from '@platform/service-kit/db/entity-schema.ts';
+import { tenantCountSchemas } from '@platform/service-kit/db/tenant-count.ts';
+import { outboxEntity } from '@platform/service-kit/events/outbox-entity.ts';
+import { idempotencyEntity } from '@platform/service-kit/idempotency/idempotency-entity.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { dmsAccountConfig } from '@platform/contracts/dms/dms-account-config.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';

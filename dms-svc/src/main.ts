@@ -1,4 +1,5 @@
-import { main } from '@platform/libs/grpc/service-main.ts';
+import { main } from '@platform/service-kit/grpc/service-main.ts';
+import { loadDmsConfig } from './config.ts';
 import { entities, migrationsDir } from './db.ts';
 import { register, serve } from './server.ts';
 
@@ -6,6 +7,7 @@ import { register, serve } from './server.ts';
 main(
   async () => ({
     name: 'dms',
+    loadConfig: loadDmsConfig,
     entities,
     migrationsDir,
     register,

@@ -1,10 +1,10 @@
 import type { Server } from '@grpc/grpc-js';
-import type { Config } from '@platform/libs/config/config.ts';
-import { resourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { registerResources } from '@platform/libs/crud/register-resources.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { DmsConfig } from './config.ts';
+import { resourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
-import { registerHistory } from '@platform/libs/history/list-history.ts';
+import { registerHistory } from '@platform/service-kit/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
@@ -22,10 +22,10 @@ import { startRetentionJob } from './retention/retention-job.ts';
 import { AdvisoryLocker } from './tus/advisory-locker.ts';
 import { startTusSweep } from './tus/tus-sweep.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
-import { databaseUrlOf } from '@platform/libs/config/database-url.ts';
+import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
 
 /** Registers the document service's gRPC implementations: every resource and its history, the audit chain's check, retention's dry run and run. */
-export function register(server: Server, runtime: Runtime, config: Config): void {
+export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
   registerResources(server, runtime, schemas, dmsResources, {
@@ -43,7 +43,7 @@ export function register(server: Server, runtime: Runtime, config: Config): void
  * retention job (every DMS_RETENTION_INTERVAL_SECONDS) and the sweep of expired resumable uploads
  * (every DMS_TUS_SWEEP_INTERVAL_SECONDS); all stop with the service.
  */
-export async function serve(runtime: Runtime, config: Config) {
+export async function serve(runtime: Runtime, config: DmsConfig) {
   const storage = new FileStorage(config.dms.storageDir);
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);

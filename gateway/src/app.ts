@@ -1,10 +1,10 @@
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/libs/idempotency/idempotency-key.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/kit/idempotency/idempotency-key.ts';
 import express, { type Express, type RequestHandler } from 'express';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
-import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayConfig } from './config.ts';
+import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import type { ExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
 import type { SessionCheck } from './auth/session-check.ts';
 import type { SessionsSeen } from './auth/sessions-seen.ts';
 import type { Backends } from './backends.ts';
@@ -31,7 +31,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
-import { FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
+import { FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
 import { dmsProxy } from './relay/dms-proxy.ts';
 import { downloadRelay } from './relay/download-relay.ts';
 import { dmsFileByteRoutes } from './routes/dms-file-bytes.ts';
@@ -47,7 +47,7 @@ import { consoleManifest } from './console/manifest.ts';
 import { serveConsole } from './console/serve.ts';
 
 export interface GatewayDeps {
-  config: Config;
+  config: GatewayConfig;
   backends: Backends;
   tokens: TokenService;
   sessions: SessionCheck;

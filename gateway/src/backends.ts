@@ -1,12 +1,12 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Channel, Metadata, type status } from '@grpc/grpc-js';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { ServiceName } from '@platform/libs/resource/resource.ts';
-import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
-import type { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
-import { installRuntimePatches } from '@platform/libs/runtime/patches/index.ts';
+import type { GatewayConfig } from './config.ts';
+import type { ServiceName } from '@platform/kit/resource/resource.ts';
+import { channelCredentials } from '@platform/kit/grpc/credentials.ts';
+import type { GrpcLatency } from '@platform/kit/metrics/grpc.metrics.ts';
+import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { retryServiceConfig } from './retry-policy.ts';
-import { tracingOn } from '@platform/libs/telemetry/trace-bridge.ts';
+import { tracingOn } from '@platform/kit/telemetry/trace-bridge.ts';
 import { clientUnaryCall } from './client-unary-call.ts';
 import { unaryCall, type UnaryMethod } from './unary-call.ts';
 
@@ -41,7 +41,7 @@ export class Backends {
   readonly #latency: GrpcLatency | undefined;
 
   /** `latency` times every call() by method and status code (not the health checks). */
-  constructor(config: Config, latency?: GrpcLatency) {
+  constructor(config: GatewayConfig, latency?: GrpcLatency) {
     this.#latency = latency;
     // a call's objects are garbage once it has answered, rather than outliving two scavenges
     installRuntimePatches();
@@ -60,7 +60,7 @@ export class Backends {
       'grpc.enable_retries': 1,
       'grpc.service_config': retryServiceConfig(),
     };
-    // mutual TLS when GRPC_TLS_* is set (libs/src/grpc/credentials.ts), plaintext otherwise
+    // mutual TLS when GRPC_TLS_* is set (libs/kit/src/grpc/credentials.ts), plaintext otherwise
     const channel = channelCredentials(config.grpcTls);
     this.#channels = {
       core: new Channel(config.grpc.core, channel, options),

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { TokenService } from '@platform/libs/auth/jwt.ts';
-import { loadConfig } from '@platform/libs/config/config.ts';
-import { localAddress } from '@platform/libs/config/listen-host.ts';
-import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/libs/runtime/drain.ts';
-import { keepWritesPrivate } from '@platform/libs/runtime/private-files.ts';
-import { reportEventLoopDelay } from '@platform/libs/log/event-loop.ts';
-import { createLogger } from '@platform/libs/log/logger.ts';
-import { flushTracing } from '@platform/libs/telemetry/trace-bridge.ts';
-import { channelCredentials } from '@platform/libs/grpc/credentials.ts';
-import { coreExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
+import { TokenService } from '@platform/kit/auth/jwt.ts';
+import { loadGatewayConfig } from './config.ts';
+import { localAddress } from '@platform/kit/config/listen-host.ts';
+import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/kit/runtime/drain.ts';
+import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
+import { reportEventLoopDelay } from '@platform/kit/log/event-loop.ts';
+import { createLogger } from '@platform/kit/log/logger.ts';
+import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
+import { channelCredentials } from '@platform/kit/grpc/credentials.ts';
+import { coreExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
 import { createApp } from './app.ts';
 import { SessionCheck } from './auth/session-check.ts';
 import { SessionsSeen } from './auth/sessions-seen.ts';
@@ -20,7 +20,7 @@ import { boundBodyReceipt } from './http/receipt-deadline.ts';
 function start(): void {
   // before anything is written: DATA_DIR and what goes in it are the owner's alone (0700 / 0600)
   keepWritesPrivate();
-  const config = loadConfig();
+  const config = loadGatewayConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const log = createLogger('gateway', config.logLevel);
   reportEventLoopDelay('gateway');

@@ -1,8 +1,8 @@
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
 import { OPERATION_TABLES } from '@platform/contracts/operations.ts';
-import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import { crudMethods } from '@platform/kit/resource/crud-methods.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from './registry.ts';
 
 /**

@@ -25,9 +25,9 @@ export const DEFAULT_ENTRIES: Readonly<Record<ServiceName, string>> = {
 
 /**
  * The module each process is started with (`--import`), before its entry: it starts tracing when
- * an OTLP endpoint is configured and does nothing else otherwise (libs/src/telemetry/register.ts).
+ * an OTLP endpoint is configured and does nothing else otherwise (libs/kit/src/telemetry/register.ts).
  */
-export const TELEMETRY_REGISTER = join(ROOT_DIR, 'libs/src/telemetry/register.ts');
+export const TELEMETRY_REGISTER = join(ROOT_DIR, 'libs/kit/src/telemetry/register.ts');
 
 /** The IPC message each process sends (`process.send`) once it serves. */
 export interface ReadyMessage {
@@ -70,7 +70,7 @@ export interface StartPlatformOptions {
   telemetryRegister?: boolean;
   /** Per start phase. Default 60 s. */
   readyTimeoutMs?: number;
-  /** Wait after SIGTERM before SIGKILL. Default 25 s: a process drains for up to 20 s (libs/src/runtime/drain.ts). */
+  /** Wait after SIGTERM before SIGKILL. Default 25 s: a process drains for up to 20 s (libs/kit/src/runtime/drain.ts). */
   stopTimeoutMs?: number;
   /** Called when a child exits after the platform was ready and before stop() was called. */
   onExit?: (name: ServiceName, code: number | null, signal: NodeJS.Signals | null) => void;

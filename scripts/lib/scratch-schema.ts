@@ -4,7 +4,7 @@
  * and the schema-drift test expects to be empty.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createOrm } from '@platform/libs/db/orm.ts';
+import { createOrm } from '@platform/service-kit/db/orm.ts';
 import { withClient } from './pg-client.ts';
 import { createFreshDatabase } from './test-database.ts';
 import { type MigratedService, SERVICES, serviceSchema } from './service-schemas.ts';

@@ -64,7 +64,7 @@ export const TLS_SECRET_NAME = 'platform-grpc-tls';
 export const TLS_VARIABLES = ['GRPC_TLS_CA', 'GRPC_TLS_CERT', 'GRPC_TLS_KEY'] as const;
 /**
  * Who calls each service over gRPC: the gateway, and bpm-svc and dms-svc record unexpected failures
- * in core-svc's exception log (libs/src/grpc/exception-log.ts). Nothing else may.
+ * in core-svc's exception log (libs/kit/src/grpc/exception-log.ts). Nothing else may.
  */
 export const GRPC_CALLERS: Record<GrpcService, string[]> = { 'core-svc': [GATEWAY, 'bpm-svc', 'dms-svc'], 'bpm-svc': [GATEWAY], 'dms-svc': [GATEWAY] };
 /** The ports of DATABASE_URL and REDIS_URL (the secrets.env examples use them; the datastore egress policies allow them). */

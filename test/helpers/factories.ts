@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { sessionCookieOf } from '@platform/libs/auth/request-token.ts';
+import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
 import { api, platform } from './platform.ts';
 
 /** A short unique suffix for codes and names. */

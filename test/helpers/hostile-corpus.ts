@@ -1,9 +1,9 @@
 /**
  * Hostile input for the fuzz test: what a careless or malicious client sends in a path parameter,
  * a query string, a header or a body, and the wrong JSON types of each field kind of a resource
- * declaration (libs/src/resource/resource.ts).
+ * declaration (libs/kit/src/resource/resource.ts).
  */
-import type { FieldSpec } from '@platform/libs/resource/resource.ts';
+import type { FieldSpec } from '@platform/kit/resource/resource.ts';
 
 /** Path parameter values, as they go on the wire (already percent-encoded where they are). */
 export const PATH_VALUES: readonly string[] = [

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ExecutionContext } from 'ava';
 import pg from 'pg';
-import { migrationLockName } from '@platform/libs/db/migration-lock.ts';
+import { migrationLockName } from '@platform/service-kit/db/migration-lock.ts';
 import { withDatabase } from '../../scripts/lib/pg-client.ts';
 import { createFreshDatabase } from '../../scripts/lib/test-database.ts';
 import { ROOT_DIR } from '../../scripts/lib/processes.ts';

@@ -5,8 +5,8 @@
  * declarations, so a new reference is audited without a change here.
  */
 import pg from 'pg';
-import { isScalar, tableOf } from '@platform/libs/resource/resource.ts';
-import { snake } from '@platform/libs/db/entity-schema.ts';
+import { isScalar, tableOf } from '@platform/kit/resource/resource.ts';
+import { snake } from '@platform/service-kit/db/entity-schema.ts';
 import { registry } from '../../gateway/src/registry.ts';
 import { platform } from './platform.ts';
 

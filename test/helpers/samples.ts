@@ -3,7 +3,7 @@
  * walk (crud.test.ts), the role matrix (roles.test.ts) and the cross-tenant matrix
  * (tenants.test.ts). A new resource needs a sample here, and all three then cover it.
  */
-import { apiFields, isScalar, keyOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
+import { apiFields, isScalar, keyOf, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
 import {
   accountFor,
   accountOf,

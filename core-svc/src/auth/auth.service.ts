@@ -1,6 +1,6 @@
-import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import type { Config } from '@platform/libs/config/config.ts';
+import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { CoreConfig } from '../config.ts';
 import { endSession } from '../sessions/session-ended.ts';
 import { changePassword } from './change-password.ts';
 import { login } from './login.ts';
@@ -8,7 +8,7 @@ import { me } from './me.ts';
 import { switchAccount } from './switch-account.ts';
 
 /** Login and the caller's own view of its session (docs/interface.md#auth, docs/interface.md#identity). */
-export function authHandlers(config: Config, tokens: TokenService) {
+export function authHandlers(config: CoreConfig, tokens: TokenService) {
   return {
     login: login(config, tokens),
     me,

@@ -1,5 +1,5 @@
-import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { CoreConfig } from '../config.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 const TIMEOUT_MS = 5_000;
 
@@ -8,7 +8,7 @@ const TIMEOUT_MS = 5_000;
  * with at least the configured score, else 400 SVC-SYS-1005. An unreachable verifier is 503
  * SVC-SYS-5002 (the login is neither accepted nor blamed on the client).
  */
-export async function verifyCaptcha(captcha: NonNullable<Config['captcha']>, token: string | undefined, ip: string): Promise<void> {
+export async function verifyCaptcha(captcha: NonNullable<CoreConfig['captcha']>, token: string | undefined, ip: string): Promise<void> {
   if (!token) throw new DomainError('SVC-SYS-1005', 'captcha.rejected');
   let answer: { success?: unknown; score?: unknown };
   try {

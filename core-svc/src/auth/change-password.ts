@@ -1,18 +1,18 @@
 import { userInfo } from '@platform/contracts/core/user-info.ts';
-import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import { hashPassword, verifyPassword } from '@platform/libs/auth/password.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
-import type { ChangePasswordRequest } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { hashPassword, verifyPassword } from '@platform/service-kit/auth/password.ts';
+import type { CoreConfig } from '../config.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
+import type { ChangePasswordRequest } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { sessionOf } from './token-session.ts';
 
 /**
  * AuthService.ChangePassword: the caller's password replaced once its current one verifies; the
  * token version rises with it, so that every token issued before is no longer live.
  */
-export function changePassword(config: Config): (request: ChangePasswordRequest, ctx: CallContext) => Promise<object> {
+export function changePassword(config: CoreConfig): (request: ChangePasswordRequest, ctx: CallContext) => Promise<object> {
   return async (request, ctx) => {
     const claims = userOf(ctx);
     const { user } = await sessionOf(ctx.em, claims);

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { userInfo } from '@platform/contracts/core/user-info.ts';
 import type { userProcess } from '@platform/contracts/core/user-process.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import type { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 import { UserProcessEntity } from '../db.ts';
 import { selectsOf, type SelectView } from '../resources/user-process/user-process.operations.ts';
 

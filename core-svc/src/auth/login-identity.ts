@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from '@platform/libs/db/prepared.ts';
+import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 import type { SelectView } from '../resources/user-process/user-process.operations.ts';
 import type { Identity, ProcessView, UserView } from './identity.ts';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import type { TokenService, UserClaims } from '@platform/libs/auth/jwt.ts';
-import { verifyPassword } from '@platform/libs/auth/password.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { queryPrepared } from '@platform/libs/db/prepared.ts';
-import { DomainError, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { LoginRequest, LoginResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
-import { isLanguage } from '@platform/libs/i18n/messages.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { TokenService, UserClaims } from '@platform/kit/auth/jwt.ts';
+import { verifyPassword } from '@platform/service-kit/auth/password.ts';
+import type { CoreConfig } from '../config.ts';
+import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
+import { DomainError, invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { LoginRequest, LoginResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
+import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { userProcessView } from './identity.ts';
 import { loginIdentity } from './login-identity.ts';
@@ -28,7 +28,7 @@ const INSERT_SESSION = {
  * a token for that session (docs/interface.md#auth). Every refusal of a user is the same 401
  * SVC-SYS-1002, so that an answer tells nothing of which part was wrong.
  */
-export function login(config: Config, tokens: TokenService): (request: LoginRequest, ctx: CallContext) => Promise<LoginResponse> {
+export function login(config: CoreConfig, tokens: TokenService): (request: LoginRequest, ctx: CallContext) => Promise<LoginResponse> {
   return async (request, ctx) => {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();
     if (!isLanguage(request.languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });

@@ -1,7 +1,7 @@
-import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { UserClaims } from '@platform/libs/auth/jwt.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { UserClaims } from '@platform/kit/auth/jwt.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { MeResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { identityOf, userProcessView, type Identity } from './identity.ts';
 import { rolesHeld } from './roles-held.ts';
 import { sessionOf } from './token-session.ts';

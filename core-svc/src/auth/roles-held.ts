@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from '@platform/libs/db/prepared.ts';
+import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 
 /**
  * Every role code a user holds in a tenant: the roles of `core.user_tenant_role`, the view every
- * service's live access reads its role checks from (libs/src/auth/access.ts), so that what `me`
+ * service's live access reads its role checks from (libs/service-kit/src/auth/access.ts), so that what `me`
  * shows is what those checks find at the same moment. One named statement, one round trip.
  */
 const ROLES_HELD = {

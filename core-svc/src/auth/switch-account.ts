@@ -1,7 +1,7 @@
-import { userOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { TokenService, UserClaims } from '@platform/libs/auth/jwt.ts';
-import { forbidden, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { SwitchAccountRequest, SwitchAccountResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { TokenService, UserClaims } from '@platform/kit/auth/jwt.ts';
+import { forbidden, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { SwitchAccountRequest, SwitchAccountResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { identityOf } from './identity.ts';
 import { meOf } from './me.ts';

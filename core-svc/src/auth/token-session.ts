@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { userInfo } from '@platform/contracts/core/user-info.ts';
-import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import { SessionEntity, UserInfoEntity } from '../db.ts';
 
 /**
  * The user and session rows behind a token. Every call has already been found live (the user
- * active with the token's tokenVersion, the session its own, open and unexpired: libs/src/auth/
+ * active with the token's tokenVersion, the session its own, open and unexpired: libs/service-kit/src/auth/
  * access.ts); rows gone since then are 401 too.
  */
 export async function sessionOf(em: EntityManager, claims: VerifiedClaims): Promise<{ user: RowOf<typeof userInfo>; session: Row }> {

@@ -1,20 +1,20 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import { buildQuery, pageMeta } from '@platform/libs/crud/list-query.ts';
-import type { ScalarField } from '@platform/libs/resource/resource.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { invalidField, notFound, unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import { authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { buildQuery, pageMeta } from '@platform/service-kit/crud/list-query.ts';
+import type { ScalarField } from '@platform/kit/resource/resource.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { invalidField, notFound, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type {
   ExceptionEntry,
   GetExceptionRequest,
   ListExceptionsRequest,
   ListExceptionsResponse,
   RecordExceptionRequest,
-} from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { entryOf, type ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+} from '@platform/kit/gen/platform/core/v1/exception_log.ts';
+import { entryOf, type ExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
-import { isUuid } from '@platform/libs/resource/uuid.ts';
+import { isUuid } from '@platform/kit/resource/uuid.ts';
 
 /** Filters of the exception list (docs/interface.md#sessions-and-logs). */
 const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([

@@ -1,15 +1,15 @@
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { coreAccessSource } from '@platform/libs/auth/access.ts';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { CheckSessionRequest, CheckSessionResponse } from '@platform/libs/gen/platform/core/v1/session.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { coreAccessSource } from '@platform/service-kit/auth/access.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { CheckSessionRequest, CheckSessionResponse } from '@platform/kit/gen/platform/core/v1/session.ts';
 
 /** No role is asked: CheckSession wants the token's user and session, not what it may do. */
 const NO_ROLES: ReadonlySet<string> = new Set();
 
 /**
  * SessionService.CheckSession, for the internal credential only: whether a user token is live now,
- * by the very check every service makes of every call it serves (libs/src/auth/access.ts
+ * by the very check every service makes of every call it serves (libs/service-kit/src/auth/access.ts
  * `coreAccessSource`; none of its own SQL, so it follows that check wherever it goes). A token that
  * does not verify (forged, expired, malformed) is not live. The gateway asks it before an answer of
  * its own on a JWT path (docs/adr/0038-where-a-token-s-session-is-checked.md).

@@ -1,7 +1,7 @@
-import { authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { Statistics } from '@platform/libs/gen/platform/common/v1/common.ts';
-import type { CountSessionsByDayRequest, CountSessionsByDayResponse } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
+import type { Statistics } from '@platform/kit/gen/platform/common/v1/common.ts';
+import type { CountSessionsByDayRequest, CountSessionsByDayResponse } from '@platform/kit/gen/platform/core/v1/session.ts';
 
 /**
  * SessionService.CountSessionsByDay: logins per UTC day over the last `days` days (14 unless said),

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { CreateSessionRequest, Session } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { CoreConfig } from '../config.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
+import type { CreateSessionRequest, Session } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { heldTenant } from '../resources/user-process/user-tenants.ts';
 import { toSession } from './session-view.ts';
@@ -13,7 +13,7 @@ import { toSession } from './session-view.ts';
  * SessionService.CreateSession: a session opened for a user in a tenant it holds, without a login;
  * it lasts the token lifetime unless `expiresAt` says otherwise.
  */
-export function createSession(config: Config): (request: CreateSessionRequest, ctx: CallContext) => Promise<Session> {
+export function createSession(config: CoreConfig): (request: CreateSessionRequest, ctx: CallContext) => Promise<Session> {
   return async (request, ctx) => {
     authorizeOperator(ctx);
     if (!request.userCode) throw invalidField('userCode', 'field.required');

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 
 /**
  * Ends an open session (logout, or `active: false` over the API key) and writes its

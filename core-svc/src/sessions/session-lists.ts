@@ -1,10 +1,10 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import { authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import { buildQuery, pageBounds, pageMeta } from '@platform/libs/crud/list-query.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import type { PageActiveSessionsRequest, PageSessionHistoryRequest, PageSessionsResponse, Session } from '@platform/libs/gen/platform/core/v1/session.ts';
-import type { ScalarField } from '@platform/libs/resource/resource.ts';
+import { authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { buildQuery, pageBounds, pageMeta } from '@platform/service-kit/crud/list-query.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import type { PageActiveSessionsRequest, PageSessionHistoryRequest, PageSessionsResponse, Session } from '@platform/kit/gen/platform/core/v1/session.ts';
+import type { ScalarField } from '@platform/kit/resource/resource.ts';
 import { SessionEntity } from '../db.ts';
 import { toSession } from './session-view.ts';
 

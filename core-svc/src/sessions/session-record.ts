@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { actorOf, authorizeOperator, type CallContext } from '@platform/libs/auth/caller.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import { invalidField, notFound } from '@platform/libs/errors/domain-error.ts';
-import type { GetSessionRequest, Session, UpdateSessionRequest } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { isUuid } from '@platform/libs/resource/uuid.ts';
+import { actorOf, authorizeOperator, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import { invalidField, notFound } from '@platform/kit/errors/domain-error.ts';
+import type { GetSessionRequest, Session, UpdateSessionRequest } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { isUuid } from '@platform/kit/resource/uuid.ts';
 import { SessionEntity } from '../db.ts';
 import { endSession } from './session-ended.ts';
 import { toSession } from './session-view.ts';

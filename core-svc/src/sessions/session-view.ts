@@ -1,5 +1,5 @@
-import type { Row } from '@platform/libs/db/entity-schema.ts';
-import type { Session } from '@platform/libs/gen/platform/core/v1/session.ts';
+import type { Row } from '@platform/service-kit/db/entity-schema.ts';
+import type { Session } from '@platform/kit/gen/platform/core/v1/session.ts';
 
 /** Open: not ended and not past expiresAt (docs/interface.md#sessions-and-logs). */
 function isOpen(row: Row, now = new Date()): boolean {

@@ -1,4 +1,4 @@
-import type { Config } from '@platform/libs/config/config.ts';
+import type { CoreConfig } from '../config.ts';
 import { countSessionsByDay, getSessionStats } from './session-counts.ts';
 import { createSession } from './session-create.ts';
 import { listActiveSessions, pageActiveSessions, pageSessionHistory } from './session-lists.ts';
@@ -9,7 +9,7 @@ import { recordSessionsSeen } from './sessions-seen.ts';
  * Sessions over the API key (docs/interface.md#sessions-and-logs), or from the console for a live
  * super user (authorizeOperator); RecordSessionsSeen is the gateway's alone.
  */
-export function sessionHandlers(config: Config) {
+export function sessionHandlers(config: CoreConfig) {
   return {
     getSession,
     createSession: createSession(config),

@@ -1,7 +1,7 @@
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { RecordSessionsSeenRequest } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { isUuid } from '@platform/libs/resource/uuid.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { RecordSessionsSeenRequest } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { isUuid } from '@platform/kit/resource/uuid.ts';
 
 /** Sessions one RecordSessionsSeen call may carry. */
 const MAX_SEEN = 10_000;

@@ -6,9 +6,9 @@
  * fair between tenants: each gets a share of the attempts in flight, the least busy first.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
-import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
+import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
+import type { WebhookSettings } from '../config.ts';
 import type { AttemptResult } from './send.ts';
 import { nextDelayMs } from './retry-schedule.ts';
 

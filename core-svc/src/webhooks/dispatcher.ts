@@ -10,13 +10,13 @@
  */
 import { TableNotFoundException, type MikroORM } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { WebhookMetrics } from '@platform/libs/metrics/webhook.metrics.ts';
+import type { WebhookSettings } from '../config.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { WebhookMetrics } from '@platform/service-kit/metrics/webhook.metrics.ts';
 import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
 import { fanOutBatch, OUTBOX_SCHEMAS, type FanOut } from './fan-out.ts';
-import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
+import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 
 type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';

@@ -4,7 +4,7 @@
  * the event catalogue (libs/contracts/src/events.ts): one that matches none would never fire
  * (`acrual.*`), so it is refused rather than kept.
  */
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { EVENT_TYPES } from '@platform/contracts/events.ts';
 
 const PATTERN = /^(\*|[a-z][a-z0-9-]*\.(\*|[a-z][a-z0-9-]*))$/;

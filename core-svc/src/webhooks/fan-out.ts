@@ -8,7 +8,7 @@
  * across the schemas of the one database.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { outboxTable } from '@platform/libs/events/outbox-entity.ts';
+import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 import { matches } from './event-types.ts';
 import { disableForOwner, subscribersOf, verdictOf, type Subscriber } from './subscriber-access.ts';
 

@@ -6,7 +6,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
+import type { WebhookSettings } from '../config.ts';
 import { isMetadataHost, refusalOf } from './target-address.ts';
 
 /** The error of a refused target; its message says which address and why. */

@@ -8,7 +8,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
+import type { WebhookSettings } from '../config.ts';
 import { guardedLookup } from './guarded-lookup.ts';
 import { refusalOf } from './target-address.ts';
 

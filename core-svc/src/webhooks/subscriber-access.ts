@@ -9,9 +9,9 @@
  * event, and its deliveries wait until a user sets its status true again and so becomes its owner.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden } from '@platform/libs/errors/domain-error.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
+import { forbidden } from '@platform/kit/errors/domain-error.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { bpmResources } from '@platform/contracts/bpm/index.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';

@@ -6,8 +6,8 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { WebhookSettings } from '../config.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 
 type Settings = Pick<WebhookSettings, 'allowPrivateTargets' | 'allowLoopbackTargets'>;
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
+import { actorOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import { DmsAuditLogEntity } from '../db.ts';
 import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';

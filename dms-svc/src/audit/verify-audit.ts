@@ -1,8 +1,8 @@
-import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { VerifyDmsAuditLogsRequest, VerifyDmsAuditLogsResponse } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
+import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { VerifyDmsAuditLogsRequest, VerifyDmsAuditLogsResponse } from '@platform/kit/gen/platform/dms/v1/dms_audit_log.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { DmsAuditLogEntity } from '../db.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { auditHash, GENESIS_HASH } from './audit-hash.ts';

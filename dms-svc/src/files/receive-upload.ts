@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import { SNIFF_BYTES, storedMimeType } from './stored-mime-type.ts';
 import type { StreamCap } from './tenant-limits.ts';
 import { isFormField, originalNameOf } from './upload-fields.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { notFound } from '@platform/libs/errors/domain-error.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { notFound } from '@platform/kit/errors/domain-error.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { clientAddressOf } from '../http/client-address.ts';

@@ -1,7 +1,7 @@
 import { lstat, opendir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import type { FileStorage } from './storage.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { DmsStorageUsage, GetDmsStorageUsageRequest } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
+import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { DmsStorageUsage, GetDmsStorageUsageRequest } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { limitsOf, reservedBytes } from './tenant-limits.ts';
 

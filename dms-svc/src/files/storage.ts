@@ -20,7 +20,7 @@ export class FileStorage {
   }
 
   async prepare(): Promise<void> {
-    // the owner's alone, as every file in it (libs/src/runtime/private-files.ts)
+    // the owner's alone, as every file in it (libs/kit/src/runtime/private-files.ts)
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 

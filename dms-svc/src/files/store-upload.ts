@@ -1,11 +1,11 @@
 import { rename, unlink } from 'node:fs/promises';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { actorOf, assertTenant } from '@platform/libs/auth/caller.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { changesOf } from '@platform/libs/crud/changes.ts';
-import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
-import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { actorOf, assertTenant } from '@platform/service-kit/auth/caller.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { changesOf } from '@platform/service-kit/crud/changes.ts';
+import { constraintViolation } from '@platform/service-kit/crud/constraint-violation.ts';
+import { keyText, recordEvent } from '@platform/service-kit/events/outbox.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
@@ -14,7 +14,7 @@ import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
 import { releaseUpload } from './upload-reservations.ts';
-import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/libs/idempotency/idempotency.ts';
+import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/service-kit/idempotency/idempotency.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** The upload response (docs/interface.md#files) and, beyond it, the live file of the tenant with the same bytes. */

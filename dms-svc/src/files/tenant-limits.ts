@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 /** A tenant's upload limits from its dms-account-config (docs/interface.md#files); an absent one is no limit. */
 export interface TenantLimits {

@@ -1,6 +1,6 @@
-import { COMMON_FIELDS, type ScalarField } from '@platform/libs/resource/resource.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { COMMON_FIELDS, type ScalarField } from '@platform/kit/resource/resource.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 
 /** The text fields of the upload form besides `file` (docs/interface.md#files), with their declarations. */

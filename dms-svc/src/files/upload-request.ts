@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/libs/idempotency/idempotency-key.ts';
+import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { DmsConfig } from '../config.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/kit/idempotency/idempotency-key.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { callerOf } from '../http/caller.ts';
 import { clientAddressOf } from '../http/client-address.ts';
@@ -18,7 +18,7 @@ import { streamCaps, type StreamCap } from './tenant-limits.ts';
 /** What the multipart upload uses of the file server's parts. */
 export interface UploadDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   files: ResourceRuntime;
   storage: FileStorage;
   /** Scans every upload before storeUpload stores it (NO_SCANNING without CLAMD_ADDRESS). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { lockTenantQuota, quotaExceeded, storageUsed } from './tenant-limits.ts';
 
 /** Who holds an upload: the user that created it, in the tenant it worked in. */

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
-import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
+import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
 
 /** Bytes per read, and reads in flight: a download holds at most 2 MiB of the file in memory (larger reads cost fewer
  * system calls per GiB; bench/file-transfer.ts measured 256 KiB to 2 MiB). */
@@ -10,7 +10,7 @@ const CHUNKS_IN_FLIGHT = 4;
 
 /**
  * Writes bytes `start` to `end` (inclusive) of the file at `path` as the body of `res`, then ends
- * it. The reads go into a ring of reusable buffers (libs/src/io/buffer-ring.ts), each given back
+ * it. The reads go into a ring of reusable buffers (libs/kit/src/io/buffer-ring.ts), each given back
  * when the socket has taken its bytes: no allocation per chunk, so a long download causes no major
  * GCs and no growth in RSS, and the client's pace is the disk's. Resolves once the whole response is
  * written; rejects when it was cut off (the client went away) or the file could not be read.

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { authorize, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
-import { tokenOf } from '@platform/libs/auth/request-token.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { isLanguage, languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
+import { authorize, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
+import { tokenOf } from '@platform/kit/auth/request-token.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { isLanguage, languageFromHeader, type Language } from '@platform/kit/i18n/messages.ts';
 
 /** Accept-Language first, then the login's language (docs/interface.md#errors). */
 export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims): Language {

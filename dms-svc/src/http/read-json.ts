@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readJsonBody } from '@platform/libs/http/read-json-body.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { readJsonBody } from '@platform/kit/http/read-json-body.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 
 /**
  * A small JSON object body of a public request, read here since the gateway proxies such paths
- * untouched, under the rules of every JSON body of the platform (libs/src/http/read-json-body.ts:
+ * untouched, under the rules of every JSON body of the platform (libs/kit/src/http/read-json-body.ts:
  * UTF-8 `application/json` only, Content-Encoding decoded or refused, storable strings, over `limit`
  * bytes 413 SVC-SYS-3001); anything but an object is 400 SVC-SYS-2001.
  */

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { httpStatusOf } from '@platform/libs/errors/codes.ts';
-import { toDomainError } from '@platform/libs/errors/to-domain-error.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { translate, type Language } from '@platform/libs/i18n/messages.ts';
-import { scrubSecrets } from '@platform/libs/log/redaction.ts';
-import { currentRequestId } from '@platform/libs/log/request-id.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { httpStatusOf } from '@platform/kit/errors/codes.ts';
+import { toDomainError } from '@platform/service-kit/errors/to-domain-error.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { translate, type Language } from '@platform/kit/i18n/messages.ts';
+import { scrubSecrets } from '@platform/kit/log/redaction.ts';
+import { currentRequestId } from '@platform/kit/log/request-id.ts';
 import { languageOfRequest } from './caller.ts';
 
 /** A JSON answer. */

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The service's outbox (libs/src/events/outbox-entity.ts, docs/adr/0076-events-a-transactional-outbox.md). */
+/** The service's outbox (libs/service-kit/src/events/outbox-entity.ts, docs/adr/0076-events-a-transactional-outbox.md). */
 export class Migration20261127055959_outbox extends Migration {
 
   override name = 'Migration20261127055959_outbox';

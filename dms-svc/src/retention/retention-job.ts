@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/libs/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';

@@ -1,17 +1,17 @@
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { findVisible } from '@platform/libs/crud/key-read.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { findVisible } from '@platform/service-kit/crud/key-read.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type {
   DryRunDmsRetentionPolicyRequest,
   DryRunDmsRetentionPolicyResponse,
   RunDmsRetentionRequest,
   RunDmsRetentionResponse,
   SweepDmsStorageResponse,
-} from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+} from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { dmsRetentionPolicy } from '@platform/contracts/dms/dms-retention-policy.ts';

@@ -1,10 +1,10 @@
 import { unlink } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { AuditAction } from '@platform/contracts/dms/dms-audit-log.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import { policyCandidates, purgeCandidates } from './candidates.ts';
 
 /** Files one transaction claims and acts on. */

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Config } from '@platform/libs/config/config.ts';
-import { portOf } from '@platform/libs/config/config.ts';
-import { drainHttpServer } from '@platform/libs/runtime/drain.ts';
-import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/libs/log/request-id.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { DomainError, forbidden } from '@platform/libs/errors/domain-error.ts';
-import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { HttpLatency, UNMATCHED_ROUTE } from '@platform/libs/metrics/http.metrics.ts';
+import type { DmsConfig } from '../config.ts';
+import { portOf } from '@platform/kit/config/env.ts';
+import { drainHttpServer } from '@platform/kit/runtime/drain.ts';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestId } from '@platform/kit/log/request-id.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { DomainError, forbidden } from '@platform/kit/errors/domain-error.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { HttpLatency, UNMATCHED_ROUTE } from '@platform/kit/metrics/http.metrics.ts';
 import type { DownloadSigner } from '../files/download-signature.ts';
 import { signedDownload } from '../files/signed-download.ts';
 import type { FileStorage } from '../files/storage.ts';
@@ -26,7 +26,7 @@ const SHARE_PASSWORD = /^\/api\/dms-share-link\/public\/([^/?]*)\/validate-passw
 
 export interface FileServerDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   files: ResourceRuntime;
   storage: FileStorage;
   signer: DownloadSigner;
@@ -49,7 +49,7 @@ export interface FileServerDeps {
  * new id), for its log lines and exception entry.
  *
  * It answers the gateway only: before anything else, every request must carry the gateway's
- * credential (FILE_PORT_CREDENTIAL_HEADER, libs/src/auth/file-port-credential.ts), else 403
+ * credential (FILE_PORT_CREDENTIAL_HEADER, libs/kit/src/auth/file-port-credential.ts), else 403
  * SVC-SYS-1003 and its body is dropped unread. So nothing a request that did not come through the
  * gateway says is believed — X-Forwarded-For included (http/client-address.ts) — and the gateway's
  * filter chain (IP filter, rate limits, the share-password throttle) cannot be walked around. It

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import type { ClamdAddress } from '@platform/libs/config/clamd.ts';
-import { clamdAddressText } from '@platform/libs/config/clamd.ts';
+import type { ClamdAddress } from '@platform/kit/config/clamd.ts';
+import { clamdAddressText } from '@platform/kit/config/clamd.ts';
 
 /** clamd's verdict on a stream it read to its end. */
 export type ClamdVerdict = { infected: false } | { infected: true; signature: string };

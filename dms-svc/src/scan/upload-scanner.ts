@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { ClamdSettings } from '@platform/libs/config/clamd.ts';
-import { clamdAddressText } from '@platform/libs/config/clamd.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import { currentRequestId } from '@platform/libs/log/request-id.ts';
+import type { ClamdSettings } from '@platform/kit/config/clamd.ts';
+import { clamdAddressText } from '@platform/kit/config/clamd.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import { currentRequestId } from '@platform/kit/log/request-id.ts';
 import { ClamdFailure, clamdScan } from './clamd-client.ts';
 import { ScanMetrics } from './scan.metrics.ts';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 /** A share link that may be used now, with what its file's download sends. */
 export interface OpenLink {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { sendFile } from '../files/send-file.ts';
 import type { PublicShareDeps } from './deps.ts';

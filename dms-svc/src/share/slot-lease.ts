@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { renewSlot } from './download-slot.ts';
 
 /** A download's hold on its slot while its bytes flow. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { verifyPassword } from '@platform/libs/auth/password.ts';
-import { translate } from '@platform/libs/i18n/messages.ts';
+import { verifyPassword } from '@platform/service-kit/auth/password.ts';
+import { translate } from '@platform/kit/i18n/messages.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import { languageOfRequest } from '../http/caller.ts';
 import { onlyString, readJsonObject } from '../http/read-json.ts';

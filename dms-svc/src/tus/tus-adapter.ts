@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@tus/server';
 import type { Locker, Upload } from '@tus/utils';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { releaseUpload } from '../files/upload-reservations.ts';
 import type { HashingFileStore } from './hashing-file-store.ts';
 import { domainErrorOfTus } from './tus-errors.ts';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Upload } from '@tus/utils';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { ReceivedUpload } from '../files/receive-upload.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { storedMimeTypeOfFile } from '../files/stored-mime-type.ts';

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Uid } from '@tus/utils';
-import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { TUS_CONTENT_TYPE } from '@platform/libs/errors/codes.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-import { claimKey, idempotencyTableOf, idempotentRequestOf, keepAnswer, type IdempotentRequest } from '@platform/libs/idempotency/idempotency.ts';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/libs/idempotency/idempotency-key.ts';
+import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { DmsConfig } from '../config.ts';
+import { TUS_CONTENT_TYPE } from '@platform/kit/errors/codes.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
+import { claimKey, idempotencyTableOf, idempotentRequestOf, keepAnswer, type IdempotentRequest } from '@platform/service-kit/idempotency/idempotency.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { limitsOf, tooLarge, typeNotAllowed, type TenantLimits } from '../files/tenant-limits.ts';
 import { formValues, originalNameOf } from '../files/upload-fields.ts';
@@ -29,7 +29,7 @@ export interface Creation {
  * The upload id is chosen here, so that the reservation and the kept answer name it; a repeat of a
  * claimed key is a replay of the upload it named.
  */
-export async function checkCreation(config: Config, req: IncomingMessage, ctx: CallContext): Promise<Creation> {
+export async function checkCreation(config: DmsConfig, req: IncomingMessage, ctx: CallContext): Promise<Creation> {
   if (req.headers['upload-defer-length'] !== undefined) throw invalidField('Upload-Defer-Length');
   const lengthText = req.headers['upload-length'];
   if (typeof lengthText !== 'string' || !WHOLE_NUMBER.test(lengthText)) throw invalidField('Upload-Length');

@@ -1,6 +1,6 @@
 import { ERRORS } from '@tus/utils';
-import { DomainError, invalidField, notFound } from '@platform/libs/errors/domain-error.ts';
-import { TUS_CONTENT_TYPE } from '@platform/libs/errors/codes.ts';
+import { DomainError, invalidField, notFound } from '@platform/kit/errors/domain-error.ts';
+import { TUS_CONTENT_TYPE } from '@platform/kit/errors/codes.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { tooLarge } from '../files/tenant-limits.ts';
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TUS_RESUMABLE } from '@tus/utils';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import { TUS_VERSION } from '@platform/libs/errors/codes.ts';
-import { DomainError, notFound } from '@platform/libs/errors/domain-error.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
-import type { Config } from '@platform/libs/config/config.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import { TUS_VERSION } from '@platform/kit/errors/codes.ts';
+import { DomainError, notFound } from '@platform/kit/errors/domain-error.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
+import type { DmsConfig } from '../config.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { callerOf } from '../http/caller.ts';
 import { sendFailure } from '../http/respond.ts';
@@ -19,7 +19,7 @@ import { checkPatchHeaders, TUS_PATH, UPLOAD_ID } from './tus-protocol.ts';
 /** What the gate uses: the service's runtime and settings, the uploads' store, and tus behind it. */
 export interface TusGateDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   store: HashingFileStore;
   adapter: TusAdapter;
 }

@@ -1,6 +1,6 @@
 import { Metadata } from '@tus/utils';
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import type { UploadOwner } from '../files/upload-reservations.ts';
 import { isFormField } from '../files/upload-fields.ts';
 

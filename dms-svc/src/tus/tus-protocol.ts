@@ -3,8 +3,8 @@
  * upload ids, the answer headers the service adds, and the request headers it checks itself.
  */
 import type { IncomingMessage } from 'node:http';
-import { TUS_CONTENT_TYPE } from '@platform/libs/errors/codes.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import { TUS_CONTENT_TYPE } from '@platform/kit/errors/codes.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 
 /** The creation path; an upload's is `${TUS_PATH}/<id>`. The gateway's public path, so a relative Location is the client's. */
 export const TUS_PATH = '/api/dms-file/tus';

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/libs/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/libs/runtime/periodic-job.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import { releaseExpired, releaseUpload } from '../files/upload-reservations.ts';
 import type { HashingFileStore } from './hashing-file-store.ts';
 import { FILE_ID } from './tus-metadata.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { SNIFF_BYTES, storedMimeTypeOfFile } from '../files/stored-mime-type.ts';
 import { limitsOf, typeNotAllowed } from '../files/tenant-limits.ts';
 import { formValues } from '../files/upload-fields.ts';

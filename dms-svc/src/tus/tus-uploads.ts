@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Locker } from '@tus/utils';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import type { Runtime } from '@platform/libs/grpc/server.ts';
+import type { DmsConfig } from '../config.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
 import { HashingFileStore } from './hashing-file-store.ts';
@@ -17,7 +17,7 @@ const TUS_DIR = '.tus';
 
 export interface TusDeps {
   runtime: Runtime;
-  config: Config;
+  config: DmsConfig;
   files: ResourceRuntime;
   storage: FileStorage;
   locker: Locker;

@@ -1,6 +1,6 @@
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
 import type { Backends } from '../backends.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
-import type { SessionSeen } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { SessionSeen } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import type { Backends } from '../backends.ts';
 
 /** Sessions one RecordSessionsSeen call carries at most (core-svc's limit). */

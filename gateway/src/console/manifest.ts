@@ -8,7 +8,7 @@ import {
   type Resource,
   type ScalarField,
   type ServiceName,
-} from '@platform/libs/resource/resource.ts';
+} from '@platform/kit/resource/resource.ts';
 
 /** The console's menu group of each service's resources. */
 const GROUPS: Readonly<Record<ServiceName, ConsoleGroup>> = { core: 'core', bpm: 'partners', dms: 'documents' };

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { ConsoleFile } from './files.ts';
 import type { ConsoleCsrf } from './csrf.ts';
 

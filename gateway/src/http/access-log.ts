@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Logger } from '@platform/libs/log/logger.ts';
-import { REQUEST_ID_HEADER, requestIdFrom } from '@platform/libs/log/request-id.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
+import { REQUEST_ID_HEADER, requestIdFrom } from '@platform/kit/log/request-id.ts';
 import { stateOf } from './context.ts';
 
 declare module 'node:http' {

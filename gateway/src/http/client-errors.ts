@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { Language } from '@platform/libs/i18n/messages.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { errorBody } from './errors.ts';
 
 /** What Node's HTTP parser refused, as a status and the error of docs/interface.md#errors. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
-import type { VerifiedClaims } from '@platform/libs/auth/jwt.ts';
+import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
-import { languageFromHeader, type Language } from '@platform/libs/i18n/messages.ts';
+import { languageFromHeader, type Language } from '@platform/kit/i18n/messages.ts';
 import { categoryOf, type PathCategory } from './path-category.ts';
 
 /** What the filter chain learns of a request, kept in res.locals. */

@@ -4,8 +4,8 @@
  * serialisation of it. Tags are compared weakly (RFC 9110 §8.8.3.2), `W/` ignored, for If-Match as for
  * If-None-Match.
  */
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { Precondition } from '@platform/libs/gen/platform/common/v1/common.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { Precondition } from '@platform/kit/gen/platform/common/v1/common.ts';
 
 /** Largest version a record can have (an int32 column). */
 const MAX_VERSION = 2147483647;

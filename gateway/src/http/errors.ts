@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ERRORS, httpStatusOf } from '@platform/libs/errors/codes.ts';
-import { DomainError, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
-import type { ExceptionRecorder } from '@platform/libs/grpc/exception-log.ts';
-import { translate, type Language } from '@platform/libs/i18n/messages.ts';
-import { scrubSecrets } from '@platform/libs/log/redaction.ts';
+import { ERRORS, httpStatusOf } from '@platform/kit/errors/codes.ts';
+import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
+import type { ExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
+import { translate, type Language } from '@platform/kit/i18n/messages.ts';
+import { scrubSecrets } from '@platform/kit/log/redaction.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
-import { requestError } from '@platform/libs/http/request-errors.ts';
+import { requestError } from '@platform/kit/http/request-errors.ts';
 
 /** The error body of docs/interface.md#errors: status, error_code, message in `lang`, refId on 5xx. */
 export function errorBody(lang: Language, error: DomainError): Record<string, string> {

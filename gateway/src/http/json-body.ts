@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
-import { checkJson, jsonParser } from '@platform/libs/http/json-rules.ts';
+import { checkJson, jsonParser } from '@platform/kit/http/json-rules.ts';
 import { jsonTypeOnly } from './json-type.ts';
 
 /**
- * Reads a JSON body (libs/src/http/json-rules.ts: body-parser's json, up to `limit` bytes, gzip /
+ * Reads a JSON body (libs/kit/src/http/json-rules.ts: body-parser's json, up to `limit` bytes, gzip /
  * deflate / br decoded) and checks it once for what no route should have to think of; dms-svc
  * applies the same rules to the one JSON body it reads itself (validate-password):
  *

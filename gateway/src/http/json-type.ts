@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,4 +1,4 @@
-import type { PageMeta } from '@platform/libs/gen/platform/common/v1/common.ts';
+import type { PageMeta } from '@platform/kit/gen/platform/common/v1/common.ts';
 
 /**
  * The interface's PageResponse (docs/interface.md#lists): the page's items, already as JSON, and

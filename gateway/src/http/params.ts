@@ -1,4 +1,4 @@
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 /**
  * A record id in a path or query parameter: a positive whole number, else 400 SVC-SYS-2001 naming

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { idParam } from './params.ts';
 import type { ParamKind, QuerySpec } from '@platform/contracts/operation.ts';
 

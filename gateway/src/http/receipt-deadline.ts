@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { languageFromHeader } from '@platform/kit/i18n/messages.ts';
 import { rawErrorAnswer } from './client-errors.ts';
 
 /** Cancels a request's total body deadline, kept on the request by `boundBodyReceipt`. */

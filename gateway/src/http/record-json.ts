@@ -1,7 +1,7 @@
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-import { apiFields, isScalar, type FieldSpec, type Resource, type ScalarField } from '@platform/libs/resource/resource.ts';
-import type { PageRequest, Sort } from '@platform/libs/gen/platform/common/v1/common.ts';
-import { SortDirection } from '@platform/libs/gen/platform/common/v1/common.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
+import { apiFields, isScalar, type FieldSpec, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import type { PageRequest, Sort } from '@platform/kit/gen/platform/common/v1/common.ts';
+import { SortDirection } from '@platform/kit/gen/platform/common/v1/common.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { UNMATCHED_ROUTE } from '@platform/libs/metrics/http.metrics.ts';
+import { UNMATCHED_ROUTE } from '@platform/kit/metrics/http.metrics.ts';
 import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 
 /**

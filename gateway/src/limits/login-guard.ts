@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { Language } from '@platform/libs/i18n/messages.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import { clientKey } from './client-key.ts';
 import { LoginAttempt, type LoginOutcome, type LoginRefusal } from './login-attempt.ts';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER, LOGIN_GUARD, LOGIN_WINDOW_SECONDS, type PasswordGuardKind } from './password-guard-kinds.ts';

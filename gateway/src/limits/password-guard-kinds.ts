@@ -2,7 +2,7 @@
  * What the password guards count and say (docs/interface.md#limits): their limits, and the refusals
  * of the login guard and of the share-link password guard in every language.
  */
-import type { Language } from '@platform/libs/i18n/messages.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
 
 /** Wrong passwords for one userCode from one address within LOGIN_WINDOW_SECONDS before logins of it are refused (docs/interface.md#limits). */
 export const LOGIN_FAILURES_PER_USER = 5;

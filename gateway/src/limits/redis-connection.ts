@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 
 /** Longest wait for Redis on a request before the in-memory insurance answers instead. */
 export const REDIS_COMMAND_TIMEOUT_MS = 200;

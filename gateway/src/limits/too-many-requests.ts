@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Language } from '@platform/libs/i18n/messages.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
 import { languageOf } from '../http/context.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
-import { GrpcLatency } from '@platform/libs/metrics/grpc.metrics.ts';
-import { HttpLatency } from '@platform/libs/metrics/http.metrics.ts';
-import { createMetricsRegistry } from '@platform/libs/metrics/registry.ts';
+import { GrpcLatency } from '@platform/kit/metrics/grpc.metrics.ts';
+import { HttpLatency } from '@platform/kit/metrics/http.metrics.ts';
+import { createMetricsRegistry } from '@platform/kit/metrics/registry.ts';
 
 /**
  * The gateway's Prometheus metrics, served on the management port only

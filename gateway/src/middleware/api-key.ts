@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { ConsoleCsrf } from '../console/csrf.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
 import { isConsoleOperatorCall } from './console-operator.ts';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { parseCookie } from 'cookie';
-import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { SESSION_COOKIE } from '@platform/kit/auth/request-token.ts';
 import type { ConsoleCsrf } from '../console/csrf.ts';
 
 /** The operator paths a super user may call from the console in place of the API key: sessions and the exception log. */

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /**

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { RequestHandler } from 'express';
-import { ConfigError } from '@platform/libs/config/config-error.ts';
-import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import { languageFromHeader } from '@platform/kit/i18n/messages.ts';
 import { clientIp } from '../http/context.ts';
 
 export interface IpFilterSettings {

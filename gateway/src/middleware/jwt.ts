@@ -1,14 +1,14 @@
 import type { RequestHandler } from 'express';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { tokenOf } from '@platform/libs/auth/request-token.ts';
-import { unauthenticated } from '@platform/libs/errors/domain-error.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import { tokenOf } from '@platform/kit/auth/request-token.ts';
+import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
 
 /**
  * On JWT paths: an HS512 token that verifies and has not expired, else 401 SVC-SYS-1001. Whether
  * its user and session are still live (tokenVersion, sid) is not read here: every service reads
- * that itself, with the caller's live access, on every call it serves (libs/src/auth/access.ts), so
+ * that itself, with the caller's live access, on every call it serves (libs/service-kit/src/auth/access.ts), so
  * a read here would only repeat it. An answer the gateway gives without a service asks core-svc
  * first (http/errors.ts), so that a revoked token gets 401 there too. The session is noted as seen (its
  * lastSeenAt; core moves only open sessions').

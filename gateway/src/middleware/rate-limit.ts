@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Config } from '@platform/libs/config/config.ts';
-import type { Language } from '@platform/libs/i18n/messages.ts';
-import type { Logger } from '@platform/libs/log/logger.ts';
+import type { GatewayConfig } from '../config.ts';
+import type { Language } from '@platform/kit/i18n/messages.ts';
+import type { Logger } from '@platform/kit/log/logger.ts';
 import type { GatewayMetrics } from '../metrics/gateway.metrics.ts';
 import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';
@@ -80,7 +80,7 @@ export interface RateLimiting {
  * The gateway's limits from the configuration: Redis-backed (REDIS_URL, shared by every gateway
  * process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in memory only.
  */
-export function createRateLimiting(config: Config, log: Logger, metrics?: GatewayMetrics): RateLimiting {
+export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?: GatewayMetrics): RateLimiting {
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, 'gateway-rate-limit') : undefined;
   // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });

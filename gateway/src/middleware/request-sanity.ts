@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 
 /**
  * What X-Project-Code may hold: printable ASCII, at most 100 characters (the column that keeps it).

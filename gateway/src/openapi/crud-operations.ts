@@ -1,7 +1,7 @@
 import type { HeaderObject } from 'openapi3-ts/oas31';
-import type { Resource } from '@platform/libs/resource/resource.ts';
-import { crudMethods } from '@platform/libs/resource/crud-methods.ts';
-import { keyOf } from '@platform/libs/resource/resource.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
+import { crudMethods } from '@platform/kit/resource/crud-methods.ts';
+import { keyOf } from '@platform/kit/resource/resource.ts';
 import type { CrudRouteTable } from '../routes/crud.ts';
 import { REPLAYED } from '../routes/replayed-header.ts';
 import type { OperationDoc } from './operation.ts';

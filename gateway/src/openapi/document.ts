@@ -1,5 +1,5 @@
 import type { OpenAPIObject, PathsObject } from 'openapi3-ts/oas31';
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { crudRouteTable } from '../routes/crud.ts';
 import type { RouteSpec } from '../routes/route.ts';
 import { crudOperationDocs } from './crud-operations.ts';

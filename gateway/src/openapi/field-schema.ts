@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import type { ScalarField } from '@platform/libs/resource/resource.ts';
-import { DECIMAL, maxLengthOf } from '@platform/libs/crud/values.ts';
+import type { ScalarField } from '@platform/kit/resource/resource.ts';
+import { DECIMAL, maxLengthOf } from '@platform/kit/resource/values.ts';
 
 /** A decimal as the platform returns it: at least two decimals, at most four (docs/interface.md#records). */
 const DECIMAL_OUT = '^-?\\d{1,15}\\.\\d{2,4}$';
@@ -8,7 +8,7 @@ const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 const INT64 = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
 /**
- * The JSON Schema of one declared field (libs/src/resource/resource.ts) as a client sends it (`in`) or
+ * The JSON Schema of one declared field (libs/kit/src/resource/resource.ts) as a client sends it (`in`) or
  * reads it (`out`). The JSON types are the gateway's (docs/adr/0002-field-rules-immutable-keys-strict.md: integers are safe-integer JSON
  * numbers, a decimal is a string on the way out and a string or number on the way in).
  *

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { ROOT_DIR } from '@platform/libs/config/config.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 
 /** One field of a proto message as the API document needs it: its JSON name, type and comment. */
 export interface ProtoField {

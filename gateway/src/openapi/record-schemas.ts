@@ -8,7 +8,7 @@ import {
   type Resource,
   type StringListField,
   type ScalarField,
-} from '@platform/libs/resource/resource.ts';
+} from '@platform/kit/resource/resource.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
@@ -31,7 +31,7 @@ export const schemaNames = (resource: Resource) => ({
 });
 
 /**
- * The record schemas of one resource, from its declaration (libs/src/resource/resource.ts) with the
+ * The record schemas of one resource, from its declaration (libs/kit/src/resource/resource.ts) with the
  * proto comments as descriptions:
  * - the record as read (`Branch`): every shown field, always present, null where unset; write-only
  *   fields never appear;

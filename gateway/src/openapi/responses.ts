@@ -1,5 +1,5 @@
 import type { HeaderObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERRORS, OWN_STATUS_ERRORS } from '@platform/libs/errors/codes.ts';
+import { ERRORS, OWN_STATUS_ERRORS } from '@platform/kit/errors/codes.ts';
 import { ref } from './shared-schemas.ts';
 
 /** The error statuses the gateway's routes answer with, by component name. */

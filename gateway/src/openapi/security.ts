@@ -1,6 +1,6 @@
 import type { SecurityRequirementObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import { API_KEY_HEADER } from '../middleware/api-key.ts';
-import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { SESSION_COOKIE } from '@platform/kit/auth/request-token.ts';
 import { categoryOf } from '../http/path-category.ts';
 
 /** The three credentials of docs/interface.md#authentication. */

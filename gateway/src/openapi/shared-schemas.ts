@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/libs/resource/resource.ts';
-import { ERRORS } from '@platform/libs/errors/codes.ts';
+import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit/resource/resource.ts';
+import { ERRORS } from '@platform/kit/errors/codes.ts';
 import { EXCEPTION_FIELDS, SESSION_FIELDS } from '../routes/sessions.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';

@@ -1,8 +1,8 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
 import { sendOwnError } from '../http/errors.ts';

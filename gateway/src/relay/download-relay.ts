@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import type { Request, Response } from 'express';
-import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/libs/auth/file-port-credential.ts';
-import { portOf } from '@platform/libs/config/config.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { BufferRing } from '@platform/libs/io/buffer-ring.ts';
-import { traceHeaders } from '@platform/libs/telemetry/trace-bridge.ts';
+import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
+import { portOf } from '@platform/kit/config/env.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
+import { traceHeaders } from '@platform/kit/telemetry/trace-bridge.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
@@ -42,7 +42,7 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'proxy-connection', 't
  * a client sent is dropped with the hop-by-hop fields).
  *
  * The answer is read with the socket's `onread` into a ring of reusable buffers
- * (libs/src/io/buffer-ring.ts), each written to the client as read and reused once the client's
+ * (libs/kit/src/io/buffer-ring.ts), each written to the client as read and reused once the client's
  * socket has taken it; reading pauses while every buffer is on its way, so the client's pace sets
  * dms-svc's. node:http's client would allocate two buffers per 64 KiB read (the socket's and the
  * parser's copy of the body), whose memory V8 reclaims only by full-heap GCs every few dozen MiB:

@@ -1,21 +1,21 @@
 import type { ServiceError } from '@grpc/grpc-js';
-import { fromGrpcError } from '@platform/libs/errors/grpc-status.ts';
+import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
 import { sendLoginRefusal } from '../limits/login-attempt.ts';
 import type { LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import type { Config } from '@platform/libs/config/config.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayConfig } from '../config.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import type { Request, Response } from 'express';
 import type { ConsoleCsrf } from '../console/csrf.ts';
 import { AUTH_OPERATIONS } from '@platform/contracts/core/auth.ts';
-import type { LoginResponse, MeResponse } from '@platform/libs/gen/platform/core/v1/auth.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import { languageFromHeader, isLanguage } from '@platform/libs/i18n/messages.ts';
+import type { LoginResponse, MeResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import { languageFromHeader, isLanguage } from '@platform/kit/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
-import { SESSION_COOKIE } from '@platform/libs/auth/request-token.ts';
+import { SESSION_COOKIE } from '@platform/kit/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
 import { callRpc } from './call-rpc.ts';
 import { routerFor, type RouteGroup } from './route.ts';
@@ -34,7 +34,7 @@ function stringField(body: Record<string, unknown>, name: string, required: bool
 }
 
 /** The SVC_SESSION cookie: HttpOnly, SameSite=Lax, Path=/, no Domain; Secure in production. */
-export function sessionCookie(config: Config, token: string, maxAge: number): string {
+export function sessionCookie(config: GatewayConfig, token: string, maxAge: number): string {
   return stringifySetCookie({
     name: SESSION_COOKIE,
     value: token,
@@ -62,7 +62,7 @@ function meBody(me: MeResponse) {
 export const AUTH_ROUTES = AUTH_OPERATIONS;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
-export function authRoutes(config: Config, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
+export function authRoutes(config: GatewayConfig, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
   const logIn = async (req: Request, res: Response): Promise<void> => {
     const body = asObject(req.body);
     for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');

@@ -4,8 +4,8 @@ import { ACCRUAL_MOVES, type AccrualMoveDeclaration } from '@platform/contracts/
 import { branch } from '@platform/contracts/bpm/branch.ts';
 import { BPM_OPERATIONS } from '@platform/contracts/bpm/operations.ts';
 import type { OperationRpc } from '@platform/contracts/operation.ts';
-import { DomainError, invalidField } from '@platform/libs/errors/domain-error.ts';
-import type { Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
+import type { Accrual } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { asObject, recordToJson } from '../http/record-json.ts';

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import { DomainError, invalidField, unauthenticated } from '@platform/libs/errors/domain-error.ts';
-import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/libs/resource/crud-methods.ts';
-import type { PageMeta, Precondition } from '@platform/libs/gen/platform/common/v1/common.ts';
-import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/libs/idempotency/idempotency-key.ts';
+import { DomainError, invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/kit/resource/crud-methods.ts';
+import type { PageMeta, Precondition } from '@platform/kit/gen/platform/common/v1/common.ts';
+import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Backends } from '../backends.ts';
 import { clientIp, languageOf, requestIdOf, stateOf } from '../http/context.ts';

@@ -1,6 +1,6 @@
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { DMS_OPERATIONS } from '@platform/contracts/dms/operations.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { recordToJson } from '../http/record-json.ts';

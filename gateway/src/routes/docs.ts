@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../openapi/page');

@@ -1,6 +1,6 @@
 import type { OperationTable } from '@platform/contracts/operation.ts';
 import { statfs } from 'node:fs/promises';
-import type { Config } from '@platform/libs/config/config.ts';
+import type { GatewayConfig } from '../config.ts';
 import type { Backends } from '../backends.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 
@@ -54,7 +54,7 @@ export const HEALTH_ROUTES = {
  * GET /actuator/health: core, bpm, dms (grpc.health.v1 of each), db (as core sees it) and
  * diskSpace; 503 with DOWN when one is down (docs/interface.md#health). GET /api/health: liveness.
  */
-export function healthRoutes(config: Config, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): RouteGroup {
+export function healthRoutes(config: GatewayConfig, backends: Backends, extra: () => Promise<Record<string, Component>> = async () => ({})): RouteGroup {
   return routerFor(HEALTH_ROUTES, {
     health: async (_req, res) => {
       const [core, bpm, dms, db, disk, more] = await Promise.all([

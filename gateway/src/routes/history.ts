@@ -1,6 +1,6 @@
 import { HISTORY_OPERATIONS } from '@platform/contracts/history.ts';
-import type { HistoryEvent } from '@platform/libs/gen/platform/common/v1/history.ts';
-import { keyOf, type Resource } from '@platform/libs/resource/resource.ts';
+import type { HistoryEvent } from '@platform/kit/gen/platform/common/v1/history.ts';
+import { keyOf, type Resource } from '@platform/kit/resource/resource.ts';
 import type { Backends } from '../backends.ts';
 import { sendJson } from '../http/json-answer.ts';
 import { pageJson } from '../http/page-json.ts';

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { SESSION_OPERATIONS } from '@platform/contracts/core/sessions.ts';
-import type { TokenService } from '@platform/libs/auth/jwt.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { pageJson } from '../http/page-json.ts';
-import type { ExceptionEntry } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import type { CreateSessionRequest, Session } from '@platform/libs/gen/platform/core/v1/session.ts';
-import { toMetadata } from '@platform/libs/grpc/metadata.ts';
-import { languageFromHeader } from '@platform/libs/i18n/messages.ts';
+import type { ExceptionEntry } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
+import type { CreateSessionRequest, Session } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import { languageFromHeader } from '@platform/kit/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
 import { requestIdOf, stateOf } from '../http/context.ts';
 import { asObject, pageRequestFromJson } from '../http/record-json.ts';

@@ -1,4 +1,4 @@
-import type { Resource } from '@platform/libs/resource/resource.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
 import { AUTH_ROUTES } from './auth.ts';
 import { BPM_ROUTES } from './bpm.ts';
 import { crudRouteTable } from './crud.ts';

@@ -4,15 +4,15 @@
  * entity is the resource's path (or `session`), so an event's entity follows from its type.
  *
  * The CRUD events follow from the resource declarations: `<path>.created`, `.updated`, `.deleted`
- * for each write its CRUD set offers (the engine writes them, libs/src/crud/handlers.ts). The moves'
+ * for each write its CRUD set offers (the engine writes them, libs/service-kit/src/crud/handlers.ts). The moves'
  * own are declared here, the accrual's from its state machine (bpm/accrual-moves.ts).
  *
- * `recordEvent` (libs/src/events/outbox.ts) is typed by it: the type must be one of these and the
+ * `recordEvent` (libs/service-kit/src/events/outbox.ts) is typed by it: the type must be one of these and the
  * changes may name only the fields the type's declaration allows, else the call does not compile.
  * A webhook subscription's patterns are checked against it (core-svc/src/webhooks/event-types.ts).
  */
-import type { FieldChange } from '@platform/libs/events/outbox.ts';
-import { type COMMON_FIELDS, offers, type Operation, type Resource } from '@platform/libs/resource/resource.ts';
+import type { FieldChange } from '@platform/service-kit/events/outbox.ts';
+import { type COMMON_FIELDS, offers, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
 import { ACCRUAL_MOVES, recordedFields } from './bpm/accrual-moves.ts';
 import { bpmResources } from './bpm/index.ts';
 import { coreResources } from './core/index.ts';
@@ -113,7 +113,7 @@ export type ChangesOf<T extends EventType> = [ChangeField<T>] extends [never] ? 
 type CatalogueChanges = { [T in EventType]: ChangesOf<T> };
 
 // names inside resolve in the outbox module's scope first (its own EventType): only this alias is used
-declare module '@platform/libs/events/outbox.ts' {
+declare module '@platform/service-kit/events/outbox.ts' {
   interface EventRegister {
     catalogue: CatalogueChanges;
   }

@@ -1,5 +1,5 @@
-import { HistoryServiceService } from '@platform/libs/gen/platform/common/v1/history.ts';
-import { keyOf, type Resource } from '@platform/libs/resource/resource.ts';
+import { HistoryServiceService } from '@platform/kit/gen/platform/common/v1/history.ts';
+import { keyOf, type Resource } from '@platform/kit/resource/resource.ts';
 import { bpmResources } from './bpm/index.ts';
 import { coreResources } from './core/index.ts';
 import { dmsResources } from './dms/index.ts';

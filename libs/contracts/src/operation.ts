@@ -1,6 +1,6 @@
 import type { HeaderObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import type { MethodDefinition } from '@grpc/grpc-js';
-import type { Resource, ServiceName } from '@platform/libs/resource/resource.ts';
+import type { Resource, ServiceName } from '@platform/kit/resource/resource.ts';
 
 /** The methods of the REST interface; `patch`, `head` and `options` serve the resumable upload (tus) alone. */
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';

@@ -1,5 +1,5 @@
-import { defineHooks } from '@platform/libs/crud/runtime.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
 import { ACCRUAL_LIFECYCLE, type AccrualState } from '@platform/contracts/bpm/accrual-moves.ts';
 

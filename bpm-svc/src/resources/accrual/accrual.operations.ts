@@ -1,14 +1,14 @@
-import { actorOf, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import { toMessages } from '@platform/libs/crud/handlers.ts';
-import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { findVisible } from '@platform/libs/crud/key-read.ts';
-import { changesOf } from '@platform/libs/crud/changes.ts';
-import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
-import { allFields, isScalar } from '@platform/libs/resource/resource.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
-import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { actorOf, tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { toMessages } from '@platform/service-kit/crud/handlers.ts';
+import type { Message, ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { findVisible } from '@platform/service-kit/crud/key-read.ts';
+import { changesOf } from '@platform/service-kit/crud/changes.ts';
+import { keyText, recordEvent } from '@platform/service-kit/events/outbox.ts';
+import { allFields, isScalar } from '@platform/kit/resource/resource.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
+import type { ApproveAccrualRequest, CancelAccrualRequest, InvoiceAccrualRequest } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
 import { ACCRUAL_MOVES, type AccrualMove, type AccrualMoveDeclaration } from '@platform/contracts/bpm/accrual-moves.ts';
 

@@ -1,9 +1,9 @@
-import { assertTenant, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf } from '@platform/libs/crud/handlers.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
-import type { AccrualSummary, GetAccrualSummaryRequest } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
+import { assertTenant, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf } from '@platform/service-kit/crud/handlers.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { AccrualSummary, GetAccrualSummaryRequest } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { accrual } from '@platform/contracts/bpm/accrual.ts';
 
 interface StateRow {

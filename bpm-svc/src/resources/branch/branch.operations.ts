@@ -1,9 +1,9 @@
-import type { CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { findVisible } from '@platform/libs/crud/key-read.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
-import type { ListBranchesByPartnerRequest } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf, toMessages } from '@platform/service-kit/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { findVisible } from '@platform/service-kit/crud/key-read.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
+import type { ListBranchesByPartnerRequest } from '@platform/kit/gen/platform/bpm/v1/branch.ts';
 import { branch } from '@platform/contracts/bpm/branch.ts';
 
 /**

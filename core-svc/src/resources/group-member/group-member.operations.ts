@@ -1,5 +1,5 @@
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
 import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
 import { groupMember } from '@platform/contracts/core/group-member.ts';
 

@@ -1,8 +1,8 @@
-import { actorOf, type CallContext } from '@platform/libs/auth/caller.ts';
-import { toMessage } from '@platform/libs/crud/handlers.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { actorOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { toMessage } from '@platform/service-kit/crud/handlers.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { AccountEntity, LicenseHistoryEntity } from '../../db.ts';
 import { license } from '@platform/contracts/core/license.ts';
 

@@ -1,7 +1,7 @@
-import { forbidden } from '@platform/libs/errors/domain-error.ts';
-import { isSuperUser, type CallContext } from '@platform/libs/auth/caller.ts';
-import { hashPassword } from '@platform/libs/auth/password.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
+import { forbidden } from '@platform/kit/errors/domain-error.ts';
+import { isSuperUser, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { hashPassword } from '@platform/service-kit/auth/password.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
 import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
 

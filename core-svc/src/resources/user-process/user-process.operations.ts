@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantScope } from '@platform/libs/auth/caller.ts';
-import { forbidden, invalidField } from '@platform/libs/errors/domain-error.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
-import type { UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { tenantScope } from '@platform/service-kit/auth/caller.ts';
+import { forbidden, invalidField } from '@platform/kit/errors/domain-error.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
+import type { UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
 import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';

@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
-import { forbidden } from '@platform/libs/errors/domain-error.ts';
+import { tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
+import { forbidden } from '@platform/kit/errors/domain-error.ts';
 import { UserInfoEntity } from '../../db.ts';
 import type { userInfo } from '@platform/contracts/core/user-info.ts';
 

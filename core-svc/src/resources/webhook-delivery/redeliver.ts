@@ -1,10 +1,10 @@
-import { actorOf } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
-import { findVisible } from '@platform/libs/crud/key-read.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
-import type { Handler } from '@platform/libs/grpc/server.ts';
-import type { RedeliverWebhookDeliveryRequest } from '@platform/libs/gen/platform/core/v1/webhook_delivery.ts';
+import { actorOf } from '@platform/service-kit/auth/caller.ts';
+import { roleOf, toMessages } from '@platform/service-kit/crud/handlers.ts';
+import { findVisible } from '@platform/service-kit/crud/key-read.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
+import type { Handler } from '@platform/service-kit/grpc/server.ts';
+import type { RedeliverWebhookDeliveryRequest } from '@platform/kit/gen/platform/core/v1/webhook_delivery.ts';
 
 /**
  * POST /api/webhook-delivery/{id}/redeliver (webhook-delivery:write): the delivery PENDING again and

@@ -1,11 +1,11 @@
-import { actorOf } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
-import { findVisible } from '@platform/libs/crud/key-read.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { recordEvent } from '@platform/libs/events/outbox.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
-import type { Handler } from '@platform/libs/grpc/server.ts';
-import type { RotateWebhookSubscriptionSecretRequest } from '@platform/libs/gen/platform/core/v1/webhook_subscription.ts';
+import { actorOf } from '@platform/service-kit/auth/caller.ts';
+import { roleOf, toMessages } from '@platform/service-kit/crud/handlers.ts';
+import { findVisible } from '@platform/service-kit/crud/key-read.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { recordEvent } from '@platform/service-kit/events/outbox.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
+import type { Handler } from '@platform/service-kit/grpc/server.ts';
+import type { RotateWebhookSubscriptionSecretRequest } from '@platform/kit/gen/platform/core/v1/webhook_subscription.ts';
 import { newSigningSecret } from './signing-secret.ts';
 
 /**

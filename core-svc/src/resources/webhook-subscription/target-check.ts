@@ -1,9 +1,9 @@
-import { authorize } from '@platform/libs/auth/caller.ts';
-import type { WebhookSettings } from '@platform/libs/config/config.ts';
-import { crudHandlers, roleOf } from '@platform/libs/crud/handlers.ts';
-import type { Message, ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import type { Handler } from '@platform/libs/grpc/server.ts';
-import { methodNames } from '@platform/libs/resource/resource.ts';
+import { authorize } from '@platform/service-kit/auth/caller.ts';
+import type { WebhookSettings } from '../../config.ts';
+import { crudHandlers, roleOf } from '@platform/service-kit/crud/handlers.ts';
+import type { Message, ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import type { Handler } from '@platform/service-kit/grpc/server.ts';
+import { methodNames } from '@platform/kit/resource/resource.ts';
 import { checkTargetUrl } from '../../webhooks/target-address.ts';
 
 /**

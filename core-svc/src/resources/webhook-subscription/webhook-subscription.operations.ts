@@ -1,7 +1,7 @@
-import { actorOf } from '@platform/libs/auth/caller.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
-import type { RowOf } from '@platform/libs/crud/records.ts';
+import { actorOf } from '@platform/service-kit/auth/caller.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
+import type { RowOf } from '@platform/service-kit/crud/records.ts';
 import { webhookSubscription } from '@platform/contracts/core/webhook-subscription.ts';
 import { checkedPatterns } from '../../webhooks/event-types.ts';
 import { assertOwnerReads } from '../../webhooks/subscriber-access.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defineHooks } from '@platform/libs/crud/runtime.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { dmsCategory } from '@platform/contracts/dms/dms-category.ts';
 
 /**

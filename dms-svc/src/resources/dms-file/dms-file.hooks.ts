@@ -1,5 +1,5 @@
-import { defineHooks } from '@platform/libs/crud/runtime.ts';
-import { DomainError } from '@platform/libs/errors/domain-error.ts';
+import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';

@@ -1,20 +1,20 @@
-import { actorOf, assertTenant, tenantScope, type CallContext } from '@platform/libs/auth/caller.ts';
-import { roleOf, toMessages } from '@platform/libs/crud/handlers.ts';
-import type { ResourceRuntime } from '@platform/libs/crud/runtime.ts';
-import { findVisible, liveOnly } from '@platform/libs/crud/key-read.ts';
-import { constraintViolation } from '@platform/libs/crud/constraint-violation.ts';
-import { changesOf } from '@platform/libs/crud/changes.ts';
-import { keyText, recordEvent } from '@platform/libs/events/outbox.ts';
-import { searchCondition } from '@platform/libs/crud/search-term.ts';
-import { toRowValue } from '@platform/libs/crud/values.ts';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { actorOf, assertTenant, tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { roleOf, toMessages } from '@platform/service-kit/crud/handlers.ts';
+import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
+import { findVisible, liveOnly } from '@platform/service-kit/crud/key-read.ts';
+import { constraintViolation } from '@platform/service-kit/crud/constraint-violation.ts';
+import { changesOf } from '@platform/service-kit/crud/changes.ts';
+import { keyText, recordEvent } from '@platform/service-kit/events/outbox.ts';
+import { searchCondition } from '@platform/service-kit/crud/search-term.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import type {
   GetDmsFileDownloadUrlRequest,
   ListDmsFilesByEntityRequest,
   MoveDmsFileToCategoryRequest,
   SearchDmsFilesRequest,
-} from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
-import { requiring } from '@platform/libs/grpc/requiring.ts';
+} from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
+import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';

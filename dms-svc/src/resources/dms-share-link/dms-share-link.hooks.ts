@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '@platform/libs/auth/password.ts';
-import { defineHooks, type ResourceHooks } from '@platform/libs/crud/runtime.ts';
+import { hashPassword } from '@platform/service-kit/auth/password.ts';
+import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { lockLiveFile } from './live-file.ts';

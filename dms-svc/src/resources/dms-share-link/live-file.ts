@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidField } from '@platform/libs/errors/domain-error.ts';
+import { invalidField } from '@platform/kit/errors/domain-error.ts';
 
 /**
  * Refuses a share link's fileId that names a soft-deleted file (400 SVC-SYS-2001 on fileId, as for

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { AccrualServiceService, Accrual } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { AccrualServiceService, Accrual } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
 import { ACCRUAL_LIFECYCLE, ACCRUAL_STATES } from './accrual-moves.ts';
 
 /**

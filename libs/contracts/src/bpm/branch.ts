@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { BranchServiceService, Branch } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { BranchServiceService, Branch } from '@platform/kit/gen/platform/bpm/v1/branch.ts';
 
 /** A location of a business partner; its code is unique within the partner (docs/interface.md#records). */
 export const branch = defineResource<Branch>()({

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { BusinessPartnerServiceService, BusinessPartner } from '@platform/libs/gen/platform/bpm/v1/business_partner.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { BusinessPartnerServiceService, BusinessPartner } from '@platform/kit/gen/platform/bpm/v1/business_partner.ts';
 
 /** A customer or supplier of the tenant (docs/interface.md#records). */
 export const businessPartner = defineResource<BusinessPartner>()({

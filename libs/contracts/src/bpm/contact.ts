@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContactServiceService, Contact } from '@platform/libs/gen/platform/bpm/v1/contact.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { ContactServiceService, Contact } from '@platform/kit/gen/platform/bpm/v1/contact.ts';
 
 /**
  * A person at a business partner, or at one of its branches (docs/interface.md#records). The branch must be

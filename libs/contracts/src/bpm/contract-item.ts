@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContractItemServiceService, ContractItem } from '@platform/libs/gen/platform/bpm/v1/contract_item.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { ContractItemServiceService, ContractItem } from '@platform/kit/gen/platform/bpm/v1/contract_item.ts';
 
 /**
  * A line of a contract: a product, a quantity and a price (docs/interface.md#records). lineTotal is computed

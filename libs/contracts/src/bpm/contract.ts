@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ContractServiceService, Contract } from '@platform/libs/gen/platform/bpm/v1/contract.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { ContractServiceService, Contract } from '@platform/kit/gen/platform/bpm/v1/contract.ts';
 
 /** The billing periods of a contract (docs/interface.md#records). */
 export const BILLING_PERIODS = ['ONE_TIME', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;

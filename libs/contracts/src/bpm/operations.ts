@@ -1,7 +1,7 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { AccrualServiceService } from '@platform/libs/gen/platform/bpm/v1/accrual.ts';
-import { BranchServiceService } from '@platform/libs/gen/platform/bpm/v1/branch.ts';
-import { apiFields, isScalar } from '@platform/libs/resource/resource.ts';
+import { AccrualServiceService } from '@platform/kit/gen/platform/bpm/v1/accrual.ts';
+import { BranchServiceService } from '@platform/kit/gen/platform/bpm/v1/branch.ts';
+import { apiFields, isScalar } from '@platform/kit/resource/resource.ts';
 import { rpcOperation, type DocSources, type OperationDoc, type OperationTable } from '../operation.ts';
 import { accrual } from './accrual.ts';
 import { ACCRUAL_MOVES, ACCRUAL_STATES, recordedFields, type AccrualMove, type AccrualMoveDeclaration } from './accrual-moves.ts';

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { ProductServiceService, Product } from '@platform/libs/gen/platform/bpm/v1/product.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { ProductServiceService, Product } from '@platform/kit/gen/platform/bpm/v1/product.ts';
 
 /** Something a tenant sells, with its list price (docs/interface.md#records). */
 export const product = defineResource<Product>()({

@@ -8,7 +8,7 @@
 /** The console's menu groups, by the service that owns a resource. */
 export type ConsoleGroup = 'core' | 'partners' | 'documents';
 
-/** A field kind of the registry (libs/src/resource/resource.ts), as the console renders and edits it. */
+/** A field kind of the registry (libs/kit/src/resource/resource.ts), as the console renders and edits it. */
 export type ConsoleFieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum' | 'strings' | 'objects';
 
 export interface ConsoleField {

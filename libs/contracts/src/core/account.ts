@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { AccountServiceService, Account } from '@platform/libs/gen/platform/core/v1/account.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { AccountServiceService, Account } from '@platform/kit/gen/platform/core/v1/account.ts';
 
 /** A tenant, addressed by accountNo; its crProcessId is the tenant's id (docs/interface.md#records). */
 export const account = defineResource<Account>()({

@@ -1,5 +1,5 @@
 import type { HeaderObject } from 'openapi3-ts/oas31';
-import { AuthServiceService } from '@platform/libs/gen/platform/core/v1/auth.ts';
+import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { rpcOperation, type OperationTable } from '../operation.ts';
 
 const SET_COOKIE: Record<string, HeaderObject> = {

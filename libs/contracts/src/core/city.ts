@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CityServiceService, City } from '@platform/libs/gen/platform/core/v1/city.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { CityServiceService, City } from '@platform/kit/gen/platform/core/v1/city.ts';
 
 /** A city of a country of the same tenant. */
 export const city = defineResource<City>()({

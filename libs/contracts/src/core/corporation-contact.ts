@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CorporationContactServiceService, CorporationContact } from '@platform/libs/gen/platform/core/v1/corporation_contact.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { CorporationContactServiceService, CorporationContact } from '@platform/kit/gen/platform/core/v1/corporation_contact.ts';
 
 /** A contact person of the corporation (the tenant itself). */
 export const corporationContact = defineResource<CorporationContact>()({

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CountryServiceService, Country } from '@platform/libs/gen/platform/core/v1/country.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { CountryServiceService, Country } from '@platform/kit/gen/platform/core/v1/country.ts';
 
 /** A country of a tenant's lookups: its ISO 3166-1 alpha-2 code, unique within the tenant. */
 export const country = defineResource<Country>()({

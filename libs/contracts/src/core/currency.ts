@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { CurrencyServiceService, Currency } from '@platform/libs/gen/platform/core/v1/currency.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { CurrencyServiceService, Currency } from '@platform/kit/gen/platform/core/v1/currency.ts';
 
 /** A currency of a tenant's lookups: its ISO 4217 code, unique within the tenant. */
 export const currency = defineResource<Currency>()({

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupMemberServiceService, GroupMember } from '@platform/libs/gen/platform/core/v1/group_member.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { GroupMemberServiceService, GroupMember } from '@platform/kit/gen/platform/core/v1/group_member.ts';
 
 /** A user's membership of a group: the user holds the group's roles in the group's tenant. */
 export const groupMember = defineResource<GroupMember>()({

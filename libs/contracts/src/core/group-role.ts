@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupRoleServiceService, GroupRole } from '@platform/libs/gen/platform/core/v1/group_role.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { GroupRoleServiceService, GroupRole } from '@platform/kit/gen/platform/core/v1/group_role.ts';
 
 /** A role granted to the members of a group; group and role-type are of the record's tenant. */
 export const groupRole = defineResource<GroupRole>()({

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { GroupServiceService, Group } from '@platform/libs/gen/platform/core/v1/group.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { GroupServiceService, Group } from '@platform/kit/gen/platform/core/v1/group.ts';
 
 /**
  * A security group of a tenant. Its members hold the roles its group-roles grant while it is

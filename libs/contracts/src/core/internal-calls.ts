@@ -1,4 +1,4 @@
-import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
 import type { OperationRpc } from '../operation.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { LicenseHistoryServiceService, LicenseHistory } from '@platform/libs/gen/platform/core/v1/license_history.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { LicenseHistoryServiceService, LicenseHistory } from '@platform/kit/gen/platform/core/v1/license_history.ts';
 
 /**
  * One change of a licence, read-only (docs/interface.md#records): written by every licence create, update and

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { LicenseServiceService, License } from '@platform/libs/gen/platform/core/v1/license.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { LicenseServiceService, License } from '@platform/kit/gen/platform/core/v1/license.ts';
 
 /**
  * A licence an account holds (docs/interface.md#records): its key (unique across the platform), type, seats and

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { RoleTypeServiceService, RoleType } from '@platform/libs/gen/platform/core/v1/role_type.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { RoleTypeServiceService, RoleType } from '@platform/kit/gen/platform/core/v1/role_type.ts';
 
 /**
  * A role a tenant can grant: its roleCode is what the role checks ask for (`branch:read`,

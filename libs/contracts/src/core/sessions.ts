@@ -1,5 +1,5 @@
-import { ExceptionLogServiceService } from '@platform/libs/gen/platform/core/v1/exception_log.ts';
-import { SessionServiceService } from '@platform/libs/gen/platform/core/v1/session.ts';
+import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
+import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { rpcOperation, type OperationTable } from '../operation.ts';
 
 const UUID = { type: 'string', format: 'uuid' } as const;

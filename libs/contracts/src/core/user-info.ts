@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { UserInfoServiceService, UserInfo } from '@platform/libs/gen/platform/core/v1/user_info.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { UserInfoServiceService, UserInfo } from '@platform/kit/gen/platform/core/v1/user_info.ts';
 
 /** A login. The password is write-only and stored as a bcrypt hash (docs/interface.md#records). */
 export const userInfo = defineResource<UserInfo>()({

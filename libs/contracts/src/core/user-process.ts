@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { UserProcessServiceService, UserProcess } from '@platform/libs/gen/platform/core/v1/user_process.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { UserProcessServiceService, UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
 
 /**
  * A user's link to the accounts (tenants) it may work in: its userProcessSelects, written as

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { WebhookDeliveryServiceService, WebhookDelivery } from '@platform/libs/gen/platform/core/v1/webhook_delivery.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { WebhookDeliveryServiceService, WebhookDelivery } from '@platform/kit/gen/platform/core/v1/webhook_delivery.ts';
 
 /**
  * One event on its way to one subscription (docs/interface.md#webhooks), read-only: made by the

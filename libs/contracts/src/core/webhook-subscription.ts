@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { WebhookSubscriptionServiceService, WebhookSubscription } from '@platform/libs/gen/platform/core/v1/webhook_subscription.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { WebhookSubscriptionServiceService, WebhookSubscription } from '@platform/kit/gen/platform/core/v1/webhook_subscription.ts';
 
 /**
  * An endpoint of a tenant that receives the tenant's events its eventTypes name, signed per the

@@ -1,5 +1,5 @@
-import { WebhookDeliveryServiceService } from '@platform/libs/gen/platform/core/v1/webhook_delivery.ts';
-import { WebhookSubscriptionServiceService } from '@platform/libs/gen/platform/core/v1/webhook_subscription.ts';
+import { WebhookDeliveryServiceService } from '@platform/kit/gen/platform/core/v1/webhook_delivery.ts';
+import { WebhookSubscriptionServiceService } from '@platform/kit/gen/platform/core/v1/webhook_subscription.ts';
 import { rpcOperation, type OperationTable } from '../operation.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookSubscription } from './webhook-subscription.ts';

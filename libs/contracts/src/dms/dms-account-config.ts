@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsAccountConfigServiceService, DmsAccountConfig } from '@platform/libs/gen/platform/dms/v1/dms_account_config.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsAccountConfigServiceService, DmsAccountConfig } from '@platform/kit/gen/platform/dms/v1/dms_account_config.ts';
 
 /**
  * A tenant's document settings (docs/interface.md#records, docs/interface.md#files): one per tenant, kept by a unique key on

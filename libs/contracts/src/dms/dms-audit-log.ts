@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsAuditLogServiceService, DmsAuditLog } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsAuditLogServiceService, DmsAuditLog } from '@platform/kit/gen/platform/dms/v1/dms_audit_log.ts';
 
 /** The audited actions (docs/interface.md#retention-and-audit). */
 export const AUDIT_ACTIONS = [

@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsCategoryServiceService, DmsCategory } from '@platform/libs/gen/platform/dms/v1/dms_category.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsCategoryServiceService, DmsCategory } from '@platform/kit/gen/platform/dms/v1/dms_category.ts';
 
 /**
  * A folder of documents (docs/interface.md#records): a tree within a tenant. The name is unique among its

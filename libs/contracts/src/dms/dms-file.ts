@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsFileServiceService, DmsFile } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsFileServiceService, DmsFile } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
 
 /**
  * A stored document's metadata (docs/interface.md#files). Made only by the upload (HTTP, streamed: see

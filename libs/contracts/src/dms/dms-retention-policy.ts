@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsRetentionPolicyServiceService, DmsRetentionPolicy } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsRetentionPolicyServiceService, DmsRetentionPolicy } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
 
 /**
  * How long a tenant keeps the files of a category and/or entity type (docs/interface.md#records, docs/interface.md#files); the

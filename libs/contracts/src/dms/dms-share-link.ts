@@ -1,5 +1,5 @@
-import { defineResource } from '@platform/libs/resource/resource.ts';
-import { DmsShareLinkServiceService, DmsShareLink } from '@platform/libs/gen/platform/dms/v1/dms_share_link.ts';
+import { defineResource } from '@platform/kit/resource/resource.ts';
+import { DmsShareLinkServiceService, DmsShareLink } from '@platform/kit/gen/platform/dms/v1/dms_share_link.ts';
 
 /**
  * A public link to one file (docs/interface.md#records, docs/interface.md#files). The token (32 random bytes, base64url, unique

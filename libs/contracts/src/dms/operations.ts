@@ -1,6 +1,6 @@
-import { DmsAuditLogServiceService } from '@platform/libs/gen/platform/dms/v1/dms_audit_log.ts';
-import { DmsFileServiceService } from '@platform/libs/gen/platform/dms/v1/dms_file.ts';
-import { DmsRetentionPolicyServiceService } from '@platform/libs/gen/platform/dms/v1/dms_retention_policy.ts';
+import { DmsAuditLogServiceService } from '@platform/kit/gen/platform/dms/v1/dms_audit_log.ts';
+import { DmsFileServiceService } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
+import { DmsRetentionPolicyServiceService } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
 import { rpcOperation, type DocSources, type OperationTable } from '../operation.ts';
 import { dmsAuditLog } from './dms-audit-log.ts';
 import { dmsFile } from './dms-file.ts';

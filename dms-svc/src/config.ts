@@ -1,0 +1,58 @@
+import { join, resolve } from 'node:path';
+import { readClamd, type ClamdSettings } from '@platform/kit/config/clamd.ts';
+import { dmsHttpAddrOf } from '@platform/kit/config/config.ts';
+import { int, type Env } from '@platform/kit/config/env.ts';
+import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
+import { bcryptRoundsOf, readServiceConfig, type ServiceConfig } from '@platform/service-kit/config/service-config.ts';
+
+/** dms-svc's configuration: what every service reads, and the files' storage, limits, links, scans and resumable uploads (docs/interface.md#configuration). */
+export interface DmsConfig extends ServiceConfig {
+  /** bcrypt's cost for share-link passwords. */
+  bcryptRounds: number;
+  dms: {
+    storageDir: string;
+    maxUploadBytes: number;
+    urlTtlSeconds: number;
+    retentionIntervalSeconds: number;
+    /** The HTTP server for the file bytes (upload, download), which the gateway relays to. */
+    httpAddr: string;
+    /** Virus scanning of uploads with clamd (CLAMD_ADDRESS, CLAMD_TIMEOUT_MS, CLAMD_FAIL_OPEN); unset: uploads are not scanned. */
+    clamd: ClamdSettings | undefined;
+    /** How long a share-link download's slot stays taken without a renewal (DMS_SHARE_LEASE_SECONDS); renewed every third of it. */
+    shareLeaseSeconds: number;
+    /** How long a resumable (tus) upload may take from its creation (DMS_TUS_EXPIRY_SECONDS); past it, it is swept. */
+    tusExpirySeconds: number;
+    /** How often each replica sweeps expired resumable uploads (DMS_TUS_SWEEP_INTERVAL_SECONDS). */
+    tusSweepIntervalSeconds: number;
+    /** How many unfinished resumable uploads one user may hold at once (DMS_TUS_MAX_OPEN_UPLOADS). */
+    tusMaxOpenUploads: number;
+  };
+}
+
+/**
+ * Reads dms-svc's configuration once at its start; production refuses it when weak.
+ *
+ * @example
+ * loadDmsConfig(process.env).dms.maxUploadBytes // 1 GiB unless DMS_MAX_UPLOAD_BYTES says otherwise
+ */
+export function loadDmsConfig(env: Env = process.env): DmsConfig {
+  const service = readServiceConfig(env);
+  const config: DmsConfig = {
+    ...service,
+    bcryptRounds: bcryptRoundsOf(env),
+    dms: {
+      storageDir: resolve(env.DMS_STORAGE_DIR ?? join(service.dataDir, 'files')),
+      maxUploadBytes: int(env, 'DMS_MAX_UPLOAD_BYTES', 1024 ** 3, 1),
+      urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
+      retentionIntervalSeconds: int(env, 'DMS_RETENTION_INTERVAL_SECONDS', 3600, 1),
+      shareLeaseSeconds: int(env, 'DMS_SHARE_LEASE_SECONDS', 30, 1, 3600),
+      tusExpirySeconds: int(env, 'DMS_TUS_EXPIRY_SECONDS', 86_400, 1),
+      tusSweepIntervalSeconds: int(env, 'DMS_TUS_SWEEP_INTERVAL_SECONDS', 600, 1),
+      tusMaxOpenUploads: int(env, 'DMS_TUS_MAX_OPEN_UPLOADS', 20, 1, 10_000),
+      httpAddr: dmsHttpAddrOf(env),
+      clamd: readClamd(env),
+    },
+  };
+  refuseWeakInProduction(config);
+  return config;
+}

@@ -1,0 +1,82 @@
+import { join, resolve } from 'node:path';
+import { dmsHttpAddrOf, readSharedConfig, type SharedConfig } from '@platform/kit/config/config.ts';
+import { bool, int, keyPrefix, list, type Env } from '@platform/kit/config/env.ts';
+import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+
+/** The gateway's configuration: what every process reads, and its ports, Redis, filter chain, console and body limits (docs/interface.md#configuration). */
+export interface GatewayConfig extends SharedConfig {
+  gatewayPort: number;
+  /**
+   * A second gateway port (MANAGEMENT_PORT) that serves only the health paths, outside the filter
+   * chain, for probes and monitoring inside the cluster; unset: none. Never expose it publicly.
+   */
+  managementPort: number | undefined;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
+  redisKeyPrefix: string;
+  /** How often the gateway sends core when it last served each session (lastSeenAt), SESSION_SEEN_FLUSH_MS. */
+  sessionSeenFlushMs: number;
+  cookieSecure: boolean;
+  rateLimit: { public: number; apiKey: number; jwt: number };
+  allowedOrigins: string[];
+  ipFilter: { enabled: boolean; allow: string[]; deny: string[] };
+  trustProxy: number;
+  /** dms-svc's HTTP server for the file bytes, which the gateway relays uploads and downloads to (DMS_HTTP_ADDR). */
+  dms: { httpAddr: string };
+  /**
+   * The console (docs/adr/0084-the-console-s-security-page-policy.md): its built files (CONSOLE_DIR, default
+   * gateway/console/dist) and the reCAPTCHA v3 site key its login page runs when captchas are checked
+   * (RECAPTCHA_SITE_KEY; public by nature: it is in the page).
+   */
+  console: { dir: string; captchaSiteKey: string | undefined };
+  /** Largest JSON body the gateway reads. */
+  maxJsonBytes: number;
+  /** Longest the gateway waits for a request's body once its headers are in (REQUEST_BODY_TIMEOUT_MS); the upload is timed by idleness instead. */
+  requestBodyTimeoutMs: number;
+  /** Longest an upload's body may send nothing before the gateway cuts it off (UPLOAD_IDLE_TIMEOUT_MS). */
+  uploadIdleTimeoutMs: number;
+}
+
+/** What production cannot start the gateway without, beside the secrets every process needs. */
+const REQUIRED_IN_PRODUCTION = ['ALLOWED_ORIGINS', 'REDIS_URL'];
+
+/**
+ * Reads the gateway's configuration once at its start; production refuses it when a setting is
+ * missing or weak.
+ *
+ * @example
+ * loadGatewayConfig(process.env).gatewayPort // 8080 unless GATEWAY_PORT says otherwise
+ */
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const shared = readSharedConfig(env, REQUIRED_IN_PRODUCTION);
+  const config: GatewayConfig = {
+    ...shared,
+    gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
+    managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
+    sessionSeenFlushMs: int(env, 'SESSION_SEEN_FLUSH_MS', 30_000, 100, 3_600_000),
+    cookieSecure: bool(env, 'COOKIE_SECURE', shared.appEnv === 'production'),
+    rateLimit: {
+      public: int(env, 'RATE_LIMIT_PUBLIC', 60, 1),
+      apiKey: int(env, 'RATE_LIMIT_API_KEY', 100, 1),
+      jwt: int(env, 'RATE_LIMIT_JWT', 200, 1),
+    },
+    allowedOrigins: list(env.ALLOWED_ORIGINS),
+    ipFilter: {
+      enabled: bool(env, 'IP_FILTER_ENABLED', shared.appEnv === 'production'),
+      allow: list(env.IP_ALLOW),
+      deny: list(env.IP_DENY),
+    },
+    trustProxy: int(env, 'TRUST_PROXY', 0, 0, 32),
+    dms: { httpAddr: dmsHttpAddrOf(env) },
+    console: { dir: resolve(env.CONSOLE_DIR || join(ROOT_DIR, 'gateway/console/dist')), captchaSiteKey: env.RECAPTCHA_SITE_KEY || undefined },
+    maxJsonBytes: int(env, 'MAX_JSON_BYTES', 1024 * 1024, 1024),
+    requestBodyTimeoutMs: int(env, 'REQUEST_BODY_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    uploadIdleTimeoutMs: int(env, 'UPLOAD_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+  };
+  const { appEnv, dmsUrlSecret, cookieSecure, allowedOrigins } = config;
+  refuseWeakInProduction({ appEnv, dmsUrlSecret, cookieSecure, allowedOrigins });
+  return config;
+}

