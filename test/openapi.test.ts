@@ -153,6 +153,20 @@ test('records, pages, statistics and the login and me bodies match their documen
   check('Statistics', (await api('GET', '/api/session/stats', { apiKey: true })).body, 'GET /api/session/stats');
 });
 
+test("a list's filter is described as what it is: a resource's as the entity filter, the operators' lists by their own keys", async (t) => {
+  const document = await served();
+  const schemaOf = (path: string) => {
+    const body = (document.paths?.[path]?.post?.requestBody ?? {}) as { content?: Record<string, { schema?: SchemaObject & { $ref?: string } }> };
+    const schema = body.content?.['application/json']?.schema ?? {};
+    const named = schema.$ref?.replace('#/components/schemas/', '');
+    return (named ? document.components?.schemas?.[named] : schema) as SchemaObject;
+  };
+  const filterOf = (path: string) => String((schemaOf(path).properties?.filter as SchemaObject | undefined)?.description);
+  t.regex(filterOf('/api/city/list'), /crProcessId \(required\)/);
+  t.is(filterOf('/api/session/active/list'), 'May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs).');
+  t.regex(filterOf('/api/logs/exceptions/list'), /^May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo /);
+});
+
 test('GET /api/docs is an HTML page whose scripts and styles the gateway serves itself', async (t) => {
   const page = await api('GET', '/api/docs');
   t.is(page.status, 200);

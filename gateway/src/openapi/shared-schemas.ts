@@ -25,7 +25,9 @@ export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: 
 
 /**
  * A PageRequest (docs/interface.md#lists) whose `filter` is `filter`; `page` and
- * `size` may be omitted (0 and 20). Descriptions come from the proto's PageRequest.
+ * `size` may be omitted (0 and 20). Descriptions come from the proto's PageRequest, but a filter
+ * that describes itself keeps its own words: the proto's are the entity filter's (crProcessId
+ * required, ranges), wrong for the operators' lists of sessions and exceptions.
  */
 export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequired: boolean): SchemaObject {
   const about = (field: string) => docs.field(`${COMMON}.PageRequest`, field);
@@ -49,7 +51,7 @@ export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequire
           },
         },
       },
-      filter: { ...filter, description: about('filter') },
+      filter: { description: about('filter'), ...filter },
     },
     required: filterRequired ? ['filter'] : [],
   };

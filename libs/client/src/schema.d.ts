@@ -12839,7 +12839,7 @@ export interface operations {
                          */
                         direction?: string;
                     }[] | null;
-                    /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+                    /** @description May hold userCode, accountNo, crProcessId (docs/interface.md#sessions-and-logs). */
                     filter?: {
                         userCode?: string;
                         accountNo?: string;
@@ -13163,7 +13163,7 @@ export interface operations {
                          */
                         direction?: string;
                     }[] | null;
-                    /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+                    /** @description May hold service, errorCode, userCode, crProcessId, createdAtFrom, createdAtTo (docs/interface.md#sessions-and-logs). */
                     filter?: {
                         service?: string;
                         errorCode?: string;
