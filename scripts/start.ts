@@ -26,7 +26,8 @@ import { keepWritesPrivate } from '../libs/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
-import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
+import { type Platform, startPlatform } from './lib/processes.ts';
+import { ROOT_DIR } from './lib/platform-layout.ts';
 
 type Env = Record<string, string | undefined>;
 
