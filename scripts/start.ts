@@ -88,8 +88,10 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  // The gateway serves gateway/console/dist: built here, before anything starts, when its sources changed.
-  await ensureConsoleBuilt(say);
+  // The gateway serves gateway/console/dist: built, when its sources changed, while PostgreSQL and
+  // the services start; the gateway starts after it.
+  const consoleBuilt = ensureConsoleBuilt(say);
+  consoleBuilt.catch(() => undefined);
 
   // Kept as promises so that a signal during start still stops what is coming up.
   let postgres: Promise<EmbeddedPostgresServer> | undefined;
@@ -160,11 +162,12 @@ async function main(): Promise<number> {
       if (signalled) return finished;
     }
 
-    say('starting core-svc, then bpm-svc and dms-svc, then the gateway…');
+    say('starting the services, and the gateway once the console is built…');
     platform = startPlatform({
       env,
       log: 'console',
       signal: aborter.signal,
+      gatewayAfter: consoleBuilt,
       // a supervisor's job: a child that dies is started again, later each time, while the others serve
       onExit: (name, code, signal) => {
         if (!signalled) complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);

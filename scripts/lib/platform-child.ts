@@ -31,6 +31,13 @@ export interface PlatformChild {
   startedAt: number;
   /** Its ready message; rejects when it could not be spawned at all. */
   ready: Promise<ReadyMessage>;
+  /**
+   * Once its schema is migrated (`{ type: 'migrated' }`, libs/src/grpc/service-main.ts), or once it
+   * is ready: a process with no schema (the gateway, a stand-in) has nothing to migrate.
+   */
+  migrated: Promise<void>;
+  /** Once it asks for its turn to migrate (a service started with MIGRATION_GATE=ipc). */
+  migrationTurn: Promise<void>;
   /** Its 'exit'. */
   exited: Promise<Ending>;
   /** Its 'close': by then its output has been read to the end. */
@@ -71,6 +78,8 @@ export function spawnChild(
     });
   }
   const ending = (event: 'exit' | 'close'): Promise<Ending> => new Promise((r) => spawned.once(event, (code, signal) => r({ code, signal })));
+  let migrated: () => void = () => undefined;
+  let asked: () => void = () => undefined;
   const child: PlatformChild = {
     name,
     process: spawned,
@@ -78,18 +87,31 @@ export function spawnChild(
     startedAt: Date.now(),
     ready: new Promise<ReadyMessage>((resolveReady, reject) => {
       const onMessage = (message: unknown): void => {
+        if (isOfType(message, 'migration-turn')) asked();
+        if (isOfType(message, 'migrated')) migrated();
         if (!isReady(message)) return;
+        migrated();
         spawned.removeListener('message', onMessage);
         resolveReady(message);
       };
       spawned.on('message', onMessage);
       spawned.once('error', (error) => reject(new PlatformStartError(`${name} could not be started: ${error.message}`, name, [])));
     }),
+    migrated: new Promise<void>((r) => (migrated = r)),
+    migrationTurn: new Promise<void>((r) => (asked = r)),
     exited: ending('exit'),
     closed: ending('close'),
   };
   child.ready.catch(() => undefined);
   return child;
+}
+
+/**
+ * Answers a child started with MIGRATION_GATE=ipc that asked for its turn: its migrations may run
+ * now (libs/src/runtime/migration-gate.ts). Nothing when it has gone meanwhile.
+ */
+export function allowMigrations(child: PlatformChild): void {
+  if (child.process.connected) child.process.send({ type: 'migrate' }, () => undefined);
 }
 
 /** Signals the child's process group (it was spawned detached), so its own children go too. */
@@ -111,4 +133,8 @@ function isReady(message: unknown): message is ReadyMessage {
   if (typeof message !== 'object' || message === null) return false;
   const { type, address, metricsAddress } = message as Record<string, unknown>;
   return type === 'ready' && typeof address === 'string' && (metricsAddress === undefined || typeof metricsAddress === 'string');
+}
+
+function isOfType(message: unknown, type: string): boolean {
+  return typeof message === 'object' && message !== null && (message as Record<string, unknown>).type === type;
 }

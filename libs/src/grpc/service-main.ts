@@ -16,6 +16,7 @@ import type { Row } from '../db/entity-schema.ts';
 import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { keepWritesPrivate } from '../runtime/private-files.ts';
+import { migrationTurn } from '../runtime/migration-gate.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -69,7 +70,10 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
   const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
+  await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
+  // a launcher starting the services together holds another's migrations until these are applied
+  process.send?.({ type: 'migrated' });
   await spec.afterMigrate?.(orm, config, log);
 
   const tokens = new TokenService(config.jwtSecret);
