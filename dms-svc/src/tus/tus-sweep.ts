@@ -10,5 +10,5 @@ import type { TusUploads } from './tus-uploads.ts';
  * the timer and waits for a sweep in progress.
  */
 export function startTusSweep(tus: TusUploads, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, () => tus.sweepExpired(log).catch((error: unknown) => log.error({ err: error }, 'resumable upload sweep failed')));
+  return startPeriodicJob({ name: 'resumable upload sweep', everyMs: intervalSeconds * 1000, log, run: () => tus.sweepExpired(log) });
 }

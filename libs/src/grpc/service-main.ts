@@ -17,6 +17,7 @@ import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '../runtime/patches/index.ts';
 import { keepWritesPrivate } from '../runtime/private-files.ts';
 import { migrationTurn } from '../runtime/migration-gate.ts';
+import { startPeriodicJob } from '../runtime/periodic-job.ts';
 import { DRAIN_BOUND_MS } from '../runtime/drain.ts';
 import { reportEventLoopDelay } from '../log/event-loop.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -104,13 +105,12 @@ export async function runService(spec: ServiceSpec): Promise<void> {
       error ? reject(error) : resolve(bound),
     );
   });
-  const dbWatch = setInterval(() => {
-    orm.isConnected().then(
-      (up) => health.setStatus('db', up ? 'SERVING' : 'NOT_SERVING'),
-      () => health.setStatus('db', 'NOT_SERVING'),
-    );
-  }, DB_HEALTH_INTERVAL_MS);
-  dbWatch.unref();
+  const dbWatch = startPeriodicJob({
+    name: 'database health check',
+    everyMs: DB_HEALTH_INTERVAL_MS,
+    log,
+    run: async () => health.setStatus('db', (await orm.isConnected().catch(() => false)) ? 'SERVING' : 'NOT_SERVING'),
+  });
   const sweep = startIdempotencySweep(orm, log);
   const extra = await spec.serve?.(runtime, config);
   let stopping = false;
@@ -130,8 +130,8 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     stopping = true;
     log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
-    clearInterval(dbWatch);
-    sweep.stop();
+    // a sweep or check under way ends before the ORM closes
+    const jobsStopped = Promise.all([dbWatch.stop(), sweep.stop()]);
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     const closing = extra?.close().catch(() => undefined);
@@ -139,6 +139,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
       .then(async (drained) => {
         if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
         await closing;
+        await jobsStopped;
         // open through the drain, so that its /health answers 503 NOT_SERVING meanwhile
         await metrics.close();
         remote?.close();
