@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
+import { MIGRATION_GATE } from '../../libs/src/runtime/migration-gate.ts';
 import { childEnv } from './child-env.ts';
 import { fillPorts, retryingTakenPorts } from './free-ports.ts';
 import { openSink, type LogTarget } from './log-sink.ts';
 import { freePort } from './os-probes.ts';
 import { allowMigrations, signalChild, spawnChild, type PlatformChild } from './platform-child.ts';
 import { DEFAULT_ENTRIES, ROOT_DIR, SERVICE_NAMES, TELEMETRY_REGISTER, type ServiceName } from './platform-layout.ts';
-import { MIGRATION_GATE } from '../../libs/src/runtime/migration-gate.ts';
 import { PlatformStartError } from './platform-start-error.ts';
 import { Supervisor, type Supervision } from './supervisor.ts';
 
@@ -180,7 +180,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
       const how = signal ? `signal ${signal}` : `code ${code}`;
       failStart(new PlatformStartError(`${name} exited with ${how} before the platform was ready`, name, child.output));
     });
-    // (a child that could not be spawned rejects the phase that waits for it)
+    // (a child that could not be spawned rejects the start, which waits for its ready)
     child.ready.then(
       (message) => void ready.set(name, message),
       () => undefined,
@@ -200,7 +200,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
       })
     : undefined;
 
-  const all = async (): Promise<void> => {
+  const startAll = async (): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const guard = new Promise<never>((_, reject) => {
@@ -228,7 +228,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
 
   try {
     if (options.signal?.aborted) throw new PlatformStartError('start aborted', undefined, []);
-    await all();
+    await startAll();
   } catch (error) {
     await stop();
     throw error;
