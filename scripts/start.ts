@@ -30,7 +30,8 @@ import { keepWritesPrivate } from '../libs/kit/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
-import { type Platform, ROOT_DIR, startPlatform } from './lib/processes.ts';
+import { type Platform, startPlatform } from './lib/processes.ts';
+import { ROOT_DIR } from './lib/platform-layout.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -91,8 +92,10 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  // The gateway serves gateway/console/dist: built here, before anything starts, when its sources changed.
-  await ensureConsoleBuilt(say);
+  // The gateway serves gateway/console/dist: built, when its sources changed, while PostgreSQL and
+  // the services start; the gateway starts after it.
+  const consoleBuilt = ensureConsoleBuilt(say);
+  consoleBuilt.catch(() => undefined);
 
   // Kept as promises so that a signal during start still stops what is coming up.
   let postgres: Promise<EmbeddedPostgresServer> | undefined;
@@ -163,11 +166,12 @@ async function main(): Promise<number> {
       if (signalled) return finished;
     }
 
-    say('starting core-svc, then bpm-svc and dms-svc, then the gateway…');
+    say('starting the services, and the gateway once the console is built…');
     platform = startPlatform({
       env,
       log: 'console',
       signal: aborter.signal,
+      gatewayAfter: consoleBuilt,
       // a supervisor's job: a child that dies is started again, later each time, while the others serve
       onExit: (name, code, signal) => {
         if (!signalled) complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);

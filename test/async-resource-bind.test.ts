@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { AsyncLocalStorage, AsyncResource, executionAsyncId } from 'node:async_hooks';
 import test from 'ava';
 import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 
 const nodeOwn = AsyncResource.prototype.bind;
 installRuntimePatches();

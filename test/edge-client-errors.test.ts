@@ -5,7 +5,7 @@
  * port: 431 for headers too large and 400 for the rest, with SVC-SYS-2001 (docs/adr/0023-x-project-code-and-requests-node.md).
  */
 import test from 'ava';
-import { type Platform } from '../scripts/lib/processes.ts';
+import type { Platform } from '../scripts/lib/processes.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { platform } from './helpers/platform.ts';
 import { rawExchange } from './helpers/raw-http.ts';

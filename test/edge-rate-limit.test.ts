@@ -12,7 +12,7 @@
  * own.
  */
 import test, { type ExecutionContext } from 'ava';
-import { type Platform } from '../scripts/lib/processes.ts';
+import type { Platform } from '../scripts/lib/processes.ts';
 import { adminSession } from './helpers/factories.ts';
 import { api, type ApiResponse, platform } from './helpers/platform.ts';
 import { keysUnder, redisClient, startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';

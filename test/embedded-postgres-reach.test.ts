@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import test from 'ava';
 import { startEmbeddedPostgres } from '../scripts/lib/embedded-postgres.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 
 const asRoot = userInfo().uid === 0 ? test : test.skip;
 

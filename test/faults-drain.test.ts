@@ -5,7 +5,8 @@
  * signal arrives. Each test runs a bpm-svc and a gateway of its own (core and dms are the suite's).
  */
 import test from 'ava';
-import { type Platform, type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
+import { type Platform, startPlatform } from '../scripts/lib/processes.ts';
+import type { ServiceName } from '../scripts/lib/platform-layout.ts';
 import { without } from './helpers/env-without.ts';
 import { withDb } from './helpers/db.ts';
 import { adminSession, createPartner, freshTenant } from './helpers/factories.ts';

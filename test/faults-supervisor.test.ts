@@ -4,7 +4,8 @@
  * Stand-ins (helpers/ready-stub.ts) take the services' places: the restart logic is the launcher's.
  */
 import test from 'ava';
-import { type ServiceName, startPlatform } from '../scripts/lib/processes.ts';
+import type { ServiceName } from '../scripts/lib/platform-layout.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
 import { isAlive as alive } from '../scripts/lib/os-probes.ts';
 import { platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import test from 'ava';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 
 const JWT = 'eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXBhcnQ';
 const HASH = `$2b$10$${'N'.repeat(53)}`;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { type Platform } from '../scripts/lib/processes.ts';
+import type { Platform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { adminSession, createAccount, freshTenant } from './helpers/factories.ts';
 import { storageDir, upload } from './helpers/files.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { withClient } from '../scripts/lib/pg-client.ts';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 import { platform } from './helpers/platform.ts';
 
 const INNER = 'test/logger.test.ts'; // three quick tests that need nothing of the platform

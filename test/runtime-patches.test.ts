@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { installedVersions, installRuntimePatches, patchRefusals } from '@platform/kit/runtime/patches/index.ts';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 
 const EXACT = { node: 'v24.9.0', grpcJs: '1.14.7' };
 const nodeOwnBind = AsyncResource.prototype.bind;

@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { ROOT_DIR } from '../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, untilWaiting } from './helpers/migrations.ts';
 
 interface Outcome {

@@ -1,11 +1,12 @@
 /**
- * startPlatform on free ports (scripts/lib/processes.ts): a port is picked before its service binds
+ * startPlatform on free ports (scripts/lib/free-ports.ts): a port is picked before its service binds
  * it, and another process may take it in between. The start then picks again, a bounded number of
  * times. Stand-ins take the services' places; the one for dms-svc binds its gRPC port as dms-svc does.
  */
 import { createServer, type Server } from 'node:net';
 import test from 'ava';
-import { PlatformStartError, startPlatform } from '../scripts/lib/processes.ts';
+import { PlatformStartError } from '../scripts/lib/platform-start-error.ts';
+import { startPlatform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { platform } from './helpers/platform.ts';
 import { BINDING_STUB, READY_STUB } from './helpers/stand-in.ts';

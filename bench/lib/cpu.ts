@@ -102,3 +102,32 @@ export async function untilQuiet(pids: readonly number[], timeoutMs = 30_000): P
     before = now;
   }
 }
+
+/**
+ * CPU ms (user + system) that process `root` and its descendants have used so far: each live one's
+ * own, plus what its children that ended and were waited for used (cutime, cstime: initdb, a build's
+ * workers). Descendants are found by parent pid; one whose parent ended before it is not counted.
+ */
+export function processTreeCpuMs(root: number): number {
+  const parents = new Map<number, number>();
+  const used = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is field 3 (state): ppid is field 4, utime to cstime fields 14 to 17
+      parents.set(Number(entry), Number(fields[1]));
+      used.set(Number(entry), ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parents.get(at)) if (at === root) return true;
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, ms] of used) if (inTree(pid)) sum += ms;
+  return sum;
+}

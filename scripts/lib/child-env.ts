@@ -1,4 +1,4 @@
-import type { ServiceName } from './processes.ts';
+import type { ServiceName } from './platform-layout.ts';
 
 type Env = Record<string, string | undefined>;
 

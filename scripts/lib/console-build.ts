@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT_DIR } from './processes.ts';
+import { ROOT_DIR } from './platform-layout.ts';
 
 const CONSOLE_DIR = join(ROOT_DIR, 'gateway/console');
 export const CONSOLE_DIST = join(CONSOLE_DIR, 'dist');

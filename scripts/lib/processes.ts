@@ -1,43 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { MIGRATION_GATE } from '../../libs/kit/src/runtime/migration-gate.ts';
 import { childEnv } from './child-env.ts';
+import { fillPorts, retryingTakenPorts } from './free-ports.ts';
 import { openSink, type LogTarget } from './log-sink.ts';
 import { freePort } from './os-probes.ts';
+import { allowMigrations, signalChild, spawnChild, type PlatformChild } from './platform-child.ts';
+import { DEFAULT_ENTRIES, ROOT_DIR, SERVICE_NAMES, TELEMETRY_REGISTER, type ServiceName } from './platform-layout.ts';
+import { PlatformStartError } from './platform-start-error.ts';
+import { Supervisor, type Supervision } from './supervisor.ts';
 
 type Env = Record<string, string | undefined>;
 
-/** Repository root (scripts/lib → ../..). */
-export const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-export type ServiceName = 'core-svc' | 'bpm-svc' | 'dms-svc' | 'gateway';
-
-/** The processes, in start order: the three services together, then the gateway. */
-export const SERVICE_NAMES: readonly ServiceName[] = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
-
-export const DEFAULT_ENTRIES: Readonly<Record<ServiceName, string>> = {
-  'core-svc': join(ROOT_DIR, 'core-svc/src/main.ts'),
-  'bpm-svc': join(ROOT_DIR, 'bpm-svc/src/main.ts'),
-  'dms-svc': join(ROOT_DIR, 'dms-svc/src/main.ts'),
-  gateway: join(ROOT_DIR, 'gateway/src/main.ts'),
-};
+/**
+ * Whose migrations wait for whose: bpm's keys name core's country and city
+ * (bpm-svc/src/migrations), so bpm-svc migrates once core-svc has. Everything else starts at once.
+ */
+const MIGRATES_AFTER: Partial<Record<ServiceName, ServiceName>> = { 'bpm-svc': 'core-svc' };
 
 /**
- * The module each process is started with (`--import`), before its entry: it starts tracing when
- * an OTLP endpoint is configured and does nothing else otherwise (libs/kit/src/telemetry/register.ts).
+ * Where the children keep Node's compile cache (V8 code of every module, the type-stripped
+ * TypeScript included): a start after the first compiles nothing again, which took about 40 % of
+ * each process's import time. Under node_modules, so an install starts it over.
  */
-export const TELEMETRY_REGISTER = join(ROOT_DIR, 'libs/kit/src/telemetry/register.ts');
-
-/** The IPC message each process sends (`process.send`) once it serves. */
-export interface ReadyMessage {
-  type: 'ready';
-  name: string;
-  /** `host:port` it listens on (the gateway's HTTP port, a service's gRPC port). */
-  address: string;
-  /** Where its Prometheus /metrics is served, `host:port`: a service's metrics port, the gateway's MANAGEMENT_PORT. */
-  metricsAddress?: string;
-}
+const COMPILE_CACHE_DIR = join(ROOT_DIR, 'node_modules/.cache/node-compile-cache');
 
 export interface StartPlatformOptions {
   /**
@@ -68,7 +53,7 @@ export interface StartPlatformOptions {
    * false only for bench/tracing-cost.ts's baseline, which measures what the module costs.
    */
   telemetryRegister?: boolean;
-  /** Per start phase. Default 60 s. */
+  /** The whole start's. Default 60 s. */
   readyTimeoutMs?: number;
   /** Wait after SIGTERM before SIGKILL. Default 25 s: a process drains for up to 20 s (libs/kit/src/runtime/drain.ts). */
   stopTimeoutMs?: number;
@@ -81,24 +66,11 @@ export interface StartPlatformOptions {
   supervise?: Supervision;
   /** Aborting during start kills the children started so far and rejects. */
   signal?: AbortSignal;
-}
-
-/**
- * Restarts with exponential backoff: the first after `initialBackoffMs`, each next one twice as late
- * up to `maxBackoffMs`; a child that stayed up `resetAfterMs` since its last start is restarted
- * after `initialBackoffMs` again.
- */
-export interface Supervision {
-  /** Default 1 s. */
-  initialBackoffMs?: number;
-  /** Default 30 s. */
-  maxBackoffMs?: number;
-  /** Default 60 s. */
-  resetAfterMs?: number;
-  /** Called when a restart is scheduled, `delayMs` from now. */
-  onRestart?: (name: ServiceName, delayMs: number) => void;
-  /** Called when a restarted child is ready again. */
-  onRestarted?: (name: ServiceName, pid: number) => void;
+  /**
+   * The gateway is launched once this resolves, the services at once: what the gateway reads at
+   * start and the services do not (`npm start`: the console's build). A rejection fails the start.
+   */
+  gatewayAfter?: Promise<unknown>;
 }
 
 export interface Platform {
@@ -116,35 +88,13 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-/** An error from startPlatform; `output` holds the failing child's last lines. */
-export class PlatformStartError extends Error {
-  override name = 'PlatformStartError';
-  service: ServiceName | undefined;
-  output: string[];
-  constructor(message: string, service: ServiceName | undefined, output: string[]) {
-    super(output.length > 0 ? `${message}\n--- last output of ${service} ---\n${output.join('\n')}` : message);
-    this.service = service;
-    this.output = output;
-  }
-}
-
-const OUTPUT_LINES = 40;
-
-interface Child {
-  name: ServiceName;
-  process: ChildProcess;
-  /** The last lines of stdout and stderr together, in the order they came. */
-  output: string[];
-  exited: Promise<void>;
-  address?: string;
-  metricsAddress?: string;
-}
-
 /**
- * Starts core-svc, bpm-svc and dms-svc, waits until each has sent `{ type: 'ready', name, address }`
- * over IPC, then starts the gateway the same way. Children run with this Node (`process.execPath`),
- * each in its own process group so that a terminal's Ctrl-C reaches only the launcher, which then
- * stops them in order.
+ * Starts core-svc, bpm-svc, dms-svc and the gateway at once (the gateway once `gatewayAfter`
+ * resolves) and resolves when each has sent
+ * `{ type: 'ready', name, address }` over IPC (platform-child.ts); bpm-svc's migrations wait for
+ * core-svc's (MIGRATES_AFTER). The gateway may be ready before the services: its health answers
+ * DOWN for those not serving yet, and the platform is ready only once all are. Stops the gateway
+ * first, then the services.
  *
  * @example
  * const platform = await startPlatform({ env: { ...process.env, DATABASE_URL }, ports: 'free', log: { file: 'test.log' } });
@@ -155,45 +105,21 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   return options.ports === 'free' ? retryingTakenPorts(() => startOnce(options)) : startOnce(options);
 }
 
-/**
- * Runs `start`, and again (up to three times in all) while it fails because a child found a port
- * taken. For starts that pick ports themselves, inside `start`, so that each attempt picks anew: a
- * free port is picked before its service binds it, and meanwhile another process (any outgoing
- * connection's ephemeral port comes from the same range) may take it.
- *
- * @example
- * const own = await retryingTakenPorts(async () =>
- *   startPlatform({ env: { ...env, CORE_GRPC_ADDR: `localhost:${await freePort()}` }, ports: 'free' }));
- */
-export async function retryingTakenPorts<T>(start: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (error) {
-      if (attempt >= FREE_PORT_ATTEMPTS || !portWasTaken(error)) throw error;
-    }
-  }
-}
-
-/** Starts on free ports tried before a port taken between its pick and its bind fails the start. */
-const FREE_PORT_ATTEMPTS = 3;
-
-/** A child that exited before the platform was ready because its address was in use. */
-function portWasTaken(error: unknown): boolean {
-  return error instanceof PlatformStartError && error.output.some((line) => line.includes('EADDRINUSE'));
-}
-
 async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   const env: Env = { ...options.env };
   await fillPorts(env, options.ports ?? 'default', options.pickPort ?? freePort);
+  env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
   const sink = openSink(options.log ?? 'console', SERVICE_NAMES);
-  const children = new Map<ServiceName, Child>();
-  let addresses = {} as Record<ServiceName, string>;
-  let pids = {} as Record<ServiceName, number>;
+  const children = new Map<ServiceName, PlatformChild>();
+  // each process's first migration (a restarted one has nothing left to migrate)
+  const migrated = new Map<ServiceName, Promise<void>>();
+  const ready = new Map<ServiceName, { address: string; metricsAddress?: string }>();
+  const addresses = {} as Record<ServiceName, string>;
+  const pids = {} as Record<ServiceName, number>;
   const metrics: Partial<Record<ServiceName, string>> = {};
-  let ready = false;
+  let started = false;
   let stopping = false;
   // Rejected when any child exits before the whole platform is ready (a service dying while the
   // gateway starts counts too).
@@ -208,10 +134,10 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   process.on('exit', killAllNow);
 
   const stopChildren = async (names: readonly ServiceName[]): Promise<void> => {
-    const targets = names.map((name) => children.get(name)).filter((child): child is Child => child !== undefined);
+    const targets = names.map((name) => children.get(name)).filter((child): child is PlatformChild => child !== undefined);
     for (const child of targets) signalChild(child, 'SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const all = Promise.all(targets.map((child) => child.exited));
+    const all = Promise.all(targets.map((child) => child.closed));
     const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), stopTimeoutMs)))]);
     clearTimeout(timer);
     if (timedOut) {
@@ -222,7 +148,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping = true;
-    for (const timer of restarts) clearTimeout(timer);
+    supervisor?.stop();
     stopped ??= (async () => {
       await stopChildren(['gateway']);
       await stopChildren(['core-svc', 'bpm-svc', 'dms-svc']);
@@ -232,99 +158,68 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     return stopped;
   };
 
-  const launch = (name: ServiceName): Promise<Child> => {
-    const entry = resolve(options.entries?.[name] ?? DEFAULT_ENTRIES[name]);
+  const launch = (name: ServiceName): PlatformChild => {
     const register = options.telemetryRegister === false ? [] : ['--import', TELEMETRY_REGISTER];
-    const spawned = spawn(process.execPath, [...(options.execArgv ?? []), ...register, entry], {
-      cwd: ROOT_DIR,
-      env: childEnv(name, env),
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
+    const child = spawnChild(name, {
+      entry: resolve(options.entries?.[name] ?? DEFAULT_ENTRIES[name]),
+      nodeArgs: [...(options.execArgv ?? []), ...register],
+      env: MIGRATES_AFTER[name] ? { ...childEnv(name, env), [MIGRATION_GATE]: 'ipc' } : childEnv(name, env),
+      onLine: (line, stream) => sink.write(name, line, stream),
     });
-    const child: Child = {
-      name,
-      process: spawned,
-      output: [],
-      exited: new Promise((r) => spawned.once('close', () => r())),
-    };
     children.set(name, child);
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const source = spawned[stream];
-      if (!source) continue;
-      createInterface({ input: source, crlfDelay: Infinity }).on('line', (line) => {
-        // both streams: the logs (a failure to start included) are JSON lines on stdout, what Node
-        // itself prints on a crash goes to stderr
-        child.output.push(line);
-        if (child.output.length > OUTPUT_LINES) child.output.shift();
-        sink.write(name, line, stream);
-      });
-    }
-    const startedAt = Date.now();
-    spawned.once('exit', (code, signal) => {
-      if (!ready || stopping) return;
+    const first = MIGRATES_AFTER[name];
+    if (first) void Promise.all([child.migrationTurn, migrated.get(first)]).then(() => allowMigrations(child));
+    if (!migrated.has(name)) migrated.set(name, child.migrated);
+    void child.exited.then(({ code, signal }) => {
+      if (!started || stopping) return;
       options.onExit?.(name, code, signal);
-      if (options.supervise) scheduleRestart(name, options.supervise, startedAt);
+      supervisor?.exited(name, child.startedAt);
     });
-    // 'close' (not 'exit'): by then the child's output has been read to the end.
-    spawned.once('close', (code, signal) => {
-      if (ready || stopping) return;
+    void child.closed.then(({ code, signal }) => {
+      if (started || stopping) return;
       const how = signal ? `signal ${signal}` : `code ${code}`;
       failStart(new PlatformStartError(`${name} exited with ${how} before the platform was ready`, name, child.output));
     });
-    return new Promise<Child>((resolveReady, reject) => {
-      const onMessage = (message: unknown): void => {
-        if (!isReady(message)) return;
-        child.address = message.address;
-        child.metricsAddress = message.metricsAddress;
-        spawned.removeListener('message', onMessage);
-        resolveReady(child);
-      };
-      spawned.on('message', onMessage);
-      spawned.once('error', (error) => reject(new PlatformStartError(`${name} could not be started: ${error.message}`, name, [])));
-    });
+    // (a child that could not be spawned rejects the start, which waits for its ready)
+    child.ready.then(
+      (message) => void ready.set(name, message),
+      () => undefined,
+    );
+    return child;
   };
 
-  // Supervised restarts: the delay each child waits next time, and the timers pending.
-  const nextDelay = new Map<ServiceName, number>();
-  const restarts = new Set<NodeJS.Timeout>();
-  const scheduleRestart = (name: ServiceName, supervision: Supervision, startedAt: number): void => {
-    const initial = supervision.initialBackoffMs ?? 1_000;
-    const max = supervision.maxBackoffMs ?? 30_000;
-    const stayedUp = Date.now() - startedAt >= (supervision.resetAfterMs ?? 60_000);
-    const delayMs = stayedUp ? initial : (nextDelay.get(name) ?? initial);
-    nextDelay.set(name, Math.min(delayMs * 2, max));
-    supervision.onRestart?.(name, delayMs);
-    const timer = setTimeout(() => {
-      restarts.delete(timer);
-      if (stopping) return;
-      launch(name).then(
-        (child) => {
-          pids[name] = child.process.pid ?? 0;
-          addresses[name] = child.address ?? addresses[name];
-          if (child.metricsAddress) metrics[name] = child.metricsAddress;
-          supervision.onRestarted?.(name, pids[name]);
-        },
-        // a child that cannot even be spawned: tried again later, like one that died
-        () => scheduleRestart(name, supervision, Date.now()),
-      );
-    }, delayMs);
-    restarts.add(timer);
-  };
+  // a supervised restart: the new child takes the old one's place once it is ready
+  const supervisor = options.supervise
+    ? new Supervisor(options.supervise, async (name) => {
+        const child = launch(name);
+        const message = await child.ready;
+        pids[name] = child.process.pid ?? 0;
+        addresses[name] = message.address;
+        if (message.metricsAddress) metrics[name] = message.metricsAddress;
+        return pids[name];
+      })
+    : undefined;
 
-  const phase = async (names: readonly ServiceName[]): Promise<void> => {
+  const startAll = async (): Promise<void> => {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const waiting = names.find((name) => children.get(name)?.address === undefined);
+        const waiting = SERVICE_NAMES.find((name) => !ready.has(name));
         const child = waiting ? children.get(waiting) : undefined;
-        reject(new PlatformStartError(`${waiting ?? names.join(', ')} was not ready within ${readyTimeoutMs / 1000} s`, waiting, child ? child.output : []));
+        reject(new PlatformStartError(`${waiting ?? 'the platform'} was not ready within ${readyTimeoutMs / 1000} s`, waiting, child ? child.output : []));
       }, readyTimeoutMs);
       onAbort = () => reject(new PlatformStartError('start aborted', undefined, []));
       options.signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      await Promise.race([Promise.all(names.map(launch)), guard, startFailed]);
+      // in SERVICE_NAMES's order: core-svc is launched before bpm-svc, whose migrations wait for it
+      const services = SERVICE_NAMES.filter((name) => name !== 'gateway').map(launch);
+      const gateway = (options.gatewayAfter ?? Promise.resolve()).then(() => {
+        if (stopping) throw new PlatformStartError('start aborted', undefined, []);
+        return launch('gateway').ready;
+      });
+      await Promise.race([Promise.all([...services.map((child) => child.ready), gateway]), guard, startFailed]);
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
@@ -333,60 +228,23 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
 
   try {
     if (options.signal?.aborted) throw new PlatformStartError('start aborted', undefined, []);
-    // core first: services migrate at start (but in production), and bpm's keys name core's tables
-    await phase(['core-svc']);
-    await phase(['bpm-svc', 'dms-svc']);
-    await phase(['gateway']);
+    await startAll();
   } catch (error) {
     await stop();
     throw error;
   }
-  ready = true;
-  addresses = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.address ?? ''])) as Record<ServiceName, string>;
-  pids = Object.fromEntries(SERVICE_NAMES.map((name) => [name, children.get(name)?.process.pid ?? 0])) as Record<ServiceName, number>;
-  for (const child of children.values()) if (child.metricsAddress) metrics[child.name] = child.metricsAddress;
+  started = true;
+  for (const name of SERVICE_NAMES) {
+    addresses[name] = ready.get(name)?.address ?? '';
+    pids[name] = children.get(name)?.process.pid ?? 0;
+    const metricsAddress = ready.get(name)?.metricsAddress;
+    if (metricsAddress) metrics[name] = metricsAddress;
+  }
   const gatewayPort = portOf(addresses.gateway) ?? Number(env.GATEWAY_PORT);
   return { url: `http://127.0.0.1:${gatewayPort}`, env, addresses, metrics, pids, stop };
-}
-
-async function fillPorts(env: Env, ports: 'default' | 'free', pickPort: () => Promise<number>): Promise<void> {
-  const pick = async (fallback: number): Promise<number> => (ports === 'free' ? pickPort() : fallback);
-  if (!env.GATEWAY_PORT) env.GATEWAY_PORT = String(await pick(8080));
-  const grpc = [
-    ['CORE_GRPC_ADDR', 50051],
-    ['BPM_GRPC_ADDR', 50052],
-    ['DMS_GRPC_ADDR', 50053],
-    // dms-svc's HTTP port for file bytes, proxied to by the gateway
-    ['DMS_HTTP_ADDR', 50054],
-  ] as const;
-  for (const [name, fallback] of grpc) {
-    if (!env[name]) env[name] = `127.0.0.1:${await pick(fallback)}`;
-  }
-  if (ports === 'free') for (const name of ['CORE_METRICS_PORT', 'BPM_METRICS_PORT', 'DMS_METRICS_PORT']) env[name] ||= '0';
-}
-
-function isReady(message: unknown): message is ReadyMessage {
-  if (typeof message !== 'object' || message === null) return false;
-  const { type, address, metricsAddress } = message as Record<string, unknown>;
-  return type === 'ready' && typeof address === 'string' && (metricsAddress === undefined || typeof metricsAddress === 'string');
 }
 
 function portOf(address: string): number | undefined {
   const port = Number(address.slice(address.lastIndexOf(':') + 1));
   return Number.isInteger(port) && port > 0 ? port : undefined;
-}
-
-/** Signals the child's process group (it was spawned detached), so its own children go too. */
-function signalChild(child: Child, signal: NodeJS.Signals): void {
-  const { pid, exitCode, signalCode } = child.process;
-  if (pid === undefined || exitCode !== null || signalCode !== null) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      child.process.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
 }

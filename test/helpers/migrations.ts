@@ -11,7 +11,7 @@ import pg from 'pg';
 import { migrationLockName } from '@platform/service-kit/db/migration-lock.ts';
 import { withDatabase } from '../../scripts/lib/pg-client.ts';
 import { createFreshDatabase } from '../../scripts/lib/test-database.ts';
-import { ROOT_DIR } from '../../scripts/lib/processes.ts';
+import { ROOT_DIR } from '../../scripts/lib/platform-layout.ts';
 import { platform } from './platform.ts';
 
 /** An empty database on the platform's server, dropped when the test ends. */

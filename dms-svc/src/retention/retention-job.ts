@@ -13,8 +13,14 @@ import { runRetention } from './run-retention.ts';
  * logged and the next one comes on time. `stop()` cancels the timer and waits for a run in progress.
  */
 export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, async () => {
-    await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
-    await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
+  return startPeriodicJob({
+    name: 'retention job',
+    everyMs: intervalSeconds * 1000,
+    log,
+    run: async () => {
+      // each logged apart: a failed retention run does not keep the storage sweep from its turn
+      await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
+      await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
+    },
   });
 }

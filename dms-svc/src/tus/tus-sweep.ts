@@ -15,9 +15,7 @@ import { UPLOAD_ID } from './tus-protocol.ts';
  * the timer and waits for a sweep in progress.
  */
 export function startTusSweep(store: HashingFileStore, orm: MikroORM, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, () =>
-    sweepExpired(store, orm, log).catch((error: unknown) => log.error({ err: error }, 'resumable upload sweep failed')),
-  );
+  return startPeriodicJob({ name: 'resumable upload sweep', everyMs: intervalSeconds * 1000, log, run: () => sweepExpired(store, orm, log) });
 }
 
 /**

@@ -3,6 +3,7 @@ import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
 import type { SessionSeen } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { toMetadata } from '@platform/kit/grpc/metadata.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import type { Backends } from '../backends.ts';
 
 /** Sessions one RecordSessionsSeen call carries at most (core-svc's limit). */
@@ -24,15 +25,14 @@ export class SessionsSeen {
   readonly #backends: Backends;
   readonly #tokens: TokenService;
   readonly #log: Logger;
-  readonly #timer: NodeJS.Timeout;
+  readonly #job: PeriodicJob;
   #noted = new Map<string, number>();
 
   constructor(backends: Backends, tokens: TokenService, intervalMs: number, log: Logger) {
     this.#backends = backends;
     this.#tokens = tokens;
     this.#log = log;
-    this.#timer = setInterval(() => void this.flush(), intervalMs);
-    this.#timer.unref();
+    this.#job = startPeriodicJob({ name: 'sessions seen flush', everyMs: intervalMs, log, run: () => this.flush() });
   }
 
   note(sessionId: string): void {
@@ -59,7 +59,8 @@ export class SessionsSeen {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#timer);
+    // a flush under way ends first; this one sends what came after it
+    await this.#job.stop();
     await this.flush();
   }
 }

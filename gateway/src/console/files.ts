@@ -29,31 +29,47 @@ const TYPES: Readonly<Record<string, string>> = {
 /** Worth compressing: text, and large enough that the header costs less than it saves. */
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
 
+/** The compressed forms the console's build writes beside a file (gateway/console/vite.config.ts). */
+const PRECOMPRESSED = ['.br', '.gz'] as const;
+
 /**
- * The console's built files (Vite's dist/), read once at start and compressed once (brotli and gzip),
- * keyed by their path under /console/ (`assets/index-3f9a.js`, `index.html`). Serving them is then a
- * map lookup: no file system on a request, no path to traverse. Undefined when the folder holds no
- * index.html (the console not built).
+ * The console's built files (Vite's dist/), read once at start, keyed by their path under /console/
+ * (`assets/index-3f9a.js`, `index.html`). Serving them is then a map lookup: no file system on a
+ * request, no path to traverse. A file's compressed forms are the `<name>.br` and `<name>.gz` the
+ * build wrote beside it, read as they are (compressing at quality 11 here took seconds of every
+ * start); a file without them is compressed here. Undefined when the folder holds no index.html
+ * (the console not built).
  */
 export function loadConsoleFiles(dir: string): Map<string, ConsoleFile> | undefined {
   if (!existsSync(join(dir, 'index.html'))) return undefined;
+  const paths = new Set(walk(dir));
   const files = new Map<string, ConsoleFile>();
-  for (const path of walk(dir)) {
+  for (const path of paths) {
     const name = relative(dir, path).split(sep).join('/');
     if (name.startsWith('.')) continue;
-    files.set(name, consoleFile(name, readFileSync(path)));
+    // a compressed form of another file is served as that file, never under its own name
+    if (PRECOMPRESSED.some((suffix) => path.endsWith(suffix) && paths.has(path.slice(0, -suffix.length)))) continue;
+    const body = readFileSync(path);
+    const compressed = paths.has(`${path}.br`) && paths.has(`${path}.gz`) ? { br: readFileSync(`${path}.br`), gzip: readFileSync(`${path}.gz`) } : undefined;
+    files.set(name, consoleFile(name, body, compressed));
   }
   return files;
 }
 
-/** A file to serve under /console/`name`: its type by extension, its ETag, compressed when worth it. */
-export function consoleFile(name: string, body: Buffer): ConsoleFile {
+/**
+ * A file to serve under /console/`name`: its type by extension, its ETag, and its compressed forms:
+ * `compressed` when given, else made here when worth it (brotli at quality 5: within a few percent of
+ * 11 for a fraction of the time, since this runs at start).
+ */
+export function consoleFile(name: string, body: Buffer, compressed?: { br: Buffer; gzip: Buffer }): ConsoleFile {
   const extension = extname(name);
-  const compress = COMPRESSIBLE.has(extension) && body.length > 1024;
+  const compress = compressed === undefined && COMPRESSIBLE.has(extension) && body.length > 1024;
   return {
     body,
-    gzip: compress ? gzipSync(body, { level: 9 }) : undefined,
-    br: compress ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : undefined,
+    gzip: compressed?.gzip ?? (compress ? gzipSync(body, { level: 9 }) : undefined),
+    br:
+      compressed?.br ??
+      (compress ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : undefined),
     type: TYPES[extension] ?? 'application/octet-stream',
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
     immutable: name.startsWith('assets/'),

@@ -1,33 +1,48 @@
+import type { Logger } from '../log/logger.ts';
+
 /** A job started by startPeriodicJob. */
 export interface PeriodicJob {
-  /** Cancels the timer and waits for a run in progress. */
+  /** Cancels the timer and waits for a run in progress; no run starts after. */
   stop(): Promise<void>;
 }
 
+export interface PeriodicJobOptions {
+  /** What the job does, for the line a failed run logs (`'<name> failed'`): `'idempotency key sweep'`. */
+  name: string;
+  /** Time between the end of one run and the start of the next; the first run comes this long after start. */
+  everyMs: number;
+  log: Logger;
+  run: () => Promise<unknown>;
+}
+
 /**
- * Runs `run` every `intervalSeconds`, the first time one interval after start; one run at a time
- * (the next is timed from the end of the last), so a slow run never overlaps the next. `run` handles
- * its own failures (a rejection is swallowed here so the next run still comes on time). The timer
- * is unref'd: a job never keeps the process alive.
+ * The one way a process runs periodic work (sweeps, flushes, checks): `run` every `everyMs`, the
+ * first time one interval after start; one run at a time (the next is timed from the end of the
+ * last), so a slow run never overlaps the next. A run that fails is logged at error level,
+ * `'<name> failed'`, and the next comes on time. The timer is unref'd: a job never keeps the
+ * process alive.
  *
  * @example
- * const job = startPeriodicJob(600, () => sweep().catch((error) => log.error({ err: error }, 'sweep failed')));
+ * const job = startPeriodicJob({ name: 'resumable upload sweep', everyMs: 600_000, log, run: () => tus.sweepExpired(log) });
  * await job.stop();
  */
-export function startPeriodicJob(intervalSeconds: number, run: () => Promise<unknown>): PeriodicJob {
+export function startPeriodicJob({ name, everyMs, log, run }: PeriodicJobOptions): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
+  let running: Promise<void> | undefined;
   let stopped = false;
-  const schedule = () => {
+  const schedule = (): void => {
     if (stopped) return;
     timer = setTimeout(() => {
       running = run()
-        .catch(() => undefined)
+        .then(
+          () => undefined,
+          (error: unknown) => log.error({ err: error }, `${name} failed`),
+        )
         .finally(() => {
           running = undefined;
           schedule();
         });
-    }, intervalSeconds * 1000);
+    }, everyMs);
     timer.unref();
   };
   schedule();

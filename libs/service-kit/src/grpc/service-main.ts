@@ -17,6 +17,8 @@ import type { Row } from '../db/entity-schema.ts';
 import { setOutboxDisabled } from '../events/outbox.ts';
 import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
+import { migrationTurn } from '@platform/kit/runtime/migration-gate.ts';
+import { startPeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import { DRAIN_BOUND_MS } from '@platform/kit/runtime/drain.ts';
 import { reportEventLoopDelay } from '@platform/kit/log/event-loop.ts';
 import { createLogger, type Logger } from '@platform/kit/log/logger.ts';
@@ -72,7 +74,10 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
   const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
+  await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
+  // a launcher starting the services together holds another's migrations until these are applied
+  process.send?.({ type: 'migrated' });
   await spec.afterMigrate?.(orm, config, log);
 
   const tokens = new TokenService(config.jwtSecret);
@@ -103,13 +108,12 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
       error ? reject(error) : resolve(bound),
     );
   });
-  const dbWatch = setInterval(() => {
-    orm.isConnected().then(
-      (up) => health.setStatus('db', up ? 'SERVING' : 'NOT_SERVING'),
-      () => health.setStatus('db', 'NOT_SERVING'),
-    );
-  }, DB_HEALTH_INTERVAL_MS);
-  dbWatch.unref();
+  const dbWatch = startPeriodicJob({
+    name: 'database health check',
+    everyMs: DB_HEALTH_INTERVAL_MS,
+    log,
+    run: async () => health.setStatus('db', (await orm.isConnected().catch(() => false)) ? 'SERVING' : 'NOT_SERVING'),
+  });
   const sweep = startIdempotencySweep(orm, log);
   const extra = await spec.serve?.(runtime, config);
   let stopping = false;
@@ -129,8 +133,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     stopping = true;
     log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
-    clearInterval(dbWatch);
-    sweep.stop();
+    // a sweep or check under way ends before the ORM closes
+    const jobsStopped = Promise.all([dbWatch.stop(), sweep.stop()]);
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     const closing = extra?.close().catch(() => undefined);
@@ -138,6 +142,7 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
       .then(async (drained) => {
         if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
         await closing;
+        await jobsStopped;
         // open through the drain, so that its /health answers 503 NOT_SERVING meanwhile
         await metrics.close();
         remote?.close();

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import { idempotencyTableOf, KEY_LIFETIME } from './idempotency.ts';
 
 /** How often a service deletes its expired keys. */
@@ -19,13 +20,14 @@ export async function sweepExpiredKeys(em: EntityManager): Promise<number> {
  * growing. A failed sweep is logged and the next one comes on time; sweeps of several replicas may
  * overlap, which a delete by age is safe for.
  */
-export function startIdempotencySweep(orm: MikroORM, log: Logger, intervalMs = SWEEP_INTERVAL_MS): { stop(): void } {
-  const timer = setInterval(() => {
-    sweepExpiredKeys(orm.em.fork()).then(
-      (deleted) => (deleted > 0 ? log.debug({ deleted }, 'expired idempotency keys swept') : undefined),
-      (error: unknown) => log.error({ err: error }, 'idempotency key sweep failed'),
-    );
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export function startIdempotencySweep(orm: MikroORM, log: Logger): PeriodicJob {
+  return startPeriodicJob({
+    name: 'idempotency key sweep',
+    everyMs: SWEEP_INTERVAL_MS,
+    log,
+    run: async () => {
+      const deleted = await sweepExpiredKeys(orm.em.fork());
+      if (deleted > 0) log.debug({ deleted }, 'expired idempotency keys swept');
+    },
+  });
 }
