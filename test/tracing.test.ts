@@ -109,15 +109,23 @@ const has = (spans: ReceivedSpan[], service: string, test: (span: ReceivedSpan) 
 test('one POST /api/business-partner is one trace: the gateway server span, its Redis and gRPC client spans, bpm-svc gRPC server and pg spans', async (t) => {
   const { token } = await adminSession();
   const partnerCode = unique('TRACE-');
+  // this request's own user agent (a span attribute) tells its trace from the other tests' POSTs of a
+  // partner, which run beside it and carry a traceparent of their own
+  const userAgent = `tracing-test/${partnerCode}`;
   const res = await api('POST', '/api/business-partner', {
     token,
     baseUrl: traced.platform.url,
+    headers: { 'user-agent': userAgent },
     body: { crProcessId: freshTenant(), partnerCode, partnerName: partnerCode, partnerType: 'CUSTOMER' },
   });
   t.is(res.status, 200, res.text);
   const complete = (spans: ReceivedSpan[]) =>
     has(spans, 'bpm-svc', isPg) && has(spans, 'bpm-svc', (span) => span.kind === SERVER && isGrpc(span)) && has(spans, 'gateway', isRedis);
-  const spans = await traceOf(traced.sink, (span) => mentions('/api/business-partner')(span) && span.name.startsWith('POST'), complete);
+  const spans = await traceOf(
+    traced.sink,
+    (span) => mentions('/api/business-partner')(span) && mentions(userAgent)(span) && span.name.startsWith('POST'),
+    complete,
+  );
   t.true(spans.length > 0, 'a gateway server span of the request');
   t.true(
     has(spans, 'gateway', (span) => span.kind === CLIENT && isGrpc(span) && span.name.includes('BusinessPartner')),
