@@ -1,11 +1,11 @@
 import { useContext, useState } from 'react';
-import type { Session } from '@platform/client/schema.d.ts';
 import { answer, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { useLoad } from '../../shell/use-load.ts';
 import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import { OperatorTable } from './operator-table.tsx';
+import { sessionColumns } from './session-columns.ts';
 import './operations.css';
 
 const SIZE = 20;
@@ -68,15 +68,7 @@ export function SessionHistoryPage() {
         rows={history}
         rowKey={(session) => session.sessionId}
         onPage={setPage}
-        columns={[
-          { header: t('user'), cell: (session: Session) => session.userCode, names: true },
-          { header: t('account'), cell: (session) => session.accountNo },
-          { header: t('tenant'), cell: (session) => session.crProcessId },
-          { header: t('ipAddress'), cell: (session) => session.ipAddress ?? '' },
-          { header: t('loginAt'), cell: (session) => formatInstant(session.loginAt, language) },
-          { header: t('lastSeenAt'), cell: (session) => formatInstant(session.lastSeenAt, language) },
-          { header: t('logoutAt'), cell: (session) => formatInstant(session.logoutAt ?? session.expiresAt, language) },
-        ]}
+        columns={[...sessionColumns(t, language), { header: t('logoutAt'), cell: (session) => formatInstant(session.logoutAt ?? session.expiresAt, language) }]}
       />
     </section>
   );

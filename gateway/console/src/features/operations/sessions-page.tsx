@@ -7,6 +7,7 @@ import { formatInstant } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import { Modal } from './modal.tsx';
 import { OperatorTable } from './operator-table.tsx';
+import { sessionColumns } from './session-columns.ts';
 import './operations.css';
 
 const SIZE = 20;
@@ -107,12 +108,7 @@ export function SessionsPage() {
         rowKey={(session) => session.sessionId}
         onPage={setPage}
         columns={[
-          { header: t('user'), cell: (session: Session) => session.userCode, names: true },
-          { header: t('account'), cell: (session) => session.accountNo },
-          { header: t('tenant'), cell: (session) => session.crProcessId },
-          { header: t('ipAddress'), cell: (session) => session.ipAddress ?? '' },
-          { header: t('loginAt'), cell: (session) => formatInstant(session.loginAt, language) },
-          { header: t('lastSeenAt'), cell: (session) => formatInstant(session.lastSeenAt, language) },
+          ...sessionColumns(t, language),
           { header: t('expiresAt'), cell: (session) => formatInstant(session.expiresAt, language) },
           {
             header: t('actions'),
