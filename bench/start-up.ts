@@ -23,7 +23,7 @@
  *   BENCH_ROUNDS=1 node bench/start-up.ts
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -35,7 +35,11 @@ const WARM_TARGET_MS = 3_000;
 const FRESH_TARGET_MS = 8_000;
 /** Longest a start may take before the scenario gives up on it. */
 const START_LIMIT_MS = 120_000;
-const WORKSPACES = ['libs', 'libs/contracts', 'libs/client', 'core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
+/** The root package's workspaces, each with the name its package.json gives it (`@platform/…`). */
+const WORKSPACES = (JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.map((dir) => ({
+  dir,
+  name: (JSON.parse(readFileSync(join(ROOT_DIR, dir, 'package.json'), 'utf8')) as { name: string }).name,
+}));
 
 /** The steps of a start, each found by the first line that matches it, in the order printed. */
 const STEPS: readonly { label: string; line: RegExp }[] = [
@@ -80,10 +84,10 @@ function freshCheckout(): string {
     symlinkSync(join(ROOT_DIR, 'node_modules', entry), join(modules, entry));
   }
   for (const workspace of WORKSPACES) {
-    const name = workspace === 'libs' ? 'libs' : workspace.replace(/^libs\//, '');
-    symlinkSync(relative(join(modules, '@platform'), join(dir, workspace)), join(modules, '@platform', name));
-    const own = join(ROOT_DIR, workspace, 'node_modules');
-    if (existsSync(own)) symlinkSync(own, join(dir, workspace, 'node_modules'));
+    const link = join(modules, workspace.name);
+    symlinkSync(relative(dirname(link), join(dir, workspace.dir)), link);
+    const own = join(ROOT_DIR, workspace.dir, 'node_modules');
+    if (existsSync(own)) symlinkSync(own, join(dir, workspace.dir, 'node_modules'));
   }
   return dir;
 }
