@@ -83,7 +83,10 @@ export function ReferencePicker({
 
   function choose(row: Row | undefined) {
     if (row) {
-      setPicked({ value: String(row[refKey]), label: labelOf(target, row, refKey) });
+      const label = labelOf(target, row, refKey);
+      setPicked({ value: String(row[refKey]), label });
+      // shown in the same render as the key or click that chose it, not an effect later
+      setText(label);
       onChange(String(row[refKey]));
     }
     setOpen(false);
