@@ -11407,6 +11407,8 @@ export interface components {
             readonly previousHash: string;
             /** @description Hex SHA-256 over previous_hash and this row's canonical content. */
             readonly hash: string;
+            /** @description The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash. */
+            readonly fileName: string | null;
         };
         /** @description A new dms-audit-log; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsAuditLogCreate: {
