@@ -87,7 +87,12 @@ test('login, create, get, list with a filter, update with version, stale update 
   const downloaded = await client.GET('/api/dms-file/download/{id}', {
     params: {
       path: { id: fileId },
-      query: { token: query.get('token') ?? '', expires: Number(query.get('expires')), inline: query.get('inline') === 'true' ? 'true' : 'false' },
+      query: {
+        token: query.get('token') ?? '',
+        expires: Number(query.get('expires')),
+        inline: query.get('inline') === 'true' ? 'true' : 'false',
+        user: query.get('user') ?? undefined,
+      },
     },
     parseAs: 'arrayBuffer',
   });

@@ -4,8 +4,8 @@
  * the file input while the progress bar moves, downloads it back through the file page's link (the
  * same SHA-256), previews a PNG and a PDF, shares the file behind a password and opens the share
  * in a fresh browser as its recipient (a wrong password refused, the right one downloads the same
- * bytes), sets a legal hold (a delete is then refused with the platform's message, and the file
- * read back through the API is unchanged), and checks the audit chain; a cancelled or refused
+ * bytes), sets a legal hold (the page then offers no Delete and says why, the API refuses one, and
+ * the file read back through the API is unchanged), and checks the audit chain; a cancelled or refused
  * upload stores nothing, as the database and the usage say. Screenshots go to test-output/console/.
  */
 import test from 'ava';
@@ -284,23 +284,21 @@ test.serial('a share link with a password: copied from the file page, refused a 
   t.pass();
 });
 
-test.serial('a legal hold is set, and a delete is then refused with the platform’s message; the file is still there, byte for byte', async (t) => {
+test.serial('a legal hold is set: the page offers no Delete and says why, and a delete is refused; the file is still there, byte for byte', async (t) => {
   t.truthy(shared, 'the share test ran first');
   const fileId = await fileIdOf('big-archive.bin');
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  t.is(await remove.count(), 1, 'Delete is offered while the file is not held');
   await page.getByRole('button', { name: 'Set legal hold' }).click();
   await page.getByRole('button', { name: 'Release legal hold' }).waitFor();
-  await page.getByText('This file is under legal hold').waitFor();
+  await page.getByText('This file is under legal hold: it cannot be deleted').waitFor();
   const held = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
   t.is(held.body.legalHold, true, 'the hold is stored');
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Delete file' });
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  const refusal = dialog.getByRole('alert');
-  await refusal.waitFor();
-  // the platform's 409 SVC-SYS-4004 message (libs/kit/src/i18n/messages.ts, in the console's English)
-  t.is(await refusal.textContent(), translate('en', 'file.legalHold'), 'the platform says why, in its words');
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden' });
+  t.is(await remove.count(), 0, 'no Delete button the service would refuse');
+  // the service refuses it anyway: 409 SVC-SYS-4004 in the platform's words
+  const refused = await api('DELETE', `/api/dms-file/${fileId}`, { token: user.token, headers: { 'if-match': `W/"${held.body.version}"` } });
+  t.is(refused.status, 409, refused.text);
+  t.is(refused.body.message, translate('en', 'file.legalHold'));
   await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
 
   // read back: the record unchanged (not deleted, same version), no DELETE audited, the same bytes
@@ -322,9 +320,21 @@ test.serial('a legal hold is set, and a delete is then refused with the platform
   );
 });
 
-test.serial('the audit log lists the actions and its chain verifies', async (t) => {
+test.serial('the audit log lists the actions by file name, a download as its user, and its chain verifies', async (t) => {
   await open('documents/audit', 'Audit log');
   await page.getByRole('cell', { name: 'UPLOAD' }).first().waitFor();
+  // a row names its file by its original name, a link to its page
+  const bigId = await fileIdOf('big-archive.bin');
+  t.true(
+    (await page
+      .locator(`a[href$="/documents/file/${bigId}"]`)
+      .filter({ hasText: /^big-archive\.bin$/ })
+      .count()) >= 1,
+    'the file by its name',
+  );
+  // the user's own preview and download are theirs, not anonymous
+  const [download] = await sql(`select user_code from dms.dms_audit_log where file_id = $1 and action = 'DOWNLOAD' order by id limit 1`, [bigId]);
+  t.is(download?.user_code, user.userCode, 'the console’s download is audited as its user');
   t.true((await page.getByRole('cell', { name: 'SHARE_ACCESS' }).count()) >= 1, 'the recipient’s download is audited');
   await page.getByRole('button', { name: 'Verify chain' }).click();
   await page.getByRole('status').filter({ hasText: 'The chain is intact' }).waitFor();

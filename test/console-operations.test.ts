@@ -40,36 +40,56 @@ async function adminTenant(): Promise<number> {
   return Number(me.body.crProcessId);
 }
 
-test.serial('an accrual is approved then invoiced on its page: each button shows only while the state allows it', async (t) => {
-  const accrual = await createAccrual(await adminTenant(), { amount: '42.50' });
-  const page = await asAdmin();
-  await page.goto(`${platform.url}/console/accrual/${accrual.id}`);
-  const approve = page.getByRole('button', { name: 'Approve' });
-  const invoice = page.getByRole('button', { name: 'Mark invoiced' });
-  const cancel = page.getByRole('button', { name: 'Cancel accrual' });
-  await approve.waitFor();
-  t.is(await invoice.count(), 0, 'no invoice while PENDING');
-  t.is(await cancel.count(), 1);
-  t.deepEqual(await seriousViolations(page), [], 'an accrual with its moves');
-  await screenshot(page, 'accrual-pending');
+test.serial(
+  'an accrual is approved then invoiced on its page: each button, Edit and Delete too, shows only while the state allows it; the history follows',
+  async (t) => {
+    const accrual = await createAccrual(await adminTenant(), { amount: '42.50' });
+    const page = await asAdmin();
+    await page.goto(`${platform.url}/console/accrual/${accrual.id}`);
+    const approve = page.getByRole('button', { name: 'Approve' });
+    const invoice = page.getByRole('button', { name: 'Mark invoiced' });
+    const cancel = page.getByRole('button', { name: 'Cancel accrual' });
+    await approve.waitFor();
+    t.is(await invoice.count(), 0, 'no invoice while PENDING');
+    t.is(await cancel.count(), 1);
+    t.deepEqual(await seriousViolations(page), [], 'an accrual with its moves');
+    await screenshot(page, 'accrual-pending');
 
-  await approve.click();
-  await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
-  await invoice.waitFor();
-  t.is(await approve.count(), 0, 'approve is gone once APPROVED');
-  t.is((await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body.accrualStatus, 'APPROVED');
+    const edit = page.getByRole('link', { name: 'Edit', exact: true });
+    const remove = page.getByRole('button', { name: 'Delete', exact: true });
+    t.is(await edit.count(), 1, 'a PENDING accrual is edited');
+    t.is(await remove.count(), 1, 'a PENDING accrual is deleted');
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByRole('cell', { name: 'accrual.created' }).waitFor();
 
-  await invoice.click();
-  const dialog = page.getByRole('dialog', { name: `Mark accrual ${accrual.id} as invoiced` });
-  await dialog.getByLabel('Invoice number (optional)').fill('INV-CONSOLE-1');
-  await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
-  await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
-  await screenshot(page, 'accrual-invoiced');
-  t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');
-  const stored = (await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body;
-  t.like(stored, { accrualStatus: 'INVOICED', invoiceNo: 'INV-CONSOLE-1' });
-  await page.context().close();
-});
+    await approve.click();
+    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+    await invoice.waitFor();
+    t.is(await approve.count(), 0, 'approve is gone once APPROVED');
+    // the history panel reads the move's event without a reload
+    await history.getByRole('cell', { name: 'accrual.approved' }).waitFor();
+    // the states the declaration forbids an edit and a delete in: no button, and the page says why
+    t.is(await edit.count(), 0, 'no Edit once APPROVED');
+    t.is(await remove.count(), 0, 'no Delete once APPROVED');
+    await page.getByText('It cannot be edited while its Accrual status is APPROVED.').waitFor();
+    await page.getByText('It cannot be deleted while its Accrual status is APPROVED.').waitFor();
+    t.is((await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body.accrualStatus, 'APPROVED');
+
+    await invoice.click();
+    const dialog = page.getByRole('dialog', { name: `Mark accrual ${accrual.id} as invoiced` });
+    await dialog.getByLabel('Invoice number (optional)').fill('INV-CONSOLE-1');
+    await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
+    await history.getByRole('cell', { name: 'accrual.invoiced' }).waitFor();
+    await page.getByText('It cannot be edited while its Accrual status is INVOICED.').waitFor();
+    t.is((await edit.count()) + (await remove.count()), 0, 'no Edit nor Delete on an invoiced accrual');
+    await screenshot(page, 'accrual-invoiced');
+    t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');
+    const stored = (await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body;
+    t.like(stored, { accrualStatus: 'INVOICED', invoiceNo: 'INV-CONSOLE-1' });
+    await page.context().close();
+  },
+);
 
 test.serial('a user without accrual:approve sees no Approve button; a move another user made first shows the 409 message', async (t) => {
   const account = await createAccount();

@@ -60,13 +60,47 @@ test('"upload, metadata update, category move, delete, download (signed)" each a
   t.deepEqual(JSON.parse(update.details), { changed: ['description', 'tags'] });
   t.like(move, { userCode: 'admin' });
   t.deepEqual(JSON.parse(move.details), { from: null, to: category.id });
-  t.like(down, { userCode: 'anonymous', userAgent: 'audit-reader/2.0' });
+  // the URL download-url signed names who asked for it, and the download is theirs
+  t.like(down, { userCode: 'admin', userAgent: 'audit-reader/2.0' });
   t.regex(down.ipAddress, LOOPBACK);
   t.deepEqual(JSON.parse(down.details), { inline: true });
   t.like(del, { userCode: 'admin' });
 
   const verified = await api('GET', `/api/dms-audit-log/verify?crProcessId=${tenant}`, { token });
   t.deepEqual(verified.body, { intact: true, checked: 5, firstBrokenId: null });
+});
+
+test("a signed URL names the user it was signed for, within its signature: their download is audited as them, a changed or added user is 403, the record's own URL is anonymous; each row names its file", async (t) => {
+  const token = await admin();
+  const tenant = freshTenant();
+  const form = new FormData();
+  form.set('crProcessId', String(tenant));
+  form.set('file', new Blob(['whose bytes'], { type: 'text/plain' }), 'whose.txt');
+  const uploaded = await fetch(`${platform.url}/api/dms-file/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const fileId = ((await uploaded.json()) as any).fileId;
+
+  const signed: string = (await api('GET', `/api/dms-file/${fileId}/download-url`, { token })).body.url;
+  t.is(new URL(signed, platform.url).searchParams.get('user'), 'admin');
+  const forged = new URL(signed, platform.url);
+  forged.searchParams.set('user', 'someone-else');
+  t.is((await fetch(forged)).status, 403, 'the user is signed: another one breaks the signature');
+  const record = await api('GET', `/api/dms-file/${fileId}`, { token });
+  const added = new URL(record.body.downloadUrl, platform.url);
+  added.searchParams.set('user', 'admin');
+  t.is((await fetch(added)).status, 403, 'a user cannot be added to a URL signed for none');
+  t.is((await fetch(`${platform.url}${signed}`)).status, 200);
+  t.is((await fetch(`${platform.url}${record.body.downloadUrl}`)).status, 200);
+
+  const rows = (await auditOf(tenant)).filter((row) => row.fileId === fileId);
+  t.true(rows.length >= 3 && rows.every((row) => row.fileName === 'whose.txt'), 'each row names its file, with the page: no second request');
+  const one = await api('GET', `/api/dms-audit-log/${rows[0].id}`, { token });
+  t.is(one.body.fileName, 'whose.txt', 'and get too');
+  const downloads = rows.filter((row) => row.action === 'DOWNLOAD');
+  t.deepEqual(
+    downloads.map((row) => row.userCode),
+    ['admin', 'anonymous'],
+    'the URL asked for by a user is theirs; the record’s URL names no one',
+  );
 });
 
 test('a refused write leaves no audit row: a move to an unknown category, an update with a stale version', async (t) => {

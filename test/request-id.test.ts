@@ -159,7 +159,7 @@ test('the id travels with the file bytes to dms-svc, through the proxy (upload) 
   t.regex(String(failure?.entry.path), /token=\[REDACTED\]/);
   const entry = await exceptionEntry(res.body.refId);
   t.like(entry, { service: 'dms', requestId: downloadId });
-  t.regex(entry.path, /^\/api\/dms-file\/download\/\d+\?token=\[REDACTED\]&expires=\d+&inline=false$/);
+  t.regex(entry.path, /^\/api\/dms-file\/download\/\d+\?token=\[REDACTED\]&expires=\d+&inline=false&user=admin$/);
   t.false(JSON.stringify(entry).includes(signature));
   t.like((await accessLine(downloadId))?.entry, { route: '/api/dms-file/download/:id', status: 500 });
 });

@@ -9,6 +9,7 @@ import type { Resource } from '@platform/kit/resource/resource.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { dmsAccountConfig } from '@platform/contracts/dms/dms-account-config.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
+import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 
 /** The document service's own PostgreSQL schema. */
@@ -23,6 +24,7 @@ function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
 }
 
 export const DmsAuditLogEntity = schemaOf(dmsAuditLog);
+export const DmsFileEntity = schemaOf(dmsFile);
 export const DmsAccountConfigEntity = schemaOf(dmsAccountConfig);
 export const DmsShareLinkEntity = schemaOf(dmsShareLink);
 

@@ -14,6 +14,7 @@ import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
+import { auditLogHooks } from './audit/audit-log.hooks.ts';
 import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
@@ -33,7 +34,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
     'dms-retention-policy': { handlers: retentionOperations(new FileStorage(config.dms.storageDir), runtime.log) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
-    'dms-audit-log': { handlers: auditVerify },
+    'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
   registerHistory(server, runtime, dmsResources, SCHEMA);
 }

@@ -11,7 +11,10 @@ export interface SignedUrl {
 /**
  * The download URL signer (docs/interface.md#files), the one module that signs and checks: the token is
  * base64url (no padding) of HMAC-SHA256, keyed with the UTF-8 bytes of DMS_URL_SECRET, over
- * `{id}:{expires}:{inline}` (`inline` is `true` or `false`; absent means `false`).
+ * `{id}:{expires}:{inline}` (`inline` is `true` or `false`; absent means `false`), followed by
+ * `:{user}` when the URL names the user it was signed for (`user`, the userCode of who asked for it
+ * through download-url, whom the download is audited as: docs/adr/0113-a-signed-url-names-who-asked.md).
+ * The user is the message's last part, so a colon in it cannot make one message read as another.
  *
  * @example
  * const signer = new DownloadSigner(config.dmsUrlSecret);
@@ -24,13 +27,15 @@ export class DownloadSigner {
     this.#secret = Buffer.from(secret, 'utf8');
   }
 
-  token(id: number, expires: number, inline: boolean): string {
-    return createHmac('sha256', this.#secret).update(`${id}:${expires}:${inline}`).digest('base64url');
+  token(id: number, expires: number, inline: boolean, user?: string): string {
+    const message = `${id}:${expires}:${inline}${user === undefined ? '' : `:${user}`}`;
+    return createHmac('sha256', this.#secret).update(message).digest('base64url');
   }
 
-  /** The gateway-relative URL of file `id` that works until `expires` (Unix seconds). */
-  sign(id: number, expires: number, inline: boolean): SignedUrl {
-    const query = new URLSearchParams({ token: this.token(id, expires, inline), expires: String(expires), inline: String(inline) });
+  /** The gateway-relative URL of file `id` that works until `expires` (Unix seconds), for `user` when given. */
+  sign(id: number, expires: number, inline: boolean, user?: string): SignedUrl {
+    const query = new URLSearchParams({ token: this.token(id, expires, inline, user), expires: String(expires), inline: String(inline) });
+    if (user !== undefined) query.set('user', user);
     return { url: `/api/dms-file/download/${id}?${query.toString()}`, expiresAt: new Date(expires * 1000).toISOString() };
   }
 
@@ -78,12 +83,13 @@ export class DownloadSigner {
   }
 
   /**
-   * The file id and `inline` of a download request, when its signature holds: a changed or missing
-   * parameter (or one given twice) is 403 SVC-SYS-3003; a past `expires` 403 SVC-SYS-3004. The token
+   * The file id, `inline` and `user` (undefined when the URL names none) of a download request, when
+   * its signature holds: a changed or missing parameter (or one given twice, or an empty `user`) is
+   * 403 SVC-SYS-3003; a past `expires` 403 SVC-SYS-3004. The token
    * is compared in constant time; expiry is checked only once the signature holds, so a forged
    * `expires` never learns more than 3003.
    */
-  verify(idText: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): { id: number; inline: boolean } {
+  verify(idText: string, query: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): { id: number; inline: boolean; user?: string } {
     const one = (name: string): string | undefined => {
       const values = query.getAll(name);
       return values.length === 1 ? values[0] : undefined;
@@ -91,18 +97,20 @@ export class DownloadSigner {
     const token = one('token');
     const expiresText = one('expires');
     const inlineText = query.has('inline') ? one('inline') : 'false';
+    const user = query.has('user') ? one('user') : undefined;
     const invalid = () => new DomainError('SVC-SYS-3003', 'download.signature');
+    if (query.has('user') && !user) throw invalid();
     if (!/^[1-9]\d{0,15}$/.test(idText) || token === undefined || expiresText === undefined || !/^\d{1,12}$/.test(expiresText)) throw invalid();
     if (inlineText !== 'true' && inlineText !== 'false') throw invalid();
     const id = Number(idText);
     const expires = Number(expiresText);
     const inline = inlineText === 'true';
     if (!Number.isSafeInteger(id) || String(expires) !== expiresText) throw invalid();
-    const expected = Buffer.from(this.token(id, expires, inline), 'utf8');
+    const expected = Buffer.from(this.token(id, expires, inline, user), 'utf8');
     const given = Buffer.from(token, 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
     if (expires <= nowSeconds) throw new DomainError('SVC-SYS-3004', 'download.expired');
-    return { id, inline };
+    return user === undefined ? { id, inline } : { id, inline, user };
   }
 }
 

@@ -17,13 +17,14 @@ export interface SignedDownloadDeps {
   signer: DownloadSigner;
 }
 
-/** Who a signed download is audited as: the URL is the credential, and names no user. */
+/** Who a signed download is audited as when its URL names no user (the record's own `downloadUrl`). */
 export const SIGNED_URL_USER = 'anonymous';
 
 /**
  * GET|HEAD /api/dms-file/download/{id}: a signed URL needs no session (docs/interface.md#files): the
  * signature is the credential; a deleted file is 404. Each GET answered with bytes (200 or 206)
- * appends a DOWNLOAD audit row with the client's address and User-Agent before the first byte goes
+ * appends a DOWNLOAD audit row, as the user the URL was signed for (download-url names who asked)
+ * or else SIGNED_URL_USER, with the client's address and User-Agent before the first byte goes
  * out (a row that cannot be written fails the download); a 416 and a HEAD send no content and are
  * not audited.
  */
@@ -34,7 +35,7 @@ export async function signedDownload(
   idText: string,
   query: URLSearchParams,
 ): Promise<void> {
-  const { id, inline } = deps.signer.verify(idText, query);
+  const { id, inline, user } = deps.signer.verify(idText, query);
   const em = deps.runtime.orm.em.fork();
   const row = await em.findOne(deps.files.entity, { id, deleted: false });
   if (!row) throw notFound(dmsFile.path);
@@ -54,7 +55,7 @@ export async function signedDownload(
         em.transactional((tx) =>
           appendAudit(tx, Number(row.crProcessId), {
             action: 'DOWNLOAD',
-            userCode: SIGNED_URL_USER,
+            userCode: user ?? SIGNED_URL_USER,
             fileId: Number(row.id),
             ...clientAddressOf(req),
             details: { inline, ...(req.headers.range ? { range: req.headers.range.slice(0, 100) } : {}) },

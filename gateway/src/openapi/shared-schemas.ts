@@ -196,7 +196,10 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
     DmsFileDownloadUrl: {
       type: 'object',
       properties: {
-        url: { type: 'string', description: '/api/dms-file/download/{id}?token=...&expires=...&inline=...' },
+        url: {
+          type: 'string',
+          description: '/api/dms-file/download/{id}?token=...&expires=...&inline=...&user=... (user: the caller, whom its download is audited as)',
+        },
         expiresAt: { type: 'string', format: 'date-time' },
       },
       required: ['url', 'expiresAt'],

@@ -46,7 +46,8 @@ export const DMS_FILE_BYTE_ROUTES = {
       tag: dmsFile.path,
       summary: 'Download a file by its signed URL (no session; HEAD too)',
       description:
-        'token, expires and inline as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. ' +
+        'token, expires, inline and user as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. ' +
+        "The download is audited as user (whom the URL was signed for), as anonymous when the URL names none (a record's downloadUrl). " +
         'One Range gives 206 with Content-Range; an unsatisfiable one 416 with Content-Range: bytes */<size>; a malformed or multi-range header the whole file (200). ' +
         'inline=true serves inline only types safe to show (raster images but SVG, PDF, plain text, audio, video); any other type is an attachment. ' +
         'Every answer with bytes carries Content-Security-Policy: sandbox (no script), Cross-Origin-Resource-Policy: same-site and Referrer-Policy: no-referrer.',
@@ -55,6 +56,7 @@ export const DMS_FILE_BYTE_ROUTES = {
         token: { type: 'string', description: 'The signature.' },
         expires: { type: 'integer', description: 'Expiry, Unix seconds.' },
         inline: { type: 'string', enum: ['true', 'false'], description: 'inline (for the types safe to show) or attachment.' },
+        user: { type: 'string', description: "The userCode the URL was signed for, within the signature; absent in a record's downloadUrl." },
       },
       ok: { status: 200, schema: { type: 'string', format: 'binary' }, contentType: '*/*', description: 'The bytes (206 for a range).' },
       alsoAnswers: { status: 206, description: 'The range asked for.' },

@@ -82,7 +82,7 @@ export interface paths {
         };
         /**
          * Download a file by its signed URL (no session; HEAD too)
-         * @description token, expires and inline as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. One Range gives 206 with Content-Range; an unsatisfiable one 416 with Content-Range: bytes *\/<size>; a malformed or multi-range header the whole file (200). inline=true serves inline only types safe to show (raster images but SVG, PDF, plain text, audio, video); any other type is an attachment. Every answer with bytes carries Content-Security-Policy: sandbox (no script), Cross-Origin-Resource-Policy: same-site and Referrer-Policy: no-referrer.
+         * @description token, expires, inline and user as GET /api/dms-file/{id}/download-url gave them: a changed or missing one is 403 SVC-SYS-3003, a past expires 403 SVC-SYS-3004. The download is audited as user (whom the URL was signed for), as anonymous when the URL names none (a record's downloadUrl). One Range gives 206 with Content-Range; an unsatisfiable one 416 with Content-Range: bytes *\/<size>; a malformed or multi-range header the whole file (200). inline=true serves inline only types safe to show (raster images but SVG, PDF, plain text, audio, video); any other type is an attachment. Every answer with bytes carries Content-Security-Policy: sandbox (no script), Cross-Origin-Resource-Policy: same-site and Referrer-Policy: no-referrer.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -3987,7 +3987,7 @@ export interface components {
             duplicateOfFileId?: number;
         };
         DmsFileDownloadUrl: {
-            /** @description /api/dms-file/download/{id}?token=...&expires=...&inline=... */
+            /** @description /api/dms-file/download/{id}?token=...&expires=...&inline=...&user=... (user: the caller, whom its download is audited as) */
             url: string;
             /** Format: date-time */
             expiresAt: string;
@@ -11407,6 +11407,8 @@ export interface components {
             readonly previousHash: string;
             /** @description Hex SHA-256 over previous_hash and this row's canonical content. */
             readonly hash: string;
+            /** @description The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash. */
+            readonly fileName: string | null;
         };
         /** @description A new dms-audit-log; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsAuditLogCreate: {
@@ -12263,6 +12265,7 @@ export interface operations {
                 token?: string;
                 expires?: number;
                 inline?: "true" | "false";
+                user?: string;
             };
             header?: {
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */

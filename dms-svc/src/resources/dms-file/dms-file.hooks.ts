@@ -3,6 +3,7 @@ import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { lockOf } from '@platform/contracts/record-locks.ts';
 
 /**
  * dms-file:
@@ -11,7 +12,8 @@ import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
  *   so that two reads of an unchanged record are equal;
  * - an update appends an UPDATE audit row (details: the fields written, and `legalHold` when it was
  *   one of them), a delete a DELETE row, each in the write's transaction (docs/interface.md#files, docs/interface.md#records);
- * - a file under legal hold is not deleted: 409 SVC-SYS-4004 (a state the file must leave first;
+ * - a file under legal hold is not deleted, as libs/contracts/src/record-locks.ts declares: 409
+ *   SVC-SYS-4004 (a state the file must leave first;
  *   the hold is lifted by an update, `legalHold: false`). The row is locked, so a delete and a
  *   concurrent update of the hold are ordered;
  * - an update that sets or lifts the hold is the move `dms-file.legal-hold-set` /
@@ -41,7 +43,7 @@ export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
       return { type: after.legalHold ? 'dms-file.legal-hold-set' : 'dms-file.legal-hold-released' };
     },
     async beforeDelete(row, ctx) {
-      if (row.legalHold) throw new DomainError('SVC-SYS-4004', 'file.legalHold');
+      if (lockOf(dmsFile.path, 'delete', row)) throw new DomainError('SVC-SYS-4004', 'file.legalHold');
       await appendAudit(ctx.em, row.crProcessId, { action: 'DELETE', ...auditActor(ctx), fileId: row.id, details: { originalFileName: row.originalFileName } });
     },
   });

@@ -36,7 +36,8 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
     return {
       getDmsFileDownloadUrl: requiring(roleOf(dmsFile, 'read'), async (request: GetDmsFileDownloadUrlRequest, ctx: CallContext) => {
         const row = await findVisible(rt, ctx.em, ctx, request.id);
-        return signer.sign(Number(row.id), Math.floor(Date.now() / 1000) + ttlSeconds, request.inline === true);
+        // the URL names who asked for it, and its download is audited as them
+        return signer.sign(Number(row.id), Math.floor(Date.now() / 1000) + ttlSeconds, request.inline === true, actorOf(ctx));
       }),
       listDmsFilesByEntity: requiring(roleOf(dmsFile, 'read'), async (request: ListDmsFilesByEntityRequest, ctx: CallContext) => {
         const entityType = toRowValue('entityType', { kind: 'string', maxLength: 64, required: true }, request.entityType);

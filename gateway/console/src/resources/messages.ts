@@ -67,6 +67,8 @@ export const crudMessages = defineMessages({
     notFound: 'There is no such resource.',
     back: 'Back to the list',
     actions: 'Actions',
+    lockedUpdate: 'It cannot be edited while its {field} is {value}.',
+    lockedDelete: 'It cannot be deleted while its {field} is {value}.',
   },
   tr: {
     create: 'Oluştur',
@@ -133,5 +135,7 @@ export const crudMessages = defineMessages({
     notFound: 'Böyle bir kaynak yok.',
     back: 'Listeye dön',
     actions: 'İşlemler',
+    lockedUpdate: '{field} değeri {value} olduğundan düzenlenemez.',
+    lockedDelete: '{field} değeri {value} olduğundan silinemez.',
   },
 });

@@ -1,4 +1,4 @@
-import { useContext } from 'react';
+import { useContext, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useOne } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
@@ -14,10 +14,15 @@ import { FieldValue } from './field-value.tsx';
 import { DeleteButton } from './delete-button.tsx';
 import { RecordHistory } from './history.tsx';
 import { recordPath } from './record-link.ts';
+import { useLockReason } from './record-lock.tsx';
 
 type Row = Record<string, unknown>;
 
-/** A record's page: its fields, edit and delete as the roles allow, the extensions' actions, its history. */
+/**
+ * A record's page: its fields, edit and delete as the roles and the record's state allow (a state
+ * that forbids them says so instead), the extensions' actions, its history, read again after each
+ * action of theirs (a move writes an event).
+ */
 export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
@@ -27,6 +32,11 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const name = record?.[resource.display];
   const title = `${singularLabel(resource)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
   const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
+  const [round, setRound] = useState(0);
+  const lockReason = useLockReason(resource, record ?? {});
+  const mayUpdate = resource.operations.update && access.can(`${resource.path}:write`);
+  const mayDelete = resource.operations.delete && access.can(`${resource.path}:delete`);
+  const locks = [mayUpdate ? lockReason('update') : undefined, mayDelete ? lockReason('delete') : undefined].filter((reason) => reason !== undefined);
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
@@ -37,18 +47,31 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
       {record ? (
         <>
           <div className="actions record-actions">
-            {resource.operations.update && access.can(`${resource.path}:write`) ? (
+            {mayUpdate && !lockReason('update') ? (
               <Link className="button primary" to={recordPath(resource, record, '/edit')}>
                 {t('edit')}
               </Link>
             ) : null}
-            {resource.operations.delete && access.can(`${resource.path}:delete`) ? (
+            {mayDelete && !lockReason('delete') ? (
               <DeleteButton resource={resource} keyValue={keyValue} onDeleted={() => navigate(`/${resource.path}`)} />
             ) : null}
             {actions.map((Actions, index) => (
-              <Actions key={index} resource={resource} record={record} refresh={() => void query.refetch()} />
+              <Actions
+                key={index}
+                resource={resource}
+                record={record}
+                refresh={() => {
+                  void query.refetch();
+                  setRound((n) => n + 1);
+                }}
+              />
             ))}
           </div>
+          {locks.map((reason) => (
+            <p key={reason} className="record-lock-note">
+              {reason}
+            </p>
+          ))}
           <dl className="record-fields">
             {detailFields(resource).map((field) => (
               <div key={field.name}>
@@ -59,7 +82,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               </div>
             ))}
           </dl>
-          <RecordHistory resource={resource} keyValue={keyValue} />
+          <RecordHistory resource={resource} keyValue={keyValue} round={round} />
         </>
       ) : null}
     </>

@@ -27,7 +27,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * API offers get and list only; a trigger refuses UPDATE and DELETE). Each tenant's rows form a
  * hash chain in id order: `hash` = SHA-256 over `previousHash` and the row's canonical content
  * (dms-svc/src/audit/audit-hash.ts), checked by VerifyDmsAuditLogs. fileId and shareLinkId outlive what they
- * name, so neither is a foreign key.
+ * name, so neither is a foreign key; each row going out names its file (`fileName`, read with the
+ * page's rows in one query: dms-svc/src/audit/audit-log.hooks.ts), so a reader needs no second request.
  */
 export const dmsAuditLog = defineResource<DmsAuditLog>()({
   path: 'dms-audit-log',
@@ -67,5 +68,11 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
       doc: "Hex SHA-256 of the tenant's previous audit row (64 zeros for its first).",
     },
     hash: { kind: 'string', required: true, maxLength: 64, readOnly: true, doc: "Hex SHA-256 over previous_hash and this row's canonical content." },
+    fileName: {
+      kind: 'string',
+      readOnly: true,
+      computed: true,
+      doc: "The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash.",
+    },
   },
 });

@@ -1,5 +1,6 @@
 /**
- * The documents' audit log (dms-audit-log, read-only, newest first, filtered by action) and the
+ * The documents' audit log (dms-audit-log, read-only, newest first, filtered by action; each row
+ * names its file by the `fileName` the list answers, or its id once the file is purged) and the
  * check of the tenant's hash chain (GET /api/dms-audit-log/verify): intact, or the first broken entry.
  */
 import { useContext, useState } from 'react';
@@ -97,7 +98,7 @@ export function AuditLogPage() {
               <td>{row.id}</td>
               <td>{formatInstant(row.createdAt, language)}</td>
               <td>{row.action}</td>
-              <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileId}</Link> : ''}</td>
+              <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileName ?? `#${row.fileId}`}</Link> : ''}</td>
               <td>{row.shareLinkId ?? ''}</td>
               <td>{row.userCode}</td>
               <td>{row.ipAddress ?? ''}</td>

@@ -1,9 +1,11 @@
 /**
  * What may be done to a file, as the roles allow: download (dms-file:read, an anchor with a signed
  * attachment URL), move to another category and set or release the legal hold (dms-file:write),
- * delete (dms-file:delete; refused 409 while on legal hold, and the message says so).
+ * delete (dms-file:delete; not offered while the file's state forbids it: libs/contracts/src/
+ * record-locks.ts, under legal hold, which the note above the buttons says).
  */
 import { useState, type MouseEvent } from 'react';
+import { lockOf } from '@platform/contracts/record-locks.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { ConfirmDialog } from './confirm.dialog.tsx';
@@ -70,7 +72,7 @@ export function FileActions({ file, categories, onChanged, onDeleted }: FileActi
             {file.legalHold ? t('releaseLegalHold') : t('setLegalHold')}
           </button>
         ) : null}
-        {access.can('dms-file:delete') ? (
+        {access.can('dms-file:delete') && !lockOf('dms-file', 'delete', file) ? (
           <button type="button" className="danger" onClick={() => setDeleting(true)}>
             {t('delete')}
           </button>

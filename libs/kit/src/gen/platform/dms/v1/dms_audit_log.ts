@@ -91,7 +91,11 @@ export interface DmsAuditLog {
     | string
     | undefined;
   /** Hex SHA-256 over previous_hash and this row's canonical content. */
-  hash?: string | undefined;
+  hash?:
+    | string
+    | undefined;
+  /** The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash. */
+  fileName?: string | undefined;
 }
 
 /** Request of GetDmsAuditLog. */
@@ -149,6 +153,7 @@ function createBaseDmsAuditLog(): DmsAuditLog {
     details: undefined,
     previousHash: undefined,
     hash: undefined,
+    fileName: undefined,
   };
 }
 
@@ -204,6 +209,9 @@ export const DmsAuditLog: MessageFns<DmsAuditLog> = {
     }
     if (message.hash !== undefined) {
       writer.uint32(138).string(message.hash);
+    }
+    if (message.fileName !== undefined) {
+      writer.uint32(146).string(message.fileName);
     }
     return writer;
   },
@@ -355,6 +363,14 @@ export const DmsAuditLog: MessageFns<DmsAuditLog> = {
             }
 
             message.hash = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.fileName = reader.string();
             continue;
           }
         }

@@ -1,0 +1,23 @@
+import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
+import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
+import { DmsFileEntity } from '../db.ts';
+
+/**
+ * dms-audit-log: every row going out (get, list) names its file, `fileName` being the file's
+ * original name, read for the whole page in one query. A deleted file's record is kept and still
+ * names it; a purged one's is gone, and the row then carries no name. The name is not part of the
+ * row, so the hash chain does not cover it.
+ */
+export const auditLogHooks = defineHooks(dmsAuditLog, {
+  async decorate(rows, messages, ctx) {
+    const ids = [...new Set(rows.flatMap((row) => (row.fileId == null ? [] : [Number(row.fileId)])))];
+    if (ids.length === 0) return;
+    const files = await ctx.em.find(DmsFileEntity, { id: { $in: ids } }, { fields: ['id', 'originalFileName'] });
+    const names = new Map(files.map((file) => [Number(file.id), file.originalFileName]));
+    rows.forEach((row, i) => {
+      const name = row.fileId == null ? undefined : names.get(Number(row.fileId));
+      const message = messages[i];
+      if (message && name) message.fileName = name;
+    });
+  },
+});
