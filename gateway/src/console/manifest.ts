@@ -1,4 +1,4 @@
-import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import {
   apiFields,
   isScalar,
@@ -19,10 +19,28 @@ const GROUPS: Readonly<Record<ServiceName, ConsoleGroup>> = { core: 'core', bpm:
  * Computed once, at start.
  */
 export function consoleManifest(registry: readonly Resource[], login: ConsoleManifest['login']): ConsoleManifest {
-  return { resources: registry.map(consoleResource), login };
+  return { resources: registry.map((resource) => consoleResource(resource, relatedOf(registry, resource))), login };
 }
 
-function consoleResource(resource: Resource): ConsoleResource {
+/**
+ * The records that refer to `target`: every reference field of the registry that names it (by
+ * `references` or `referencesKey`) and declares no `noRelatedList`, of a resource with a list. So a
+ * new resource's references give their related lists with no console code.
+ */
+export function relatedOf(registry: readonly Resource[], target: Resource): ConsoleRelated[] {
+  const related: ConsoleRelated[] = [];
+  for (const resource of registry) {
+    if (!offers(resource, 'list')) continue;
+    for (const [field, spec] of Object.entries(resource.fields)) {
+      if (!isScalar(spec) || spec.noRelatedList !== undefined) continue;
+      const reference = referenceOf(spec);
+      if (reference?.resource === target.path) related.push({ resource: resource.path, field, key: reference.key });
+    }
+  }
+  return related;
+}
+
+function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
   const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(name, spec));
   return {
     path: resource.path,
@@ -40,6 +58,7 @@ function consoleResource(resource: Resource): ConsoleResource {
       stats: offers(resource, 'stats'),
     },
     fields,
+    related,
   };
 }
 

@@ -67,6 +67,10 @@ export const crudMessages = defineMessages({
     notFound: 'There is no such resource.',
     back: 'Back to the list',
     actions: 'Actions',
+    related: 'Related records',
+    relatedTitle: '{resource} by {field}',
+    relatedAll: 'All {resource}',
+    relatedNew: 'New {resource}',
   },
   tr: {
     create: 'Oluştur',
@@ -133,5 +137,9 @@ export const crudMessages = defineMessages({
     notFound: 'Böyle bir kaynak yok.',
     back: 'Listeye dön',
     actions: 'İşlemler',
+    related: 'İlgili kayıtlar',
+    relatedTitle: '{field} alanına göre {resource}',
+    relatedAll: 'Tüm {resource}',
+    relatedNew: 'Yeni {resource}',
   },
 });

@@ -13,11 +13,12 @@ import { detailFields } from './fields.ts';
 import { FieldValue } from './field-value.tsx';
 import { DeleteButton } from './delete-button.tsx';
 import { RecordHistory } from './history.tsx';
+import { RelatedLists } from './related-lists.tsx';
 import { recordPath } from './record-link.ts';
 
 type Row = Record<string, unknown>;
 
-/** A record's page: its fields, edit and delete as the roles allow, the extensions' actions, its history. */
+/** A record's page: its fields, edit and delete as the roles allow, the extensions' actions, the records that refer to it, its history. */
 export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
@@ -59,6 +60,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               </div>
             ))}
           </dl>
+          <RelatedLists resource={resource} record={record} />
           <RecordHistory resource={resource} keyValue={keyValue} />
         </>
       ) : null}
