@@ -1,6 +1,6 @@
 /**
  * Related records in the console, in a real Chromium (docs/adr/0113-related-lists-follow-from-the-references.md):
- * a partner's page lists its branches and contacts, each row a link to its record; "new branch"
+ * a partner's page lists its branches, contacts and files, each row a link to its record; "new branch"
  * there opens the form with the partner filled in; the full list behind a related list is filtered
  * by the partner; and a reference on a record page (a contract's partner) is a link to its record.
  * Screenshots go to test-output/console/.
@@ -9,9 +9,20 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.ts';
 import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
-import { create, createAccount, createBranch, createContract, createPartner, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { upload } from './helpers/files.ts';
+import {
+  adminSession,
+  create,
+  createAccount,
+  createBranch,
+  createContract,
+  createPartner,
+  unique,
+  userWithRoles,
+  type TenantUser,
+} from './helpers/factories.ts';
 
-const ROLES = ['business-partner', 'branch', 'contact', 'contract'].flatMap((path) => [`${path}:read`, `${path}:write`]);
+const ROLES = [...['business-partner', 'branch', 'contact', 'contract'].flatMap((path) => [`${path}:read`, `${path}:write`]), 'dms-file:read'];
 
 let browser: Browser;
 let page: Page;
@@ -35,12 +46,28 @@ function relatedList(on: Page, heading: string) {
   return on.getByRole('region', { name: heading, exact: true });
 }
 
-test.serial("a partner's page lists its branches and contacts, links to them, and offers a new branch with the partner filled in", async (t) => {
+test.serial("a partner's page lists its branches, contacts and files, links to them, and offers a new branch with the partner filled in", async (t) => {
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Related ') });
   const branch = await createBranch(account.crProcessId, partner.id, { branchName: unique('Harbour ') });
   const contact = await create('contact', { crProcessId: account.crProcessId, businessPartnerId: partner.id, firstName: unique('Ada '), lastName: 'Lovelace' });
   const stranger = await createPartner(account.crProcessId);
   await createBranch(account.crProcessId, stranger.id, { branchName: unique('Elsewhere ') });
+  // a file linked to the partner by entityType/entityId, and one to the other partner
+  const { token } = await adminSession();
+  const fileName = `${unique('terms-')}.txt`;
+  for (const [name, id] of [
+    [fileName, partner.id],
+    [`${unique('other-')}.txt`, stranger.id],
+  ] as const) {
+    const uploaded = await upload({
+      token,
+      crProcessId: account.crProcessId,
+      content: 'terms',
+      fileName: name,
+      fields: { entityType: 'business-partner', entityId: String(id) },
+    });
+    t.is(uploaded.status, 200, uploaded.text);
+  }
 
   await page.goto(consoleUrl(`/business-partner/${partner.id}`));
   await logIn(page, user.userCode, user.password);
@@ -52,6 +79,10 @@ test.serial("a partner's page lists its branches and contacts, links to them, an
   const contacts = relatedList(page, 'Contacts');
   await contacts.getByRole('link', { name: contact.firstName }).waitFor();
   t.is(await contacts.locator('tbody tr').count(), 1);
+  const files = relatedList(page, 'Dms files');
+  await files.getByRole('link', { name: fileName }).waitFor();
+  t.is(await files.locator('tbody tr').count(), 1, "only the partner's own file");
+  t.is(await files.getByRole('link', { name: /^New/ }).count(), 0, 'files are made by an upload, not a form');
   await screenshot(page, 'related-partner');
 
   // the full list behind a related list is filtered by the partner

@@ -24,8 +24,9 @@ export function consoleManifest(registry: readonly Resource[], login: ConsoleMan
 
 /**
  * The records that refer to `target`: every reference field of the registry that names it (by
- * `references` or `referencesKey`) and declares no `noRelatedList`, of a resource with a list. So a
- * new resource's references give their related lists with no console code.
+ * `references` or `referencesKey`) and declares no `noRelatedList`, and every field that names a
+ * record of any resource (`recordOf`: a file's entityId), of a resource with a list. So a new
+ * resource's references give their related lists with no console code.
  */
 export function relatedOf(registry: readonly Resource[], target: Resource): ConsoleRelated[] {
   const related: ConsoleRelated[] = [];
@@ -35,6 +36,9 @@ export function relatedOf(registry: readonly Resource[], target: Resource): Cons
       if (!isScalar(spec) || spec.noRelatedList !== undefined) continue;
       const reference = referenceOf(spec);
       if (reference?.resource === target.path) related.push({ resource: resource.path, field, key: reference.key });
+      else if (spec.recordOf !== undefined && resource !== target && offers(target, 'get')) {
+        related.push({ resource: resource.path, field, key: 'id', type: { field: spec.recordOf, value: target.path } });
+      }
     }
   }
   return related;

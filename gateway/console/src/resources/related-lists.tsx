@@ -1,8 +1,9 @@
 /**
  * The records that refer to a record, on its page: one short list per reference the manifest's
  * `related` names (a partner's branches, contacts, contracts), each paged by five, with a link to the
- * full list so filtered and a "new" button whose form has the reference filled in. Derived from the
- * contracts' `references`, so a new resource's references give their lists with no console code.
+ * full list so filtered and a "new" button whose form has the reference filled in (not for files,
+ * made by an upload). Derived from the contracts' `references` (and a file's entityType/entityId), so
+ * a new resource's references give their lists with no console code.
  */
 import { useContext, useState } from 'react';
 import { Link } from 'react-router';
@@ -64,18 +65,21 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
       answer(
         platform.POST('/api/{resource}/list', {
           params: { path: { resource: source.path } },
-          body: { page, size: RELATED_SIZE, filter: { crProcessId, [related.field]: value } },
+          body: { page, size: RELATED_SIZE, filter: { crProcessId, ...filterOf(related, value) } },
           signal,
         }),
       ),
-    [source.path, related.field, value, crProcessId, page],
+    [source.path, related.field, related.type?.value, value, crProcessId, page],
   );
   const field = source.fields.find((each) => each.name === related.field);
   const plural = pluralLabel(source);
   const title = named && field ? t('relatedTitle', { resource: plural, field: fieldLabel(field, language) }) : plural;
   const linkField = source.display;
   const columns = listColumns(source)
-    .filter((each) => each.name !== related.field && each.name !== linkField && each.name !== source.key && !COMMON.has(each.name))
+    .filter(
+      (each) =>
+        each.name !== related.field && each.name !== related.type?.field && each.name !== linkField && each.name !== source.key && !COMMON.has(each.name),
+    )
     .slice(0, RELATED_COLUMNS);
   const content = rows.value?.content ?? [];
   const total = rows.value?.totalElements ?? 0;
@@ -86,11 +90,11 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
       <div className="page-head">
         <h2 id={headingId}>{title}</h2>
         <div className="actions">
-          <Link to={`/${source.path}?${allQuery(related.field, value)}`}>
+          <Link to={`/${source.path}?${allQuery(filterOf(related, value))}`}>
             {t('relatedAll', { resource: plural })}
             <span className="muted"> ({total})</span>
           </Link>
-          {source.operations.create && access.can(`${source.path}:write`) ? (
+          {source.operations.create && !related.type && access.can(`${source.path}:write`) ? (
             <Link className="button" to={`/${source.path}/new?${new URLSearchParams({ [related.field]: String(value) }).toString()}`}>
               {t('relatedNew', { resource: singularLabel(source) })}
             </Link>
@@ -150,7 +154,18 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
 /** The common fields every record has: the related list shows what tells the records apart. */
 const COMMON = new Set(['id', 'version', 'crProcessId', 'status', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
 
+/** The list's filter of the records naming `value` by the related field (and of the related type). */
+function filterOf(related: ConsoleRelated, value: unknown): Record<string, unknown> {
+  return related.type ? { [related.type.field]: related.type.value, [related.field]: value } : { [related.field]: value };
+}
+
 /** The full list's address so filtered, in the form the list page keeps its filters (Refine's syncWithLocation). */
-function allQuery(field: string, value: unknown): string {
-  return new URLSearchParams({ 'filters[0][field]': field, 'filters[0][operator]': 'eq', 'filters[0][value]': String(value) }).toString();
+function allQuery(filter: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  Object.entries(filter).forEach(([field, value], index) => {
+    query.set(`filters[${index}][field]`, field);
+    query.set(`filters[${index}][operator]`, 'eq');
+    query.set(`filters[${index}][value]`, String(value));
+  });
+  return query.toString();
 }

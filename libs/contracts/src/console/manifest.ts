@@ -62,12 +62,14 @@ export interface ConsoleResource {
 /**
  * Records of `resource` whose `field` holds this record's `key` (a partner's branches: resource
  * `branch`, field `businessPartnerId`, key `id`), listed by `POST /api/{resource}/list` with the
- * filter `{ crProcessId, [field]: record[key] }`.
+ * filter `{ crProcessId, [field]: record[key] }` (and `[type.field]: type.value` with a type).
  */
 export interface ConsoleRelated {
   resource: string;
   field: string;
   key: string;
+  /** A further field the list is filtered by: the type field of a field that names a record of any resource (a file's `entityType`, this resource's path). */
+  type?: { field: string; value: string };
 }
 
 export interface ConsoleManifest {

@@ -93,6 +93,12 @@ export interface ScalarField {
    * (test/reference-keys.test.ts walks the registry).
    */
   notReference?: string;
+  /**
+   * With `notReference`: the field holds the id of a record of whichever resource another field of
+   * the record names by its path (dms-file's `entityId`, by `entityType`: `business-partner`). Every
+   * record page then lists this resource's records naming it, as for a `references` field.
+   */
+  recordOf?: string;
 }
 
 /**
