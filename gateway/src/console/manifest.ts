@@ -1,4 +1,4 @@
-import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import {
   apiFields,
   isScalar,
@@ -19,10 +19,32 @@ const GROUPS: Readonly<Record<ServiceName, ConsoleGroup>> = { core: 'core', bpm:
  * Computed once, at start.
  */
 export function consoleManifest(registry: readonly Resource[], login: ConsoleManifest['login']): ConsoleManifest {
-  return { resources: registry.map(consoleResource), login };
+  return { resources: registry.map((resource) => consoleResource(resource, relatedOf(registry, resource))), login };
 }
 
-function consoleResource(resource: Resource): ConsoleResource {
+/**
+ * The records that refer to `target`: every reference field of the registry that names it (by
+ * `references` or `referencesKey`) and declares no `noRelatedList`, and every field that names a
+ * record of any resource (`recordOf`: a file's entityId), of a resource with a list. So a new
+ * resource's references give their related lists with no console code.
+ */
+export function relatedOf(registry: readonly Resource[], target: Resource): ConsoleRelated[] {
+  const related: ConsoleRelated[] = [];
+  for (const resource of registry) {
+    if (!offers(resource, 'list')) continue;
+    for (const [field, spec] of Object.entries(resource.fields)) {
+      if (!isScalar(spec) || spec.noRelatedList !== undefined) continue;
+      const reference = referenceOf(spec);
+      if (reference?.resource === target.path) related.push({ resource: resource.path, field, key: reference.key });
+      else if (spec.recordOf !== undefined && resource !== target && offers(target, 'get')) {
+        related.push({ resource: resource.path, field, key: 'id', type: { field: spec.recordOf, value: target.path } });
+      }
+    }
+  }
+  return related;
+}
+
+function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
   const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(name, spec));
   return {
     path: resource.path,
@@ -40,6 +62,7 @@ function consoleResource(resource: Resource): ConsoleResource {
       stats: offers(resource, 'stats'),
     },
     fields,
+    related,
   };
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useCreate } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useT } from '../shell/i18n.tsx';
@@ -8,16 +8,21 @@ import { ErrorAlert } from '../ui/error-alert.tsx';
 import { crudMessages } from './messages.ts';
 import { singularLabel } from './labels.ts';
 import { RecordForm } from './record-form.tsx';
-import { toFormValues, toRequestBody, type FormValues } from './form-values.ts';
+import { prefilledValues, toFormValues, toRequestBody, type FormValues } from './form-values.ts';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
 
-/** A new record of any resource (`POST /api/{path}`), in the current tenant or a super user's choice; then its page. */
+/**
+ * A new record of any resource (`POST /api/{path}`), in the current tenant or a super user's choice;
+ * then its page. Fields named in the address start filled (`/branch/new?businessPartnerId=7`: a
+ * related list's "new" button).
+ */
 export function CreatePage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
   const navigate = useNavigate();
   const [tenant, setTenant, superUser] = useTenant();
-  const [values, setValues] = useState<FormValues>(() => toFormValues(resource));
+  const [params] = useSearchParams();
+  const [values, setValues] = useState<FormValues>(() => ({ ...toFormValues(resource), ...prefilledValues(resource, params) }));
   const { mutate, mutation } = useCreate<Record<string, unknown>>();
   const title = t('createTitle', { resource: singularLabel(resource) });
   return (

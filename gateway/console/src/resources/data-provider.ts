@@ -5,9 +5,11 @@
  * and the pseudo-field SEARCH_FIELD to `searchTerm`. An update carries `If-Match: W/"<version>"`.
  */
 import type { CrudFilter, DataProvider } from '@refinedev/core';
+import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { answer, platform } from '../shell/api.ts';
 import type { PageRequest, Row } from '../shell/console-paths.ts';
 import { backgroundQueue } from '../shell/background-queue.ts';
+import { loadManifest } from './manifest.tsx';
 
 /** Reference names: two reads at a time, leaving the browser's other connections to what the user asked for. */
 const inBackground = backgroundQueue(2);
@@ -15,16 +17,31 @@ const inBackground = backgroundQueue(2);
 /** The filter field that stands for the list's searchTerm. */
 export const SEARCH_FIELD = '$searchTerm';
 
-/** The PageRequest's searchTerm and filter of Refine's filters; empty values are no filter. */
-export function pageFilter(filters: readonly CrudFilter[]): Pick<PageRequest, 'searchTerm' | 'filter'> {
+/**
+ * A filter's value as the API takes it: filters read back from the address (a reload, a related
+ * list's link to its full list) hold every value as text, and a number or yes/no field wants its type.
+ */
+function typed(field: ConsoleField | undefined, value: unknown): unknown {
+  if (typeof value !== 'string' || !field) return value;
+  if ((field.kind === 'long' || field.kind === 'int') && /^-?\d+$/.test(value)) return Number(value);
+  if (field.kind === 'boolean') return value === 'true';
+  return value;
+}
+
+/** The PageRequest's searchTerm and filter of Refine's filters, typed by the resource's `fields`; empty values are no filter. */
+export function pageFilter(filters: readonly CrudFilter[], fields: readonly ConsoleField[] = []): Pick<PageRequest, 'searchTerm' | 'filter'> {
   const filter: Record<string, unknown> = {};
   let searchTerm: string | undefined;
   for (const each of filters) {
     if (!('field' in each) || each.value === undefined || each.value === null || each.value === '') continue;
+    const value = typed(
+      fields.find((field) => field.name === each.field),
+      each.value,
+    );
     if (each.field === SEARCH_FIELD) searchTerm = String(each.value);
-    else if (each.operator === 'gte') filter[`${each.field}From`] = each.value;
-    else if (each.operator === 'lte') filter[`${each.field}To`] = each.value;
-    else if (each.operator === 'eq') filter[each.field] = each.value;
+    else if (each.operator === 'gte') filter[`${each.field}From`] = value;
+    else if (each.operator === 'lte') filter[`${each.field}To`] = value;
+    else if (each.operator === 'eq') filter[each.field] = value;
   }
   return { searchTerm, filter };
 }
@@ -34,7 +51,8 @@ export const dataProvider: DataProvider = {
   getApiUrl: () => '/api',
 
   getList: async ({ resource, pagination, sorters, filters }) => {
-    const { searchTerm, filter } = pageFilter(filters ?? []);
+    const fields = (await loadManifest()).resources.find((each) => each.path === resource)?.fields;
+    const { searchTerm, filter } = pageFilter(filters ?? [], fields);
     const request: PageRequest = {
       page: (pagination?.currentPage ?? 1) - 1,
       size: pagination?.pageSize ?? 20,

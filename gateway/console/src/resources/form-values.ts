@@ -38,6 +38,16 @@ export function toFormValues(resource: ConsoleResource, record?: Record<string, 
   return Object.fromEntries(formFields(resource).map((field) => [field.name, toForm(field, record?.[field.name])]));
 }
 
+/** The values an address gives a create form (`?businessPartnerId=7`): only its scalar, non-boolean fields. */
+export function prefilledValues(resource: ConsoleResource, params: URLSearchParams): FormValues {
+  const values: FormValues = {};
+  for (const field of formFields(resource)) {
+    const value = params.get(field.name);
+    if (value !== null && field.kind !== 'boolean' && field.kind !== 'strings' && field.kind !== 'objects') values[field.name] = value;
+  }
+  return values;
+}
+
 /** A scalar control's value as the API takes it; undefined for an empty control. */
 function scalarToBody(field: ConsoleField, value: string | boolean | undefined): unknown {
   if (field.kind === 'boolean') return Boolean(value);

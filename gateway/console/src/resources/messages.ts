@@ -69,6 +69,10 @@ export const crudMessages = defineMessages({
     actions: 'Actions',
     lockedUpdate: 'It cannot be edited while its {field} is {value}.',
     lockedDelete: 'It cannot be deleted while its {field} is {value}.',
+    related: 'Related records',
+    relatedTitle: '{resource} by {field}',
+    relatedAll: 'All {resource}',
+    relatedNew: 'New {resource}',
   },
   tr: {
     create: 'Oluştur',
@@ -137,5 +141,9 @@ export const crudMessages = defineMessages({
     actions: 'İşlemler',
     lockedUpdate: '{field} değeri {value} olduğundan düzenlenemez.',
     lockedDelete: '{field} değeri {value} olduğundan silinemez.',
+    related: 'İlgili kayıtlar',
+    relatedTitle: '{field} alanına göre {resource}',
+    relatedAll: 'Tüm {resource}',
+    relatedNew: 'Yeni {resource}',
   },
 });

@@ -13,6 +13,7 @@ import { detailFields } from './fields.ts';
 import { FieldValue } from './field-value.tsx';
 import { DeleteButton } from './delete-button.tsx';
 import { RecordHistory } from './history.tsx';
+import { RelatedLists } from './related-lists.tsx';
 import { recordPath } from './record-link.ts';
 import { useLockReason } from './record-lock.tsx';
 
@@ -20,8 +21,8 @@ type Row = Record<string, unknown>;
 
 /**
  * A record's page: its fields, edit and delete as the roles and the record's state allow (a state
- * that forbids them says so instead), the extensions' actions, its history, read again after each
- * action of theirs (a move writes an event).
+ * that forbids them says so instead), the extensions' actions, the records that refer to it, its
+ * history, read again after each action of theirs (a move writes an event).
  */
 export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
   const t = useT(crudMessages);
@@ -82,6 +83,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               </div>
             ))}
           </dl>
+          <RelatedLists resource={resource} record={record} />
           <RecordHistory resource={resource} keyValue={keyValue} round={round} />
         </>
       ) : null}

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
@@ -9,9 +10,10 @@ import { referenceTarget } from './fields.ts';
 const REFERENCE_FRESH_MS = 5 * 60_000;
 
 /**
- * A reference shown by the referenced record's display field (a branch's partner by its name):
- * `GET /api/{target}/{key}` through the query cache, so a page of rows naming one partner asks once.
- * The raw value when the target cannot be read (no role, no get) or is gone.
+ * A reference shown by the referenced record's display field (a branch's partner by its name), as a
+ * link to that record's page: `GET /api/{target}/{key}` through the query cache, so a page of rows
+ * naming one partner asks once. The raw value, not a link, when the target cannot be read (no role,
+ * no get); the value as the link's text while the name loads or when the record is gone.
  *
  * A plain query, not Refine's useOne: each useOne matches the address against every resource's
  * routes several times when it mounts, and a list page mounts forty of these
@@ -27,11 +29,13 @@ export function ReferenceValue({ field, value }: { field: ConsoleField; value: s
     staleTime: REFERENCE_FRESH_MS,
     retry: false,
   });
-  const name = target && record ? record[target.display] : undefined;
-  if (name === undefined || name === null || name === '' || String(name) === String(value)) return <>{String(value)}</>;
+  if (!readable) return <>{String(value)}</>;
+  const name = record ? record[target.display] : undefined;
+  const to = `/${target.path}/${encodeURIComponent(String(value))}`;
+  if (name === undefined || name === null || name === '' || String(name) === String(value)) return <Link to={to}>{String(value)}</Link>;
   return (
     <>
-      {String(name)} <span className="muted">#{String(value)}</span>
+      <Link to={to}>{String(name)}</Link> <span className="muted">#{String(value)}</span>
     </>
   );
 }

@@ -19,8 +19,25 @@ export const businessPartner = defineResource<BusinessPartner>()({
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     // core's records (another schema of the same database), kept by keys that cross the schemas;
     // a city must be one of the partner's country (docs/adr/0013-one-database-one-schema-per-service.md)
-    countryId: { kind: 'long', min: 1, references: 'country', referencesService: 'core', doc: 'Country (core).' },
-    cityId: { kind: 'long', min: 1, references: 'city', referencesService: 'core', within: 'countryId', doc: 'City (core).' },
+    // no related list on a country's or city's page: one may name most of a tenant's million
+    // partners, counted on every visit; the partners list filtered by it serves that
+    countryId: {
+      kind: 'long',
+      min: 1,
+      references: 'country',
+      referencesService: 'core',
+      noRelatedList: "may name most of the tenant's partners: the partners list filtered by country",
+      doc: 'Country (core).',
+    },
+    cityId: {
+      kind: 'long',
+      min: 1,
+      references: 'city',
+      referencesService: 'core',
+      within: 'countryId',
+      noRelatedList: "may name most of the tenant's partners: the partners list filtered by city",
+      doc: 'City (core).',
+    },
     address: { kind: 'string', maxLength: 1000, doc: 'Postal address.' },
   },
   // A tenant holds up to millions of partners (bench/list-scale.ts): the list sorted by name, the

@@ -55,6 +55,21 @@ export interface ConsoleResource {
   operations: { get: boolean; create: boolean; update: boolean; delete: boolean; list: boolean; stats: boolean };
   /** Every field the API knows, common ones first, in the order records are shown. */
   fields: readonly ConsoleField[];
+  /** The records that refer to this one, each a short list on its page: one per reference field of the registry. */
+  related: readonly ConsoleRelated[];
+}
+
+/**
+ * Records of `resource` whose `field` holds this record's `key` (a partner's branches: resource
+ * `branch`, field `businessPartnerId`, key `id`), listed by `POST /api/{resource}/list` with the
+ * filter `{ crProcessId, [field]: record[key] }` (and `[type.field]: type.value` with a type).
+ */
+export interface ConsoleRelated {
+  resource: string;
+  field: string;
+  key: string;
+  /** A further field the list is filtered by: the type field of a field that names a record of any resource (a file's `entityType`, this resource's path). */
+  type?: { field: string; value: string };
 }
 
 export interface ConsoleManifest {

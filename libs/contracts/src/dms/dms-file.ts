@@ -17,6 +17,8 @@ export const dmsFile = defineResource<DmsFile>()({
   encoder: DmsFile,
   operations: 'no-create',
   softDelete: 'deleted',
+  // a record's files: its page's related list and GET /api/dms-file/by-entity
+  listIndexes: [['entityType', 'entityId']],
   protoDocs: {
     rpcs: {
       get: 'Returns one DmsFile with a signed download URL; a soft-deleted file is not found.',
@@ -37,10 +39,12 @@ export const dmsFile = defineResource<DmsFile>()({
     fileSize: { kind: 'long', readOnly: true, min: 0, doc: 'Size in bytes; read-only.' },
     mimeType: { kind: 'string', readOnly: true, maxLength: 255, doc: 'MIME type, sniffed from the content where recognisable; read-only.' },
     uploadDate: { kind: 'datetime', readOnly: true, doc: 'When the upload completed, ISO 8601 UTC; read-only.' },
+    // a resource's path here (business-partner) links the file to that record: it is listed on the record's page
     entityType: { kind: 'string', maxLength: 64, doc: 'Linked entity type.' },
     entityId: {
       kind: 'long',
       notReference: 'names a record of any entity type (entityType), of any service, or of none the platform keeps',
+      recordOf: 'entityType',
       doc: 'Linked entity id.',
     },
     integrationKey: { kind: 'string', doc: 'External system reference.' },

@@ -82,11 +82,23 @@ export interface ScalarField {
   /** A reference to a record of any tenant by a globally unique key of it (a userCode), kept by a foreign key. */
   referencesKey?: KeyReference;
   /**
+   * Why a reference (`references` or `referencesKey`) gives no related list on the referenced
+   * record's page. Without it, the target's page lists this resource's records filtered by the field
+   * (gateway/src/console/manifest.ts; test/related-lists.test.ts walks the registry).
+   */
+  noRelatedList?: string;
+  /**
    * Why a field that names a record (`...Id`) has no foreign key: audit rows outlive the file they
    * name, `entityId` names a record of any type. Every `...Id` field declares `references` or this
    * (test/reference-keys.test.ts walks the registry).
    */
   notReference?: string;
+  /**
+   * With `notReference`: the field holds the id of a record of whichever resource another field of
+   * the record names by its path (dms-file's `entityId`, by `entityType`: `business-partner`). Every
+   * record page then lists this resource's records naming it, as for a `references` field.
+   */
+  recordOf?: string;
 }
 
 /**
