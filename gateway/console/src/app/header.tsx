@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '@refinedev/core';
 import { useAccess } from '../shell/access.tsx';
@@ -6,13 +7,14 @@ import { shellMessages } from './messages.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import { TenantSwitcher } from './tenant-switcher.tsx';
 
-/** The banner: who is logged in, in which tenant, the language, password change and logout. */
-export function Header() {
+/** The banner: the menu's button, who is logged in, in which tenant, the language, password change and logout. */
+export function Header({ menuButton }: { menuButton: ReactNode }) {
   const t = useT(shellMessages);
   const { me } = useAccess();
   const logout = useLogout();
   return (
     <header className="app-header">
+      {menuButton}
       <Link to="/" className="brand">
         {t('console')}
       </Link>

@@ -70,7 +70,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
       />
       <ErrorAlert error={table.tableQuery.error} />
       <div className="table-scroll">
-        <table>
+        <table className="cards">
           <caption className="visually-hidden">{t('records', { resource: plural })}</caption>
           <thead>
             <tr>
@@ -84,7 +84,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
             {rows.map((row) => (
               <tr key={String(row[resource.key])}>
                 {columns.map((field) => (
-                  <td key={field.name}>
+                  <td key={field.name} data-label={fieldLabel(field, language)}>
                     {field.name === linkField ? (
                       <Link to={recordPath(resource, row)}>{String(row[field.name] ?? row[resource.key])}</Link>
                     ) : (
@@ -93,7 +93,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
                   </td>
                 ))}
                 {rowActions.length > 0 ? (
-                  <td>
+                  <td data-label={t('actions')}>
                     <div className="actions">
                       {rowActions.map((Actions, index) => (
                         <Actions key={index} resource={resource} record={row} refresh={() => void table.tableQuery.refetch()} />

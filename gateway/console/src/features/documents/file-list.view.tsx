@@ -55,7 +55,7 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
         <button type="submit">{t('search')}</button>
       </form>
       {files.error ? <p role="alert">{files.error}</p> : null}
-      <table aria-busy={files.loading}>
+      <table className="cards" aria-busy={files.loading}>
         <thead>
           <tr>
             <th scope="col">{t('name')}</th>
@@ -68,13 +68,13 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
         <tbody>
           {answer?.content.map((file) => (
             <tr key={file.id}>
-              <td>
+              <td data-label={t('name')}>
                 <Link to={`/documents/file/${file.id}`}>{fileLabel(file)}</Link>
               </td>
-              <td>{file.fileSize === null ? '' : formatBytes(file.fileSize, language)}</td>
-              <td>{file.mimeType ?? ''}</td>
-              <td>{formatInstant(file.uploadDate, language)}</td>
-              <td>{file.legalHold ? t('yes') : t('no')}</td>
+              <td data-label={t('size')}>{file.fileSize === null ? '' : formatBytes(file.fileSize, language)}</td>
+              <td data-label={t('type')}>{file.mimeType ?? ''}</td>
+              <td data-label={t('uploaded')}>{formatInstant(file.uploadDate, language)}</td>
+              <td data-label={t('legalHold')}>{file.legalHold ? t('yes') : t('no')}</td>
             </tr>
           ))}
         </tbody>

@@ -45,7 +45,7 @@ export function OperatorTable<Row>({
   return (
     <>
       {rows.error && <p role="alert">{rows.error}</p>}
-      <table aria-busy={rows.loading}>
+      <table className="cards" aria-busy={rows.loading}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -61,11 +61,13 @@ export function OperatorTable<Row>({
             <tr key={rowKey(row)}>
               {columns.map((column) =>
                 column.names ? (
-                  <th key={column.header} scope="row">
+                  <th key={column.header} scope="row" data-label={column.header}>
                     {column.cell(row)}
                   </th>
                 ) : (
-                  <td key={column.header}>{column.cell(row)}</td>
+                  <td key={column.header} data-label={column.header}>
+                    {column.cell(row)}
+                  </td>
                 ),
               )}
             </tr>
