@@ -75,6 +75,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
   const plural = pluralLabel(source);
   const title = named && field ? t('relatedTitle', { resource: plural, field: fieldLabel(field, language) }) : plural;
   const linkField = source.display;
+  const linkLabel = fieldLabel(source.fields.find((each) => each.name === linkField) ?? { name: linkField }, language);
   const columns = listColumns(source)
     .filter(
       (each) =>
@@ -103,11 +104,11 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
       </div>
       <ErrorAlert error={rows.error} />
       <div className="table-scroll">
-        <table>
+        <table className="cards">
           <caption className="visually-hidden">{t('records', { resource: title })}</caption>
           <thead>
             <tr>
-              <th scope="col">{fieldLabel(source.fields.find((each) => each.name === linkField) ?? { name: linkField }, language)}</th>
+              <th scope="col">{linkLabel}</th>
               {columns.map((each) => (
                 <th key={each.name} scope="col">
                   {fieldLabel(each, language)}
@@ -118,11 +119,11 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
           <tbody aria-busy={rows.loading}>
             {content.map((row) => (
               <tr key={String(row[source.key])}>
-                <td>
+                <td data-label={linkLabel}>
                   <Link to={recordPath(source, row)}>{String(row[linkField] ?? row[source.key])}</Link>
                 </td>
                 {columns.map((each) => (
-                  <td key={each.name}>
+                  <td key={each.name} data-label={fieldLabel(each, language)}>
                     <FieldValue field={each} value={row[each.name]} />
                   </td>
                 ))}
