@@ -118,7 +118,7 @@ test('GET /console/resources.json is every resource of the registry, as consoleM
     registry.map((resource) => resource.path),
   );
   const branch = res.body.resources.find((resource: { path: string }) => resource.path === 'branch');
-  t.like(branch, { group: 'partners', key: 'id', display: 'branchName' });
+  t.like(branch, { menu: { area: 'partners', label: { en: 'Branches', tr: 'Şubeler' } }, key: 'id', display: 'branchName' });
   t.deepEqual(
     branch.fields.find((field: { name: string }) => field.name === 'businessPartnerId'),
     { name: 'businessPartnerId', kind: 'long', required: true, references: { resource: 'business-partner', key: 'id' }, sortable: true, range: true },

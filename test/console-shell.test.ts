@@ -151,7 +151,7 @@ test.serial('a changed password ends the session: the user logs in again with th
     401,
   );
   await logIn(changing, changer.userCode, renewed);
-  await changing.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+  await changing.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
   await own.close();
 });
 

@@ -1,17 +1,5 @@
-import type { ConsoleField, ConsoleGroup, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import {
-  apiFields,
-  isScalar,
-  offers,
-  RANGE_KINDS,
-  type FieldSpec,
-  type Resource,
-  type ScalarField,
-  type ServiceName,
-} from '@platform/kit/resource/resource.ts';
-
-/** The console's menu group of each service's resources. */
-const GROUPS: Readonly<Record<ServiceName, ConsoleGroup>> = { core: 'core', bpm: 'partners', dms: 'documents' };
+import type { ConsoleField, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { apiFields, isScalar, offers, RANGE_KINDS, type FieldSpec, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
 
 /**
  * What GET /console/resources.json answers: every resource of the registry as the console renders
@@ -50,7 +38,7 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
     path: resource.path,
     name: resource.name,
     plural: resource.plural,
-    group: GROUPS[resource.service],
+    menu: resource.menu,
     key: resource.key ?? 'id',
     display: displayField(resource),
     operations: {

@@ -4,7 +4,7 @@
  * login and the extensions' public pages outside the session, everything else inside the layout.
  */
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { Authenticated, Refine, type ResourceProps } from '@refinedev/core';
 import { CatchAllNavigate } from '@refinedev/react-router';
 import { QueryClient } from '@tanstack/react-query';
@@ -28,7 +28,7 @@ import { isPublicPath } from './public-path.ts';
 import { consoleRouterProvider } from './router-provider.ts';
 import { meQuery } from './session.ts';
 import { SessionShell } from './session-shell.tsx';
-import { HomePage, NotFoundPage } from './simple-pages.tsx';
+import { NotFoundPage } from './simple-pages.tsx';
 
 const ChangePasswordPage = lazy(() => import('./change-password-page.tsx'));
 
@@ -52,7 +52,7 @@ function refineResources(manifest: ConsoleManifest): ResourceProps[] {
     show: `/${resource.path}/:id`,
     create: `/${resource.path}/new`,
     edit: `/${resource.path}/:id/edit`,
-    meta: { label: pluralLabel(resource), group: resource.group },
+    meta: { label: pluralLabel(resource) },
   }));
 }
 
@@ -60,6 +60,9 @@ function Loading() {
   const t = useT(shellMessages);
   return <p>{t('loading')}</p>;
 }
+
+/** The page after login when no other was asked for: the extension page that declares itself home (the dashboard). */
+const HOME = extensions.flatMap((extension) => extension.pages ?? []).find((page) => page.home);
 
 function ConsoleRoutes() {
   return (
@@ -79,7 +82,7 @@ function ConsoleRoutes() {
           </Authenticated>
         }
       >
-        <Route index element={<HomePage />} />
+        <Route index element={HOME ? <Navigate to={`/${HOME.path}`} replace /> : <NotFoundPage />} />
         <Route
           path="/change-password"
           element={

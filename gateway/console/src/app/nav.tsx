@@ -1,49 +1,50 @@
 import { useContext } from 'react';
 import { NavLink } from 'react-router';
-import type { ConsoleGroup } from '@platform/contracts/console/manifest.ts';
+import { CONSOLE_AREAS, type ConsoleArea } from '@platform/kit/resource/resource.ts';
 import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
-import { pluralLabel } from '../resources/labels.ts';
 import { useManifest } from '../resources/manifest.tsx';
 import { extensions } from './extensions.ts';
 import { shellMessages } from './messages.ts';
 
-type Group = ConsoleGroup | 'overview' | 'operations';
-
-const GROUPS: readonly { group: Group; label: 'groupOverview' | 'groupCore' | 'groupPartners' | 'groupDocuments' | 'groupOperations' }[] = [
-  { group: 'overview', label: 'groupOverview' },
-  { group: 'core', label: 'groupCore' },
-  { group: 'partners', label: 'groupPartners' },
-  { group: 'documents', label: 'groupDocuments' },
-  { group: 'operations', label: 'groupOperations' },
-];
+const AREA_LABELS = {
+  overview: 'areaOverview',
+  partners: 'areaPartners',
+  contracts: 'areaContracts',
+  documents: 'areaDocuments',
+  administration: 'areaAdministration',
+  operations: 'areaOperations',
+} as const satisfies Record<ConsoleArea, keyof (typeof shellMessages)['en']>;
 
 /**
- * The menu, grouped: every listable resource of the manifest the user may read, and the
- * extensions' pages whose entries are visible to the user. An empty group is not shown.
+ * The menu, by area: every listable resource of the manifest with a menu entry the user may read,
+ * and the extensions' pages whose entries are visible to the user, each under the name declared
+ * with it in the user's language. An empty area is not shown.
  */
 export function Nav() {
   const t = useT(shellMessages);
   const language = useContext(LanguageContext);
   const access = useAccess();
-  const entries: { group: Group; to: string; label: string }[] = [
-    ...useManifest()
-      .resources.filter((resource) => resource.operations.list && access.can(`${resource.path}:read`))
-      .map((resource) => ({ group: resource.group as Group, to: `/${resource.path}`, label: pluralLabel(resource) })),
+  const entries: { area: ConsoleArea; to: string; label: string }[] = [
     ...extensions.flatMap((extension) =>
       (extension.pages ?? []).flatMap((page) =>
-        page.menu && (page.menu.visible?.(access) ?? true) ? [{ group: page.menu.group as Group, to: `/${page.path}`, label: page.menu.label(language) }] : [],
+        page.menu && (page.menu.visible?.(access) ?? true) ? [{ area: page.menu.area, to: `/${page.path}`, label: page.menu.label[language] }] : [],
       ),
+    ),
+    ...useManifest().resources.flatMap((resource) =>
+      resource.menu && resource.operations.list && access.can(`${resource.path}:read`)
+        ? [{ area: resource.menu.area, to: `/${resource.path}`, label: resource.menu.label[language] }]
+        : [],
     ),
   ];
   return (
     <nav aria-label={t('mainNav')} className="app-nav">
-      {GROUPS.map(({ group, label }) => {
-        const items = entries.filter((entry) => entry.group === group);
+      {CONSOLE_AREAS.map((area) => {
+        const items = entries.filter((entry) => entry.area === area);
         if (items.length === 0) return null;
         return (
-          <section key={group} aria-labelledby={`nav-${group}`}>
-            <h2 id={`nav-${group}`}>{t(label)}</h2>
+          <section key={area} aria-labelledby={`nav-${area}`}>
+            <h2 id={`nav-${area}`}>{t(AREA_LABELS[area])}</h2>
             <ul>
               {items.map((item) => (
                 <li key={item.to}>

@@ -5,7 +5,7 @@
  * the generic pages reach it through ExtensionsContext (context.ts). This folder imports no feature.
  */
 import type { ComponentType, ReactNode } from 'react';
-import type { ConsoleGroup, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { ConsoleArea, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import type { Access } from '../shell/access.tsx';
 
 export type RecordData = Record<string, unknown>;
@@ -21,8 +21,10 @@ export interface ExtensionPage {
   /** Path under /console/ without a leading slash: `dashboard`, `documents`, `documents/:id`. */
   path: string;
   element: ReactNode;
-  /** A menu entry, shown when `visible` (default: always). `label` is already in the user's language. */
-  menu?: { label: (language: 'en' | 'tr') => string; group: ConsoleGroup | 'overview' | 'operations'; visible?: (access: Access) => boolean };
+  /** A menu entry in `area`, shown when `visible` (default: always), labelled in each language. */
+  menu?: { label: { en: string; tr: string }; area: ConsoleArea; visible?: (access: Access) => boolean };
+  /** The page shown after login (the address `/`): the dashboard. */
+  home?: true;
 }
 
 export interface ResourceExtension {

@@ -11,6 +11,7 @@ export const accrual = defineResource<Accrual>()({
   name: 'Accrual',
   plural: 'Accruals',
   service: 'bpm',
+  menu: { area: 'contracts', label: { en: 'Accruals', tr: 'Tahakkuklar' } },
   grpc: AccrualServiceService,
   encoder: Accrual,
   operations: 'full',

@@ -7,6 +7,7 @@ export const branch = defineResource<Branch>()({
   name: 'Branch',
   plural: 'Branches',
   service: 'bpm',
+  menu: { area: 'partners', label: { en: 'Branches', tr: 'Şubeler' } },
   grpc: BranchServiceService,
   encoder: Branch,
   operations: 'full',

@@ -7,6 +7,7 @@ export const businessPartner = defineResource<BusinessPartner>()({
   name: 'BusinessPartner',
   plural: 'BusinessPartners',
   service: 'bpm',
+  menu: { area: 'partners', label: { en: 'Business partners', tr: 'İş ortakları' } },
   grpc: BusinessPartnerServiceService,
   encoder: BusinessPartner,
   operations: 'full',

@@ -10,6 +10,7 @@ export const contact = defineResource<Contact>()({
   name: 'Contact',
   plural: 'Contacts',
   service: 'bpm',
+  menu: { area: 'partners', label: { en: 'Contacts', tr: 'Kişiler' } },
   grpc: ContactServiceService,
   encoder: Contact,
   operations: 'full',

@@ -10,6 +10,7 @@ export const contractItem = defineResource<ContractItem>()({
   name: 'ContractItem',
   plural: 'ContractItems',
   service: 'bpm',
+  menu: { area: 'contracts', label: { en: 'Contract items', tr: 'Sözleşme kalemleri' } },
   grpc: ContractItemServiceService,
   encoder: ContractItem,
   operations: 'no-stats',

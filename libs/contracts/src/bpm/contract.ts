@@ -10,6 +10,7 @@ export const contract = defineResource<Contract>()({
   name: 'Contract',
   plural: 'Contracts',
   service: 'bpm',
+  menu: { area: 'contracts', label: { en: 'Contracts', tr: 'Sözleşmeler' } },
   grpc: ContractServiceService,
   encoder: Contract,
   operations: 'full',

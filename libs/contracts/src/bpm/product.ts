@@ -7,6 +7,7 @@ export const product = defineResource<Product>()({
   name: 'Product',
   plural: 'Products',
   service: 'bpm',
+  menu: { area: 'contracts', label: { en: 'Products', tr: 'Ürünler' } },
   grpc: ProductServiceService,
   encoder: Product,
   operations: 'full',

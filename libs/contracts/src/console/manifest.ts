@@ -5,8 +5,10 @@
  * bundle imports this file, so it must not import anything that runs.
  */
 
-/** The console's menu groups, by the service that owns a resource. */
-export type ConsoleGroup = 'core' | 'partners' | 'documents';
+import type { ConsoleArea, ConsoleMenuEntry } from '@platform/kit/resource/resource.ts';
+
+/** The console's menu areas and entries, declared with each resource (libs/kit/src/resource/resource.ts). */
+export type { ConsoleArea, ConsoleMenuEntry };
 
 /** A field kind of the registry (libs/kit/src/resource/resource.ts), as the console renders and edits it. */
 export type ConsoleFieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum' | 'strings' | 'objects';
@@ -47,7 +49,8 @@ export interface ConsoleResource {
   path: string;
   name: string;
   plural: string;
-  group: ConsoleGroup;
+  /** Its menu entry as the resource declares it; null for none. */
+  menu: ConsoleMenuEntry | null;
   /** The field that names a record in its paths: `id`, or `accountNo` for an account. */
   key: string;
   /** The field that names a record where another one references it (a picker's label). */

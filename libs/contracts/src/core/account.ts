@@ -7,6 +7,7 @@ export const account = defineResource<Account>()({
   name: 'Account',
   plural: 'Accounts',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Accounts', tr: 'Hesaplar' } },
   grpc: AccountServiceService,
   encoder: Account,
   operations: 'full',

@@ -7,6 +7,7 @@ export const city = defineResource<City>()({
   name: 'City',
   plural: 'Cities',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Cities', tr: 'Şehirler' } },
   grpc: CityServiceService,
   encoder: City,
   operations: 'no-stats',

@@ -7,6 +7,7 @@ export const corporationContact = defineResource<CorporationContact>()({
   name: 'CorporationContact',
   plural: 'CorporationContacts',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Company contacts', tr: 'Şirket kişileri' } },
   grpc: CorporationContactServiceService,
   encoder: CorporationContact,
   operations: 'full',

@@ -7,6 +7,7 @@ export const country = defineResource<Country>()({
   name: 'Country',
   plural: 'Countries',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Countries', tr: 'Ülkeler' } },
   grpc: CountryServiceService,
   encoder: Country,
   operations: 'no-stats',

@@ -7,6 +7,7 @@ export const currency = defineResource<Currency>()({
   name: 'Currency',
   plural: 'Currencies',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Currencies', tr: 'Para birimleri' } },
   grpc: CurrencyServiceService,
   encoder: Currency,
   operations: 'no-stats',

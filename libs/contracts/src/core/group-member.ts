@@ -7,6 +7,7 @@ export const groupMember = defineResource<GroupMember>()({
   name: 'GroupMember',
   plural: 'GroupMembers',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Group members', tr: 'Grup üyeleri' } },
   grpc: GroupMemberServiceService,
   encoder: GroupMember,
   operations: 'no-stats',

@@ -7,6 +7,7 @@ export const groupRole = defineResource<GroupRole>()({
   name: 'GroupRole',
   plural: 'GroupRoles',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Group roles', tr: 'Grup rolleri' } },
   grpc: GroupRoleServiceService,
   encoder: GroupRole,
   operations: 'no-stats',

@@ -11,6 +11,7 @@ export const group = defineResource<Group>()({
   name: 'Group',
   plural: 'Groups',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Groups', tr: 'Gruplar' } },
   grpc: GroupServiceService,
   encoder: Group,
   operations: 'full',

@@ -11,6 +11,7 @@ export const licenseHistory = defineResource<LicenseHistory>()({
   name: 'LicenseHistory',
   plural: 'LicenseHistories',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Licence history', tr: 'Lisans geçmişi' } },
   grpc: LicenseHistoryServiceService,
   encoder: LicenseHistory,
   operations: 'read-only',

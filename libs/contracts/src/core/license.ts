@@ -10,6 +10,7 @@ export const license = defineResource<License>()({
   name: 'License',
   plural: 'Licenses',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Licences', tr: 'Lisanslar' } },
   grpc: LicenseServiceService,
   encoder: License,
   operations: 'full',

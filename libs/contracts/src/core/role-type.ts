@@ -11,6 +11,7 @@ export const roleType = defineResource<RoleType>()({
   name: 'RoleType',
   plural: 'RoleTypes',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Roles', tr: 'Roller' } },
   grpc: RoleTypeServiceService,
   encoder: RoleType,
   operations: 'no-stats',

@@ -7,6 +7,7 @@ export const userInfo = defineResource<UserInfo>()({
   name: 'UserInfo',
   plural: 'UserInfos',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Users', tr: 'Kullanıcılar' } },
   grpc: UserInfoServiceService,
   encoder: UserInfo,
   operations: 'full',

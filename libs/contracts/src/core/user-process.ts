@@ -10,6 +10,7 @@ export const userProcess = defineResource<UserProcess>()({
   name: 'UserProcess',
   plural: 'UserProcesses',
   service: 'core',
+  menu: { area: 'administration', label: { en: 'Tenant memberships', tr: 'Kiracı üyelikleri' } },
   grpc: UserProcessServiceService,
   encoder: UserProcess,
   operations: 'full',

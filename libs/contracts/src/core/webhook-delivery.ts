@@ -11,6 +11,7 @@ export const webhookDelivery = defineResource<WebhookDelivery>()({
   name: 'WebhookDelivery',
   plural: 'WebhookDeliveries',
   service: 'core',
+  menu: { area: 'operations', label: { en: 'Webhook deliveries', tr: 'Web kancası teslimatları' } },
   grpc: WebhookDeliveryServiceService,
   encoder: WebhookDelivery,
   operations: 'read-only',

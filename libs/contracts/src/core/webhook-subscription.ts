@@ -11,6 +11,7 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
   name: 'WebhookSubscription',
   plural: 'WebhookSubscriptions',
   service: 'core',
+  menu: { area: 'operations', label: { en: 'Webhooks', tr: 'Web kancaları' } },
   grpc: WebhookSubscriptionServiceService,
   encoder: WebhookSubscription,
   operations: 'full',

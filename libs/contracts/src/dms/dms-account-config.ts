@@ -10,6 +10,7 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
   name: 'DmsAccountConfig',
   plural: 'DmsAccountConfigs',
   service: 'dms',
+  menu: { area: 'documents', label: { en: 'Document settings', tr: 'Belge ayarları' } },
   grpc: DmsAccountConfigServiceService,
   encoder: DmsAccountConfig,
   operations: 'full',

@@ -35,6 +35,7 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
   name: 'DmsAuditLog',
   plural: 'DmsAuditLogs',
   service: 'dms',
+  menu: null,
   grpc: DmsAuditLogServiceService,
   encoder: DmsAuditLog,
   operations: 'read-only',

@@ -12,6 +12,7 @@ export const dmsCategory = defineResource<DmsCategory>()({
   name: 'DmsCategory',
   plural: 'DmsCategories',
   service: 'dms',
+  menu: { area: 'documents', label: { en: 'Categories', tr: 'Kategoriler' } },
   grpc: DmsCategoryServiceService,
   encoder: DmsCategory,
   operations: 'full',

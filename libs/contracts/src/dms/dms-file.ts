@@ -13,6 +13,7 @@ export const dmsFile = defineResource<DmsFile>()({
   name: 'DmsFile',
   plural: 'DmsFiles',
   service: 'dms',
+  menu: null,
   grpc: DmsFileServiceService,
   encoder: DmsFile,
   operations: 'no-create',

@@ -10,6 +10,7 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
   name: 'DmsRetentionPolicy',
   plural: 'DmsRetentionPolicies',
   service: 'dms',
+  menu: { area: 'documents', label: { en: 'Retention policies', tr: 'Saklama kuralları' } },
   grpc: DmsRetentionPolicyServiceService,
   encoder: DmsRetentionPolicy,
   operations: 'full',

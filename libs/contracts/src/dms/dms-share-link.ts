@@ -15,6 +15,7 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
   name: 'DmsShareLink',
   plural: 'DmsShareLinks',
   service: 'dms',
+  menu: { area: 'documents', label: { en: 'Share links', tr: 'Paylaşım bağlantıları' } },
   grpc: DmsShareLinkServiceService,
   encoder: DmsShareLink,
   operations: 'full',

@@ -151,6 +151,16 @@ export type Operation = 'get' | 'create' | 'update' | 'delete' | 'list' | 'stats
 
 export type ServiceName = 'core' | 'bpm' | 'dms';
 
+/** The areas of the console's menu, in the order it shows them. */
+export const CONSOLE_AREAS = ['overview', 'partners', 'contracts', 'documents', 'administration', 'operations'] as const;
+export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
+
+/** A menu entry of the console: the area it is listed under and what people read, in each language. */
+export interface ConsoleMenuEntry {
+  area: ConsoleArea;
+  label: { en: string; tr: string };
+}
+
 /**
  * One declaration per entity: the REST path segment, the proto message and service, the fields
  * and the CRUD set. `libs/crud` turns it into gRPC handlers (service side), REST routes (gateway
@@ -171,6 +181,11 @@ export interface Resource<
   name: string;
   plural: string;
   service: ServiceName;
+  /**
+   * The resource's entry in the console's menu; null when it has none: its records are reached from
+   * other records' pages, or an extension's page stands in its place (dms-file: the documents page).
+   */
+  menu: ConsoleMenuEntry | null;
   /** The generated grpc-js service definition. */
   grpc: ServiceDefinition;
   /** The generated message itself (`Branch`): the service encodes its get, create and update answers with it (grpc/answer-writer.ts). */

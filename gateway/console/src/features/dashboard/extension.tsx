@@ -7,5 +7,12 @@ const DashboardPage = lazy(() => import('./dashboard-page.tsx').then((module) =>
 
 /** The dashboard at /console/dashboard (the shell may show it as its start page), in the Overview group. */
 export const dashboardExtension: ConsoleExtension = {
-  pages: [{ path: 'dashboard', element: <DashboardPage />, menu: { label: (language) => dashboardMessages[language].menu, group: 'overview' } }],
+  pages: [
+    {
+      path: 'dashboard',
+      element: <DashboardPage />,
+      menu: { label: { en: dashboardMessages.en.menu, tr: dashboardMessages.tr.menu }, area: 'overview' },
+      home: true,
+    },
+  ],
 };

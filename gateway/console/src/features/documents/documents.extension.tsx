@@ -37,13 +37,21 @@ export const documentsExtension: ConsoleExtension = {
     {
       path: 'documents',
       element: <DocumentsPage />,
-      menu: { label: (language) => documentsMessages[language].menuDocuments, group: 'documents', visible: (access) => access.can('dms-file:read') },
+      menu: {
+        label: { en: documentsMessages.en.menuDocuments, tr: documentsMessages.tr.menuDocuments },
+        area: 'documents',
+        visible: (access) => access.can('dms-file:read'),
+      },
     },
     { path: 'documents/file/:id', element: <FilePage /> },
     {
       path: 'documents/audit',
       element: <AuditLogPage />,
-      menu: { label: (language) => documentsMessages[language].menuAudit, group: 'documents', visible: (access) => access.can('dms-audit-log:read') },
+      menu: {
+        label: { en: documentsMessages.en.menuAudit, tr: documentsMessages.tr.menuAudit },
+        area: 'documents',
+        visible: (access) => access.can('dms-audit-log:read'),
+      },
     },
   ],
   resources: {

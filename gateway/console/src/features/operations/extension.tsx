@@ -15,7 +15,7 @@ function SuperUsersOnly({ children }: { children: ReactNode }) {
   return useAccess().me.superUser ? children : <p role="alert">{t('superUsersOnly')}</p>;
 }
 
-const superUsers = { group: 'operations', visible: (access: { me: { superUser: boolean } }) => access.me.superUser } as const;
+const superUsers = { area: 'operations', visible: (access: { me: { superUser: boolean } }) => access.me.superUser } as const;
 
 /**
  * The operators' pages (sessions and the exception log), for super users only: these are the API
@@ -30,7 +30,7 @@ export const operationsExtension: ConsoleExtension = {
           <SessionsPage />
         </SuperUsersOnly>
       ),
-      menu: { ...superUsers, label: (language) => operationsMessages[language].sessionsMenu },
+      menu: { ...superUsers, label: { en: operationsMessages.en.sessionsMenu, tr: operationsMessages.tr.sessionsMenu } },
     },
     {
       path: 'operations/session-history',
@@ -39,7 +39,7 @@ export const operationsExtension: ConsoleExtension = {
           <SessionHistoryPage />
         </SuperUsersOnly>
       ),
-      menu: { ...superUsers, label: (language) => operationsMessages[language].historyMenu },
+      menu: { ...superUsers, label: { en: operationsMessages.en.historyMenu, tr: operationsMessages.tr.historyMenu } },
     },
     {
       path: 'operations/exceptions',
@@ -48,7 +48,7 @@ export const operationsExtension: ConsoleExtension = {
           <ExceptionsPage />
         </SuperUsersOnly>
       ),
-      menu: { ...superUsers, label: (language) => operationsMessages[language].exceptionsMenu },
+      menu: { ...superUsers, label: { en: operationsMessages.en.exceptionsMenu, tr: operationsMessages.tr.exceptionsMenu } },
     },
   ],
 };
