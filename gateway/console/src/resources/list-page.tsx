@@ -41,7 +41,8 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
     syncWithLocation: true,
     queryOptions: { retry: false },
   });
-  const plural = pluralLabel(resource);
+  // named as its menu entry, when it has one
+  const plural = resource.menu?.label[language] ?? pluralLabel(resource);
   const rows = table.result.data;
   const rowActions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   const width = columns.length + (rowActions.length > 0 ? 1 : 0);
