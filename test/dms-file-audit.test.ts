@@ -4,7 +4,7 @@
  * the rows stay in the tenant's hash chain (GET /api/dms-audit-log/verify).
  */
 import test from 'ava';
-import { adminSession, create, freshTenant, unique } from './helpers/factories.ts';
+import { adminSession, create, createAccount, freshTenant, roleTypeOf, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
@@ -101,6 +101,39 @@ test("a signed URL names the user it was signed for, within its signature: their
     ['admin', 'anonymous'],
     'the URL asked for by a user is theirs; the record’s URL names no one',
   );
+});
+
+test('an audit row names its file only to who may read files now: dms-audit-log:read alone shows no name, a dms-file:read granted counts from the next request', async (t) => {
+  const token = await admin();
+  const account = await createAccount();
+  const auditor = await userWithRoles(account, ['dms-audit-log:read']);
+  const form = new FormData();
+  form.set('crProcessId', String(account.crProcessId));
+  form.set('file', new Blob(['named bytes'], { type: 'text/plain' }), 'secret-plan.txt');
+  const uploaded = await fetch(`${platform.url}/api/dms-file/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  t.is(uploaded.status, 200);
+  const fileId = ((await uploaded.json()) as any).fileId;
+  const seen = async () => {
+    const list = await api('POST', '/api/dms-audit-log/list', {
+      token: auditor.token,
+      body: { size: 100, filter: { crProcessId: account.crProcessId, fileId } },
+    });
+    t.is(list.status, 200, list.text);
+    const row = list.body.content[0];
+    const one = await api('GET', `/api/dms-audit-log/${row.id}`, { token: auditor.token });
+    t.is(one.status, 200, one.text);
+    return { list: list.body.content.map((each: any) => each.fileName), get: one.body.fileName };
+  };
+  const before = await seen();
+  t.true(before.list.length > 0, 'the upload is in the audit log');
+  t.deepEqual(before, { list: before.list.map(() => null), get: null }, 'no file name without dms-file:read');
+  await create('group-role', {
+    crProcessId: account.crProcessId,
+    groupId: auditor.group.id,
+    roleTypeId: (await roleTypeOf(account.crProcessId, 'dms-file:read')).id,
+  });
+  const after = await seen();
+  t.deepEqual(after, { list: after.list.map(() => 'secret-plan.txt'), get: 'secret-plan.txt' }, 'named once the role is held');
 });
 
 test('a refused write leaves no audit row: a move to an unknown category, an update with a stale version', async (t) => {

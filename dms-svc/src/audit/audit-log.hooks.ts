@@ -1,15 +1,21 @@
+import { allows } from '@platform/service-kit/auth/caller.ts';
 import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { DmsFileEntity } from '../db.ts';
+
+const FILE_READ = 'dms-file:read';
 
 /**
  * dms-audit-log: every row going out (get, list) names its file, `fileName` being the file's
  * original name, read for the whole page in one query. A deleted file's record is kept and still
  * names it; a purged one's is gone, and the row then carries no name. The name is not part of the
- * row, so the hash chain does not cover it.
+ * row, so the hash chain does not cover it. A file's name is a file's content to the roles: it is
+ * shown to whoever may read files now (dms-file:read, on the call's live access), to no one else.
  */
 export const auditLogHooks = defineHooks(dmsAuditLog, {
+  decorateReads: [FILE_READ],
   async decorate(rows, messages, ctx) {
+    if (!allows(ctx, FILE_READ)) return;
     const ids = [...new Set(rows.flatMap((row) => (row.fileId == null ? [] : [Number(row.fileId)])))];
     if (ids.length === 0) return;
     const files = await ctx.em.find(DmsFileEntity, { id: { $in: ids } }, { fields: ['id', 'originalFileName'] });

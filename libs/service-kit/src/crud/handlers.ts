@@ -40,15 +40,20 @@ const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', '
 export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never, unknown>> {
   const { resource } = rt;
   const names = methodNames(resource);
+  // what a record going out may show beside itself is judged on the same live access read
+  const reading = (handler: Handler<never, unknown>) =>
+    rt.hooks?.decorateReads ? Object.assign(handler, { roles: new Set([...(handler.roles ?? []), ...rt.hooks.decorateReads]) }) : handler;
   const all: Record<Operation, Handler<never, unknown>> = {
-    get: Object.assign(
-      requiring(roleOf(resource, 'read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
-      { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
+    get: reading(
+      Object.assign(
+        requiring(roleOf(resource, 'read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
+        { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
+      ),
     ),
     create: requiring(roleOf(resource, 'write'), (request: Message, ctx) => createRecord(rt, request, ctx)),
     update: requiring(roleOf(resource, 'write'), (request: Message, ctx) => updateRecord(rt, request, ctx)),
     delete: requiring(roleOf(resource, 'delete'), (request: Message, ctx) => deleteRecord(rt, request, ctx)),
-    list: requiring(roleOf(resource, 'read'), (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx)),
+    list: reading(requiring(roleOf(resource, 'read'), (request: { page?: Parameters<typeof buildListQuery>[1] }, ctx) => listRecords(rt, request, ctx))),
     stats: requiring(roleOf(resource, 'read'), (request: { crProcessId?: number }, ctx) => statistics(rt, request, ctx)),
   };
   const handlers: Record<string, Handler<never, unknown>> = {};

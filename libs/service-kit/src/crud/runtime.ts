@@ -36,6 +36,11 @@ export interface ResourceHooks {
   afterWrite?(row: Row, input: Message, ctx: CallContext, mode: WriteMode, written: ReadonlySet<string>): Promise<void>;
   /** Adds fields that are not columns to records going out, a page at a time. */
   decorate?(rows: readonly Row[], messages: Message[], ctx: CallContext): Promise<void>;
+  /**
+   * Roles `decorate` may show more by (auth/caller.ts `allows`): a get's and a list's live access is
+   * read for them beside the resource's own read role, which alone refuses the call.
+   */
+  decorateReads?: readonly string[];
   /** Runs before a row is deleted (refuse, or clean up what the row owns). */
   beforeDelete?(row: Row, ctx: CallContext): Promise<void>;
   /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
@@ -53,6 +58,8 @@ export interface HooksOf<R extends Resource> {
   afterWrite?(row: RowOf<R>, input: MessageOf<R>, ctx: CallContext, mode: WriteMode, written: ReadonlySet<string>): Promise<void>;
   /** Adds fields that are not columns to records going out, a page at a time. */
   decorate?(rows: readonly RowOf<R>[], messages: MessageOf<R>[], ctx: CallContext): Promise<void>;
+  /** Roles `decorate` may show more by; read with the get's and the list's access (ResourceHooks). */
+  decorateReads?: readonly string[];
   /** Runs before a row is deleted (refuse, or clean up what the row owns). */
   beforeDelete?(row: RowOf<R>, ctx: CallContext): Promise<void>;
   /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
