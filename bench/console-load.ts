@@ -13,8 +13,11 @@
  *   (its rows in the table, not busy, and a frame painted), timed in the page. Baseline: the same
  *   page's list request by fetch() from the page, timed alike.
  *
+ * - A record page: from the list, a click on a partner until its page is painted with its related
+ *   lists' rows (bench/console-record-page.ts). Baseline: the same requests by fetch(), at once.
+ *
  * Targets (per round; the worst round's median decides): first load ≤ 1 s, its JavaScript ≤ 350 KB
- * gzip, a page change ≤ 300 ms.
+ * gzip, a page change ≤ 300 ms, a partner's record page with its related lists ≤ 500 ms.
  *
  * Nothing counts that did not happen: a load or page change is ready only with record rows in the
  * table (the "Loading" and "No records" rows are not), and its list answer must have been 200 with
@@ -30,12 +33,14 @@ import pg from 'pg';
 import type { Browser, Page, Response } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { ensureChromium, launchChromium } from '../test/helpers/chromium.ts';
+import { partnerRelated, partnersOnList, seedRelated, visitRecordPages } from './console-record-page.ts';
 import { seedTenants } from './list-seed.ts';
 import { BenchError, fmt, judge, login, median, onCleanup, percentile, printTable, runScenario, settingsFromEnv, startBenchPlatform } from './lib.ts';
 
 const FIRST_LOAD_TARGET_MS = 1000;
 const JS_TARGET_BYTES = 350 * 1024;
 const PAGE_CHANGE_TARGET_MS = 300;
+const RECORD_PAGE_TARGET_MS = 500;
 const TENANT = 1;
 const LIST_PATH = '/console/business-partner';
 
@@ -98,6 +103,8 @@ interface Round {
   baselineLoad: number[];
   change: number[];
   baselineChange: number[];
+  record: number[];
+  baselineRecord: number[];
   jsGzip: number;
 }
 
@@ -187,9 +194,12 @@ await runScenario('console-load: the console in Chromium over a million partners
   const rows = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
   const loads = Number(process.env.BENCH_CONSOLE_LOADS ?? 10);
   const changes = Number(process.env.BENCH_CONSOLE_CHANGES ?? 20);
+  const records = Number(process.env.BENCH_CONSOLE_RECORDS ?? 10);
   if (!Number.isInteger(rows) || rows < 1000) throw new BenchError(`BENCH_LIST_ROWS=${process.env.BENCH_LIST_ROWS}: a whole number >= 1000`);
   if (!Number.isInteger(loads) || loads < 1) throw new BenchError(`BENCH_CONSOLE_LOADS=${process.env.BENCH_CONSOLE_LOADS}: a whole number >= 1`);
   if (!Number.isInteger(changes) || changes < 1) throw new BenchError(`BENCH_CONSOLE_CHANGES=${process.env.BENCH_CONSOLE_CHANGES}: a whole number >= 1`);
+  if (!Number.isInteger(records) || records < 1 || records > 20)
+    throw new BenchError(`BENCH_CONSOLE_RECORDS=${process.env.BENCH_CONSOLE_RECORDS}: a whole number from 1 to 20 (the list's first page)`);
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
   await ensureChromium();
   const platform = await startBenchPlatform();
@@ -208,10 +218,18 @@ await runScenario('console-load: the console in Chromium over a million partners
   // warm the server side (the gateway's and the services' first calls), not the browser: each load has a fresh context
   await firstLoad(browser, platform.url, cookie, LIST_PATH);
   await firstLoad(browser, platform.url, cookie, '/bench-baseline');
+  // the partners a round visits, each given a record of every resource its page lists
+  const related = await partnerRelated(platform, token);
+  const seeding = await browser.newContext();
+  await seeding.addCookies([cookie]);
+  const visits = await partnersOnList(seeding, `${platform.url}${LIST_PATH}`, LIST_READY, records);
+  await seeding.close();
+  await seedRelated(platform, token, TENANT, visits, related);
+  console.log(`# ${visits.length} partners given one ${related.map((each) => each.resource).join(', ')} each`);
 
   const results: Round[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const result: Round = { load: [], baselineLoad: [], change: [], baselineChange: [], jsGzip: 0 };
+    const result: Round = { load: [], baselineLoad: [], change: [], baselineChange: [], record: [], baselineRecord: [], jsGzip: 0 };
     for (let i = 0; i < loads; i++) {
       // alternate which goes first
       const order = i % 2 === 0 ? [LIST_PATH, '/bench-baseline'] : ['/bench-baseline', LIST_PATH];
@@ -244,11 +262,15 @@ await runScenario('console-load: the console in Chromium over a million partners
       result.baselineChange.push(await listFetch(page, i + 1 + changes));
     }
     await context.close();
+    const recordPages = await visitRecordPages(browser, cookie, `${platform.url}${LIST_PATH}`, LIST_READY, visits, related, TENANT);
+    result.record.push(...recordPages.visits);
+    result.baselineRecord.push(...recordPages.baseline);
     results.push(result);
     const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
     console.log(
       `# round ${round}: first load p50 ${fmt(median(result.load), 1)} ms (max ${fmt(Math.max(...result.load), 1)}), baseline p50 ${fmt(median(result.baselineLoad), 1)} ms; ` +
         `page change p50 ${fmt(median(result.change), 1)} ms (p95 ${fmt(percentile(sorted(result.change), 0.95), 1)}), fetch alone p50 ${fmt(median(result.baselineChange), 1)} ms; ` +
+        `record page p50 ${fmt(median(result.record), 1)} ms, its requests alone p50 ${fmt(median(result.baselineRecord), 1)} ms; ` +
         `first load's JavaScript ${fmt(result.jsGzip / 1024, 1)} KB gzip`,
     );
   }
@@ -259,6 +281,8 @@ await runScenario('console-load: the console in Chromium over a million partners
   const change = worst((round) => median(round.change));
   const baselineChange = median(results.map((round) => median(round.baselineChange)));
   const js = worst((round) => round.jsGzip);
+  const record = worst((round) => median(round.record));
+  const baselineRecord = median(results.map((round) => median(round.baselineRecord)));
   printTable(
     ['measure', 'console', 'baseline', 'console / baseline', 'target', 'verdict'],
     [
@@ -285,6 +309,14 @@ await runScenario('console-load: the console in Chromium over a million partners
         fmt(change / baselineChange, 2),
         `≤ ${PAGE_CHANGE_TARGET_MS}`,
         judge(`page change ≤ ${PAGE_CHANGE_TARGET_MS} ms`, change <= PAGE_CHANGE_TARGET_MS),
+      ],
+      [
+        "a partner's record page with its related lists, click to painted (ms, p50)",
+        fmt(record, 1),
+        fmt(baselineRecord, 1),
+        fmt(record / baselineRecord, 2),
+        `≤ ${RECORD_PAGE_TARGET_MS}`,
+        judge(`record page ≤ ${RECORD_PAGE_TARGET_MS} ms`, record <= RECORD_PAGE_TARGET_MS),
       ],
     ],
   );
