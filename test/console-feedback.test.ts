@@ -153,7 +153,7 @@ test.serial('a duplicate partner code is said beside the code, in words, and the
     `${JSON.stringify(described)}.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim()`,
   );
   t.is(description, 'Another business partner already has this partner code.');
-  t.true(await code.evaluate('(element) => element === document.activeElement'));
+  t.true(await code.evaluate((element) => element === element.ownerDocument.activeElement));
   const alert = (await page.getByRole('alert').textContent()) ?? '';
   t.regex(alert, /^Not saved: see Partner code\. \(SVC-SYS-4005\)$/);
   t.notRegex(alert + description, /partnerCode|same/);
@@ -187,7 +187,10 @@ test.serial('a record page loading slowly shows a skeleton, busy for assistive t
   await page.route(`**/api/business-partner/${partner.id}`, hold);
   await page.goto(consoleUrl(`/business-partner/${partner.id}`));
   const skeleton = page.locator('main [aria-busy="true"][data-testid="skeleton"]');
+  // the record page itself is there (its code loaded), its record not yet: the skeleton holds the place
+  await page.getByRole('link', { name: 'Back to the list' }).waitFor();
   await skeleton.waitFor();
+  t.is(await skeleton.count(), 1);
   t.is(await skeleton.first().getByRole('status').textContent(), 'Loading…');
   t.is(await page.getByRole('heading', { level: 2, name: 'Identity' }).count(), 0);
   await screenshot(page, 'record-skeleton');
