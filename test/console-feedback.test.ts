@@ -175,6 +175,24 @@ test.serial('a duplicate partner code is said beside the code, in words, and the
   await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
 });
 
+test.serial('a reference to no record (400 SVC-SYS-2001 naming the field) is said beside that field', async (t) => {
+  await page.goto(consoleUrl('/business-partner/new'));
+  await page.getByLabel('Partner code').fill(unique('R-'));
+  await page.getByLabel('Partner name').fill(unique('Nowhere '));
+  await page.getByLabel('Partner type').selectOption('CUSTOMER');
+  // this user may not read countries: the field is a plain number, and no country has this id
+  await page.getByLabel('Country').fill('987654321');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const country = page.getByLabel('Country');
+  await page.locator('[aria-invalid="true"]').waitFor();
+  t.is(await country.getAttribute('aria-invalid'), 'true');
+  const errorId = ((await country.getAttribute('aria-describedby')) ?? '').split(' ')[0] ?? '';
+  t.is(await page.locator(`[id="${errorId}"]`).textContent(), 'Choose a country that exists in this tenant.');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Branches' }).click();
+  await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
+});
+
 test.serial('a record page loading slowly shows a skeleton, busy for assistive technology, until the record comes', async (t) => {
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Slow ') });
   let release: () => void = () => undefined;

@@ -31,8 +31,8 @@ function fieldSentence(field: ConsoleField, value: FormValue | undefined, langua
   const label = fieldLabel(field, language);
   const vars = { Field: label, field: midSentence(label, language), min: field.min ?? '', max: field.max ?? field.maxLength ?? '' };
   const text = typeof value === 'string' ? value.trim() : undefined;
-  if (field.references) return fill(say.reference, vars);
   if (text === '' && field.required) return fill(say.required, vars);
+  if (field.references) return fill(say.reference, vars);
   if (text !== undefined && field.maxLength !== undefined && [...text].length > field.maxLength) return fill(say.tooLong, { ...vars, max: field.maxLength });
   if (text !== undefined && text !== '' && (field.kind === 'long' || field.kind === 'int' || field.kind === 'decimal')) {
     const number = Number(text.replace(',', '.'));
