@@ -16,8 +16,8 @@ import { consoleUrl, CRUD_ROLES, logIn, screenshot, scriptErrorWatch } from './h
 import { createAccount, createBranch, createPartner, createProduct, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 
-/** libs/kit/src/i18n/messages.ts: `record.referenced` in Turkish. */
-const REFERENCED_TR = 'Kayıt başka kayıtlar tarafından kullanılıyor';
+/** A 409 SVC-SYS-4003 in the console's Turkish words (resources/error-messages.ts `referenced`). */
+const REFERENCED_TR = 'bağlı olduğu için silinemez';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -234,7 +234,10 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   await page.getByRole('button', { name: 'Save' }).click();
   const dialog = page.getByRole('dialog', { name: 'The record changed meanwhile' });
   await dialog.waitFor();
-  t.regex((await dialog.getByRole('alert').textContent()) ?? '', /reload it and try again.*SVC-SYS-4002/);
+  t.regex(
+    (await dialog.getByRole('alert').textContent()) ?? '',
+    /Someone else changed this record while you were working on it\. Reload it to see their changes; your edits are kept\..*SVC-SYS-4002/,
+  );
   t.deepEqual(await seriousViolations(page), [], 'the conflict dialog');
   await dialog.getByRole('button', { name: 'Reload' }).click();
   await dialog.waitFor({ state: 'hidden' });

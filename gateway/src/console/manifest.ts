@@ -51,6 +51,7 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
     },
     fields,
     related,
+    sections: resource.form?.sections ?? [],
   };
 }
 

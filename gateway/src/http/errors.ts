@@ -10,7 +10,11 @@ import type { SessionCheck } from '../auth/session-check.ts';
 import { languageOf, requestIdOf, sessionIsLive, stateOf } from './context.ts';
 import { requestError } from '@platform/kit/http/request-errors.ts';
 
-/** The error body of docs/interface.md#errors: status, error_code, message in `lang`, refId on 5xx. */
+/**
+ * The error body of docs/interface.md#errors: status, error_code, message in `lang`, refId on 5xx,
+ * and `field` when the refusal names one field (a duplicate code, a value out of range), so that a
+ * form can say it beside that field (docs/adr/0130-errors-in-a-clerk-s-words.md).
+ */
 export function errorBody(lang: Language, error: DomainError): Record<string, string> {
   const body: Record<string, string> = {
     status: 'ERROR',
@@ -18,6 +22,7 @@ export function errorBody(lang: Language, error: DomainError): Record<string, st
     message: translate(lang, error.messageKey, error.params),
   };
   if (error.params.refId) body.refId = error.params.refId;
+  if (error.params.field) body.field = error.params.field;
   return body;
 }
 

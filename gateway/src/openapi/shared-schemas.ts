@@ -89,6 +89,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
         error_code: { type: 'string', enum: codes, description: docs.field(`${COMMON}.ErrorDetail`, 'code') },
         message: { type: 'string', description: "What went wrong, in the caller's language; names the field or parameter where one is at fault." },
         refId: { type: 'string', format: 'uuid', description: 'On 5xx: the exception-log entry of the failure (GET /api/logs/exceptions/{refId}).' },
+        field: { type: 'string', description: 'The field at fault, by its name in the body (`partnerCode`), when the refusal names one.' },
       },
       required: ['status', 'error_code', 'message'],
     },

@@ -3578,6 +3578,8 @@ export interface components {
              * @description On 5xx: the exception-log entry of the failure (GET /api/logs/exceptions/{refId}).
              */
             refId?: string;
+            /** @description The field at fault, by its name in the body (`partnerCode`), when the refusal names one. */
+            field?: string;
         };
         /** @description The IP filter's 403: the error body without error_code. */
         IpFilterRefusal: {

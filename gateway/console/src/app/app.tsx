@@ -3,9 +3,9 @@
  * platform's data, auth, access-control and i18n providers, and the routes under /console/: the
  * login and the extensions' public pages outside the session, everything else inside the layout.
  */
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { Authenticated, Refine, type ResourceProps } from '@refinedev/core';
+import { createContext, lazy, Suspense, useContext, useEffect, useMemo, useState } from 'react';
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from 'react-router';
+import { Authenticated, Refine, type I18nProvider, type ResourceProps } from '@refinedev/core';
 import { CatchAllNavigate } from '@refinedev/react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
@@ -119,6 +119,29 @@ function ManifestFailed({ error, retry }: { error: unknown; retry: () => void })
   );
 }
 
+/** What Refine is given that changes with the language and the manifest, read below the router. */
+const RefineSetup = createContext<{ i18nProvider: I18nProvider; resources: ResourceProps[] }>({ i18nProvider: {} as I18nProvider, resources: [] });
+
+/** Refine and the routes, inside the router (a data router: a form can block leaving it, resources/leave-guard.tsx). */
+function RefineRoot() {
+  const { i18nProvider, resources } = useContext(RefineSetup);
+  return (
+    <Refine
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      accessControlProvider={accessControlProvider}
+      i18nProvider={i18nProvider}
+      routerProvider={consoleRouterProvider}
+      resources={resources}
+      options={{ disableTelemetry: true, reactQuery: { clientConfig: queryClient }, syncWithLocation: false, warnWhenUnsavedChanges: false }}
+    >
+      <ConsoleRoutes />
+    </Refine>
+  );
+}
+
+const router = createBrowserRouter([{ path: '*', Component: RefineRoot }], { basename: BASENAME });
+
 /** The whole console: its language, the manifest, then Refine and the routes. */
 export function App() {
   const [language, setLanguage] = useState<Language>(currentLanguage);
@@ -133,25 +156,16 @@ export function App() {
   }, [attempt]);
   const i18nProvider = useMemo(() => i18nProviderFor(language, setLanguage), [language]);
   const resources = useMemo(() => (manifest ? refineResources(manifest) : []), [manifest]);
+  const setup = useMemo(() => ({ i18nProvider, resources }), [i18nProvider, resources]);
 
   return (
     <LanguageContext.Provider value={language}>
       {manifest ? (
         <ManifestContext.Provider value={manifest}>
           <ExtensionsContext.Provider value={extensions}>
-            <BrowserRouter basename={BASENAME}>
-              <Refine
-                dataProvider={dataProvider}
-                authProvider={authProvider}
-                accessControlProvider={accessControlProvider}
-                i18nProvider={i18nProvider}
-                routerProvider={consoleRouterProvider}
-                resources={resources}
-                options={{ disableTelemetry: true, reactQuery: { clientConfig: queryClient }, syncWithLocation: false, warnWhenUnsavedChanges: false }}
-              >
-                <ConsoleRoutes />
-              </Refine>
-            </BrowserRouter>
+            <RefineSetup.Provider value={setup}>
+              <RouterProvider router={router} />
+            </RefineSetup.Provider>
           </ExtensionsContext.Provider>
         </ManifestContext.Provider>
       ) : failure ? (

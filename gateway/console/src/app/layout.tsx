@@ -4,6 +4,7 @@ import { shellMessages } from './messages.ts';
 import { Header } from './header.tsx';
 import { Nav } from './nav.tsx';
 import { useMenuDisclosure } from './menu.tsx';
+import { Toasts } from '../ui/toasts.tsx';
 
 /** The logged-in frame: a skip link, the banner, the menu (behind a button on a phone) and the page in <main>. */
 export function Layout() {
@@ -21,6 +22,7 @@ export function Layout() {
           <Outlet />
         </main>
       </div>
+      <Toasts />
     </div>
   );
 }

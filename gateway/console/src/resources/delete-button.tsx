@@ -3,15 +3,29 @@ import { useDelete } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useT } from '../shell/i18n.tsx';
 import { Dialog } from '../ui/dialog.tsx';
-import { ErrorAlert } from '../ui/error-alert.tsx';
+import { notify } from '../ui/toasts.tsx';
 import { crudMessages } from './messages.ts';
 import { singularLabel } from './labels.ts';
+import { ResourceError } from './resource-error.tsx';
 
 /**
- * Delete, after a confirmation in a modal dialog; a refusal (409 SVC-SYS-4003 while other records
- * reference it) is shown there in the platform's words.
+ * Delete, after a confirmation in a modal dialog whose focus starts on Cancel, so that Enter or a
+ * space does not delete (docs/adr/0129-feedback-after-create-save-and-delete.md); a refusal (409
+ * SVC-SYS-4003 while other records reference it) is shown there in a clerk's words, a delete said
+ * in the message region.
  */
-export function DeleteButton({ resource, keyValue, onDeleted }: { resource: ConsoleResource; keyValue: string; onDeleted: () => void }) {
+export function DeleteButton({
+  resource,
+  keyValue,
+  name,
+  onDeleted,
+}: {
+  resource: ConsoleResource;
+  keyValue: string;
+  /** What names the record in the message after the delete. */
+  name?: string;
+  onDeleted: () => void;
+}) {
   const t = useT(crudMessages);
   const [open, setOpen] = useState(false);
   const { mutate: remove, mutation } = useDelete();
@@ -26,8 +40,11 @@ export function DeleteButton({ resource, keyValue, onDeleted }: { resource: Cons
       </button>
       <Dialog open={open} title={t('deleteTitle', { resource: singularLabel(resource), key: keyValue })} onClose={close}>
         <p>{t('deleteText')}</p>
-        <ErrorAlert error={mutation.error} />
+        <ResourceError error={mutation.error} resource={resource} />
         <div className="actions">
+          <button type="button" onClick={close} data-autofocus>
+            {t('cancel')}
+          </button>
           <button
             type="button"
             className="danger"
@@ -38,6 +55,7 @@ export function DeleteButton({ resource, keyValue, onDeleted }: { resource: Cons
                 {
                   onSuccess: () => {
                     setOpen(false);
+                    notify(t('deleted', { resource: singularLabel(resource), name: name ?? keyValue }));
                     onDeleted();
                   },
                 },
@@ -45,9 +63,6 @@ export function DeleteButton({ resource, keyValue, onDeleted }: { resource: Cons
             }
           >
             {t('delete')}
-          </button>
-          <button type="button" onClick={close} autoFocus>
-            {t('cancel')}
           </button>
         </div>
       </Dialog>

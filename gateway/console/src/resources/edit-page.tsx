@@ -6,7 +6,8 @@ import { answer, ApiError, platform } from '../shell/api.ts';
 import type { Row } from '../shell/console-paths.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
-import { ErrorAlert } from '../ui/error-alert.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { notify } from '../ui/toasts.tsx';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, singularLabel } from './labels.ts';
 import { formFields } from './fields.ts';
@@ -14,11 +15,16 @@ import { RecordForm } from './record-form.tsx';
 import { ConflictDialog } from './conflict-dialog.tsx';
 import { differingFields, toFormValues, toRequestBody, type FormValues } from './form-values.ts';
 import { recordPath } from './record-link.ts';
+import { recordName } from './record-name.ts';
+import { useLeaveGuard } from './leave-guard.tsx';
+import { ResourceError } from './resource-error.tsx';
 
 /**
  * An update of any resource (`PUT /api/{path}/{key}` with its `version` and `If-Match`). When the
  * record changed meanwhile, the conflict dialog offers to reload it: the form then holds the
- * current record with this user's edits re-applied, and names the fields others changed.
+ * current record with this user's edits re-applied, and names the fields others changed. A save
+ * says so in the message region; leaving with unsaved changes asks first (leave-guard.tsx); the
+ * form's sections wait as a skeleton while the record loads.
  */
 export function EditPage({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
   const t = useT(crudMessages);
@@ -32,6 +38,7 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
   const [reloading, setReloading] = useState(false);
   const [reloadError, setReloadError] = useState<unknown>(null);
   const { mutate: update, mutation } = useUpdate<Row>();
+  const guard = useLeaveGuard(base !== undefined && !mutation.isSuccess && differingFields(toFormValues(resource, base), values).length > 0);
 
   useEffect(() => {
     if (loaded && !base) {
@@ -68,7 +75,11 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
     update(
       { resource: resource.path, id: keyValue, values: { ...toRequestBody(resource, values, 'edit'), version: base.version } },
       {
-        onSuccess: ({ data }) => navigate(recordPath(resource, data)),
+        onSuccess: ({ data }) => {
+          guard.release();
+          notify(t('saved', { resource: singularLabel(resource), name: recordName(resource, data) }));
+          void navigate(recordPath(resource, data));
+        },
         onError: (error) => {
           if (error instanceof ApiError && error.isConflict) setConflict(error);
         },
@@ -80,7 +91,8 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
-      <ErrorAlert error={query.error} />
+      <ResourceError error={query.error} resource={resource} />
+      {!base && query.isLoading ? <Skeleton shape="form" sections={Math.max(1, resource.sections.length)} rows={3} /> : null}
       {changed ? (
         <p className="notice" role="status">
           {t('reloaded')} {labels.length > 0 ? t('changedFields', { fields: labels.join(', ') }) : t('nothingChanged')}
@@ -95,13 +107,13 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
           crProcessId={Number(base.crProcessId)}
           changed={changed}
           busy={mutation.isPending}
+          error={mutation.error && !(mutation.error instanceof ApiError && mutation.error.isConflict) ? mutation.error : undefined}
           onSubmit={save}
-        >
-          {mutation.error && !(mutation.error instanceof ApiError && mutation.error.isConflict) ? <ErrorAlert error={mutation.error} /> : null}
-        </RecordForm>
+        />
       ) : null}
-      <ConflictDialog error={conflict} busy={reloading} onReload={() => void reload()} onCancel={() => setConflict(null)} />
-      <ErrorAlert error={reloadError} />
+      <ConflictDialog resource={resource} error={conflict} busy={reloading} onReload={() => void reload()} onCancel={() => setConflict(null)} />
+      <ResourceError error={reloadError} resource={resource} />
+      {guard.dialog}
     </>
   );
 }

@@ -19,6 +19,8 @@ export interface ScalarInputProps {
   required?: boolean;
   readOnly?: boolean;
   describedBy?: string;
+  /** Refused by the platform (a form's field named by an error): aria-invalid. */
+  invalid?: boolean;
   /** In a filter: an enum's empty choice reads "Any". */
   emptyLabel?: string;
   /** A filter's control: no pattern (a filter names a value, the form checks what is written). */
@@ -29,11 +31,11 @@ export interface ScalarInputProps {
  * The control of one scalar value by its kind: text and patterns, numbers with their bounds,
  * decimals, dates and times, an enum's values, and a reference as a picker over its target.
  */
-export function ScalarInput({ id, field, value, onChange, crProcessId, required, readOnly, describedBy, emptyLabel, filter }: ScalarInputProps) {
+export function ScalarInput({ id, field, value, onChange, crProcessId, required, readOnly, describedBy, invalid, emptyLabel, filter }: ScalarInputProps) {
   const t = useT(crudMessages);
   const access = useAccess();
   const resources = useManifest().resources;
-  const common = { id, required, readOnly, 'aria-describedby': describedBy };
+  const common = { id, required, readOnly, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined };
   const target = field.references ? resources.find((resource) => resource.path === field.references?.resource) : undefined;
   if (target && field.references && !readOnly && target.operations.list && access.can(`${target.path}:read`)) {
     return (

@@ -1,85 +1,24 @@
-import { useContext, useId, type FormEvent, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
 import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { ApiError } from '../shell/api.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
+import { errorMessages } from './error-messages.ts';
+import { clerkError } from './error-words.ts';
 import { fieldLabel } from './labels.ts';
 import { formFields } from './fields.ts';
-import { ScalarInput } from './field-input.tsx';
-import { ObjectsInput } from './objects-input.tsx';
+import { fieldGroups } from './sections.ts';
+import { FieldControl } from './field-control.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
-import type { FormMode, FormValue, FormValues, ObjectRow } from './form-values.ts';
-
-function FieldControl({
-  id,
-  field,
-  value,
-  onChange,
-  crProcessId,
-  readOnly,
-  describedBy,
-}: {
-  id: string;
-  field: ConsoleField;
-  value: FormValue | undefined;
-  onChange: (value: FormValue) => void;
-  crProcessId: number;
-  readOnly: boolean;
-  describedBy?: string;
-}) {
-  if (field.kind === 'boolean') {
-    return (
-      <input
-        id={id}
-        type="checkbox"
-        disabled={readOnly}
-        checked={value === true}
-        aria-describedby={describedBy}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-    );
-  }
-  if (field.kind === 'objects') {
-    return (
-      <ObjectsInput
-        id={id}
-        field={field}
-        rows={Array.isArray(value) ? value : []}
-        onChange={(rows: ObjectRow[]) => onChange(rows)}
-        crProcessId={crProcessId}
-        readOnly={readOnly}
-      />
-    );
-  }
-  if (field.kind === 'strings') {
-    return (
-      <textarea
-        id={id}
-        rows={4}
-        readOnly={readOnly}
-        aria-describedby={describedBy}
-        value={String(value ?? '')}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    );
-  }
-  return (
-    <ScalarInput
-      id={id}
-      field={field}
-      value={String(value ?? '')}
-      onChange={onChange}
-      crProcessId={crProcessId}
-      required={field.required && !field.writeOnly}
-      readOnly={readOnly}
-      describedBy={describedBy}
-    />
-  );
-}
+import type { FormMode, FormValue, FormValues } from './form-values.ts';
+import './sections.css';
 
 /**
- * A create or edit form of any resource, one control per writable field by its kind: required
- * ones marked, immutable ones read-only on edit, write-only ones empty on edit (kept when left so);
- * on create the tenant (a super user's choice).
+ * A create or edit form of any resource, its fields in the resource's declared sections (one
+ * column on a phone), one control per writable field by its kind: required ones marked, immutable
+ * ones read-only on edit, write-only ones empty on edit (kept when left so); on create the tenant
+ * (a super user's choice). A refusal is said in a clerk's words (error-words.ts): beside its field
+ * when it names one, which then takes the focus.
  */
 export function RecordForm({
   resource,
@@ -90,6 +29,7 @@ export function RecordForm({
   onTenant,
   changed,
   busy,
+  error,
   onSubmit,
   children,
 }: {
@@ -103,14 +43,75 @@ export function RecordForm({
   /** Fields someone else changed (after a conflict's reload): marked. */
   changed?: readonly string[];
   busy: boolean;
+  /** The last save's refusal, if any. */
+  error?: unknown;
   onSubmit: () => void;
   children?: ReactNode;
 }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
   const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const fields = formFields(resource);
+  const refusal = error ? clerkError(error, resource, language, values) : undefined;
+  const refused = refusal?.field !== undefined && fields.some((field) => field.name === refusal.field) ? refusal.field : undefined;
+  useEffect(() => {
+    if (refused) form.current?.querySelector<HTMLElement>(`[id="${id}-${refused}"]`)?.focus();
+  }, [error, refused, id]);
+
+  const row = (field: ConsoleField) => {
+    const control = `${id}-${field.name}`;
+    const readOnly = mode === 'edit' && field.immutable === true;
+    const hints = [
+      field.kind === 'strings' ? t('oneLine') : '',
+      mode === 'edit' && field.writeOnly ? t('writeOnlyHint') : '',
+      changed?.includes(field.name) ? t('changedFields', { fields: fieldLabel(field, language) }) : '',
+    ].filter(Boolean);
+    const hintId = hints.length > 0 ? `${control}-hint` : undefined;
+    const errorId = refused === field.name ? `${control}-error` : undefined;
+    const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+    const required = field.required && !(mode === 'edit' && field.writeOnly);
+    const wide = field.kind === 'objects' || field.kind === 'strings' || field.kind === 'text';
+    return (
+      <div key={field.name} className={`form-row${wide ? ' wide' : ''}${changed?.includes(field.name) ? ' changed' : ''}${errorId ? ' refused' : ''}`}>
+        <label htmlFor={control}>
+          {fieldLabel(field, language)}
+          {required ? (
+            <span className="required-mark" title={t('required')}>
+              {' '}
+              *
+            </span>
+          ) : null}
+        </label>
+        <FieldControl
+          id={control}
+          field={field}
+          value={values[field.name]}
+          onChange={(value) => onChange(field.name, value)}
+          crProcessId={crProcessId}
+          readOnly={readOnly}
+          describedBy={describedBy}
+          invalid={errorId !== undefined}
+        />
+        {errorId ? (
+          <p id={errorId} className="field-error">
+            {refusal?.text}
+          </p>
+        ) : null}
+        {hintId ? (
+          <p id={hintId} className="hint">
+            {hints.join(' ')}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
+
+  const refusedField = fields.find((field) => field.name === refused);
+  const code = error instanceof ApiError ? error.code : undefined;
   return (
     <form
+      ref={form}
       className="record-form"
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
@@ -118,44 +119,18 @@ export function RecordForm({
       }}
     >
       {mode === 'create' && onTenant ? <TenantPicker value={crProcessId} onChange={onTenant} /> : null}
-      {formFields(resource).map((field) => {
-        const control = `${id}-${field.name}`;
-        const readOnly = mode === 'edit' && field.immutable === true;
-        const hints = [
-          field.kind === 'strings' ? t('oneLine') : '',
-          mode === 'edit' && field.writeOnly ? t('writeOnlyHint') : '',
-          changed?.includes(field.name) ? t('changedFields', { fields: fieldLabel(field, language) }) : '',
-        ].filter(Boolean);
-        const hintId = hints.length > 0 ? `${control}-hint` : undefined;
-        const required = field.required && !(mode === 'edit' && field.writeOnly);
-        return (
-          <div key={field.name} className={`form-row${changed?.includes(field.name) ? ' changed' : ''}`}>
-            <label htmlFor={control}>
-              {fieldLabel(field, language)}
-              {required ? (
-                <span className="required-mark" title={t('required')}>
-                  {' '}
-                  *
-                </span>
-              ) : null}
-            </label>
-            <FieldControl
-              id={control}
-              field={field}
-              value={values[field.name]}
-              onChange={(value) => onChange(field.name, value)}
-              crProcessId={crProcessId}
-              readOnly={readOnly}
-              describedBy={hintId}
-            />
-            {hintId ? (
-              <p id={hintId} className="hint">
-                {hints.join(' ')}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
+      {fieldGroups(resource, fields, language).map((group, index) => (
+        <fieldset key={group.title ?? `rest-${index}`} className="form-section">
+          <legend>{group.title ?? t('otherFields')}</legend>
+          <div className="form-section-fields">{group.fields.map(row)}</div>
+        </fieldset>
+      ))}
+      {refusal ? (
+        <p role="alert" className="error-alert">
+          {refusedField ? errorMessages[language].notSavedSee.replace('{field}', fieldLabel(refusedField, language)) : refusal.text}
+          {code ? <span className="error-code"> ({code})</span> : null}
+        </p>
+      ) : null}
       {children}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>

@@ -1,11 +1,12 @@
-import { useContext, useState } from 'react';
+import { useContext, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useOne } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
-import { ErrorAlert } from '../ui/error-alert.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import './sections.css';
 import { useResourceExtensions } from '../extensions/context.ts';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, singularLabel } from './labels.ts';
@@ -16,13 +17,18 @@ import { RecordHistory } from './history.tsx';
 import { RelatedLists } from './related-lists.tsx';
 import { recordPath } from './record-link.ts';
 import { useLockReason } from './record-lock.tsx';
+import { fieldGroups } from './sections.ts';
+import { ResourceError } from './resource-error.tsx';
+import { recordName } from './record-name.ts';
 
 type Row = Record<string, unknown>;
 
 /**
  * A record's page: its fields, edit and delete as the roles and the record's state allow (a state
  * that forbids them says so instead), the extensions' actions, the records that refer to it, its
- * history, read again after each action of theirs (a move writes an event).
+ * history, read again after each action of theirs (a move writes an event). Its fields stand in the
+ * resource's declared sections, the record's stamps last; a skeleton of them holds the place while
+ * it loads.
  */
 export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; keyValue: string }) {
   const t = useT(crudMessages);
@@ -34,6 +40,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const title = `${singularLabel(resource)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
   const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   const [round, setRound] = useState(0);
+  const sectionId = useId();
   const lockReason = useLockReason(resource, record ?? {});
   const mayUpdate = resource.operations.update && access.can(`${resource.path}:write`);
   const mayDelete = resource.operations.delete && access.can(`${resource.path}:delete`);
@@ -44,7 +51,8 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
       <p>
         <Link to={`/${resource.path}`}>{t('back')}</Link>
       </p>
-      <ErrorAlert error={query.error} />
+      <ResourceError error={query.error} resource={resource} />
+      {query.isLoading ? <Skeleton shape="record" sections={Math.max(1, resource.sections.length)} rows={3} /> : null}
       {record ? (
         <>
           <div className="actions record-actions">
@@ -54,7 +62,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               </Link>
             ) : null}
             {mayDelete && !lockReason('delete') ? (
-              <DeleteButton resource={resource} keyValue={keyValue} onDeleted={() => navigate(`/${resource.path}`)} />
+              <DeleteButton resource={resource} keyValue={keyValue} name={recordName(resource, record)} onDeleted={() => navigate(`/${resource.path}`)} />
             ) : null}
             {actions.map((Actions, index) => (
               <Actions
@@ -73,16 +81,21 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               {reason}
             </p>
           ))}
-          <dl className="record-fields">
-            {detailFields(resource).map((field) => (
-              <div key={field.name}>
-                <dt>{fieldLabel(field, language)}</dt>
-                <dd>
-                  <FieldValue field={field} value={record[field.name]} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          {fieldGroups(resource, detailFields(resource), language).map((group, index) => (
+            <section key={group.title ?? `rest-${index}`} className="record-section" aria-labelledby={`${sectionId}-${index}`}>
+              <h2 id={`${sectionId}-${index}`}>{group.title ?? t('recordDetails')}</h2>
+              <dl className="record-fields">
+                {group.fields.map((field) => (
+                  <div key={field.name}>
+                    <dt>{fieldLabel(field, language)}</dt>
+                    <dd>
+                      <FieldValue field={field} value={record[field.name]} />
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
           <RelatedLists resource={resource} record={record} />
           <RecordHistory resource={resource} keyValue={keyValue} round={round} />
         </>

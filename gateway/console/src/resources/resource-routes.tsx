@@ -10,6 +10,7 @@ import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
 import { useResourceDef } from './manifest.tsx';
 import { useResourceExtensions } from '../extensions/context.ts';
 import { crudMessages } from './messages.ts';
@@ -42,7 +43,7 @@ function Guarded({
   const resource = useResourceDef(useParams().resource);
   if (!resource || !resource.operations[operation]) return <Refusal message={t('notFound')} />;
   if (!access.can(`${resource.path}:${role}`)) return <Refusal message={t('notAllowed')} />;
-  return <Suspense fallback={<p>{t('loading')}</p>}>{children(resource)}</Suspense>;
+  return <Suspense fallback={<Skeleton shape={operation === 'list' ? 'rows' : 'record'} />}>{children(resource)}</Suspense>;
 }
 
 /** `/:resource`: the list, or an extension's in its place. */

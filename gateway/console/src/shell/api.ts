@@ -16,13 +16,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly refId: string | undefined;
+  /** The field the refusal names, when it names one (`partnerCode` of a duplicate). */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string | undefined, message: string, refId?: string) {
+  constructor(status: number, code: string | undefined, message: string, refId?: string, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.refId = refId;
+    this.field = field;
   }
 
   /** The status under the name Refine's hooks read (its HttpError). */
@@ -92,8 +95,13 @@ export async function answer<Data>(call: Promise<{ data?: Data; error?: unknown;
 
 /** The ApiError of an error answer (any status), telling the shell when it means the session ended. */
 export function errorOf(response: Response, body: unknown): ApiError {
-  const { error_code, message, refId } = (typeof body === 'object' && body !== null ? body : {}) as { error_code?: string; message?: string; refId?: string };
-  const error = new ApiError(response.status, error_code, message ?? response.statusText, refId);
+  const { error_code, message, refId, field } = (typeof body === 'object' && body !== null ? body : {}) as {
+    error_code?: string;
+    message?: string;
+    refId?: string;
+    field?: string;
+  };
+  const error = new ApiError(response.status, error_code, message ?? response.statusText, refId, typeof field === 'string' ? field : undefined);
   if (response.status === 401 && error.code === 'SVC-SYS-1001') for (const listener of sessionEndedListeners) listener();
   return error;
 }

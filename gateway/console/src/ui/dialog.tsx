@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal <dialog>: opened with showModal(), so the page behind is inert and focus stays inside;
- * Escape (the dialog's cancel) and the callers' buttons close it through `onClose`.
+ * Escape (the dialog's cancel) and the callers' buttons close it through `onClose`. Focus starts
+ * on the control marked `data-autofocus`, else on the first one.
  */
 export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -10,7 +11,11 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (open && !element.open) element.showModal();
+    if (open && !element.open) {
+      element.showModal();
+      // showModal focuses the first control; a dialog may name a safer one (Cancel of a delete)
+      element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && element.open) element.close();
   }, [open]);
   return (

@@ -37,4 +37,11 @@ export const accrual = defineResource<Accrual>()({
     cancelledAt: { kind: 'datetime', readOnly: true, doc: 'When it was cancelled, ISO 8601 UTC; read-only.' },
     cancelReason: { kind: 'string', readOnly: true, maxLength: 1000, doc: 'Reason given when cancelled; read-only.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Contract', tr: 'Sözleşme' }, fields: ['contractId', 'contractItemId', 'status'] },
+      { title: { en: 'Period and amount', tr: 'Dönem ve tutar' }, fields: ['periodStart', 'periodEnd', 'amount', 'currencyCode'] },
+      { title: { en: 'State', tr: 'Durum' }, fields: ['accrualStatus', 'approvedAt', 'approvedBy', 'invoicedAt', 'invoiceNo', 'cancelledAt', 'cancelReason'] },
+    ],
+  },
 });

@@ -20,4 +20,10 @@ export const branch = defineResource<Branch>()({
     email: { kind: 'string', doc: 'E-mail address.' },
   },
   uniques: [['businessPartnerId', 'branchCode']],
+  form: {
+    sections: [
+      { title: { en: 'Branch', tr: 'Şube' }, fields: ['businessPartnerId', 'branchCode', 'branchName', 'status'] },
+      { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone', 'address'] },
+    ],
+  },
 });

@@ -47,4 +47,11 @@ export const businessPartner = defineResource<BusinessPartner>()({
   listIndexes: [['partnerName', 'id'], ['partnerType'], ['createdAt']],
   searchIndex: true,
   tenantCount: true,
+  form: {
+    sections: [
+      { title: { en: 'Identity', tr: 'Kimlik' }, fields: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'] },
+      { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone', 'address'] },
+      { title: { en: 'Location', tr: 'Konum' }, fields: ['countryId', 'cityId'] },
+    ],
+  },
 });

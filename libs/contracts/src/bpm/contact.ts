@@ -23,4 +23,11 @@ export const contact = defineResource<Contact>()({
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     title: { kind: 'string', doc: 'Job title.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Person', tr: 'Kişi' }, fields: ['firstName', 'lastName', 'title', 'status'] },
+      { title: { en: 'Works at', tr: 'Çalıştığı yer' }, fields: ['businessPartnerId', 'branchId'] },
+      { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone'] },
+    ],
+  },
 });

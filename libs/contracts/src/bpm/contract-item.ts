@@ -23,4 +23,10 @@ export const contractItem = defineResource<ContractItem>()({
     description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Description.' },
     lineTotal: { kind: 'decimal', readOnly: true, generated: 'quantity * unit_price', doc: 'quantity x unit_price, exact; read-only.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Item', tr: 'Kalem' }, fields: ['contractId', 'productId', 'description', 'status'] },
+      { title: { en: 'Price', tr: 'Fiyat' }, fields: ['quantity', 'unitPrice', 'lineTotal'] },
+    ],
+  },
 });

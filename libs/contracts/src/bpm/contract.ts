@@ -24,4 +24,11 @@ export const contract = defineResource<Contract>()({
     totalAmount: { kind: 'decimal', min: 0, doc: 'Total, a decimal string.' },
     description: { kind: 'text', searchable: true, doc: 'Description.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Contract', tr: 'Sözleşme' }, fields: ['contractNo', 'businessPartnerId', 'description', 'status'] },
+      { title: { en: 'Term', tr: 'Süre' }, fields: ['startDate', 'endDate', 'billingPeriod'] },
+      { title: { en: 'Amount', tr: 'Tutar' }, fields: ['totalAmount', 'currencyCode'] },
+    ],
+  },
 });

@@ -6,9 +6,13 @@
  */
 
 import type { ConsoleArea, ConsoleMenuEntry } from '@platform/kit/resource/resource.ts';
+import type { FormSection } from '@platform/kit/resource/form.ts';
 
 /** The console's menu areas and entries, declared with each resource (libs/kit/src/resource/resource.ts). */
 export type { ConsoleArea, ConsoleMenuEntry };
+
+/** A titled group of fields of a form and a record page, as the resource declares it (libs/kit/src/resource/form.ts). */
+export type ConsoleFormSection = FormSection;
 
 /** A field kind of the registry (libs/kit/src/resource/resource.ts), as the console renders and edits it. */
 export type ConsoleFieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 'decimal' | 'date' | 'datetime' | 'enum' | 'strings' | 'objects';
@@ -60,6 +64,8 @@ export interface ConsoleResource {
   fields: readonly ConsoleField[];
   /** The records that refer to this one, each a short list on its page: one per reference field of the registry. */
   related: readonly ConsoleRelated[];
+  /** The declared sections of its forms and record page, in order; empty when it declares none. */
+  sections: readonly ConsoleFormSection[];
 }
 
 /**

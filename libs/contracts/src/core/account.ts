@@ -19,4 +19,10 @@ export const account = defineResource<Account>()({
     taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
     email: { kind: 'string', doc: 'E-mail address.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Account', tr: 'Hesap' }, fields: ['accountNo', 'accountName', 'taxNumber', 'status'] },
+      { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email'] },
+    ],
+  },
 });

@@ -19,4 +19,7 @@ export const city = defineResource<City>()({
   // (crProcessId, countryId, id): what bpm's business-partner.cityId names, a city within the
   // partner's country of its tenant (a key from another schema, so not derived from a reference here)
   uniques: [['countryId', 'id']],
+  form: {
+    sections: [{ title: { en: 'City', tr: 'Şehir' }, fields: ['countryId', 'code', 'name', 'status'] }],
+  },
 });

@@ -18,4 +18,10 @@ export const corporationContact = defineResource<CorporationContact>()({
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     department: { kind: 'string', searchable: true, doc: 'Department.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Person', tr: 'Kişi' }, fields: ['fullName', 'title', 'department', 'status'] },
+      { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone'] },
+    ],
+  },
 });

@@ -23,4 +23,7 @@ export const country = defineResource<Country>()({
     },
     name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
   },
+  form: {
+    sections: [{ title: { en: 'Country', tr: 'Ülke' }, fields: ['code', 'name', 'status'] }],
+  },
 });

@@ -25,4 +25,7 @@ export const currency = defineResource<Currency>()({
     symbol: { kind: 'string', maxLength: 8, doc: 'Symbol.' },
     fractionDigits: { kind: 'int', default: 2, min: 0, max: 4, doc: 'Digits after the decimal point (default 2).' },
   },
+  form: {
+    sections: [{ title: { en: 'Currency', tr: 'Para birimi' }, fields: ['code', 'name', 'symbol', 'fractionDigits', 'status'] }],
+  },
 });

@@ -24,4 +24,7 @@ export const groupMember = defineResource<GroupMember>()({
     },
   },
   uniques: [['groupId', 'userCode']],
+  form: {
+    sections: [{ title: { en: 'Membership', tr: 'Üyelik' }, fields: ['groupId', 'userCode', 'status'] }],
+  },
 });

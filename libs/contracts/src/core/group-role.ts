@@ -16,4 +16,7 @@ export const groupRole = defineResource<GroupRole>()({
     roleTypeId: { kind: 'long', required: true, references: 'role-type', doc: 'The role-type (same tenant); unique within the group.' },
   },
   uniques: [['groupId', 'roleTypeId']],
+  form: {
+    sections: [{ title: { en: 'Role of the group', tr: 'Grubun rolü' }, fields: ['groupId', 'roleTypeId', 'status'] }],
+  },
 });

@@ -20,4 +20,7 @@ export const group = defineResource<Group>()({
     groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true, doc: 'Unique per tenant.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
+  form: {
+    sections: [{ title: { en: 'Group', tr: 'Grup' }, fields: ['groupName', 'description', 'status'] }],
+  },
 });

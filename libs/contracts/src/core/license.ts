@@ -29,4 +29,10 @@ export const license = defineResource<License>()({
       doc: 'The account (tenant) that holds it.',
     },
   },
+  form: {
+    sections: [
+      { title: { en: 'Licence', tr: 'Lisans' }, fields: ['licenseKey', 'licenseType', 'accountNo', 'status'] },
+      { title: { en: 'Validity and limits', tr: 'Geçerlilik ve sınırlar' }, fields: ['validFrom', 'validUntil', 'maxUsers'] },
+    ],
+  },
 });

@@ -20,4 +20,7 @@ export const roleType = defineResource<RoleType>()({
     roleName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
+  form: {
+    sections: [{ title: { en: 'Role', tr: 'Rol' }, fields: ['roleCode', 'roleName', 'description', 'status'] }],
+  },
 });

@@ -32,4 +32,10 @@ export const userInfo = defineResource<UserInfo>()({
     // raised by a new password: every older token of the user is refused (docs/interface.md#token-and-cookie)
     tokenVersion: { kind: 'int', default: 0 },
   },
+  form: {
+    sections: [
+      { title: { en: 'Identity', tr: 'Kimlik' }, fields: ['userCode', 'userDescription', 'email', 'status'] },
+      { title: { en: 'Sign-in and rights', tr: 'Oturum ve yetkiler' }, fields: ['password', 'languageCode', 'superUser'] },
+    ],
+  },
 });

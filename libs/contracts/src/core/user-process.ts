@@ -34,4 +34,10 @@ export const userProcess = defineResource<UserProcess>()({
       doc: 'Accounts of the user, ordered by accountNo (on write only accountNo is read).',
     },
   },
+  form: {
+    sections: [
+      { title: { en: 'User', tr: 'Kullanıcı' }, fields: ['userCode', 'userDescription', 'status'] },
+      { title: { en: 'Tenants and roles', tr: 'Kiracılar ve roller' }, fields: ['userProcessSelects'] },
+    ],
+  },
 });

@@ -61,4 +61,11 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
     /** Since when the endpoint has failed with no success since (WEBHOOK_DISABLE_AFTER_MS counts from it); null while it answers. */
     failingSince: { kind: 'datetime' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Subscription', tr: 'Abonelik' }, fields: ['url', 'description', 'owner', 'status'] },
+      { title: { en: 'Events', tr: 'Olaylar' }, fields: ['eventTypes'] },
+      { title: { en: 'Delivery state', tr: 'Teslim durumu' }, fields: ['disabledAt', 'disabledReason'] },
+    ],
+  },
 });

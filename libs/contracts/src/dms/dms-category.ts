@@ -30,4 +30,7 @@ export const dmsCategory = defineResource<DmsCategory>()({
     parentKey: { kind: 'long', default: 0 },
   },
   uniques: [['parentKey', 'categoryName']],
+  form: {
+    sections: [{ title: { en: 'Category', tr: 'Kategori' }, fields: ['categoryName', 'parentId', 'description', 'status'] }],
+  },
 });

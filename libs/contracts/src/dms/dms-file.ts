@@ -63,4 +63,11 @@ export const dmsFile = defineResource<DmsFile>()({
     },
     legalHold: { kind: 'boolean', default: false, doc: 'Under legal hold: while true the file cannot be deleted (409) nor touched by retention.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'File', tr: 'Dosya' }, fields: ['originalFileName', 'mimeType', 'fileSize', 'uploadDate', 'checksum'] },
+      { title: { en: 'Filing', tr: 'Dosyalama' }, fields: ['categoryId', 'description', 'tags', 'entityType', 'entityId', 'integrationKey'] },
+      { title: { en: 'Keeping', tr: 'Saklama' }, fields: ['legalHold', 'status'] },
+    ],
+  },
 });

@@ -21,4 +21,11 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
     entityType: { kind: 'string', maxLength: 64, doc: 'Applies to the files linked to this entity type; empty: any.' },
     action: { kind: 'enum', values: ['SOFT_DELETE', 'PURGE'], default: 'SOFT_DELETE', doc: 'SOFT_DELETE (default) or PURGE.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Policy', tr: 'Politika' }, fields: ['policyName', 'status'] },
+      { title: { en: 'Applies to', tr: 'Uygulandığı kayıtlar' }, fields: ['categoryId', 'entityType'] },
+      { title: { en: 'Rule', tr: 'Kural' }, fields: ['retentionDays', 'action'] },
+    ],
+  },
 });

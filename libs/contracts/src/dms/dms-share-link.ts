@@ -45,4 +45,11 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
     url: { kind: 'string', readOnly: true, maxLength: 128, secret: true, doc: 'Read-only: the public path, /api/dms-share-link/public/{token}.' },
     downloadCount: { kind: 'int', readOnly: true, default: 0, doc: 'Read-only: downloads so far.' },
   },
+  form: {
+    sections: [
+      { title: { en: 'Link', tr: 'Bağlantı' }, fields: ['fileId', 'expiresAt', 'maxDownloads', 'status'] },
+      { title: { en: 'Protection', tr: 'Koruma' }, fields: ['password', 'hasPassword'] },
+      { title: { en: 'Use', tr: 'Kullanım' }, fields: ['downloadCount'] },
+    ],
+  },
 });

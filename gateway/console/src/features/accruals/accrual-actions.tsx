@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import type { RecordActionsProps } from '../../extensions/types.ts';
 import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
-import { useT } from '../../shell/i18n.tsx';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { clerkError } from '../../resources/error-words.ts';
 import { Modal } from '../operations/modal.tsx';
 import { accrualMessages, stateMessages } from './messages.ts';
 import { offeredMoves, type AccrualMove } from './moves.ts';
@@ -24,10 +25,11 @@ function moveAccrual(id: number, move: AccrualMove, note: string | undefined) {
  * The accrual's record actions: Approve, Mark invoiced (asking an optional invoice number) and
  * Cancel (asking an optional reason, after a warning), each shown only while the accrual's state
  * allows it and the user's roles grant it. A refused move (409 SVC-SYS-4004 when another user moved
- * it first) shows the platform's message; the record is reloaded after every answer.
+ * it first) is said in a clerk's words (resources/error-words.ts); the record is reloaded after every answer.
  */
-export function AccrualActions({ record, refresh }: RecordActionsProps) {
+export function AccrualActions({ resource, record, refresh }: RecordActionsProps) {
   const t = useT(accrualMessages);
+  const language = useContext(LanguageContext);
   const stateName = useT(stateMessages);
   const { can } = useAccess();
   const [asking, setAsking] = useState<AccrualMove>();
@@ -49,7 +51,7 @@ export function AccrualActions({ record, refresh }: RecordActionsProps) {
       refresh();
     } catch (failure) {
       setAsking(undefined);
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(clerkError(failure, resource, language).text);
       if (failure instanceof ApiError && failure.status === 409) refresh();
     } finally {
       setBusy(false);
