@@ -19,7 +19,10 @@ export function foldedColumn(field: string): string {
 
 /** The term folded as foldedColumn folds a column, escaped for LIKE, with `%` after it: a prefix pattern. */
 export function prefixPattern(term: string): string {
-  return `${term.replace(/[İIı]/g, 'i').toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `${term
+    .replace(/[İIı]/g, 'i')
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The fields of a kind matched by prefix through an index: its code, and its names where the resource is declared large (`searchIndex`). */

@@ -5,7 +5,13 @@
 import type { Server } from '@grpc/grpc-js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, forbidden } from '@platform/kit/errors/domain-error.ts';
-import { SearchServiceService, type SearchGroup, type SearchHit, type SearchRequest, type SearchResponse } from '@platform/kit/gen/platform/common/v1/search.ts';
+import {
+  SearchServiceService,
+  type SearchGroup,
+  type SearchHit,
+  type SearchRequest,
+  type SearchResponse,
+} from '@platform/kit/gen/platform/common/v1/search.ts';
 import { tableOf } from '@platform/kit/resource/resource.ts';
 import type { SearchKind } from '@platform/kit/resource/search-kind.ts';
 import { allows, tenantScope, type CallContext } from '../auth/caller.ts';
@@ -91,7 +97,9 @@ async function searchKind(em: EntityManager, schema: string, kind: SearchKind, t
   const parts: string[] = [];
   const params: unknown[] = [];
   if (kind.code) {
-    parts.push(`(${select}, true as prefixed from ${table} where cr_process_id = ?${live} and ${foldedColumn(kind.code)} like ? order by ${foldedColumn(kind.code)} limit ?)`);
+    parts.push(
+      `(${select}, true as prefixed from ${table} where cr_process_id = ?${live} and ${foldedColumn(kind.code)} like ? order by ${foldedColumn(kind.code)} limit ?)`,
+    );
     params.push(tenant, prefixPattern(term), limit + 1);
   }
   const contains = term.length >= CONTAINMENT_FROM;
