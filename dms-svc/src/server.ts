@@ -5,6 +5,8 @@ import { registerResources } from '@platform/service-kit/crud/register-resources
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { auditVerify } from './audit/verify-audit.ts';
 import { registerHistory } from '@platform/service-kit/history/list-history.ts';
+import { registerSearch } from '@platform/service-kit/search/search.ts';
+import { SEARCH_KINDS } from '@platform/contracts/search.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
 import { FileStorage } from './files/storage.ts';
@@ -25,7 +27,7 @@ import { startTusSweep } from './tus/tus-sweep.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
 import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
 
-/** Registers the document service's gRPC implementations: every resource and its history, the audit chain's check, retention's dry run and run. */
+/** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
@@ -37,6 +39,12 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
   registerHistory(server, runtime, dmsResources, SCHEMA);
+  registerSearch(
+    server,
+    runtime,
+    SEARCH_KINDS.filter((kind) => kind.resource.service === 'dms'),
+    SCHEMA,
+  );
 }
 
 /**

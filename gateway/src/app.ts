@@ -41,6 +41,7 @@ import { dmsRoutes } from './routes/dms.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
+import { searchRoutes } from './routes/search.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { consoleFile, loadConsoleFiles } from './console/files.ts';
 import { consoleManifest } from './console/manifest.ts';
@@ -169,6 +170,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         dmsRoutes(backends),
         historyRoutes(registry, backends),
         webhookRoutes(backends),
+        searchRoutes(backends),
         ...crudRoutes(registry, backends),
       ]),
     ]),

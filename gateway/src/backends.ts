@@ -73,7 +73,8 @@ export class Backends {
   /**
    * One unary call of `method` (an entry of a generated service definition) on `service`'s
    * channel: the request is checked against the method's request type, and the answer has its
-   * response type. `headers` hears the response metadata (a replayed create's mark).
+   * response type. `headers` hears the response metadata (a replayed create's mark). `deadlineMs`
+   * shortens the call's deadline (the global search's time budget); GRPC_DEADLINE_MS otherwise.
    */
   call<Req, Res>(
     service: ServiceName,
@@ -81,13 +82,14 @@ export class Backends {
     request: NoInfer<Req>,
     metadata: Metadata,
     headers?: (metadata: Metadata) => void,
+    deadlineMs: number = this.#deadlineMs,
   ): Promise<Res> {
     const latency = this.#latency;
     const start = performance.now();
     const ended = latency && ((code: status) => latency.observe(method.path, code, (performance.now() - start) / 1000));
     // with tracing on, through grpc-js's Client, which the gRPC instrumentation wraps (client-unary-call.ts)
     const call = tracingOn() ? clientUnaryCall : unaryCall;
-    return call(this.#channels[service], method, request, metadata, Date.now() + this.#deadlineMs, ended, headers);
+    return call(this.#channels[service], method, request, metadata, Date.now() + Math.min(deadlineMs, this.#deadlineMs), ended, headers);
   }
 
   /** grpc.health.v1 Check of a backend: true when SERVING (status 1). */

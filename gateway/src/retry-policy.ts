@@ -2,6 +2,7 @@ import type { OperationTable } from '@platform/contracts/operation.ts';
 import { INTERNAL_CALLS } from '@platform/contracts/core/internal-calls.ts';
 import { OPERATION_TABLES } from '@platform/contracts/operations.ts';
 import { crudMethods } from '@platform/kit/resource/crud-methods.ts';
+import { SearchServiceService } from '@platform/kit/gen/platform/common/v1/search.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from './registry.ts';
 
@@ -9,7 +10,8 @@ import { registry } from './registry.ts';
  * The RPCs that only read, and so may be sent again when a service was unavailable: the get, list
  * and stats of every resource's CRUD set, and each declared operation whose retry class is `read`
  * (libs/contracts: the branches of a partner, the file searches, me, the session pages, ...), and
- * the gateway's own calls declared `read` (libs/contracts/src/core/internal-calls.ts: CheckSession).
+ * the gateway's own calls declared `read` (libs/contracts/src/core/internal-calls.ts: CheckSession),
+ * and the global search's Search, which the gateway calls on several services (routes/search.ts).
  * Everything else writes (create, update, delete, the accrual moves, login, logout,
  * change-password, switch-account, the session and exception records) and is never retried: a
  * write that reached a service which then failed must not happen twice.
@@ -25,6 +27,7 @@ export function readOnlyMethods(
     }),
     ...tables.flatMap((table) => Object.values(table).flatMap((operation) => (operation.rpc?.retry === 'read' ? [operation.rpc.method] : []))),
     ...Object.values(INTERNAL_CALLS).flatMap((call) => (call.retry === 'read' ? [call.method] : [])),
+    SearchServiceService.search,
   ];
   const names = new Map<string, { service: string; method: string }>();
   for (const read of reads) {

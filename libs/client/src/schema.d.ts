@@ -1418,6 +1418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search partners, contacts, products, contracts and files
+         * @description Codes by prefix and names by containment (by prefix for a term under three characters), case-insensitive, at most 5 hits per kind, in the caller's current tenant (crProcessId may name it; another is 403 SVC-SYS-1003 unless a super user). A kind is searched only for a caller who holds its <entity>:read now; the others are left out. q is required, 1 to 100 characters (400 SVC-SYS-2001). A service that does not answer within the budget leaves its kinds out and marks the answer partial.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/stats": {
         parameters: {
             query?: never;
@@ -14828,6 +14848,67 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                q?: string;
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hits by kind. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One group per kind the caller may read, in a fixed order: business-partner, contact, product, contract, dms-file. */
+                        groups: {
+                            /**
+                             * @description The resource's path (business-partner, dms-file).
+                             * @enum {string}
+                             */
+                            entity: "business-partner" | "contact" | "product" | "contract" | "dms-file";
+                            /** @description The hits, codes that start with the term first, at most the limit. */
+                            hits: {
+                                /**
+                                 * Format: int64
+                                 * @description The record's id.
+                                 */
+                                id: number;
+                                /** @description The record's code (partner code, product code, contract number), when its kind has one. */
+                                code: string | null;
+                                /** @description The record's name as it is displayed (a contact's first and last name, a file's name). */
+                                name: string;
+                            }[];
+                            /** @description Whether more records of this kind match than the hits hold. */
+                            more: boolean;
+                        }[];
+                        /** @description Whether a service did not answer within the time budget (its kinds are in `unanswered`). */
+                        partial: boolean;
+                        /** @description The kinds whose service was unavailable or slow; empty when partial is false. */
+                        unanswered: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

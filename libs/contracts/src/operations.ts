@@ -5,6 +5,7 @@ import { WEBHOOK_OPERATIONS } from './core/webhooks.ts';
 import { DMS_OPERATIONS } from './dms/operations.ts';
 import { HISTORY_OPERATIONS } from './history.ts';
 import type { OperationTable } from './operation.ts';
+import { SEARCH_OPERATIONS } from './search.ts';
 
 /** Every declared operation table, in the order the gateway matches their routes. */
 export const OPERATION_TABLES: readonly OperationTable[] = [
@@ -14,4 +15,5 @@ export const OPERATION_TABLES: readonly OperationTable[] = [
   DMS_OPERATIONS,
   HISTORY_OPERATIONS,
   WEBHOOK_OPERATIONS,
+  SEARCH_OPERATIONS,
 ];

@@ -6,8 +6,9 @@ import { useT } from '../shell/i18n.tsx';
 import { shellMessages } from './messages.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import { TenantSwitcher } from './tenant-switcher.tsx';
+import { SearchBox } from '../features/search/search-box.tsx';
 
-/** The banner: the menu's button, who is logged in, in which tenant, the language, password change and logout. */
+/** The banner: the menu's button, the global search, who is logged in, in which tenant, the language, password change and logout. */
 export function Header({ menuButton }: { menuButton: ReactNode }) {
   const t = useT(shellMessages);
   const { me } = useAccess();
@@ -18,6 +19,7 @@ export function Header({ menuButton }: { menuButton: ReactNode }) {
       <Link to="/" className="brand">
         {t('console')}
       </Link>
+      <SearchBox />
       <span className="header-item">
         {t('user')}: <strong>{me.userCode}</strong>
         {me.superUser ? ` (${t('superUser')})` : ''}
