@@ -71,8 +71,8 @@ test.serial(
     // the states the declaration forbids an edit and a delete in: no button, and the page says why
     t.is(await edit.count(), 0, 'no Edit once APPROVED');
     t.is(await remove.count(), 0, 'no Delete once APPROVED');
-    await page.getByText('It cannot be edited while its Accrual status is APPROVED.').waitFor();
-    await page.getByText('It cannot be deleted while its Accrual status is APPROVED.').waitFor();
+    await page.getByText('It cannot be edited while its Accrual status is Approved.').waitFor();
+    await page.getByText('It cannot be deleted while its Accrual status is Approved.').waitFor();
     t.is((await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body.accrualStatus, 'APPROVED');
 
     await invoice.click();
@@ -81,7 +81,7 @@ test.serial(
     await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
     await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
     await history.getByRole('cell', { name: 'accrual.invoiced' }).waitFor();
-    await page.getByText('It cannot be edited while its Accrual status is INVOICED.').waitFor();
+    await page.getByText('It cannot be edited while its Accrual status is Invoiced.').waitFor();
     t.is((await edit.count()) + (await remove.count()), 0, 'no Edit nor Delete on an invoiced accrual');
     await screenshot(page, 'accrual-invoiced');
     t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useCreate } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { useT } from '../shell/i18n.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { crudMessages } from './messages.ts';
@@ -19,12 +19,13 @@ import { recordPath } from './record-link.ts';
  */
 export function CreatePage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
   const navigate = useNavigate();
   const [tenant, setTenant, superUser] = useTenant();
   const [params] = useSearchParams();
   const [values, setValues] = useState<FormValues>(() => ({ ...toFormValues(resource), ...prefilledValues(resource, params) }));
   const { mutate, mutation } = useCreate<Record<string, unknown>>();
-  const title = t('createTitle', { resource: singularLabel(resource) });
+  const title = t('createTitle', { resource: singularLabel(resource, language) });
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useDelete } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { useT } from '../shell/i18n.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { crudMessages } from './messages.ts';
@@ -13,6 +13,7 @@ import { singularLabel } from './labels.ts';
  */
 export function DeleteButton({ resource, keyValue, onDeleted }: { resource: ConsoleResource; keyValue: string; onDeleted: () => void }) {
   const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
   const [open, setOpen] = useState(false);
   const { mutate: remove, mutation } = useDelete();
   const close = () => {
@@ -24,7 +25,7 @@ export function DeleteButton({ resource, keyValue, onDeleted }: { resource: Cons
       <button type="button" className="danger" onClick={() => setOpen(true)}>
         {t('delete')}
       </button>
-      <Dialog open={open} title={t('deleteTitle', { resource: singularLabel(resource), key: keyValue })} onClose={close}>
+      <Dialog open={open} title={t('deleteTitle', { resource: singularLabel(resource, language), key: keyValue })} onClose={close}>
         <p>{t('deleteText')}</p>
         <ErrorAlert error={mutation.error} />
         <div className="actions">

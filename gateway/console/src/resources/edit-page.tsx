@@ -40,7 +40,7 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
     }
   }, [loaded, base, resource]);
 
-  const title = t('editTitle', { resource: singularLabel(resource), key: keyValue });
+  const title = t('editTitle', { resource: singularLabel(resource, language), key: keyValue });
 
   async function reload() {
     if (!base) return;

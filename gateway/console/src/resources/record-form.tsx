@@ -2,7 +2,7 @@ import { useContext, useId, type FormEvent, type ReactNode } from 'react';
 import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
-import { fieldLabel } from './labels.ts';
+import { fieldHelp, fieldLabel } from './labels.ts';
 import { formFields } from './fields.ts';
 import { ScalarInput } from './field-input.tsx';
 import { ObjectsInput } from './objects-input.tsx';
@@ -122,6 +122,7 @@ export function RecordForm({
         const control = `${id}-${field.name}`;
         const readOnly = mode === 'edit' && field.immutable === true;
         const hints = [
+          fieldHelp(field, language) ?? '',
           field.kind === 'strings' ? t('oneLine') : '',
           mode === 'edit' && field.writeOnly ? t('writeOnlyHint') : '',
           changed?.includes(field.name) ? t('changedFields', { fields: fieldLabel(field, language) }) : '',

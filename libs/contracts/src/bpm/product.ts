@@ -7,7 +7,7 @@ export const product = defineResource<Product>()({
   name: 'Product',
   plural: 'Products',
   service: 'bpm',
-  menu: { area: 'contracts', label: { en: 'Products', tr: 'Ürünler' } },
+  menu: { area: 'contracts' },
   grpc: ProductServiceService,
   encoder: Product,
   operations: 'full',
@@ -18,5 +18,33 @@ export const product = defineResource<Product>()({
     unitPrice: { kind: 'decimal', required: true, min: 0, doc: 'List price, a decimal string with up to 4 decimals.' },
     currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', doc: 'ISO 4217 code of the price.' },
     vatRate: { kind: 'decimal', min: 0, max: 100, doc: 'VAT rate in percent, a decimal string.' },
+  },
+  labels: {
+    en: {
+      one: 'Product',
+      other: 'Products',
+      fields: {
+        productCode: 'Product code',
+        productName: 'Product name',
+        unit: 'Unit',
+        unitPrice: 'Unit price',
+        currencyCode: 'Currency',
+        vatRate: 'VAT rate (%)',
+      },
+      help: { unit: 'The unit of measure, such as piece or hour.' },
+    },
+    tr: {
+      one: 'Ürün',
+      other: 'Ürünler',
+      fields: {
+        productCode: 'Ürün kodu',
+        productName: 'Ürün adı',
+        unit: 'Birim',
+        unitPrice: 'Birim fiyat',
+        currencyCode: 'Para birimi',
+        vatRate: 'KDV oranı (%)',
+      },
+      help: { unit: 'Ölçü birimi, ör. adet ya da saat.' },
+    },
   },
 });

@@ -7,7 +7,7 @@ export const account = defineResource<Account>()({
   name: 'Account',
   plural: 'Accounts',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Accounts', tr: 'Hesaplar' } },
+  menu: { area: 'administration' },
   grpc: AccountServiceService,
   encoder: Account,
   operations: 'full',
@@ -18,5 +18,19 @@ export const account = defineResource<Account>()({
     accountName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
     email: { kind: 'string', doc: 'E-mail address.' },
+  },
+  labels: {
+    en: {
+      one: 'Account',
+      other: 'Accounts',
+      fields: { accountNo: 'Account number', accountName: 'Account name', taxNumber: 'Tax number', email: 'E-mail' },
+      help: { accountNo: 'Names the account everywhere; it cannot be changed later.' },
+    },
+    tr: {
+      one: 'Hesap',
+      other: 'Hesaplar',
+      fields: { accountNo: 'Hesap numarası', accountName: 'Hesap adı', taxNumber: 'Vergi numarası', email: 'E-posta' },
+      help: { accountNo: 'Hesabı her yerde tanımlar; sonradan değiştirilemez.' },
+    },
   },
 });

@@ -7,7 +7,7 @@ export const city = defineResource<City>()({
   name: 'City',
   plural: 'Cities',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Cities', tr: 'Şehirler' } },
+  menu: { area: 'administration' },
   grpc: CityServiceService,
   encoder: City,
   operations: 'no-stats',
@@ -19,4 +19,18 @@ export const city = defineResource<City>()({
   // (crProcessId, countryId, id): what bpm's business-partner.cityId names, a city within the
   // partner's country of its tenant (a key from another schema, so not derived from a reference here)
   uniques: [['countryId', 'id']],
+  labels: {
+    en: {
+      one: 'City',
+      other: 'Cities',
+      fields: { countryId: 'Country', name: 'Name', code: 'City code' },
+      help: { code: 'A plate or postal prefix, for instance.' },
+    },
+    tr: {
+      one: 'Şehir',
+      other: 'Şehirler',
+      fields: { countryId: 'Ülke', name: 'Ad', code: 'Şehir kodu' },
+      help: { code: 'Örneğin plaka kodu ya da posta kodu öneki.' },
+    },
+  },
 });

@@ -7,7 +7,7 @@ export const corporationContact = defineResource<CorporationContact>()({
   name: 'CorporationContact',
   plural: 'CorporationContacts',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Company contacts', tr: 'Şirket kişileri' } },
+  menu: { area: 'administration' },
   grpc: CorporationContactServiceService,
   encoder: CorporationContact,
   operations: 'full',
@@ -17,5 +17,17 @@ export const corporationContact = defineResource<CorporationContact>()({
     email: { kind: 'string', doc: 'E-mail address.' },
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     department: { kind: 'string', searchable: true, doc: 'Department.' },
+  },
+  labels: {
+    en: {
+      one: 'Company contact',
+      other: 'Company contacts',
+      fields: { fullName: 'Full name', title: 'Job title', email: 'E-mail', phone: 'Phone', department: 'Department' },
+    },
+    tr: {
+      one: 'Şirket kişisi',
+      other: 'Şirket kişileri',
+      fields: { fullName: 'Ad soyad', title: 'Unvan', email: 'E-posta', phone: 'Telefon', department: 'Departman' },
+    },
   },
 });

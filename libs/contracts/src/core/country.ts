@@ -7,7 +7,7 @@ export const country = defineResource<Country>()({
   name: 'Country',
   plural: 'Countries',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Countries', tr: 'Ülkeler' } },
+  menu: { area: 'administration' },
   grpc: CountryServiceService,
   encoder: Country,
   operations: 'no-stats',
@@ -22,5 +22,9 @@ export const country = defineResource<Country>()({
       doc: 'ISO 3166-1 alpha-2 code, unique within the tenant.',
     },
     name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
+  },
+  labels: {
+    en: { one: 'Country', other: 'Countries', fields: { code: 'Country code', name: 'Name' }, help: { code: 'Two capital letters (ISO 3166), such as TR.' } },
+    tr: { one: 'Ülke', other: 'Ülkeler', fields: { code: 'Ülke kodu', name: 'Ad' }, help: { code: 'İki büyük harf (ISO 3166), ör. TR.' } },
   },
 });

@@ -7,7 +7,7 @@ export const currency = defineResource<Currency>()({
   name: 'Currency',
   plural: 'Currencies',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Currencies', tr: 'Para birimleri' } },
+  menu: { area: 'administration' },
   grpc: CurrencyServiceService,
   encoder: Currency,
   operations: 'no-stats',
@@ -24,5 +24,19 @@ export const currency = defineResource<Currency>()({
     name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
     symbol: { kind: 'string', maxLength: 8, doc: 'Symbol.' },
     fractionDigits: { kind: 'int', default: 2, min: 0, max: 4, doc: 'Digits after the decimal point (default 2).' },
+  },
+  labels: {
+    en: {
+      one: 'Currency',
+      other: 'Currencies',
+      fields: { code: 'Currency code', name: 'Name', symbol: 'Symbol', fractionDigits: 'Decimal places' },
+      help: { code: 'Three capital letters (ISO 4217), such as TRY.' },
+    },
+    tr: {
+      one: 'Para birimi',
+      other: 'Para birimleri',
+      fields: { code: 'Para birimi kodu', name: 'Ad', symbol: 'Simge', fractionDigits: 'Ondalık basamak' },
+      help: { code: 'Üç büyük harf (ISO 4217), ör. TRY.' },
+    },
   },
 });

@@ -7,7 +7,7 @@ export const groupRole = defineResource<GroupRole>()({
   name: 'GroupRole',
   plural: 'GroupRoles',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Group roles', tr: 'Grup rolleri' } },
+  menu: { area: 'administration' },
   grpc: GroupRoleServiceService,
   encoder: GroupRole,
   operations: 'no-stats',
@@ -16,4 +16,8 @@ export const groupRole = defineResource<GroupRole>()({
     roleTypeId: { kind: 'long', required: true, references: 'role-type', doc: 'The role-type (same tenant); unique within the group.' },
   },
   uniques: [['groupId', 'roleTypeId']],
+  labels: {
+    en: { one: 'Group role', other: 'Group roles', fields: { groupId: 'Group', roleTypeId: 'Role' } },
+    tr: { one: 'Grup rolü', other: 'Grup rolleri', fields: { groupId: 'Grup', roleTypeId: 'Rol' } },
+  },
 });

@@ -11,7 +11,7 @@ export const group = defineResource<Group>()({
   name: 'Group',
   plural: 'Groups',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Groups', tr: 'Gruplar' } },
+  menu: { area: 'administration' },
   grpc: GroupServiceService,
   encoder: Group,
   operations: 'full',
@@ -19,5 +19,9 @@ export const group = defineResource<Group>()({
   fields: {
     groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true, doc: 'Unique per tenant.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
+  },
+  labels: {
+    en: { one: 'Group', other: 'Groups', fields: { groupName: 'Group name', description: 'Description' } },
+    tr: { one: 'Grup', other: 'Gruplar', fields: { groupName: 'Grup adı', description: 'Açıklama' } },
   },
 });

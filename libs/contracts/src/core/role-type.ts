@@ -11,7 +11,7 @@ export const roleType = defineResource<RoleType>()({
   name: 'RoleType',
   plural: 'RoleTypes',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Roles', tr: 'Roller' } },
+  menu: { area: 'administration' },
   grpc: RoleTypeServiceService,
   encoder: RoleType,
   operations: 'no-stats',
@@ -19,5 +19,19 @@ export const roleType = defineResource<RoleType>()({
     roleCode: { kind: 'string', required: true, maxLength: 64, unique: 'tenant', searchable: true, doc: 'The role, such as branch:read; unique per tenant.' },
     roleName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
+  },
+  labels: {
+    en: {
+      one: 'Role',
+      other: 'Roles',
+      fields: { roleCode: 'Role code', roleName: 'Role name', description: 'Description' },
+      help: { roleCode: 'What the role allows, such as branch:read.' },
+    },
+    tr: {
+      one: 'Rol',
+      other: 'Roller',
+      fields: { roleCode: 'Rol kodu', roleName: 'Rol adı', description: 'Açıklama' },
+      help: { roleCode: 'Rolün izin verdiği işlem, ör. branch:read.' },
+    },
   },
 });

@@ -11,7 +11,7 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
   name: 'WebhookSubscription',
   plural: 'WebhookSubscriptions',
   service: 'core',
-  menu: { area: 'operations', label: { en: 'Webhooks', tr: 'Web kancaları' } },
+  menu: { area: 'operations' },
   grpc: WebhookSubscriptionServiceService,
   encoder: WebhookSubscription,
   operations: 'full',
@@ -60,5 +60,47 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
     signingSecret: { kind: 'string', required: true, maxLength: 100 },
     /** Since when the endpoint has failed with no success since (WEBHOOK_DISABLE_AFTER_MS counts from it); null while it answers. */
     failingSince: { kind: 'datetime' },
+  },
+  labels: {
+    en: {
+      one: 'Webhook',
+      other: 'Webhooks',
+      fields: {
+        url: 'Endpoint URL',
+        eventTypes: 'Event types',
+        description: 'Description',
+        disabledAt: 'Disabled',
+        disabledReason: 'Why disabled',
+        secret: 'Signing secret',
+        owner: 'Owner',
+      },
+      help: {
+        url: 'An http(s) address without a user name or password.',
+        eventTypes: 'Such as branch.updated, branch.* for every branch event, or * alone for all.',
+        disabledAt: 'Set when the endpoint kept failing; set the status active again to resume.',
+        secret: 'Shown only when created or rotated: keep it then.',
+        owner: 'Whose read roles decide what the endpoint receives.',
+      },
+    },
+    tr: {
+      one: 'Web kancası',
+      other: 'Web kancaları',
+      fields: {
+        url: 'Uç nokta adresi',
+        eventTypes: 'Olay türleri',
+        description: 'Açıklama',
+        disabledAt: 'Devre dışı bırakılma',
+        disabledReason: 'Devre dışı bırakılma nedeni',
+        secret: 'İmza anahtarı',
+        owner: 'Sahip',
+      },
+      help: {
+        url: 'Kullanıcı adı ya da parola içermeyen bir http(s) adresi.',
+        eventTypes: 'Örneğin branch.updated, tüm şube olayları için branch.* ya da hepsi için yalnızca *.',
+        disabledAt: 'Uç nokta sürekli hata verince dolar; yeniden başlatmak için durumu etkin yapın.',
+        secret: 'Yalnızca oluşturulurken ya da yenilenirken gösterilir: o anda saklayın.',
+        owner: 'Uç noktaya ne gideceğini okuma rolleri belirleyen kullanıcı.',
+      },
+    },
   },
 });

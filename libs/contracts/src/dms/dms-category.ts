@@ -12,7 +12,7 @@ export const dmsCategory = defineResource<DmsCategory>()({
   name: 'DmsCategory',
   plural: 'DmsCategories',
   service: 'dms',
-  menu: { area: 'documents', label: { en: 'Categories', tr: 'Kategoriler' } },
+  menu: { area: 'documents' },
   grpc: DmsCategoryServiceService,
   encoder: DmsCategory,
   operations: 'full',
@@ -30,4 +30,18 @@ export const dmsCategory = defineResource<DmsCategory>()({
     parentKey: { kind: 'long', default: 0 },
   },
   uniques: [['parentKey', 'categoryName']],
+  labels: {
+    en: {
+      one: 'Category',
+      other: 'Categories',
+      fields: { categoryName: 'Category name', parentId: 'Parent category', description: 'Description' },
+      help: { parentId: 'Left empty, the category is a top-level one.' },
+    },
+    tr: {
+      one: 'Kategori',
+      other: 'Kategoriler',
+      fields: { categoryName: 'Kategori adı', parentId: 'Üst kategori', description: 'Açıklama' },
+      help: { parentId: 'Boş bırakılırsa kategori en üst düzeydedir.' },
+    },
+  },
 });

@@ -1,6 +1,7 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type { BinaryWriter } from '@bufbuild/protobuf/wire';
 import type { MessageKey } from '../i18n/messages.ts';
+import type { ResourceLabels } from './labels.ts';
 
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
@@ -155,10 +156,9 @@ export type ServiceName = 'core' | 'bpm' | 'dms';
 export const CONSOLE_AREAS = ['overview', 'partners', 'contracts', 'documents', 'administration', 'operations'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
-/** A menu entry of the console: the area it is listed under and what people read, in each language. */
-export interface ConsoleMenuEntry {
+/** A resource's entry in the console's menu: the area it is listed under; it reads as the resource's plural label. */
+export interface ConsoleMenuArea {
   area: ConsoleArea;
-  label: { en: string; tr: string };
 }
 
 /**
@@ -185,7 +185,7 @@ export interface Resource<
    * The resource's entry in the console's menu; null when it has none: its records are reached from
    * other records' pages, or an extension's page stands in its place (dms-file: the documents page).
    */
-  menu: ConsoleMenuEntry | null;
+  menu: ConsoleMenuArea | null;
   /** The generated grpc-js service definition. */
   grpc: ServiceDefinition;
   /** The generated message itself (`Branch`): the service encodes its get, create and update answers with it (grpc/answer-writer.ts). */
@@ -237,6 +237,13 @@ export interface Resource<
    * of an operation's RPC, or of a common field (dms-file's id is generated on upload).
    */
   protoDocs?: { rpcs?: Partial<Record<Operation, string>>; fields?: Partial<Record<CommonName, string>> };
+  /**
+   * What people read, in every language (labels.ts): the entity's names, each field's label, each
+   * enum value's label and help where it says more than the label. Typed against the fields, so a
+   * field or an enum value without its label is a compile error; the console, the menu and the API
+   * document take their words from here.
+   */
+  labels: NoInfer<ResourceLabels<Fields>>;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;

@@ -7,6 +7,7 @@ import { useContext, useState } from 'react';
 import { Link } from 'react-router';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { useResourceDef } from '../../resources/manifest.tsx';
+import { useValueLabels } from '../../resources/labels.ts';
 import { PageNav } from '../../ui/page-nav.tsx';
 import { listAuditLog, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
@@ -27,6 +28,7 @@ export function AuditLogPage() {
   const rows = useLoad((signal) => listAuditLog(crProcessId, { page, size: 50, filter: action ? { action } : {} }, signal), [crProcessId, page, action]);
   // the audited actions as the registry declares them (the manifest), so a new one needs no console code
   const actions = useResourceDef('dms-audit-log')?.fields.find((field) => field.name === 'action')?.values ?? [];
+  const actionLabel = useValueLabels('dms-audit-log', 'action');
   const [check, setCheck] = useState<ChainCheck>();
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string>();
@@ -74,7 +76,7 @@ export function AuditLogPage() {
           <option value="">{t('allActions')}</option>
           {actions.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {actionLabel(name)}
             </option>
           ))}
         </select>
@@ -97,7 +99,7 @@ export function AuditLogPage() {
             <tr key={row.id}>
               <td>{row.id}</td>
               <td>{formatInstant(row.createdAt, language)}</td>
-              <td>{row.action}</td>
+              <td>{actionLabel(row.action)}</td>
               <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileName ?? `#${row.fileId}`}</Link> : ''}</td>
               <td>{row.shareLinkId ?? ''}</td>
               <td>{row.userCode}</td>
