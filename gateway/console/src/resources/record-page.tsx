@@ -84,7 +84,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
             ))}
           </dl>
           <RelatedLists resource={resource} record={record} />
-          <RecordHistory resource={resource} keyValue={keyValue} round={round} />
+          <RecordHistory resource={resource} keyValue={keyValue} round={round} version={record.version} />
         </>
       ) : null}
     </>

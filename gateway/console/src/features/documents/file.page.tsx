@@ -64,7 +64,7 @@ export function FilePage() {
         <FilePreview file={file} />
       </div>
       {access.can('dms-share-link:read') ? <ShareLinks crProcessId={crProcessId} fileId={file.id} /> : null}
-      {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} /> : null}
+      {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} version={file.version} /> : null}
     </div>
   );
 }
