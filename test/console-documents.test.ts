@@ -336,6 +336,13 @@ test.serial('the audit log lists the actions by file name, a download as its use
   const [download] = await sql(`select user_code from dms.dms_audit_log where file_id = $1 and action = 'DOWNLOAD' order by id limit 1`, [bigId]);
   t.is(download?.user_code, user.userCode, 'the console’s download is audited as its user');
   t.true((await page.getByRole('cell', { name: 'Download by share link', exact: true }).count()) >= 1, 'the recipient’s download is audited');
+  // the page's preview of the PNG: a download by its user, named as a preview and by the file's name
+  const preview = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'Download (Preview)', exact: true }) })
+    .filter({ has: page.getByRole('link', { name: 'pixel.png', exact: true }) });
+  t.true((await preview.count()) >= 1, 'the preview is listed');
+  t.is(await preview.first().getByRole('cell', { name: user.userCode, exact: true }).count(), 1, 'as its user, not anonymous');
   await page.getByRole('button', { name: 'Verify chain' }).click();
   await page.getByRole('status').filter({ hasText: 'The chain is intact' }).waitFor();
 });

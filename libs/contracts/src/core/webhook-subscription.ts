@@ -97,7 +97,7 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
       help: {
         url: 'Kullanıcı adı ya da parola içermeyen bir http(s) adresi.',
         eventTypes: 'Örneğin branch.updated, tüm şube olayları için branch.* ya da hepsi için yalnızca *.',
-        disabledAt: 'Uç nokta sürekli hata verince dolar; yeniden başlatmak için durumu etkin yapın.',
+        disabledAt: 'Uç nokta sürekli hata verince dolar; sürdürmek için durumu yeniden Aktif yapın.',
         secret: 'Yalnızca oluşturulurken ya da yenilenirken gösterilir: o anda saklayın.',
         owner: 'Uç noktaya ne gideceğini okuma rolleri belirleyen kullanıcı.',
       },

@@ -19,6 +19,15 @@ import './documents.css';
 /** An audited action (the select offers the manifest's, which come from the same registry as the document's). */
 type AuditAction = NonNullable<DmsAuditLog['action']>;
 
+/** A download the console made to show the file on its page (`inline`), not to save it. */
+function isPreview(details: string | null | undefined): boolean {
+  try {
+    return (JSON.parse(details ?? '{}') as { inline?: unknown }).inline === true;
+  } catch {
+    return false;
+  }
+}
+
 export function AuditLogPage() {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
@@ -99,7 +108,7 @@ export function AuditLogPage() {
             <tr key={row.id}>
               <td>{row.id}</td>
               <td>{formatInstant(row.createdAt, language)}</td>
-              <td>{actionLabel(row.action)}</td>
+              <td>{row.action === 'DOWNLOAD' && isPreview(row.details) ? `${actionLabel(row.action)} (${t('preview')})` : actionLabel(row.action)}</td>
               <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileName ?? `#${row.fileId}`}</Link> : ''}</td>
               <td>{row.shareLinkId ?? ''}</td>
               <td>{row.userCode}</td>
