@@ -13,8 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
-import { create, createAccount, createPartner, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
-import { api } from './helpers/platform.ts';
+import { adminSession, create, createAccount, createPartner, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { api, platform } from './helpers/platform.ts';
 
 const ROLES = ['business-partner:read', 'business-partner:write', 'country:read'];
 
@@ -113,6 +113,34 @@ test.serial("in Turkish a partner's history names the fields by their labels, wi
   await screenshot(page, 'labels-history-tr');
   await page.getByLabel('Dil').selectOption('en');
   await page.getByRole('button', { name: 'Log out' }).waitFor();
+});
+
+test.serial('a record without events (a webhook delivery) shows no history, not an error', async (t) => {
+  const { token } = await adminSession();
+  const subscription = await create('webhook-subscription', {
+    crProcessId: account.crProcessId,
+    url: 'http://127.0.0.1:9/labels',
+    eventTypes: ['business-partner.created'],
+  });
+  await createPartner(account.crProcessId);
+  // the dispatcher's delivery row itself (it is the platform's own work: no event of its own)
+  let delivery: { id: number } | undefined;
+  for (let tries = 0; !delivery && tries < 100; tries++) {
+    const listed = await api('POST', '/api/webhook-delivery/list', {
+      token,
+      body: { filter: { crProcessId: account.crProcessId, subscriptionId: subscription.id } },
+    });
+    delivery = listed.body.content?.[0];
+    if (!delivery) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  t.truthy(delivery, 'a delivery was made');
+  const admin = watch(await (await browser.newContext()).newPage());
+  await admin.goto(consoleUrl(`/webhook-delivery/${delivery!.id}`));
+  await logIn(admin, platform.adminUser, platform.adminPassword);
+  const history = admin.getByRole('region', { name: 'History' });
+  await history.getByText('No history.').waitFor();
+  t.is(await history.getByRole('alert').count(), 0, 'no error under History');
+  await admin.context().close();
 });
 
 test.serial('no page met a script error or a refusal of its content security policy', (t) => {

@@ -2,7 +2,7 @@ import { useContext, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { EVENT_LABELS, type EventWhat } from '@platform/contracts/event-labels.ts';
-import { answer, platform } from '../shell/api.ts';
+import { answer, ApiError, platform } from '../shell/api.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import type { Language } from '../shell/language.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
@@ -61,11 +61,13 @@ export function RecordHistory({ resource, keyValue, round = 0, version }: { reso
     return index === -1 ? resource.fields.length : index;
   };
   const events = history.data?.content ?? [];
+  const noEvents = history.error instanceof ApiError && history.error.status === 404;
   return (
     <section aria-labelledby={headingId} className="history">
       <h2 id={headingId}>{t('history')}</h2>
-      <ErrorAlert error={history.error} />
-      {history.isSuccess && events.length === 0 ? <p>{t('historyEmpty')}</p> : null}
+      {/* a record with no events yet (a webhook delivery: the platform's own work) is 404: no history, not an error */}
+      {noEvents ? null : <ErrorAlert error={history.error} />}
+      {(history.isSuccess && events.length === 0) || noEvents ? <p>{t('historyEmpty')}</p> : null}
       {events.length > 0 ? (
         <table>
           <thead>
