@@ -292,6 +292,10 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService, encoder: Branch,
  *   operations: 'full',
  *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner', doc: 'The business partner (same tenant).' }, ... },
+ *   labels: {
+ *     en: { one: 'Branch', other: 'Branches', fields: { businessPartnerId: 'Business partner', ... } },
+ *     tr: { one: 'Şube', other: 'Şubeler', fields: { businessPartnerId: 'İş ortağı', ... } },
+ *   },
  * });
  */
 export function defineResource<M extends object>() {
