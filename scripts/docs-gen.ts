@@ -4,6 +4,7 @@
  * them itself and cannot drift from what the platform does:
  * - `events`: the event catalogue (libs/contracts/src/events.ts);
  * - `accrual-moves`: the accrual's state machine (libs/contracts/src/bpm/accrual-moves.ts);
+ * - `labels`: each entity's name and each enum value's label in both languages (the resources' `labels`);
  * - `errorCodes`: the error codes with their HTTP status and when a client gets them
  *   (libs/kit/src/errors/codes.ts), then the answers with a status of their own, in the words of their
  *   English message (libs/kit/src/i18n/messages.ts; a parameter shows as `<field>`).
@@ -17,6 +18,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCRUAL_LIFECYCLE, ACCRUAL_STATES, accrualMoveList, recordedFields } from '@platform/contracts/bpm/accrual-moves.ts';
 import { EVENT_CATALOGUE } from '@platform/contracts/events.ts';
+import { bpmResources } from '@platform/contracts/bpm/index.ts';
+import { coreResources } from '@platform/contracts/core/index.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
+import { isScalar, type Resource } from '@platform/kit/resource/resource.ts';
 import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
 import { ERRORS, OWN_STATUS_ERRORS, type ErrorCode } from '../libs/kit/src/errors/codes.ts';
 import { translate } from '../libs/kit/src/i18n/messages.ts';
@@ -53,6 +58,30 @@ export function accrualMoves(): string {
   ].join('\n');
 }
 
+/** The entities' names, then the enum values' labels, in English and Turkish. */
+export function labels(): string {
+  const resources: readonly Resource[] = [...coreResources, ...bpmResources, ...dmsResources];
+  const names = resources.map(({ path, labels: l }) => `| ${code(path)} | ${l.en.one} / ${l.en.other} | ${l.tr.one} / ${l.tr.other} |`);
+  const values = resources.flatMap(({ path, fields, labels: l }) =>
+    Object.entries(fields).flatMap(([name, spec]) =>
+      isScalar(spec) && spec.kind === 'enum'
+        ? (spec.values ?? []).map(
+            (value) => `| ${code(`${path}.${name}`)} | ${code(value)} | ${l.en.values?.[name]?.[value] ?? ''} | ${l.tr.values?.[name]?.[value] ?? ''} |`,
+          )
+        : [],
+    ),
+  );
+  return [
+    '| Entity | English (one / other) | Turkish (one / other) |',
+    '|---|---|---|',
+    ...names,
+    '',
+    '| Field | Value | English | Turkish |',
+    '|---|---|---|---|',
+    ...values,
+  ].join('\n');
+}
+
 /** The table of error codes. */
 export function errorCodes(): string {
   const rows = (Object.keys(ERRORS) as ErrorCode[]).map((code) => `| ${code} | ${ERRORS[code].http} | ${ERRORS[code].when} |`);
@@ -74,7 +103,7 @@ export function errorCodes(): string {
 }
 
 /** The generated blocks of docs/interface.md, by marker name. */
-export const BLOCKS: Readonly<Record<string, () => string>> = { events: eventCatalogue, 'accrual-moves': accrualMoves, errorCodes };
+export const BLOCKS: Readonly<Record<string, () => string>> = { events: eventCatalogue, 'accrual-moves': accrualMoves, labels, errorCodes };
 
 /** `text` with each block's content replaced by what its generator writes; throws when a block's markers are missing. */
 export function withBlocks(text: string, blocks: Readonly<Record<string, () => string>> = BLOCKS): string {

@@ -214,7 +214,7 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   await page.getByLabel('Product code').fill(unique('PR-'));
   await page.getByLabel('Product name').fill(name);
   await page.getByLabel('Unit price').fill('12.5');
-  await page.getByLabel('Currency code').fill('EUR');
+  await page.getByLabel(/^Currency\b/).fill('EUR');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { level: 1, name: `Product ${name}` }).waitFor();
   const id = Number(page.url().split('/').at(-1));

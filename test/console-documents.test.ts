@@ -322,7 +322,7 @@ test.serial('a legal hold is set: the page offers no Delete and says why, and a 
 
 test.serial('the audit log lists the actions by file name, a download as its user, and its chain verifies', async (t) => {
   await open('documents/audit', 'Audit log');
-  await page.getByRole('cell', { name: 'UPLOAD' }).first().waitFor();
+  await page.getByRole('cell', { name: 'Upload', exact: true }).first().waitFor();
   // a row names its file by its original name, a link to its page
   const bigId = await fileIdOf('big-archive.bin');
   t.true(
@@ -335,7 +335,14 @@ test.serial('the audit log lists the actions by file name, a download as its use
   // the user's own preview and download are theirs, not anonymous
   const [download] = await sql(`select user_code from dms.dms_audit_log where file_id = $1 and action = 'DOWNLOAD' order by id limit 1`, [bigId]);
   t.is(download?.user_code, user.userCode, 'the console’s download is audited as its user');
-  t.true((await page.getByRole('cell', { name: 'SHARE_ACCESS' }).count()) >= 1, 'the recipient’s download is audited');
+  t.true((await page.getByRole('cell', { name: 'Download by share link', exact: true }).count()) >= 1, 'the recipient’s download is audited');
+  // the page's preview of the PNG: a download by its user, named as a preview and by the file's name
+  const preview = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'Download (Preview)', exact: true }) })
+    .filter({ has: page.getByRole('link', { name: 'pixel.png', exact: true }) });
+  t.true((await preview.count()) >= 1, 'the preview is listed');
+  t.is(await preview.first().getByRole('cell', { name: user.userCode, exact: true }).count(), 1, 'as its user, not anonymous');
   await page.getByRole('button', { name: 'Verify chain' }).click();
   await page.getByRole('status').filter({ hasText: 'The chain is intact' }).waitFor();
 });

@@ -121,7 +121,15 @@ test('GET /console/resources.json is every resource of the registry, as consoleM
   t.like(branch, { menu: { area: 'partners', label: { en: 'Branches', tr: 'Şubeler' } }, key: 'id', display: 'branchName' });
   t.deepEqual(
     branch.fields.find((field: { name: string }) => field.name === 'businessPartnerId'),
-    { name: 'businessPartnerId', kind: 'long', required: true, references: { resource: 'business-partner', key: 'id' }, sortable: true, range: true },
+    {
+      name: 'businessPartnerId',
+      kind: 'long',
+      label: { en: 'Business partner', tr: 'İş ortağı' },
+      required: true,
+      references: { resource: 'business-partner', key: 'id' },
+      sortable: true,
+      range: true,
+    },
   );
   const user = res.body.resources.find((resource: { path: string }) => resource.path === 'user-info');
   t.true(user.fields.some((field: { name: string; writeOnly?: boolean }) => field.name === 'password' && field.writeOnly));

@@ -60,19 +60,19 @@ test.serial(
     t.is(await edit.count(), 1, 'a PENDING accrual is edited');
     t.is(await remove.count(), 1, 'a PENDING accrual is deleted');
     const history = page.getByRole('region', { name: 'History' });
-    await history.getByRole('cell', { name: 'accrual.created' }).waitFor();
+    await history.getByRole('cell', { name: 'Created', exact: true }).waitFor();
 
     await approve.click();
     await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
     await invoice.waitFor();
     t.is(await approve.count(), 0, 'approve is gone once APPROVED');
     // the history panel reads the move's event without a reload
-    await history.getByRole('cell', { name: 'accrual.approved' }).waitFor();
+    await history.getByRole('cell', { name: 'Approved', exact: true }).waitFor();
     // the states the declaration forbids an edit and a delete in: no button, and the page says why
     t.is(await edit.count(), 0, 'no Edit once APPROVED');
     t.is(await remove.count(), 0, 'no Delete once APPROVED');
-    await page.getByText('It cannot be edited while its Accrual status is APPROVED.').waitFor();
-    await page.getByText('It cannot be deleted while its Accrual status is APPROVED.').waitFor();
+    await page.getByText('It cannot be edited while its Accrual status is Approved.').waitFor();
+    await page.getByText('It cannot be deleted while its Accrual status is Approved.').waitFor();
     t.is((await api('GET', `/api/accrual/${accrual.id}`, { token: (await adminSession()).token })).body.accrualStatus, 'APPROVED');
 
     await invoice.click();
@@ -80,8 +80,8 @@ test.serial(
     await dialog.getByLabel('Invoice number (optional)').fill('INV-CONSOLE-1');
     await dialog.getByRole('button', { name: 'Mark invoiced' }).click();
     await page.getByRole('status').filter({ hasText: 'Invoiced' }).waitFor();
-    await history.getByRole('cell', { name: 'accrual.invoiced' }).waitFor();
-    await page.getByText('It cannot be edited while its Accrual status is INVOICED.').waitFor();
+    await history.getByRole('cell', { name: 'Invoiced', exact: true }).waitFor();
+    await page.getByText('It cannot be edited while its Accrual status is Invoiced.').waitFor();
     t.is((await edit.count()) + (await remove.count()), 0, 'no Edit nor Delete on an invoiced accrual');
     await screenshot(page, 'accrual-invoiced');
     t.is(await page.getByRole('button', { name: /^(Approve|Mark invoiced|Cancel accrual)$/ }).count(), 0, 'no move leaves INVOICED');

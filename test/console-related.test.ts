@@ -79,7 +79,7 @@ test.serial("a partner's page lists its branches, contacts and files, links to t
   const contacts = relatedList(page, 'Contacts');
   await contacts.getByRole('link', { name: contact.firstName }).waitFor();
   t.is(await contacts.locator('tbody tr').count(), 1);
-  const files = relatedList(page, 'Dms files');
+  const files = relatedList(page, 'Files');
   await files.getByRole('link', { name: fileName }).waitFor();
   t.is(await files.locator('tbody tr').count(), 1, "only the partner's own file");
   t.is(await files.getByRole('link', { name: /^New/ }).count(), 0, 'files are made by an upload, not a form');

@@ -1,4 +1,5 @@
 import type { ConsoleField, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import { fieldTexts, helpTexts, valueTexts, type ResourceLabels, type Texts } from '@platform/kit/resource/labels.ts';
 import { apiFields, isScalar, offers, RANGE_KINDS, type FieldSpec, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
 
 /**
@@ -33,12 +34,15 @@ export function relatedOf(registry: readonly Resource[], target: Resource): Cons
 }
 
 function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
-  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(name, spec));
+  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(resource.labels, name, spec));
+  const labels = { one: { en: resource.labels.en.one, tr: resource.labels.tr.one }, other: { en: resource.labels.en.other, tr: resource.labels.tr.other } };
   return {
     path: resource.path,
     name: resource.name,
     plural: resource.plural,
-    menu: resource.menu,
+    labels,
+    // the menu reads as the plural: one name, declared once
+    menu: resource.menu && { area: resource.menu.area, label: labels.other },
     key: resource.key ?? 'id',
     display: displayField(resource),
     operations: {
@@ -55,27 +59,41 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
   };
 }
 
-function consoleField(name: string, spec: FieldSpec): ConsoleField {
+/**
+ * A field as the console shows it, with its words from the resource's catalogue (`labels`; an item
+ * field of an `objects` field is named `<field>.<item>` there). A field the catalogue lacks (which
+ * test/labels-catalogue.test.ts refuses) reads as its name.
+ */
+function consoleField(labels: ResourceLabels, name: string, spec: FieldSpec, path = name): ConsoleField {
+  const label: Texts = fieldTexts(labels, path) ?? { en: name, tr: name };
+  const help = helpTexts(labels, path);
   if (spec.kind === 'objects') {
     return {
       name,
       kind: 'objects',
+      label,
+      ...(help && { help }),
       required: spec.required,
       sortable: false,
       range: false,
-      of: Object.entries(spec.of).map(([item, s]) => consoleField(item, s)),
+      of: Object.entries(spec.of).map(([item, s]) => consoleField(labels, item, s, `${name}.${item}`)),
     };
   }
-  if (spec.kind === 'strings') return { name, kind: 'strings', required: spec.required, maxLength: spec.maxLength, sortable: false, range: false };
+  if (spec.kind === 'strings') {
+    return { name, kind: 'strings', label, ...(help && { help }), required: spec.required, maxLength: spec.maxLength, sortable: false, range: false };
+  }
   const field: ConsoleField = {
     name,
     kind: spec.kind,
+    label,
+    help,
     required: spec.required,
     readOnly: spec.readOnly || spec.computed || spec.generated !== undefined || undefined,
     writeOnly: spec.writeOnly,
     immutable: spec.immutable,
     secret: spec.secret,
     values: spec.values,
+    valueLabels: spec.values && valueTexts(labels, path, spec.values),
     min: spec.min,
     max: spec.max,
     maxLength: spec.maxLength,

@@ -10,6 +10,7 @@ import {
   type ScalarField,
 } from '@platform/kit/resource/resource.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
+import { fieldLabels, recordLabels } from './label-keywords.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
 
@@ -50,7 +51,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
     if (isScalar(spec) && spec.references)
       notes.push(`Id of a ${spec.references} of the same tenant${spec.within ? `, whose ${spec.within} is this record's` : ''}.`);
     const text = notes.filter(Boolean).join(' ');
-    return text ? { ...schema, description: text } : schema;
+    return { ...schema, ...(text && { description: text }), ...fieldLabels(resource, name, spec) };
   };
 
   const shown = fields.filter(([, spec]) => !(isScalar(spec) && spec.writeOnly));
@@ -73,7 +74,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
   const names = schemaNames(resource);
   const recordDoc = docs.message(message);
   return {
-    [names.record]: { type: 'object', description: recordDoc, properties: read, required: shown.map(([name]) => name) },
+    [names.record]: { type: 'object', description: recordDoc, ...recordLabels(resource), properties: read, required: shown.map(([name]) => name) },
     [names.create]: {
       type: 'object',
       description: `A new ${resource.path}; crProcessId names its tenant. Read-only fields sent are ignored.`,

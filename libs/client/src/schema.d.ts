@@ -4110,67 +4110,105 @@ export interface components {
         /** @description Account record. */
         Account: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * Account number
+             * @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             accountNo: string;
-            /** @description Display name. */
+            /**
+             * Account name
+             * @description Display name.
+             */
             accountName: string;
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
         };
         /** @description A new account; crProcessId names its tenant. Read-only fields sent are ignored. */
         AccountCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * Account number
+             * @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             accountNo: string;
-            /** @description Display name. */
+            /**
+             * Account name
+             * @description Display name.
+             */
             accountName: string;
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
         };
         /** @description The fields of the account to change (the others keep their value) and the version read. */
@@ -4181,22 +4219,36 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * Account number
+             * @description Key in path; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             accountNo?: string;
-            /** @description Display name. */
+            /**
+             * Account name
+             * @description Display name.
+             */
             accountName?: string;
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
         };
         AccountPageRequest: {
@@ -4329,52 +4381,75 @@ export interface components {
         /** @description UserInfo record. */
         UserInfo: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User code
+             * @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode: string;
-            /** @description Display name. */
+            /**
+             * Full name
+             * @description Display name.
+             */
             userDescription: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
             /**
+             * Language
              * @description en or tr.
              * @default en
              * @enum {string|null}
              */
             languageCode: "en" | "tr" | null;
             /**
+             * Super user
              * @description Bypasses role checks; only a super user may set it.
              * @default false
              */
@@ -4383,30 +4458,46 @@ export interface components {
         /** @description A new user-info; crProcessId names its tenant. Read-only fields sent are ignored. */
         UserInfoCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User code
+             * @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode: string;
-            /** @description Display name. */
+            /**
+             * Full name
+             * @description Display name.
+             */
             userDescription: string;
-            /** @description Write-only: at least 8 characters, stored as a bcrypt hash. At most 72 bytes of UTF-8. */
+            /**
+             * Password
+             * @description Write-only: at least 8 characters, stored as a bcrypt hash. At most 72 bytes of UTF-8.
+             */
             password: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
             /**
+             * Language
              * @description en or tr.
              * @default en
              * @enum {string|null}
              */
             languageCode?: "en" | "tr" | null;
             /**
+             * Super user
              * @description Bypasses role checks; only a super user may set it.
              * @default false
              */
@@ -4420,30 +4511,46 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User code
+             * @description Login name; globally unique. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode?: string;
-            /** @description Display name. */
+            /**
+             * Full name
+             * @description Display name.
+             */
             userDescription?: string;
-            /** @description Write-only: at least 8 characters, stored as a bcrypt hash. At most 72 bytes of UTF-8. */
+            /**
+             * Password
+             * @description Write-only: at least 8 characters, stored as a bcrypt hash. At most 72 bytes of UTF-8.
+             */
             password?: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
             /**
+             * Language
              * @description en or tr.
              * @default en
              * @enum {string|null}
              */
             languageCode?: "en" | "tr" | null;
             /**
+             * Super user
              * @description Bypasses role checks; only a super user may set it.
              * @default false
              */
@@ -4581,44 +4688,65 @@ export interface components {
         /** @description UserProcess record. */
         UserProcess: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description The user-info. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User
+             * @description The user-info. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode: string;
-            /** @description Taken from the user-info when omitted. */
+            /**
+             * User name
+             * @description Taken from the user-info when omitted.
+             */
             userDescription: string | null;
-            /** @description Accounts of the user, ordered by accountNo (on write only accountNo is read). */
+            /**
+             * Accounts
+             * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
+             */
             userProcessSelects: {
                 /** @description The account. */
                 accountNo?: string | null;
@@ -4634,20 +4762,31 @@ export interface components {
         /** @description A new user-process; crProcessId names its tenant. Read-only fields sent are ignored. */
         UserProcessCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The user-info. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User
+             * @description The user-info. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode: string;
-            /** @description Taken from the user-info when omitted. */
+            /**
+             * User name
+             * @description Taken from the user-info when omitted.
+             */
             userDescription?: string | null;
-            /** @description Accounts of the user, ordered by accountNo (on write only accountNo is read). */
+            /**
+             * Accounts
+             * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
+             */
             userProcessSelects: {
                 accountNo: string;
             }[];
@@ -4660,20 +4799,31 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The user-info. Set on create; a different value on update is 400. Unique across tenants. */
+            /**
+             * User
+             * @description The user-info. Set on create; a different value on update is 400. Unique across tenants.
+             */
             userCode?: string;
-            /** @description Taken from the user-info when omitted. */
+            /**
+             * User name
+             * @description Taken from the user-info when omitted.
+             */
             userDescription?: string | null;
-            /** @description Accounts of the user, ordered by accountNo (on write only accountNo is read). */
+            /**
+             * Accounts
+             * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
+             */
             userProcessSelects?: {
                 accountNo: string;
             }[];
@@ -4806,59 +4956,85 @@ export interface components {
         /** @description Group record. */
         Group: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Group name
+             * @description Unique per tenant. Unique within the tenant.
+             */
             groupName: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description: string | null;
         };
         /** @description A new group; crProcessId names its tenant. Read-only fields sent are ignored. */
         GroupCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Group name
+             * @description Unique per tenant. Unique within the tenant.
+             */
             groupName: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         /** @description The fields of the group to change (the others keep their value) and the version read. */
@@ -4869,18 +5045,26 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Group name
+             * @description Unique per tenant. Unique within the tenant.
+             */
             groupName?: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         GroupPageRequest: {
@@ -5011,65 +5195,87 @@ export interface components {
         /** @description GroupMember record. */
         GroupMember: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId: number;
-            /** @description The user-info; unique within the group. */
+            /**
+             * User
+             * @description The user-info; unique within the group.
+             */
             userCode: string;
         };
         /** @description A new group-member; crProcessId names its tenant. Read-only fields sent are ignored. */
         GroupMemberCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId: number;
-            /** @description The user-info; unique within the group. */
+            /**
+             * User
+             * @description The user-info; unique within the group.
+             */
             userCode: string;
         };
         /** @description The fields of the group-member to change (the others keep their value) and the version read. */
@@ -5080,21 +5286,27 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId?: number;
-            /** @description The user-info; unique within the group. */
+            /**
+             * User
+             * @description The user-info; unique within the group.
+             */
             userCode?: string;
         };
         GroupMemberPageRequest: {
@@ -5236,63 +5448,95 @@ export interface components {
         /** @description RoleType record. */
         RoleType: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description The role, such as branch:read; unique per tenant. Unique within the tenant. */
+            /**
+             * Role code
+             * @description The role, such as branch:read; unique per tenant. Unique within the tenant.
+             */
             roleCode: string;
-            /** @description Display name. */
+            /**
+             * Role name
+             * @description Display name.
+             */
             roleName: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description: string | null;
         };
         /** @description A new role-type; crProcessId names its tenant. Read-only fields sent are ignored. */
         RoleTypeCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The role, such as branch:read; unique per tenant. Unique within the tenant. */
+            /**
+             * Role code
+             * @description The role, such as branch:read; unique per tenant. Unique within the tenant.
+             */
             roleCode: string;
-            /** @description Display name. */
+            /**
+             * Role name
+             * @description Display name.
+             */
             roleName: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         /** @description The fields of the role-type to change (the others keep their value) and the version read. */
@@ -5303,20 +5547,31 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The role, such as branch:read; unique per tenant. Unique within the tenant. */
+            /**
+             * Role code
+             * @description The role, such as branch:read; unique per tenant. Unique within the tenant.
+             */
             roleCode?: string;
-            /** @description Display name. */
+            /**
+             * Role name
+             * @description Display name.
+             */
             roleName?: string;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         RoleTypePageRequest: {
@@ -5448,45 +5703,59 @@ export interface components {
         /** @description GroupRole record. */
         GroupRole: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId: number;
             /**
+             * Role
              * Format: int64
              * @description The role-type (same tenant); unique within the group. Id of a role-type of the same tenant.
              */
@@ -5495,21 +5764,25 @@ export interface components {
         /** @description A new group-role; crProcessId names its tenant. Read-only fields sent are ignored. */
         GroupRoleCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId: number;
             /**
+             * Role
              * Format: int64
              * @description The role-type (same tenant); unique within the group. Id of a role-type of the same tenant.
              */
@@ -5523,21 +5796,25 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Group
              * Format: int64
              * @description The group (same tenant). Id of a group of the same tenant.
              */
             groupId?: number;
             /**
+             * Role
              * Format: int64
              * @description The role-type (same tenant); unique within the group. Id of a role-type of the same tenant.
              */
@@ -5693,99 +5970,133 @@ export interface components {
         /** @description License record. */
         License: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Licence key, unique across the platform. Unique across tenants. */
+            /**
+             * Licence key
+             * @description Licence key, unique across the platform. Unique across tenants.
+             */
             licenseKey: string;
             /**
+             * Licence type
              * @description TRIAL, STANDARD or ENTERPRISE.
              * @enum {string}
              */
             licenseType: "TRIAL" | "STANDARD" | "ENTERPRISE";
             /**
+             * Seats
              * Format: int32
              * @description Seats: users the licence allows.
              */
             maxUsers: number;
             /**
+             * Valid from
              * Format: date
              * @description First valid day, YYYY-MM-DD.
              */
             validFrom: string;
             /**
+             * Valid until
              * Format: date
              * @description Last valid day, YYYY-MM-DD; not before valid_from.
              */
             validUntil: string;
-            /** @description The account (tenant) that holds it. */
+            /**
+             * Account
+             * @description The account (tenant) that holds it.
+             */
             accountNo: string | null;
         };
         /** @description A new license; crProcessId names its tenant. Read-only fields sent are ignored. */
         LicenseCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Licence key, unique across the platform. Unique across tenants. */
+            /**
+             * Licence key
+             * @description Licence key, unique across the platform. Unique across tenants.
+             */
             licenseKey: string;
             /**
+             * Licence type
              * @description TRIAL, STANDARD or ENTERPRISE.
              * @enum {string}
              */
             licenseType: "TRIAL" | "STANDARD" | "ENTERPRISE";
             /**
+             * Seats
              * Format: int32
              * @description Seats: users the licence allows.
              */
             maxUsers: number;
             /**
+             * Valid from
              * Format: date
              * @description First valid day, YYYY-MM-DD.
              */
             validFrom: string;
             /**
+             * Valid until
              * Format: date
              * @description Last valid day, YYYY-MM-DD; not before valid_from.
              */
             validUntil: string;
-            /** @description The account (tenant) that holds it. */
+            /**
+             * Account
+             * @description The account (tenant) that holds it.
+             */
             accountNo?: string | null;
         };
         /** @description The fields of the license to change (the others keep their value) and the version read. */
@@ -5796,38 +6107,50 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Licence key, unique across the platform. Unique across tenants. */
+            /**
+             * Licence key
+             * @description Licence key, unique across the platform. Unique across tenants.
+             */
             licenseKey?: string;
             /**
+             * Licence type
              * @description TRIAL, STANDARD or ENTERPRISE.
              * @enum {string}
              */
             licenseType?: "TRIAL" | "STANDARD" | "ENTERPRISE";
             /**
+             * Seats
              * Format: int32
              * @description Seats: users the licence allows.
              */
             maxUsers?: number;
             /**
+             * Valid from
              * Format: date
              * @description First valid day, YYYY-MM-DD.
              */
             validFrom?: string;
             /**
+             * Valid until
              * Format: date
              * @description Last valid day, YYYY-MM-DD; not before valid_from.
              */
             validUntil?: string;
-            /** @description The account (tenant) that holds it. */
+            /**
+             * Account
+             * @description The account (tenant) that holds it.
+             */
             accountNo?: string | null;
         };
         LicensePageRequest: {
@@ -5996,54 +6319,75 @@ export interface components {
         /** @description LicenseHistory record. */
         LicenseHistory: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Licence
              * Format: int64
              * @description The licence changed (kept after the licence is deleted).
              */
             licenseId: number;
             /**
+             * Action
              * @description CREATE, UPDATE or DELETE.
              * @enum {string}
              */
             action: "CREATE" | "UPDATE" | "DELETE";
-            /** @description The licence as JSON, as it was after the change (before, for DELETE). */
+            /**
+             * Licence after the change
+             * @description The licence as JSON, as it was after the change (before, for DELETE).
+             */
             snapshot: string;
-            /** @description userCode of who changed it. */
+            /**
+             * Changed by
+             * @description userCode of who changed it.
+             */
             changedBy: string;
             /**
+             * Changed
              * Format: date-time
              * @description ISO 8601 UTC.
              */
@@ -6052,30 +6396,41 @@ export interface components {
         /** @description A new license-history; crProcessId names its tenant. Read-only fields sent are ignored. */
         LicenseHistoryCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Licence
              * Format: int64
              * @description The licence changed (kept after the licence is deleted).
              */
             licenseId: number;
             /**
+             * Action
              * @description CREATE, UPDATE or DELETE.
              * @enum {string}
              */
             action: "CREATE" | "UPDATE" | "DELETE";
-            /** @description The licence as JSON, as it was after the change (before, for DELETE). */
+            /**
+             * Licence after the change
+             * @description The licence as JSON, as it was after the change (before, for DELETE).
+             */
             snapshot: string;
-            /** @description userCode of who changed it. */
+            /**
+             * Changed by
+             * @description userCode of who changed it.
+             */
             changedBy: string;
             /**
+             * Changed
              * Format: date-time
              * @description ISO 8601 UTC.
              */
@@ -6089,30 +6444,41 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Licence
              * Format: int64
              * @description The licence changed (kept after the licence is deleted).
              */
             licenseId?: number;
             /**
+             * Action
              * @description CREATE, UPDATE or DELETE.
              * @enum {string}
              */
             action?: "CREATE" | "UPDATE" | "DELETE";
-            /** @description The licence as JSON, as it was after the change (before, for DELETE). */
+            /**
+             * Licence after the change
+             * @description The licence as JSON, as it was after the change (before, for DELETE).
+             */
             snapshot?: string;
-            /** @description userCode of who changed it. */
+            /**
+             * Changed by
+             * @description userCode of who changed it.
+             */
             changedBy?: string;
             /**
+             * Changed
              * Format: date-time
              * @description ISO 8601 UTC.
              */
@@ -6272,59 +6638,85 @@ export interface components {
         /** @description Country record. */
         Country: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Country code
+             * @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant.
+             */
             code: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
         };
         /** @description A new country; crProcessId names its tenant. Read-only fields sent are ignored. */
         CountryCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Country code
+             * @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant.
+             */
             code: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
         };
         /** @description The fields of the country to change (the others keep their value) and the version read. */
@@ -6335,18 +6727,26 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Country code
+             * @description ISO 3166-1 alpha-2 code, unique within the tenant. Unique within the tenant.
+             */
             code?: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name?: string;
         };
         CountryPageRequest: {
@@ -6477,69 +6877,97 @@ export interface components {
         /** @description City record. */
         City: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Country
              * Format: int64
              * @description The country (same tenant). Id of a country of the same tenant.
              */
             countryId: number;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
-            /** @description Code, e.g. a plate or postal prefix. */
+            /**
+             * City code
+             * @description Code, e.g. a plate or postal prefix.
+             */
             code: string | null;
         };
         /** @description A new city; crProcessId names its tenant. Read-only fields sent are ignored. */
         CityCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Country
              * Format: int64
              * @description The country (same tenant). Id of a country of the same tenant.
              */
             countryId: number;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
-            /** @description Code, e.g. a plate or postal prefix. */
+            /**
+             * City code
+             * @description Code, e.g. a plate or postal prefix.
+             */
             code?: string | null;
         };
         /** @description The fields of the city to change (the others keep their value) and the version read. */
@@ -6550,23 +6978,32 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Country
              * Format: int64
              * @description The country (same tenant). Id of a country of the same tenant.
              */
             countryId?: number;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name?: string;
-            /** @description Code, e.g. a plate or postal prefix. */
+            /**
+             * City code
+             * @description Code, e.g. a plate or postal prefix.
+             */
             code?: string | null;
         };
         CityPageRequest: {
@@ -6709,46 +7146,68 @@ export interface components {
         /** @description Currency record. */
         Currency: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description ISO 4217 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Currency code
+             * @description ISO 4217 code, unique within the tenant. Unique within the tenant.
+             */
             code: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
-            /** @description Symbol. */
+            /**
+             * Symbol
+             * @description Symbol.
+             */
             symbol: string | null;
             /**
+             * Decimal places
              * Format: int32
              * @description Digits after the decimal point (default 2).
              * @default 2
@@ -6758,22 +7217,34 @@ export interface components {
         /** @description A new currency; crProcessId names its tenant. Read-only fields sent are ignored. */
         CurrencyCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description ISO 4217 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Currency code
+             * @description ISO 4217 code, unique within the tenant. Unique within the tenant.
+             */
             code: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name: string;
-            /** @description Symbol. */
+            /**
+             * Symbol
+             * @description Symbol.
+             */
             symbol?: string | null;
             /**
+             * Decimal places
              * Format: int32
              * @description Digits after the decimal point (default 2).
              * @default 2
@@ -6788,22 +7259,34 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description ISO 4217 code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Currency code
+             * @description ISO 4217 code, unique within the tenant. Unique within the tenant.
+             */
             code?: string;
-            /** @description Name. */
+            /**
+             * Name
+             * @description Name.
+             */
             name?: string;
-            /** @description Symbol. */
+            /**
+             * Symbol
+             * @description Symbol.
+             */
             symbol?: string | null;
             /**
+             * Decimal places
              * Format: int32
              * @description Digits after the decimal point (default 2).
              * @default 2
@@ -6951,71 +7434,115 @@ export interface components {
         /** @description CorporationContact record. */
         CorporationContact: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Full name. */
+            /**
+             * Full name
+             * @description Full name.
+             */
             fullName: string;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone: string | null;
-            /** @description Department. */
+            /**
+             * Department
+             * @description Department.
+             */
             department: string | null;
         };
         /** @description A new corporation-contact; crProcessId names its tenant. Read-only fields sent are ignored. */
         CorporationContactCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Full name. */
+            /**
+             * Full name
+             * @description Full name.
+             */
             fullName: string;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description Department. */
+            /**
+             * Department
+             * @description Department.
+             */
             department?: string | null;
         };
         /** @description The fields of the corporation-contact to change (the others keep their value) and the version read. */
@@ -7026,24 +7553,41 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Full name. */
+            /**
+             * Full name
+             * @description Full name.
+             */
             fullName?: string;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description Department. */
+            /**
+             * Department
+             * @description Department.
+             */
             department?: string | null;
         };
         CorporationContactPageRequest: {
@@ -7177,74 +7721,116 @@ export interface components {
         /** @description WebhookSubscription record. */
         WebhookSubscription: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            /**
+             * Endpoint URL
+             * @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters.
+             */
             url: string;
-            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            /**
+             * Event types
+             * @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event.
+             */
             eventTypes: string[];
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description: string | null;
             /**
+             * Disabled
              * Format: date-time
              * @description Set when the endpoint kept failing and the subscription was disabled; cleared by setting status true again.
              */
             readonly disabledAt: string | null;
-            /** @description Why the subscription was disabled. */
+            /**
+             * Why disabled
+             * @description Why the subscription was disabled.
+             */
             readonly disabledReason: string | null;
-            /** @description The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only. */
+            /**
+             * Signing secret
+             * @description The signing secret, `whsec_` + base64 of 24 random bytes: answered on create and rotate only.
+             */
             readonly secret: string | null;
-            /** @description userCode of the user whose read roles decide what the endpoint receives: the creator, or the last user to update it; read-only. */
+            /**
+             * Owner
+             * @description userCode of the user whose read roles decide what the endpoint receives: the creator, or the last user to update it; read-only.
+             */
             readonly owner: string | null;
         };
         /** @description A new webhook-subscription; crProcessId names its tenant. Read-only fields sent are ignored. */
         WebhookSubscriptionCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            /**
+             * Endpoint URL
+             * @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters.
+             */
             url: string;
-            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            /**
+             * Event types
+             * @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event.
+             */
             eventTypes: string[];
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         /** @description The fields of the webhook-subscription to change (the others keep their value) and the version read. */
@@ -7255,20 +7841,31 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters. */
+            /**
+             * Endpoint URL
+             * @description The endpoint: an absolute http(s) URL without credentials, at most 2000 characters.
+             */
             url?: string;
-            /** @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event. */
+            /**
+             * Event types
+             * @description Event type patterns: `<entity>.<what>`, `<entity>.*`, or `*` alone for every event.
+             */
             eventTypes?: string[];
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         WebhookSubscriptionPageRequest: {
@@ -7413,89 +8010,127 @@ export interface components {
         /** @description WebhookDelivery record. */
         WebhookDelivery: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Webhook
              * Format: int64
              * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
              */
             subscriptionId: number;
-            /** @description The event's UUID: the webhook-id header of every attempt. */
+            /**
+             * Event ID
+             * @description The event's UUID: the webhook-id header of every attempt.
+             */
             eventId: string;
-            /** @description The event's type (`branch.updated`). */
+            /**
+             * Event type
+             * @description The event's type (`branch.updated`).
+             */
             eventType: string;
-            /** @description The resource path of the record. */
+            /**
+             * Record type
+             * @description The resource path of the record.
+             */
             entity: string;
-            /** @description The record's key, as text. */
+            /**
+             * Record key
+             * @description The record's key, as text.
+             */
             entityKey: string;
             /**
+             * Delivery status
              * @description PENDING, DELIVERED or FAILED.
              * @default PENDING
              * @enum {string}
              */
             deliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
             /**
+             * Attempts
              * Format: int32
              * @description Attempts made.
              * @default 0
              */
             attempts: number;
             /**
+             * Last attempt
              * Format: date-time
              * @description ISO 8601 UTC of the last attempt.
              */
             lastAttemptAt: string | null;
             /**
+             * Next attempt
              * Format: date-time
              * @description ISO 8601 UTC of the next attempt, while PENDING.
              */
             nextAttemptAt: string | null;
             /**
+             * Last HTTP status
              * Format: int32
              * @description HTTP status of the last attempt (absent when none came).
              */
             lastStatusCode: number | null;
             /**
+             * Last response time (ms)
              * Format: int32
              * @description Milliseconds the last attempt took.
              */
             lastLatencyMs: number | null;
-            /** @description Why the last attempt failed. */
+            /**
+             * Last error
+             * @description Why the last attempt failed.
+             */
             lastError: string | null;
-            /** @description At most 1 KiB of the last answer's body, as text. */
+            /**
+             * Response excerpt
+             * @description At most 1 KiB of the last answer's body, as text.
+             */
             responseExcerpt: string | null;
             /**
+             * Delivered
              * Format: date-time
              * @description ISO 8601 UTC of the successful attempt.
              */
@@ -7504,65 +8139,93 @@ export interface components {
         /** @description A new webhook-delivery; crProcessId names its tenant. Read-only fields sent are ignored. */
         WebhookDeliveryCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Webhook
              * Format: int64
              * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
              */
             subscriptionId: number;
-            /** @description The event's UUID: the webhook-id header of every attempt. */
+            /**
+             * Event ID
+             * @description The event's UUID: the webhook-id header of every attempt.
+             */
             eventId: string;
-            /** @description The event's type (`branch.updated`). */
+            /**
+             * Event type
+             * @description The event's type (`branch.updated`).
+             */
             eventType: string;
-            /** @description The resource path of the record. */
+            /**
+             * Record type
+             * @description The resource path of the record.
+             */
             entity: string;
-            /** @description The record's key, as text. */
+            /**
+             * Record key
+             * @description The record's key, as text.
+             */
             entityKey: string;
             /**
+             * Delivery status
              * @description PENDING, DELIVERED or FAILED.
              * @default PENDING
              * @enum {string}
              */
             deliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
             /**
+             * Attempts
              * Format: int32
              * @description Attempts made.
              * @default 0
              */
             attempts: number;
             /**
+             * Last attempt
              * Format: date-time
              * @description ISO 8601 UTC of the last attempt.
              */
             lastAttemptAt?: string | null;
             /**
+             * Next attempt
              * Format: date-time
              * @description ISO 8601 UTC of the next attempt, while PENDING.
              */
             nextAttemptAt?: string | null;
             /**
+             * Last HTTP status
              * Format: int32
              * @description HTTP status of the last attempt (absent when none came).
              */
             lastStatusCode?: number | null;
             /**
+             * Last response time (ms)
              * Format: int32
              * @description Milliseconds the last attempt took.
              */
             lastLatencyMs?: number | null;
-            /** @description Why the last attempt failed. */
+            /**
+             * Last error
+             * @description Why the last attempt failed.
+             */
             lastError?: string | null;
-            /** @description At most 1 KiB of the last answer's body, as text. */
+            /**
+             * Response excerpt
+             * @description At most 1 KiB of the last answer's body, as text.
+             */
             responseExcerpt?: string | null;
             /**
+             * Delivered
              * Format: date-time
              * @description ISO 8601 UTC of the successful attempt.
              */
@@ -7576,65 +8239,93 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Webhook
              * Format: int64
              * @description The subscription it goes to. Id of a webhook-subscription of the same tenant.
              */
             subscriptionId?: number;
-            /** @description The event's UUID: the webhook-id header of every attempt. */
+            /**
+             * Event ID
+             * @description The event's UUID: the webhook-id header of every attempt.
+             */
             eventId?: string;
-            /** @description The event's type (`branch.updated`). */
+            /**
+             * Event type
+             * @description The event's type (`branch.updated`).
+             */
             eventType?: string;
-            /** @description The resource path of the record. */
+            /**
+             * Record type
+             * @description The resource path of the record.
+             */
             entity?: string;
-            /** @description The record's key, as text. */
+            /**
+             * Record key
+             * @description The record's key, as text.
+             */
             entityKey?: string;
             /**
+             * Delivery status
              * @description PENDING, DELIVERED or FAILED.
              * @default PENDING
              * @enum {string}
              */
             deliveryStatus?: "PENDING" | "DELIVERED" | "FAILED";
             /**
+             * Attempts
              * Format: int32
              * @description Attempts made.
              * @default 0
              */
             attempts?: number;
             /**
+             * Last attempt
              * Format: date-time
              * @description ISO 8601 UTC of the last attempt.
              */
             lastAttemptAt?: string | null;
             /**
+             * Next attempt
              * Format: date-time
              * @description ISO 8601 UTC of the next attempt, while PENDING.
              */
             nextAttemptAt?: string | null;
             /**
+             * Last HTTP status
              * Format: int32
              * @description HTTP status of the last attempt (absent when none came).
              */
             lastStatusCode?: number | null;
             /**
+             * Last response time (ms)
              * Format: int32
              * @description Milliseconds the last attempt took.
              */
             lastLatencyMs?: number | null;
-            /** @description Why the last attempt failed. */
+            /**
+             * Last error
+             * @description Why the last attempt failed.
+             */
             lastError?: string | null;
-            /** @description At most 1 KiB of the last answer's body, as text. */
+            /**
+             * Response excerpt
+             * @description At most 1 KiB of the last answer's body, as text.
+             */
             responseExcerpt?: string | null;
             /**
+             * Delivered
              * Format: date-time
              * @description ISO 8601 UTC of the successful attempt.
              */
@@ -7858,105 +8549,161 @@ export interface components {
         /** @description BusinessPartner record. */
         BusinessPartner: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Partner code
+             * @description Unique per tenant. Unique within the tenant.
+             */
             partnerCode: string;
-            /** @description Display name. */
+            /**
+             * Partner name
+             * @description Display name.
+             */
             partnerName: string;
             /**
+             * Partner type
              * @description CUSTOMER, SUPPLIER or BOTH.
              * @enum {string}
              */
             partnerType: "CUSTOMER" | "SUPPLIER" | "BOTH";
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone: string | null;
             /**
+             * Country
              * Format: int64
              * @description Country (core). Id of a country of the same tenant.
              */
             countryId: number | null;
             /**
+             * City
              * Format: int64
              * @description City (core). Id of a city of the same tenant, whose countryId is this record's.
              */
             cityId: number | null;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address: string | null;
         };
         /** @description A new business-partner; crProcessId names its tenant. Read-only fields sent are ignored. */
         BusinessPartnerCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Partner code
+             * @description Unique per tenant. Unique within the tenant.
+             */
             partnerCode: string;
-            /** @description Display name. */
+            /**
+             * Partner name
+             * @description Display name.
+             */
             partnerName: string;
             /**
+             * Partner type
              * @description CUSTOMER, SUPPLIER or BOTH.
              * @enum {string}
              */
             partnerType: "CUSTOMER" | "SUPPLIER" | "BOTH";
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
             /**
+             * Country
              * Format: int64
              * @description Country (core). Id of a country of the same tenant.
              */
             countryId?: number | null;
             /**
+             * City
              * Format: int64
              * @description City (core). Id of a city of the same tenant, whose countryId is this record's.
              */
             cityId?: number | null;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address?: string | null;
         };
         /** @description The fields of the business-partner to change (the others keep their value) and the version read. */
@@ -7967,41 +8714,64 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Unique per tenant. Unique within the tenant. */
+            /**
+             * Partner code
+             * @description Unique per tenant. Unique within the tenant.
+             */
             partnerCode?: string;
-            /** @description Display name. */
+            /**
+             * Partner name
+             * @description Display name.
+             */
             partnerName?: string;
             /**
+             * Partner type
              * @description CUSTOMER, SUPPLIER or BOTH.
              * @enum {string}
              */
             partnerType?: "CUSTOMER" | "SUPPLIER" | "BOTH";
-            /** @description Tax number. */
+            /**
+             * Tax number
+             * @description Tax number.
+             */
             taxNumber?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
             /**
+             * Country
              * Format: int64
              * @description Country (core). Id of a country of the same tenant.
              */
             countryId?: number | null;
             /**
+             * City
              * Format: int64
              * @description City (core). Id of a city of the same tenant, whose countryId is this record's.
              */
             cityId?: number | null;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address?: string | null;
         };
         BusinessPartnerPageRequest: {
@@ -8162,81 +8932,127 @@ export interface components {
         /** @description Branch record. */
         Branch: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
-            /** @description Display name. */
+            /**
+             * Branch name
+             * @description Display name.
+             */
             branchName: string;
-            /** @description Unique within the partner. */
+            /**
+             * Branch code
+             * @description Unique within the partner.
+             */
             branchCode: string;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
         };
         /** @description A new branch; crProcessId names its tenant. Read-only fields sent are ignored. */
         BranchCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
-            /** @description Display name. */
+            /**
+             * Branch name
+             * @description Display name.
+             */
             branchName: string;
-            /** @description Unique within the partner. */
+            /**
+             * Branch code
+             * @description Unique within the partner.
+             */
             branchCode: string;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
         };
         /** @description The fields of the branch to change (the others keep their value) and the version read. */
@@ -8247,29 +9063,47 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId?: number;
-            /** @description Display name. */
+            /**
+             * Branch name
+             * @description Display name.
+             */
             branchName?: string;
-            /** @description Unique within the partner. */
+            /**
+             * Branch code
+             * @description Unique within the partner.
+             */
             branchCode?: string;
-            /** @description Postal address. */
+            /**
+             * Address
+             * @description Postal address.
+             */
             address?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
         };
         BranchPageRequest: {
@@ -8415,91 +9249,139 @@ export interface components {
         /** @description Contact record. */
         Contact: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
             /**
+             * Branch
              * Format: int64
              * @description A branch of that partner, when the contact works at one. Id of a branch of the same tenant, whose businessPartnerId is this record's.
              */
             branchId: number | null;
-            /** @description First name. */
+            /**
+             * First name
+             * @description First name.
+             */
             firstName: string;
-            /** @description Last name. */
+            /**
+             * Last name
+             * @description Last name.
+             */
             lastName: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone: string | null;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title: string | null;
         };
         /** @description A new contact; crProcessId names its tenant. Read-only fields sent are ignored. */
         ContactCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
             /**
+             * Branch
              * Format: int64
              * @description A branch of that partner, when the contact works at one. Id of a branch of the same tenant, whose businessPartnerId is this record's.
              */
             branchId?: number | null;
-            /** @description First name. */
+            /**
+             * First name
+             * @description First name.
+             */
             firstName: string;
-            /** @description Last name. */
+            /**
+             * Last name
+             * @description Last name.
+             */
             lastName: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title?: string | null;
         };
         /** @description The fields of the contact to change (the others keep their value) and the version read. */
@@ -8510,34 +9392,53 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId?: number;
             /**
+             * Branch
              * Format: int64
              * @description A branch of that partner, when the contact works at one. Id of a branch of the same tenant, whose businessPartnerId is this record's.
              */
             branchId?: number | null;
-            /** @description First name. */
+            /**
+             * First name
+             * @description First name.
+             */
             firstName?: string;
-            /** @description Last name. */
+            /**
+             * Last name
+             * @description Last name.
+             */
             lastName?: string;
-            /** @description E-mail address. */
+            /**
+             * E-mail
+             * @description E-mail address.
+             */
             email?: string | null;
-            /** @description Phone number. */
+            /**
+             * Phone
+             * @description Phone number.
+             */
             phone?: string | null;
-            /** @description Job title. */
+            /**
+             * Job title
+             * @description Job title.
+             */
             title?: string | null;
         };
         ContactPageRequest: {
@@ -8695,75 +9596,125 @@ export interface components {
         /** @description Product record. */
         Product: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Product code
+             * @description Code, unique within the tenant. Unique within the tenant.
+             */
             productCode: string;
-            /** @description Name. */
+            /**
+             * Product name
+             * @description Name.
+             */
             productName: string;
-            /** @description Unit of measure. */
+            /**
+             * Unit
+             * @description Unit of measure.
+             */
             unit: string | null;
-            /** @description List price, a decimal string with up to 4 decimals. */
+            /**
+             * Unit price
+             * @description List price, a decimal string with up to 4 decimals.
+             */
             unitPrice: string;
-            /** @description ISO 4217 code of the price. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the price.
+             */
             currencyCode: string;
-            /** @description VAT rate in percent, a decimal string. */
+            /**
+             * VAT rate (%)
+             * @description VAT rate in percent, a decimal string.
+             */
             vatRate: string | null;
         };
         /** @description A new product; crProcessId names its tenant. Read-only fields sent are ignored. */
         ProductCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Product code
+             * @description Code, unique within the tenant. Unique within the tenant.
+             */
             productCode: string;
-            /** @description Name. */
+            /**
+             * Product name
+             * @description Name.
+             */
             productName: string;
-            /** @description Unit of measure. */
+            /**
+             * Unit
+             * @description Unit of measure.
+             */
             unit?: string | null;
-            /** @description List price, a decimal string with up to 4 decimals. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Unit price
+             * @description List price, a decimal string with up to 4 decimals. A decimal string (up to 4 decimals) or a JSON number.
+             */
             unitPrice: string | number;
-            /** @description ISO 4217 code of the price. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the price.
+             */
             currencyCode: string;
-            /** @description VAT rate in percent, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * VAT rate (%)
+             * @description VAT rate in percent, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             vatRate?: string | number | null;
         };
         /** @description The fields of the product to change (the others keep their value) and the version read. */
@@ -8774,26 +9725,46 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Code, unique within the tenant. Unique within the tenant. */
+            /**
+             * Product code
+             * @description Code, unique within the tenant. Unique within the tenant.
+             */
             productCode?: string;
-            /** @description Name. */
+            /**
+             * Product name
+             * @description Name.
+             */
             productName?: string;
-            /** @description Unit of measure. */
+            /**
+             * Unit
+             * @description Unit of measure.
+             */
             unit?: string | null;
-            /** @description List price, a decimal string with up to 4 decimals. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Unit price
+             * @description List price, a decimal string with up to 4 decimals. A decimal string (up to 4 decimals) or a JSON number.
+             */
             unitPrice?: string | number;
-            /** @description ISO 4217 code of the price. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the price.
+             */
             currencyCode?: string;
-            /** @description VAT rate in percent, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * VAT rate (%)
+             * @description VAT rate in percent, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             vatRate?: string | number | null;
         };
         ProductPageRequest: {
@@ -8938,107 +9909,153 @@ export interface components {
         /** @description Contract record. */
         Contract: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Number, unique within the tenant. Unique within the tenant. */
+            /**
+             * Contract number
+             * @description Number, unique within the tenant. Unique within the tenant.
+             */
             contractNo: string;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
             /**
+             * Start date
              * Format: date
              * @description First day, YYYY-MM-DD.
              */
             startDate: string;
             /**
+             * End date
              * Format: date
              * @description Last day, YYYY-MM-DD; not before start_date.
              */
             endDate: string | null;
-            /** @description ISO 4217 code of its amounts. */
+            /**
+             * Currency
+             * @description ISO 4217 code of its amounts.
+             */
             currencyCode: string;
             /**
+             * Billing period
              * @description ONE_TIME, MONTHLY, QUARTERLY or YEARLY.
              * @enum {string}
              */
             billingPeriod: "ONE_TIME" | "MONTHLY" | "QUARTERLY" | "YEARLY";
-            /** @description Total, a decimal string. */
+            /**
+             * Total amount
+             * @description Total, a decimal string.
+             */
             totalAmount: string | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description: string | null;
         };
         /** @description A new contract; crProcessId names its tenant. Read-only fields sent are ignored. */
         ContractCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Number, unique within the tenant. Unique within the tenant. */
+            /**
+             * Contract number
+             * @description Number, unique within the tenant. Unique within the tenant.
+             */
             contractNo: string;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId: number;
             /**
+             * Start date
              * Format: date
              * @description First day, YYYY-MM-DD.
              */
             startDate: string;
             /**
+             * End date
              * Format: date
              * @description Last day, YYYY-MM-DD; not before start_date.
              */
             endDate?: string | null;
-            /** @description ISO 4217 code of its amounts. */
+            /**
+             * Currency
+             * @description ISO 4217 code of its amounts.
+             */
             currencyCode: string;
             /**
+             * Billing period
              * @description ONE_TIME, MONTHLY, QUARTERLY or YEARLY.
              * @enum {string}
              */
             billingPeriod: "ONE_TIME" | "MONTHLY" | "QUARTERLY" | "YEARLY";
-            /** @description Total, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Total amount
+             * @description Total, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             totalAmount?: string | number | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
         };
         /** @description The fields of the contract to change (the others keep their value) and the version read. */
@@ -9049,42 +10066,60 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Number, unique within the tenant. Unique within the tenant. */
+            /**
+             * Contract number
+             * @description Number, unique within the tenant. Unique within the tenant.
+             */
             contractNo?: string;
             /**
+             * Business partner
              * Format: int64
              * @description The business partner (same tenant). Id of a business-partner of the same tenant.
              */
             businessPartnerId?: number;
             /**
+             * Start date
              * Format: date
              * @description First day, YYYY-MM-DD.
              */
             startDate?: string;
             /**
+             * End date
              * Format: date
              * @description Last day, YYYY-MM-DD; not before start_date.
              */
             endDate?: string | null;
-            /** @description ISO 4217 code of its amounts. */
+            /**
+             * Currency
+             * @description ISO 4217 code of its amounts.
+             */
             currencyCode?: string;
             /**
+             * Billing period
              * @description ONE_TIME, MONTHLY, QUARTERLY or YEARLY.
              * @enum {string}
              */
             billingPeriod?: "ONE_TIME" | "MONTHLY" | "QUARTERLY" | "YEARLY";
-            /** @description Total, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Total amount
+             * @description Total, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             totalAmount?: string | number | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
         };
         ContractPageRequest: {
@@ -9260,85 +10295,124 @@ export interface components {
         /** @description ContractItem record. */
         ContractItem: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId: number;
             /**
+             * Product
              * Format: int64
              * @description The product (same tenant). Id of a product of the same tenant.
              */
             productId: number;
-            /** @description Quantity, a decimal string. */
+            /**
+             * Quantity
+             * @description Quantity, a decimal string.
+             */
             quantity: string;
-            /** @description Price of one unit, a decimal string. */
+            /**
+             * Unit price
+             * @description Price of one unit, a decimal string.
+             */
             unitPrice: string;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description: string | null;
-            /** @description quantity x unit_price, exact; read-only. */
+            /**
+             * Line total
+             * @description quantity x unit_price, exact; read-only.
+             */
             readonly lineTotal: string | null;
         };
         /** @description A new contract-item; crProcessId names its tenant. Read-only fields sent are ignored. */
         ContractItemCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId: number;
             /**
+             * Product
              * Format: int64
              * @description The product (same tenant). Id of a product of the same tenant.
              */
             productId: number;
-            /** @description Quantity, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Quantity
+             * @description Quantity, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             quantity: string | number;
-            /** @description Price of one unit, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Unit price
+             * @description Price of one unit, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             unitPrice: string | number;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
         };
         /** @description The fields of the contract-item to change (the others keep their value) and the version read. */
@@ -9349,30 +10423,43 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId?: number;
             /**
+             * Product
              * Format: int64
              * @description The product (same tenant). Id of a product of the same tenant.
              */
             productId?: number;
-            /** @description Quantity, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Quantity
+             * @description Quantity, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             quantity?: string | number;
-            /** @description Price of one unit, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Unit price
+             * @description Price of one unit, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             unitPrice?: string | number;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
         };
         ContractItemPageRequest: {
@@ -9544,126 +10631,173 @@ export interface components {
         /** @description Accrual record. */
         Accrual: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId: number;
             /**
+             * Contract item
              * Format: int64
              * @description A line of that contract, when the accrual is for one. Id of a contract-item of the same tenant, whose contractId is this record's.
              */
             contractItemId: number | null;
             /**
+             * Period start
              * Format: date
              * @description First day of the period, YYYY-MM-DD.
              */
             periodStart: string;
             /**
+             * Period end
              * Format: date
              * @description Last day of the period, YYYY-MM-DD; not before period_start.
              */
             periodEnd: string;
-            /** @description Amount, a decimal string. */
+            /**
+             * Amount
+             * @description Amount, a decimal string.
+             */
             amount: string;
-            /** @description ISO 4217 code of the amount. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the amount.
+             */
             currencyCode: string;
             /**
+             * Accrual status
              * @description PENDING, APPROVED, INVOICED or CANCELLED; read-only (moved by the operations).
              * @default PENDING
              * @enum {string|null}
              */
             readonly accrualStatus: "PENDING" | "APPROVED" | "INVOICED" | "CANCELLED" | null;
             /**
+             * Approved
              * Format: date-time
              * @description When it was approved, ISO 8601 UTC; read-only.
              */
             readonly approvedAt: string | null;
-            /** @description userCode of who approved it; read-only. */
+            /**
+             * Approved by
+             * @description userCode of who approved it; read-only.
+             */
             readonly approvedBy: string | null;
             /**
+             * Invoiced
              * Format: date-time
              * @description When it was invoiced, ISO 8601 UTC; read-only.
              */
             readonly invoicedAt: string | null;
-            /** @description Invoice number given when invoiced; read-only. */
+            /**
+             * Invoice number
+             * @description Invoice number given when invoiced; read-only.
+             */
             readonly invoiceNo: string | null;
             /**
+             * Cancelled
              * Format: date-time
              * @description When it was cancelled, ISO 8601 UTC; read-only.
              */
             readonly cancelledAt: string | null;
-            /** @description Reason given when cancelled; read-only. */
+            /**
+             * Reason for cancelling
+             * @description Reason given when cancelled; read-only.
+             */
             readonly cancelReason: string | null;
         };
         /** @description A new accrual; crProcessId names its tenant. Read-only fields sent are ignored. */
         AccrualCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId: number;
             /**
+             * Contract item
              * Format: int64
              * @description A line of that contract, when the accrual is for one. Id of a contract-item of the same tenant, whose contractId is this record's.
              */
             contractItemId?: number | null;
             /**
+             * Period start
              * Format: date
              * @description First day of the period, YYYY-MM-DD.
              */
             periodStart: string;
             /**
+             * Period end
              * Format: date
              * @description Last day of the period, YYYY-MM-DD; not before period_start.
              */
             periodEnd: string;
-            /** @description Amount, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Amount
+             * @description Amount, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             amount: string | number;
-            /** @description ISO 4217 code of the amount. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the amount.
+             */
             currencyCode: string;
         };
         /** @description The fields of the accrual to change (the others keep their value) and the version read. */
@@ -9674,38 +10808,50 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Contract
              * Format: int64
              * @description The contract (same tenant). Id of a contract of the same tenant.
              */
             contractId?: number;
             /**
+             * Contract item
              * Format: int64
              * @description A line of that contract, when the accrual is for one. Id of a contract-item of the same tenant, whose contractId is this record's.
              */
             contractItemId?: number | null;
             /**
+             * Period start
              * Format: date
              * @description First day of the period, YYYY-MM-DD.
              */
             periodStart?: string;
             /**
+             * Period end
              * Format: date
              * @description Last day of the period, YYYY-MM-DD; not before period_start.
              */
             periodEnd?: string;
-            /** @description Amount, a decimal string. A decimal string (up to 4 decimals) or a JSON number. */
+            /**
+             * Amount
+             * @description Amount, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
+             */
             amount?: string | number;
-            /** @description ISO 4217 code of the amount. */
+            /**
+             * Currency
+             * @description ISO 4217 code of the amount.
+             */
             currencyCode?: string;
         };
         AccrualPageRequest: {
@@ -9930,69 +11076,97 @@ export interface components {
         /** @description DmsCategory record. */
         DmsCategory: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Display name; unique within its parent (and among the top-level categories). */
+            /**
+             * Category name
+             * @description Display name; unique within its parent (and among the top-level categories).
+             */
             categoryName: string;
             /**
+             * Parent category
              * Format: int64
              * @description The parent category (same tenant); empty for a top-level one. A category is never its own ancestor. Id of a dms-category of the same tenant.
              */
             parentId: number | null;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description: string | null;
         };
         /** @description A new dms-category; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsCategoryCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Display name; unique within its parent (and among the top-level categories). */
+            /**
+             * Category name
+             * @description Display name; unique within its parent (and among the top-level categories).
+             */
             categoryName: string;
             /**
+             * Parent category
              * Format: int64
              * @description The parent category (same tenant); empty for a top-level one. A category is never its own ancestor. Id of a dms-category of the same tenant.
              */
             parentId?: number | null;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         /** @description The fields of the dms-category to change (the others keep their value) and the version read. */
@@ -10003,23 +11177,32 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Display name; unique within its parent (and among the top-level categories). */
+            /**
+             * Category name
+             * @description Display name; unique within its parent (and among the top-level categories).
+             */
             categoryName?: string;
             /**
+             * Parent category
              * Format: int64
              * @description The parent category (same tenant); empty for a top-level one. A category is never its own ancestor. Id of a dms-category of the same tenant.
              */
             parentId?: number | null;
-            /** @description Free text. */
+            /**
+             * Description
+             * @description Free text.
+             */
             description?: string | null;
         };
         DmsCategoryPageRequest: {
@@ -10162,83 +11345,128 @@ export interface components {
         /** @description DmsFile record. */
         DmsFile: {
             /**
+             * ID
              * Format: int64
              * @description Generated on upload: the fileId.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on upload, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the uploader; read-only. */
+            /**
+             * Created by
+             * @description userCode of the uploader; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description The client's file name without any path; read-only. */
+            /**
+             * File name
+             * @description The client's file name without any path; read-only.
+             */
             readonly originalFileName: string | null;
-            /** @description The generated name the bytes are stored under; read-only. Unique across tenants. */
+            /**
+             * Stored as
+             * @description The generated name the bytes are stored under; read-only. Unique across tenants.
+             */
             readonly storedFileName: string | null;
             /**
+             * Size
              * Format: int64
              * @description Size in bytes; read-only.
              */
             readonly fileSize: number | null;
-            /** @description MIME type, sniffed from the content where recognisable; read-only. */
+            /**
+             * File type
+             * @description MIME type, sniffed from the content where recognisable; read-only.
+             */
             readonly mimeType: string | null;
             /**
+             * Uploaded
              * Format: date-time
              * @description When the upload completed, ISO 8601 UTC; read-only.
              */
             readonly uploadDate: string | null;
-            /** @description Linked entity type. */
+            /**
+             * Linked record type
+             * @description Linked entity type.
+             */
             entityType: string | null;
             /**
+             * Linked record
              * Format: int64
              * @description Linked entity id.
              */
             entityId: number | null;
-            /** @description External system reference. */
+            /**
+             * Integration key
+             * @description External system reference.
+             */
             integrationKey: string | null;
             /**
+             * Category
              * Format: int64
              * @description A dms-category of the same tenant. Id of a dms-category of the same tenant.
              */
             categoryId: number | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description: string | null;
-            /** @description Comma-separated tags. */
+            /**
+             * Tags
+             * @description Comma-separated tags.
+             */
             tags: string | null;
-            /** @description SHA-256 of the content, lower-case hex; read-only. */
+            /**
+             * Checksum (SHA-256)
+             * @description SHA-256 of the content, lower-case hex; read-only.
+             */
             readonly checksum: string | null;
             /**
+             * Deleted
              * @description Soft-deleted; read-only (such a file is never shown).
              * @default false
              */
             readonly deleted: boolean | null;
-            /** @description A signed, gateway-relative download URL; read-only, computed on every read. */
+            /**
+             * Download link
+             * @description A signed, gateway-relative download URL; read-only, computed on every read.
+             */
             readonly downloadUrl: string | null;
             /**
+             * Legal hold
              * @description Under legal hold: while true the file cannot be deleted (409) nor touched by retention.
              * @default false
              */
@@ -10247,34 +11475,51 @@ export interface components {
         /** @description A new dms-file; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsFileCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Linked entity type. */
+            /**
+             * Linked record type
+             * @description Linked entity type.
+             */
             entityType?: string | null;
             /**
+             * Linked record
              * Format: int64
              * @description Linked entity id.
              */
             entityId?: number | null;
-            /** @description External system reference. */
+            /**
+             * Integration key
+             * @description External system reference.
+             */
             integrationKey?: string | null;
             /**
+             * Category
              * Format: int64
              * @description A dms-category of the same tenant. Id of a dms-category of the same tenant.
              */
             categoryId?: number | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
-            /** @description Comma-separated tags. */
+            /**
+             * Tags
+             * @description Comma-separated tags.
+             */
             tags?: string | null;
             /**
+             * Legal hold
              * @description Under legal hold: while true the file cannot be deleted (409) nor touched by retention.
              * @default false
              */
@@ -10288,34 +11533,51 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Linked entity type. */
+            /**
+             * Linked record type
+             * @description Linked entity type.
+             */
             entityType?: string | null;
             /**
+             * Linked record
              * Format: int64
              * @description Linked entity id.
              */
             entityId?: number | null;
-            /** @description External system reference. */
+            /**
+             * Integration key
+             * @description External system reference.
+             */
             integrationKey?: string | null;
             /**
+             * Category
              * Format: int64
              * @description A dms-category of the same tenant. Id of a dms-category of the same tenant.
              */
             categoryId?: number | null;
-            /** @description Description. */
+            /**
+             * Description
+             * @description Description.
+             */
             description?: string | null;
-            /** @description Comma-separated tags. */
+            /**
+             * Tags
+             * @description Comma-separated tags.
+             */
             tags?: string | null;
             /**
+             * Legal hold
              * @description Under legal hold: while true the file cannot be deleted (409) nor touched by retention.
              * @default false
              */
@@ -10505,54 +11767,75 @@ export interface components {
         /** @description DmsRetentionPolicy record. */
         DmsRetentionPolicy: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
-            /** @description Display name. */
+            /**
+             * Policy name
+             * @description Display name.
+             */
             policyName: string;
             /**
+             * Kept for (days)
              * Format: int32
              * @description Files older than this many days are acted on; at least 1.
              */
             retentionDays: number;
             /**
+             * Category
              * Format: int64
              * @description Applies to the files of this category (same tenant); empty: any category. Id of a dms-category of the same tenant.
              */
             categoryId: number | null;
-            /** @description Applies to the files linked to this entity type; empty: any. */
+            /**
+             * Linked record type
+             * @description Applies to the files linked to this entity type; empty: any.
+             */
             entityType: string | null;
             /**
+             * Action
              * @description SOFT_DELETE (default) or PURGE.
              * @default SOFT_DELETE
              * @enum {string|null}
@@ -10562,30 +11845,41 @@ export interface components {
         /** @description A new dms-retention-policy; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsRetentionPolicyCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Display name. */
+            /**
+             * Policy name
+             * @description Display name.
+             */
             policyName: string;
             /**
+             * Kept for (days)
              * Format: int32
              * @description Files older than this many days are acted on; at least 1.
              */
             retentionDays: number;
             /**
+             * Category
              * Format: int64
              * @description Applies to the files of this category (same tenant); empty: any category. Id of a dms-category of the same tenant.
              */
             categoryId?: number | null;
-            /** @description Applies to the files linked to this entity type; empty: any. */
+            /**
+             * Linked record type
+             * @description Applies to the files linked to this entity type; empty: any.
+             */
             entityType?: string | null;
             /**
+             * Action
              * @description SOFT_DELETE (default) or PURGE.
              * @default SOFT_DELETE
              * @enum {string|null}
@@ -10600,30 +11894,41 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
-            /** @description Display name. */
+            /**
+             * Policy name
+             * @description Display name.
+             */
             policyName?: string;
             /**
+             * Kept for (days)
              * Format: int32
              * @description Files older than this many days are acted on; at least 1.
              */
             retentionDays?: number;
             /**
+             * Category
              * Format: int64
              * @description Applies to the files of this category (same tenant); empty: any category. Id of a dms-category of the same tenant.
              */
             categoryId?: number | null;
-            /** @description Applies to the files linked to this entity type; empty: any. */
+            /**
+             * Linked record type
+             * @description Applies to the files linked to this entity type; empty: any.
+             */
             entityType?: string | null;
             /**
+             * Action
              * @description SOFT_DELETE (default) or PURGE.
              * @default SOFT_DELETE
              * @enum {string|null}
@@ -10784,52 +12089,70 @@ export interface components {
         /** @description DmsAccountConfig record. */
         DmsAccountConfig: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Largest file (bytes)
              * Format: int64
              * @description Largest file the tenant may upload, in bytes; at least 1.
              */
             maxFileSize: number | null;
-            /** @description Comma-separated MIME types an upload may have; empty: any. */
+            /**
+             * Allowed file types
+             * @description Comma-separated MIME types an upload may have; empty: any.
+             */
             allowedMimeTypes: string | null;
             /**
+             * Storage quota (bytes)
              * Format: int64
              * @description Most bytes the tenant's files may take; at least 0.
              */
             storageQuotaBytes: number | null;
             /**
+             * Purge deleted files after (days)
              * Format: int32
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
@@ -10838,28 +12161,36 @@ export interface components {
         /** @description A new dms-account-config; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsAccountConfigCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Largest file (bytes)
              * Format: int64
              * @description Largest file the tenant may upload, in bytes; at least 1.
              */
             maxFileSize?: number | null;
-            /** @description Comma-separated MIME types an upload may have; empty: any. */
+            /**
+             * Allowed file types
+             * @description Comma-separated MIME types an upload may have; empty: any.
+             */
             allowedMimeTypes?: string | null;
             /**
+             * Storage quota (bytes)
              * Format: int64
              * @description Most bytes the tenant's files may take; at least 0.
              */
             storageQuotaBytes?: number | null;
             /**
+             * Purge deleted files after (days)
              * Format: int32
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
@@ -10873,28 +12204,36 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400. Unique across tenants.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Largest file (bytes)
              * Format: int64
              * @description Largest file the tenant may upload, in bytes; at least 1.
              */
             maxFileSize?: number | null;
-            /** @description Comma-separated MIME types an upload may have; empty: any. */
+            /**
+             * Allowed file types
+             * @description Comma-separated MIME types an upload may have; empty: any.
+             */
             allowedMimeTypes?: string | null;
             /**
+             * Storage quota (bytes)
              * Format: int64
              * @description Most bytes the tenant's files may take; at least 0.
              */
             storageQuotaBytes?: number | null;
             /**
+             * Purge deleted files after (days)
              * Format: int32
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
@@ -11063,64 +12402,87 @@ export interface components {
         /** @description DmsShareLink record. */
         DmsShareLink: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * File
              * Format: int64
              * @description The shared file: a dms-file of the same tenant. Id of a dms-file of the same tenant.
              */
             fileId: number;
             /**
+             * Expires
              * Format: date-time
              * @description ISO 8601 UTC; the link answers 410 after it. Empty: never expires.
              */
             expiresAt: string | null;
             /**
+             * Password protected
              * @description Read-only: whether the link has a password.
              * @default false
              */
             readonly hasPassword: boolean | null;
             /**
+             * Download limit
              * Format: int32
              * @description Downloads the link allows; at least 1. Empty: no limit.
              */
             maxDownloads: number | null;
-            /** @description Read-only: 32 random bytes in base64url, generated on create, never changed. Unique across tenants. */
+            /**
+             * Token
+             * @description Read-only: 32 random bytes in base64url, generated on create, never changed. Unique across tenants.
+             */
             readonly token: string | null;
-            /** @description Read-only: the public path, /api/dms-share-link/public/{token}. */
+            /**
+             * Link
+             * @description Read-only: the public path, /api/dms-share-link/public/{token}.
+             */
             readonly url: string | null;
             /**
+             * Downloads
              * Format: int32
              * @description Read-only: downloads so far.
              * @default 0
@@ -11130,28 +12492,36 @@ export interface components {
         /** @description A new dms-share-link; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsShareLinkCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * File
              * Format: int64
              * @description The shared file: a dms-file of the same tenant. Id of a dms-file of the same tenant.
              */
             fileId: number;
             /**
+             * Expires
              * Format: date-time
              * @description ISO 8601 UTC; the link answers 410 after it. Empty: never expires.
              */
             expiresAt?: string | null;
-            /** @description Write-only: stored as a bcrypt hash, never returned. Empty: no password. At most 72 bytes of UTF-8. */
+            /**
+             * Password
+             * @description Write-only: stored as a bcrypt hash, never returned. Empty: no password. At most 72 bytes of UTF-8.
+             */
             password?: string | null;
             /**
+             * Download limit
              * Format: int32
              * @description Downloads the link allows; at least 1. Empty: no limit.
              */
@@ -11165,28 +12535,36 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * File
              * Format: int64
              * @description The shared file: a dms-file of the same tenant. Id of a dms-file of the same tenant.
              */
             fileId?: number;
             /**
+             * Expires
              * Format: date-time
              * @description ISO 8601 UTC; the link answers 410 after it. Empty: never expires.
              */
             expiresAt?: string | null;
-            /** @description Write-only: stored as a bcrypt hash, never returned. Empty: no password. At most 72 bytes of UTF-8. */
+            /**
+             * Password
+             * @description Write-only: stored as a bcrypt hash, never returned. Empty: no password. At most 72 bytes of UTF-8.
+             */
             password?: string | null;
             /**
+             * Download limit
              * Format: int32
              * @description Downloads the link allows; at least 1. Empty: no limit.
              */
@@ -11369,103 +12747,156 @@ export interface components {
         /** @description DmsAuditLog record. */
         DmsAuditLog: {
             /**
+             * ID
              * Format: int64
              * @description Generated on create.
              */
             readonly id: number;
             /**
+             * Version
              * Format: int32
              * @description Optimistic lock: 0 on create, +1 on every update.
              */
             readonly version: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status: boolean;
             /**
+             * Created
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly createdAt: string;
             /**
+             * Updated
              * Format: date-time
              * @description ISO 8601 UTC; read-only.
              */
             readonly updatedAt: string | null;
-            /** @description userCode of the creator; read-only. */
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
             readonly createdBy: string | null;
-            /** @description userCode of the last updater; read-only. */
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
             readonly updatedBy: string | null;
             /**
+             * Action
              * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
             action: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
+             * File
              * Format: int64
              * @description The file acted on, if any.
              */
             fileId: number | null;
             /**
+             * Share link
              * Format: int64
              * @description The share link acted on, if any.
              */
             shareLinkId: number | null;
-            /** @description Who acted (a userCode, or svc:<service> for the platform itself). */
+            /**
+             * User
+             * @description Who acted (a userCode, or svc:<service> for the platform itself).
+             */
             userCode: string;
-            /** @description Client address, where known. */
+            /**
+             * IP address
+             * @description Client address, where known.
+             */
             ipAddress: string | null;
-            /** @description Client User-Agent, where known. */
+            /**
+             * Browser
+             * @description Client User-Agent, where known.
+             */
             userAgent: string | null;
-            /** @description What changed, as JSON text. */
+            /**
+             * Details
+             * @description What changed, as JSON text.
+             */
             details: string | null;
-            /** @description Hex SHA-256 of the tenant's previous audit row (64 zeros for its first). */
+            /**
+             * Previous hash
+             * @description Hex SHA-256 of the tenant's previous audit row (64 zeros for its first).
+             */
             readonly previousHash: string;
-            /** @description Hex SHA-256 over previous_hash and this row's canonical content. */
+            /**
+             * Hash
+             * @description Hex SHA-256 over previous_hash and this row's canonical content.
+             */
             readonly hash: string;
-            /** @description The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash. */
+            /**
+             * File name
+             * @description The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash.
+             */
             readonly fileName: string | null;
         };
         /** @description A new dms-audit-log; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsAuditLogCreate: {
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Action
              * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
             action: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
+             * File
              * Format: int64
              * @description The file acted on, if any.
              */
             fileId?: number | null;
             /**
+             * Share link
              * Format: int64
              * @description The share link acted on, if any.
              */
             shareLinkId?: number | null;
-            /** @description Who acted (a userCode, or svc:<service> for the platform itself). */
+            /**
+             * User
+             * @description Who acted (a userCode, or svc:<service> for the platform itself).
+             */
             userCode: string;
-            /** @description Client address, where known. */
+            /**
+             * IP address
+             * @description Client address, where known.
+             */
             ipAddress?: string | null;
-            /** @description Client User-Agent, where known. */
+            /**
+             * Browser
+             * @description Client User-Agent, where known.
+             */
             userAgent?: string | null;
-            /** @description What changed, as JSON text. */
+            /**
+             * Details
+             * @description What changed, as JSON text.
+             */
             details?: string | null;
         };
         /** @description The fields of the dms-audit-log to change (the others keep their value) and the version read. */
@@ -11476,37 +12907,54 @@ export interface components {
              */
             version?: number;
             /**
+             * Tenant
              * Format: int64
              * @description Tenant. Set on create; a different value on update is 400.
              */
             crProcessId?: number;
             /**
+             * Status
              * @description true = active, false = passive.
              * @default true
              */
             status?: boolean | null;
             /**
+             * Action
              * @description UPLOAD, UPLOAD_REFUSED, UPDATE, MOVE, DELETE, DOWNLOAD, SHARE_CREATE, SHARE_UPDATE, SHARE_DELETE, SHARE_ACCESS, PASSWORD_OK, PASSWORD_FAIL, RETENTION_SOFT_DELETE, RETENTION_PURGE or PURGE.
              * @enum {string}
              */
             action?: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE";
             /**
+             * File
              * Format: int64
              * @description The file acted on, if any.
              */
             fileId?: number | null;
             /**
+             * Share link
              * Format: int64
              * @description The share link acted on, if any.
              */
             shareLinkId?: number | null;
-            /** @description Who acted (a userCode, or svc:<service> for the platform itself). */
+            /**
+             * User
+             * @description Who acted (a userCode, or svc:<service> for the platform itself).
+             */
             userCode?: string;
-            /** @description Client address, where known. */
+            /**
+             * IP address
+             * @description Client address, where known.
+             */
             ipAddress?: string | null;
-            /** @description Client User-Agent, where known. */
+            /**
+             * Browser
+             * @description Client User-Agent, where known.
+             */
             userAgent?: string | null;
-            /** @description What changed, as JSON text. */
+            /**
+             * Details
+             * @description What changed, as JSON text.
+             */
             details?: string | null;
         };
         DmsAuditLogPageRequest: {

@@ -52,7 +52,7 @@ function refineResources(manifest: ConsoleManifest): ResourceProps[] {
     show: `/${resource.path}/:id`,
     create: `/${resource.path}/new`,
     edit: `/${resource.path}/:id/edit`,
-    meta: { label: pluralLabel(resource) },
+    meta: { label: pluralLabel(resource, 'en') },
   }));
 }
 

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useCreate } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { useT } from '../shell/i18n.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { notify } from '../ui/toasts.tsx';
 import { crudMessages } from './messages.ts';
@@ -22,6 +22,7 @@ import { useLeaveGuard } from './leave-guard.tsx';
  */
 export function CreatePage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
   const navigate = useNavigate();
   const [tenant, setTenant, superUser] = useTenant();
   const [params] = useSearchParams();
@@ -29,7 +30,7 @@ export function CreatePage({ resource }: { resource: ConsoleResource }) {
   const [values, setValues] = useState<FormValues>(initial);
   const { mutate, mutation } = useCreate<Record<string, unknown>>();
   const guard = useLeaveGuard(differingFields(initial, values).length > 0 && !mutation.isSuccess);
-  const title = t('createTitle', { resource: singularLabel(resource) });
+  const title = t('createTitle', { resource: singularLabel(resource, language) });
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
@@ -48,7 +49,7 @@ export function CreatePage({ resource }: { resource: ConsoleResource }) {
             {
               onSuccess: ({ data }) => {
                 guard.release();
-                notify(t('created', { resource: singularLabel(resource), name: recordName(resource, data) }));
+                notify(t('created', { resource: singularLabel(resource, language), name: recordName(resource, data) }));
                 void navigate(recordPath(resource, data));
               },
             },

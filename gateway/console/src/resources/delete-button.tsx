@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useDelete } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import { useT } from '../shell/i18n.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { notify } from '../ui/toasts.tsx';
 import { crudMessages } from './messages.ts';
@@ -27,6 +27,7 @@ export function DeleteButton({
   onDeleted: () => void;
 }) {
   const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
   const [open, setOpen] = useState(false);
   const { mutate: remove, mutation } = useDelete();
   const close = () => {
@@ -38,7 +39,7 @@ export function DeleteButton({
       <button type="button" className="danger" onClick={() => setOpen(true)}>
         {t('delete')}
       </button>
-      <Dialog open={open} title={t('deleteTitle', { resource: singularLabel(resource), key: keyValue })} onClose={close}>
+      <Dialog open={open} title={t('deleteTitle', { resource: singularLabel(resource, language), key: keyValue })} onClose={close}>
         <p>{t('deleteText')}</p>
         <ResourceError error={mutation.error} resource={resource} />
         <div className="actions">
@@ -55,7 +56,7 @@ export function DeleteButton({
                 {
                   onSuccess: () => {
                     setOpen(false);
-                    notify(t('deleted', { resource: singularLabel(resource), name: name ?? keyValue }));
+                    notify(t('deleted', { resource: singularLabel(resource, language), name: name ?? keyValue }));
                     onDeleted();
                   },
                 },

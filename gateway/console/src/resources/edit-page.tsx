@@ -47,7 +47,7 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
     }
   }, [loaded, base, resource]);
 
-  const title = t('editTitle', { resource: singularLabel(resource), key: keyValue });
+  const title = t('editTitle', { resource: singularLabel(resource, language), key: keyValue });
 
   async function reload() {
     if (!base) return;
@@ -77,7 +77,7 @@ export function EditPage({ resource, keyValue }: { resource: ConsoleResource; ke
       {
         onSuccess: ({ data }) => {
           guard.release();
-          notify(t('saved', { resource: singularLabel(resource), name: recordName(resource, data) }));
+          notify(t('saved', { resource: singularLabel(resource, language), name: recordName(resource, data) }));
           void navigate(recordPath(resource, data));
         },
         onError: (error) => {

@@ -52,7 +52,7 @@ function fieldSentence(field: ConsoleField, value: FormValue | undefined, langua
  */
 export function clerkError(error: unknown, resource: ConsoleResource, language: Language, values?: Readonly<Record<string, FormValue>>): ClerkError {
   const say = errorMessages[language];
-  const kind = midSentence(singularLabel(resource), language);
+  const kind = midSentence(singularLabel(resource, language), language);
   if (!(error instanceof ApiError)) {
     if (error instanceof TypeError) return { text: say.offline };
     return { text: error instanceof Error ? error.message : String(error) };

@@ -1,6 +1,8 @@
+import { useContext } from 'react';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
-import { useT } from '../shell/i18n.tsx';
+import { LanguageContext, useT } from '../shell/i18n.tsx';
+import { valueLabel } from './labels.ts';
 import { useManifest } from './manifest.tsx';
 import { crudMessages } from './messages.ts';
 import { ReferencePicker } from './reference-picker.tsx';
@@ -33,6 +35,7 @@ export interface ScalarInputProps {
  */
 export function ScalarInput({ id, field, value, onChange, crProcessId, required, readOnly, describedBy, invalid, emptyLabel, filter }: ScalarInputProps) {
   const t = useT(crudMessages);
+  const language = useContext(LanguageContext);
   const access = useAccess();
   const resources = useManifest().resources;
   const common = { id, required, readOnly, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined };
@@ -58,7 +61,7 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
           <option value="">{emptyLabel ?? t('choose')}</option>
           {(field.values ?? []).map((each) => (
             <option key={each} value={each}>
-              {each}
+              {valueLabel(field, each, language)}
             </option>
           ))}
         </select>

@@ -3,6 +3,7 @@ import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 import { ReferenceValue } from './reference-value.tsx';
+import { valueLabel } from './labels.ts';
 
 /** The locale of dates and times in each language. */
 export const LOCALES = { en: 'en-GB', tr: 'tr-TR' } as const;
@@ -35,6 +36,8 @@ export function FieldValue({ field, value }: { field: ConsoleField; value: unkno
     }
     case 'date':
       return <time dateTime={String(value)}>{String(value)}</time>;
+    case 'enum':
+      return <>{valueLabel(field, String(value), language)}</>;
     case 'strings':
       return <>{Array.isArray(value) ? value.join(', ') : String(value)}</>;
     case 'objects':

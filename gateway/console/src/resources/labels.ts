@@ -1,33 +1,13 @@
 /**
- * What people read for a field or a resource: the camelCase name humanized (`businessPartnerId` →
- * "Business partner"), with Turkish words for the fields every record has and the usual ones. No
- * entity is named here: a new resource gets its labels from its names.
+ * What people read for a resource, a field or an enum value: the words of the resource's catalogue,
+ * declared with it in the contracts (libs/kit/src/resource/labels.ts) and carried by the manifest.
+ * A name the manifest has no words for (a history entry of a field since removed) reads humanized.
  */
-import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { ConsoleField, ConsoleResource, Texts } from '@platform/contracts/console/manifest.ts';
+import { useContext } from 'react';
+import { LanguageContext } from '../shell/i18n.tsx';
 import type { Language } from '../shell/language.ts';
-
-const TURKISH_FIELDS: Readonly<Record<string, string>> = {
-  id: 'Kimlik',
-  version: 'Sürüm',
-  crProcessId: 'Kiracı',
-  status: 'Durum',
-  createdAt: 'Oluşturulma',
-  updatedAt: 'Güncellenme',
-  createdBy: 'Oluşturan',
-  updatedBy: 'Güncelleyen',
-  name: 'Ad',
-  code: 'Kod',
-  description: 'Açıklama',
-  email: 'E-posta',
-  phone: 'Telefon',
-  address: 'Adres',
-  title: 'Unvan',
-  password: 'Parola',
-  currencyCode: 'Para birimi',
-  taxNumber: 'Vergi numarası',
-};
-
-const ENGLISH_FIELDS: Readonly<Record<string, string>> = { crProcessId: 'Tenant', id: 'ID' };
+import { useManifest } from './manifest.tsx';
 
 /** `businessPartnerId` → "Business partner id"; a reference's trailing "Id" dropped. */
 export function humanize(name: string, dropId = false): string {
@@ -41,17 +21,42 @@ export function humanize(name: string, dropId = false): string {
 }
 
 /** A field's label in the console's language. */
-export function fieldLabel(field: Pick<ConsoleField, 'name' | 'references'>, language: Language): string {
-  if (language === 'tr' && TURKISH_FIELDS[field.name]) return TURKISH_FIELDS[field.name] ?? field.name;
-  return ENGLISH_FIELDS[field.name] ?? humanize(field.name, field.references !== undefined);
+export function fieldLabel(field: Pick<ConsoleField, 'name'> & { label?: Texts; references?: unknown }, language: Language): string {
+  return field.label?.[language] ?? humanize(field.name, field.references !== undefined);
 }
 
-/** "Business partners": the resource's plural, humanized. */
-export function pluralLabel(resource: Pick<ConsoleResource, 'plural'>): string {
-  return humanize(resource.plural);
+/** A field's help in the console's language, where the catalogue has some. */
+export function fieldHelp(field: Pick<ConsoleField, 'help'>, language: Language): string | undefined {
+  return field.help?.[language];
+}
+
+/** An enum value's label in the console's language ("Tedarikçi" for SUPPLIER); the value itself when it has none. */
+export function valueLabel(field: Pick<ConsoleField, 'valueLabels'>, value: string, language: Language): string {
+  return field.valueLabels?.[value]?.[language] ?? value;
+}
+
+/** "Business partners". */
+export function pluralLabel(resource: Pick<ConsoleResource, 'labels'>, language: Language): string {
+  return resource.labels.other[language];
 }
 
 /** "Business partner". */
-export function singularLabel(resource: Pick<ConsoleResource, 'name'>): string {
-  return humanize(resource.name);
+export function singularLabel(resource: Pick<ConsoleResource, 'labels'>, language: Language): string {
+  return resource.labels.one[language];
+}
+
+/** The labels of one enum field of a resource, as a function of the value: `useValueLabels('accrual', 'accrualStatus')('PENDING')`. */
+export function useValueLabels(path: string, name: string): (value: string) => string {
+  const language = useContext(LanguageContext);
+  const field = useManifest()
+    .resources.find((resource) => resource.path === path)
+    ?.fields.find((each) => each.name === name);
+  return (value) => (field ? valueLabel(field, value, language) : value);
+}
+
+/** The labels of a resource's fields in the console's language, as a function of the name: `useFieldLabels('dms-file')('fileSize')`. */
+export function useFieldLabels(path: string): (name: string) => string {
+  const language = useContext(LanguageContext);
+  const fields = useManifest().resources.find((resource) => resource.path === path)?.fields ?? [];
+  return (name) => fieldLabel(fields.find((field) => field.name === name) ?? { name }, language);
 }

@@ -42,7 +42,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
     queryOptions: { retry: false },
   });
   // named as its menu entry, when it has one
-  const plural = resource.menu?.label[language] ?? pluralLabel(resource);
+  const plural = pluralLabel(resource, language);
   const rows = table.result.data;
   const rowActions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   const width = columns.length + (rowActions.length > 0 ? 1 : 0);
@@ -54,7 +54,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
         {resource.operations.create && access.can(`${resource.path}:write`) ? (
           <Link className="button primary" to={`/${resource.path}/new`}>
             {t('create')}
-            <span className="visually-hidden"> {singularLabel(resource)}</span>
+            <span className="visually-hidden"> {singularLabel(resource, language)}</span>
           </Link>
         ) : null}
       </div>

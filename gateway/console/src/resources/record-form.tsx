@@ -5,7 +5,7 @@ import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { crudMessages } from './messages.ts';
 import { errorMessages } from './error-messages.ts';
 import { clerkError } from './error-words.ts';
-import { fieldLabel } from './labels.ts';
+import { fieldHelp, fieldLabel } from './labels.ts';
 import { formFields } from './fields.ts';
 import { fieldGroups } from './sections.ts';
 import { FieldControl } from './field-control.tsx';
@@ -63,6 +63,7 @@ export function RecordForm({
     const control = `${id}-${field.name}`;
     const readOnly = mode === 'edit' && field.immutable === true;
     const hints = [
+      fieldHelp(field, language) ?? '',
       field.kind === 'strings' ? t('oneLine') : '',
       mode === 'edit' && field.writeOnly ? t('writeOnlyHint') : '',
       changed?.includes(field.name) ? t('changedFields', { fields: fieldLabel(field, language) }) : '',

@@ -37,7 +37,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const navigate = useNavigate();
   const { result: record, query } = useOne<Row>({ resource: resource.path, id: keyValue, queryOptions: { retry: false } });
   const name = record?.[resource.display];
-  const title = `${singularLabel(resource)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
+  const title = `${singularLabel(resource, language)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
   const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
   const [round, setRound] = useState(0);
   const sectionId = useId();
@@ -97,7 +97,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
             </section>
           ))}
           <RelatedLists resource={resource} record={record} />
-          <RecordHistory resource={resource} keyValue={keyValue} round={round} />
+          <RecordHistory resource={resource} keyValue={keyValue} round={round} version={record.version} />
         </>
       ) : null}
     </>

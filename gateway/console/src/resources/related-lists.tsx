@@ -72,7 +72,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
     [source.path, related.field, related.type?.value, value, crProcessId, page],
   );
   const field = source.fields.find((each) => each.name === related.field);
-  const plural = pluralLabel(source);
+  const plural = pluralLabel(source, language);
   const title = named && field ? t('relatedTitle', { resource: plural, field: fieldLabel(field, language) }) : plural;
   const linkField = source.display;
   const linkLabel = fieldLabel(source.fields.find((each) => each.name === linkField) ?? { name: linkField }, language);
@@ -97,7 +97,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
           </Link>
           {source.operations.create && !related.type && access.can(`${source.path}:write`) ? (
             <Link className="button" to={`/${source.path}/new?${new URLSearchParams({ [related.field]: String(value) }).toString()}`}>
-              {t('relatedNew', { resource: singularLabel(source) })}
+              {t('relatedNew', { resource: singularLabel(source, language) })}
             </Link>
           ) : null}
         </div>

@@ -7,7 +7,7 @@ export const branch = defineResource<Branch>()({
   name: 'Branch',
   plural: 'Branches',
   service: 'bpm',
-  menu: { area: 'partners', label: { en: 'Branches', tr: 'Şubeler' } },
+  menu: { area: 'partners' },
   grpc: BranchServiceService,
   encoder: Branch,
   operations: 'full',
@@ -25,5 +25,26 @@ export const branch = defineResource<Branch>()({
       { title: { en: 'Branch', tr: 'Şube' }, fields: ['businessPartnerId', 'branchCode', 'branchName', 'status'] },
       { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone', 'address'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Branch',
+      other: 'Branches',
+      fields: {
+        businessPartnerId: 'Business partner',
+        branchName: 'Branch name',
+        branchCode: 'Branch code',
+        address: 'Address',
+        phone: 'Phone',
+        email: 'E-mail',
+      },
+      help: { branchCode: 'No other branch of the same partner has it.' },
+    },
+    tr: {
+      one: 'Şube',
+      other: 'Şubeler',
+      fields: { businessPartnerId: 'İş ortağı', branchName: 'Şube adı', branchCode: 'Şube kodu', address: 'Adres', phone: 'Telefon', email: 'E-posta' },
+      help: { branchCode: 'Aynı ortağın başka hiçbir şubesinde olmayan bir kod.' },
+    },
   },
 });

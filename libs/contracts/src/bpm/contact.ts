@@ -10,7 +10,7 @@ export const contact = defineResource<Contact>()({
   name: 'Contact',
   plural: 'Contacts',
   service: 'bpm',
-  menu: { area: 'partners', label: { en: 'Contacts', tr: 'Kişiler' } },
+  menu: { area: 'partners' },
   grpc: ContactServiceService,
   encoder: Contact,
   operations: 'full',
@@ -29,5 +29,27 @@ export const contact = defineResource<Contact>()({
       { title: { en: 'Works at', tr: 'Çalıştığı yer' }, fields: ['businessPartnerId', 'branchId'] },
       { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Contact',
+      other: 'Contacts',
+      fields: {
+        businessPartnerId: 'Business partner',
+        branchId: 'Branch',
+        firstName: 'First name',
+        lastName: 'Last name',
+        email: 'E-mail',
+        phone: 'Phone',
+        title: 'Job title',
+      },
+      help: { branchId: "The partner's branch the contact works at, if any." },
+    },
+    tr: {
+      one: 'İlgili kişi',
+      other: 'İlgili kişiler',
+      fields: { businessPartnerId: 'İş ortağı', branchId: 'Şube', firstName: 'Ad', lastName: 'Soyad', email: 'E-posta', phone: 'Telefon', title: 'Unvan' },
+      help: { branchId: 'Kişi ortağın bir şubesinde çalışıyorsa o şube.' },
+    },
   },
 });

@@ -10,7 +10,7 @@ export const contractItem = defineResource<ContractItem>()({
   name: 'ContractItem',
   plural: 'ContractItems',
   service: 'bpm',
-  menu: { area: 'contracts', label: { en: 'Contract items', tr: 'Sözleşme kalemleri' } },
+  menu: { area: 'contracts' },
   grpc: ContractItemServiceService,
   encoder: ContractItem,
   operations: 'no-stats',
@@ -28,5 +28,26 @@ export const contractItem = defineResource<ContractItem>()({
       { title: { en: 'Item', tr: 'Kalem' }, fields: ['contractId', 'productId', 'description', 'status'] },
       { title: { en: 'Price', tr: 'Fiyat' }, fields: ['quantity', 'unitPrice', 'lineTotal'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Contract item',
+      other: 'Contract items',
+      fields: {
+        contractId: 'Contract',
+        productId: 'Product',
+        quantity: 'Quantity',
+        unitPrice: 'Unit price',
+        description: 'Description',
+        lineTotal: 'Line total',
+      },
+      help: { lineTotal: 'Quantity × unit price, worked out when saved.' },
+    },
+    tr: {
+      one: 'Sözleşme kalemi',
+      other: 'Sözleşme kalemleri',
+      fields: { contractId: 'Sözleşme', productId: 'Ürün', quantity: 'Miktar', unitPrice: 'Birim fiyat', description: 'Açıklama', lineTotal: 'Satır toplamı' },
+      help: { lineTotal: 'Miktar × birim fiyat; kaydedilince hesaplanır.' },
+    },
   },
 });

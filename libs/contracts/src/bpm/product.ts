@@ -7,7 +7,7 @@ export const product = defineResource<Product>()({
   name: 'Product',
   plural: 'Products',
   service: 'bpm',
-  menu: { area: 'contracts', label: { en: 'Products', tr: 'Ürünler' } },
+  menu: { area: 'contracts' },
   grpc: ProductServiceService,
   encoder: Product,
   operations: 'full',
@@ -24,5 +24,33 @@ export const product = defineResource<Product>()({
       { title: { en: 'Product', tr: 'Ürün' }, fields: ['productCode', 'productName', 'unit', 'status'] },
       { title: { en: 'Price', tr: 'Fiyat' }, fields: ['unitPrice', 'currencyCode', 'vatRate'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Product',
+      other: 'Products',
+      fields: {
+        productCode: 'Product code',
+        productName: 'Product name',
+        unit: 'Unit',
+        unitPrice: 'Unit price',
+        currencyCode: 'Currency',
+        vatRate: 'VAT rate (%)',
+      },
+      help: { unit: 'The unit of measure, such as piece or hour.' },
+    },
+    tr: {
+      one: 'Ürün',
+      other: 'Ürünler',
+      fields: {
+        productCode: 'Ürün kodu',
+        productName: 'Ürün adı',
+        unit: 'Birim',
+        unitPrice: 'Birim fiyat',
+        currencyCode: 'Para birimi',
+        vatRate: 'KDV oranı (%)',
+      },
+      help: { unit: 'Ölçü birimi, ör. adet ya da saat.' },
+    },
   },
 });

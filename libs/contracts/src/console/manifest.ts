@@ -5,11 +5,18 @@
  * bundle imports this file, so it must not import anything that runs.
  */
 
-import type { ConsoleArea, ConsoleMenuEntry } from '@platform/kit/resource/resource.ts';
+import type { Language, Texts } from '@platform/kit/resource/labels.ts';
+import type { ConsoleArea } from '@platform/kit/resource/resource.ts';
 import type { FormSection } from '@platform/kit/resource/form.ts';
 
-/** The console's menu areas and entries, declared with each resource (libs/kit/src/resource/resource.ts). */
-export type { ConsoleArea, ConsoleMenuEntry };
+/** The console's menu areas, and the languages people read it in (libs/kit/src/resource/). */
+export type { ConsoleArea, Language, Texts };
+
+/** A menu entry: the area its resource declares, named as the resource's plural label. */
+export interface ConsoleMenuEntry {
+  area: ConsoleArea;
+  label: Texts;
+}
 
 /** A titled group of fields of a form and a record page, as the resource declares it (libs/kit/src/resource/form.ts). */
 export type ConsoleFormSection = FormSection;
@@ -20,6 +27,10 @@ export type ConsoleFieldKind = 'string' | 'text' | 'long' | 'int' | 'boolean' | 
 export interface ConsoleField {
   name: string;
   kind: ConsoleFieldKind;
+  /** What people read for it, from the resource's catalogue (`labels` of its declaration). */
+  label: Texts;
+  /** Help for the person filling it in, where the catalogue has more to say than the label. */
+  help?: Texts;
   /** Required on create. */
   required?: boolean;
   /** Returned, never written (ids, versions, audit stamps, computed values). */
@@ -31,6 +42,8 @@ export interface ConsoleField {
   /** Shown to its owner once (a signing secret): never in a list column. */
   secret?: boolean;
   values?: readonly string[];
+  /** The label of each of `values`. */
+  valueLabels?: Readonly<Record<string, Texts>>;
   min?: number;
   max?: number;
   maxLength?: number;
@@ -53,7 +66,9 @@ export interface ConsoleResource {
   path: string;
   name: string;
   plural: string;
-  /** Its menu entry as the resource declares it; null for none. */
+  /** What people call one record and several ("Business partner", "Business partners"). */
+  labels: { one: Texts; other: Texts };
+  /** Its menu entry: the area it declares, named as `labels.other`; null for none. */
   menu: ConsoleMenuEntry | null;
   /** The field that names a record in its paths: `id`, or `accountNo` for an account. */
   key: string;

@@ -7,7 +7,7 @@ export const account = defineResource<Account>()({
   name: 'Account',
   plural: 'Accounts',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Accounts', tr: 'Hesaplar' } },
+  menu: { area: 'administration' },
   grpc: AccountServiceService,
   encoder: Account,
   operations: 'full',
@@ -24,5 +24,19 @@ export const account = defineResource<Account>()({
       { title: { en: 'Account', tr: 'Hesap' }, fields: ['accountNo', 'accountName', 'taxNumber', 'status'] },
       { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Account',
+      other: 'Accounts',
+      fields: { accountNo: 'Account number', accountName: 'Account name', taxNumber: 'Tax number', email: 'E-mail' },
+      help: { accountNo: 'Names the account everywhere; it cannot be changed later.' },
+    },
+    tr: {
+      one: 'Hesap',
+      other: 'Hesaplar',
+      fields: { accountNo: 'Hesap numarası', accountName: 'Hesap adı', taxNumber: 'Vergi numarası', email: 'E-posta' },
+      help: { accountNo: 'Hesabı her yerde tanımlar; sonradan değiştirilemez.' },
+    },
   },
 });

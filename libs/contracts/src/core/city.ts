@@ -7,7 +7,7 @@ export const city = defineResource<City>()({
   name: 'City',
   plural: 'Cities',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Cities', tr: 'Şehirler' } },
+  menu: { area: 'administration' },
   grpc: CityServiceService,
   encoder: City,
   operations: 'no-stats',
@@ -21,5 +21,19 @@ export const city = defineResource<City>()({
   uniques: [['countryId', 'id']],
   form: {
     sections: [{ title: { en: 'City', tr: 'Şehir' }, fields: ['countryId', 'code', 'name', 'status'] }],
+  },
+  labels: {
+    en: {
+      one: 'City',
+      other: 'Cities',
+      fields: { countryId: 'Country', name: 'Name', code: 'City code' },
+      help: { code: 'A plate or postal prefix, for instance.' },
+    },
+    tr: {
+      one: 'Şehir',
+      other: 'Şehirler',
+      fields: { countryId: 'Ülke', name: 'Ad', code: 'Şehir kodu' },
+      help: { code: 'Örneğin plaka kodu ya da posta kodu öneki.' },
+    },
   },
 });

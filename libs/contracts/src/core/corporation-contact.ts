@@ -7,7 +7,7 @@ export const corporationContact = defineResource<CorporationContact>()({
   name: 'CorporationContact',
   plural: 'CorporationContacts',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Company contacts', tr: 'Şirket kişileri' } },
+  menu: { area: 'administration' },
   grpc: CorporationContactServiceService,
   encoder: CorporationContact,
   operations: 'full',
@@ -23,5 +23,17 @@ export const corporationContact = defineResource<CorporationContact>()({
       { title: { en: 'Person', tr: 'Kişi' }, fields: ['fullName', 'title', 'department', 'status'] },
       { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email', 'phone'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Company contact',
+      other: 'Company contacts',
+      fields: { fullName: 'Full name', title: 'Job title', email: 'E-mail', phone: 'Phone', department: 'Department' },
+    },
+    tr: {
+      one: 'Şirket kişisi',
+      other: 'Şirket kişileri',
+      fields: { fullName: 'Ad soyad', title: 'Unvan', email: 'E-posta', phone: 'Telefon', department: 'Departman' },
+    },
   },
 });

@@ -7,7 +7,7 @@ export const country = defineResource<Country>()({
   name: 'Country',
   plural: 'Countries',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Countries', tr: 'Ülkeler' } },
+  menu: { area: 'administration' },
   grpc: CountryServiceService,
   encoder: Country,
   operations: 'no-stats',
@@ -25,5 +25,9 @@ export const country = defineResource<Country>()({
   },
   form: {
     sections: [{ title: { en: 'Country', tr: 'Ülke' }, fields: ['code', 'name', 'status'] }],
+  },
+  labels: {
+    en: { one: 'Country', other: 'Countries', fields: { code: 'Country code', name: 'Name' }, help: { code: 'Two capital letters (ISO 3166), such as TR.' } },
+    tr: { one: 'Ülke', other: 'Ülkeler', fields: { code: 'Ülke kodu', name: 'Ad' }, help: { code: 'İki büyük harf (ISO 3166), ör. TR.' } },
   },
 });

@@ -7,7 +7,7 @@ export const currency = defineResource<Currency>()({
   name: 'Currency',
   plural: 'Currencies',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Currencies', tr: 'Para birimleri' } },
+  menu: { area: 'administration' },
   grpc: CurrencyServiceService,
   encoder: Currency,
   operations: 'no-stats',
@@ -27,5 +27,19 @@ export const currency = defineResource<Currency>()({
   },
   form: {
     sections: [{ title: { en: 'Currency', tr: 'Para birimi' }, fields: ['code', 'name', 'symbol', 'fractionDigits', 'status'] }],
+  },
+  labels: {
+    en: {
+      one: 'Currency',
+      other: 'Currencies',
+      fields: { code: 'Currency code', name: 'Name', symbol: 'Symbol', fractionDigits: 'Decimal places' },
+      help: { code: 'Three capital letters (ISO 4217), such as TRY.' },
+    },
+    tr: {
+      one: 'Para birimi',
+      other: 'Para birimleri',
+      fields: { code: 'Para birimi kodu', name: 'Ad', symbol: 'Simge', fractionDigits: 'Ondalık basamak' },
+      help: { code: 'Üç büyük harf (ISO 4217), ör. TRY.' },
+    },
   },
 });

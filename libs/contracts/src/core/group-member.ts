@@ -7,7 +7,7 @@ export const groupMember = defineResource<GroupMember>()({
   name: 'GroupMember',
   plural: 'GroupMembers',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Group members', tr: 'Grup üyeleri' } },
+  menu: { area: 'administration' },
   grpc: GroupMemberServiceService,
   encoder: GroupMember,
   operations: 'no-stats',
@@ -26,5 +26,9 @@ export const groupMember = defineResource<GroupMember>()({
   uniques: [['groupId', 'userCode']],
   form: {
     sections: [{ title: { en: 'Membership', tr: 'Üyelik' }, fields: ['groupId', 'userCode', 'status'] }],
+  },
+  labels: {
+    en: { one: 'Group member', other: 'Group members', fields: { groupId: 'Group', userCode: 'User' } },
+    tr: { one: 'Grup üyesi', other: 'Grup üyeleri', fields: { groupId: 'Grup', userCode: 'Kullanıcı' } },
   },
 });

@@ -7,7 +7,7 @@ export const groupRole = defineResource<GroupRole>()({
   name: 'GroupRole',
   plural: 'GroupRoles',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Group roles', tr: 'Grup rolleri' } },
+  menu: { area: 'administration' },
   grpc: GroupRoleServiceService,
   encoder: GroupRole,
   operations: 'no-stats',
@@ -18,5 +18,9 @@ export const groupRole = defineResource<GroupRole>()({
   uniques: [['groupId', 'roleTypeId']],
   form: {
     sections: [{ title: { en: 'Role of the group', tr: 'Grubun rolü' }, fields: ['groupId', 'roleTypeId', 'status'] }],
+  },
+  labels: {
+    en: { one: 'Group role', other: 'Group roles', fields: { groupId: 'Group', roleTypeId: 'Role' } },
+    tr: { one: 'Grup rolü', other: 'Grup rolleri', fields: { groupId: 'Grup', roleTypeId: 'Rol' } },
   },
 });

@@ -11,7 +11,7 @@ export const group = defineResource<Group>()({
   name: 'Group',
   plural: 'Groups',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Groups', tr: 'Gruplar' } },
+  menu: { area: 'administration' },
   grpc: GroupServiceService,
   encoder: Group,
   operations: 'full',
@@ -22,5 +22,9 @@ export const group = defineResource<Group>()({
   },
   form: {
     sections: [{ title: { en: 'Group', tr: 'Grup' }, fields: ['groupName', 'description', 'status'] }],
+  },
+  labels: {
+    en: { one: 'Group', other: 'Groups', fields: { groupName: 'Group name', description: 'Description' } },
+    tr: { one: 'Grup', other: 'Gruplar', fields: { groupName: 'Grup adı', description: 'Açıklama' } },
   },
 });

@@ -11,7 +11,7 @@ export const licenseHistory = defineResource<LicenseHistory>()({
   name: 'LicenseHistory',
   plural: 'LicenseHistories',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Licence history', tr: 'Lisans geçmişi' } },
+  menu: { area: 'administration' },
   grpc: LicenseHistoryServiceService,
   encoder: LicenseHistory,
   operations: 'read-only',
@@ -26,5 +26,19 @@ export const licenseHistory = defineResource<LicenseHistory>()({
     snapshot: { kind: 'text', required: true, doc: 'The licence as JSON, as it was after the change (before, for DELETE).' },
     changedBy: { kind: 'string', required: true, maxLength: 64, doc: 'userCode of who changed it.' },
     changedAt: { kind: 'datetime', required: true, doc: 'ISO 8601 UTC.' },
+  },
+  labels: {
+    en: {
+      one: 'Licence change',
+      other: 'Licence changes',
+      fields: { licenseId: 'Licence', action: 'Action', snapshot: 'Licence after the change', changedBy: 'Changed by', changedAt: 'Changed' },
+      values: { action: { CREATE: 'Created', UPDATE: 'Updated', DELETE: 'Deleted' } },
+    },
+    tr: {
+      one: 'Lisans değişikliği',
+      other: 'Lisans değişiklikleri',
+      fields: { licenseId: 'Lisans', action: 'İşlem', snapshot: 'Değişiklik sonrası lisans', changedBy: 'Değiştiren', changedAt: 'Değiştirilme' },
+      values: { action: { CREATE: 'Oluşturuldu', UPDATE: 'Güncellendi', DELETE: 'Silindi' } },
+    },
   },
 });

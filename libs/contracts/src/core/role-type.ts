@@ -11,7 +11,7 @@ export const roleType = defineResource<RoleType>()({
   name: 'RoleType',
   plural: 'RoleTypes',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Roles', tr: 'Roller' } },
+  menu: { area: 'administration' },
   grpc: RoleTypeServiceService,
   encoder: RoleType,
   operations: 'no-stats',
@@ -22,5 +22,19 @@ export const roleType = defineResource<RoleType>()({
   },
   form: {
     sections: [{ title: { en: 'Role', tr: 'Rol' }, fields: ['roleCode', 'roleName', 'description', 'status'] }],
+  },
+  labels: {
+    en: {
+      one: 'Role',
+      other: 'Roles',
+      fields: { roleCode: 'Role code', roleName: 'Role name', description: 'Description' },
+      help: { roleCode: 'What the role allows, such as branch:read.' },
+    },
+    tr: {
+      one: 'Rol',
+      other: 'Roller',
+      fields: { roleCode: 'Rol kodu', roleName: 'Rol adı', description: 'Açıklama' },
+      help: { roleCode: 'Rolün izin verdiği işlem, ör. branch:read.' },
+    },
   },
 });

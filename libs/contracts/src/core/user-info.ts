@@ -7,7 +7,7 @@ export const userInfo = defineResource<UserInfo>()({
   name: 'UserInfo',
   plural: 'UserInfos',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Users', tr: 'Kullanıcılar' } },
+  menu: { area: 'administration' },
   grpc: UserInfoServiceService,
   encoder: UserInfo,
   operations: 'full',
@@ -37,5 +37,36 @@ export const userInfo = defineResource<UserInfo>()({
       { title: { en: 'Identity', tr: 'Kimlik' }, fields: ['userCode', 'userDescription', 'email', 'status'] },
       { title: { en: 'Sign-in and rights', tr: 'Oturum ve yetkiler' }, fields: ['password', 'languageCode', 'superUser'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'User',
+      other: 'Users',
+      fields: { userCode: 'User code', userDescription: 'Full name', password: 'Password', email: 'E-mail', languageCode: 'Language', superUser: 'Super user' },
+      values: { languageCode: { en: 'English', tr: 'Turkish' } },
+      help: {
+        userCode: 'The name the user signs in with; it cannot be changed later.',
+        password: 'At least 8 characters.',
+        superUser: 'Passes every role check; only a super user may grant it.',
+      },
+    },
+    tr: {
+      one: 'Kullanıcı',
+      other: 'Kullanıcılar',
+      fields: {
+        userCode: 'Kullanıcı kodu',
+        userDescription: 'Ad soyad',
+        password: 'Parola',
+        email: 'E-posta',
+        languageCode: 'Dil',
+        superUser: 'Süper kullanıcı',
+      },
+      values: { languageCode: { en: 'İngilizce', tr: 'Türkçe' } },
+      help: {
+        userCode: 'Kullanıcının giriş adı; sonradan değiştirilemez.',
+        password: 'En az 8 karakter.',
+        superUser: 'Tüm rol denetimlerinden geçer; yalnızca bir süper kullanıcı verebilir.',
+      },
+    },
   },
 });

@@ -10,7 +10,7 @@ export const userProcess = defineResource<UserProcess>()({
   name: 'UserProcess',
   plural: 'UserProcesses',
   service: 'core',
-  menu: { area: 'administration', label: { en: 'Tenant memberships', tr: 'Kiracı üyelikleri' } },
+  menu: { area: 'administration' },
   grpc: UserProcessServiceService,
   encoder: UserProcess,
   operations: 'full',
@@ -39,5 +39,19 @@ export const userProcess = defineResource<UserProcess>()({
       { title: { en: 'User', tr: 'Kullanıcı' }, fields: ['userCode', 'userDescription', 'status'] },
       { title: { en: 'Tenants and roles', tr: 'Kiracılar ve roller' }, fields: ['userProcessSelects'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Tenant membership',
+      other: 'Tenant memberships',
+      fields: { userCode: 'User', userDescription: 'User name', userProcessSelects: 'Accounts', 'userProcessSelects.accountNo': 'Account number' },
+      help: { userDescription: "Left empty, the user's full name is taken.", userProcessSelects: 'The accounts (tenants) the user may work in.' },
+    },
+    tr: {
+      one: 'Kiracı üyeliği',
+      other: 'Kiracı üyelikleri',
+      fields: { userCode: 'Kullanıcı', userDescription: 'Kullanıcı adı', userProcessSelects: 'Hesaplar', 'userProcessSelects.accountNo': 'Hesap numarası' },
+      help: { userDescription: 'Boş bırakılırsa kullanıcının adı soyadı alınır.', userProcessSelects: 'Kullanıcının çalışabileceği hesaplar (kiracılar).' },
+    },
   },
 });

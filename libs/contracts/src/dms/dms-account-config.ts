@@ -10,7 +10,7 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
   name: 'DmsAccountConfig',
   plural: 'DmsAccountConfigs',
   service: 'dms',
-  menu: { area: 'documents', label: { en: 'Document settings', tr: 'Belge ayarları' } },
+  menu: { area: 'documents' },
   grpc: DmsAccountConfigServiceService,
   encoder: DmsAccountConfig,
   operations: 'full',
@@ -26,5 +26,29 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
       { title: { en: 'Uploads', tr: 'Yüklemeler' }, fields: ['maxFileSize', 'allowedMimeTypes', 'status'] },
       { title: { en: 'Storage', tr: 'Depolama' }, fields: ['storageQuotaBytes', 'purgeAfterDays'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Document settings',
+      other: 'Document settings',
+      fields: {
+        maxFileSize: 'Largest file (bytes)',
+        allowedMimeTypes: 'Allowed file types',
+        storageQuotaBytes: 'Storage quota (bytes)',
+        purgeAfterDays: 'Purge deleted files after (days)',
+      },
+      help: { allowedMimeTypes: 'MIME types separated by commas; left empty, any type.' },
+    },
+    tr: {
+      one: 'Belge ayarları',
+      other: 'Belge ayarları',
+      fields: {
+        maxFileSize: 'En büyük dosya (bayt)',
+        allowedMimeTypes: 'İzin verilen dosya türleri',
+        storageQuotaBytes: 'Depolama kotası (bayt)',
+        purgeAfterDays: 'Silinen dosyaları kalıcı silme süresi (gün)',
+      },
+      help: { allowedMimeTypes: 'Virgülle ayrılmış MIME türleri; boş bırakılırsa her tür.' },
+    },
   },
 });

@@ -12,7 +12,7 @@ export const dmsCategory = defineResource<DmsCategory>()({
   name: 'DmsCategory',
   plural: 'DmsCategories',
   service: 'dms',
-  menu: { area: 'documents', label: { en: 'Categories', tr: 'Kategoriler' } },
+  menu: { area: 'documents' },
   grpc: DmsCategoryServiceService,
   encoder: DmsCategory,
   operations: 'full',
@@ -32,5 +32,19 @@ export const dmsCategory = defineResource<DmsCategory>()({
   uniques: [['parentKey', 'categoryName']],
   form: {
     sections: [{ title: { en: 'Category', tr: 'Kategori' }, fields: ['categoryName', 'parentId', 'description', 'status'] }],
+  },
+  labels: {
+    en: {
+      one: 'Category',
+      other: 'Categories',
+      fields: { categoryName: 'Category name', parentId: 'Parent category', description: 'Description' },
+      help: { parentId: 'Left empty, the category is a top-level one.' },
+    },
+    tr: {
+      one: 'Kategori',
+      other: 'Kategoriler',
+      fields: { categoryName: 'Kategori adı', parentId: 'Üst kategori', description: 'Açıklama' },
+      help: { parentId: 'Boş bırakılırsa kategori en üst düzeydedir.' },
+    },
   },
 });

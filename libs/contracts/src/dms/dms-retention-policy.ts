@@ -10,7 +10,7 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
   name: 'DmsRetentionPolicy',
   plural: 'DmsRetentionPolicies',
   service: 'dms',
-  menu: { area: 'documents', label: { en: 'Retention policies', tr: 'Saklama kuralları' } },
+  menu: { area: 'documents' },
   grpc: DmsRetentionPolicyServiceService,
   encoder: DmsRetentionPolicy,
   operations: 'full',
@@ -27,5 +27,29 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
       { title: { en: 'Applies to', tr: 'Uygulandığı kayıtlar' }, fields: ['categoryId', 'entityType'] },
       { title: { en: 'Rule', tr: 'Kural' }, fields: ['retentionDays', 'action'] },
     ],
+  },
+  labels: {
+    en: {
+      one: 'Retention policy',
+      other: 'Retention policies',
+      fields: { policyName: 'Policy name', retentionDays: 'Kept for (days)', categoryId: 'Category', entityType: 'Linked record type', action: 'Action' },
+      values: { action: { SOFT_DELETE: 'Delete (recoverable)', PURGE: 'Purge for good' } },
+      help: {
+        retentionDays: 'Files older than this many days are acted on.',
+        categoryId: 'Left empty, files of any category.',
+        entityType: 'Left empty, files linked to any record type.',
+      },
+    },
+    tr: {
+      one: 'Saklama kuralı',
+      other: 'Saklama kuralları',
+      fields: { policyName: 'Kural adı', retentionDays: 'Saklama süresi (gün)', categoryId: 'Kategori', entityType: 'Bağlı kayıt türü', action: 'İşlem' },
+      values: { action: { SOFT_DELETE: 'Sil (geri alınabilir)', PURGE: 'Kalıcı olarak yok et' } },
+      help: {
+        retentionDays: 'Bu kadar günden eski dosyalara işlem uygulanır.',
+        categoryId: 'Boş bırakılırsa tüm kategorilerdeki dosyalar.',
+        entityType: 'Boş bırakılırsa her kayıt türüne bağlı dosyalar.',
+      },
+    },
   },
 });

@@ -2,6 +2,7 @@ import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type { BinaryWriter } from '@bufbuild/protobuf/wire';
 import type { MessageKey } from '../i18n/messages.ts';
 import type { ResourceForm } from './form.ts';
+import type { ResourceLabels } from './labels.ts';
 
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
@@ -156,10 +157,9 @@ export type ServiceName = 'core' | 'bpm' | 'dms';
 export const CONSOLE_AREAS = ['overview', 'partners', 'contracts', 'documents', 'administration', 'operations'] as const;
 export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
 
-/** A menu entry of the console: the area it is listed under and what people read, in each language. */
-export interface ConsoleMenuEntry {
+/** A resource's entry in the console's menu: the area it is listed under; it reads as the resource's plural label. */
+export interface ConsoleMenuArea {
   area: ConsoleArea;
-  label: { en: string; tr: string };
 }
 
 /**
@@ -186,7 +186,7 @@ export interface Resource<
    * The resource's entry in the console's menu; null when it has none: its records are reached from
    * other records' pages, or an extension's page stands in its place (dms-file: the documents page).
    */
-  menu: ConsoleMenuEntry | null;
+  menu: ConsoleMenuArea | null;
   /** The generated grpc-js service definition. */
   grpc: ServiceDefinition;
   /** The generated message itself (`Branch`): the service encodes its get, create and update answers with it (grpc/answer-writer.ts). */
@@ -240,6 +240,13 @@ export interface Resource<
   protoDocs?: { rpcs?: Partial<Record<Operation, string>>; fields?: Partial<Record<CommonName, string>> };
   /** The sections of its forms and record page (form.ts); every writable field in one of them. */
   form?: ResourceForm<NoInfer<Extract<keyof Fields, string>> | CommonName>;
+  /**
+   * What people read, in every language (labels.ts): the entity's names, each field's label, each
+   * enum value's label and help where it says more than the label. Typed against the fields, so a
+   * field or an enum value without its label is a compile error; the console, the menu and the API
+   * document take their words from here.
+   */
+  labels: NoInfer<ResourceLabels<Fields>>;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
@@ -288,6 +295,10 @@ type MissingCommon<M> = Exclude<CommonName, keyof M>;
  *   path: 'branch', name: 'Branch', plural: 'Branches', service: 'bpm', grpc: BranchServiceService, encoder: Branch,
  *   operations: 'full',
  *   fields: { businessPartnerId: { kind: 'long', required: true, references: 'business-partner', doc: 'The business partner (same tenant).' }, ... },
+ *   labels: {
+ *     en: { one: 'Branch', other: 'Branches', fields: { businessPartnerId: 'Business partner', ... } },
+ *     tr: { one: 'Şube', other: 'Şubeler', fields: { businessPartnerId: 'İş ortağı', ... } },
+ *   },
  * });
  */
 export function defineResource<M extends object>() {

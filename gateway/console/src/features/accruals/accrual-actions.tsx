@@ -5,7 +5,8 @@ import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { clerkError } from '../../resources/error-words.ts';
 import { Modal } from '../operations/modal.tsx';
-import { accrualMessages, stateMessages } from './messages.ts';
+import { accrualMessages } from './messages.ts';
+import { useValueLabels } from '../../resources/labels.ts';
 import { offeredMoves, type AccrualMove } from './moves.ts';
 
 /** POST /api/accrual/{id}/{move}; `note` is the invoice number of an invoice, the reason of a cancel. */
@@ -30,7 +31,7 @@ function moveAccrual(id: number, move: AccrualMove, note: string | undefined) {
 export function AccrualActions({ resource, record, refresh }: RecordActionsProps) {
   const t = useT(accrualMessages);
   const language = useContext(LanguageContext);
-  const stateName = useT(stateMessages);
+  const stateName = useValueLabels('accrual', 'accrualStatus');
   const { can } = useAccess();
   const [asking, setAsking] = useState<AccrualMove>();
   const [text, setText] = useState('');
@@ -46,7 +47,7 @@ export function AccrualActions({ resource, record, refresh }: RecordActionsProps
     setDone(undefined);
     try {
       const moved = await moveAccrual(Number(record.id), move, note);
-      setDone(t('moved', { id, state: stateName(moved.accrualStatus as keyof typeof stateMessages.en) }));
+      setDone(t('moved', { id, state: stateName(moved.accrualStatus ?? '') }));
       setAsking(undefined);
       refresh();
     } catch (failure) {

@@ -35,9 +35,3 @@ export const accrualMessages = defineMessages({
     moved: '{id} numaralı tahakkuk artık {state}.',
   },
 });
-
-/** The states' names as the console shows them. */
-export const stateMessages = defineMessages({
-  en: { PENDING: 'Pending', APPROVED: 'Approved', INVOICED: 'Invoiced', CANCELLED: 'Cancelled' },
-  tr: { PENDING: 'Beklemede', APPROVED: 'Onaylandı', INVOICED: 'Faturalandı', CANCELLED: 'İptal edildi' },
-});

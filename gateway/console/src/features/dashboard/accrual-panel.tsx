@@ -2,8 +2,8 @@ import { useContext } from 'react';
 import { answer, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { BarChart, TimeChart, type Tone } from '../charts/index.ts';
-import { stateMessages } from '../accruals/messages.ts';
 import { useLoad } from '../../shell/use-load.ts';
+import { useValueLabels } from '../../resources/labels.ts';
 import { currenciesOf, formatAmount, formatCount, monthSeries, STATES } from './figures.ts';
 import { dashboardMessages } from './messages.ts';
 
@@ -15,7 +15,7 @@ const TONES: Record<(typeof STATES)[number], Tone> = { PENDING: 'warn', APPROVED
  */
 export function AccrualPanel({ crProcessId }: { crProcessId: number }) {
   const t = useT(dashboardMessages);
-  const stateName = useT(stateMessages);
+  const stateName = useValueLabels('accrual', 'accrualStatus');
   const language = useContext(LanguageContext);
   const summary = useLoad((signal) => answer(platform.GET('/api/accrual/summary', { params: { query: { crProcessId } }, signal })), [crProcessId]);
   const data = summary.value;

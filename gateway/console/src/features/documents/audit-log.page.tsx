@@ -7,6 +7,7 @@ import { useContext, useState } from 'react';
 import { Link } from 'react-router';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { useResourceDef } from '../../resources/manifest.tsx';
+import { useValueLabels } from '../../resources/labels.ts';
 import { PageNav } from '../../ui/page-nav.tsx';
 import { listAuditLog, verifyAuditChain, type ChainCheck, type DmsAuditLog } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
@@ -18,6 +19,15 @@ import './documents.css';
 /** An audited action (the select offers the manifest's, which come from the same registry as the document's). */
 type AuditAction = NonNullable<DmsAuditLog['action']>;
 
+/** A download the console made to show the file on its page (`inline`), not to save it. */
+function isPreview(details: string | null | undefined): boolean {
+  try {
+    return (JSON.parse(details ?? '{}') as { inline?: unknown }).inline === true;
+  } catch {
+    return false;
+  }
+}
+
 export function AuditLogPage() {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
@@ -27,6 +37,7 @@ export function AuditLogPage() {
   const rows = useLoad((signal) => listAuditLog(crProcessId, { page, size: 50, filter: action ? { action } : {} }, signal), [crProcessId, page, action]);
   // the audited actions as the registry declares them (the manifest), so a new one needs no console code
   const actions = useResourceDef('dms-audit-log')?.fields.find((field) => field.name === 'action')?.values ?? [];
+  const actionLabel = useValueLabels('dms-audit-log', 'action');
   const [check, setCheck] = useState<ChainCheck>();
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string>();
@@ -74,7 +85,7 @@ export function AuditLogPage() {
           <option value="">{t('allActions')}</option>
           {actions.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {actionLabel(name)}
             </option>
           ))}
         </select>
@@ -97,7 +108,7 @@ export function AuditLogPage() {
             <tr key={row.id}>
               <td>{row.id}</td>
               <td>{formatInstant(row.createdAt, language)}</td>
-              <td>{row.action}</td>
+              <td>{row.action === 'DOWNLOAD' && isPreview(row.details) ? `${actionLabel(row.action)} (${t('preview')})` : actionLabel(row.action)}</td>
               <td>{row.fileId ? <Link to={`/documents/file/${row.fileId}`}>{row.fileName ?? `#${row.fileId}`}</Link> : ''}</td>
               <td>{row.shareLinkId ?? ''}</td>
               <td>{row.userCode}</td>

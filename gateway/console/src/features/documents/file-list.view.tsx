@@ -10,6 +10,7 @@ import { listFiles } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { useLoad } from '../../shell/use-load.ts';
+import { useFieldLabels } from '../../resources/labels.ts';
 
 export interface FileListProps {
   crProcessId: number;
@@ -24,6 +25,7 @@ const SIZE = 20;
 export function FileList({ crProcessId, categoryId, heading, round }: FileListProps) {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
+  const label = useFieldLabels('dms-file');
   const [page, setPage] = useState(0);
   const [typed, setTyped] = useState('');
   const [searchTerm, setSearchTerm] = useState('');
@@ -59,10 +61,10 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
         <thead>
           <tr>
             <th scope="col">{t('name')}</th>
-            <th scope="col">{t('size')}</th>
-            <th scope="col">{t('type')}</th>
-            <th scope="col">{t('uploaded')}</th>
-            <th scope="col">{t('legalHold')}</th>
+            <th scope="col">{label('fileSize')}</th>
+            <th scope="col">{label('mimeType')}</th>
+            <th scope="col">{label('uploadDate')}</th>
+            <th scope="col">{label('legalHold')}</th>
           </tr>
         </thead>
         <tbody>
@@ -71,10 +73,10 @@ export function FileList({ crProcessId, categoryId, heading, round }: FileListPr
               <td data-label={t('name')}>
                 <Link to={`/documents/file/${file.id}`}>{fileLabel(file)}</Link>
               </td>
-              <td data-label={t('size')}>{file.fileSize === null ? '' : formatBytes(file.fileSize, language)}</td>
-              <td data-label={t('type')}>{file.mimeType ?? ''}</td>
-              <td data-label={t('uploaded')}>{formatInstant(file.uploadDate, language)}</td>
-              <td data-label={t('legalHold')}>{file.legalHold ? t('yes') : t('no')}</td>
+              <td data-label={label('fileSize')}>{file.fileSize === null ? '' : formatBytes(file.fileSize, language)}</td>
+              <td data-label={label('mimeType')}>{file.mimeType ?? ''}</td>
+              <td data-label={label('uploadDate')}>{formatInstant(file.uploadDate, language)}</td>
+              <td data-label={label('legalHold')}>{file.legalHold ? t('yes') : t('no')}</td>
             </tr>
           ))}
         </tbody>

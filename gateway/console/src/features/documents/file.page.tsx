@@ -12,6 +12,7 @@ import { documentsMessages } from './documents.messages.ts';
 import { FileActions } from './file-actions.view.tsx';
 import { useResourceDef } from '../../resources/manifest.tsx';
 import { RecordHistory } from '../../resources/history.tsx';
+import { useFieldLabels } from '../../resources/labels.ts';
 import { FilePreview } from './file-preview.view.tsx';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { ShareLinks } from './share-links.view.tsx';
@@ -63,7 +64,7 @@ export function FilePage() {
         <FilePreview file={file} />
       </div>
       {access.can('dms-share-link:read') ? <ShareLinks crProcessId={crProcessId} fileId={file.id} /> : null}
-      {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} /> : null}
+      {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} version={file.version} /> : null}
     </div>
   );
 }
@@ -71,22 +72,23 @@ export function FilePage() {
 function FileDetails({ file, category }: { file: DmsFile; category: string | undefined }) {
   const t = useT(documentsMessages);
   const language = useContext(LanguageContext);
+  const label = useFieldLabels('dms-file');
   const rows: [string, string][] = [
-    [t('fileId'), String(file.id)],
-    [t('size'), file.fileSize === null ? '' : `${formatBytes(file.fileSize, language)} (${file.fileSize.toLocaleString(language)} B)`],
-    [t('type'), file.mimeType ?? ''],
-    [t('category'), category ?? (file.categoryId == null ? t('noCategory') : `#${file.categoryId}`)],
-    [t('uploaded'), formatInstant(file.uploadDate, language)],
-    [t('createdBy'), file.createdBy ?? ''],
-    [t('legalHold'), file.legalHold ? t('yes') : t('no')],
-    [t('description'), file.description ?? ''],
-    [t('tags'), file.tags ?? ''],
-    [t('entityType'), file.entityType ?? ''],
-    [t('entityId'), file.entityId == null ? '' : String(file.entityId)],
-    [t('integrationKey'), file.integrationKey ?? ''],
-    [t('checksum'), file.checksum ?? ''],
-    [t('version'), String(file.version)],
-    [t('updatedAt'), formatInstant(file.updatedAt, language)],
+    [label('id'), String(file.id)],
+    [label('fileSize'), file.fileSize === null ? '' : `${formatBytes(file.fileSize, language)} (${file.fileSize.toLocaleString(language)} B)`],
+    [label('mimeType'), file.mimeType ?? ''],
+    [label('categoryId'), category ?? (file.categoryId == null ? t('noCategory') : `#${file.categoryId}`)],
+    [label('uploadDate'), formatInstant(file.uploadDate, language)],
+    [label('createdBy'), file.createdBy ?? ''],
+    [label('legalHold'), file.legalHold ? t('yes') : t('no')],
+    [label('description'), file.description ?? ''],
+    [label('tags'), file.tags ?? ''],
+    [label('entityType'), file.entityType ?? ''],
+    [label('entityId'), file.entityId == null ? '' : String(file.entityId)],
+    [label('integrationKey'), file.integrationKey ?? ''],
+    [label('checksum'), file.checksum ?? ''],
+    [label('version'), String(file.version)],
+    [label('updatedAt'), formatInstant(file.updatedAt, language)],
   ];
   return (
     <section aria-labelledby="doc-details-heading">

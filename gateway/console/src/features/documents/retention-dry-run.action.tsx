@@ -10,11 +10,13 @@ import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { retentionDryRun, type DryRun } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
+import { useFieldLabels } from '../../resources/labels.ts';
 import { formatInstant } from './format.ts';
 import './documents.css';
 
 export function RetentionDryRunAction({ record }: RecordActionsProps) {
   const t = useT(documentsMessages);
+  const label = useFieldLabels('dms-file');
   const language = useContext(LanguageContext);
   const access = useAccess();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -56,7 +58,7 @@ export function RetentionDryRunAction({ record }: RecordActionsProps) {
                 <thead>
                   <tr>
                     <th scope="col">{t('name')}</th>
-                    <th scope="col">{t('uploaded')}</th>
+                    <th scope="col">{label('uploadDate')}</th>
                   </tr>
                 </thead>
                 <tbody>

@@ -8,6 +8,7 @@ import { useT } from '../../shell/i18n.tsx';
 import type { DmsCategory } from './dms.api.ts';
 import { documentsMessages } from './documents.messages.ts';
 import { UploadProgress } from './upload-progress.view.tsx';
+import { useFieldLabels } from '../../resources/labels.ts';
 import type { Uploads } from './use-uploads.ts';
 
 export interface UploadPanelProps {
@@ -21,6 +22,7 @@ export interface UploadPanelProps {
 
 export function UploadPanel({ crProcessId, categories, selected, uploads }: UploadPanelProps) {
   const t = useT(documentsMessages);
+  const label = useFieldLabels('dms-file');
   const id = useId();
   const [categoryId, setCategoryId] = useState(selected === undefined ? '' : String(selected));
   const [entityType, setEntityType] = useState('');
@@ -71,7 +73,7 @@ export function UploadPanel({ crProcessId, categories, selected, uploads }: Uplo
     <section aria-labelledby={`${id}-heading`} className={dragging ? 'doc-upload-panel doc-dragging' : 'doc-upload-panel'}>
       <h2 id={`${id}-heading`}>{t('uploadFiles')}</h2>
       <div className="doc-upload-fields">
-        <label htmlFor={`${id}-category`}>{t('category')}</label>
+        <label htmlFor={`${id}-category`}>{label('categoryId')}</label>
         <select id={`${id}-category`} value={categoryId} onChange={(event) => setCategoryId(event.target.value)}>
           <option value="">{t('noCategory')}</option>
           {categories.map(({ category, label }) => (
@@ -80,17 +82,17 @@ export function UploadPanel({ crProcessId, categories, selected, uploads }: Uplo
             </option>
           ))}
         </select>
-        <label htmlFor={`${id}-description`}>{t('description')}</label>
+        <label htmlFor={`${id}-description`}>{label('description')}</label>
         <input id={`${id}-description`} value={description} maxLength={1000} onChange={(event) => setDescription(event.target.value)} />
-        <label htmlFor={`${id}-tags`}>{t('tags')}</label>
+        <label htmlFor={`${id}-tags`}>{label('tags')}</label>
         <input id={`${id}-tags`} value={tags} maxLength={1000} onChange={(event) => setTags(event.target.value)} />
       </div>
       <details className="doc-entity-link">
         <summary>{t('linkToRecord')}</summary>
         <div className="doc-upload-fields">
-          <label htmlFor={`${id}-entity-type`}>{t('entityType')}</label>
+          <label htmlFor={`${id}-entity-type`}>{label('entityType')}</label>
           <input id={`${id}-entity-type`} value={entityType} maxLength={64} onChange={(event) => setEntityType(event.target.value)} />
-          <label htmlFor={`${id}-entity-id`}>{t('entityId')}</label>
+          <label htmlFor={`${id}-entity-id`}>{label('entityId')}</label>
           <input id={`${id}-entity-id`} value={entityId} inputMode="numeric" pattern="[0-9]*" onChange={(event) => setEntityId(event.target.value)} />
         </div>
       </details>
