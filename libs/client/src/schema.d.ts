@@ -4271,6 +4271,12 @@ export interface components {
                 accountName?: string | null;
                 taxNumber?: string | null;
                 email?: string | null;
+                /** @description accountNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                accountNoPrefix?: string;
+                /** @description accountName starts with this text (case-insensitive; every character literal, % and _ included). */
+                accountNamePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
             };
         };
         /** @description A page of account records. */
@@ -4523,6 +4529,10 @@ export interface components {
                 /** @enum {string|null} */
                 languageCode?: "en" | "tr" | null;
                 superUser?: boolean | null;
+                /** @description userCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                userCodePrefix?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of user-info records. */
@@ -4953,6 +4963,8 @@ export interface components {
                 updatedBy?: string | null;
                 groupName?: string | null;
                 description?: string | null;
+                /** @description groupName starts with this text (case-insensitive; every character literal, % and _ included). */
+                groupNamePrefix?: string;
             };
         };
         /** @description A page of group records. */
@@ -5390,6 +5402,10 @@ export interface components {
                 roleCode?: string | null;
                 roleName?: string | null;
                 description?: string | null;
+                /** @description roleCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                roleCodePrefix?: string;
+                /** @description roleName starts with this text (case-insensitive; every character literal, % and _ included). */
+                roleNamePrefix?: string;
             };
         };
         /** @description A page of role-type records. */
@@ -5938,6 +5954,8 @@ export interface components {
                  */
                 validUntilTo?: string;
                 accountNo?: string | null;
+                /** @description licenseKey starts with this text (case-insensitive; every character literal, % and _ included). */
+                licenseKeyPrefix?: string;
             };
         };
         /** @description A page of license records. */
@@ -6419,6 +6437,10 @@ export interface components {
                 updatedBy?: string | null;
                 code?: string | null;
                 name?: string | null;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of country records. */
@@ -6651,6 +6673,10 @@ export interface components {
                 countryIdTo?: number;
                 name?: string | null;
                 code?: string | null;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of city records. */
@@ -6893,6 +6919,10 @@ export interface components {
                  * @description Highest fractionDigits (inclusive).
                  */
                 fractionDigitsTo?: number;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of currency records. */
@@ -7119,6 +7149,10 @@ export interface components {
                 email?: string | null;
                 phone?: string | null;
                 department?: string | null;
+                /** @description fullName starts with this text (case-insensitive; every character literal, % and _ included). */
+                fullNamePrefix?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of corporation-contact records. */
@@ -8104,6 +8138,12 @@ export interface components {
                  */
                 cityIdTo?: number;
                 address?: string | null;
+                /** @description partnerCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                partnerCodePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+                /** @description partnerName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerNameContains?: string;
             };
         };
         /** @description A page of business-partner records. */
@@ -8357,6 +8397,10 @@ export interface components {
                 address?: string | null;
                 phone?: string | null;
                 email?: string | null;
+                /** @description branchCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                branchCodePrefix?: string;
+                /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchNameContains?: string;
             };
         };
         /** @description A page of branch records. */
@@ -8637,6 +8681,12 @@ export interface components {
                 email?: string | null;
                 phone?: string | null;
                 title?: string | null;
+                /** @description lastName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                lastNameContains?: string;
+                /** @description firstName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                firstNameContains?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of contact records. */
@@ -8880,6 +8930,10 @@ export interface components {
                 vatRateFrom?: string | number;
                 /** @description Highest vatRate (inclusive). */
                 vatRateTo?: string | number;
+                /** @description productCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                productCodePrefix?: string;
+                /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productNameContains?: string;
             };
         };
         /** @description A page of product records. */
@@ -9202,6 +9256,8 @@ export interface components {
                 /** @description Highest totalAmount (inclusive). */
                 totalAmountTo?: string | number;
                 description?: string | null;
+                /** @description contractNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                contractNoPrefix?: string;
             };
         };
         /** @description A page of contract records. */
@@ -9872,6 +9928,8 @@ export interface components {
                  */
                 cancelledAtTo?: string;
                 cancelReason?: string | null;
+                /** @description invoiceNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                invoiceNoPrefix?: string;
             };
         };
         /** @description A page of accrual records. */
@@ -10104,6 +10162,8 @@ export interface components {
                  */
                 parentIdTo?: number;
                 description?: string | null;
+                /** @description categoryName starts with this text (case-insensitive; every character literal, % and _ included). */
+                categoryNamePrefix?: string;
             };
         };
         /** @description A page of dms-category records. */
@@ -10447,6 +10507,8 @@ export interface components {
                 checksum?: string | null;
                 deleted?: boolean | null;
                 legalHold?: boolean | null;
+                /** @description originalFileName starts with this text (case-insensitive; every character literal, % and _ included). */
+                originalFileNamePrefix?: string;
             };
         };
         /** @description A page of dms-file records. */

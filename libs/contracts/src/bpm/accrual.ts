@@ -37,4 +37,10 @@ export const accrual = defineResource<Accrual>()({
     cancelledAt: { kind: 'datetime', readOnly: true, doc: 'When it was cancelled, ISO 8601 UTC; read-only.' },
     cancelReason: { kind: 'string', readOnly: true, maxLength: 1000, doc: 'Reason given when cancelled; read-only.' },
   },
+  list: {
+    columns: ['contractId', 'periodStart', 'periodEnd', 'amount', 'accrualStatus', 'invoiceNo'],
+    filters: ['contractId', 'accrualStatus', 'periodStart', 'invoiceNo'],
+    match: { invoiceNo: 'prefix' },
+    money: { amount: 'currencyCode' },
+  },
 });

@@ -20,4 +20,9 @@ export const branch = defineResource<Branch>()({
     email: { kind: 'string', doc: 'E-mail address.' },
   },
   uniques: [['businessPartnerId', 'branchCode']],
+  list: {
+    columns: ['branchCode', 'branchName', 'businessPartnerId', 'phone', 'email'],
+    filters: ['branchCode', 'branchName', 'businessPartnerId'],
+    match: { branchCode: 'prefix', branchName: 'contains' },
+  },
 });

@@ -47,4 +47,9 @@ export const businessPartner = defineResource<BusinessPartner>()({
   listIndexes: [['partnerName', 'id'], ['partnerType'], ['createdAt']],
   searchIndex: true,
   tenantCount: true,
+  list: {
+    columns: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+    filters: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+    match: { partnerCode: 'prefix', taxNumber: 'prefix', partnerName: 'contains' },
+  },
 });

@@ -23,4 +23,9 @@ export const contact = defineResource<Contact>()({
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     title: { kind: 'string', doc: 'Job title.' },
   },
+  list: {
+    columns: ['firstName', 'lastName', 'businessPartnerId', 'email', 'phone', 'title'],
+    filters: ['lastName', 'firstName', 'businessPartnerId', 'email'],
+    match: { lastName: 'contains', firstName: 'contains', email: 'prefix' },
+  },
 });

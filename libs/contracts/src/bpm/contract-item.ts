@@ -23,4 +23,8 @@ export const contractItem = defineResource<ContractItem>()({
     description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Description.' },
     lineTotal: { kind: 'decimal', readOnly: true, generated: 'quantity * unit_price', doc: 'quantity x unit_price, exact; read-only.' },
   },
+  list: {
+    columns: ['contractId', 'productId', 'quantity', 'unitPrice', 'lineTotal', 'description'],
+    filters: ['contractId', 'productId'],
+  },
 });

@@ -24,4 +24,10 @@ export const contract = defineResource<Contract>()({
     totalAmount: { kind: 'decimal', min: 0, doc: 'Total, a decimal string.' },
     description: { kind: 'text', searchable: true, doc: 'Description.' },
   },
+  list: {
+    columns: ['contractNo', 'businessPartnerId', 'startDate', 'endDate', 'totalAmount', 'billingPeriod', 'status'],
+    filters: ['contractNo', 'businessPartnerId', 'startDate', 'billingPeriod', 'status'],
+    match: { contractNo: 'prefix' },
+    money: { totalAmount: 'currencyCode' },
+  },
 });

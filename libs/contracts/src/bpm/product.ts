@@ -19,4 +19,10 @@ export const product = defineResource<Product>()({
     currencyCode: { kind: 'string', required: true, maxLength: 3, pattern: '^[A-Z]{3}$', doc: 'ISO 4217 code of the price.' },
     vatRate: { kind: 'decimal', min: 0, max: 100, doc: 'VAT rate in percent, a decimal string.' },
   },
+  list: {
+    columns: ['productCode', 'productName', 'unit', 'unitPrice', 'vatRate', 'status'],
+    filters: ['productCode', 'productName', 'status'],
+    match: { productCode: 'prefix', productName: 'contains' },
+    money: { unitPrice: 'currencyCode' },
+  },
 });

@@ -19,4 +19,9 @@ export const account = defineResource<Account>()({
     taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
     email: { kind: 'string', doc: 'E-mail address.' },
   },
+  list: {
+    columns: ['accountNo', 'accountName', 'taxNumber', 'email', 'status'],
+    filters: ['accountNo', 'accountName', 'taxNumber', 'status'],
+    match: { accountNo: 'prefix', accountName: 'prefix', taxNumber: 'prefix' },
+  },
 });

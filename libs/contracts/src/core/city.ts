@@ -19,4 +19,9 @@ export const city = defineResource<City>()({
   // (crProcessId, countryId, id): what bpm's business-partner.cityId names, a city within the
   // partner's country of its tenant (a key from another schema, so not derived from a reference here)
   uniques: [['countryId', 'id']],
+  list: {
+    columns: ['code', 'name', 'countryId', 'status'],
+    filters: ['name', 'code', 'countryId'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

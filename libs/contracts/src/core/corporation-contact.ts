@@ -18,4 +18,9 @@ export const corporationContact = defineResource<CorporationContact>()({
     phone: { kind: 'string', maxLength: 32, doc: 'Phone number.' },
     department: { kind: 'string', searchable: true, doc: 'Department.' },
   },
+  list: {
+    columns: ['fullName', 'title', 'department', 'email', 'phone'],
+    filters: ['fullName', 'department', 'email'],
+    match: { fullName: 'prefix', email: 'prefix' },
+  },
 });

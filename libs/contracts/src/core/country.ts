@@ -23,4 +23,9 @@ export const country = defineResource<Country>()({
     },
     name: { kind: 'string', required: true, searchable: true, doc: 'Name.' },
   },
+  list: {
+    columns: ['code', 'name', 'status'],
+    filters: ['code', 'name'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

@@ -25,4 +25,9 @@ export const currency = defineResource<Currency>()({
     symbol: { kind: 'string', maxLength: 8, doc: 'Symbol.' },
     fractionDigits: { kind: 'int', default: 2, min: 0, max: 4, doc: 'Digits after the decimal point (default 2).' },
   },
+  list: {
+    columns: ['code', 'name', 'symbol', 'fractionDigits'],
+    filters: ['code', 'name'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

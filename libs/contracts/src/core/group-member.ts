@@ -24,4 +24,8 @@ export const groupMember = defineResource<GroupMember>()({
     },
   },
   uniques: [['groupId', 'userCode']],
+  list: {
+    columns: ['groupId', 'userCode', 'status'],
+    filters: ['groupId', 'userCode'],
+  },
 });

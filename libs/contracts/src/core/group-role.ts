@@ -16,4 +16,8 @@ export const groupRole = defineResource<GroupRole>()({
     roleTypeId: { kind: 'long', required: true, references: 'role-type', doc: 'The role-type (same tenant); unique within the group.' },
   },
   uniques: [['groupId', 'roleTypeId']],
+  list: {
+    columns: ['groupId', 'roleTypeId', 'status'],
+    filters: ['groupId', 'roleTypeId'],
+  },
 });

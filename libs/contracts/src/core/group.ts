@@ -20,4 +20,9 @@ export const group = defineResource<Group>()({
     groupName: { kind: 'string', required: true, unique: 'tenant', searchable: true, doc: 'Unique per tenant.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
+  list: {
+    columns: ['groupName', 'description', 'status'],
+    filters: ['groupName', 'status'],
+    match: { groupName: 'prefix' },
+  },
 });

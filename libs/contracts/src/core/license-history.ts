@@ -27,4 +27,8 @@ export const licenseHistory = defineResource<LicenseHistory>()({
     changedBy: { kind: 'string', required: true, maxLength: 64, doc: 'userCode of who changed it.' },
     changedAt: { kind: 'datetime', required: true, doc: 'ISO 8601 UTC.' },
   },
+  list: {
+    columns: ['licenseId', 'action', 'changedBy', 'changedAt'],
+    filters: ['licenseId', 'action', 'changedBy', 'changedAt'],
+  },
 });

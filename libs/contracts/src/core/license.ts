@@ -29,4 +29,9 @@ export const license = defineResource<License>()({
       doc: 'The account (tenant) that holds it.',
     },
   },
+  list: {
+    columns: ['licenseKey', 'licenseType', 'accountNo', 'maxUsers', 'validFrom', 'validUntil'],
+    filters: ['licenseKey', 'licenseType', 'accountNo', 'validUntil'],
+    match: { licenseKey: 'prefix' },
+  },
 });

@@ -20,4 +20,9 @@ export const roleType = defineResource<RoleType>()({
     roleName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     description: { kind: 'string', searchable: true, doc: 'Free text.' },
   },
+  list: {
+    columns: ['roleCode', 'roleName', 'description'],
+    filters: ['roleCode', 'roleName'],
+    match: { roleCode: 'prefix', roleName: 'prefix' },
+  },
 });

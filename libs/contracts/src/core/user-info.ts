@@ -32,4 +32,9 @@ export const userInfo = defineResource<UserInfo>()({
     // raised by a new password: every older token of the user is refused (docs/interface.md#token-and-cookie)
     tokenVersion: { kind: 'int', default: 0 },
   },
+  list: {
+    columns: ['userCode', 'userDescription', 'email', 'languageCode', 'superUser', 'status'],
+    filters: ['userCode', 'email', 'status'],
+    match: { userCode: 'prefix', email: 'prefix' },
+  },
 });

@@ -34,4 +34,8 @@ export const userProcess = defineResource<UserProcess>()({
       doc: 'Accounts of the user, ordered by accountNo (on write only accountNo is read).',
     },
   },
+  list: {
+    columns: ['userCode', 'userDescription', 'crProcessId', 'status'],
+    filters: ['userCode', 'status'],
+  },
 });

@@ -57,4 +57,8 @@ export const webhookDelivery = defineResource<WebhookDelivery>()({
     /** Until when a dispatcher holds the delivery (a claimed attempt in flight); past it, another may take it. */
     leasedUntil: { kind: 'datetime' },
   },
+  list: {
+    columns: ['eventType', 'entity', 'entityKey', 'deliveryStatus', 'attempts', 'lastAttemptAt'],
+    filters: ['subscriptionId', 'eventType', 'deliveryStatus', 'entity'],
+  },
 });

@@ -61,4 +61,8 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
     /** Since when the endpoint has failed with no success since (WEBHOOK_DISABLE_AFTER_MS counts from it); null while it answers. */
     failingSince: { kind: 'datetime' },
   },
+  list: {
+    columns: ['url', 'description', 'disabledAt', 'status'],
+    filters: ['url', 'status'],
+  },
 });

@@ -21,4 +21,8 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
     storageQuotaBytes: { kind: 'long', min: 0, doc: "Most bytes the tenant's files may take; at least 0." },
     purgeAfterDays: { kind: 'int', min: 0, doc: 'Soft-deleted files are purged after this many days; at least 0.' },
   },
+  list: {
+    columns: ['crProcessId', 'maxFileSize', 'storageQuotaBytes', 'purgeAfterDays', 'allowedMimeTypes'],
+    filters: [],
+  },
 });

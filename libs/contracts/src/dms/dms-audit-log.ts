@@ -76,4 +76,8 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
       doc: "The original file name of fileId, while its record is kept (a deleted file's too, not a purged one's); read-only, computed on every read, outside the hash.",
     },
   },
+  list: {
+    columns: ['createdAt', 'action', 'fileName', 'userCode', 'ipAddress'],
+    filters: ['action', 'fileId', 'userCode', 'createdAt'],
+  },
 });

@@ -30,4 +30,9 @@ export const dmsCategory = defineResource<DmsCategory>()({
     parentKey: { kind: 'long', default: 0 },
   },
   uniques: [['parentKey', 'categoryName']],
+  list: {
+    columns: ['categoryName', 'parentId', 'description', 'status'],
+    filters: ['categoryName', 'parentId'],
+    match: { categoryName: 'prefix' },
+  },
 });

@@ -63,4 +63,9 @@ export const dmsFile = defineResource<DmsFile>()({
     },
     legalHold: { kind: 'boolean', default: false, doc: 'Under legal hold: while true the file cannot be deleted (409) nor touched by retention.' },
   },
+  list: {
+    columns: ['originalFileName', 'mimeType', 'fileSize', 'uploadDate', 'entityType', 'categoryId'],
+    filters: ['originalFileName', 'categoryId', 'entityType', 'uploadDate'],
+    match: { originalFileName: 'prefix' },
+  },
 });

@@ -21,4 +21,8 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
     entityType: { kind: 'string', maxLength: 64, doc: 'Applies to the files linked to this entity type; empty: any.' },
     action: { kind: 'enum', values: ['SOFT_DELETE', 'PURGE'], default: 'SOFT_DELETE', doc: 'SOFT_DELETE (default) or PURGE.' },
   },
+  list: {
+    columns: ['policyName', 'retentionDays', 'categoryId', 'entityType', 'action', 'status'],
+    filters: ['policyName', 'categoryId', 'action'],
+  },
 });

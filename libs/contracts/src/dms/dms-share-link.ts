@@ -45,4 +45,8 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
     url: { kind: 'string', readOnly: true, maxLength: 128, secret: true, doc: 'Read-only: the public path, /api/dms-share-link/public/{token}.' },
     downloadCount: { kind: 'int', readOnly: true, default: 0, doc: 'Read-only: downloads so far.' },
   },
+  list: {
+    columns: ['fileId', 'expiresAt', 'maxDownloads', 'downloadCount', 'hasPassword', 'status'],
+    filters: ['fileId', 'expiresAt'],
+  },
 });

@@ -1,6 +1,7 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type { BinaryWriter } from '@bufbuild/protobuf/wire';
 import type { MessageKey } from '../i18n/messages.ts';
+import type { FieldsOfKind, ListView } from './list-view.ts';
 
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
@@ -237,6 +238,8 @@ export interface Resource<
    * of an operation's RPC, or of a common field (dms-file's id is generated on upload).
    */
   protoDocs?: { rpcs?: Partial<Record<Operation, string>>; fields?: Partial<Record<CommonName, string>> };
+  /** The list's default columns, its primary filters, text matches and money fields (list-view.ts). */
+  list?: ListView<(keyof Fields & string) | CommonName, FieldsOfKind<Fields, 'string' | 'text'>, FieldsOfKind<Fields, 'decimal'>>;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
