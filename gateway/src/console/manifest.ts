@@ -33,7 +33,13 @@ export function relatedOf(registry: readonly Resource[], target: Resource): Cons
 }
 
 function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
-  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(name, spec));
+  const view = resource.list;
+  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => {
+    const field = consoleField(name, spec);
+    const match = view?.match?.[name];
+    const currencyField = view?.money?.[name];
+    return { ...field, ...(match ? { match } : {}), ...(currencyField ? { currencyField } : {}) };
+  });
   return {
     path: resource.path,
     name: resource.name,
@@ -51,7 +57,17 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
     },
     fields,
     related,
+    columns: view?.columns ?? defaultColumns(resource),
+    filters: view?.filters ?? [],
   };
+}
+
+/** Without a declared list: the resource's own shown scalar fields, the first six. */
+function defaultColumns(resource: Resource): string[] {
+  return Object.entries(resource.fields)
+    .filter(([, spec]) => isScalar(spec) && !spec.writeOnly && !spec.secret)
+    .map(([name]) => name)
+    .slice(0, 6);
 }
 
 function consoleField(name: string, spec: FieldSpec): ConsoleField {

@@ -4,6 +4,7 @@ import { useT } from '../shell/i18n.tsx';
 import { useManifest } from './manifest.tsx';
 import { crudMessages } from './messages.ts';
 import { ReferencePicker } from './reference-picker.tsx';
+import { DateInput } from '../ui/date-input.tsx';
 
 /** Up to four decimals, as the platform keeps money and quantities (docs/interface.md#records). */
 export const DECIMAL_PATTERN = '-?[0-9]+([.,][0-9]{1,4})?';
@@ -67,8 +68,10 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
     case 'decimal':
       return <input {...common} type="text" inputMode="decimal" pattern={DECIMAL_PATTERN} value={value} onChange={(event) => onChange(event.target.value)} />;
     case 'date':
-      return <input {...common} type="date" value={value} onChange={(event) => onChange(event.target.value)} />;
+      return <DateInput id={id} value={value} onChange={onChange} required={required} readOnly={readOnly} describedBy={describedBy} />;
     case 'datetime':
+      // a filter names days (filter-values.ts); a form writes the instant
+      if (filter) return <DateInput id={id} value={value} onChange={onChange} describedBy={describedBy} />;
       return <input {...common} type="datetime-local" step={1} value={value} onChange={(event) => onChange(event.target.value)} />;
     case 'text':
       return <textarea {...common} rows={4} maxLength={field.maxLength} value={value} onChange={(event) => onChange(event.target.value)} />;

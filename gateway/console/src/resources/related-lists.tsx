@@ -124,7 +124,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
                 </td>
                 {columns.map((each) => (
                   <td key={each.name} data-label={fieldLabel(each, language)}>
-                    <FieldValue field={each} value={row[each.name]} />
+                    <FieldValue field={each} value={row[each.name]} record={row} />
                   </td>
                 ))}
               </tr>

@@ -6,6 +6,7 @@
  */
 
 import type { ConsoleArea, ConsoleMenuEntry } from '@platform/kit/resource/resource.ts';
+import type { TextMatch } from '@platform/kit/resource/list-view.ts';
 
 /** The console's menu areas and entries, declared with each resource (libs/kit/src/resource/resource.ts). */
 export type { ConsoleArea, ConsoleMenuEntry };
@@ -42,6 +43,10 @@ export interface ConsoleField {
   searchable?: boolean;
   /** The item fields of an `objects` field. */
   of?: readonly ConsoleField[];
+  /** A text field's filter also matches by prefix (`<field>Prefix`) or containment (`<field>Contains`); the console's text filter uses it. */
+  match?: TextMatch;
+  /** A decimal that is money: the field of the same record holding its ISO 4217 currency code. */
+  currencyField?: string;
 }
 
 export interface ConsoleResource {
@@ -60,6 +65,10 @@ export interface ConsoleResource {
   fields: readonly ConsoleField[];
   /** The records that refer to this one, each a short list on its page: one per reference field of the registry. */
   related: readonly ConsoleRelated[];
+  /** The list's declared default columns, in order (the resource's `list.columns`); a user may choose others. */
+  columns: readonly string[];
+  /** The filters a list shows at once (`list.filters`); the other filterable fields are behind "more filters". */
+  filters: readonly string[];
 }
 
 /**
