@@ -72,7 +72,7 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
     case 'datetime':
       // a filter names days (filter-values.ts); a form writes the instant
       if (filter) return <DateInput id={id} value={value} onChange={onChange} describedBy={describedBy} />;
-      return <input {...common} type="datetime-local" step={1} value={value} onChange={(event) => onChange(event.target.value)} />;
+      return <DateInput id={id} value={value} onChange={onChange} required={required} readOnly={readOnly} describedBy={describedBy} withTime />;
     case 'text':
       return <textarea {...common} rows={4} maxLength={field.maxLength} value={value} onChange={(event) => onChange(event.target.value)} />;
     default:

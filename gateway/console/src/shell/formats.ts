@@ -10,10 +10,11 @@
  * parseDate('28.11.2026', 'tr') // '2026-11-28'
  * formatMoney('1500.0000', 'TRY', 'en') // '₺1,500.00'
  */
-import type { Language } from './language.ts';
+/** The Intl locale of each language (language.ts; a language without one is a compile error where it is formatted). */
+export const LOCALES = { en: 'en-GB', tr: 'tr-TR' } as const;
 
-/** The Intl locale of each language. */
-export const LOCALES = { en: 'en-GB', tr: 'tr-TR' } as const satisfies Record<Language, string>;
+/** The console's languages, as this file knows them: no import, so that it also runs outside the browser (its tests). */
+type Language = keyof typeof LOCALES;
 
 /** How a date is written and typed, as a hint beside a date input. */
 export const DATE_HINT = { en: 'dd/mm/yyyy', tr: 'gg.aa.yyyy' } as const satisfies Record<Language, string>;
@@ -69,6 +70,31 @@ export function parseDate(text: string, language: Language): string | undefined 
   const date = new Date(Date.UTC(y, Number(month) - 1, Number(day)));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return undefined;
   return date.toISOString().slice(0, 10);
+}
+
+/** How a date and time is written and typed. */
+export const DATE_TIME_HINT = { en: 'dd/mm/yyyy hh:mm', tr: 'gg.aa.yyyy ss:dd' } as const satisfies Record<Language, string>;
+
+/** A local date and time (`YYYY-MM-DDTHH:mm[:ss]`, as a datetime-local control holds it) as the language writes it. */
+export function formatLocalDateTime(local: string, language: Language): string {
+  const parts = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(local);
+  return parts?.[1] && parts[2] ? `${formatDate(parts[1], language)} ${parts[2]}` : local;
+}
+
+/**
+ * A typed date and time as `YYYY-MM-DDTHH:mm:ss` (local, as a datetime-local control holds it), or
+ * undefined: parseDate's date, then a space and a 24-hour `HH:mm` or `HH:mm:ss`; a date alone is
+ * its midnight.
+ */
+export function parseLocalDateTime(text: string, language: Language): string | undefined {
+  const parts = /^(.+?)[\sT,]+(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
+  const day = parseDate(parts?.[1] ?? text, language);
+  if (!day) return undefined;
+  if (!parts) return `${day}T00:00:00`;
+  const [hours, minutes, seconds] = [Number(parts[2]), Number(parts[3]), Number(parts[4] ?? 0)];
+  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day}T${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
 }
 
 /** The first and last instant of a local day (`YYYY-MM-DD`), for a time range typed as dates. */

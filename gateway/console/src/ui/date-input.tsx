@@ -1,14 +1,26 @@
 import { useContext, useEffect, useRef, useState } from 'react';
 import { LanguageContext } from '../shell/i18n.tsx';
-import { DATE_HINT, formatDate, parseDate } from '../shell/formats.ts';
+import { DATE_HINT, DATE_TIME_HINT, formatDate, formatLocalDateTime, parseDate, parseLocalDateTime } from '../shell/formats.ts';
+import type { Language } from '../shell/language.ts';
 
-const INVALID = { en: 'Write the date as dd/mm/yyyy.', tr: 'Tarihi gg.aa.yyyy biçiminde yazın.' } as const;
+const INVALID = { en: 'Write the date as {hint}.', tr: 'Tarihi {hint} biçiminde yazın.' } as const;
+
+/** How the box writes and reads its value: a day, or a day and a time. */
+const KINDS = {
+  date: { hint: DATE_HINT, format: formatDate, parse: parseDate },
+  time: { hint: DATE_TIME_HINT, format: formatLocalDateTime, parse: parseLocalDateTime },
+} as const;
+
+const show = (value: string, withTime: boolean | undefined, language: Language): string =>
+  value ? KINDS[withTime ? 'time' : 'date'].format(value, language) : '';
 
 /**
  * A date typed in the console's language's one format (shell/formats.ts: `28/11/2026`, `28.11.2026`),
  * not the browser's (`<input type="date">` follows the browser's locale): a text box whose `value`
  * and `onChange` are `YYYY-MM-DD` ('' for none). Text that names no day reports '' and marks the
  * box invalid, so its form is not sent; on leaving the box a valid date is written out in full.
+ * `withTime`: a date and a 24-hour time (`28.11.2026 14:05`), the value `YYYY-MM-DDTHH:mm:ss` in
+ * local time, as a datetime-local control holds it.
  */
 export function DateInput({
   id,
@@ -17,16 +29,20 @@ export function DateInput({
   required,
   readOnly,
   describedBy,
+  withTime,
 }: {
-  id: string;
+  /** Its label's `for`; none when a label wraps it. */
+  id?: string;
   value: string;
   onChange: (iso: string) => void;
   required?: boolean;
   readOnly?: boolean;
   describedBy?: string;
+  withTime?: boolean;
 }) {
   const language = useContext(LanguageContext);
-  const [text, setText] = useState(() => (value ? formatDate(value, language) : ''));
+  const kind = KINDS[withTime ? 'time' : 'date'];
+  const [text, setText] = useState(() => show(value, withTime, language));
   const reported = useRef(value);
   const shownIn = useRef(language);
   const box = useRef<HTMLInputElement>(null);
@@ -35,10 +51,10 @@ export function DateInput({
     if (value !== reported.current || language !== shownIn.current) {
       reported.current = value;
       shownIn.current = language;
-      setText(value ? formatDate(value, language) : '');
+      setText(show(value, withTime, language));
       box.current?.setCustomValidity('');
     }
-  }, [value, language]);
+  }, [value, language, withTime]);
   return (
     <input
       ref={box}
@@ -46,22 +62,22 @@ export function DateInput({
       type="text"
       inputMode="numeric"
       autoComplete="off"
-      placeholder={DATE_HINT[language]}
+      placeholder={kind.hint[language]}
       required={required}
       readOnly={readOnly}
       aria-describedby={describedBy}
       value={text}
       onChange={(event) => {
         const typed = event.target.value;
-        const iso = parseDate(typed, language);
+        const iso = kind.parse(typed, language);
         setText(typed);
-        event.target.setCustomValidity(typed.trim() === '' || iso ? '' : INVALID[language]);
+        event.target.setCustomValidity(typed.trim() === '' || iso ? '' : INVALID[language].replace('{hint}', kind.hint[language]));
         reported.current = iso ?? '';
         onChange(iso ?? '');
       }}
       onBlur={() => {
-        const iso = parseDate(text, language);
-        if (iso) setText(formatDate(iso, language));
+        const iso = kind.parse(text, language);
+        if (iso) setText(kind.format(iso, language));
       }}
     />
   );
