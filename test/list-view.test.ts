@@ -9,6 +9,18 @@ import test from 'ava';
 import { apiFields, isScalar, offers, visibleScalars } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { consoleManifest } from '../gateway/src/console/manifest.ts';
+import type { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
+import type { product } from '@platform/contracts/bpm/product.ts';
+
+/** The partner's list declaration as its type stands: what `npm run typecheck` holds each name to. */
+type PartnerList = NonNullable<(typeof businessPartner)['list']>;
+// @ts-expect-error a column the partner does not have
+export const misspeltColumn: PartnerList['columns'] = ['partnerCod'];
+// @ts-expect-error a prefix match on a field that is not text
+export const numberMatched: PartnerList['match'] = { countryId: 'prefix' };
+// @ts-expect-error money on a field that is not a decimal
+export const textAsMoney: NonNullable<(typeof product)['list']>['money'] = { productName: 'currencyCode' };
+export const declared: PartnerList['columns'] = ['partnerCode', 'status'];
 
 const manifest = consoleManifest(registry, {});
 
