@@ -10,7 +10,6 @@ import { crudMessages } from './messages.ts';
 import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
 import { listColumns, moreFilters, primaryFilters } from './fields.ts';
 import { useColumns } from './column-choice.ts';
-import './list.css';
 import { ColumnChooser } from './column-chooser.tsx';
 import { FieldValue } from './field-value.tsx';
 import { ListFilters } from './list-filters.tsx';
@@ -21,14 +20,16 @@ import { TenantPicker } from './tenant-picker.tsx';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
 import { useResourceExtensions } from '../extensions/context.ts';
+import './list.css';
 
 type Row = Record<string, unknown>;
 
 /**
  * A resource's records, one page at a time (`POST /api/{path}/list`): search, the declared filters
  * and the rarer ones behind "more filters", the declared columns or those the user chose (kept per
- * user: column-choice.ts), sortable by their headers, a stats strip, paging, and for a super user the tenant shown. The
- * state lives in the address (Refine's syncWithLocation), so a reload or a login returns to it.
+ * user: column-choice.ts), sortable by their headers, a stats strip, paging, and for a super user
+ * the tenant shown. The state lives in the address (Refine's syncWithLocation), so a reload or a
+ * login returns to it.
  */
 export function ListPage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
