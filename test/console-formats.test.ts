@@ -16,6 +16,8 @@ test('a typed date is read day first, with any of / . - or a space, and a day th
   t.is(parseDate('28/11/2026', 'en'), '2026-11-28');
   t.is(parseDate(' 1-3-26 ', 'tr'), '2026-03-01');
   t.is(parseDate('2026-03-01', 'en'), '2026-03-01');
+  t.is(parseDate('28112026', 'tr'), '2026-11-28', 'digits alone, as a phone’s number pad types them');
+  t.is(parseDate('28,11,2026', 'tr'), '2026-11-28');
   t.is(parseDate('31.02.2026', 'tr'), undefined);
   t.is(parseDate('11/28/2026', 'en'), undefined, 'month first is not the English format here');
   t.is(parseDate('28.11', 'tr'), undefined);

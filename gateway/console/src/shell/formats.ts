@@ -56,14 +56,16 @@ export function formatDateTime(value: string | Date, language: Language): string
 
 /**
  * A typed date as `YYYY-MM-DD`, or undefined when it names no day: day, month and year in the
- * language's order (day first in both), separated by `/`, `.`, `-` or a space; a two-digit year is
+ * language's order (day first in both), separated by `/`, `.`, `,`, `-` or a space, or by nothing
+ * (`28112026`, two digits of day and month); a two-digit year is
  * of this century. `YYYY-MM-DD` itself is taken too (pasted from elsewhere).
  */
 export function parseDate(text: string, language: Language): string | undefined {
   void language; // both languages write the day first; kept for a language that will not
   const trimmed = text.trim();
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(trimmed);
-  const local = /^(\d{1,2})[/.\-\s](\d{1,2})[/.\-\s](\d{2}|\d{4})$/.exec(trimmed);
+  // separators of any keyboard, or none: a phone's number pad has only digits (28112026)
+  const local = /^(\d{1,2})[/.,\-\s](\d{1,2})[/.,\-\s](\d{2}|\d{4})$/.exec(trimmed) ?? /^(\d{2})(\d{2})(\d{4})$/.exec(trimmed);
   const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : local ? [local[3], local[2], local[1]] : [];
   if (!year || !month || !day) return undefined;
   const y = year.length === 2 ? 2000 + Number(year) : Number(year);
