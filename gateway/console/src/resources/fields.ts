@@ -51,9 +51,10 @@ export function primaryFilters(resource: ConsoleResource): ConsoleField[] {
   return named(filterFields(resource), resource.filters);
 }
 
-/** The other filterable fields (ids, versions, audit stamps, ...), behind "more filters". */
+/** The other filterable fields, behind "more filters": the resource's own first, then ids, versions and audit stamps. */
 export function moreFilters(resource: ConsoleResource): ConsoleField[] {
-  return filterFields(resource).filter((field) => !resource.filters.includes(field.name));
+  const rest = filterFields(resource).filter((field) => !resource.filters.includes(field.name));
+  return [...rest.filter((field) => !COMMON_FIELDS.has(field.name)), ...rest.filter((field) => COMMON_FIELDS.has(field.name))];
 }
 
 /** What the record page shows: every visible field. */
