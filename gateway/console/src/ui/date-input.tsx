@@ -2,6 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'react';
 import { LanguageContext } from '../shell/i18n.tsx';
 import { DATE_HINT, DATE_TIME_HINT, formatDate, formatLocalDateTime, parseDate, parseLocalDateTime } from '../shell/formats.ts';
 import type { Language } from '../shell/language.ts';
+import './date-input.css';
 
 const INVALID = { en: 'Write the date as {hint}.', tr: 'Tarihi {hint} biçiminde yazın.' } as const;
 
@@ -59,6 +60,7 @@ export function DateInput({
     <input
       ref={box}
       id={id}
+      className="date-input"
       type="text"
       inputMode="numeric"
       autoComplete="off"
