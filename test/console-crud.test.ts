@@ -108,7 +108,7 @@ test.serial('a user logs in and pages a list with the keyboard alone, in the ord
   await page.keyboard.press('Enter');
   await page.getByText('Page 2 of 2 (25 records)').waitFor();
   await screenshot(page, 'list');
-  await page.getByText('Filters').click();
+  await page.getByText('Filters', { exact: true }).click();
   t.deepEqual(await seriousViolations(page), [], 'a list with its filters open');
 });
 
@@ -118,6 +118,7 @@ test.serial('business partners: create, search, filter by a field, sort by a hea
   await page.getByRole('link', { name: 'Business partners' }).click();
   await page.getByRole('heading', { level: 1, name: 'Business partners' }).waitFor();
   await page.getByRole('link', { name: /^Create/ }).click();
+  await page.getByRole('heading', { level: 1, name: /^New / }).waitFor();
   await page.getByLabel('Partner code').fill(unique('P-'));
   await page.getByLabel('Partner name').fill(name);
   await page.getByLabel('Partner type').selectOption('SUPPLIER');
@@ -137,7 +138,7 @@ test.serial('business partners: create, search, filter by a field, sort by a hea
   await page.getByText('Page 1 of 1 (2 records)').waitFor();
 
   // a field's filter
-  await page.getByText('Filters').click();
+  await page.getByText('Filters', { exact: true }).click();
   await page.getByLabel('Partner type').selectOption('CUSTOMER');
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByText('Page 1 of 1 (1 records)').waitFor();
@@ -180,6 +181,7 @@ test.serial('branches: the partner is chosen in a picker by its name and shown b
   await page.getByRole('link', { name: 'Branches' }).click();
   await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
   await page.getByRole('link', { name: /^Create/ }).click();
+  await page.getByRole('heading', { level: 1, name: /^New / }).waitFor();
   const picker = page.getByRole('combobox', { name: 'Business partner' });
   await picker.fill(partner.partnerName.slice(0, 18));
   await page.getByRole('option', { name: new RegExp(partner.partnerName) }).waitFor();
@@ -211,6 +213,7 @@ test.serial('products: create, edit and delete; a version conflict shows a dialo
   await page.getByRole('link', { name: 'Products' }).click();
   await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
   await page.getByRole('link', { name: /^Create/ }).click();
+  await page.getByRole('heading', { level: 1, name: /^New / }).waitFor();
   await page.getByLabel('Product code').fill(unique('PR-'));
   await page.getByLabel('Product name').fill(name);
   await page.getByLabel('Unit price').fill('12.5');

@@ -34,7 +34,13 @@ export function relatedOf(registry: readonly Resource[], target: Resource): Cons
 }
 
 function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
-  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => consoleField(resource.labels, name, spec));
+  const view = resource.list;
+  const fields = Object.entries(apiFields(resource)).map(([name, spec]) => {
+    const field = consoleField(resource.labels, name, spec);
+    const match = view?.match?.[name];
+    const currencyField = view?.money?.[name];
+    return { ...field, ...(match ? { match } : {}), ...(currencyField ? { currencyField } : {}) };
+  });
   const labels = { one: { en: resource.labels.en.one, tr: resource.labels.tr.one }, other: { en: resource.labels.en.other, tr: resource.labels.tr.other } };
   return {
     path: resource.path,
@@ -56,7 +62,17 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
     fields,
     related,
     sections: resource.form?.sections ?? [],
+    columns: view?.columns ?? defaultColumns(resource),
+    filters: view?.filters ?? [],
   };
+}
+
+/** Without a declared list: the resource's own shown scalar fields, the first six. */
+function defaultColumns(resource: Resource): string[] {
+  return Object.entries(resource.fields)
+    .filter(([, spec]) => isScalar(spec) && !spec.writeOnly && !spec.secret)
+    .map(([name]) => name)
+    .slice(0, 6);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit/resource/resource.ts';
+import { matchFilters } from '@platform/kit/resource/list-view.ts';
 import { ERRORS } from '@platform/kit/errors/codes.ts';
 import { EXCEPTION_FIELDS, SESSION_FIELDS } from '../routes/sessions.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
@@ -60,7 +61,8 @@ export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequire
 /**
  * The list filter of a resource (docs/interface.md#lists): `crProcessId` required (missing: 400
  * SVC-SYS-2002), equality on each shown scalar field (`null` for "is null"), and `<field>From` /
- * `<field>To` on numbers, decimals and dates. Any other key is 400 SVC-SYS-2001.
+ * `<field>To` on numbers, decimals and dates, `<field>Prefix` / `<field>Contains` on the text fields
+ * the resource's list matches so (libs/kit/src/resource/list-view.ts). Any other key is 400 SVC-SYS-2001.
  */
 export function resourceFilter(resource: Resource): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
@@ -73,6 +75,16 @@ export function resourceFilter(resource: Resource): SchemaObject {
       properties[`${name}From`] = { ...schema, description: `Lowest ${name} (inclusive).` };
       properties[`${name}To`] = { ...schema, description: `Highest ${name} (inclusive).` };
     }
+  }
+  for (const [key, { field, match }] of matchFilters(resource.list)) {
+    properties[key] = {
+      type: 'string',
+      maxLength: 255,
+      description:
+        match === 'prefix'
+          ? `${field} starts with this text (case-insensitive; every character literal, % and _ included).`
+          : `${field} contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included).`,
+    };
   }
   return { type: 'object', additionalProperties: false, properties, required: ['crProcessId'] };
 }

@@ -4345,6 +4345,12 @@ export interface components {
                 accountName?: string | null;
                 taxNumber?: string | null;
                 email?: string | null;
+                /** @description accountNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                accountNoPrefix?: string;
+                /** @description accountName starts with this text (case-insensitive; every character literal, % and _ included). */
+                accountNamePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
             };
         };
         /** @description A page of account records. */
@@ -4652,6 +4658,10 @@ export interface components {
                 /** @enum {string|null} */
                 languageCode?: "en" | "tr" | null;
                 superUser?: boolean | null;
+                /** @description userCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                userCodePrefix?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of user-info records. */
@@ -5159,6 +5169,8 @@ export interface components {
                 updatedBy?: string | null;
                 groupName?: string | null;
                 description?: string | null;
+                /** @description groupName starts with this text (case-insensitive; every character literal, % and _ included). */
+                groupNamePrefix?: string;
             };
         };
         /** @description A page of group records. */
@@ -5667,6 +5679,10 @@ export interface components {
                 roleCode?: string | null;
                 roleName?: string | null;
                 description?: string | null;
+                /** @description roleCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                roleCodePrefix?: string;
+                /** @description roleName starts with this text (case-insensitive; every character literal, % and _ included). */
+                roleNamePrefix?: string;
             };
         };
         /** @description A page of role-type records. */
@@ -6283,6 +6299,8 @@ export interface components {
                  */
                 validUntilTo?: string;
                 accountNo?: string | null;
+                /** @description licenseKey starts with this text (case-insensitive; every character literal, % and _ included). */
+                licenseKeyPrefix?: string;
             };
         };
         /** @description A page of license records. */
@@ -6841,6 +6859,10 @@ export interface components {
                 updatedBy?: string | null;
                 code?: string | null;
                 name?: string | null;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of country records. */
@@ -7110,6 +7132,10 @@ export interface components {
                 countryIdTo?: number;
                 name?: string | null;
                 code?: string | null;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of city records. */
@@ -7398,6 +7424,10 @@ export interface components {
                  * @description Highest fractionDigits (inclusive).
                  */
                 fractionDigitsTo?: number;
+                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                namePrefix?: string;
             };
         };
         /** @description A page of currency records. */
@@ -7685,6 +7715,10 @@ export interface components {
                 email?: string | null;
                 phone?: string | null;
                 department?: string | null;
+                /** @description fullName starts with this text (case-insensitive; every character literal, % and _ included). */
+                fullNamePrefix?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of corporation-contact records. */
@@ -8896,6 +8930,12 @@ export interface components {
                  */
                 cityIdTo?: number;
                 address?: string | null;
+                /** @description partnerCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                partnerCodePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+                /** @description partnerName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerNameContains?: string;
             };
         };
         /** @description A page of business-partner records. */
@@ -9213,6 +9253,10 @@ export interface components {
                 address?: string | null;
                 phone?: string | null;
                 email?: string | null;
+                /** @description branchCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                branchCodePrefix?: string;
+                /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchNameContains?: string;
             };
         };
         /** @description A page of branch records. */
@@ -9560,6 +9604,12 @@ export interface components {
                 email?: string | null;
                 phone?: string | null;
                 title?: string | null;
+                /** @description lastName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                lastNameContains?: string;
+                /** @description firstName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                firstNameContains?: string;
+                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                emailPrefix?: string;
             };
         };
         /** @description A page of contact records. */
@@ -9873,6 +9923,10 @@ export interface components {
                 vatRateFrom?: string | number;
                 /** @description Highest vatRate (inclusive). */
                 vatRateTo?: string | number;
+                /** @description productCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                productCodePrefix?: string;
+                /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productNameContains?: string;
             };
         };
         /** @description A page of product records. */
@@ -10259,6 +10313,8 @@ export interface components {
                 /** @description Highest totalAmount (inclusive). */
                 totalAmountTo?: string | number;
                 description?: string | null;
+                /** @description contractNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                contractNoPrefix?: string;
             };
         };
         /** @description A page of contract records. */
@@ -11040,6 +11096,8 @@ export interface components {
                  */
                 cancelledAtTo?: string;
                 cancelReason?: string | null;
+                /** @description invoiceNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                invoiceNoPrefix?: string;
             };
         };
         /** @description A page of accrual records. */
@@ -11309,6 +11367,8 @@ export interface components {
                  */
                 parentIdTo?: number;
                 description?: string | null;
+                /** @description categoryName starts with this text (case-insensitive; every character literal, % and _ included). */
+                categoryNamePrefix?: string;
             };
         };
         /** @description A page of dms-category records. */
@@ -11731,6 +11791,8 @@ export interface components {
                 checksum?: string | null;
                 deleted?: boolean | null;
                 legalHold?: boolean | null;
+                /** @description originalFileName starts with this text (case-insensitive; every character literal, % and _ included). */
+                originalFileNamePrefix?: string;
             };
         };
         /** @description A page of dms-file records. */

@@ -2,7 +2,7 @@
  * Refine's data provider over the platform's CRUD set (docs/interface.md#crud, #lists): a list is
  * `POST /api/{path}/list` with a PageRequest, a record `GET|PUT|DELETE /api/{path}/{key}`. Refine's
  * filters map to the PageRequest's filter: `eq` to equality, `gte`/`lte` to `<field>From`/`<field>To`,
- * and the pseudo-field SEARCH_FIELD to `searchTerm`. An update carries `If-Match: W/"<version>"`.
+ * `startswith`/`contains` to `<field>Prefix`/`<field>Contains`, and the pseudo-field SEARCH_FIELD to `searchTerm`. An update carries `If-Match: W/"<version>"`.
  */
 import type { CrudFilter, DataProvider } from '@refinedev/core';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
@@ -42,6 +42,8 @@ export function pageFilter(filters: readonly CrudFilter[], fields: readonly Cons
     else if (each.operator === 'gte') filter[`${each.field}From`] = value;
     else if (each.operator === 'lte') filter[`${each.field}To`] = value;
     else if (each.operator === 'eq') filter[each.field] = value;
+    else if (each.operator === 'startswith') filter[`${each.field}Prefix`] = String(each.value);
+    else if (each.operator === 'contains') filter[`${each.field}Contains`] = String(each.value);
   }
   return { searchTerm, filter };
 }

@@ -6,6 +6,7 @@ import { valueLabel } from './labels.ts';
 import { useManifest } from './manifest.tsx';
 import { crudMessages } from './messages.ts';
 import { ReferencePicker } from './reference-picker.tsx';
+import { DateInput } from '../ui/date-input.tsx';
 
 /** Up to four decimals, as the platform keeps money and quantities (docs/interface.md#records). */
 export const DECIMAL_PATTERN = '-?[0-9]+([.,][0-9]{1,4})?';
@@ -72,9 +73,11 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
     case 'decimal':
       return <input {...common} type="text" inputMode="decimal" pattern={DECIMAL_PATTERN} value={value} onChange={(event) => onChange(event.target.value)} />;
     case 'date':
-      return <input {...common} type="date" value={value} onChange={(event) => onChange(event.target.value)} />;
+      return <DateInput id={id} value={value} onChange={onChange} required={required} readOnly={readOnly} describedBy={describedBy} />;
     case 'datetime':
-      return <input {...common} type="datetime-local" step={1} value={value} onChange={(event) => onChange(event.target.value)} />;
+      // a filter names days (filter-values.ts); a form writes the instant
+      if (filter) return <DateInput id={id} value={value} onChange={onChange} describedBy={describedBy} />;
+      return <DateInput id={id} value={value} onChange={onChange} required={required} readOnly={readOnly} describedBy={describedBy} withTime />;
     case 'text':
       return <textarea {...common} rows={4} maxLength={field.maxLength} value={value} onChange={(event) => onChange(event.target.value)} />;
     default:

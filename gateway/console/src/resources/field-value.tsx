@@ -1,27 +1,21 @@
 import { useContext } from 'react';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
+import { formatDate, formatDateTime, formatDecimal, formatMoney } from '../shell/formats.ts';
 import { crudMessages } from './messages.ts';
 import { ReferenceValue } from './reference-value.tsx';
 import { valueLabel } from './labels.ts';
 
-/** The locale of dates and times in each language. */
-export const LOCALES = { en: 'en-GB', tr: 'tr-TR' } as const;
+/** The locale of dates and times in each language (shell/formats.ts). */
+export { LOCALES } from '../shell/formats.ts';
 
 /**
- * Date and time as `Date.toLocaleString(locale)` writes them, one formatter per language: each
- * toLocaleString with a locale builds a new Intl.DateTimeFormat, and a list page shows forty.
+ * A record's value as people read it (shell/formats.ts): words for booleans (`status` as
+ * Active/Passive), dates and times in the language's one format, numbers as the language writes
+ * them, money (a decimal its resource declares so) with the currency of its `record`, references by
+ * the referenced record's name, lists and rows as short text.
  */
-const DATE_TIMES = {
-  en: new Intl.DateTimeFormat(LOCALES.en, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
-  tr: new Intl.DateTimeFormat(LOCALES.tr, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
-} as const;
-
-/**
- * A record's value as people read it: words for booleans (`status` as Active/Passive), local date
- * and time, references by the referenced record's name, lists and rows as short text.
- */
-export function FieldValue({ field, value }: { field: ConsoleField; value: unknown }) {
+export function FieldValue({ field, value, record }: { field: ConsoleField; value: unknown; record?: Readonly<Record<string, unknown>> }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
   if (value === undefined || value === null || value === '') return <span className="muted">—</span>;
@@ -30,14 +24,17 @@ export function FieldValue({ field, value }: { field: ConsoleField; value: unkno
     case 'boolean':
       if (field.name === 'status') return <>{value ? t('active') : t('passive')}</>;
       return <>{value ? t('yes') : t('no')}</>;
-    case 'datetime': {
-      const date = new Date(String(value));
-      return <time dateTime={String(value)}>{Number.isNaN(date.getTime()) ? String(value) : DATE_TIMES[language].format(date)}</time>;
-    }
+    case 'datetime':
+      return <time dateTime={String(value)}>{formatDateTime(String(value), language)}</time>;
     case 'date':
-      return <time dateTime={String(value)}>{String(value)}</time>;
+      return <time dateTime={String(value)}>{formatDate(String(value), language)}</time>;
     case 'enum':
       return <>{valueLabel(field, String(value), language)}</>;
+    case 'decimal': {
+      const currency = field.currencyField ? record?.[field.currencyField] : undefined;
+      const text = typeof currency === 'string' && currency !== '' ? formatMoney(String(value), currency, language) : formatDecimal(String(value), language);
+      return <span className="number">{text}</span>;
+    }
     case 'strings':
       return <>{Array.isArray(value) ? value.join(', ') : String(value)}</>;
     case 'objects':

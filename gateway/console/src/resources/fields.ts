@@ -18,7 +18,7 @@ export function isScalar(field: ConsoleField): boolean {
 const COMMON_FIELDS = new Set(['id', 'version', 'crProcessId', 'status', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
 
 /**
- * The list's columns: visible scalar fields, the version aside (it names no fact of the record);
+ * The columns a list may show (its column chooser's): visible scalar fields, the version aside (it names no fact of the record);
  * the key first, then the resource's own fields, then the common ones, so that what tells records
  * apart comes before their audit stamps.
  */
@@ -34,6 +34,27 @@ export function listColumns(resource: ConsoleResource): ConsoleField[] {
 /** The list's filters: the filterable visible scalars but the tenant (the tenant picker sets it). */
 export function filterFields(resource: ConsoleResource): ConsoleField[] {
   return resource.fields.filter((field) => isVisible(field) && isScalar(field) && field.sortable && field.name !== 'crProcessId');
+}
+
+/** Fields of `names`, in that order, among `fields`. */
+function named(fields: readonly ConsoleField[], names: readonly string[]): ConsoleField[] {
+  return names.flatMap((name) => fields.filter((field) => field.name === name));
+}
+
+/** The columns a list shows until its user chooses others: the resource's declared `list.columns`. */
+export function defaultColumns(resource: ConsoleResource): ConsoleField[] {
+  return named(listColumns(resource), resource.columns);
+}
+
+/** The filters a list shows at once: the resource's declared `list.filters`. */
+export function primaryFilters(resource: ConsoleResource): ConsoleField[] {
+  return named(filterFields(resource), resource.filters);
+}
+
+/** The other filterable fields, behind "more filters": the resource's own first, then ids, versions and audit stamps. */
+export function moreFilters(resource: ConsoleResource): ConsoleField[] {
+  const rest = filterFields(resource).filter((field) => !resource.filters.includes(field.name));
+  return [...rest.filter((field) => !COMMON_FIELDS.has(field.name)), ...rest.filter((field) => COMMON_FIELDS.has(field.name))];
 }
 
 /** What the record page shows: every visible field. */

@@ -8,7 +8,9 @@ import { PageTitle } from '../ui/page-title.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
-import { filterFields, listColumns } from './fields.ts';
+import { listColumns, moreFilters, primaryFilters } from './fields.ts';
+import { useColumns } from './column-choice.ts';
+import { ColumnChooser } from './column-chooser.tsx';
 import { FieldValue } from './field-value.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { Pagination } from './pagination.tsx';
@@ -18,21 +20,27 @@ import { TenantPicker } from './tenant-picker.tsx';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
 import { useResourceExtensions } from '../extensions/context.ts';
+import './list.css';
 
 type Row = Record<string, unknown>;
 
 /**
- * A resource's records, one page at a time (`POST /api/{path}/list`): search and filters, columns
- * sortable by their headers, a stats strip, paging, and for a super user the tenant shown. The
- * state lives in the address (Refine's syncWithLocation), so a reload or a login returns to it.
+ * A resource's records, one page at a time (`POST /api/{path}/list`): search, the declared filters
+ * and the rarer ones behind "more filters", the declared columns or those the user chose (kept per
+ * user: column-choice.ts), sortable by their headers, a stats strip, paging, and for a super user
+ * the tenant shown. The state lives in the address (Refine's syncWithLocation), so a reload or a
+ * login returns to it.
  */
 export function ListPage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
   const language = useContext(LanguageContext);
   const access = useAccess();
   const [tenant, setTenant, superUser] = useTenant();
-  const columns = listColumns(resource);
-  const linkField = columns.some((field) => field.name === resource.display) ? resource.display : resource.key;
+  const [columns, chooseColumns] = useColumns(resource);
+  // the record's link: on its name when shown, else on the first column that is not another record's
+  const linkField = columns.some((field) => field.name === resource.display)
+    ? resource.display
+    : (columns.find((field) => !field.references) ?? columns[0])?.name;
   const table = useTable<Row>({
     resource: resource.path,
     pagination: { pageSize: 20, mode: 'server' },
@@ -61,7 +69,8 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
       {superUser ? <TenantPicker value={tenant} onChange={setTenant} /> : null}
       {resource.operations.stats ? <StatsStrip resource={resource} crProcessId={tenant} superUser={superUser} /> : null}
       <ListFilters
-        fields={filterFields(resource)}
+        primary={primaryFilters(resource)}
+        more={moreFilters(resource)}
         filters={table.filters}
         crProcessId={tenant}
         onApply={(filters) => {
@@ -69,6 +78,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
           table.setCurrentPage(1);
         }}
       />
+      <ColumnChooser columns={listColumns(resource)} shown={columns} onChoose={chooseColumns} />
       <ErrorAlert error={table.tableQuery.error} />
       <div className="table-scroll">
         <table className="cards">
@@ -87,9 +97,15 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
                 {columns.map((field) => (
                   <td key={field.name} data-label={fieldLabel(field, language)}>
                     {field.name === linkField ? (
-                      <Link to={recordPath(resource, row)}>{String(row[field.name] ?? row[resource.key])}</Link>
+                      <Link to={recordPath(resource, row)}>
+                        {row[field.name] === undefined || row[field.name] === null || row[field.name] === '' || field.references ? (
+                          String(row[resource.key])
+                        ) : (
+                          <FieldValue field={field} value={row[field.name]} record={row} />
+                        )}
+                      </Link>
                     ) : (
-                      <FieldValue field={field} value={row[field.name]} />
+                      <FieldValue field={field} value={row[field.name]} record={row} />
                     )}
                   </td>
                 ))}

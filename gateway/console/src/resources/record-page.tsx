@@ -89,7 +89,7 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
                   <div key={field.name}>
                     <dt>{fieldLabel(field, language)}</dt>
                     <dd>
-                      <FieldValue field={field} value={record[field.name]} />
+                      <FieldValue field={field} value={record[field.name]} record={record} />
                     </dd>
                   </div>
                 ))}

@@ -16,7 +16,7 @@ import { ErrorAlert } from '../ui/error-alert.tsx';
 import { useManifest } from './manifest.tsx';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
-import { listColumns } from './fields.ts';
+import { defaultColumns, listColumns } from './fields.ts';
 import { FieldValue } from './field-value.tsx';
 import { recordPath } from './record-link.ts';
 
@@ -76,7 +76,8 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
   const title = named && field ? t('relatedTitle', { resource: plural, field: fieldLabel(field, language) }) : plural;
   const linkField = source.display;
   const linkLabel = fieldLabel(source.fields.find((each) => each.name === linkField) ?? { name: linkField }, language);
-  const columns = listColumns(source)
+  // the declared columns first (list.columns), then the others in the list's order
+  const columns = [...new Set([...defaultColumns(source), ...listColumns(source)])]
     .filter(
       (each) =>
         each.name !== related.field && each.name !== related.type?.field && each.name !== linkField && each.name !== source.key && !COMMON.has(each.name),
@@ -124,7 +125,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
                 </td>
                 {columns.map((each) => (
                   <td key={each.name} data-label={fieldLabel(each, language)}>
-                    <FieldValue field={each} value={row[each.name]} />
+                    <FieldValue field={each} value={row[each.name]} record={row} />
                   </td>
                 ))}
               </tr>

@@ -91,4 +91,10 @@ export const accrual = defineResource<Accrual>()({
       help: { contractItemId: 'Tahakkuk bir kaleme aitse sözleşmenin o kalemi.', accrualStatus: 'Düzenlemeyle değil; onay, faturalama ya da iptalle değişir.' },
     },
   },
+  list: {
+    columns: ['contractId', 'periodStart', 'periodEnd', 'amount', 'accrualStatus', 'invoiceNo'],
+    filters: ['contractId', 'accrualStatus', 'periodStart', 'invoiceNo'],
+    match: { invoiceNo: 'prefix' },
+    money: { amount: 'currencyCode' },
+  },
 });

@@ -47,4 +47,9 @@ export const branch = defineResource<Branch>()({
       help: { branchCode: 'Aynı ortağın başka hiçbir şubesinde olmayan bir kod.' },
     },
   },
+  list: {
+    columns: ['branchCode', 'branchName', 'businessPartnerId', 'phone', 'email'],
+    filters: ['branchCode', 'branchName', 'businessPartnerId'],
+    match: { branchCode: 'prefix', branchName: 'contains' },
+  },
 });

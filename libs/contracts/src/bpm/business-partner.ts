@@ -90,4 +90,9 @@ export const businessPartner = defineResource<BusinessPartner>()({
       help: { partnerCode: 'Kiracının başka hiçbir ortağında olmayan kısa bir kod.', cityId: 'Ortağın ülkesindeki bir şehir.' },
     },
   },
+  list: {
+    columns: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+    filters: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+    match: { partnerCode: 'prefix', taxNumber: 'prefix', partnerName: 'contains' },
+  },
 });

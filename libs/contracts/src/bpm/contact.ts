@@ -52,4 +52,9 @@ export const contact = defineResource<Contact>()({
       help: { branchId: 'Kişi ortağın bir şubesinde çalışıyorsa o şube.' },
     },
   },
+  list: {
+    columns: ['firstName', 'lastName', 'businessPartnerId', 'email', 'phone', 'title'],
+    filters: ['lastName', 'firstName', 'businessPartnerId', 'email'],
+    match: { lastName: 'contains', firstName: 'contains', email: 'prefix' },
+  },
 });

@@ -50,4 +50,8 @@ export const contractItem = defineResource<ContractItem>()({
       help: { lineTotal: 'Miktar × birim fiyat; kaydedilince hesaplanır.' },
     },
   },
+  list: {
+    columns: ['contractId', 'productId', 'quantity', 'unitPrice', 'lineTotal', 'description'],
+    filters: ['contractId', 'productId'],
+  },
 });

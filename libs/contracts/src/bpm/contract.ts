@@ -65,4 +65,10 @@ export const contract = defineResource<Contract>()({
       help: { endDate: 'Boş bırakılırsa sözleşme süresizdir.' },
     },
   },
+  list: {
+    columns: ['contractNo', 'businessPartnerId', 'startDate', 'endDate', 'totalAmount', 'billingPeriod', 'status'],
+    filters: ['contractNo', 'businessPartnerId', 'startDate', 'billingPeriod', 'status'],
+    match: { contractNo: 'prefix' },
+    money: { totalAmount: 'currencyCode' },
+  },
 });

@@ -53,4 +53,10 @@ export const product = defineResource<Product>()({
       help: { unit: 'Ölçü birimi, ör. adet ya da saat.' },
     },
   },
+  list: {
+    columns: ['productCode', 'productName', 'unit', 'unitPrice', 'vatRate', 'status'],
+    filters: ['productCode', 'productName', 'status'],
+    match: { productCode: 'prefix', productName: 'contains' },
+    money: { unitPrice: 'currencyCode' },
+  },
 });

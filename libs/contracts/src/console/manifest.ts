@@ -8,6 +8,7 @@
 import type { Language, Texts } from '@platform/kit/resource/labels.ts';
 import type { ConsoleArea } from '@platform/kit/resource/resource.ts';
 import type { FormSection } from '@platform/kit/resource/form.ts';
+import type { TextMatch } from '@platform/kit/resource/list-view.ts';
 
 /** The console's menu areas, and the languages people read it in (libs/kit/src/resource/). */
 export type { ConsoleArea, Language, Texts };
@@ -59,6 +60,10 @@ export interface ConsoleField {
   searchable?: boolean;
   /** The item fields of an `objects` field. */
   of?: readonly ConsoleField[];
+  /** A text field's filter also matches by prefix (`<field>Prefix`) or containment (`<field>Contains`); the console's text filter uses it. */
+  match?: TextMatch;
+  /** A decimal that is money: the field of the same record holding its ISO 4217 currency code. */
+  currencyField?: string;
 }
 
 export interface ConsoleResource {
@@ -81,6 +86,10 @@ export interface ConsoleResource {
   related: readonly ConsoleRelated[];
   /** The declared sections of its forms and record page, in order; empty when it declares none. */
   sections: readonly ConsoleFormSection[];
+  /** The list's declared default columns, in order (the resource's `list.columns`); a user may choose others. */
+  columns: readonly string[];
+  /** The filters a list shows at once (`list.filters`); the other filterable fields are behind "more filters". */
+  filters: readonly string[];
 }
 
 /**

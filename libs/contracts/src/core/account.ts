@@ -39,4 +39,9 @@ export const account = defineResource<Account>()({
       help: { accountNo: 'Hesabı her yerde tanımlar; sonradan değiştirilemez.' },
     },
   },
+  list: {
+    columns: ['accountNo', 'accountName', 'taxNumber', 'email', 'status'],
+    filters: ['accountNo', 'accountName', 'taxNumber', 'status'],
+    match: { accountNo: 'prefix', accountName: 'prefix', taxNumber: 'prefix' },
+  },
 });

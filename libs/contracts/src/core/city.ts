@@ -36,4 +36,9 @@ export const city = defineResource<City>()({
       help: { code: 'Örneğin plaka kodu ya da posta kodu öneki.' },
     },
   },
+  list: {
+    columns: ['code', 'name', 'countryId', 'status'],
+    filters: ['name', 'code', 'countryId'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

@@ -36,4 +36,9 @@ export const corporationContact = defineResource<CorporationContact>()({
       fields: { fullName: 'Ad soyad', title: 'Unvan', email: 'E-posta', phone: 'Telefon', department: 'Departman' },
     },
   },
+  list: {
+    columns: ['fullName', 'title', 'department', 'email', 'phone'],
+    filters: ['fullName', 'department', 'email'],
+    match: { fullName: 'prefix', email: 'prefix' },
+  },
 });

@@ -30,4 +30,9 @@ export const country = defineResource<Country>()({
     en: { one: 'Country', other: 'Countries', fields: { code: 'Country code', name: 'Name' }, help: { code: 'Two capital letters (ISO 3166), such as TR.' } },
     tr: { one: 'Ülke', other: 'Ülkeler', fields: { code: 'Ülke kodu', name: 'Ad' }, help: { code: 'İki büyük harf (ISO 3166), ör. TR.' } },
   },
+  list: {
+    columns: ['code', 'name', 'status'],
+    filters: ['code', 'name'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

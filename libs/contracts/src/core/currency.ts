@@ -42,4 +42,9 @@ export const currency = defineResource<Currency>()({
       help: { code: 'Üç büyük harf (ISO 4217), ör. TRY.' },
     },
   },
+  list: {
+    columns: ['code', 'name', 'symbol', 'fractionDigits'],
+    filters: ['code', 'name'],
+    match: { code: 'prefix', name: 'prefix' },
+  },
 });

@@ -31,4 +31,8 @@ export const groupMember = defineResource<GroupMember>()({
     en: { one: 'Group member', other: 'Group members', fields: { groupId: 'Group', userCode: 'User' } },
     tr: { one: 'Grup üyesi', other: 'Grup üyeleri', fields: { groupId: 'Grup', userCode: 'Kullanıcı' } },
   },
+  list: {
+    columns: ['groupId', 'userCode', 'status'],
+    filters: ['groupId', 'userCode'],
+  },
 });

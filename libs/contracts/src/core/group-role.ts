@@ -23,4 +23,8 @@ export const groupRole = defineResource<GroupRole>()({
     en: { one: 'Group role', other: 'Group roles', fields: { groupId: 'Group', roleTypeId: 'Role' } },
     tr: { one: 'Grup rolü', other: 'Grup rolleri', fields: { groupId: 'Grup', roleTypeId: 'Rol' } },
   },
+  list: {
+    columns: ['groupId', 'roleTypeId', 'status'],
+    filters: ['groupId', 'roleTypeId'],
+  },
 });

@@ -27,4 +27,9 @@ export const group = defineResource<Group>()({
     en: { one: 'Group', other: 'Groups', fields: { groupName: 'Group name', description: 'Description' } },
     tr: { one: 'Grup', other: 'Gruplar', fields: { groupName: 'Grup adı', description: 'Açıklama' } },
   },
+  list: {
+    columns: ['groupName', 'description', 'status'],
+    filters: ['groupName', 'status'],
+    match: { groupName: 'prefix' },
+  },
 });

@@ -41,4 +41,8 @@ export const licenseHistory = defineResource<LicenseHistory>()({
       values: { action: { CREATE: 'Oluşturuldu', UPDATE: 'Güncellendi', DELETE: 'Silindi' } },
     },
   },
+  list: {
+    columns: ['licenseId', 'action', 'changedBy', 'changedAt'],
+    filters: ['licenseId', 'action', 'changedBy', 'changedAt'],
+  },
 });

@@ -65,4 +65,9 @@ export const license = defineResource<License>()({
       help: { maxUsers: 'Lisansın izin verdiği kullanıcı sayısı.' },
     },
   },
+  list: {
+    columns: ['licenseKey', 'licenseType', 'accountNo', 'maxUsers', 'validFrom', 'validUntil'],
+    filters: ['licenseKey', 'licenseType', 'accountNo', 'validUntil'],
+    match: { licenseKey: 'prefix' },
+  },
 });

@@ -37,4 +37,9 @@ export const roleType = defineResource<RoleType>()({
       help: { roleCode: 'Rolün izin verdiği işlem, ör. branch:read.' },
     },
   },
+  list: {
+    columns: ['roleCode', 'roleName', 'description'],
+    filters: ['roleCode', 'roleName'],
+    match: { roleCode: 'prefix', roleName: 'prefix' },
+  },
 });

@@ -69,4 +69,9 @@ export const userInfo = defineResource<UserInfo>()({
       },
     },
   },
+  list: {
+    columns: ['userCode', 'userDescription', 'email', 'languageCode', 'superUser', 'status'],
+    filters: ['userCode', 'email', 'status'],
+    match: { userCode: 'prefix', email: 'prefix' },
+  },
 });

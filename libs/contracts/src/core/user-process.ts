@@ -54,4 +54,8 @@ export const userProcess = defineResource<UserProcess>()({
       help: { userDescription: 'Boş bırakılırsa kullanıcının adı soyadı alınır.', userProcessSelects: 'Kullanıcının çalışabileceği hesaplar (kiracılar).' },
     },
   },
+  list: {
+    columns: ['userCode', 'userDescription', 'crProcessId', 'status'],
+    filters: ['userCode', 'status'],
+  },
 });

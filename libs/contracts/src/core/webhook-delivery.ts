@@ -101,4 +101,8 @@ export const webhookDelivery = defineResource<WebhookDelivery>()({
       values: { deliveryStatus: { PENDING: 'Bekliyor', DELIVERED: 'Teslim edildi', FAILED: 'Başarısız' } },
     },
   },
+  list: {
+    columns: ['eventType', 'entity', 'entityKey', 'deliveryStatus', 'attempts', 'lastAttemptAt'],
+    filters: ['subscriptionId', 'eventType', 'deliveryStatus', 'entity'],
+  },
 });

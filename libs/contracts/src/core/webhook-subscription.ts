@@ -110,4 +110,8 @@ export const webhookSubscription = defineResource<WebhookSubscription>()({
       },
     },
   },
+  list: {
+    columns: ['url', 'description', 'disabledAt', 'status'],
+    filters: ['url', 'status'],
+  },
 });

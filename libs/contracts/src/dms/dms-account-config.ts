@@ -51,4 +51,8 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
       help: { allowedMimeTypes: 'Virgülle ayrılmış MIME türleri; boş bırakılırsa her tür.' },
     },
   },
+  list: {
+    columns: ['crProcessId', 'maxFileSize', 'storageQuotaBytes', 'purgeAfterDays', 'allowedMimeTypes'],
+    filters: [],
+  },
 });

@@ -150,4 +150,8 @@ export const dmsAuditLog = defineResource<DmsAuditLog>()({
       help: { userCode: 'İşlemi yapan: bir kullanıcı ya da platformun kendisi için svc:<servis>.' },
     },
   },
+  list: {
+    columns: ['createdAt', 'action', 'fileName', 'userCode', 'ipAddress'],
+    filters: ['action', 'fileId', 'userCode', 'createdAt'],
+  },
 });

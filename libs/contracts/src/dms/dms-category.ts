@@ -47,4 +47,9 @@ export const dmsCategory = defineResource<DmsCategory>()({
       help: { parentId: 'Boş bırakılırsa kategori en üst düzeydedir.' },
     },
   },
+  list: {
+    columns: ['categoryName', 'parentId', 'description', 'status'],
+    filters: ['categoryName', 'parentId'],
+    match: { categoryName: 'prefix' },
+  },
 });

@@ -124,4 +124,9 @@ export const dmsFile = defineResource<DmsFile>()({
       },
     },
   },
+  list: {
+    columns: ['originalFileName', 'mimeType', 'fileSize', 'uploadDate', 'entityType', 'categoryId'],
+    filters: ['originalFileName', 'categoryId', 'entityType', 'uploadDate'],
+    match: { originalFileName: 'prefix' },
+  },
 });

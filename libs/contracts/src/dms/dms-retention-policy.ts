@@ -52,4 +52,8 @@ export const dmsRetentionPolicy = defineResource<DmsRetentionPolicy>()({
       },
     },
   },
+  list: {
+    columns: ['policyName', 'retentionDays', 'categoryId', 'entityType', 'action', 'status'],
+    filters: ['policyName', 'categoryId', 'action'],
+  },
 });

@@ -92,4 +92,8 @@ export const dmsShareLink = defineResource<DmsShareLink>()({
       },
     },
   },
+  list: {
+    columns: ['fileId', 'expiresAt', 'maxDownloads', 'downloadCount', 'hasPassword', 'status'],
+    filters: ['fileId', 'expiresAt'],
+  },
 });

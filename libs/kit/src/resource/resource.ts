@@ -3,6 +3,7 @@ import type { BinaryWriter } from '@bufbuild/protobuf/wire';
 import type { MessageKey } from '../i18n/messages.ts';
 import type { ResourceForm } from './form.ts';
 import type { ResourceLabels } from './labels.ts';
+import type { FieldsOfKind, ListView } from './list-view.ts';
 
 /**
  * Kinds of scalar field. Each kind fixes the JSON type, the proto type, the column type and which
@@ -247,6 +248,8 @@ export interface Resource<
    * document take their words from here.
    */
   labels: NoInfer<ResourceLabels<Fields>>;
+  /** The list's default columns, its primary filters, text matches and money fields (list-view.ts). */
+  list?: ListView<(keyof Fields & string) | CommonName, FieldsOfKind<Fields, 'string' | 'text'>, FieldsOfKind<Fields, 'decimal'>>;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;

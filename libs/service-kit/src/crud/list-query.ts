@@ -3,6 +3,8 @@ import { SortDirection, type PageMeta, type PageRequest } from '@platform/kit/ge
 import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
 import { searchCondition } from './search-term.ts';
+import { textMatch } from './text-match.ts';
+import { matchFilters, type TextMatch } from '@platform/kit/resource/list-view.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 import type { Row } from '../db/entity-schema.ts';
 
@@ -32,17 +34,20 @@ export interface QueryOptions {
   defaultOrder?: QueryOrderMap<Row>[];
   /** The record's tiebreaker (default `id`). */
   idField?: string;
+  /** Filter keys that match a text field by prefix or containment (`partnerCodePrefix`: list-view.ts). */
+  matches?: ReadonlyMap<string, { field: string; match: TextMatch }>;
 }
 
 /**
  * Turns a PageRequest into a query, with the rules of docs/interface.md#lists: size 1..500 (20 when not
  * given), page ≥ 0, sorts only by entity properties with ties broken by id, filters by equality on
- * scalar fields and `<field>From` / `<field>To` on ranges, `crProcessId` required, `searchTerm` a
+ * scalar fields, `<field>From` / `<field>To` on ranges and `<field>Prefix` / `<field>Contains` on the
+ * text fields the resource's list declares so (text-match.ts), `crProcessId` required, `searchTerm` a
  * case-insensitive substring in which every character is literal and the dotted and dotless I are
  * one letter (search-term.ts).
  */
 export function buildListQuery(resource: Resource, request: PageRequest | undefined): TenantListQuery {
-  return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required' });
+  return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required', matches: matchFilters(resource.list) });
 }
 
 /** The list rules over any set of fields (records of resources, sessions, exception entries). */
@@ -61,7 +66,11 @@ export function buildQuery(request: PageRequest | undefined, options: QueryOptio
   const conditions: FilterQuery<Row>[] = crProcessId === undefined ? [] : [{ crProcessId }];
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'crProcessId') continue;
-    conditions.push(filterCondition(fields, key, value));
+    const match = options.matches?.get(key);
+    if (match) {
+      const term = toRowValue(`filter.${key}`, { kind: 'text', maxLength: 255 }, value) as string;
+      if (term !== '') conditions.push(textMatch(match.field, match.match, term));
+    } else conditions.push(filterCondition(fields, key, value));
   }
   const term = request?.searchTerm;
   if (term !== undefined && term !== '') {

@@ -11,7 +11,9 @@ export interface IndexDef {
 /**
  * The indexes a resource's lists need beyond the tenant's: each `listIndexes` entry as a btree
  * prefixed with cr_process_id, and with `searchIndex` a pg_trgm GIN index per searchable field
- * (the extension is created by the migration that first needs it). The GIN indexes are declared
+ * and each text field its list matches by containment (the extension is created by the migration
+ * that first needs it), and per text field matched by prefix a btree over (cr_process_id,
+ * lower(field) text_pattern_ops) including the field. The GIN and prefix indexes are declared
  * as raw DDL, since MikroORM has no operator classes: the migration diff matches them by name.
  *
  * @example
@@ -25,14 +27,29 @@ export function listIndexes(resource: Resource, schema: string): IndexDef[] {
     const properties = ['crProcessId', ...fields];
     return { name: `${table}_${properties.map(snake).join('_')}_index`, properties };
   });
-  const trigrams = resource.searchIndex
-    ? Object.entries(resource.fields)
-        .filter(([, spec]) => isScalar(spec) && spec.searchable)
-        .map(([field]) => {
-          const name = `${table}_${snake(field)}_trgm_index`;
-          return { name, expression: `create index "${name}" on "${schema}"."${table}" using gin ("${snake(field)}" gin_trgm_ops)` };
-        })
-    : [];
+  const trigramFields = new Set([
+    ...(resource.searchIndex ? Object.entries(resource.fields).filter(([, spec]) => isScalar(spec) && spec.searchable) : []).map(([field]) => field),
+    ...Object.entries(resource.list?.match ?? {})
+      .filter(([, match]) => match === 'contains')
+      .map(([field]) => field),
+  ]);
+  const trigrams = [...trigramFields].map((field) => {
+    const name = `${table}_${snake(field)}_trgm_index`;
+    return { name, expression: `create index "${name}" on "${schema}"."${table}" using gin ("${snake(field)}" gin_trgm_ops)` };
+  });
+  // a prefix filter is lower(column) LIKE 'term%' (crud/text-match.ts): a range of this btree; the
+  // column itself included, so that the count reads the index alone (PostgreSQL scans an expression
+  // index index-only only when it holds the columns the expression reads)
+  const prefixes = Object.entries(resource.list?.match ?? {})
+    .filter(([, match]) => match === 'prefix')
+    .map(([field]) => {
+      const name = `${table}_cr_process_id_${snake(field)}_prefix_index`;
+      const column = snake(field);
+      return {
+        name,
+        expression: `create index "${name}" on "${schema}"."${table}" ("cr_process_id", lower("${column}") text_pattern_ops) include ("${column}")`,
+      };
+    });
   const work = (resource.workIndexes ?? []).map(({ name, expression }) => ({ name, expression }));
-  return [...btrees, ...trigrams, ...work];
+  return [...btrees, ...trigrams, ...prefixes, ...work];
 }

@@ -1,5 +1,6 @@
 /** How the documents pages show sizes, times and a file's name, in the console's language. */
 import type { Language } from '../../shell/language.ts';
+import { formatDateTime } from '../../shell/formats.ts';
 import type { DmsFile } from './dms.api.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
@@ -19,8 +20,7 @@ export function formatBytes(bytes: number, language: Language): string {
 /** An ISO instant as a local date and time; empty for none. */
 export function formatInstant(iso: string | null | undefined, language: Language): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso, language);
 }
 
 /**

@@ -12,6 +12,7 @@ import { createShareLink, deleteShareLink, listShareLinks, setShareLinkActive, s
 import { documentsMessages } from './documents.messages.ts';
 import { formatInstant } from './format.ts';
 import { useLoad } from '../../shell/use-load.ts';
+import { DateInput } from '../../ui/date-input.tsx';
 
 export function ShareLinks({ crProcessId, fileId }: { crProcessId: number; fileId: number }) {
   const t = useT(documentsMessages);
@@ -122,7 +123,7 @@ function NewShareLinkForm({ onCreate }: { onCreate: (link: NewShareLink) => Prom
     event.preventDefault();
     await onCreate({
       ...(password ? { password } : {}),
-      // datetime-local is the user's local time: sent as the instant it names
+      // the box holds the user's local time (ui/date-input.tsx): sent as the instant it names
       ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
       ...(maxDownloads ? { maxDownloads: Number(maxDownloads) } : {}),
     });
@@ -145,7 +146,7 @@ function NewShareLinkForm({ onCreate }: { onCreate: (link: NewShareLink) => Prom
           onChange={(event) => setPassword(event.target.value)}
         />
         <label htmlFor="doc-share-expires">{t('expiresAt')}</label>
-        <input id="doc-share-expires" type="datetime-local" value={expiresAt} onChange={(event) => setExpiresAt(event.target.value)} />
+        <DateInput id="doc-share-expires" value={expiresAt} onChange={setExpiresAt} withTime />
         <label htmlFor="doc-share-max">{t('maxDownloads')}</label>
         <input id="doc-share-max" type="number" min={1} step={1} value={maxDownloads} onChange={(event) => setMaxDownloads(event.target.value)} />
       </div>

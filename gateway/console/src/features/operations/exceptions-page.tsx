@@ -8,6 +8,7 @@ import { formatInstant, localToIso } from './format.ts';
 import { operationsMessages } from './messages.ts';
 import { OperatorTable } from './operator-table.tsx';
 import './operations.css';
+import { DateInput } from '../../ui/date-input.tsx';
 
 const SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,8 +125,12 @@ export function ExceptionsPage() {
         {field('errorCode', t('errorCode'))}
         {field('userCode', t('userCode'))}
         {field('crProcessId', t('crProcessId'), 'number')}
-        {field('from', t('from'), 'datetime-local')}
-        {field('to', t('to'), 'datetime-local')}
+        {(['from', 'to'] as const).map((end) => (
+          <label key={end}>
+            {t(end)}
+            <DateInput value={draft[end]} onChange={(value) => setDraft({ ...draft, [end]: value })} withTime />
+          </label>
+        ))}
         <button type="submit">{t('search')}</button>
       </form>
       <OperatorTable

@@ -7,6 +7,7 @@ import { operationsMessages } from './messages.ts';
 import { OperatorTable } from './operator-table.tsx';
 import { sessionColumns } from './session-columns.ts';
 import './operations.css';
+import { DateInput } from '../../ui/date-input.tsx';
 
 const SIZE = 20;
 
@@ -53,11 +54,11 @@ export function SessionHistoryPage() {
         </label>
         <label>
           {t('from')}
-          <input type="datetime-local" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+          <DateInput value={draft.from} onChange={(value) => setDraft({ ...draft, from: value })} withTime />
         </label>
         <label>
           {t('to')}
-          <input type="datetime-local" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          <DateInput value={draft.to} onChange={(value) => setDraft({ ...draft, to: value })} withTime />
         </label>
         <button type="submit" className="primary">
           {t('search')}

@@ -1,0 +1,53 @@
+/**
+ * How a resource's list is shown to people and which of its text fields match by more than
+ * equality: one `list` property per declaration (docs/adr/0124-a-list-declares-its-columns.md,
+ * docs/adr/0125-text-filters-match-by-prefix-or.md, docs/adr/0126-money-and-dates-one-format.md).
+ */
+
+/**
+ * How a text filter matches, besides equality (which `filter.<field>` keeps, docs/interface.md#lists):
+ * `prefix` as `filter.<field>Prefix` (codes, tax numbers: "BP-12" finds "BP-1234"), `contains` as
+ * `filter.<field>Contains` (names: "lojist" finds "Kartal Lojistik"); both case-insensitive, every
+ * character literal. Each is served by an index (list-indexes.ts).
+ */
+export type TextMatch = 'prefix' | 'contains';
+
+/** The filter key suffix of each match. */
+export const MATCH_SUFFIX = { prefix: 'Prefix', contains: 'Contains' } as const satisfies Record<TextMatch, string>;
+
+/**
+ * A resource's list as people see it. `F` is every field name of the resource (its own and the
+ * common ones), `T` its text fields, `D` its decimal fields, so a misspelt name is a compile error.
+ *
+ * @example
+ * list: {
+ *   columns: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+ *   filters: ['partnerCode', 'partnerName', 'partnerType', 'taxNumber', 'status'],
+ *   match: { partnerCode: 'prefix', taxNumber: 'prefix', partnerName: 'contains' },
+ * }
+ */
+export interface ListView<F extends string = string, T extends string = string, D extends string = string> {
+  /** The columns a list shows until its user chooses others, in order; the rest are offered by the column chooser. */
+  columns: readonly F[];
+  /** The filters shown at once, in order; every other filterable field is behind "more filters". */
+  filters: readonly F[];
+  /** Text fields matched by prefix or containment (`filter.<field>Prefix` / `filter.<field>Contains`). */
+  match?: { readonly [K in T]?: TextMatch };
+  /** Decimal fields that are money, each with the field that holds its ISO 4217 currency code. */
+  money?: { readonly [K in D]?: T };
+}
+
+/** The names of `Fields` whose declaration is of one of `Kinds`. */
+export type FieldsOfKind<Fields, Kinds extends string> = {
+  [K in keyof Fields]: Fields[K] extends { kind: infer Kind } ? (Kind extends Kinds ? K : never) : never;
+}[keyof Fields] &
+  string;
+
+/** The filter keys a match adds, by field: `{ partnerCodePrefix: 'partnerCode' }`. */
+export function matchFilters(view: ListView | undefined): ReadonlyMap<string, { field: string; match: TextMatch }> {
+  const keys = new Map<string, { field: string; match: TextMatch }>();
+  for (const [field, match] of Object.entries(view?.match ?? {})) {
+    if (match) keys.set(`${field}${MATCH_SUFFIX[match]}`, { field, match });
+  }
+  return keys;
+}
