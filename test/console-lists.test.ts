@@ -56,16 +56,16 @@ test.serial('the partner list shows its declared columns; a chosen column surviv
   t.deepEqual(await headers(page), ['Partner code', 'Partner name', 'Partner type', 'Tax number', 'Status']);
 
   await page.getByText('Columns', { exact: true }).click();
-  await page.getByRole('checkbox', { name: 'Email' }).check();
-  await page.locator('main table thead th', { hasText: 'Email' }).waitFor();
+  await page.getByRole('checkbox', { name: 'E-mail' }).check();
+  await page.locator('main table thead th', { hasText: 'E-mail' }).waitFor();
   await row(page, partner.email);
-  t.deepEqual(await headers(page), ['Partner code', 'Partner name', 'Partner type', 'Tax number', 'Email', 'Status']);
+  t.deepEqual(await headers(page), ['Partner code', 'Partner name', 'Partner type', 'Tax number', 'E-mail', 'Status']);
   t.deepEqual(await seriousViolations(page), [], 'the list with its column chooser open');
   await screenshot(page, 'list-columns');
 
   await page.reload();
   await row(page, partner.email);
-  t.deepEqual(await headers(page), ['Partner code', 'Partner name', 'Partner type', 'Tax number', 'Email', 'Status']);
+  t.deepEqual(await headers(page), ['Partner code', 'Partner name', 'Partner type', 'Tax number', 'E-mail', 'Status']);
 
   // another user of the same browser sees the declared columns
   await page.getByRole('button', { name: 'Log out' }).click();
@@ -85,7 +85,7 @@ test.serial('a tax number is found by its start; ids, versions and audit stamps 
   await page.getByText('Filters', { exact: true }).click();
   t.false(await page.getByLabel('ID from').isVisible());
   t.false(await page.getByLabel('Version from').isVisible());
-  t.false(await page.getByLabel('Created at from').isVisible());
+  t.false(await page.getByLabel('Created from').isVisible());
   await page.getByLabel('Tax number starts with').fill('12345');
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByText('Page 1 of 1 (1 records)').waitFor();
@@ -95,7 +95,7 @@ test.serial('a tax number is found by its start; ids, versions and audit stamps 
   await page.getByRole('button', { name: 'More filters' }).click();
   await page.getByLabel('ID from').waitFor();
   t.true(await page.getByLabel('Version from').isVisible());
-  t.true(await page.getByLabel('Created at from').isVisible());
+  t.true(await page.getByLabel('Created from').isVisible());
   t.deepEqual(await seriousViolations(page), [], 'the list with its rarer filters open');
   await screenshot(page, 'list-more-filters');
 });
