@@ -65,6 +65,7 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'GET /api/dms-audit-log/{key}/history': 'session',
   'POST /api/webhook-subscription/{id}/rotate-secret': 'session',
   'POST /api/webhook-delivery/{id}/redeliver': 'session',
+  'GET /api/user-info/tenant-members': 'session',
   'GET /api/account/stats': 'session',
   'POST /api/account/list': 'session',
   'POST /api/account': 'session',
