@@ -30,6 +30,8 @@ export interface ExtensionPage {
 export interface ResourceExtension {
   /** Buttons shown on a record's page and row besides edit and delete (accrual approve, rotate a secret). */
   recordActions?: ComponentType<RecordActionsProps>;
+  /** Sections shown on a record's page below its fields (a user's access, a group's members and roles). */
+  recordSections?: ComponentType<RecordActionsProps>;
   /** Replaces the generic list page of the resource (documents with their category tree). */
   list?: ComponentType<{ resource: ConsoleResource }>;
 }

@@ -32,7 +32,9 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const { result: record, query } = useOne<Row>({ resource: resource.path, id: keyValue, queryOptions: { retry: false } });
   const name = record?.[resource.display];
   const title = `${singularLabel(resource)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
-  const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
+  const parts = useResourceExtensions(resource.path);
+  const actions = parts.flatMap((part) => part.recordActions ?? []);
+  const sections = parts.flatMap((part) => part.recordSections ?? []);
   const [round, setRound] = useState(0);
   const lockReason = useLockReason(resource, record ?? {});
   const mayUpdate = resource.operations.update && access.can(`${resource.path}:write`);
@@ -83,6 +85,9 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
               </div>
             ))}
           </dl>
+          {sections.map((Section, index) => (
+            <Section key={index} resource={resource} record={record} refresh={() => void query.refetch()} />
+          ))}
           <RelatedLists resource={resource} record={record} />
           <RecordHistory resource={resource} keyValue={keyValue} round={round} />
         </>

@@ -1,0 +1,243 @@
+/**
+ * Roles by pointing, in a real Chromium (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md,
+ * docs/adr/0133-a-tenant-finds-its-members-not-others.md): a tenant administrator ticks a user's
+ * groups on the user's page and a group's roles on the group's page, by mouse and by keyboard, and
+ * the user's live access follows at its next request (docs/interface.md#identity: "A user holds the
+ * roles of the groups it is a member of in the current tenant"); a user of another tenant with a
+ * select for this one is found and added, one without is not; a user without the roles sees the
+ * boxes disabled with the reason; axe finds nothing serious at 1440×900 and 390×844.
+ * Screenshots go to test-output/console/access-*.png.
+ */
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from './helpers/axe.ts';
+import { launchChromium } from './helpers/chromium.ts';
+import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { createAccount, createGroupWithRoles, createUser, login, unique, userWithRoles, type Session, type TenantUser } from './helpers/factories.ts';
+import { api } from './helpers/platform.ts';
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** What a tenant administrator holds to give access: users, memberships, groups and their roles. */
+const ADMIN_ROLES = [
+  'user-info:read',
+  ...['user-process', 'group-member', 'group-role'].flatMap((path) => [`${path}:read`, `${path}:write`, `${path}:delete`]),
+  'group:read',
+  'role-type:read',
+  'role-type:write',
+];
+/** Who may look at access but change nothing. */
+const VIEWER_ROLES = ['user-info:read', 'user-process:read', 'group:read', 'group-member:read', 'group-role:read', 'role-type:read'];
+
+let browser: Browser;
+let page: Page;
+let tenant: { accountNo: string; crProcessId: number };
+let admin: TenantUser;
+let clerk: { user: { id: number; userCode: string }; session: Session };
+let partners: { id: number; groupName: string };
+let contracts: { id: number; groupName: string };
+const tag = unique('acc');
+const { errors: scriptErrors, watch } = scriptErrorWatch();
+
+test.before(async () => {
+  tenant = await createAccount();
+  admin = await userWithRoles(tenant, ADMIN_ROLES);
+  const made = await createUser([tenant.accountNo], { crProcessId: tenant.crProcessId, userDescription: 'Clerk Ada' }, { crProcessId: tenant.crProcessId });
+  clerk = { user: made.user, session: await login(made.user.userCode, made.password) };
+  partners = await createGroupWithRoles(tenant.crProcessId, ['business-partner:read']);
+  contracts = await createGroupWithRoles(tenant.crProcessId, []);
+  browser = await launchChromium();
+  page = watch(await (await browser.newContext({ viewport: DESKTOP })).newPage());
+  await page.goto(consoleUrl(`/user-info/${clerk.user.id}`));
+  await logIn(page, admin.userCode, admin.password);
+});
+
+test.after.always(async () => {
+  await browser?.close();
+});
+
+/** The clerk's answer to a list of `path` in its tenant, with the token it had all along. */
+async function clerkList(path: string): Promise<number> {
+  return (await api('POST', `/api/${path}/list`, { token: clerk.session.token, body: { page: 0, size: 1, filter: { crProcessId: tenant.crProcessId } } }))
+    .status;
+}
+
+async function openUser(on: Page): Promise<void> {
+  await on.goto(consoleUrl(`/user-info/${clerk.user.id}`));
+  await on.getByRole('heading', { level: 2, name: 'Access' }).waitFor();
+  await on.getByRole('checkbox', { name: partners.groupName }).waitFor();
+}
+
+async function openGroup(on: Page, group: { id: number; groupName: string }): Promise<void> {
+  await on.goto(consoleUrl(`/group/${group.id}`));
+  await on.getByRole('heading', { level: 2, name: 'Roles of this group' }).waitFor();
+  await on.getByRole('checkbox', { name: 'Business partners — read' }).waitFor();
+}
+
+test.serial("ticking a group on the user's page by mouse gives its roles at the user's next request; its roles are named in words", async (t) => {
+  await openUser(page);
+  t.is(await clerkList('business-partner'), 403, 'no role before');
+  const box = page.getByRole('checkbox', { name: partners.groupName });
+  t.false(await box.isChecked());
+  await t.notThrowsAsync(page.getByText('Grants: Business partners — read').waitFor(), "the group's role by its name, not its code");
+  t.is(await page.getByText('business-partner:read').count(), 0, 'no role code is shown');
+  await box.click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${clerk.user.userCode} is now a member of ${partners.groupName}.` })
+    .waitFor();
+  t.true(await box.isChecked());
+  t.is(await clerkList('business-partner'), 200, 'the same token may list partners now');
+  await screenshot(page, 'access-user');
+});
+
+test.serial("a role ticked on the group's page by keyboard and one by mouse; the group ticked on the user's page by keyboard", async (t) => {
+  await openGroup(page, contracts);
+  const read = page.getByRole('checkbox', { name: 'Contracts — read' });
+  await read.focus();
+  await page.keyboard.press('Space');
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${contracts.groupName} now grants Contracts — read.` })
+    .waitFor();
+  t.true(await read.isChecked(), 'contracts read checked');
+  const approve = page.getByRole('checkbox', { name: 'Accruals — approve' });
+  await approve.click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${contracts.groupName} now grants Accruals — approve.` })
+    .waitFor();
+  t.true(await approve.isChecked(), 'approve checked');
+  await screenshot(page, 'access-group');
+
+  t.is(await clerkList('contract'), 403, 'not a member yet');
+  await openUser(page);
+  await page.getByText('Grants: Contracts — read, Accruals — approve').waitFor();
+  const box = page.getByRole('checkbox', { name: contracts.groupName });
+  await box.focus();
+  await page.keyboard.press('Space');
+  await page
+    .getByRole('status')
+    .filter({ hasText: `is now a member of ${contracts.groupName}.` })
+    .waitFor();
+  t.is(await clerkList('contract'), 200);
+  const me = await api('GET', '/api/auth/me', { token: clerk.session.token });
+  t.deepEqual(me.body.roles, ['accrual:approve', 'business-partner:read', 'contract:read']);
+});
+
+test.serial("unticking takes the roles away at the user's next request, and unticking a role on the group's page too", async (t) => {
+  await openUser(page);
+  const box = page.getByRole('checkbox', { name: partners.groupName });
+  t.true(await box.isChecked());
+  await box.click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `is no longer a member of ${partners.groupName}.` })
+    .waitFor();
+  t.is(await clerkList('business-partner'), 403);
+
+  await openGroup(page, contracts);
+  await page.getByRole('checkbox', { name: 'Contracts — read' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${contracts.groupName} no longer grants Contracts — read.` })
+    .waitFor();
+  t.is(await clerkList('contract'), 403);
+});
+
+test.serial('the member picker finds a user of another tenant who works in this one, adds it, and finds nobody else', async (t) => {
+  const other = await createAccount();
+  const visitor = await createUser(
+    [tenant.accountNo, other.accountNo],
+    { crProcessId: other.crProcessId, userCode: `${tag}-visitor`, userDescription: `Visiting ${tag}` },
+    { crProcessId: other.crProcessId },
+  );
+  const stranger = await createUser(
+    [other.accountNo],
+    { crProcessId: other.crProcessId, userCode: `${tag}-stranger`, userDescription: `Stranger ${tag}` },
+    { crProcessId: other.crProcessId },
+  );
+  await openGroup(page, contracts);
+  const picker = page.getByRole('combobox', { name: 'Add a member' });
+  await picker.fill(tag);
+  const options = page.getByRole('listbox', { name: 'Add a member' }).getByRole('option');
+  await options.filter({ hasText: `Visiting ${tag} (${visitor.user.userCode})` }).waitFor();
+  t.is(await options.count(), 1, 'the stranger without a select for the tenant is not offered');
+  await picker.press('ArrowDown');
+  await picker.press('Enter');
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${visitor.user.userCode} is now a member of ${contracts.groupName}.` })
+    .waitFor();
+  await page.getByRole('button', { name: `Remove ${visitor.user.userCode}` }).waitFor();
+  const members = await api('POST', '/api/group-member/list', {
+    token: admin.token,
+    body: { page: 0, size: 10, filter: { crProcessId: tenant.crProcessId, groupId: contracts.id, userCode: visitor.user.userCode } },
+  });
+  t.is(members.body.totalElements, 1, members.text);
+
+  await picker.fill(stranger.user.userCode);
+  await options.filter({ hasText: 'No user of this tenant matches.' }).waitFor();
+  t.is(await options.filter({ hasText: stranger.user.userCode }).count(), 0);
+});
+
+test.serial('a user without the roles to change access sees every box disabled, with the reason, and no edit or delete', async (t) => {
+  const viewer = await userWithRoles(tenant, VIEWER_ROLES);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const other = watch(await context.newPage());
+  await other.goto(consoleUrl(`/user-info/${clerk.user.id}`));
+  await logIn(other, viewer.userCode, viewer.password);
+  await other.getByRole('heading', { level: 2, name: 'Access' }).waitFor();
+  const box = other.getByRole('checkbox', { name: partners.groupName });
+  await box.waitFor();
+  t.true(await box.isDisabled());
+  await other.getByText('You cannot change this: it needs the role “Group members — write”.').waitFor();
+  t.is((await box.getAttribute('aria-describedby')) !== null, true, 'the box points at its reason');
+  t.is(await other.getByRole('link', { name: 'Edit' }).count(), 0, 'no edit without user-info:write');
+  t.is(await other.getByRole('button', { name: 'Delete' }).count(), 0, 'no delete without user-info:delete');
+
+  await openGroup(other, contracts);
+  t.true(await other.getByRole('checkbox', { name: 'Business partners — read' }).isDisabled());
+  await other.getByText('You cannot change this: it needs the role “Group roles — write”, “Roles — write”.').waitFor();
+  t.true(await other.getByRole('combobox', { name: 'Add a member' }).isDisabled());
+  await context.close();
+});
+
+test.serial("the group's page reads in Turkish, with the roles' Turkish names", async (t) => {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const other = watch(await context.newPage());
+  await other.addInitScript(() => globalThis.localStorage.setItem('console.language', 'tr'));
+  await other.goto(consoleUrl(`/group/${contracts.id}`));
+  await other.getByLabel('Kullanıcı kodu').fill(admin.userCode);
+  await other.getByLabel('Parola').fill(admin.password);
+  await other.getByRole('button', { name: 'Giriş yap' }).click();
+  await other.getByRole('heading', { level: 2, name: 'Bu grubun rolleri' }).waitFor();
+  await t.notThrowsAsync(other.getByRole('checkbox', { name: 'İş ortakları — okuma' }).waitFor());
+  await screenshot(other, 'access-group-tr');
+  await context.close();
+});
+
+for (const [size, viewport] of [
+  ['1440×900', DESKTOP],
+  ['390×844', PHONE],
+] as const) {
+  test.serial(`at ${size} the user's and the group's pages fit the window and axe finds no serious violation`, async (t) => {
+    await page.setViewportSize(viewport);
+    for (const open of [() => openUser(page), () => openGroup(page, contracts)]) {
+      await open();
+      const width = await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]');
+      const wide = await page.evaluate(
+        `[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`,
+      );
+      t.true((width as number[])[0]! <= (width as number[])[1]!, `the page is ${String(width)} wide: ${JSON.stringify(wide)}`);
+      t.deepEqual(await seriousViolations(page), [], page.url());
+    }
+    await screenshot(page, `access-group-${viewport.width}`);
+    await page.setViewportSize(DESKTOP);
+  });
+}
+
+test.serial('no page script failed', (t) => {
+  t.deepEqual(scriptErrors, []);
+});
