@@ -204,6 +204,39 @@ test.serial('a user without the roles to change access sees every box disabled, 
   await context.close();
 });
 
+test.serial('what the service keeps for super users is offered to no tenant administrator, who is told why', async (t) => {
+  const other = await createAccount();
+  // kept in this tenant, working in another one too: only a super user changes its memberships
+  const shared = await createUser([tenant.accountNo, other.accountNo], { crProcessId: tenant.crProcessId }, { crProcessId: tenant.crProcessId });
+  const chief = await createUser([tenant.accountNo], { crProcessId: tenant.crProcessId, superUser: true }, { crProcessId: tenant.crProcessId });
+  const reason = 'Only a super user changes the memberships of a user who also works in another tenant.';
+
+  await page.goto(consoleUrl(`/user-process/${shared.process.id}`));
+  await page.getByText(reason).first().waitFor();
+  t.is(await page.getByRole('link', { name: 'Edit' }).count(), 0, 'no edit of a shared user-process, though the roles grant it');
+  t.is(await page.getByRole('button', { name: 'Delete' }).count(), 0);
+
+  await page.goto(consoleUrl(`/user-info/${shared.user.id}`));
+  const box = page.getByRole('checkbox', { name: new RegExp(other.accountNo) });
+  await box.waitFor();
+  t.true(await box.isChecked());
+  t.true(await box.isDisabled());
+  await t.notThrowsAsync(page.getByText('Only a super user grants or removes another tenant.').waitFor());
+
+  const keeper = await userWithRoles(tenant, ['user-info:read', 'user-info:write', 'user-info:delete']);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const second = watch(await context.newPage());
+  await second.goto(consoleUrl(`/user-info/${chief.user.id}`));
+  await logIn(second, keeper.userCode, keeper.password);
+  await second.getByText('Only a super user changes or deletes a super user.').first().waitFor();
+  t.is(await second.getByRole('link', { name: 'Edit' }).count(), 0);
+  t.is(await second.getByRole('button', { name: 'Delete' }).count(), 0);
+  await second.goto(consoleUrl(`/user-info/${clerk.user.id}`));
+  await second.getByRole('link', { name: 'Edit' }).waitFor();
+  t.pass('a user who is no super user is editable by the same administrator');
+  await context.close();
+});
+
 test.serial("the group's page reads in Turkish, with the roles' Turkish names", async (t) => {
   const context = await browser.newContext({ viewport: DESKTOP });
   const other = watch(await context.newPage());

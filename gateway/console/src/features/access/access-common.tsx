@@ -5,7 +5,7 @@ import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { accessMessages } from './messages.ts';
-import { nameOfCode, roleCatalogue, type CatalogueRole } from './role-catalogue.ts';
+import { nameOfCode, roleCatalogue, type CatalogueRole } from '@platform/contracts/console/role-catalogue.ts';
 import type { Write } from './use-write.ts';
 
 export function useCatalogue(): CatalogueRole[] {

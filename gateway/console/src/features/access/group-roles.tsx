@@ -15,7 +15,7 @@ import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { createRecord, deleteRecord, listAll } from './access-api.ts';
 import { Reasons, useCatalogue, useMissing, WriteOutcome } from './access-common.tsx';
 import { accessMessages } from './messages.ts';
-import { actionName, CRUD_ACTIONS, resourceName, roleName, type CatalogueRole } from './role-catalogue.ts';
+import { actionName, CRUD_ACTIONS, resourceName, roleName, type CatalogueRole } from '@platform/contracts/console/role-catalogue.ts';
 import { loadTenantRoles, type TenantRoles } from './tenant-roles.ts';
 import { useWrite } from './use-write.ts';
 

@@ -1,14 +1,15 @@
 /**
  * The roles a group can grant, each by a readable name (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md):
- * derived from the manifest (every resource's CRUD set gives `<path>:read`, `:write`, `:delete`, as
- * the services' checks ask for them, docs/interface.md#identity) and the accrual's moves as declared
- * (libs/contracts/src/bpm/accrual-moves.ts). Nobody types a role code: a new resource's roles follow
- * from its declaration.
+ * derived from the console's manifest (every resource's CRUD set gives `<path>:read`, `:write`,
+ * `:delete`, as the services' checks ask for them, docs/interface.md#identity) and the accrual's
+ * moves as declared (../bpm/accrual-moves.ts). Nobody types a role code: a new resource's roles
+ * follow from its declaration. It imports only that declaration, which imports nothing: the
+ * console's bundle loads it.
  */
-import { ACCRUAL_MOVES } from '@platform/contracts/bpm/accrual-moves.ts';
-import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
-import type { Language } from '../../shell/language.ts';
-import { pluralLabel } from '../../resources/labels.ts';
+import { ACCRUAL_MOVES } from '../bpm/accrual-moves.ts';
+import type { ConsoleResource } from './manifest.ts';
+
+export type Language = 'en' | 'tr';
 
 /** The CRUD actions, columns of the role grid, then the moves beyond them. */
 export const CRUD_ACTIONS = ['read', 'write', 'delete'] as const;
@@ -37,9 +38,14 @@ const UNLISTED_NAMES: Readonly<Record<string, Readonly<Record<Language, string>>
   'dms-audit-log': { en: 'Document audit log', tr: 'Belge denetim kaydı' },
 };
 
-/** The resource's name in `language`: its declared menu label, else its plural humanized. */
+/** The resource's name in `language` as declared (its menu label), or undefined when it has none (test/role-catalogue.test.ts fails for one). */
+export function declaredName(resource: ConsoleResource, language: Language): string | undefined {
+  return resource.menu?.label[language] ?? UNLISTED_NAMES[resource.path]?.[language];
+}
+
+/** The resource's name in `language`: as declared, else its plural as the registry spells it. */
 export function resourceName(resource: ConsoleResource, language: Language): string {
-  return resource.menu?.label[language] ?? UNLISTED_NAMES[resource.path]?.[language] ?? pluralLabel(resource);
+  return declaredName(resource, language) ?? resource.plural;
 }
 
 /** A move's name alone, capitalized: "Approve", "Onaylama". */
