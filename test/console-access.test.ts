@@ -14,7 +14,7 @@ import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { createAccount, createGroupWithRoles, createUser, login, unique, userWithRoles, type Session, type TenantUser } from './helpers/factories.ts';
-import { api } from './helpers/platform.ts';
+import { api, platform } from './helpers/platform.ts';
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -180,6 +180,35 @@ test.serial('the member picker finds a user of another tenant who works in this 
   await picker.fill(stranger.user.userCode);
   await options.filter({ hasText: 'No user of this tenant matches.' }).waitFor();
   t.is(await options.filter({ hasText: stranger.user.userCode }).count(), 0);
+});
+
+test.serial('a super user gives a user of another tenant this tenant by its account number; its administrator then finds the user', async (t) => {
+  const other = await createAccount();
+  const moved = await createUser([other.accountNo], { crProcessId: other.crProcessId, userCode: `${tag}-moved` }, { crProcessId: other.crProcessId });
+  const found = () => api('GET', `/api/user-info/tenant-members?crProcessId=${tenant.crProcessId}&searchTerm=${tag}-moved`, { token: admin.token });
+  t.deepEqual((await found()).body, [], 'not a member of the tenant yet');
+
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const chief = watch(await context.newPage());
+  await chief.goto(consoleUrl(`/user-info/${moved.user.id}`));
+  await logIn(chief, platform.adminUser, platform.adminPassword);
+  await chief.getByRole('checkbox', { name: new RegExp(other.accountNo) }).waitFor();
+  await chief.getByLabel('Another tenant, by its account number').fill(tenant.accountNo);
+  await chief.getByRole('button', { name: 'Add the tenant' }).click();
+  await chief
+    .getByRole('status')
+    .filter({ hasText: `${moved.user.userCode} may now work in` })
+    .waitFor();
+  t.true(await chief.getByRole('checkbox', { name: new RegExp(tenant.accountNo) }).isChecked());
+  await chief.getByLabel('Another tenant, by its account number').fill('NO-SUCH-ACCOUNT');
+  await chief.getByRole('button', { name: 'Add the tenant' }).click();
+  await t.notThrowsAsync(chief.getByRole('alert').first().waitFor(), 'an unknown account number is refused in words');
+  await context.close();
+
+  t.deepEqual(
+    (await found()).body.map((each: { userCode: string }) => each.userCode),
+    [moved.user.userCode],
+  );
 });
 
 test.serial('a user without the roles to change access sees every box disabled, with the reason, and no edit or delete', async (t) => {

@@ -40,6 +40,8 @@ export const accessMessages = defineMessages({
     noMatches: 'No user of this tenant matches.',
     working: 'Saving…',
     passive: '(passive: grants nothing)',
+    byNumber: 'Another tenant, by its account number',
+    addTenant: 'Add the tenant',
   },
   tr: {
     access: 'Erişim',
@@ -80,5 +82,7 @@ export const accessMessages = defineMessages({
     noMatches: 'Bu kiracının hiçbir kullanıcısı eşleşmiyor.',
     working: 'Kaydediliyor…',
     passive: '(pasif: hiçbir rol vermiyor)',
+    byNumber: 'Başka bir kiracı, hesap numarasıyla',
+    addTenant: 'Kiracıyı ekle',
   },
 });

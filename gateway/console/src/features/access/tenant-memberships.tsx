@@ -12,6 +12,7 @@ import type { Loaded } from '../../shell/use-load.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { createRecord, deleteRecord, updateRecord } from './access-api.ts';
 import { Reasons, useMissing, WriteOutcome } from './access-common.tsx';
+import { TenantByNumber } from './tenant-by-number.tsx';
 import { accessMessages } from './messages.ts';
 import { useWrite } from './use-write.ts';
 
@@ -103,6 +104,15 @@ export function TenantMemberships({
           </ul>
         </>
       )}
+      {me.superUser && selects !== undefined ? (
+        <TenantByNumber
+          disabled={missing(['user-process:write']) !== undefined || write.pending !== undefined || process.loading}
+          onFound={(select) => {
+            if (selects.some((each) => each.accountNo === select.accountNo)) return;
+            toggle(select, false);
+          }}
+        />
+      ) : null}
       <WriteOutcome write={write} />
     </fieldset>
   );
