@@ -13,7 +13,17 @@ import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
-import { createAccount, createGroupWithRoles, createUser, login, unique, userWithRoles, type Session, type TenantUser } from './helpers/factories.ts';
+import {
+  createAccount,
+  createGroupWithRoles,
+  createPartner,
+  createUser,
+  login,
+  unique,
+  userWithRoles,
+  type Session,
+  type TenantUser,
+} from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -263,6 +273,37 @@ test.serial('what the service keeps for super users is offered to no tenant admi
   await second.goto(consoleUrl(`/user-info/${clerk.user.id}`));
   await second.getByRole('link', { name: 'Edit' }).waitFor();
   t.pass('a user who is no super user is editable by the same administrator');
+  await context.close();
+});
+
+test.serial('a role taken away while the console is open: the next page offers no action it granted', async (t) => {
+  const writer = await userWithRoles(tenant, ['business-partner:read', 'business-partner:write']);
+  const partner = await createPartner(tenant.crProcessId);
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const other = watch(await context.newPage());
+  await other.goto(consoleUrl(`/business-partner/${partner.id}`));
+  await logIn(other, writer.userCode, writer.password);
+  const edit = other.getByRole('link', { name: 'Edit' });
+  await edit.waitFor();
+
+  // write taken from the writer's group, by its administrator, elsewhere
+  const grants = await api('POST', '/api/group-role/list', {
+    token: admin.token,
+    body: { page: 0, size: 10, filter: { crProcessId: tenant.crProcessId, groupId: writer.group.id } },
+  });
+  const types = await api('POST', '/api/role-type/list', {
+    token: admin.token,
+    body: { page: 0, size: 1, filter: { crProcessId: tenant.crProcessId, roleCode: 'business-partner:write' } },
+  });
+  const grant = grants.body.content.find((each: { roleTypeId: number }) => each.roleTypeId === types.body.content[0].id);
+  t.is((await api('DELETE', `/api/group-role/${grant.id}`, { token: admin.token })).status, 204);
+
+  await other.getByRole('link', { name: 'Back to the list' }).click();
+  await other.getByRole('link', { name: partner.partnerName }).waitFor();
+  await other.getByRole('link', { name: /^Create/ }).waitFor({ state: 'detached' });
+  await other.getByRole('link', { name: partner.partnerName }).click();
+  await other.getByRole('heading', { level: 1, name: new RegExp(partner.partnerName) }).waitFor();
+  t.is(await edit.count(), 0, 'no edit once write is gone');
   await context.close();
 });
 
