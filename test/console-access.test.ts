@@ -156,6 +156,31 @@ test.serial("unticking takes the roles away at the user's next request, and unti
   t.is(await clerkList('contract'), 403);
 });
 
+test.serial('a box changed meanwhile by someone else: the platform refuses in words, and the box then shows what is held', async (t) => {
+  const late = await createGroupWithRoles(tenant.crProcessId, ['product:read']);
+  await openUser(page);
+  const box = page.getByRole('checkbox', { name: late.groupName });
+  await box.waitFor();
+  t.false(await box.isChecked());
+  // another administrator makes the membership while this page shows it unticked
+  await api('POST', '/api/group-member', { token: admin.token, body: { crProcessId: tenant.crProcessId, groupId: late.id, userCode: clerk.user.userCode } });
+  await box.click();
+  await page.getByRole('alert').filter({ hasText: 'SVC-SYS-4005' }).waitFor();
+  // the page reads the membership again after the refusal: the box shows it held
+  await page.waitForFunction(
+    `[...document.querySelectorAll('label')].some((label) => label.textContent.includes(${JSON.stringify(late.groupName)}) && label.querySelector('input').checked)`,
+  );
+  t.is(
+    await page
+      .getByRole('status')
+      .filter({ hasText: `is now a member of ${late.groupName}` })
+      .count(),
+    0,
+    'no success message for a refused write',
+  );
+  t.is(await clerkList('product'), 200, 'the membership made elsewhere holds');
+});
+
 test.serial('the member picker finds a user of another tenant who works in this one, adds it, and finds nobody else', async (t) => {
   const other = await createAccount();
   const visitor = await createUser(
