@@ -215,6 +215,23 @@ test.serial('the member picker finds a user of another tenant who works in this 
   await picker.fill(stranger.user.userCode);
   await options.filter({ hasText: 'No user of this tenant matches.' }).waitFor();
   t.is(await options.filter({ hasText: stranger.user.userCode }).count(), 0);
+
+  // the generic form of a group member offers the same users (its reference declares them its candidates)
+  await page.goto(consoleUrl(`/group-member/new?groupId=${partners.id}`));
+  const userCode = page.getByRole('combobox', { name: /^User code/ });
+  await userCode.fill(tag);
+  const offered = page.getByRole('option');
+  await offered.filter({ hasText: visitor.user.userCode }).waitFor();
+  t.is(await offered.filter({ hasText: stranger.user.userCode }).count(), 0, 'nor the stranger there');
+  await userCode.press('ArrowDown');
+  await userCode.press('Enter');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: /^Group member/ }).waitFor();
+  const made = await api('POST', '/api/group-member/list', {
+    token: admin.token,
+    body: { page: 0, size: 10, filter: { crProcessId: tenant.crProcessId, groupId: partners.id, userCode: visitor.user.userCode } },
+  });
+  t.is(made.body.totalElements, 1, made.text);
 });
 
 test.serial('a super user gives a user of another tenant this tenant by its account number; its administrator then finds the user', async (t) => {

@@ -91,7 +91,10 @@ function consoleField(name: string, spec: FieldSpec): ConsoleField {
 
 function referenceOf(spec: ScalarField): ConsoleField['references'] {
   if (spec.references) return { resource: spec.references, key: 'id' };
-  if (spec.referencesKey) return { resource: spec.referencesKey.resource, key: spec.referencesKey.key };
+  if (spec.referencesKey) {
+    const { resource, key, candidates } = spec.referencesKey;
+    return candidates ? { resource, key, candidates } : { resource, key };
+  }
   return undefined;
 }
 
