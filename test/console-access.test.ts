@@ -14,6 +14,7 @@ import { seriousViolations } from './helpers/axe.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import {
+  create,
   createAccount,
   createGroupWithRoles,
   createPartner,
@@ -156,6 +157,40 @@ test.serial("unticking takes the roles away at the user's next request, and unti
   t.is(await clerkList('contract'), 403);
 });
 
+test.serial("a new user's first tenant is ticked on its page (the user-process made), its groups then open to it; the last untick ends it", async (t) => {
+  const fresh = await create('user-info', { crProcessId: tenant.crProcessId, userCode: unique('fresh-'), userDescription: 'Fresh', password: unique('pw-') });
+  await page.goto(consoleUrl(`/user-info/${fresh.id}`));
+  const here = page.getByRole('checkbox', { name: new RegExp(tenant.accountNo) });
+  await here.waitFor();
+  t.false(await here.isChecked());
+  const group = page.getByRole('checkbox', { name: partners.groupName });
+  t.true(await group.isDisabled(), 'no group for a user who does not work in the tenant');
+  await page.getByText(`${fresh.userCode} does not work in this tenant: give the tenant membership first.`).waitFor();
+
+  await here.click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${fresh.userCode} may now work in` })
+    .waitFor();
+  await page.locator('label', { hasText: partners.groupName }).locator('input:enabled').waitFor();
+  const processes = () =>
+    api('POST', '/api/user-process/list', {
+      token: admin.token,
+      body: { page: 0, size: 5, filter: { crProcessId: tenant.crProcessId, userCode: fresh.userCode } },
+    });
+  t.deepEqual(
+    (await processes()).body.content[0].userProcessSelects.map((select: { accountNo: string }) => select.accountNo),
+    [tenant.accountNo],
+  );
+
+  await here.click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${fresh.userCode} may no longer work in` })
+    .waitFor();
+  t.is((await processes()).body.totalElements, 0, 'the last tenant taken: the user-process is gone');
+});
+
 test.serial('a box changed meanwhile by someone else: the platform refuses in words, and the box then shows what is held', async (t) => {
   const late = await createGroupWithRoles(tenant.crProcessId, ['product:read']);
   await openUser(page);
@@ -167,9 +202,7 @@ test.serial('a box changed meanwhile by someone else: the platform refuses in wo
   await box.click();
   await page.getByRole('alert').filter({ hasText: 'SVC-SYS-4005' }).waitFor();
   // the page reads the membership again after the refusal: the box shows it held
-  await page.waitForFunction(
-    `[...document.querySelectorAll('label')].some((label) => label.textContent.includes(${JSON.stringify(late.groupName)}) && label.querySelector('input').checked)`,
-  );
+  await page.locator('label', { hasText: late.groupName }).locator('input:checked').waitFor();
   t.is(
     await page
       .getByRole('status')
