@@ -30,6 +30,13 @@ export async function deleteRecord(resource: string, key: string | number): Prom
   await answer(platform.DELETE('/api/{resource}/{key}', { params: { path: { resource, key } } }));
 }
 
+/** A tenant a user may work in: an entry of its user-process's userProcessSelects. */
+export interface Select {
+  accountNo: string;
+  accountName: string;
+  crProcessId: number;
+}
+
 export interface TenantMember {
   userCode: string;
   userDescription: string;

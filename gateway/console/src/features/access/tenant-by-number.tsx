@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { answer, platform } from '../../shell/api.ts';
 import { useT } from '../../shell/i18n.tsx';
 import { accessMessages } from './messages.ts';
-import type { Select } from './tenant-memberships.tsx';
+import type { Select } from './access-api.ts';
 
 export function TenantByNumber({ disabled, onFound }: { disabled: boolean; onFound: (select: Select) => void }) {
   const t = useT(accessMessages);

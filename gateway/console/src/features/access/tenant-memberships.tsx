@@ -10,17 +10,11 @@ import type { Row } from '../../shell/console-paths.ts';
 import { useT } from '../../shell/i18n.tsx';
 import type { Loaded } from '../../shell/use-load.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
-import { createRecord, deleteRecord, updateRecord } from './access-api.ts';
+import { createRecord, deleteRecord, updateRecord, type Select } from './access-api.ts';
 import { Reasons, useMissing, WriteOutcome } from './access-common.tsx';
 import { TenantByNumber } from './tenant-by-number.tsx';
 import { accessMessages } from './messages.ts';
 import { useWrite } from './use-write.ts';
-
-export interface Select {
-  accountNo: string;
-  accountName: string;
-  crProcessId: number;
-}
 
 export function TenantMemberships({
   userCode,

@@ -8,9 +8,9 @@ import type { RecordActionsProps } from '../../extensions/types.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { useLoad } from '../../shell/use-load.ts';
-import { listAll } from './access-api.ts';
+import { listAll, type Select } from './access-api.ts';
 import { accessMessages } from './messages.ts';
-import { TenantMemberships, type Select } from './tenant-memberships.tsx';
+import { TenantMemberships } from './tenant-memberships.tsx';
 import { UserGroups } from './user-groups.tsx';
 
 export function UserAccess({ record }: RecordActionsProps) {

@@ -9,10 +9,9 @@ import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { useLoad } from '../../shell/use-load.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
-import { createRecord, deleteRecord, listAll } from './access-api.ts';
+import { createRecord, deleteRecord, listAll, type Select } from './access-api.ts';
 import { Reasons, useCatalogue, useMissing, useRoleName, WriteOutcome } from './access-common.tsx';
 import { accessMessages } from './messages.ts';
-import type { Select } from './tenant-memberships.tsx';
 import { codesOf, loadTenantRoles } from './tenant-roles.ts';
 import { useWrite } from './use-write.ts';
 
