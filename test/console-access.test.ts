@@ -166,8 +166,12 @@ for (const [size, viewport] of [
 ] as const) {
   test.serial(`at ${size} the user's and the group's pages fit the window and axe finds no serious violation`, async (t) => {
     await page.setViewportSize(viewport);
-    for (const open of [() => openUser(page, world), () => openGroup(page, world.contracts)]) {
+    for (const [name, open] of [
+      ['user', () => openUser(page, world)],
+      ['group', () => openGroup(page, world.contracts)],
+    ] as const) {
       await open();
+      await screenshot(page, `access-${name}-${viewport.width}`);
       const width = await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]');
       const wide = await page.evaluate(
         `[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))`,
@@ -175,7 +179,6 @@ for (const [size, viewport] of [
       t.true((width as number[])[0]! <= (width as number[])[1]!, `the page is ${String(width)} wide: ${JSON.stringify(wide)}`);
       t.deepEqual(await seriousViolations(page), [], page.url());
     }
-    await screenshot(page, `access-group-${viewport.width}`);
     await page.setViewportSize(DESKTOP);
   });
 }
