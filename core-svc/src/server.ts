@@ -15,6 +15,7 @@ import { SCHEMA, schemas } from './db.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
 import { groupMemberHooks } from './resources/group-member/group-member.operations.ts';
 import { licenseHooks } from './resources/license/license.operations.ts';
+import { tenantMembers } from './resources/user-info/tenant-members.ts';
 import { userInfoHooks } from './resources/user-info/user-info.operations.ts';
 import { userProcessHooks } from './resources/user-process/user-process.operations.ts';
 import { redeliver } from './resources/webhook-delivery/redeliver.ts';
@@ -28,7 +29,7 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
   registerResources(server, runtime, schemas, coreResources, {
-    'user-info': { hooks: userInfoHooks(config.bcryptRounds) },
+    'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },

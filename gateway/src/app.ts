@@ -28,6 +28,7 @@ import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { tenantMemberRoutes } from './routes/tenant-members.ts';
 import { crudRoutes } from './routes/crud.ts';
 import { chain } from './http/chain.ts';
 import { dispatchByPrefix } from './routes/route.ts';
@@ -170,6 +171,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         dmsRoutes(backends),
         historyRoutes(registry, backends),
         webhookRoutes(backends),
+        // before the CRUD routes: /api/user-info/tenant-members is not a user's key
+        tenantMemberRoutes(backends),
         searchRoutes(backends),
         ...crudRoutes(registry, backends),
       ]),

@@ -126,7 +126,10 @@ function consoleField(labels: ResourceLabels, name: string, spec: FieldSpec, pat
 
 function referenceOf(spec: ScalarField): ConsoleField['references'] {
   if (spec.references) return { resource: spec.references, key: 'id' };
-  if (spec.referencesKey) return { resource: spec.referencesKey.resource, key: spec.referencesKey.key };
+  if (spec.referencesKey) {
+    const { resource, key, candidates } = spec.referencesKey;
+    return candidates ? { resource, key, candidates } : { resource, key };
+  }
   return undefined;
 }
 

@@ -66,6 +66,7 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'POST /api/webhook-subscription/{id}/rotate-secret': 'session',
   'POST /api/webhook-delivery/{id}/redeliver': 'session',
   'GET /api/search': 'session',
+  'GET /api/user-info/tenant-members': 'session',
   'GET /api/account/stats': 'session',
   'POST /api/account/list': 'session',
   'POST /api/account': 'session',

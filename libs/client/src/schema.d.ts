@@ -1438,6 +1438,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-info/tenant-members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users who may be members of a tenant's groups
+         * @description The users who may be members of a tenant's groups: those whose user-process has a select for the
+         *     tenant, wherever their user-info is kept; by userCode, at most 20. Needs user-info:read; a caller
+         *     who is not a super user names only its current tenant (403 SVC-SYS-1003). crProcessId is required (400 SVC-SYS-2002).
+         */
+        get: operations["tenantMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/stats": {
         parameters: {
             query?: never;
@@ -16414,6 +16436,45 @@ export interface operations {
                         /** @description The kinds whose service was unavailable or slow; empty when partial is false. */
                         unanswered: string[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tenantMembers: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+                searchTerm?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members, by userCode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The user's login name. */
+                        userCode: string;
+                        /** @description The user's display name. */
+                        userDescription: string;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];

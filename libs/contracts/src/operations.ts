@@ -1,6 +1,7 @@
 import { BPM_OPERATIONS } from './bpm/operations.ts';
 import { AUTH_OPERATIONS } from './core/auth.ts';
 import { SESSION_OPERATIONS } from './core/sessions.ts';
+import { TENANT_MEMBER_OPERATIONS } from './core/tenant-members.ts';
 import { WEBHOOK_OPERATIONS } from './core/webhooks.ts';
 import { DMS_OPERATIONS } from './dms/operations.ts';
 import { HISTORY_OPERATIONS } from './history.ts';
@@ -16,4 +17,5 @@ export const OPERATION_TABLES: readonly OperationTable[] = [
   HISTORY_OPERATIONS,
   WEBHOOK_OPERATIONS,
   SEARCH_OPERATIONS,
+  TENANT_MEMBER_OPERATIONS,
 ];

@@ -1,4 +1,5 @@
 import type { ConsoleExtension } from '../extensions/types.ts';
+import { accessExtension } from '../features/access/extension.ts';
 import { accrualsExtension } from '../features/accruals/extension.ts';
 import { dashboardExtension } from '../features/dashboard/extension.tsx';
 import { documentsExtension } from '../features/documents/documents.extension.tsx';
@@ -17,4 +18,5 @@ export const extensions: readonly ConsoleExtension[] = [
   accrualsExtension,
   webhooksExtension,
   operationsExtension,
+  accessExtension,
 ];

@@ -30,6 +30,14 @@ export interface ExtensionPage {
 export interface ResourceExtension {
   /** Buttons shown on a record's page and row besides edit and delete (accrual approve, rotate a secret). */
   recordActions?: ComponentType<RecordActionsProps>;
+  /**
+   * Why the console's user may not update or delete this record although its roles grant the
+   * operation (a rule of the service about who may change whom), in both languages; the record page
+   * then offers no button for it and says this instead.
+   */
+  recordRefusal?: (record: RecordData, access: Access) => Partial<Record<'update' | 'delete', { en: string; tr: string }>> | undefined;
+  /** Sections shown on a record's page below its fields (a user's access, a group's members and roles). */
+  recordSections?: ComponentType<RecordActionsProps>;
   /** Replaces the generic list page of the resource (documents with their category tree). */
   list?: ComponentType<{ resource: ConsoleResource }>;
 }

@@ -52,6 +52,7 @@ export function ScalarInput({ id, field, value, onChange, crProcessId, required,
         crProcessId={crProcessId}
         required={required}
         describedBy={describedBy}
+        candidates={field.references.candidates}
       />
     );
   }

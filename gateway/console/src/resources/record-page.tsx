@@ -7,7 +7,7 @@ import { LanguageContext, useT } from '../shell/i18n.tsx';
 import { PageTitle } from '../ui/page-title.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import './sections.css';
-import { useResourceExtensions } from '../extensions/context.ts';
+import { useRecordRefusal, useResourceExtensions } from '../extensions/context.ts';
 import { crudMessages } from './messages.ts';
 import { fieldLabel, singularLabel } from './labels.ts';
 import { detailFields } from './fields.ts';
@@ -38,10 +38,14 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
   const { result: record, query } = useOne<Row>({ resource: resource.path, id: keyValue, queryOptions: { retry: false } });
   const name = record?.[resource.display];
   const title = `${singularLabel(resource, language)} ${name !== undefined && name !== null ? String(name) : keyValue}`;
-  const actions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
+  const parts = useResourceExtensions(resource.path);
+  const actions = parts.flatMap((part) => part.recordActions ?? []);
+  const recordSections = parts.flatMap((part) => part.recordSections ?? []);
   const [round, setRound] = useState(0);
   const sectionId = useId();
-  const lockReason = useLockReason(resource, record ?? {});
+  const stateLock = useLockReason(resource, record ?? {});
+  const refusal = useRecordRefusal(parts, record ?? {});
+  const lockReason = (operation: 'update' | 'delete') => stateLock(operation) ?? refusal(operation);
   const mayUpdate = resource.operations.update && access.can(`${resource.path}:write`);
   const mayDelete = resource.operations.delete && access.can(`${resource.path}:delete`);
   const locks = [mayUpdate ? lockReason('update') : undefined, mayDelete ? lockReason('delete') : undefined].filter((reason) => reason !== undefined);
@@ -95,6 +99,9 @@ export function RecordPage({ resource, keyValue }: { resource: ConsoleResource; 
                 ))}
               </dl>
             </section>
+          ))}
+          {recordSections.map((Section, index) => (
+            <Section key={index} resource={resource} record={record} refresh={() => void query.refetch()} />
           ))}
           <RelatedLists resource={resource} record={record} />
           <RecordHistory resource={resource} keyValue={keyValue} round={round} version={record.version} />

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
+import type { ConsoleField, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { answer, platform } from '../shell/api.ts';
 import type { Row } from '../shell/console-paths.ts';
 import { referenceName } from './reference-name.ts';
@@ -9,13 +9,21 @@ import { crudMessages } from './messages.ts';
 
 const MATCHES = 10;
 
-/** The records of `target` matching `term` (its searchTerm), in the tenant: `POST /api/{target}/list`. */
-function useMatches(target: ConsoleResource, term: string, crProcessId: number, enabled: boolean) {
+/**
+ * The records of `target` matching `term` (its searchTerm), in the tenant: `POST /api/{target}/list`;
+ * or the tenant's members when the reference declares them its candidates (a group's member: users
+ * kept in another tenant with a select for this one too, docs/adr/0133-a-tenant-finds-its-members-not-others.md).
+ */
+function useMatches(target: ConsoleResource, term: string, crProcessId: number, enabled: boolean, candidates: Candidates) {
   return useQuery({
-    queryKey: ['console', 'picker', target.path, crProcessId, term],
+    queryKey: ['console', 'picker', target.path, candidates ?? 'list', crProcessId, term],
     enabled,
     staleTime: 30_000,
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }): Promise<Row[]> => {
+      if (candidates === 'tenant-members') {
+        const query = { crProcessId, searchTerm: term || undefined };
+        return answer(platform.GET('/api/user-info/tenant-members', { params: { query }, signal }));
+      }
       const page = await answer(
         platform.POST('/api/{resource}/list', {
           params: { path: { resource: target.path } },
@@ -27,6 +35,8 @@ function useMatches(target: ConsoleResource, term: string, crProcessId: number, 
     },
   });
 }
+
+type Candidates = NonNullable<ConsoleField['references']>['candidates'];
 
 function labelOf(target: ConsoleResource, row: Row, key: string): string {
   const display = row[target.display];
@@ -47,6 +57,7 @@ export function ReferencePicker({
   crProcessId,
   required,
   describedBy,
+  candidates,
 }: {
   id: string;
   target: ConsoleResource;
@@ -56,6 +67,8 @@ export function ReferencePicker({
   crProcessId: number;
   required?: boolean;
   describedBy?: string;
+  /** Where the choices come from when not the target's list (the reference's declaration). */
+  candidates?: Candidates;
 }) {
   const t = useT(crudMessages);
   const listId = useId();
@@ -78,7 +91,7 @@ export function ReferencePicker({
     else if (picked?.value === value) setText(picked.label);
     else setText(chosen ? labelOf(target, chosen, refKey) : value);
   }, [value, chosen, open, target, refKey, picked]);
-  const matches = useMatches(target, open ? text : '', crProcessId, open);
+  const matches = useMatches(target, open ? text : '', crProcessId, open, candidates);
   const rows = matches.data ?? [];
 
   function choose(row: Row | undefined) {

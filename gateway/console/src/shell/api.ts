@@ -46,6 +46,16 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
+/**
+ * Listeners told when an answer refuses a role or tenant (403 SVC-SYS-1003): the user's roles may have
+ * changed since the console read them, so the shell reads them again and offers what they allow now.
+ */
+const forbiddenListeners = new Set<() => void>();
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener);
+  return () => forbiddenListeners.delete(listener);
+}
+
 /** The cookie the gateway sets on the console's pages; echoed as CSRF_HEADER (docs/adr/0084-the-console-s-security-page-policy.md). */
 export const CSRF_COOKIE = 'SVC_CONSOLE_CSRF';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -103,5 +113,6 @@ export function errorOf(response: Response, body: unknown): ApiError {
   };
   const error = new ApiError(response.status, error_code, message ?? response.statusText, refId, typeof field === 'string' ? field : undefined);
   if (response.status === 401 && error.code === 'SVC-SYS-1001') for (const listener of sessionEndedListeners) listener();
+  if (response.status === 403 && error.code === 'SVC-SYS-1003') for (const listener of forbiddenListeners) listener();
   return error;
 }

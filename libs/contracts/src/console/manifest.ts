@@ -50,8 +50,11 @@ export interface ConsoleField {
   maxLength?: number;
   pattern?: string;
   default?: string | number | boolean;
-  /** A record of another resource, named by `key` of it (`id`, or `userCode` of user-info). */
-  references?: { resource: string; key: string };
+  /**
+   * A record of another resource, named by `key` of it (`id`, or `userCode` of user-info); a picker
+   * offers the target's list in the tenant, or the `candidates` the declaration names.
+   */
+  references?: { resource: string; key: string; candidates?: 'tenant-members' };
   /** May be sorted by and filtered on (by equality; numbers, dates and times also by `<field>From`/`<field>To`). */
   sortable: boolean;
   /** Range filters `<field>From` / `<field>To` apply. */

@@ -20,7 +20,8 @@ export const groupMember = defineResource<GroupMember>()({
       required: true,
       maxLength: 64,
       searchable: true,
-      referencesKey: { resource: 'user-info', key: 'userCode', unknown: 'user.unknown' },
+      // a group holds the users with a select for its tenant, wherever their user-info is kept
+      referencesKey: { resource: 'user-info', key: 'userCode', unknown: 'user.unknown', candidates: 'tenant-members' },
     },
   },
   uniques: [['groupId', 'userCode']],

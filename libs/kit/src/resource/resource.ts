@@ -113,6 +113,12 @@ export interface KeyReference {
   resource: string;
   key: string;
   unknown?: MessageKey;
+  /**
+   * Where a picker finds the records a write may name, when not the target's list in the tenant:
+   * `tenant-members`, the users with a select for the tenant wherever their user-info is kept
+   * (GET /api/user-info/tenant-members; docs/adr/0133-a-tenant-finds-its-members-not-others.md).
+   */
+  candidates?: 'tenant-members';
 }
 
 /** A list of small objects, written and read by the resource's own hooks (user-process selects). */

@@ -140,6 +140,28 @@ export interface GetUserInfoStatsRequest {
   crProcessId?: number | undefined;
 }
 
+/** Request of ListTenantMembers. */
+export interface ListTenantMembersRequest {
+  /** The tenant whose members are listed. */
+  crProcessId: number;
+  /** Narrows to users whose userCode or userDescription holds it (case-insensitive). */
+  searchTerm?: string | undefined;
+}
+
+/** One user with a select for the tenant: what a member picker shows, nothing of the user's other tenants. */
+export interface TenantMember {
+  /** The user's login name. */
+  userCode: string;
+  /** The user's display name. */
+  userDescription: string;
+}
+
+/** Response of ListTenantMembers. */
+export interface ListTenantMembersResponse {
+  /** The members, by userCode. */
+  members: TenantMember[];
+}
+
 function createBaseUserInfo(): UserInfo {
   return {
     id: undefined,
@@ -721,6 +743,166 @@ export const GetUserInfoStatsRequest: MessageFns<GetUserInfoStatsRequest> = {
   },
 };
 
+function createBaseListTenantMembersRequest(): ListTenantMembersRequest {
+  return { crProcessId: 0, searchTerm: undefined };
+}
+
+export const ListTenantMembersRequest: MessageFns<ListTenantMembersRequest> = {
+  encode(message: ListTenantMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.crProcessId !== 0) {
+      writer.uint32(8).int64(message.crProcessId);
+    }
+    if (message.searchTerm !== undefined) {
+      writer.uint32(18).string(message.searchTerm);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTenantMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTenantMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.crProcessId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.searchTerm = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseTenantMember(): TenantMember {
+  return { userCode: "", userDescription: "" };
+}
+
+export const TenantMember: MessageFns<TenantMember> = {
+  encode(message: TenantMember, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userCode !== "") {
+      writer.uint32(10).string(message.userCode);
+    }
+    if (message.userDescription !== "") {
+      writer.uint32(18).string(message.userDescription);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TenantMember {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTenantMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userCode = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userDescription = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListTenantMembersResponse(): ListTenantMembersResponse {
+  return { members: [] };
+}
+
+export const ListTenantMembersResponse: MessageFns<ListTenantMembersResponse> = {
+  encode(message: ListTenantMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      TenantMember.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTenantMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTenantMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(TenantMember.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** UserInfo: a login. */
 export type UserInfoServiceService = typeof UserInfoServiceService;
 export const UserInfoServiceService = {
@@ -789,6 +971,22 @@ export const UserInfoServiceService = {
     responseSerialize: (value: Statistics): Buffer => Buffer.from(Statistics.encode(value).finish()),
     responseDeserialize: (value: Buffer): Statistics => Statistics.decode(value),
   },
+  /**
+   * The users who may be members of a tenant's groups: those whose user-process has a select for the
+   * tenant, wherever their user-info is kept; by userCode, at most 20. Needs user-info:read; a caller
+   * who is not a super user names only its current tenant (403 SVC-SYS-1003).
+   */
+  listTenantMembers: {
+    path: "/platform.core.v1.UserInfoService/ListTenantMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTenantMembersRequest): Buffer =>
+      Buffer.from(ListTenantMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTenantMembersRequest => ListTenantMembersRequest.decode(value),
+    responseSerialize: (value: ListTenantMembersResponse): Buffer =>
+      Buffer.from(ListTenantMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTenantMembersResponse => ListTenantMembersResponse.decode(value),
+  },
 } as const;
 
 export interface UserInfoServiceServer extends UntypedServiceImplementation {
@@ -804,6 +1002,12 @@ export interface UserInfoServiceServer extends UntypedServiceImplementation {
   listUserInfos: handleUnaryCall<ListUserInfosRequest, ListUserInfosResponse>;
   /** Counts UserInfos by status. */
   getUserInfoStats: handleUnaryCall<GetUserInfoStatsRequest, Statistics>;
+  /**
+   * The users who may be members of a tenant's groups: those whose user-process has a select for the
+   * tenant, wherever their user-info is kept; by userCode, at most 20. Needs user-info:read; a caller
+   * who is not a super user names only its current tenant (403 SVC-SYS-1003).
+   */
+  listTenantMembers: handleUnaryCall<ListTenantMembersRequest, ListTenantMembersResponse>;
 }
 
 export interface UserInfoServiceClient extends Client {
@@ -902,6 +1106,26 @@ export interface UserInfoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Statistics) => void,
+  ): ClientUnaryCall;
+  /**
+   * The users who may be members of a tenant's groups: those whose user-process has a select for the
+   * tenant, wherever their user-info is kept; by userCode, at most 20. Needs user-info:read; a caller
+   * who is not a super user names only its current tenant (403 SVC-SYS-1003).
+   */
+  listTenantMembers(
+    request: ListTenantMembersRequest,
+    callback: (error: ServiceError | null, response: ListTenantMembersResponse) => void,
+  ): ClientUnaryCall;
+  listTenantMembers(
+    request: ListTenantMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTenantMembersResponse) => void,
+  ): ClientUnaryCall;
+  listTenantMembers(
+    request: ListTenantMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTenantMembersResponse) => void,
   ): ClientUnaryCall;
 }
 
