@@ -25,7 +25,16 @@ export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTE
  * The route tables of the declared operations (libs/contracts), registered after the hand-written
  * ones and before the CRUD sets, in this order: each is its declaration itself.
  */
-export const OPERATION_ROUTES = [AUTH_ROUTES, SESSION_ROUTES, BPM_ROUTES, DMS_ROUTES, HISTORY_ROUTES, WEBHOOK_ROUTES, SEARCH_ROUTES, TENANT_MEMBER_ROUTES] as const;
+export const OPERATION_ROUTES = [
+  AUTH_ROUTES,
+  SESSION_ROUTES,
+  BPM_ROUTES,
+  DMS_ROUTES,
+  HISTORY_ROUTES,
+  WEBHOOK_ROUTES,
+  SEARCH_ROUTES,
+  TENANT_MEMBER_ROUTES,
+] as const;
 
 /**
  * Every REST route of the gateway's public port: the hand-written tables, the declared operations,
