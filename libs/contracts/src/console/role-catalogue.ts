@@ -29,18 +29,9 @@ const ACTION_NAMES: Readonly<Record<Language, Readonly<Record<string, string>>>>
   tr: { read: 'okuma', write: 'yazma', delete: 'silme', approve: 'onaylama', invoice: 'faturalama', cancel: 'iptal' },
 };
 
-/**
- * Names of the resources without a menu entry of their own (shown on feature pages), until each
- * resource declares its labels with it.
- */
-const UNLISTED_NAMES: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
-  'dms-file': { en: 'Files', tr: 'Dosyalar' },
-  'dms-audit-log': { en: 'Document audit log', tr: 'Belge denetim kaydı' },
-};
-
-/** The resource's name in `language` as declared (its menu label), or undefined when it has none (test/role-catalogue.test.ts fails for one). */
-export function declaredName(resource: ConsoleResource, language: Language): string | undefined {
-  return resource.menu?.label[language] ?? UNLISTED_NAMES[resource.path]?.[language];
+/** The resource's name in `language` as its label catalogue declares it (the plural), or undefined when it has none (test/role-catalogue.test.ts fails for one). */
+export function declaredName(resource: Pick<ConsoleResource, 'labels'>, language: Language): string | undefined {
+  return resource.labels.other[language] || undefined;
 }
 
 /** The resource's name in `language`: as declared, else its plural as the registry spells it. */

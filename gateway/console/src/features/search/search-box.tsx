@@ -5,10 +5,11 @@
  * chosen), Escape closes the list and then clears the box (as a search box does); Ctrl+K, Cmd+K and "/" bring the focus
  * here from anywhere (search-shortcut.ts).
  */
-import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useT } from '../../shell/i18n.tsx';
-import { searchMessages, type SearchMessageKey } from './search-messages.ts';
+import { LanguageContext, useT } from '../../shell/i18n.tsx';
+import { useManifest } from '../../resources/manifest.tsx';
+import { searchMessages } from './search-messages.ts';
 import { SEARCH_SHORTCUTS, useSearchShortcut } from './search-shortcut.ts';
 import { useSearch, type SearchAnswer } from './use-search.ts';
 import './search.css';
@@ -24,7 +25,10 @@ export function SearchBox() {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const kindLabel = (kind: string) => (Object.hasOwn(searchMessages.en, kind) ? t(kind as SearchMessageKey) : kind);
+  const language = useContext(LanguageContext);
+  const resources = useManifest().resources;
+  // a kind is a resource path: named by the resource's label catalogue, as its menu entry is
+  const kindLabel = (kind: string) => resources.find((resource) => resource.path === kind)?.labels.other[language] ?? kind;
   const search = useSearch(text);
   const current = search.term === text.trim();
   const groups = current ? (search.answer?.groups.filter((group) => group.hits.length > 0) ?? []) : [];

@@ -1,6 +1,6 @@
 import { defineMessages } from '../../shell/i18n.tsx';
 
-/** The global search's words (search-box.tsx); the kinds by the resource path the answer names them with. */
+/** The global search's words (search-box.tsx); its kinds are named by the resources' label catalogue. */
 export const searchMessages = defineMessages({
   en: {
     label: 'Search',
@@ -13,11 +13,6 @@ export const searchMessages = defineMessages({
     more: 'more match: type more of it',
     partial: 'Not everything could be searched just now: {kinds}.',
     failed: 'The search failed: {message}',
-    'business-partner': 'Business partners',
-    contact: 'Contacts',
-    product: 'Products',
-    contract: 'Contracts',
-    'dms-file': 'Files',
   },
   tr: {
     label: 'Ara',
@@ -30,13 +25,7 @@ export const searchMessages = defineMessages({
     more: 'daha fazlası var: biraz daha yazın',
     partial: 'Şu anda her yerde aranamadı: {kinds}.',
     failed: 'Arama başarısız: {message}',
-    'business-partner': 'İş ortakları',
-    contact: 'Kişiler',
-    product: 'Ürünler',
-    contract: 'Sözleşmeler',
-    'dms-file': 'Dosyalar',
   },
 });
 
 /** A key of the search's words. */
-export type SearchMessageKey = keyof (typeof searchMessages)['en'];
