@@ -42,6 +42,25 @@ test('partnerCodePrefix ignores case and takes %, _ and \\ literally', async (t)
   t.deepEqual(await codes({ crProcessId: tenant, partnerCodePrefix: '%' }), []);
 });
 
+test('a prefix folds the I as searchTerm does: I, İ, ı and i are one letter (IŞIK, ışık and işik find Işık)', async (t) => {
+  const tenant = freshTenant();
+  await createPartner(tenant, { partnerCode: 'IŞIK-1', taxNumber: 'IŞ-001' });
+  await createPartner(tenant, { partnerCode: 'işlem-2', taxNumber: 'iş-002' });
+  await createPartner(tenant, { partnerCode: 'İZMİR-3', taxNumber: 'İZ-003' });
+  await createPartner(tenant, { partnerCode: 'US-4', taxNumber: 'UŞ-004' });
+  // docs/adr/0100-searchterm-folds-the-dotted.md: "IŞIK", "ışık" and "işik" find "Işık"
+  for (const term of ['ış', 'IŞ', 'iş', 'İŞ', 'işi', 'IŞI', 'ışık']) {
+    const expected = term.length > 2 ? ['IŞIK-1'] : ['IŞIK-1', 'işlem-2'];
+    t.deepEqual(await codes({ crProcessId: tenant, partnerCodePrefix: term }), expected, `partnerCodePrefix ${term}`);
+  }
+  for (const term of ['ış', 'IŞ', 'İş'])
+    t.deepEqual(await codes({ crProcessId: tenant, taxNumberPrefix: term }), ['IŞIK-1', 'işlem-2'], `taxNumberPrefix ${term}`);
+  t.deepEqual(await codes({ crProcessId: tenant, partnerCodePrefix: 'izmir' }), ['İZMİR-3']);
+  t.deepEqual(await codes({ crProcessId: tenant, partnerCodePrefix: 'IZMIR' }), ['İZMİR-3']);
+  // the I stands for itself only: U is not I
+  t.deepEqual(await codes({ crProcessId: tenant, taxNumberPrefix: 'uş' }), ['US-4']);
+});
+
 test('partnerNameContains finds the text anywhere in the name, literally, the I folded', async (t) => {
   const tenant = freshTenant();
   await createPartner(tenant, { partnerCode: 'N-1', partnerName: 'Kartal Lojistik Ltd.' });

@@ -7,6 +7,7 @@ import { idempotencyEntity } from '@platform/service-kit/idempotency/idempotency
 import type { RowOf } from '@platform/service-kit/crud/records.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
+import { SEARCH_KINDS } from '@platform/contracts/search.ts';
 import { dmsAccountConfig } from '@platform/contracts/dms/dms-account-config.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
@@ -14,7 +15,8 @@ import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 
 /** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';
-export const schemas = entitySchemas(dmsResources, SCHEMA);
+// the fields the global search matches by prefix share the lists' prefix indexes (db/prefix-index.ts)
+export const schemas = entitySchemas(dmsResources, SCHEMA, {}, SEARCH_KINDS);
 
 /** The entity of a resource, typed by its declaration (RowOf), for the service's own queries. */
 function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {

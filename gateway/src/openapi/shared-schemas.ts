@@ -82,7 +82,7 @@ export function resourceFilter(resource: Resource): SchemaObject {
       maxLength: 255,
       description:
         match === 'prefix'
-          ? `${field} starts with this text (case-insensitive; every character literal, % and _ included).`
+          ? `${field} starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included).`
           : `${field} contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included).`,
     };
   }

@@ -4367,11 +4367,11 @@ export interface components {
                 accountName?: string | null;
                 taxNumber?: string | null;
                 email?: string | null;
-                /** @description accountNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description accountNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 accountNoPrefix?: string;
-                /** @description accountName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description accountName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 accountNamePrefix?: string;
-                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 taxNumberPrefix?: string;
             };
         };
@@ -4680,9 +4680,9 @@ export interface components {
                 /** @enum {string|null} */
                 languageCode?: "en" | "tr" | null;
                 superUser?: boolean | null;
-                /** @description userCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description userCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 userCodePrefix?: string;
-                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 emailPrefix?: string;
             };
         };
@@ -5191,7 +5191,7 @@ export interface components {
                 updatedBy?: string | null;
                 groupName?: string | null;
                 description?: string | null;
-                /** @description groupName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description groupName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 groupNamePrefix?: string;
             };
         };
@@ -5701,9 +5701,9 @@ export interface components {
                 roleCode?: string | null;
                 roleName?: string | null;
                 description?: string | null;
-                /** @description roleCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description roleCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 roleCodePrefix?: string;
-                /** @description roleName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description roleName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 roleNamePrefix?: string;
             };
         };
@@ -6321,7 +6321,7 @@ export interface components {
                  */
                 validUntilTo?: string;
                 accountNo?: string | null;
-                /** @description licenseKey starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description licenseKey starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 licenseKeyPrefix?: string;
             };
         };
@@ -6881,9 +6881,9 @@ export interface components {
                 updatedBy?: string | null;
                 code?: string | null;
                 name?: string | null;
-                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 codePrefix?: string;
-                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
         };
@@ -7154,9 +7154,9 @@ export interface components {
                 countryIdTo?: number;
                 name?: string | null;
                 code?: string | null;
-                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 codePrefix?: string;
-                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
         };
@@ -7446,9 +7446,9 @@ export interface components {
                  * @description Highest fractionDigits (inclusive).
                  */
                 fractionDigitsTo?: number;
-                /** @description code starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 codePrefix?: string;
-                /** @description name starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
         };
@@ -7737,9 +7737,9 @@ export interface components {
                 email?: string | null;
                 phone?: string | null;
                 department?: string | null;
-                /** @description fullName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description fullName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 fullNamePrefix?: string;
-                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 emailPrefix?: string;
             };
         };
@@ -8952,9 +8952,9 @@ export interface components {
                  */
                 cityIdTo?: number;
                 address?: string | null;
-                /** @description partnerCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description partnerCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 partnerCodePrefix?: string;
-                /** @description taxNumber starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 taxNumberPrefix?: string;
                 /** @description partnerName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 partnerNameContains?: string;
@@ -9275,7 +9275,7 @@ export interface components {
                 address?: string | null;
                 phone?: string | null;
                 email?: string | null;
-                /** @description branchCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description branchCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 branchCodePrefix?: string;
                 /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 branchNameContains?: string;
@@ -9630,7 +9630,7 @@ export interface components {
                 lastNameContains?: string;
                 /** @description firstName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 firstNameContains?: string;
-                /** @description email starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 emailPrefix?: string;
             };
         };
@@ -9945,7 +9945,7 @@ export interface components {
                 vatRateFrom?: string | number;
                 /** @description Highest vatRate (inclusive). */
                 vatRateTo?: string | number;
-                /** @description productCode starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description productCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 productCodePrefix?: string;
                 /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 productNameContains?: string;
@@ -10335,7 +10335,7 @@ export interface components {
                 /** @description Highest totalAmount (inclusive). */
                 totalAmountTo?: string | number;
                 description?: string | null;
-                /** @description contractNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description contractNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 contractNoPrefix?: string;
             };
         };
@@ -11118,7 +11118,7 @@ export interface components {
                  */
                 cancelledAtTo?: string;
                 cancelReason?: string | null;
-                /** @description invoiceNo starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description invoiceNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 invoiceNoPrefix?: string;
             };
         };
@@ -11389,7 +11389,7 @@ export interface components {
                  */
                 parentIdTo?: number;
                 description?: string | null;
-                /** @description categoryName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 categoryNamePrefix?: string;
             };
         };
@@ -11813,7 +11813,7 @@ export interface components {
                 checksum?: string | null;
                 deleted?: boolean | null;
                 legalHold?: boolean | null;
-                /** @description originalFileName starts with this text (case-insensitive; every character literal, % and _ included). */
+                /** @description originalFileName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 originalFileNamePrefix?: string;
             };
         };

@@ -7,8 +7,9 @@
 /**
  * How a text filter matches, besides equality (which `filter.<field>` keeps, docs/interface.md#lists):
  * `prefix` as `filter.<field>Prefix` (codes, tax numbers: "BP-12" finds "BP-1234"), `contains` as
- * `filter.<field>Contains` (names: "lojist" finds "Kartal Lojistik"); both case-insensitive, every
- * character literal. Each is served by an index (list-indexes.ts).
+ * `filter.<field>Contains` (names: "lojist" finds "Kartal Lojistik"); both case-insensitive with
+ * I, ı, İ and i alike (as `searchTerm`), every character literal. Each is served by an index
+ * (list-indexes.ts; a prefix shares its fold and its index with the global search: prefix-index.ts).
  */
 export type TextMatch = 'prefix' | 'contains';
 

@@ -1,5 +1,6 @@
 import { BigIntType, EntitySchema, type EntitySchemaProperty, type TriggerDef } from '@mikro-orm/core';
 import { allFields, isScalar, tableOf, type KeyReference, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import type { SearchKind } from '@platform/kit/resource/search-kind.ts';
 import { listIndexes } from './list-indexes.ts';
 import { snake, type Row } from './row.ts';
 import { tenantCountTriggers } from './tenant-count.ts';
@@ -34,12 +35,15 @@ type Property = EntitySchemaProperty<unknown, Row>;
  * schemas.get('branch') // EntitySchema for table bpm.branch, FK branch_business_partner_id_foreign
  *
  * `triggers` adds a service's own triggers to the tables of some resources (by path): core's access
- * stamp (core-svc/src/access-stamp.ts) watches tables that are resources.
+ * stamp (core-svc/src/access-stamp.ts) watches tables that are resources. `kinds` are the global
+ * search's kinds (libs/contracts/src/search.ts): the fields they match by prefix get the prefix
+ * index a list's prefix filter gets, one per column (db/prefix-index.ts).
  */
 export function entitySchemas(
   resources: readonly Resource[],
   schema: string,
   triggers: Readonly<Record<string, TriggerDef<Row>[]>> = {},
+  kinds: readonly SearchKind[] = [],
 ): Map<string, EntitySchema<Row>> {
   // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
   const referenced = new Map<string, Map<string, string[]>>();
@@ -67,7 +71,7 @@ export function entitySchemas(
     if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
     byPath.set(
       resource.path,
-      buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? []),
+      buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? [], kinds),
     );
   }
   // the stand-ins go with the service's entities (MikroORM must discover a key's target)
@@ -126,6 +130,7 @@ function buildSchema(
   foreign: Map<string, EntitySchema<Row>>,
   referencedKeys: string[][],
   own: TriggerDef<Row>[],
+  kinds: readonly SearchKind[],
 ): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
@@ -163,7 +168,7 @@ function buildSchema(
     schema,
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
-    indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }, ...(listIndexes(resource, schema) as never[])],
+    indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }, ...(listIndexes(resource, schema, kinds) as never[])],
     ...(resource.appendOnly || resource.tenantCount || own.length > 0
       ? {
           triggers: [

@@ -1,4 +1,6 @@
 import { isScalar, tableOf, type Resource } from '@platform/kit/resource/resource.ts';
+import type { SearchKind } from '@platform/kit/resource/search-kind.ts';
+import { prefixIndexes } from './prefix-index.ts';
 import { snake } from './row.ts';
 
 /** An index of an entity as MikroORM's EntitySchema declares it. */
@@ -12,16 +14,17 @@ export interface IndexDef {
  * The indexes a resource's lists need beyond the tenant's: each `listIndexes` entry as a btree
  * prefixed with cr_process_id, and with `searchIndex` a pg_trgm GIN index per searchable field
  * and each text field its list matches by containment (the extension is created by the migration
- * that first needs it), and per text field matched by prefix a btree over (cr_process_id,
- * lower(field) text_pattern_ops) including the field. The GIN and prefix indexes are declared
- * as raw DDL, since MikroORM has no operator classes: the migration diff matches them by name.
+ * that first needs it), and per text field matched by prefix, by its list or by the search `kinds`
+ * over it, one btree over the folded field (prefix-index.ts). The GIN and prefix indexes are
+ * declared as raw DDL, since MikroORM has no operator classes: the migration diff matches them by
+ * name.
  *
  * @example
  * listIndexes(businessPartner, 'bpm')
  * // [{ name: 'business_partner_cr_process_id_partner_name_id_index', properties: ['crProcessId', 'partnerName', 'id'] },
  * //  { name: 'business_partner_partner_name_trgm_index', expression: 'create index ... using gin ("partner_name" gin_trgm_ops)' }, ...]
  */
-export function listIndexes(resource: Resource, schema: string): IndexDef[] {
+export function listIndexes(resource: Resource, schema: string, kinds: readonly SearchKind[] = []): IndexDef[] {
   const table = tableOf(resource);
   const btrees = (resource.listIndexes ?? []).map((fields) => {
     const properties = ['crProcessId', ...fields];
@@ -37,19 +40,7 @@ export function listIndexes(resource: Resource, schema: string): IndexDef[] {
     const name = `${table}_${snake(field)}_trgm_index`;
     return { name, expression: `create index "${name}" on "${schema}"."${table}" using gin ("${snake(field)}" gin_trgm_ops)` };
   });
-  // a prefix filter is lower(column) LIKE 'term%' (crud/text-match.ts): a range of this btree; the
-  // column itself included, so that the count reads the index alone (PostgreSQL scans an expression
-  // index index-only only when it holds the columns the expression reads)
-  const prefixes = Object.entries(resource.list?.match ?? {})
-    .filter(([, match]) => match === 'prefix')
-    .map(([field]) => {
-      const name = `${table}_cr_process_id_${snake(field)}_prefix_index`;
-      const column = snake(field);
-      return {
-        name,
-        expression: `create index "${name}" on "${schema}"."${table}" ("cr_process_id", lower("${column}") text_pattern_ops) include ("${column}")`,
-      };
-    });
+  const prefixes = prefixIndexes(resource, schema, kinds);
   const work = (resource.workIndexes ?? []).map(({ name, expression }) => ({ name, expression }));
   return [...btrees, ...trigrams, ...prefixes, ...work];
 }

@@ -18,7 +18,7 @@ import { allows, tenantScope, type CallContext } from '../auth/caller.ts';
 import { snake } from '../db/row.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
 import { searchPattern } from '../crud/search-term.ts';
-import { foldedColumn, prefixPattern } from './search-sql.ts';
+import { foldedColumn, prefixPattern } from '../db/prefix-index.ts';
 
 /** The longest term, in characters; a longer one is 400 SVC-SYS-2001. */
 export const MAX_TERM = 100;
@@ -98,12 +98,12 @@ async function searchKind(em: EntityManager, schema: string, kind: SearchKind, t
   const params: unknown[] = [];
   if (kind.code) {
     parts.push(
-      `(${select}, true as prefixed from ${table} where cr_process_id = ?${live} and ${foldedColumn(kind.code)} like ? order by ${foldedColumn(kind.code)} limit ?)`,
+      `(${select}, true as prefixed from ${table} where cr_process_id = ?${live} and ${foldedColumn(code)} like ? order by ${foldedColumn(code)} limit ?)`,
     );
     params.push(tenant, prefixPattern(term), limit + 1);
   }
   const contains = term.length >= CONTAINMENT_FROM;
-  const match = kind.name.map((field) => (contains ? `"${snake(field)}" ~* ?` : `${foldedColumn(field)} like ?`)).join(' or ');
+  const match = kind.name.map((field) => (contains ? `"${snake(field)}" ~* ?` : `${foldedColumn(`"${snake(field)}"`)} like ?`)).join(' or ');
   parts.push(`(${select}, false as prefixed from ${table} where cr_process_id = ?${live} and (${match}) limit ?)`);
   params.push(tenant, ...kind.name.map(() => (contains ? searchPattern(term).source : prefixPattern(term))), limit + 1);
   const rows = await em.execute<HitRow[]>(parts.join(' union all '), params);
