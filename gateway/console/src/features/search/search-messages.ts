@@ -27,5 +27,3 @@ export const searchMessages = defineMessages({
     failed: 'Arama başarısız: {message}',
   },
 });
-
-/** A key of the search's words. */
