@@ -1,6 +1,6 @@
 /**
  * What the access pages refuse, and to whom, in a real Chromium
- * (docs/adr/0133-a-tenant-finds-its-members-not-others.md, docs/adr/0134-the-console-offers-what-the-live-roles-allow.md):
+ * (docs/adr/0125-a-tenant-finds-its-members-not-others.md, docs/adr/0126-the-console-offers-what-the-live-roles-allow.md):
  * a user of another tenant with a select for this one is found and added, one without is not; a
  * super user gives another tenant by its account number; a user without the roles sees the boxes
  * disabled with the reason; what only a super user may change is offered to no tenant

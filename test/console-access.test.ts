@@ -1,5 +1,5 @@
 /**
- * Roles by pointing, in a real Chromium (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md):
+ * Roles by pointing, in a real Chromium (docs/adr/0124-roles-by-pointing-from-a-derived-catalogue.md):
  * a tenant administrator ticks a user's groups on the user's page and a group's roles on the
  * group's page, by mouse and by keyboard, and the user's live access follows at its next request
  * (docs/interface.md#identity: "A user holds the roles of the groups it is a member of in the

@@ -1,6 +1,6 @@
 /**
- * What a clerk is told while working on a record, in a real Chromium (docs/adr/0129-feedback-after-create-save-and-delete.md,
- * docs/adr/0130-errors-in-a-clerk-s-words.md, docs/adr/0128-forms-in-declared-sections.md): the form in its
+ * What a clerk is told while working on a record, in a real Chromium (docs/adr/0122-feedback-after-create-save-and-delete.md,
+ * docs/adr/0123-errors-in-a-clerk-s-words.md, docs/adr/0121-forms-in-declared-sections.md): the form in its
  * declared sections (side by side on a desktop, one column on a phone), a message after create,
  * save and delete in the polite status region, a delete confirmation whose focus starts on Cancel,
  * a question before leaving a changed form (none after a save), a skeleton while a record loads,
@@ -133,7 +133,7 @@ test.serial('an unchanged form is left without a question', async (t) => {
 
 test.serial('a duplicate partner code is said beside the code, in words, and the code takes the focus', async (t) => {
   const taken = await createPartner(account.crProcessId);
-  // the error body names the field at fault (docs/adr/0130-errors-in-a-clerk-s-words.md)
+  // the error body names the field at fault (docs/adr/0123-errors-in-a-clerk-s-words.md)
   const twin = await api('POST', '/api/business-partner', {
     token: user.token,
     body: { crProcessId: account.crProcessId, partnerCode: taken.partnerCode, partnerName: 'Twin', partnerType: 'CUSTOMER' },
@@ -150,9 +150,7 @@ test.serial('a duplicate partner code is said beside the code, in words, and the
   t.is(await code.getAttribute('aria-invalid'), 'true');
   // the field's description: the refusal first, then the field's help
   const described = (await code.getAttribute('aria-describedby')) ?? '';
-  const descriptions = (await page.evaluate(
-    `${JSON.stringify(described)}.split(' ').map((id) => document.getElementById(id)?.textContent ?? '')`,
-  )) as string[];
+  const descriptions = (await page.evaluate(`${JSON.stringify(described)}.split(' ').map((id) => document.getElementById(id)?.textContent ?? '')`)) as string[];
   t.is(descriptions[0], 'Another business partner already has this partner code.');
   t.true(await code.evaluate((element) => element === element.ownerDocument.activeElement));
   const alert = (await page.getByRole('alert').textContent()) ?? '';
@@ -165,10 +163,7 @@ test.serial('a duplicate partner code is said beside the code, in words, and the
   await page.getByLabel('Language').selectOption('tr');
   await page.getByRole('button', { name: 'Kaydet' }).click();
   // "Bu <field> başka bir <kind> kaydında zaten var.": the words of the label catalogue in between
-  await page
-    .locator('.field-error')
-    .filter({ hasText: 'Bu ortak kodu başka bir iş ortağı kaydında zaten var.' })
-    .waitFor();
+  await page.locator('.field-error').filter({ hasText: 'Bu ortak kodu başka bir iş ortağı kaydında zaten var.' }).waitFor();
   await page.getByLabel('Dil').selectOption('en');
   // away by the menu, the typed values dropped on purpose
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Branches' }).click();

@@ -1,6 +1,6 @@
 /**
  * The console's one way per language to write and read dates, times, numbers and money
- * (gateway/console/src/shell/formats.ts, docs/adr/0126-money-and-dates-one-format.md).
+ * (gateway/console/src/shell/formats.ts, docs/adr/0120-money-and-dates-one-format.md).
  */
 import test from 'ava';
 import { formatDate, formatDecimal, formatLocalDateTime, formatMoney, parseDate, parseLocalDateTime } from '../gateway/console/src/shell/formats.ts';

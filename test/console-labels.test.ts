@@ -1,5 +1,5 @@
 /**
- * The console in Turkish, in a real Chromium (docs/adr/0120-labels-catalogue-beside-the-declaration.md):
+ * The console in Turkish, in a real Chromium (docs/adr/0117-labels-catalogue-beside-the-declaration.md):
  * the partners' list reads its headers and partner types from the catalogue, never a field name or
  * a raw capital; a partner's history names each changed field by its label, shows its values as
  * people read them (enum labels, Aktif/Pasif, a reference by its record's name as a link, a Turkish

@@ -1,6 +1,6 @@
 /**
- * Lists made for people, in a real Chromium (docs/adr/0124-a-list-declares-its-columns.md,
- * 0125-text-filters-match-by-prefix-or.md, 0126-money-and-dates-one-format.md): the partner list
+ * Lists made for people, in a real Chromium (docs/adr/0118-a-list-declares-its-columns.md,
+ * 0119-text-filters-match-by-prefix-or.md, 0120-money-and-dates-one-format.md): the partner list
  * shows its declared columns only, a column chosen survives a reload for its user and not for
  * another, a tax number found by its start, the rare filters behind "More filters", money in its
  * currency in English and Turkish, and a date typed the Turkish way filtering a contract list.

@@ -1,5 +1,5 @@
 /**
- * Every form is in declared sections (docs/adr/0128-forms-in-declared-sections.md): each resource
+ * Every form is in declared sections (docs/adr/0121-forms-in-declared-sections.md): each resource
  * that offers create or update declares `form.sections`, titled in both languages, and every field
  * its forms write (gateway/console/src/resources/fields.ts `formFields`: not read-only, not a
  * secret, not the tenant) is in exactly one of them. There is no default section to fall into: a new

@@ -1,5 +1,5 @@
 /**
- * The catalogue of what people read (docs/adr/0120-labels-catalogue-beside-the-declaration.md): every
+ * The catalogue of what people read (docs/adr/0117-labels-catalogue-beside-the-declaration.md): every
  * entity, every field (the common ones and the item fields of an `objects` field too) and every enum
  * value of the registry has its words in every language the platform speaks, declared with its
  * resource, and the console's manifest carries them. The contract: "Entity names, field labels, enum

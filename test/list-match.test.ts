@@ -1,6 +1,6 @@
 /**
  * Text filters by prefix and containment (docs/interface.md#lists,
- * docs/adr/0125-text-filters-match-by-prefix-or.md), on business partners: partnerCode and taxNumber
+ * docs/adr/0119-text-filters-match-by-prefix-or.md), on business partners: partnerCode and taxNumber
  * by prefix, partnerName by containment, as the partner's list declares them.
  */
 import test from 'ava';

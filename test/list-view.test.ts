@@ -1,8 +1,8 @@
 /**
- * Every list of the registry is declared for people (docs/adr/0124-a-list-declares-its-columns.md):
+ * Every list of the registry is declared for people (docs/adr/0118-a-list-declares-its-columns.md):
  * its default columns are fields a list may show, its primary filters fields a list may filter by
  * (no id or version range among them), a containment match only where pg_trgm is (bpm's schema,
- * docs/adr/0125-text-filters-match-by-prefix-or.md), and the manifest carries it all. The names
+ * docs/adr/0119-text-filters-match-by-prefix-or.md), and the manifest carries it all. The names
  * themselves are checked by the compiler (libs/kit/src/resource/list-view.ts).
  */
 import test from 'ava';

@@ -1,5 +1,5 @@
 /**
- * The console's role catalogue (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md) holds
+ * The console's role catalogue (docs/adr/0124-roles-by-pointing-from-a-derived-catalogue.md) holds
  * every role the contract names, each with a readable name in both languages. decisions.md §2:
  * "Codes are `<entity>:read` (get, list, stats, …), `<entity>:write` (create, update, …),
  * `<entity>:delete`, and `accrual:approve`, `accrual:invoice`, `accrual:cancel`."

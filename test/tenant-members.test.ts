@@ -1,6 +1,6 @@
 /**
  * GET /api/user-info/tenant-members (docs/interface.md#identity,
- * docs/adr/0133-a-tenant-finds-its-members-not-others.md): the users a group of the tenant may hold,
+ * docs/adr/0125-a-tenant-finds-its-members-not-others.md): the users a group of the tenant may hold,
  * found by a tenant administrator wherever their user-info is kept, without listing another tenant's
  * users. The contract: "A group-member's userCode must name an existing user-info that has a select
  * for the group's tenant" (decisions.md §2 as docs/adr/0016), and tenant scope: "A create or list

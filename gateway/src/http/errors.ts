@@ -13,7 +13,7 @@ import { requestError } from '@platform/kit/http/request-errors.ts';
 /**
  * The error body of docs/interface.md#errors: status, error_code, message in `lang`, refId on 5xx,
  * and `field` when the refusal names one field (a duplicate code, a value out of range), so that a
- * form can say it beside that field (docs/adr/0130-errors-in-a-clerk-s-words.md).
+ * form can say it beside that field (docs/adr/0123-errors-in-a-clerk-s-words.md).
  */
 export function errorBody(lang: Language, error: DomainError): Record<string, string> {
   const body: Record<string, string> = {

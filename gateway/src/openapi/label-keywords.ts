@@ -3,7 +3,7 @@ import { fieldTexts, helpTexts, LANGUAGES, valueTexts } from '@platform/kit/reso
 import { isScalar, type FieldSpec, type Resource } from '@platform/kit/resource/resource.ts';
 
 /**
- * The catalogue's words in the API document (docs/adr/0120-labels-catalogue-beside-the-declaration.md),
+ * The catalogue's words in the API document (docs/adr/0117-labels-catalogue-beside-the-declaration.md),
  * so a client names entities, fields and values as the console does: a record schema's
  * `x-labels` (`{ en: { one, other }, tr: … }`); a property's `title` (English), `x-labels`
  * (`{ en, tr }`), `x-help` where the catalogue has help, and an enum's `x-enum-labels` (value →

@@ -9,7 +9,7 @@ import { routerFor, type RouteGroup } from './route.ts';
 export const TENANT_MEMBER_ROUTES = TENANT_MEMBER_OPERATIONS;
 
 /**
- * GET /api/user-info/tenant-members (docs/adr/0133-a-tenant-finds-its-members-not-others.md): the
+ * GET /api/user-info/tenant-members (docs/adr/0125-a-tenant-finds-its-members-not-others.md): the
  * users with a select for a tenant, for a group's member picker. Before the CRUD routes.
  */
 export function tenantMemberRoutes(backends: Backends): RouteGroup {

@@ -11,7 +11,7 @@ import { userInfo } from '@platform/contracts/core/user-info.ts';
 const MEMBERS_LIMIT = 20;
 
 /**
- * GET /api/user-info/tenant-members (user-info:read; docs/adr/0133-a-tenant-finds-its-members-not-others.md):
+ * GET /api/user-info/tenant-members (user-info:read; docs/adr/0125-a-tenant-finds-its-members-not-others.md):
  * the users whose user-process has a select for the tenant, wherever their user-info is kept: exactly
  * the users a group of the tenant may hold (group-member's check, user-tenants.ts `hasSelectIn`).
  * A caller who is not a super user names only its current tenant (403), so no tenant lists another's

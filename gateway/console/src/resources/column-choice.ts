@@ -1,6 +1,6 @@
 /**
  * Which columns a user chose for a resource's list, kept in the browser's localStorage under the
- * user and the resource (docs/adr/0124-a-list-declares-its-columns.md): another user of the same
+ * user and the resource (docs/adr/0118-a-list-declares-its-columns.md): another user of the same
  * browser sees the declared default columns, and the choice never reaches the server.
  */
 import { useState } from 'react';

@@ -10,7 +10,7 @@ import { ResourceError } from './resource-error.tsx';
 
 /**
  * Delete, after a confirmation in a modal dialog whose focus starts on Cancel, so that Enter or a
- * space does not delete (docs/adr/0129-feedback-after-create-save-and-delete.md); a refusal (409
+ * space does not delete (docs/adr/0122-feedback-after-create-save-and-delete.md); a refusal (409
  * SVC-SYS-4003 while other records reference it) is shown there in a clerk's words, a delete said
  * in the message region.
  */

@@ -1,5 +1,5 @@
 /**
- * A refusal of the platform in words a clerk understands (docs/adr/0130-errors-in-a-clerk-s-words.md):
+ * A refusal of the platform in words a clerk understands (docs/adr/0123-errors-in-a-clerk-s-words.md):
  * by its error code (decisions §6), and for a field's refusal (the body's `field`) by the field's
  * label and what the field declares, so that "A record with the same partnerCode already exists"
  * reads "Another business partner already has this partner code." beside the field. The platform's

@@ -12,7 +12,7 @@ const MATCHES = 10;
 /**
  * The records of `target` matching `term` (its searchTerm), in the tenant: `POST /api/{target}/list`;
  * or the tenant's members when the reference declares them its candidates (a group's member: users
- * kept in another tenant with a select for this one too, docs/adr/0133-a-tenant-finds-its-members-not-others.md).
+ * kept in another tenant with a select for this one too, docs/adr/0125-a-tenant-finds-its-members-not-others.md).
  */
 function useMatches(target: ConsoleResource, term: string, crProcessId: number, enabled: boolean, candidates: Candidates) {
   return useQuery({

@@ -1,6 +1,6 @@
 /**
  * One way per language to write dates, times, numbers and money, for display and for typing
- * (docs/adr/0126-money-and-dates-one-format.md): English `28/11/2026`, Turkish `28.11.2026`, day
+ * (docs/adr/0120-money-and-dates-one-format.md): English `28/11/2026`, Turkish `28.11.2026`, day
  * first in both; times in 24 hours; money as Intl writes the currency in the language
  * (`₺1,500.00`, `₺1.500,00`). The formatters are made once per language: a list page shows forty
  * values.

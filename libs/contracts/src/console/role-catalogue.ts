@@ -1,5 +1,5 @@
 /**
- * The roles a group can grant, each by a readable name (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md):
+ * The roles a group can grant, each by a readable name (docs/adr/0124-roles-by-pointing-from-a-derived-catalogue.md):
  * derived from the console's manifest (every resource's CRUD set gives `<path>:read`, `:write`,
  * `:delete`, as the services' checks ask for them, docs/interface.md#identity) and the accrual's
  * moves as declared (../bpm/accrual-moves.ts). Nobody types a role code: a new resource's roles

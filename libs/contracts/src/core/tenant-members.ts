@@ -5,7 +5,7 @@ import { userInfo } from './user-info.ts';
 const MEMBER = 'platform.core.v1.TenantMember';
 
 /**
- * The users a tenant's groups may hold (docs/adr/0133-a-tenant-finds-its-members-not-others.md):
+ * The users a tenant's groups may hold (docs/adr/0125-a-tenant-finds-its-members-not-others.md):
  * those with a select for the tenant, wherever their user-info is kept. Its route comes before the
  * CRUD routes, so that `tenant-members` is never read as a user-info's key.
  */

@@ -3,7 +3,7 @@
  * in the declared order, each listing field names of the resource (its own and the common ones:
  * `status`). Declared once with the resource (`form` of its declaration), typed against its field
  * names, so a misspelt or removed field is a compile error; the console shows the sections stacked
- * (docs/adr/0128-forms-in-declared-sections.md).
+ * (docs/adr/0121-forms-in-declared-sections.md).
  *
  * @example
  * form: {

@@ -31,7 +31,7 @@ export type LanguageLabels<F> = {
   /**
    * Help for the person filling in a field, where it says more than the label. The field's `doc`
    * tells API readers what travels on the wire; the help tells a clerk what to enter, so neither
-   * repeats the other (docs/adr/0120-labels-catalogue-beside-the-declaration.md).
+   * repeats the other (docs/adr/0117-labels-catalogue-beside-the-declaration.md).
    */
   help?: { readonly [K in keyof F & string]?: string };
 } & ([EnumFields<F>] extends [never] ? { values?: never } : { values: { readonly [K in EnumFields<F>]: { readonly [V in EnumValues<F[K]>]: string } } });

@@ -1,7 +1,7 @@
 /**
  * How a resource's list is shown to people and which of its text fields match by more than
- * equality: one `list` property per declaration (docs/adr/0124-a-list-declares-its-columns.md,
- * docs/adr/0125-text-filters-match-by-prefix-or.md, docs/adr/0126-money-and-dates-one-format.md).
+ * equality: one `list` property per declaration (docs/adr/0118-a-list-declares-its-columns.md,
+ * docs/adr/0119-text-filters-match-by-prefix-or.md, docs/adr/0120-money-and-dates-one-format.md).
  */
 
 /**

@@ -116,7 +116,7 @@ export interface KeyReference {
   /**
    * Where a picker finds the records a write may name, when not the target's list in the tenant:
    * `tenant-members`, the users with a select for the tenant wherever their user-info is kept
-   * (GET /api/user-info/tenant-members; docs/adr/0133-a-tenant-finds-its-members-not-others.md).
+   * (GET /api/user-info/tenant-members; docs/adr/0125-a-tenant-finds-its-members-not-others.md).
    */
   candidates?: 'tenant-members';
 }

@@ -6,7 +6,7 @@ import { snake } from '../db/row.ts';
 import { searchPattern } from './search-term.ts';
 
 /**
- * Rows whose `field` matches `term` by `match` (docs/adr/0125-text-filters-match-by-prefix-or.md),
+ * Rows whose `field` matches `term` by `match` (docs/adr/0119-text-filters-match-by-prefix-or.md),
  * every character of the term literal, case ignored and I, İ and ı read as i in both:
  *
  * - `prefix`: the folded column LIKE the folded term with `%` after it (db/prefix-index.ts, the

@@ -1,7 +1,7 @@
 /**
  * Matching a text column by prefix, spelled once for every query that does it and for the index
  * that answers it: a list's `<field>Prefix` filter (crud/text-match.ts,
- * docs/adr/0125-text-filters-match-by-prefix-or.md) and the global search's code and short-name
+ * docs/adr/0119-text-filters-match-by-prefix-or.md) and the global search's code and short-name
  * prefix (search/search.ts, docs/adr/0116-global-search-fans-out.md). A btree answers
  * `<folded column> LIKE 'x%'` as a range only when it is over that very expression, so the
  * expression, the pattern and the index live here together.

@@ -42,7 +42,7 @@ export interface TenantMember {
   userDescription: string;
 }
 
-/** The users with a select for the tenant whose code or name holds `term` (docs/adr/0133-a-tenant-finds-its-members-not-others.md). */
+/** The users with a select for the tenant whose code or name holds `term` (docs/adr/0125-a-tenant-finds-its-members-not-others.md). */
 export function tenantMembers(crProcessId: number, term: string, signal?: AbortSignal): Promise<TenantMember[]> {
   return answer(platform.GET('/api/user-info/tenant-members', { params: { query: { crProcessId, searchTerm: term || undefined } }, signal }));
 }

@@ -1,7 +1,7 @@
 /**
  * A group's roles as a grid on its page: a row per resource, a box per role of the catalogue
  * (read, write, delete, then the resource's moves), each named in words
- * (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md). Ticking grants the role to the
+ * (docs/adr/0124-roles-by-pointing-from-a-derived-catalogue.md). Ticking grants the role to the
  * group (creating the tenant's role-type of that code first when the tenant has none), unticking
  * deletes the group-role. The tenant's role-types outside the catalogue are boxes of their own.
  */

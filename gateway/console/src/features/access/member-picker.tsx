@@ -1,6 +1,6 @@
 /**
  * A user chosen by name among the tenant's members (GET /api/user-info/tenant-members,
- * docs/adr/0133-a-tenant-finds-its-members-not-others.md): users kept in another tenant with a
+ * docs/adr/0125-a-tenant-finds-its-members-not-others.md): users kept in another tenant with a
  * select for this one are found too, nobody else. An ARIA 1.2 combobox: arrow keys move, Enter
  * chooses, Escape closes.
  */

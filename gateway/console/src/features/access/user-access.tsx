@@ -1,7 +1,7 @@
 /**
  * A user's access, on its record page: the tenants it may work in (its user-process's selects) and
  * the groups it belongs to in a tenant, each group with the roles it grants by their readable names
- * (docs/adr/0132-roles-by-pointing-from-a-derived-catalogue.md). Every box is one API call.
+ * (docs/adr/0124-roles-by-pointing-from-a-derived-catalogue.md). Every box is one API call.
  */
 import { useId } from 'react';
 import type { RecordActionsProps } from '../../extensions/types.ts';
