@@ -97,7 +97,7 @@ test.serial('the member picker finds a user of another tenant who works in this 
 
   // the generic form of a group member offers the same users (its reference declares them its candidates)
   await page.goto(consoleUrl(`/group-member/new?groupId=${partners.id}`));
-  const userCode = page.getByRole('combobox', { name: /^User code/ });
+  const userCode = page.getByRole('combobox', { name: /^User( \*)?$/ });
   await userCode.fill(tag);
   const offered = page.getByRole('option');
   await offered.filter({ hasText: visitor.user.userCode }).waitFor();

@@ -1,4 +1,4 @@
-import type { COMMON_FIELDS, FieldSpec } from './resource.ts';
+import type { COMMON_FIELDS, FieldSpec } from './fields.ts';
 
 /** The languages the platform speaks to people (docs/interface.md#labels). */
 export const LANGUAGES = ['en', 'tr'] as const;
