@@ -274,7 +274,7 @@ test.serial("in Turkish the console's words and the platform's errors are Turkis
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   t.is((await api('GET', `/api/business-partner/${partner.id}`, { token: user.token })).status, 200);
-  await page.getByLabel('Dil').selectOption('en');
+  await page.getByLabel('Dil', { exact: true }).selectOption('en');
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 });
 

@@ -164,7 +164,7 @@ test.serial('a duplicate partner code is said beside the code, in words, and the
   await page.getByRole('button', { name: 'Kaydet' }).click();
   // "Bu <field> başka bir <kind> kaydında zaten var.": the words of the label catalogue in between
   await page.locator('.field-error').filter({ hasText: 'Bu ortak kodu başka bir iş ortağı kaydında zaten var.' }).waitFor();
-  await page.getByLabel('Dil').selectOption('en');
+  await page.getByLabel('Dil', { exact: true }).selectOption('en');
   // away by the menu, the typed values dropped on purpose
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Branches' }).click();
   await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();

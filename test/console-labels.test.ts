@@ -111,7 +111,7 @@ test.serial("in Turkish a partner's history names the fields by their labels, wi
   t.notRegex(when, /\d{4}-\d{2}-\d{2}T|Z$/, `not ISO: ${when}`);
   t.deepEqual(await seriousViolations(page), [], 'the record page in Turkish');
   await screenshot(page, 'labels-history-tr');
-  await page.getByLabel('Dil').selectOption('en');
+  await page.getByLabel('Dil', { exact: true }).selectOption('en');
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 });
 

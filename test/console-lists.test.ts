@@ -138,7 +138,7 @@ test.serial('in Turkish a date is shown and typed as 28.11.2026 and filters the 
   await from.fill('31.02.2026');
   t.false(await from.evaluate((box) => (box as unknown as { checkValidity(): boolean }).checkValidity()));
   await screenshot(page, 'list-date-tr');
-  await page.getByLabel('Dil').selectOption('en');
+  await page.getByLabel('Dil', { exact: true }).selectOption('en');
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 });
 

@@ -137,7 +137,7 @@ test.serial('in Turkish the menu shows the Turkish names of the same entries', a
   ]) {
     t.true(labels.includes(label), `${label} in ${labels.join(', ')}`);
   }
-  await page.getByLabel('Dil').selectOption('en');
+  await page.getByLabel('Dil', { exact: true }).selectOption('en');
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 });
 
