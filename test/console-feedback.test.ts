@@ -215,6 +215,29 @@ test.serial('a record page loading slowly shows a skeleton, busy for assistive t
   await page.unroute(`**/api/business-partner/${partner.id}`, hold);
 });
 
+test.serial('a list loading slowly shows a skeleton in its table, busy for assistive technology, until the rows come', async (t) => {
+  // at least one row to come
+  await createPartner(account.crProcessId, { partnerName: unique('Listed ') });
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // the answer is the real server's: it is only held back until the skeleton has been seen
+  const hold = async (route: Route) => {
+    await held;
+    await route.continue();
+  };
+  await page.route('**/api/business-partner/list', hold);
+  await page.goto(consoleUrl('/business-partner'));
+  const skeleton = page.locator('main table tbody [aria-busy="true"][data-testid="skeleton"]');
+  await skeleton.waitFor();
+  t.is(await skeleton.getByRole('status').textContent(), 'Loading…');
+  t.is(await page.locator('main table tbody a[href]').count(), 0, 'no row before the answer');
+  await screenshot(page, 'list-skeleton');
+  release();
+  await page.locator('main table tbody a[href]').first().waitFor();
+  t.is(await skeleton.count(), 0);
+  await page.unroute('**/api/business-partner/list', hold);
+});
+
 test.serial('on a phone the form is one column of sections, no wider than the screen', async (t) => {
   const phone = watch(await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage());
   await phone.goto(consoleUrl('/business-partner/new'));

@@ -20,6 +20,7 @@ import { TenantPicker } from './tenant-picker.tsx';
 import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
 import { useResourceExtensions } from '../extensions/context.ts';
+import { Skeleton } from '../ui/skeleton.tsx';
 import './list.css';
 
 type Row = Record<string, unknown>;
@@ -127,7 +128,9 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
             ) : null}
             {table.tableQuery.isLoading ? (
               <tr>
-                <td colSpan={width}>{t('loading')}</td>
+                <td colSpan={width}>
+                  <Skeleton shape="rows" rows={5} />
+                </td>
               </tr>
             ) : null}
           </tbody>

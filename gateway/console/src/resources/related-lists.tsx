@@ -19,6 +19,7 @@ import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
 import { defaultColumns, listColumns } from './fields.ts';
 import { FieldValue } from './field-value.tsx';
 import { recordPath } from './record-link.ts';
+import { Skeleton } from '../ui/skeleton.tsx';
 
 type Row = Record<string, unknown>;
 
@@ -132,7 +133,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
             ))}
             {content.length === 0 ? (
               <tr>
-                <td colSpan={columns.length + 1}>{rows.loading ? t('loading') : t('noRecords')}</td>
+                <td colSpan={columns.length + 1}>{rows.loading ? <Skeleton shape="rows" rows={2} /> : t('noRecords')}</td>
               </tr>
             ) : null}
           </tbody>
