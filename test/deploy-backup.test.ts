@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
-import { DEPLOY, DNS_PORT, GATEWAY, only, POSTGRES_PORT, render, ROOT, SECRET_NAME } from './helpers/deploy-render.ts';
+import { DEPLOY, DNS_PORT, GATEWAY, POSTGRES_PORT, ROOT, SECRET_NAME } from './helpers/deploy-layout.ts';
+import { only, render } from './helpers/deploy-render.ts';
 import { egressAllowed, ingressAllowed } from './helpers/deploy-network-policy.ts';
 
 const rendered = render('production');

@@ -12,19 +12,9 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IService } from 'kubernetes-models/v1/Service';
 import { parseClamdAddress } from '@platform/kit/config/clamd.ts';
 import { loadDmsConfig } from '@platform/dms-svc/config.ts';
-import {
-  app,
-  CLAMAV,
-  CLAMD_PORT,
-  containerPort,
-  DEPLOY,
-  DEPLOYMENTS,
-  DNS_PORT,
-  labelSelectorMatches,
-  podLabels,
-  POSTGRES_PORT,
-  render,
-} from './helpers/deploy-render.ts';
+import { CLAMAV, CLAMD_PORT, DEPLOY, DEPLOYMENTS, DNS_PORT, POSTGRES_PORT } from './helpers/deploy-layout.ts';
+import { render } from './helpers/deploy-render.ts';
+import { app, containerPort, labelSelectorMatches, podLabels } from './helpers/deploy-objects.ts';
 import { egressAllowed, ingressAllowed } from './helpers/deploy-network-policy.ts';
 
 const rendered = render('production');

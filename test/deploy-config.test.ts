@@ -21,11 +21,9 @@ import {
   SECRET_KEYS,
   SECRET_NAME,
   TLS_VARIABLES,
-  app,
-  eachLayer,
-  envFile,
-  render,
-} from './helpers/deploy-render.ts';
+} from './helpers/deploy-layout.ts';
+import { eachLayer, render } from './helpers/deploy-render.ts';
+import { app, envFile } from './helpers/deploy-objects.ts';
 import type { K8sObject } from './helpers/deploy-render.ts';
 
 eachLayer('every container reads the ConfigMap; the services read the whole Secret platform-secrets', (t, rendered) => {

@@ -12,8 +12,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { DEPLOY, GATEWAY, ROOT, app, containerPort, eachLayer, envFile, render } from './helpers/deploy-render.ts';
-import type { K8sObject, Layer, Rendered } from './helpers/deploy-render.ts';
+import { DEPLOY, GATEWAY, ROOT } from './helpers/deploy-layout.ts';
+import { eachLayer, render } from './helpers/deploy-render.ts';
+import { app, containerPort, envFile } from './helpers/deploy-objects.ts';
+import type { Layer } from './helpers/deploy-layout.ts';
+import type { K8sObject, Rendered } from './helpers/deploy-render.ts';
 
 /** The layers reached from outside through a proxy, and how. */
 const WAY_IN: Partial<Record<Layer, 'ingress' | 'gateway-api'>> = { production: 'ingress', 'production-gateway-api': 'gateway-api' };

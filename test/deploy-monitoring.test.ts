@@ -12,21 +12,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IService } from 'kubernetes-models/v1/Service';
-import {
-  DEPLOY,
-  DEPLOYMENTS,
-  GATEWAY,
-  METRICS_PORTS,
-  app,
-  containerPort,
-  isMetricsService,
-  labelSelectorMatches,
-  podLabels,
-  render,
-  scrapeTargets,
-  selects,
-} from './helpers/deploy-render.ts';
-import type { K8sObject, ServiceMonitor } from './helpers/deploy-render.ts';
+import { DEPLOY, DEPLOYMENTS, GATEWAY, METRICS_PORTS } from './helpers/deploy-layout.ts';
+import { render } from './helpers/deploy-render.ts';
+import { app, containerPort, isMetricsService, labelSelectorMatches, podLabels, scrapeTargets, selects } from './helpers/deploy-objects.ts';
+import type { K8sObject } from './helpers/deploy-render.ts';
+import type { ServiceMonitor } from './helpers/deploy-objects.ts';
 import { selectorsOf } from './helpers/deploy-promql.ts';
 import { ADAPTER_VALUES, MONITORED_LAYERS, PLATFORM_GROUP, TARGET_LABELS, alertRules, githubAnchors } from './helpers/deploy-monitoring.ts';
 

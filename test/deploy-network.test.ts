@@ -21,9 +21,11 @@ import {
   REDIS_PORT,
   TLS_SECRET_NAME,
   TLS_VARIABLES,
+} from './helpers/deploy-layout.ts';
+import { eachLayer } from './helpers/deploy-render.ts';
+import {
   app,
   containerPort,
-  eachLayer,
   envOf,
   isMetricsService,
   labelSelectorMatches,
@@ -33,9 +35,9 @@ import {
   selects,
   scrapeTargets,
   servicePorts,
-} from './helpers/deploy-render.ts';
+} from './helpers/deploy-objects.ts';
 import { egressAllowed, ingressAllowed, isMetricsRule, policiesFor, portAdmits } from './helpers/deploy-network-policy.ts';
-import type { GrpcService } from './helpers/deploy-render.ts';
+import type { GrpcService } from './helpers/deploy-layout.ts';
 
 eachLayer('Services match the addresses: gateway 80 → 8080 ClusterIP, *_GRPC_ADDR = Service:port → container port', (t, rendered) => {
   const config = rendered.config().data;

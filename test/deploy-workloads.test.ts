@@ -22,21 +22,23 @@ import {
   ROOT,
   SECRET_NAME,
   TLS_VARIABLES,
+  SECRET_KEYS,
+} from './helpers/deploy-layout.ts';
+import { eachLayer, only } from './helpers/deploy-render.ts';
+import {
   app,
   containerPort,
-  eachLayer,
   forValidation,
   isMetricsService,
   labelSelectorMatches,
-  only,
   parseAddress,
   podLabels,
   probePort,
-  SECRET_KEYS,
   selects,
-} from './helpers/deploy-render.ts';
+} from './helpers/deploy-objects.ts';
 import { customResourceErrors } from './helpers/deploy-crds.ts';
-import type { GrpcService, K8sObject } from './helpers/deploy-render.ts';
+import type { GrpcService } from './helpers/deploy-layout.ts';
+import type { K8sObject } from './helpers/deploy-render.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Every layer

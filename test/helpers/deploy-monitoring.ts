@@ -4,8 +4,9 @@
  * and the alerting rules of a rendered layer.
  */
 import { join } from 'node:path';
-import { DEPLOY } from './deploy-render.ts';
-import type { K8sObject, Layer, Rendered } from './deploy-render.ts';
+import { DEPLOY } from './deploy-layout.ts';
+import type { Layer } from './deploy-layout.ts';
+import type { K8sObject, Rendered } from './deploy-render.ts';
 
 /** The layers that include deploy/components/monitoring. */
 export const MONITORED_LAYERS: Layer[] = ['production', 'production-gateway-api'];

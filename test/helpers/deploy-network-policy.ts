@@ -8,7 +8,8 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
 import type { INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPort';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { containerPort, labelSelectorMatches, type Rendered } from './deploy-render.ts';
+import { type Rendered } from './deploy-render.ts';
+import { containerPort, labelSelectorMatches } from './deploy-objects.ts';
 
 /** The NetworkPolicies that select pods with `labels` for `direction`. */
 export function policiesFor(rendered: Rendered, labels: Record<string, string>, direction: 'Ingress' | 'Egress'): INetworkPolicy[] {
