@@ -9,8 +9,7 @@
  */
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, logIn, openConsole, scriptErrorWatch } from './helpers/console.ts';
 import { accessWorld, clerkList, openGroup, openUser, VIEWER_ROLES, type AccessWorld } from './helpers/console-access.ts';
 import { createAccount, createGroupWithRoles, createPartner, createUser, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -25,10 +24,7 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 
 test.before(async () => {
   world = await accessWorld();
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext({ viewport: DESKTOP })).newPage());
-  await page.goto(consoleUrl(`/user-info/${world.clerk.user.id}`));
-  await logIn(page, world.admin.userCode, world.admin.password);
+  ({ browser, page } = await openConsole(watch, { viewport: DESKTOP, logInAt: `/user-info/${world.clerk.user.id}`, as: world.admin }));
 });
 
 test.after.always(async () => {

@@ -10,8 +10,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { accessWorld, clerkList, openGroup, openUser, type AccessWorld } from './helpers/console-access.ts';
 import { create, unique } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
@@ -26,10 +25,7 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 
 test.before(async () => {
   world = await accessWorld();
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext({ viewport: DESKTOP })).newPage());
-  await page.goto(consoleUrl(`/user-info/${world.clerk.user.id}`));
-  await logIn(page, world.admin.userCode, world.admin.password);
+  ({ browser, page } = await openConsole(watch, { viewport: DESKTOP, logInAt: `/user-info/${world.clerk.user.id}`, as: world.admin }));
 });
 
 test.after.always(async () => {

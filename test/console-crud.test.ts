@@ -9,10 +9,9 @@
  * Screenshots go to test-output/console/.
  */
 import test from 'ava';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, CRUD_ROLES, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, CRUD_ROLES, logIn, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { createAccount, createBranch, createPartner, createProduct, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 
@@ -20,7 +19,6 @@ import { api } from './helpers/platform.ts';
 const REFERENCED_TR = 'bağlı olduğu için silinemez';
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let account: { accountNo: string; crProcessId: number };
 let user: TenantUser;
@@ -32,9 +30,7 @@ test.before(async () => {
   user = await userWithRoles(account, CRUD_ROLES);
   // 25 products: two pages of 20
   for (let index = 0; index < 25; index++) await createProduct(account.crProcessId, { productName: `Stock ${String(index).padStart(2, '0')}` });
-  browser = await launchChromium();
-  context = await browser.newContext();
-  page = watch(await context.newPage());
+  ({ browser, page } = await openConsole(watch));
 });
 
 test.after.always(async () => {

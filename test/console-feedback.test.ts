@@ -9,8 +9,7 @@
 import test from 'ava';
 import type { Browser, Page, Route } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, CRUD_ROLES, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, CRUD_ROLES, logIn, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { createAccount, createPartner, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 
@@ -23,10 +22,7 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 test.before(async () => {
   account = await createAccount();
   user = await userWithRoles(account, CRUD_ROLES);
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage());
-  await page.goto(consoleUrl('/business-partner'));
-  await logIn(page, user.userCode, user.password);
+  ({ browser, page } = await openConsole(watch, { viewport: { width: 1440, height: 900 }, logInAt: '/business-partner', as: user }));
 });
 
 test.after.always(async () => {

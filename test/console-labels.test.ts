@@ -11,8 +11,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, logIn, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { adminSession, create, createAccount, createPartner, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 
@@ -27,8 +26,7 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 test.before(async () => {
   account = await createAccount();
   user = await userWithRoles(account, ROLES);
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext()).newPage());
+  ({ browser, page } = await openConsole(watch));
 });
 
 test.after.always(async () => {

@@ -7,16 +7,14 @@
  * Every wait requires the rows themselves.
  */
 import test from 'ava';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, logIn, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { createAccount, createContract, createPartner, createProduct, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 
 const ROLES = ['business-partner:read', 'product:read', 'contract:read'];
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let account: { accountNo: string; crProcessId: number };
 let clerk: TenantUser;
@@ -29,9 +27,7 @@ test.before(async () => {
   [clerk, colleague] = [await userWithRoles(account, ROLES), await userWithRoles(account, ROLES)];
   partner = await createPartner(account.crProcessId, { partnerName: unique('Kartal '), taxNumber: '123456789', email: `${unique('a')}@example.com` });
   await createPartner(account.crProcessId, { partnerName: unique('Zeta '), taxNumber: '987654321' });
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  page = watch(await context.newPage());
+  ({ browser, page } = await openConsole(watch, { viewport: { width: 1440, height: 900 } }));
 });
 
 test.after.always(async () => {

@@ -9,8 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_AREAS } from '@platform/kit/resource/resource.ts';
 import { consoleManifest } from '../gateway/src/console/manifest.ts';
 import { registry } from '../gateway/src/registry.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, openConsole, scriptErrorWatch } from './helpers/console.ts';
 import { platform } from './helpers/platform.ts';
 
 let browser: Browser;
@@ -18,10 +17,7 @@ let page: Page;
 const { errors: scriptErrors, watch } = scriptErrorWatch();
 
 test.before(async () => {
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext()).newPage());
-  await page.goto(consoleUrl('/'));
-  await logIn(page, platform.adminUser, platform.adminPassword);
+  ({ browser, page } = await openConsole(watch, { logInAt: '/', as: { userCode: platform.adminUser, password: platform.adminPassword } }));
 });
 
 test.after.always(async () => {

@@ -8,8 +8,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { adminSession, createPartner } from './helpers/factories.ts';
 import { uploadRecord } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -26,10 +25,7 @@ test.before(async () => {
   const crProcessId = Number((await api('GET', '/api/auth/me', { token })).body.crProcessId);
   partner = await createPartner(crProcessId);
   await uploadRecord(token, crProcessId, 'phone file', 'phone.txt');
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext({ viewport: PHONE })).newPage());
-  await page.goto(consoleUrl('/login'));
-  await logIn(page, platform.adminUser, platform.adminPassword);
+  ({ browser, page } = await openConsole(watch, { viewport: PHONE, as: { userCode: platform.adminUser, password: platform.adminPassword } }));
 });
 
 test.after.always(async () => {

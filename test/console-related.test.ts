@@ -7,8 +7,7 @@
  */
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, logIn, screenshot, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, logIn, openConsole, screenshot, scriptErrorWatch } from './helpers/console.ts';
 import { upload } from './helpers/files.ts';
 import {
   adminSession,
@@ -33,8 +32,7 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 test.before(async () => {
   account = await createAccount();
   user = await userWithRoles(account, ROLES);
-  browser = await launchChromium();
-  page = watch(await (await browser.newContext()).newPage());
+  ({ browser, page } = await openConsole(watch));
 });
 
 test.after.always(async () => {

@@ -9,8 +9,7 @@
  */
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './helpers/chromium.ts';
-import { consoleUrl, CRUD_ROLES, logIn, scriptErrorWatch } from './helpers/console.ts';
+import { consoleUrl, CRUD_ROLES, logIn, openConsole, scriptErrorWatch } from './helpers/console.ts';
 import {
   adminSession,
   createAccount,
@@ -35,12 +34,8 @@ const { errors: scriptErrors, watch } = scriptErrorWatch();
 test.before(async () => {
   account = await createAccount();
   user = await userWithRoles(account, CRUD_ROLES);
-  browser = await launchChromium();
-  context = await browser.newContext();
-  page = watch(await context.newPage());
   // the user's own session, which the logout below ends
-  await page.goto(consoleUrl('/product'));
-  await logIn(page, user.userCode, user.password);
+  ({ browser, context, page } = await openConsole(watch, { logInAt: '/product', as: user }));
 });
 
 test.after.always(async () => {

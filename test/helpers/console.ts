@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+import { launchChromium } from './chromium.ts';
 import { platform } from './platform.ts';
 
 /** Where the console tests keep their screenshots: kept with the test output, never in git. */
@@ -44,3 +45,22 @@ export function scriptErrorWatch(): { errors: string[]; watch: (on: Page) => Pag
 
 /** Read, write and delete on the three entities the CRUD pages' tests walk through. */
 export const CRUD_ROLES = ['business-partner', 'branch', 'product'].flatMap((path) => [`${path}:read`, `${path}:write`, `${path}:delete`]);
+
+/**
+ * A test file's Chromium and its first page, in a context of its own (of `viewport` when given),
+ * the page's script errors watched by `watch` (scriptErrorWatch); when `as` is given, logged in
+ * from `logInAt` (the login page by default) as that user. The file closes the browser after.
+ */
+export async function openConsole(
+  watch: (on: Page) => Page,
+  options: { viewport?: { width: number; height: number }; logInAt?: string; as?: { userCode: string; password: string } } = {},
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await launchChromium();
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
+  const page = watch(await context.newPage());
+  if (options.as) {
+    await page.goto(consoleUrl(options.logInAt ?? '/login'));
+    await logIn(page, options.as.userCode, options.as.password);
+  }
+  return { browser, context, page };
+}
