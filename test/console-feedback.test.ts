@@ -196,7 +196,8 @@ test.serial('a record page loading slowly shows a skeleton, busy for assistive t
   };
   await page.route(`**/api/business-partner/${partner.id}`, hold);
   await page.goto(consoleUrl(`/business-partner/${partner.id}`));
-  const skeleton = page.locator('main [aria-busy="true"][data-testid="skeleton"]');
+  // the record's skeleton: once the record is in, its related lists show skeletons of their own rows
+  const skeleton = page.locator('main .skeleton-record[aria-busy="true"][data-testid="skeleton"]');
   // the record page itself is there (its code loaded), its record not yet: the skeleton holds the place
   await page.getByRole('link', { name: 'Back to the list' }).waitFor();
   await skeleton.waitFor();
