@@ -55,12 +55,13 @@ const HOSTILE = [
 for (const to of HOSTILE) {
   test.serial(`a login from /console/login?to=${to} ends on the console's home page, on the console's origin`, async (t) => {
     const page = await logInWith(to);
+    // the logged-in home page itself, not an error page at that address: `/` under the basename
+    // /console leads to the dashboard, the landing page; read once it is there, not in between
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     const url = new URL(page.url());
     t.is(url.origin, new URL(platform.url).origin, page.url());
-    // the home page: React Router's `/` under the basename /console
-    t.is(url.pathname, '/console', page.url());
-    // the logged-in home page itself, not an error page at that address
-    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    t.is(url.pathname, '/console/dashboard', page.url());
     await page.context().close();
   });
 }
