@@ -4,7 +4,7 @@
  * keys name core's tables); the platform is ready when every process is. Stand-ins
  * (helpers/migrating-stub.ts) take the services' places and "migrate" until the test lets them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -15,6 +15,7 @@ import { platform } from './helpers/platform.ts';
 
 const STUB = new URL('./helpers/migrating-stub.ts', import.meta.url).pathname;
 const NAMES: ServiceName[] = ['core-svc', 'bpm-svc', 'dms-svc', 'gateway'];
+const UNGATED: ServiceName[] = ['core-svc', 'dms-svc', 'gateway'];
 
 test('every process starts at once; bpm-svc migrates after core-svc has, dms-svc does not wait', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'start-order-'));
@@ -26,9 +27,12 @@ test('every process starts at once; bpm-svc migrates after core-svc has, dms-svc
     entries: Object.fromEntries(NAMES.map((name) => [name, STUB])),
     log: (name, line) => {
       lines.push(`${name} ${line}`);
-      // the migrations are held until every process has started: a launcher that waited for one
-      // process before starting the next would never get here
-      if (NAMES.every((each) => lines.includes(`${each} started`))) writeFileSync(hold, '');
+      // the migrations are held until every process has started and every one but bpm-svc is
+      // migrating: a launcher that waited for one process before starting the next, or held dms-svc
+      // back until core-svc had migrated, would never get here (the lines of different children
+      // arrive in any order, so "started" alone does not mean the next line is on its way)
+      const going = NAMES.every((each) => lines.includes(`${each} started`)) && UNGATED.every((each) => lines.includes(`${each} migrating`));
+      if (going && !existsSync(hold)) writeFileSync(hold, '');
     },
   });
   t.teardown(() => started.stop());
