@@ -107,7 +107,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   );
   const token = await login(platform);
   // straight to dms-svc, a request also carries the gateway's credential, which its file port asks of every request
-  const filePort = { [FILE_PORT_CREDENTIAL_HEADER]: new FilePortCredential(env.JWT_SECRET ?? '').value };
+  const filePort = { [FILE_PORT_CREDENTIAL_HEADER]: new FilePortCredential(env.DMS_FILE_PORT_SECRET ?? '').value };
   const extra: Record<Route, Record<string, string>> = { gateway: {}, direct: filePort };
   const auth = { authorization: `Bearer ${token}` };
 

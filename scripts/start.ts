@@ -62,6 +62,9 @@ async function main(): Promise<number> {
     const secrets = developmentSecrets(dataDir);
     env.JWT_SECRET = given.JWT_SECRET || secrets.jwtSecret;
     env.DMS_URL_SECRET = given.DMS_URL_SECRET || secrets.dmsUrlSecret;
+    env.GATEWAY_CALL_KEY = given.GATEWAY_CALL_KEY || secrets.gatewayCallKey;
+    env.CONSOLE_CSRF_SECRET = given.CONSOLE_CSRF_SECRET || secrets.consoleCsrfSecret;
+    env.DMS_FILE_PORT_SECRET = given.DMS_FILE_PORT_SECRET || secrets.dmsFilePortSecret;
     if (!given.CORE_API_KEY) {
       env.CORE_API_KEY = secrets.coreApiKey;
       shown.apiKey = secrets.coreApiKey;

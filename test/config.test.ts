@@ -1,5 +1,5 @@
 /** Configuration (docs/interface.md#configuration): production names what it misses; secrets are checked at start. */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -11,7 +11,16 @@ import { loadCoreConfig } from '@platform/core-svc/config.ts';
 import { loadDmsConfig } from '@platform/dms-svc/config.ts';
 import { loadGatewayConfig } from '@platform/gateway/config.ts';
 
-const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32) };
+const secrets = {
+  JWT_SECRET: 'a'.repeat(64),
+  CORE_API_KEY: 'b'.repeat(32),
+  DMS_URL_SECRET: 'c'.repeat(32),
+  GATEWAY_CALL_KEY: 'd'.repeat(64),
+  CONSOLE_CSRF_SECRET: 'e'.repeat(64),
+  DMS_FILE_PORT_SECRET: 'f'.repeat(64),
+};
+/** The gateway's secrets: no JWT_SECRET (docs/adr/0138-an-edge-without-the-signing-secret.md). */
+const GATEWAY_SECRETS = ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET'];
 /** A production configuration that starts: every required setting, none of them weak. */
 const production = { APP_ENV: 'production', ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' };
 
@@ -20,11 +29,13 @@ function refusal(t: ExecutionContext, env: Record<string, string>, load: (env: R
   return t.throws(() => load(env), { instanceOf: ConfigError })?.message ?? '';
 }
 
-test('production refuses to start the gateway without its five settings, naming each, and a service without DATABASE_URL', (t) => {
+test('production refuses to start the gateway without its secrets, origins and Redis, naming each, and a service without DATABASE_URL', (t) => {
   const error = t.throws(() => loadGatewayConfig({ APP_ENV: 'production' }), { instanceOf: ConfigError });
-  for (const name of ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'ALLOWED_ORIGINS', 'REDIS_URL']) {
+  for (const name of [...GATEWAY_SECRETS, 'ALLOWED_ORIGINS', 'REDIS_URL']) {
     t.true(error?.message.includes(name), name);
   }
+  // the signing key is the services' alone
+  t.false(error?.message.includes('JWT_SECRET'));
   // the database's address is the services' alone: the gateway starts without it
   t.false(error?.message.includes('DATABASE_URL'));
   t.throws(() => databaseUrlOf({ APP_ENV: 'production' }), { instanceOf: ConfigError, message: /DATABASE_URL is not set/ });
@@ -34,8 +45,12 @@ test('production refuses to start the gateway without its five settings, naming 
 });
 
 test("each process reads its own settings: a service needs the secrets, not the gateway's origins or Redis", (t) => {
-  for (const load of [loadServiceConfig, loadCoreConfig, loadDmsConfig]) {
-    t.is(refusal(t, { APP_ENV: 'production' }, load), 'production needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET', load.name);
+  for (const [load, needs] of [
+    [loadServiceConfig, 'JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET'],
+    [loadCoreConfig, 'JWT_SECRET, GATEWAY_CALL_KEY, CORE_API_KEY, DMS_URL_SECRET'],
+    [loadDmsConfig, 'JWT_SECRET, DMS_FILE_PORT_SECRET, CORE_API_KEY, DMS_URL_SECRET'],
+  ] as const) {
+    t.is(refusal(t, { APP_ENV: 'production' }, load), `production needs ${needs}`, load.name);
     t.notThrows(() => load({ APP_ENV: 'production', ...secrets }), load.name);
   }
   // what a process does not read, it does not check
@@ -43,9 +58,12 @@ test("each process reads its own settings: a service needs the secrets, not the 
   t.notThrows(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, CORE_METRICS_PORT: 'x', BCRYPT_ROUNDS: '99', DMS_TUS_MAX_OPEN_UPLOADS: '0' }));
 });
 
-test('a JWT_SECRET under 64 hex characters and a CORE_API_KEY that is not 32 hex characters are refused', (t) => {
-  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'a'.repeat(63) }), { message: /JWT_SECRET/ });
-  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'z'.repeat(64) }), { message: /JWT_SECRET/ });
+test('a JWT_SECRET under 64 hex characters, a CORE_API_KEY that is not 32 hex characters and a gateway secret under 32 characters are refused', (t) => {
+  t.throws(() => loadServiceConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'a'.repeat(63) }), { message: /JWT_SECRET/ });
+  t.throws(() => loadServiceConfig({ APP_ENV: 'test', ...secrets, JWT_SECRET: 'z'.repeat(64) }), { message: /JWT_SECRET/ });
+  for (const name of ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET']) {
+    t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, [name]: 'x'.repeat(31) }), { message: new RegExp(`${name} must be at least 32`) });
+  }
   t.throws(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets, CORE_API_KEY: 'b'.repeat(31) }), { message: /CORE_API_KEY/ });
   t.notThrows(() => loadGatewayConfig({ APP_ENV: 'test', ...secrets }));
 });
@@ -70,14 +88,36 @@ test('in development, missing secrets are generated once under the data folder a
   const dataDir = mkdtempSync(join(tmpdir(), 'config-test-'));
   const first = loadGatewayConfig({ DATA_DIR: dataDir });
   const second = loadGatewayConfig({ DATA_DIR: dataDir });
-  t.regex(first.jwtSecret, /^[0-9a-f]{64}$/);
+  const service = loadServiceConfig({ DATA_DIR: dataDir });
+  t.regex(service.jwtSecret, /^[0-9a-f]{64}$/);
   t.regex(first.coreApiKey, /^[0-9a-f]{32}$/);
-  t.is(second.jwtSecret, first.jwtSecret);
+  t.regex(first.gatewayCallKey, /^[0-9a-f]{64}$/);
+  t.is(loadServiceConfig({ DATA_DIR: dataDir }).jwtSecret, service.jwtSecret);
   t.is(second.coreApiKey, first.coreApiKey);
+  t.is(second.gatewayCallKey, first.gatewayCallKey);
+  t.is(loadCoreConfig({ DATA_DIR: dataDir }).gatewayCallKey, first.gatewayCallKey);
+  t.is(loadDmsConfig({ DATA_DIR: dataDir }).dmsFilePortSecret, first.dmsFilePortSecret);
   const file = join(dataDir, 'secrets.json');
   t.is(statSync(file).mode & 0o777, 0o600);
-  t.is(JSON.parse(readFileSync(file, 'utf8')).dmsUrlSecret, first.dmsUrlSecret);
-  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: /test needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET/ });
+  const stored = JSON.parse(readFileSync(file, 'utf8'));
+  t.is(stored.dmsUrlSecret, first.dmsUrlSecret);
+  t.is(stored.consoleCsrfSecret, first.consoleCsrfSecret);
+  // each secret of its own is a secret apart, none derived from another
+  t.is(new Set([stored.jwtSecret, stored.gatewayCallKey, stored.consoleCsrfSecret, stored.dmsFilePortSecret, stored.dmsUrlSecret]).size, 5);
+  t.throws(() => loadGatewayConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: new RegExp(`test needs ${GATEWAY_SECRETS.join(', ')}$`) });
+  t.throws(() => loadServiceConfig({ APP_ENV: 'test', DATA_DIR: dataDir }), { message: /test needs JWT_SECRET, CORE_API_KEY, DMS_URL_SECRET$/ });
+});
+
+test('a development secrets file written before the gateway had secrets of its own gets them added, the others kept', (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'config-test-'));
+  const older = { jwtSecret: 'a'.repeat(64), coreApiKey: 'b'.repeat(32), dmsUrlSecret: 'c'.repeat(64) };
+  writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify(older), { mode: 0o600 });
+  const gateway = loadGatewayConfig({ DATA_DIR: dataDir });
+  t.is(gateway.coreApiKey, older.coreApiKey);
+  t.regex(gateway.consoleCsrfSecret, /^[0-9a-f]{64}$/);
+  t.is(loadServiceConfig({ DATA_DIR: dataDir }).jwtSecret, older.jwtSecret);
+  t.is(loadGatewayConfig({ DATA_DIR: dataDir }).consoleCsrfSecret, gateway.consoleCsrfSecret, 'added once, then kept');
+  t.is(statSync(join(dataDir, 'secrets.json')).mode & 0o777, 0o600);
 });
 
 test('production refuses COOKIE_SECURE=false, naming it; true and the default (Secure) start', (t) => {

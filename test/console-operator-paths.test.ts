@@ -13,8 +13,8 @@ import { assertErrorBody } from './helpers/error-body.ts';
 import { api, platform, type ApiResponse } from './helpers/platform.ts';
 import { claimsOf } from './helpers/tokens.ts';
 
-/** A CSRF token as the gateway's console page would set it: signed under the platform's JWT secret. */
-function csrfToken(secret = platform.jwtSecret): string {
+/** A CSRF token as the gateway's console page would set it: signed under the console's own secret (CONSOLE_CSRF_SECRET). */
+function csrfToken(secret = platform.env.CONSOLE_CSRF_SECRET ?? ''): string {
   return parseSetCookie(new ConsoleCsrf(secret, false).cookie()).value ?? '';
 }
 
@@ -101,7 +101,7 @@ test("a super user's genuine console request lists sessions and the exception lo
 test('without the console proof or the session cookie, the operator paths ask for the API key: 401 SVC-SYS-1004', async (t) => {
   const operator = await superUser();
   const token = csrfToken();
-  const forged = csrfToken('another secret, not the platform JWT secret at all');
+  const forged = csrfToken(platform.jwtSecret);
   const refusals: [string, ConsoleCall][] = [
     ['no X-CSRF-Token', { ...genuine(operator.token), headerToken: undefined }],
     ['no CSRF cookie', { ...genuine(operator.token), cookieToken: undefined }],

@@ -18,7 +18,7 @@ import { listeners } from './helpers/listeners.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const direct = `http://${platform.env.DMS_HTTP_ADDR}`;
-const credential = new FilePortCredential(platform.jwtSecret).value;
+const credential = new FilePortCredential(platform.env.DMS_FILE_PORT_SECRET ?? '').value;
 
 /** A file of a fresh tenant, its signed download path, and a share link to it with a password. */
 async function fixture() {

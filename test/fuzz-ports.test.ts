@@ -133,7 +133,7 @@ test('the management, metrics and file ports answer hostile requests below 500 a
   const started = await startTimes();
   t.is(Object.keys(started).length, 3, 'the three services report a start time');
   const gatewayPid = gateway!.pids.gateway;
-  const credential = new FilePortCredential(platform.jwtSecret).value;
+  const credential = new FilePortCredential(platform.env.DMS_FILE_PORT_SECRET ?? '').value;
   const file = `http://${platform.env.DMS_HTTP_ADDR}`;
   const ports: Port[] = [
     { name: 'management', base: management, errorBody: true },

@@ -76,7 +76,7 @@ test('RecordSessionsSeen is served only to the internal credential, and moves la
   const client = new SessionServiceClient(platform.grpc.core, credentials.createInsecure());
   const internal = () => bearer(tokens.internalToken('gateway'));
   const record = (metadata: Metadata, sessionId: string, seenAt: string) =>
-    new Promise<ServiceError | null>((resolve) => client.recordSessionsSeen({ seen: [{ sessionId, seenAt }] }, metadata, (error) => resolve(error)));
+    new Promise<ServiceError | null>((resolve) => client.recordSessionsSeen({ seen: [{ sessionId, seenAt, token: '' }] }, metadata, (error) => resolve(error)));
   const sessionOf = (sessionId: string) =>
     new Promise<{ lastSeenAt: string; loginAt: string }>((resolve, reject) =>
       client.getSession({ sessionId }, internal(), (error, session) => (error || !session ? reject(error ?? new Error('no session')) : resolve(session))),

@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
 import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
@@ -112,9 +113,14 @@ try {
   // the log is complete once every process has stopped and the launcher has closed the file
   await platform.stop();
   const log = await readFile(logFile, 'utf8').catch(() => '');
-  // the gateway's credential on dms-svc's file port is derived from JWT_SECRET: as secret as it
-  const filePort = new FilePortCredential(secrets.JWT_SECRET).value;
-  const scan = scanRunLog(log, { ...secrets, FILE_PORT_CREDENTIAL: filePort }, readNotedSecrets(await readFile(secretsFile, 'utf8')));
+  // the gateway's credentials, on dms-svc's file port and to core-svc, are derived from their secrets: as secret as they
+  const filePort = new FilePortCredential(secrets.DMS_FILE_PORT_SECRET).value;
+  const gatewayCall = new GatewayCallKey(secrets.GATEWAY_CALL_KEY).credential;
+  const scan = scanRunLog(
+    log,
+    { ...secrets, FILE_PORT_CREDENTIAL: filePort, GATEWAY_CALL_CREDENTIAL: gatewayCall },
+    readNotedSecrets(await readFile(secretsFile, 'utf8')),
+  );
   console.log(scan.report.join('\n'));
   if (!scan.passed) counted.count++;
   if (counted.count > 0) {

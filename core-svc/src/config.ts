@@ -42,7 +42,8 @@ const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_
  * loadCoreConfig(process.env).jwtTtlSeconds // 28800 unless JWT_TTL_SECONDS says otherwise
  */
 export function loadCoreConfig(env: Env = process.env): CoreConfig {
-  const service = readServiceConfig(env);
+  // the gateway calls core-svc as itself (login, the session check, the operator paths)
+  const { secrets: _own, ...service } = readServiceConfig(env, ['GATEWAY_CALL_KEY']);
   const config: CoreConfig = {
     ...service,
     adminUserCode: env.ADMIN_USER_CODE || 'admin',

@@ -1,6 +1,7 @@
 // First: sizes libuv's thread pool (bcrypt runs there) before anything can start it.
 import '@platform/service-kit/runtime/thread-pool.ts';
 import { main } from '@platform/service-kit/grpc/service-main.ts';
+import { GATEWAY_CALLS } from '@platform/contracts/core/gateway-calls.ts';
 import { loadCoreConfig } from './config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { databaseExceptionRecorder } from './logs/exception-log.service.ts';
@@ -15,6 +16,8 @@ main(
     entities,
     migrationsDir,
     register,
+    // the gateway calls core-svc as itself for these alone (docs/adr/0139-the-gateway-s-own-credentials.md)
+    gatewayCalls: GATEWAY_CALLS,
     afterMigrate: bootstrap,
     exceptionRecorder: databaseExceptionRecorder,
     // the webhook dispatcher runs beside the gRPC server and stops with it

@@ -10,6 +10,7 @@ import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
+import { recordSessionsSeen } from './sessions/sessions-seen.ts';
 import { registerHistory } from '@platform/service-kit/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { coreResources } from '@platform/contracts/core/index.ts';
@@ -26,7 +27,10 @@ import { webhookSubscriptionHooks } from './resources/webhook-subscription/webho
 /** Registers the core service's gRPC implementations: auth, sessions, logs, and every resource and its history. */
 export function register(server: Server, runtime: Runtime, config: CoreConfig): void {
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
-  server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
+  server.addService(
+    SessionServiceService,
+    implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens), recordSessionsSeen: recordSessionsSeen(runtime.tokens) }),
+  );
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },

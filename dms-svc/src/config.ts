@@ -7,6 +7,8 @@ import { bcryptRoundsOf, readServiceConfig, type ServiceConfig } from '@platform
 
 /** dms-svc's configuration: what every service reads, and the files' storage, limits, links, scans and resumable uploads (docs/interface.md#configuration). */
 export interface DmsConfig extends ServiceConfig {
+  /** DMS_FILE_PORT_SECRET: the key of the gateway's credential on the file port (libs/kit/src/auth/file-port-credential.ts). */
+  dmsFilePortSecret: string;
   /** bcrypt's cost for share-link passwords. */
   bcryptRounds: number;
   dms: {
@@ -36,9 +38,10 @@ export interface DmsConfig extends ServiceConfig {
  * loadDmsConfig(process.env).dms.maxUploadBytes // 1 GiB unless DMS_MAX_UPLOAD_BYTES says otherwise
  */
 export function loadDmsConfig(env: Env = process.env): DmsConfig {
-  const service = readServiceConfig(env);
+  const { secrets, ...service } = readServiceConfig(env, ['DMS_FILE_PORT_SECRET']);
   const config: DmsConfig = {
     ...service,
+    dmsFilePortSecret: secrets.DMS_FILE_PORT_SECRET ?? '',
     bcryptRounds: bcryptRoundsOf(env),
     dms: {
       storageDir: resolve(env.DMS_STORAGE_DIR ?? join(service.dataDir, 'files')),

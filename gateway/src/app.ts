@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from '@platform/kit/idempotency/idempotency-key.ts';
 import express, { type Express, type RequestHandler } from 'express';
-import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import type { GatewayConfig } from './config.ts';
 import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
@@ -21,6 +21,7 @@ import { corsPolicy } from './middleware/cors.ts';
 import { ipFilter } from './middleware/ip-filter.ts';
 import { requestSanity } from './middleware/request-sanity.ts';
 import { jwtCheck } from './middleware/jwt.ts';
+import { TokenClaims } from './auth/token-claims.ts';
 import { noStoreCapabilities } from './middleware/no-store.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
@@ -51,7 +52,8 @@ import { serveConsole } from './console/serve.ts';
 export interface GatewayDeps {
   config: GatewayConfig;
   backends: Backends;
-  tokens: TokenService;
+  /** The gateway's own credential for the calls it makes as itself (login, the operator paths). */
+  gatewayKey: GatewayCallKey;
   sessions: SessionCheck;
   seen: SessionsSeen;
   recordFailure: ExceptionRecorder;
@@ -100,20 +102,20 @@ function createManagementApp({ config, backends, recordFailure, log, metrics }: 
  * app, which shares its Redis health check.
  */
 export function createApp(deps: GatewayDeps): { app: Express; management: Express } {
-  const { config, backends, tokens, sessions, seen, recordFailure, log, metrics } = deps;
+  const { config, backends, gatewayKey, sessions, seen, recordFailure, log, metrics } = deps;
   const app = gatewayExpress();
   app.set('trust proxy', config.trustProxy);
 
   const cors = corsPolicy(config.allowedOrigins);
   // the console's proof that a request comes from its own page (console/csrf.ts): one key for the whole gateway
-  const csrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
+  const csrf = new ConsoleCsrf(config.consoleCsrfSecret, config.cookieSecure);
   const consoleFiles = loadConsoleFiles(config.console.dir);
   if (!consoleFiles) log.warn({ dir: config.console.dir }, 'the console is not built: /console/ answers 503 (npm start builds it)');
   const manifest = consoleFile('resources.json', Buffer.from(JSON.stringify(consoleManifest(registry, { captchaSiteKey: config.console.captchaSiteKey }))));
   const limits = createRateLimiting(config, log, metrics);
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
-  const filePort = new FilePortCredential(config.jwtSecret);
+  const filePort = new FilePortCredential(config.dmsFilePortSecret);
   const proxy = dmsProxy(config.dms.httpAddr, sessions, filePort);
   const relay = downloadRelay(config.dms.httpAddr, filePort);
   // An upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts):
@@ -150,8 +152,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       apiKeyCheck(config.coreApiKey, csrf),
       // 3. Rate limit per client address.
       limits.middleware,
-      // 4. JWT.
-      jwtCheck(tokens, seen),
+      // 4. JWT: a token is handed on, and verified by the service that serves it.
+      jwtCheck(new TokenClaims(), seen),
       // 5. Roles: checked per call by the services (docs/interface.md#identity).
 
       // answers that may carry a share token or a signed URL are never cached
@@ -164,8 +166,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         healthRoutes(config, backends, limits.health),
         // the API document is built once, at start, from the same tables as the routes
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
-        authRoutes(config, backends, tokens, limits.loginGuard, csrf),
-        sessionRoutes(backends, tokens),
+        authRoutes(config, backends, gatewayKey, limits.loginGuard, csrf),
+        sessionRoutes(backends, gatewayKey),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys
         dmsRoutes(backends),

@@ -6,6 +6,15 @@ import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
 
 /** The gateway's configuration: what every process reads, and its ports, Redis, filter chain, console and body limits (docs/interface.md#configuration). */
 export interface GatewayConfig extends SharedConfig {
+  /**
+   * The gateway's secrets (docs/adr/0139-the-gateway-s-own-credentials.md): GATEWAY_CALL_KEY, the key of
+   * its own credential to core-svc; CONSOLE_CSRF_SECRET, the console's CSRF key; DMS_FILE_PORT_SECRET,
+   * its credential's key on dms-svc's file port. Never JWT_SECRET: the gateway verifies no signature
+   * and mints no token (docs/adr/0138-an-edge-without-the-signing-secret.md).
+   */
+  gatewayCallKey: string;
+  consoleCsrfSecret: string;
+  dmsFilePortSecret: string;
   gatewayPort: number;
   /**
    * A second gateway port (MANAGEMENT_PORT) that serves only the health paths, outside the filter
@@ -49,9 +58,12 @@ const REQUIRED_IN_PRODUCTION = ['ALLOWED_ORIGINS', 'REDIS_URL'];
  * loadGatewayConfig(process.env).gatewayPort // 8080 unless GATEWAY_PORT says otherwise
  */
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
-  const shared = readSharedConfig(env, REQUIRED_IN_PRODUCTION);
+  const { secrets, ...shared } = readSharedConfig(env, REQUIRED_IN_PRODUCTION, ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET']);
   const config: GatewayConfig = {
     ...shared,
+    gatewayCallKey: secrets.GATEWAY_CALL_KEY,
+    consoleCsrfSecret: secrets.CONSOLE_CSRF_SECRET,
+    dmsFilePortSecret: secrets.DMS_FILE_PORT_SECRET,
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
     managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { TokenService } from '@platform/kit/auth/jwt.ts';
+import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { loadGatewayConfig } from './config.ts';
 import { localAddress } from '@platform/kit/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/kit/runtime/drain.ts';
@@ -26,11 +26,12 @@ function start(): void {
   reportEventLoopDelay('gateway');
   const metrics = new GatewayMetrics();
   const backends = new Backends(config, metrics.grpcClient);
-  const tokens = new TokenService(config.jwtSecret);
-  const sessions = new SessionCheck(backends, tokens);
-  const seen = new SessionsSeen(backends, tokens, config.sessionSeenFlushMs, log);
-  const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, 'gateway', log);
-  const { app, management } = createApp({ config, backends, tokens, sessions, seen, recordFailure: exceptions.record, log, metrics });
+  // the gateway's own credential to core-svc; it holds no signing key (docs/adr/0138-an-edge-without-the-signing-secret.md)
+  const gatewayKey = new GatewayCallKey(config.gatewayCallKey);
+  const sessions = new SessionCheck(backends, gatewayKey);
+  const seen = new SessionsSeen(backends, gatewayKey, config.sessionSeenFlushMs, log);
+  const exceptions = coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), () => gatewayKey.credential, log);
+  const { app, management } = createApp({ config, backends, gatewayKey, sessions, seen, recordFailure: exceptions.record, log, metrics });
   // Ready (to a launcher) once both ports listen, naming the management port as the metrics address:
   // MANAGEMENT_PORT=0 then takes any free port, and a port found taken fails the start, not later.
   let managementAddress: string | undefined;

@@ -8,6 +8,9 @@ export interface TestSecrets {
   JWT_SECRET: string;
   CORE_API_KEY: string;
   DMS_URL_SECRET: string;
+  GATEWAY_CALL_KEY: string;
+  CONSOLE_CSRF_SECRET: string;
+  DMS_FILE_PORT_SECRET: string;
   ADMIN_PASSWORD: string;
 }
 
@@ -20,6 +23,9 @@ export function throwawayEnv(databaseUrl: string, workDir: string, extra: Env = 
     JWT_SECRET: randomBytes(32).toString('hex'),
     CORE_API_KEY: randomBytes(16).toString('hex'),
     DMS_URL_SECRET: randomBytes(32).toString('hex'),
+    GATEWAY_CALL_KEY: randomBytes(32).toString('hex'),
+    CONSOLE_CSRF_SECRET: randomBytes(32).toString('hex'),
+    DMS_FILE_PORT_SECRET: randomBytes(32).toString('hex'),
     ADMIN_PASSWORD: randomBytes(12).toString('base64url'),
   };
   const env: Record<string, string> = {

@@ -54,9 +54,22 @@ export const GRPC_CALLERS: Record<GrpcService, string[]> = { 'core-svc': [GATEWA
 export const POSTGRES_PORT = 5432;
 export const REDIS_PORT = 6379;
 export const DNS_PORT = 53;
-export const SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'DATABASE_URL', 'REDIS_URL'];
-/** The keys of the Secret the gateway reads, each by reference: not DATABASE_URL (it holds no database credential). */
-export const GATEWAY_SECRET_KEYS = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET', 'REDIS_URL'];
+export const SECRET_KEYS = [
+  'JWT_SECRET',
+  'CORE_API_KEY',
+  'DMS_URL_SECRET',
+  'GATEWAY_CALL_KEY',
+  'CONSOLE_CSRF_SECRET',
+  'DMS_FILE_PORT_SECRET',
+  'DATABASE_URL',
+  'REDIS_URL',
+];
+/**
+ * The keys of the Secret the gateway reads, each by reference: not DATABASE_URL (it holds no
+ * database credential), not JWT_SECRET (it holds no signing key,
+ * docs/adr/0138-an-edge-without-the-signing-secret.md).
+ */
+export const GATEWAY_SECRET_KEYS = ['CORE_API_KEY', 'DMS_URL_SECRET', 'GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET', 'REDIS_URL'];
 export const CONFIG_KEYS = [
   'APP_ENV',
   'MANAGEMENT_PORT',

@@ -23,7 +23,7 @@ const INSERT_SESSION = {
 };
 
 /**
- * AuthService.Login, for the internal credential only (the gateway's login route): the user's
+ * AuthService.Login, for internal callers only (the gateway's login route, under its own credential): the user's
  * password checked, a session opened in the tenant of its user-process (or its first held one), and
  * a token for that session (docs/interface.md#auth). Every refusal of a user is the same 401
  * SVC-SYS-1002, so that an answer tells nothing of which part was wrong.

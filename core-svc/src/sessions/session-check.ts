@@ -8,7 +8,7 @@ import type { CheckSessionRequest, CheckSessionResponse } from '@platform/kit/ge
 const NO_ROLES: ReadonlySet<string> = new Set();
 
 /**
- * SessionService.CheckSession, for the internal credential only: whether a user token is live now,
+ * SessionService.CheckSession, for internal callers only (the gateway's own credential among them): whether a user token is live now,
  * by the very check every service makes of every call it serves (libs/service-kit/src/auth/access.ts
  * `coreAccessSource`; none of its own SQL, so it follows that check wherever it goes). A token that
  * does not verify (forged, expired, malformed) is not live. The gateway asks it before an answer of

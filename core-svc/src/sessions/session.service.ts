@@ -3,11 +3,11 @@ import { countSessionsByDay, getSessionStats } from './session-counts.ts';
 import { createSession } from './session-create.ts';
 import { listActiveSessions, pageActiveSessions, pageSessionHistory } from './session-lists.ts';
 import { getSession, updateSession } from './session-record.ts';
-import { recordSessionsSeen } from './sessions-seen.ts';
 
 /**
  * Sessions over the API key (docs/interface.md#sessions-and-logs), or from the console for a live
- * super user (authorizeOperator); RecordSessionsSeen is the gateway's alone.
+ * super user (authorizeOperator); RecordSessionsSeen and CheckSession, the gateway's own, need the
+ * service's TokenService and are added beside these (server.ts).
  */
 export function sessionHandlers(config: CoreConfig) {
   return {
@@ -17,7 +17,6 @@ export function sessionHandlers(config: CoreConfig) {
     listActiveSessions,
     pageActiveSessions,
     pageSessionHistory,
-    recordSessionsSeen,
     countSessionsByDay,
     getSessionStats,
   };

@@ -1,4 +1,5 @@
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import { invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { RecordSessionsSeenRequest } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { isUuid } from '@platform/kit/resource/uuid.ts';
@@ -7,17 +8,28 @@ import { isUuid } from '@platform/kit/resource/uuid.ts';
 const MAX_SEEN = 10_000;
 
 /**
- * SessionService.RecordSessionsSeen, the gateway's own bookkeeping (the internal credential only):
- * each session's lastSeenAt moved to when the gateway last saw it. Entries that are not a session id
- * and a time are skipped.
+ * SessionService.RecordSessionsSeen, the gateway's own bookkeeping (internal callers only): each
+ * session's lastSeenAt moved to when the gateway last saw it. The gateway sends the tokens it
+ * handed on, unverified (docs/adr/0138-an-edge-without-the-signing-secret.md): the session of a
+ * token that verifies (its sid) moves, and a session id beside it counts for nothing, so a forged
+ * token naming another user's session moves none. Another internal caller may name sessions by id.
+ * Entries without a verified token or a session id, or without a time, are skipped.
  */
-export async function recordSessionsSeen(request: RecordSessionsSeenRequest, ctx: CallContext): Promise<object> {
-  if (ctx.caller.kind !== 'internal') throw unauthenticated();
-  if (request.seen.length > MAX_SEEN) throw invalidField('seen', 'field.outOfRange');
-  const seen = request.seen.flatMap(({ sessionId, seenAt }) => {
-    const at = new Date(seenAt);
-    return isUuid(sessionId) && !Number.isNaN(at.getTime()) ? [{ sid: sessionId, t: at.toISOString() }] : [];
-  });
+export function recordSessionsSeen(tokens: TokenService): (request: RecordSessionsSeenRequest, ctx: CallContext) => Promise<object> {
+  return async (request, ctx) => {
+    if (ctx.caller.kind !== 'internal') throw unauthenticated();
+    if (request.seen.length > MAX_SEEN) throw invalidField('seen', 'field.outOfRange');
+    const byId = ctx.caller.service !== 'gateway';
+    const seen = request.seen.flatMap(({ sessionId, token, seenAt }) => {
+      const at = new Date(seenAt);
+      const sid = token ? tokens.verifyUser(token)?.sid : byId ? sessionId : undefined;
+      return sid !== undefined && isUuid(sid) && !Number.isNaN(at.getTime()) ? [{ sid, t: at.toISOString() }] : [];
+    });
+    return record(seen, ctx);
+  };
+}
+
+async function record(seen: { sid: string; t: string }[], ctx: CallContext): Promise<object> {
   if (seen.length === 0) return {};
   // Only forward, never past now, and only while the session is open.
   await ctx.em.execute(

@@ -58,7 +58,7 @@ export interface FileServerDeps {
 export async function startFileServer(deps: FileServerDeps): Promise<{ server: Server; close(): Promise<void> }> {
   await deps.storage.prepare();
   const latency = new HttpLatency(deps.runtime.metrics);
-  const gateway = new FilePortCredential(deps.config.jwtSecret);
+  const gateway = new FilePortCredential(deps.config.dmsFilePortSecret);
   const server = createServer((req, res) => {
     const start = performance.now();
     res.once('close', () => latency.observe(req.method, routeOf(req), res.statusCode, (performance.now() - start) / 1000));

@@ -16,11 +16,11 @@ const PURPOSE = 'platform/console csrf/v1';
  * page gets the token in a SameSite=Strict cookie its script may read, and echoes it in
  * X-CSRF-Token: another site can neither read the cookie nor set the header without a CORS
  * preflight the gateway refuses; the signature (HMAC under a key derived
- * from JWT_SECRET) means a cookie planted by a sibling subdomain is worthless. And the request's
+ * from CONSOLE_CSRF_SECRET, a secret of its own: docs/adr/0139-the-gateway-s-own-credentials.md) means a cookie planted by a sibling subdomain is worthless. And the request's
  * `Origin` must be this origin, `Sec-Fetch-Site` (when sent) `same-origin`.
  *
  * @example
- * const csrf = new ConsoleCsrf(config.jwtSecret, config.cookieSecure);
+ * const csrf = new ConsoleCsrf(config.consoleCsrfSecret, config.cookieSecure);
  * res.append('Set-Cookie', csrf.cookie());    // on the console's page
  * csrf.isGenuine(req)                          // on the console's login and operator calls
  */
@@ -28,8 +28,8 @@ export class ConsoleCsrf {
   readonly #key: Buffer;
   readonly #secure: boolean;
 
-  constructor(jwtSecret: string, secureCookie: boolean) {
-    this.#key = createHmac('sha256', Buffer.from(jwtSecret, 'utf8')).update(PURPOSE).digest();
+  constructor(secret: string, secureCookie: boolean) {
+    this.#key = createHmac('sha256', Buffer.from(secret, 'utf8')).update(PURPOSE).digest();
     this.#secure = secureCookie;
   }
 

@@ -28,7 +28,9 @@ interface AccessFields {
 function accessFields(req: IncomingMessage, res: ServerResponse, durationMs: number): AccessFields {
   // every router is mounted at the root, so the route's own path is the whole template
   const { route } = req as Request;
-  const claims = stateOf(res as Response).claims;
+  // the token's claims are unverified (middleware/jwt.ts): a 401 is the answer to a token that did
+  // not verify or is not live, whose claims name no one
+  const claims = res.statusCode === 401 ? undefined : stateOf(res as Response).claims;
   return {
     requestId: req.id,
     method: req.method,

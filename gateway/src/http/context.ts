@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
-import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import type { SessionCheck } from '../auth/session-check.ts';
+import type { UnverifiedClaims } from '../auth/token-claims.ts';
 import { languageFromHeader, type Language } from '@platform/kit/i18n/messages.ts';
 import { categoryOf, type PathCategory } from './path-category.ts';
 
@@ -12,9 +12,14 @@ export interface RequestState {
    * the API-key step makes a console operator call a JWT request (middleware/console-operator.ts).
    */
   category?: PathCategory;
-  /** The verified user token and its claims, on JWT paths. */
+  /**
+   * The user token, on JWT paths, and the claims it states: decoded, not verified (the services
+   * verify it; docs/adr/0138-an-edge-without-the-signing-secret.md). The claims may choose the
+   * answer's language; the access line and an exception entry name their user only on an answer
+   * that is not 401 (one a service gave after verifying, or given once core-svc found the token live).
+   */
   token?: string;
-  claims?: VerifiedClaims;
+  claims?: UnverifiedClaims;
   /** Whether the token's user and session are live, once asked (sessionIsLive). */
   live?: Promise<boolean>;
   /** The client address, once worked out (clientIp). */
@@ -22,7 +27,7 @@ export interface RequestState {
 }
 
 /**
- * Whether the request's verified token is still live (its user and session), asked of core-svc at
+ * Whether the request's token verifies and is still live (its user and session), asked of core-svc at
  * most once per request; true off JWT paths. For the few answers the gateway makes without a
  * service (http/errors.ts, the upload's idle limit): every call a service serves checks them there.
  */

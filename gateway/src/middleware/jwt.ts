@@ -1,25 +1,36 @@
 import type { RequestHandler } from 'express';
-import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import { tokenOf } from '@platform/kit/auth/request-token.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { SessionsSeen } from '../auth/sessions-seen.ts';
+import type { TokenClaims } from '../auth/token-claims.ts';
 import { categoryOfRequest, stateOf } from '../http/context.ts';
 
+/** The prefix of a personal access token: not a JWT, handed on for the services to resolve. */
+const ACCESS_TOKEN_PREFIX = 'svcpat_';
+
 /**
- * On JWT paths: an HS512 token that verifies and has not expired, else 401 SVC-SYS-1001. Whether
- * its user and session are still live (tokenVersion, sid) is not read here: every service reads
- * that itself, with the caller's live access, on every call it serves (libs/service-kit/src/auth/access.ts), so
- * a read here would only repeat it. An answer the gateway gives without a service asks core-svc
- * first (http/errors.ts), so that a revoked token gets 401 there too. The session is noted as seen (its
- * lastSeenAt; core moves only open sessions').
+ * On JWT paths: the token (cookie, then bearer) is handed on to the service that serves the call,
+ * which verifies it (HS512 signature, expiry, claims) and reads whether its user and session are
+ * live (libs/service-kit/src/grpc/server.ts authenticate; dms-svc's file port likewise): the gateway
+ * holds no signing key (docs/adr/0138-an-edge-without-the-signing-secret.md). What cannot be a live
+ * user token (none, not three base64url parts, not an HS512 header, a payload without the user
+ * claims, expired) is refused here at once with 401 SVC-SYS-1001, as before; its decoded claims
+ * refuse, they never grant. An answer the gateway gives without a service asks core-svc first
+ * (http/errors.ts), which verifies the token, so that a forged or revoked token gets 401 there too.
+ * The token is noted as seen (core-svc moves its session's lastSeenAt once it has verified it).
  */
-export function jwtCheck(tokens: TokenService, seen: SessionsSeen): RequestHandler {
+export function jwtCheck(claimsOf: TokenClaims, seen: SessionsSeen): RequestHandler {
   return (req, res, next) => {
     if (categoryOfRequest(req, res) !== 'jwt') return next();
     const token = tokenOf(req.headers.cookie, req.headers.authorization);
-    const claims = token ? tokens.verifyUser(token) : undefined;
+    // a personal access token is no JWT: the services resolve it
+    if (token?.startsWith(ACCESS_TOKEN_PREFIX)) {
+      stateOf(res).token = token;
+      return next();
+    }
+    const claims = token ? claimsOf.of(token) : undefined;
     if (!token || !claims) return next(unauthenticated());
-    seen.note(claims.sid);
+    seen.note(token);
     const state = stateOf(res);
     state.token = token;
     state.claims = claims;

@@ -3,7 +3,7 @@ import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
 import { sendLoginRefusal } from '../limits/login-attempt.ts';
 import type { LoginGuard } from '../limits/login-guard.ts';
 import { stringifySetCookie } from 'cookie';
-import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import type { GatewayConfig } from '../config.ts';
 import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import type { Request, Response } from 'express';
@@ -62,7 +62,7 @@ function meBody(me: MeResponse) {
 export const AUTH_ROUTES = AUTH_OPERATIONS;
 
 /** POST /api/auth/login (API key) and the other /api/auth/* endpoints (JWT), docs/interface.md#auth. */
-export function authRoutes(config: GatewayConfig, backends: Backends, tokens: TokenService, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
+export function authRoutes(config: GatewayConfig, backends: Backends, gatewayKey: GatewayCallKey, loginGuard: LoginGuard, csrf: ConsoleCsrf): RouteGroup {
   const logIn = async (req: Request, res: Response): Promise<void> => {
     const body = asObject(req.body);
     for (const name of Object.keys(body)) if (!LOGIN_FIELDS.has(name)) throw invalidField(name, 'field.unknown');
@@ -72,7 +72,7 @@ export function authRoutes(config: GatewayConfig, backends: Backends, tokens: To
     if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
     const captchaToken = stringField(body, 'captchaToken', false);
     const metadata = toMetadata({
-      token: tokens.internalToken('gateway'),
+      token: gatewayKey.credential,
       lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
       projectCode: header(req, 'x-project-code'),
       requestId: requestIdOf(req),

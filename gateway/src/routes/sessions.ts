@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { SESSION_OPERATIONS } from '@platform/contracts/core/sessions.ts';
-import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { pageJson } from '../http/page-json.ts';
 import type { ExceptionEntry } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
@@ -60,17 +60,17 @@ export const SESSION_ROUTES = SESSION_OPERATIONS;
 
 /**
  * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs):
- * translated to core's SessionService and ExceptionLogService, called with the internal credential
+ * translated to core's SessionService and ExceptionLogService, called with the gateway's own credential
  * once the gateway has checked the API key; a console operator call (middleware/console-operator.ts)
  * with the user's token instead, which core-svc serves only while that user is a super user.
  */
-export function sessionRoutes(backends: Backends, tokens: TokenService): RouteGroup {
+export function sessionRoutes(backends: Backends, gatewayKey: GatewayCallKey): RouteGroup {
   // the credential core-svc judges: the user token of a console operator call, else the gateway's own
   const operatorMetadata = (req: Request, res: Response) =>
     stateOf(res).token
       ? userMetadata(req, res)
       : toMetadata({
-          token: tokens.internalToken('gateway'),
+          token: gatewayKey.credential,
           lang: languageFromHeader(req.headers['accept-language']) ?? 'en',
           projectCode: header(req, 'x-project-code'),
           httpPath: req.originalUrl.slice(0, 1000),

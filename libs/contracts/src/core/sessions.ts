@@ -8,7 +8,7 @@ const SESSION_ID = { sessionId: { ...UUID, description: "The session's id." } };
 
 /**
  * The API-key endpoints of sessions and exception logs (docs/interface.md#sessions-and-logs):
- * core's SessionService and ExceptionLogService, called with the internal credential once the
+ * core's SessionService and ExceptionLogService, called with the gateway's own credential once the
  * gateway has checked the API key, or with a super user's token from the console
  * (docs/adr/0085-the-console-operator-paths.md).
  */

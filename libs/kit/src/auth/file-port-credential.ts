@@ -8,14 +8,14 @@ const PURPOSE = 'platform/dms-svc file port/v1';
 
 /**
  * The credential of the gateway on dms-svc's file port (DMS_HTTP_ADDR): HMAC-SHA256 of a fixed
- * purpose under JWT_SECRET, base64url. Every process that holds JWT_SECRET can compute it, as it can
- * mint the internal gRPC credential; but it grants only the file port, and the internal token (which
- * grants every internal RPC) never travels on that hop, so neither is worth more for the other's loss.
+ * purpose under DMS_FILE_PORT_SECRET, base64url, a secret only the gateway and dms-svc hold
+ * (docs/adr/0139-the-gateway-s-own-credentials.md). It grants only the file port, where every
+ * request still proves its user's token itself, so its holder can act as no user.
  * A static value rather than a short-lived token: the file port checks it on every request before
- * anything else, with one hash and a constant-time compare, and a change of JWT_SECRET changes it.
+ * anything else, with one hash and a constant-time compare, and a change of the secret changes it.
  *
  * @example
- * const credential = new FilePortCredential(config.jwtSecret);
+ * const credential = new FilePortCredential(config.dmsFilePortSecret);
  * headers[FILE_PORT_CREDENTIAL_HEADER] = credential.value;   // the gateway
  * credential.matches(req.headers[FILE_PORT_CREDENTIAL_HEADER]) // dms-svc: true
  */
@@ -23,8 +23,8 @@ export class FilePortCredential {
   readonly value: string;
   readonly #digest: Buffer;
 
-  constructor(jwtSecret: string) {
-    this.value = createHmac('sha256', Buffer.from(jwtSecret, 'utf8')).update(PURPOSE).digest('base64url');
+  constructor(secret: string) {
+    this.value = createHmac('sha256', Buffer.from(secret, 'utf8')).update(PURPOSE).digest('base64url');
     this.#digest = digestOf(this.value);
   }
 

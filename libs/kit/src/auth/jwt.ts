@@ -127,8 +127,10 @@ export class TokenService {
  * A user token's claims, all of them present and of their types: `exp` and `iat` (jsonwebtoken
  * accepts a token without exp, and checks neither's presence), `sub` equal to `userCode`, `sid` a
  * UUID (the session it must be bound to is checked live), whole numbers where numbers are due.
+ * Also what the gateway asks of a token's unverified payload before handing it on (it refuses
+ * with it, never grants: gateway/src/auth/token-claims.ts).
  */
-function isUserClaims(payload: Record<string, unknown>): payload is VerifiedClaims & Record<string, unknown> {
+export function isUserClaims(payload: Record<string, unknown>): payload is VerifiedClaims & Record<string, unknown> {
   return (
     payload.typ === undefined &&
     Number.isSafeInteger(payload.exp) &&

@@ -27,7 +27,6 @@ export interface SharedConfig {
    * gRPC and metrics ports, dms-svc's file port, the gateway's management port (listen-host.ts).
    */
   internalListenHost: string;
-  jwtSecret: string;
   coreApiKey: string;
   dmsUrlSecret: string;
   grpc: { core: string; bpm: string; dms: string; deadlineMs: number };
@@ -36,25 +35,59 @@ export interface SharedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
+/**
+ * Each secret's variable and its field in the development secrets file. JWT_SECRET is the services'
+ * alone (the gateway holds no signing key: docs/adr/0138-an-edge-without-the-signing-secret.md);
+ * GATEWAY_CALL_KEY the gateway's and core-svc's; CONSOLE_CSRF_SECRET the gateway's; DMS_FILE_PORT_SECRET
+ * the gateway's and dms-svc's (docs/adr/0139-the-gateway-s-own-credentials.md).
+ */
+const SECRET_FIELDS = {
+  JWT_SECRET: 'jwtSecret',
+  CORE_API_KEY: 'coreApiKey',
+  DMS_URL_SECRET: 'dmsUrlSecret',
+  GATEWAY_CALL_KEY: 'gatewayCallKey',
+  CONSOLE_CSRF_SECRET: 'consoleCsrfSecret',
+  DMS_FILE_PORT_SECRET: 'dmsFilePortSecret',
+} as const;
+
+/** A secret only some processes hold, which each names to readSharedConfig. */
+export type OwnSecret = 'JWT_SECRET' | 'GATEWAY_CALL_KEY' | 'CONSOLE_CSRF_SECRET' | 'DMS_FILE_PORT_SECRET';
+
 /** The secrets every process is given; production names those it misses, with the process's own. */
-const SECRETS_REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'CORE_API_KEY', 'DMS_URL_SECRET'] as const;
+const SHARED_SECRETS = ['CORE_API_KEY', 'DMS_URL_SECRET'] as const;
+
+/** A secret of its own (GATEWAY_CALL_KEY, CONSOLE_CSRF_SECRET, DMS_FILE_PORT_SECRET) is an HMAC key or compared whole: 32 characters at least. */
+const MIN_OWN_SECRET_LENGTH = 32;
 
 /**
- * Reads the settings every process shares. `requiredInProduction` names the process's own settings
- * production cannot start without, so that one refusal names every missing one.
+ * Reads the settings every process shares, and `own`, the secrets this process alone holds
+ * (returned in `secrets`). `requiredInProduction` names the process's own settings production
+ * cannot start without, so that one refusal names every missing one.
+ *
+ * @example
+ * const { secrets, ...shared } = readSharedConfig(env, [], ['JWT_SECRET']);
+ * secrets.JWT_SECRET // given, or in development generated once under .data/
  */
-export function readSharedConfig(env: Env, requiredInProduction: readonly string[] = []): SharedConfig {
+export function readSharedConfig<N extends OwnSecret = never>(
+  env: Env,
+  requiredInProduction: readonly string[] = [],
+  own: readonly N[] = [],
+): SharedConfig & { secrets: Record<N, string> } {
   const appEnv = parseAppEnv(env.APP_ENV);
   if (appEnv === 'production') {
-    const missing = [...SECRETS_REQUIRED_IN_PRODUCTION, ...requiredInProduction].filter((name) => !env[name]);
+    const missing = [...own, ...SHARED_SECRETS, ...requiredInProduction].filter((name) => !env[name]);
     if (missing.length > 0) throw new ConfigError(`production needs ${missing.join(', ')}`);
   }
   const dataDir = dataDirOf(env);
+  const resolved = resolveSecrets(env, appEnv, dataDir, [...own, ...SHARED_SECRETS]);
+  const secrets = Object.fromEntries(own.map((name) => [name, resolved[name]])) as Record<N, string>;
   return {
     appEnv,
     dataDir,
     internalListenHost: readListenHost(env),
-    ...resolveSecrets(env, appEnv, dataDir),
+    coreApiKey: resolved.CORE_API_KEY,
+    dmsUrlSecret: resolved.DMS_URL_SECRET,
+    secrets,
     grpc: {
       core: env.CORE_GRPC_ADDR || '127.0.0.1:50051',
       bpm: env.BPM_GRPC_ADDR || '127.0.0.1:50052',
@@ -76,53 +109,64 @@ export function dmsHttpAddrOf(env: Env): string {
   return env.DMS_HTTP_ADDR || '127.0.0.1:50054';
 }
 
-interface Secrets {
-  jwtSecret: string;
-  coreApiKey: string;
-  dmsUrlSecret: string;
-}
+/** The development secrets file's fields, one per secret (SECRET_FIELDS). */
+type Secrets = Record<(typeof SECRET_FIELDS)[keyof typeof SECRET_FIELDS], string>;
+type SecretName = keyof typeof SECRET_FIELDS;
 
 const SECRETS_FILE = 'secrets.json';
 
-/** Reads the development secrets kept under the data folder, creating them on first use. */
+/** A fresh development value of each secret: 32 random bytes in hex, the API key 16. */
+function freshSecrets(): Secrets {
+  const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+  return {
+    jwtSecret: hex(32),
+    coreApiKey: hex(16),
+    dmsUrlSecret: hex(32),
+    gatewayCallKey: hex(32),
+    consoleCsrfSecret: hex(32),
+    dmsFilePortSecret: hex(32),
+  };
+}
+
+/**
+ * Reads the development secrets kept under the data folder, creating them on first use; a file
+ * written before a secret existed gets that secret added (the others stay as they were).
+ */
 export function developmentSecrets(dataDir: string): Secrets & { generated: boolean } {
   const file = join(dataDir, SECRETS_FILE);
   if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as Secrets;
-    return { ...stored, generated: false };
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+    const complete = { ...freshSecrets(), ...stored };
+    if (Object.keys(complete).length !== Object.keys(stored).length) {
+      writeFileSync(file, JSON.stringify(complete, null, 2), { mode: 0o600 });
+      chmodSync(file, 0o600);
+    }
+    return { ...complete, generated: false };
   }
-  const secrets: Secrets = {
-    jwtSecret: randomBytes(32).toString('hex'),
-    coreApiKey: randomBytes(16).toString('hex'),
-    dmsUrlSecret: randomBytes(32).toString('hex'),
-  };
+  const secrets = freshSecrets();
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { ...secrets, generated: true };
 }
 
-function resolveSecrets(env: Env, appEnv: AppEnv, dataDir: string): Secrets {
-  const given = { jwtSecret: env.JWT_SECRET, coreApiKey: env.CORE_API_KEY, dmsUrlSecret: env.DMS_URL_SECRET };
-  let stored: Secrets | undefined;
-  const need = (): Secrets => {
-    if (appEnv !== 'development') {
-      const missing = Object.entries({ JWT_SECRET: given.jwtSecret, CORE_API_KEY: given.coreApiKey, DMS_URL_SECRET: given.dmsUrlSecret })
-        .filter(([, value]) => !value)
-        .map(([name]) => name);
-      throw new ConfigError(`${appEnv} needs ${missing.join(', ')}`);
-    }
-    stored ??= developmentSecrets(dataDir);
-    return stored;
-  };
-  const jwtSecret = given.jwtSecret || need().jwtSecret;
-  if (!/^[0-9a-fA-F]{64,}$/.test(jwtSecret)) {
+/** The secrets `names`, given or (in development) kept under the data folder; one refusal names every one missing, then each is checked. */
+function resolveSecrets(env: Env, appEnv: AppEnv, dataDir: string, names: readonly SecretName[]): Record<SecretName, string> {
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length > 0 && appEnv !== 'development') throw new ConfigError(`${appEnv} needs ${missing.join(', ')}`);
+  const stored = missing.length > 0 ? developmentSecrets(dataDir) : undefined;
+  const values = {} as Record<SecretName, string>;
+  for (const name of names) values[name] = env[name] || (stored?.[SECRET_FIELDS[name]] ?? '');
+  if (values.JWT_SECRET !== undefined && !/^[0-9a-fA-F]{64,}$/.test(values.JWT_SECRET)) {
     throw new ConfigError('JWT_SECRET must be at least 64 hexadecimal characters');
   }
-  const coreApiKey = given.coreApiKey || need().coreApiKey;
-  if (!/^[0-9a-fA-F]{32}$/.test(coreApiKey)) throw new ConfigError('CORE_API_KEY must be 32 hexadecimal characters');
-  const dmsUrlSecret = given.dmsUrlSecret || need().dmsUrlSecret;
-  return { jwtSecret, coreApiKey, dmsUrlSecret };
+  if (values.CORE_API_KEY !== undefined && !/^[0-9a-fA-F]{32}$/.test(values.CORE_API_KEY))
+    throw new ConfigError('CORE_API_KEY must be 32 hexadecimal characters');
+  for (const name of ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'] as const) {
+    const value = values[name];
+    if (value !== undefined && value.length < MIN_OWN_SECRET_LENGTH) throw new ConfigError(`${name} must be at least ${MIN_OWN_SECRET_LENGTH} characters`);
+  }
+  return values;
 }
 
 function parseAppEnv(value: string | undefined): AppEnv {

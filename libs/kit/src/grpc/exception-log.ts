@@ -1,5 +1,4 @@
 import { Client, type ChannelCredentials } from '@grpc/grpc-js';
-import type { TokenService } from '../auth/jwt.ts';
 import { ExceptionLogServiceService, type ExceptionEntry } from '../gen/platform/core/v1/exception_log.ts';
 import type { Logger } from '../log/logger.ts';
 import { scrubSecrets } from '../log/redaction.ts';
@@ -48,21 +47,21 @@ export function entryOf(failure: Failure): ExceptionEntry {
 }
 
 /**
- * A recorder that sends entries to core-svc's ExceptionLogService with the internal credential
- * (bpm-svc, dms-svc and the gateway use it; core-svc writes its own entries directly).
+ * A recorder that sends entries to core-svc's ExceptionLogService under `credential()` (bpm-svc and
+ * dms-svc: the internal credential; the gateway: its own, libs/kit/src/auth/gateway-call-key.ts;
+ * core-svc writes its own entries directly).
  */
 export function coreExceptionRecorder(
   coreAddress: string,
   channel: ChannelCredentials,
-  tokens: TokenService,
-  caller: string,
+  credential: () => string,
   log: Logger,
 ): { record: ExceptionRecorder; close(): void } {
   const client = new Client(coreAddress, channel);
   const method = ExceptionLogServiceService.recordException;
   const record: ExceptionRecorder = (failure) => {
     // core-svc's lines about recording it belong to the same request
-    const metadata = toMetadata({ token: tokens.internalToken(caller), lang: 'en', requestId: failure.requestId });
+    const metadata = toMetadata({ token: credential(), lang: 'en', requestId: failure.requestId });
     client.makeUnaryRequest(
       method.path,
       method.requestSerialize,

@@ -19,6 +19,9 @@ const SECRET_FIELDS = [
   'jwtSecret',
   'coreApiKey',
   'dmsUrlSecret',
+  'gatewayCallKey',
+  'consoleCsrfSecret',
+  'dmsFilePortSecret',
 ];
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-platform-file-credential'];
 

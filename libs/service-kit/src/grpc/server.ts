@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { AccessAsked, AccessSource, ReadAlong } from '../auth/access.ts';
 import type { Caller, CallContext, RowAlong } from '../auth/caller.ts';
 import type { TokenService } from '@platform/kit/auth/jwt.ts';
+import type { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import { toGrpcStatus } from '@platform/kit/errors/grpc-status.ts';
 import { toDomainError } from '../errors/to-domain-error.ts';
@@ -20,6 +21,11 @@ export interface Runtime {
   service: string;
   orm: MikroORM;
   tokens: TokenService;
+  /**
+   * The gateway's own credential and the RPCs (gRPC paths) it is accepted for, in the service the
+   * gateway calls as itself (core-svc); undefined elsewhere (docs/adr/0139-the-gateway-s-own-credentials.md).
+   */
+  gateway?: { key: GatewayCallKey; calls: ReadonlySet<string> } | undefined;
   /** What a user may do now; read for every call a user makes. */
   access: AccessSource;
   log: Logger;
@@ -68,7 +74,7 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
       const orm = runtime.orm.em;
       const asked: AccessAsked = { roles, along: handler.readsAlong?.(call.request, orm) };
       let along: RowAlong | undefined;
-      ({ caller, along } = await authenticate(runtime, orm, call.metadata, asked));
+      ({ caller, along } = await authenticate(runtime, orm, call.metadata, asked, call.getPath()));
       refuseNul(call.request);
       let em: EntityManager | undefined;
       return handler(call.request, {
@@ -121,8 +127,20 @@ export function implement(runtime: Runtime, handlers: Record<string, Handler<nev
   return implementation;
 }
 
-/** The caller, and for a user the row its access statement read along (when `asked.along` was). */
-async function authenticate(runtime: Runtime, em: EntityManager, metadata: Metadata, asked: AccessAsked): Promise<{ caller: Caller; along?: RowAlong }> {
+/**
+ * The caller, and for a user the row its access statement read along (when `asked.along` was). The
+ * user's token is verified here (signature, expiry, claims: the gateway hands it on unverified,
+ * docs/adr/0138-an-edge-without-the-signing-secret.md) beside the live read of its user and session.
+ * The gateway's own credential is the internal caller `gateway` for the RPCs it makes as itself
+ * (`path` among `runtime.gateway.calls`) and nothing anywhere else.
+ */
+async function authenticate(
+  runtime: Runtime,
+  em: EntityManager,
+  metadata: Metadata,
+  asked: AccessAsked,
+  path: string,
+): Promise<{ caller: Caller; along?: RowAlong }> {
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();
@@ -135,5 +153,7 @@ async function authenticate(runtime: Runtime, em: EntityManager, metadata: Metad
     return read && live.along ? { caller, along: { name: read.name, key: read.values[0], raw: live.along } } : { caller };
   }
   if (runtime.tokens.verifyInternal(token)) return { caller: { kind: 'internal', service: 'platform' } };
+  const gateway = runtime.gateway;
+  if (gateway?.key.matches(token) && gateway.calls.has(path)) return { caller: { kind: 'internal', service: 'gateway' } };
   throw unauthenticated();
 }

@@ -5,6 +5,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
 import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
+import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
@@ -43,6 +44,11 @@ export interface ServiceSpec<C extends ServiceConfig = ServiceConfig> {
   loadConfig(): C;
   /** Adds the service's implementations to the server. */
   register(server: Server, runtime: Runtime, config: C): void;
+  /**
+   * The RPCs (gRPC paths) the gateway calls as itself, which this service serves to the gateway's own
+   * credential when it holds GATEWAY_CALL_KEY (core-svc: libs/contracts/src/core/gateway-calls.ts).
+   */
+  gatewayCalls?: readonly string[];
   /** Where unexpected failures are recorded; by default core-svc's exception log over gRPC. */
   exceptionRecorder?(orm: MikroORM, log: Logger): ExceptionRecorder;
   /**
@@ -81,14 +87,18 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   await spec.afterMigrate?.(orm, config, log);
 
   const tokens = new TokenService(config.jwtSecret);
-  const remote = spec.exceptionRecorder ? undefined : coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), tokens, spec.name, log);
+  const remote = spec.exceptionRecorder
+    ? undefined
+    : coreExceptionRecorder(config.grpc.core, channelCredentials(config.grpcTls), () => tokens.internalToken(spec.name), log);
   const recordFailure = spec.exceptionRecorder?.(orm, log) ?? remote?.record ?? (() => {});
   const registry = createMetricsRegistry();
   // MikroORM's public getNativeClient() is the pg Pool behind the ORM; read at each scrape
   const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as PoolFigures;
   watchPool(registry, 'orm', () => pool);
   watchPreparedStatements(registry);
-  const runtime: Runtime = { service: spec.name, orm, tokens, access: coreAccessSource, log, recordFailure, metrics: registry };
+  const gateway =
+    config.gatewayCallKey && spec.gatewayCalls ? { key: new GatewayCallKey(config.gatewayCallKey), calls: new Set(spec.gatewayCalls) } : undefined;
+  const runtime: Runtime = { service: spec.name, orm, tokens, gateway, access: coreAccessSource, log, recordFailure, metrics: registry };
   // channelz (grpc-js's call statistics, read by no one here) costs closures and timestamps per
   // call that live as long as the call's HTTP/2 stream; off. The interceptor times every call for /metrics.
   const server = new Server({

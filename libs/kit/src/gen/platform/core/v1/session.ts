@@ -149,10 +149,12 @@ export interface GetSessionStatsRequest {
 
 /** When the gateway last served a request of one session. */
 export interface SessionSeen {
-  /** UUID of the session. */
+  /** UUID of the session; from the gateway, empty: its token names the session. */
   sessionId: string;
   /** ISO 8601 UTC. */
   seenAt: string;
+  /** The user token the gateway handed on, unverified: core-svc moves the session of a token that verifies (its sid) and ignores session_id. */
+  token: string;
 }
 
 /** Request of RecordSessionsSeen. */
@@ -903,7 +905,7 @@ export const GetSessionStatsRequest: MessageFns<GetSessionStatsRequest> = {
 };
 
 function createBaseSessionSeen(): SessionSeen {
-  return { sessionId: "", seenAt: "" };
+  return { sessionId: "", seenAt: "", token: "" };
 }
 
 export const SessionSeen: MessageFns<SessionSeen> = {
@@ -913,6 +915,9 @@ export const SessionSeen: MessageFns<SessionSeen> = {
     }
     if (message.seenAt !== "") {
       writer.uint32(18).string(message.seenAt);
+    }
+    if (message.token !== "") {
+      writer.uint32(26).string(message.token);
     }
     return writer;
   },
@@ -944,6 +949,14 @@ export const SessionSeen: MessageFns<SessionSeen> = {
             }
 
             message.seenAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = reader.string();
             continue;
           }
         }
