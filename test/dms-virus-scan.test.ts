@@ -261,6 +261,7 @@ test('dms-svc refuses to start with a CLAMD_ADDRESS that is not tcp://host:port 
     JWT_SECRET: randomBytes(32).toString('hex'),
     CORE_API_KEY: randomBytes(16).toString('hex'),
     DMS_URL_SECRET: randomBytes(32).toString('hex'),
+    DMS_FILE_PORT_SECRET: randomBytes(32).toString('hex'),
   };
   const { code, output } = await startDms(t, { APP_ENV: 'test', ...secrets, CLAMD_ADDRESS: 'clamav:3310' });
   t.is(code, 1, output);

@@ -31,6 +31,7 @@ async function serviceEnv(url: string, appEnv: string, extra: Record<string, str
     JWT_SECRET: randomBytes(32).toString('hex'),
     CORE_API_KEY: randomBytes(16).toString('hex'),
     DMS_URL_SECRET: randomBytes(32).toString('hex'),
+    GATEWAY_CALL_KEY: randomBytes(32).toString('hex'),
     ALLOWED_ORIGINS: 'https://app.acme.com',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'service-start-')),
     // port 0: each service binds any free port and reports it, so none is picked beforehand (and
