@@ -71,7 +71,14 @@ test("dms-svc's CLAMD_ADDRESS names the clamav Service on 3310, which targets cl
   t.is(containerPort(container, port?.targetPort ?? port?.port), CLAMD_PORT);
   // the certificates GRPC_TLS_* name exist only in the pod
   const env = Object.fromEntries(Object.entries(config).filter(([name]) => !name.startsWith('GRPC_TLS_')));
-  const secrets = { JWT_SECRET: 'a'.repeat(64), CORE_API_KEY: 'b'.repeat(32), DMS_URL_SECRET: 'c'.repeat(32), DMS_FILE_PORT_SECRET: 'd'.repeat(64), DATABASE_URL: 'x', REDIS_URL: 'y' };
+  const secrets = {
+    JWT_SECRET: 'a'.repeat(64),
+    CORE_API_KEY: 'b'.repeat(32),
+    DMS_URL_SECRET: 'c'.repeat(32),
+    DMS_FILE_PORT_SECRET: 'd'.repeat(64),
+    DATABASE_URL: 'x',
+    REDIS_URL: 'y',
+  };
   const loaded = loadDmsConfig({ ...env, ...secrets, ALLOWED_ORIGINS: 'https://app.acme.com' });
   t.is(loaded.dms.clamd?.timeoutMs, Number(config.CLAMD_TIMEOUT_MS));
   t.false(loaded.dms.clamd?.failOpen, 'production fails closed');

@@ -116,7 +116,7 @@ export async function startBenchPlatform(
   console.log(
     `# chain: IP filter ${childEnv.IP_FILTER_ENABLED ?? `off (APP_ENV=${childEnv.APP_ENV})`}, API key, Redis rate limiter ${redisUrl} ` +
       `(REDIS_KEY_PREFIX=${keyPrefix}, RATE_LIMIT_PUBLIC/API_KEY/JWT=${BENCH_RATE_LIMIT} per minute: consulted on every request, never refusing), ` +
-      `login guard (Redis, counts failures only), JWT (verified in the gateway; live tokenVersion/session and roles read by the service, a database read per request), ` +
+      `login guard (Redis, counts failures only), JWT (handed on by the gateway, which holds no signing key; verified by the service beside its live read of tokenVersion/session and roles, a database read per request), ` +
       `roles in the services; BCRYPT_ROUNDS=${childEnv.BCRYPT_ROUNDS ?? '10 (default)'}, ` +
       `UV_THREADPOOL_SIZE=${childEnv.UV_THREADPOOL_SIZE ?? `unset (core-svc sizes its pool to the ${availableParallelism()} CPUs)`}`,
   );
