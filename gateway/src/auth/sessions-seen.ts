@@ -8,6 +8,12 @@ import type { Backends } from '../backends.ts';
 
 /** Tokens one RecordSessionsSeen call carries at most: under core-svc's limit (10,000), and a few hundred bytes each within gRPC's 4 MiB message. */
 const MAX_BATCH = 2_000;
+/**
+ * Tokens noted between two flushes at most. The gateway notes tokens it has not verified, so a
+ * client sending a new well-formed token with every request could grow the map without end; past
+ * the bound, tokens not noted yet wait for the next interval (a live session's next request notes it).
+ */
+const MAX_NOTED = 20_000;
 
 /**
  * Keeps each session's lastSeenAt near its last request without a write per request: the gateway
@@ -29,6 +35,8 @@ export class SessionsSeen {
   readonly #log: Logger;
   readonly #job: PeriodicJob;
   #noted = new Map<string, number>();
+  /** Tokens not noted since the last flush, the map being full. */
+  #skipped = 0;
 
   constructor(backends: Backends, key: GatewayCallKey, intervalMs: number, log: Logger) {
     this.#backends = backends;
@@ -38,10 +46,17 @@ export class SessionsSeen {
   }
 
   note(token: string): void {
+    if (this.#noted.size >= MAX_NOTED && !this.#noted.has(token)) {
+      this.#skipped++;
+      return;
+    }
     this.#noted.set(token, Date.now());
   }
 
   async flush(): Promise<void> {
+    if (this.#skipped > 0)
+      this.#log.warn({ skipped: this.#skipped, noted: this.#noted.size }, 'more tokens than the sessions-seen bound in one interval: some not noted');
+    this.#skipped = 0;
     if (this.#noted.size === 0) return;
     const noted = [...this.#noted];
     this.#noted = new Map();
