@@ -53,12 +53,12 @@ async function createAccessToken(request: CreateAccessTokenRequest, ctx: CallCon
     crProcessId,
   ]);
   if (!tenant) throw forbidden();
-  const held = await em.execute<{ role_code: string }[]>('select role_code from core.user_tenant_role where user_code = ? and cr_process_id = ? and role_code = any(?::text[])', [
-    claims.userCode,
-    crProcessId,
-    roles,
-  ]);
-  if (held.length !== roles.length) throw forbidden();
+  const held = new Set(
+    (await em.execute<{ role_code: string }[]>('select role_code from core.user_tenant_role where user_code = ? and cr_process_id = ?', [claims.userCode, crProcessId])).map(
+      (row) => row.role_code,
+    ),
+  );
+  if (!roles.every((role) => held.has(role))) throw forbidden();
   const user = await em.findOne(UserInfoEntity, { userCode: claims.userCode });
   const process = await em.findOne(UserProcessEntity, { userCode: claims.userCode });
   if (!user || !process) throw forbidden();

@@ -6,6 +6,8 @@ import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
 /** The claims a personal access token stands for: a user token's, and the token's public id. */
 export interface AccessTokenClaims extends VerifiedClaims {
   accessTokenId: string;
+  /** The token's roles, sorted: its scope (the live access intersects its user's roles with them). */
+  scope: string[];
 }
 
 /** Resolved tokens kept at most; past it the oldest goes. */
@@ -20,7 +22,7 @@ const LAST_USE_EVERY_MS = 60_000;
  */
 const RESOLVE: PreparedStatement = {
   name: 'access-token-resolve',
-  text: `select t.secret_hash, t.user_code, t.session_id, t.cr_process_id::float8 as cr_process_id, t.account_no, t.token_version,
+  text: `select t.secret_hash, t.roles, t.user_code, t.session_id, t.cr_process_id::float8 as cr_process_id, t.account_no, t.token_version,
                 extract(epoch from t.created_at)::float8 as created_at, extract(epoch from t.expires_at)::float8 as expires_at,
                 u.user_description, s.user_process_id::float8 as user_process_id
            from core.access_token t
@@ -36,6 +38,7 @@ const NOTE_USE: PreparedStatement = {
 
 interface ResolveRow {
   secret_hash: string;
+  roles: string[];
   user_code: string;
   session_id: string;
   cr_process_id: number;
@@ -88,6 +91,11 @@ export function accessTokenIdOf(claims: VerifiedClaims): string | undefined {
   return 'accessTokenId' in claims && typeof claims.accessTokenId === 'string' ? claims.accessTokenId : undefined;
 }
 
+/** A personal access token's roles (its scope); undefined for a login's JWT, which may use every role its user holds. */
+export function accessTokenScopeOf(claims: VerifiedClaims): readonly string[] | undefined {
+  return accessTokenIdOf(claims) ? (claims as AccessTokenClaims).scope : undefined;
+}
+
 async function resolve(em: EntityManager, token: string): Promise<AccessTokenClaims | undefined> {
   const parts = accessTokenParts(token);
   if (!parts) return undefined;
@@ -108,6 +116,7 @@ async function resolve(em: EntityManager, token: string): Promise<AccessTokenCla
     iat: Math.floor(row.created_at),
     exp: Math.floor(row.expires_at),
     accessTokenId: parts.tokenId,
+    scope: [...row.roles].sort(),
   };
 }
 
