@@ -14,7 +14,7 @@ import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';
 import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
 import { SCHEMA } from './schema.ts';
-import { AccessTokenEntity } from './access-tokens/access-token.entity.ts';
+import { AccessTokenEntity } from './access-token.entity.ts';
 
 export { SCHEMA } from './schema.ts';
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);

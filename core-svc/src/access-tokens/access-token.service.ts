@@ -17,7 +17,7 @@ import type {
 import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { SessionEntity, UserInfoEntity, UserProcessEntity } from '../db.ts';
 import { endSession } from '../sessions/session-ended.ts';
-import { AccessTokenEntity } from './access-token.entity.ts';
+import { AccessTokenEntity } from '../access-token.entity.ts';
 import { toAccessToken } from './access-token.view.ts';
 import { loginUserOf } from './login-user.ts';
 
