@@ -28,7 +28,10 @@ const me = (token: string, client: string) => api('GET', '/api/auth/me', { baseU
 test('one token sent from ten addresses is refused past the JWT tier of 10 a minute (429), while another token and a login from those addresses are served', async (t) => {
   const account = await createAccount();
   const user = await userWithRoles(account, ['branch:read']);
-  const [one, other] = await Promise.all([accessTokenFor(user.token, account.crProcessId, ['branch:read']), accessTokenFor(user.token, account.crProcessId, ['branch:read'])]);
+  const [one, other] = await Promise.all([
+    accessTokenFor(user.token, account.crProcessId, ['branch:read']),
+    accessTokenFor(user.token, account.crProcessId, ['branch:read']),
+  ]);
   // every request from an address of its own: no address's bucket comes near its limit
   const answers = [];
   for (let i = 0; i < JWT_LIMIT + 3; i++) answers.push(await me(one.token, `198.51.100.${100 + i}`));

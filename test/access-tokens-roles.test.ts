@@ -50,21 +50,24 @@ for (const resource of registry) {
   for (const action of ACTIONS) {
     const granted = offered(resource).filter((operation) => ACTION_OF[operation] === action);
     const refused = offered(resource).filter((operation) => ACTION_OF[operation] !== action);
-    each(`${path}: a token with ${path}:${action} alone, of a user holding every role, passes ${granted.join(', ') || 'nothing'} and is 403 on ${refused.join(', ') || 'nothing'}`, async (t) => {
-      const token = fixture.tokens.get(`${path}:${action}`)!;
-      const target = { crProcessId: fixture.a.crProcessId, record: await sampleRecord(resource, fixture.a.crProcessId) };
-      for (const operation of offered(resource)) {
-        const res = await perform(resource, operation, token, target);
-        if (granted.includes(operation)) {
-          const expected = passing(resource, operation);
-          t.is(res.status, expected.status, `${operation}: ${res.text}`);
-          if (expected.code) t.is(res.body.error_code, expected.code, operation);
-        } else {
-          t.is(res.status, 403, `${operation}: ${res.text}`);
-          t.is(res.body.error_code, 'SVC-SYS-1003', operation);
+    each(
+      `${path}: a token with ${path}:${action} alone, of a user holding every role, passes ${granted.join(', ') || 'nothing'} and is 403 on ${refused.join(', ') || 'nothing'}`,
+      async (t) => {
+        const token = fixture.tokens.get(`${path}:${action}`)!;
+        const target = { crProcessId: fixture.a.crProcessId, record: await sampleRecord(resource, fixture.a.crProcessId) };
+        for (const operation of offered(resource)) {
+          const res = await perform(resource, operation, token, target);
+          if (granted.includes(operation)) {
+            const expected = passing(resource, operation);
+            t.is(res.status, expected.status, `${operation}: ${res.text}`);
+            if (expected.code) t.is(res.body.error_code, expected.code, operation);
+          } else {
+            t.is(res.status, 403, `${operation}: ${res.text}`);
+            t.is(res.body.error_code, 'SVC-SYS-1003', operation);
+          }
         }
-      }
-    });
+      },
+    );
   }
 
   const addressed = (['get', 'update', 'delete'] as const).filter((operation) => offers(resource, operation));

@@ -7,7 +7,17 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { accessTokenFor, createAccessToken, inMs, A_MONTH } from './helpers/access-tokens.ts';
-import { adminSession, createAccount, createBranch, createGroupWithRoles, createPartner, createUser, login, unique, userWithRoles } from './helpers/factories.ts';
+import {
+  adminSession,
+  createAccount,
+  createBranch,
+  createGroupWithRoles,
+  createPartner,
+  createUser,
+  login,
+  unique,
+  userWithRoles,
+} from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { sql as dbQuery } from './helpers/db.ts';
@@ -34,11 +44,24 @@ function expectRefused(t: import('ava').ExecutionContext, res: { status: number;
 
 test('a token is shown once: the create answer carries svcpat_<id>_<secret>, the list never does, and only its SHA-256 is stored', async (t) => {
   const { account, user } = await tenantUser();
-  const created = await createAccessToken(user.token, { name: 'ci', expiresAt: inMs(A_MONTH), crProcessId: account.crProcessId, roles: ['branch:read', 'business-partner:read'] });
+  const created = await createAccessToken(user.token, {
+    name: 'ci',
+    expiresAt: inMs(A_MONTH),
+    crProcessId: account.crProcessId,
+    roles: ['branch:read', 'business-partner:read'],
+  });
   t.is(created.status, 200, created.text);
   const { token, accessToken } = created.body;
   t.regex(token, /^svcpat_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
-  t.like(accessToken, { name: 'ci', userCode: user.userCode, crProcessId: account.crProcessId, accountNo: account.accountNo, active: true, revokedAt: null, lastUsedAt: null });
+  t.like(accessToken, {
+    name: 'ci',
+    userCode: user.userCode,
+    crProcessId: account.crProcessId,
+    accountNo: account.accountNo,
+    active: true,
+    revokedAt: null,
+    lastUsedAt: null,
+  });
   t.deepEqual(accessToken.roles, ['branch:read', 'business-partner:read']);
   t.is(token.slice(7, 39), accessToken.tokenId);
 
@@ -70,7 +93,10 @@ test('a token works as Authorization: Bearer on core, bpm and dms routes, a file
   const got = await api('GET', `/api/branch/${branch.id}`, { token });
   t.is(got.status, 200, `bpm: ${got.text}`);
   t.is(got.body.id, branch.id);
-  const made = await api('POST', '/api/business-partner', { token, body: { crProcessId: account.crProcessId, partnerCode: unique('P-'), partnerName: 'By token', partnerType: 'CUSTOMER' } });
+  const made = await api('POST', '/api/business-partner', {
+    token,
+    body: { crProcessId: account.crProcessId, partnerCode: unique('P-'), partnerName: 'By token', partnerType: 'CUSTOMER' },
+  });
   t.is(made.status, 200, made.text);
   t.is(made.body.createdBy, user.userCode);
 
@@ -102,7 +128,13 @@ test('malformed, unknown and forged tokens are 401 SVC-SYS-1001, on core, bpm an
   ];
   for (const forged of bad) {
     expectRefused(t, await api('GET', '/api/auth/me', { token: forged }), 401, 'SVC-SYS-1001', `core ${forged}`);
-    expectRefused(t, await api('POST', '/api/branch/list', { token: forged, body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId } } }), 401, 'SVC-SYS-1001', `bpm ${forged}`);
+    expectRefused(
+      t,
+      await api('POST', '/api/branch/list', { token: forged, body: { page: 0, size: 1, filter: { crProcessId: account.crProcessId } } }),
+      401,
+      'SVC-SYS-1001',
+      `bpm ${forged}`,
+    );
     expectRefused(t, await api('GET', '/api/dms-file/usage', { token: forged }), 401, 'SVC-SYS-1001', `dms ${forged}`);
     expectRefused(t, await upload({ token: forged, crProcessId: account.crProcessId, content: 'x' }), 401, 'SVC-SYS-1001', `upload ${forged}`);
   }
@@ -145,7 +177,12 @@ test("a super user's token carries only its roles, never the super user's power"
   const me = await api('GET', '/api/auth/me', { token });
   t.like(me.body, { superUser: false, roles: ['branch:read'] });
   // and a role it does not hold is refused to a super user too
-  expectRefused(t, await createAccessToken(session.token, { name: 'x', expiresAt: inMs(A_MONTH), crProcessId: account.crProcessId, roles: ['branch:write'] }), 403, 'SVC-SYS-1003');
+  expectRefused(
+    t,
+    await createAccessToken(session.token, { name: 'x', expiresAt: inMs(A_MONTH), crProcessId: account.crProcessId, roles: ['branch:write'] }),
+    403,
+    'SVC-SYS-1003',
+  );
 });
 
 test('revocation by its owner refuses the token at the next request on every service, and the list shows who revoked it', async (t) => {
@@ -212,12 +249,30 @@ test("demoting the token's user counts at the next request: a role taken away is
 test("a token never makes another token, changes its user's password, switches the tenant or logs out (403 SVC-SYS-1003)", async (t) => {
   const { account, user } = await tenantUser([...TENANT_ROLES, 'user-info:write']);
   const { token } = await accessTokenFor(user.token, account.crProcessId, [...TENANT_ROLES, 'user-info:write']);
-  expectRefused(t, await createAccessToken(token, { name: 'child', expiresAt: inMs(A_MONTH), crProcessId: account.crProcessId, roles: ['branch:read'] }), 403, 'SVC-SYS-1003', 'create');
-  expectRefused(t, await api('POST', '/api/auth/change-password', { token, body: { currentPassword: user.password, newPassword: unique('pw-') } }), 403, 'SVC-SYS-1003', 'change-password');
+  expectRefused(
+    t,
+    await createAccessToken(token, { name: 'child', expiresAt: inMs(A_MONTH), crProcessId: account.crProcessId, roles: ['branch:read'] }),
+    403,
+    'SVC-SYS-1003',
+    'create',
+  );
+  expectRefused(
+    t,
+    await api('POST', '/api/auth/change-password', { token, body: { currentPassword: user.password, newPassword: unique('pw-') } }),
+    403,
+    'SVC-SYS-1003',
+    'change-password',
+  );
   expectRefused(t, await api('POST', '/api/auth/switch-account', { token, body: { accountNo: account.accountNo } }), 403, 'SVC-SYS-1003', 'switch-account');
   expectRefused(t, await api('POST', '/api/auth/logout', { token }), 403, 'SVC-SYS-1003', 'logout');
   const record = await userInfoOf(user.userCode, account.crProcessId);
-  expectRefused(t, await api('PUT', `/api/user-info/${record.id}`, { token, body: { version: record.version, password: unique('pw-') } }), 403, 'SVC-SYS-1003', 'own password');
+  expectRefused(
+    t,
+    await api('PUT', `/api/user-info/${record.id}`, { token, body: { version: record.version, password: unique('pw-') } }),
+    403,
+    'SVC-SYS-1003',
+    'own password',
+  );
   // the password still works, and the token too
   t.is((await login(user.userCode, user.password)).body.userCode, user.userCode);
   t.is((await api('GET', '/api/auth/me', { token })).status, 200);
@@ -257,7 +312,11 @@ test('the last use is listed: its time and client address, written at once and t
 
 test("a tenant's administrator (user-info:write there) lists and revokes its tenant's tokens; others may not", async (t) => {
   const account = await createAccount();
-  const [owner, admin, clerk] = await Promise.all([userWithRoles(account, ['branch:read']), userWithRoles(account, ['user-info:write']), userWithRoles(account, ['user-info:read'])]);
+  const [owner, admin, clerk] = await Promise.all([
+    userWithRoles(account, ['branch:read']),
+    userWithRoles(account, ['user-info:write']),
+    userWithRoles(account, ['user-info:read']),
+  ]);
   const { account: elsewhere, user: otherAdmin } = await tenantUser(['user-info:write']);
   const { token, tokenId } = await accessTokenFor(owner.token, account.crProcessId, ['branch:read']);
   const foreign = await accessTokenFor(otherAdmin.token, elsewhere.crProcessId, ['user-info:write']);
@@ -269,8 +328,20 @@ test("a tenant's administrator (user-info:write there) lists and revokes its ten
     [tokenId],
   );
   t.is(listed.body[0].userCode, owner.userCode);
-  expectRefused(t, await api('GET', `/api/access-token/tenant?crProcessId=${account.crProcessId}`, { token: clerk.token }), 403, 'SVC-SYS-1003', 'without user-info:write');
-  expectRefused(t, await api('GET', `/api/access-token/tenant?crProcessId=${elsewhere.crProcessId}`, { token: admin.token }), 403, 'SVC-SYS-1003', 'another tenant');
+  expectRefused(
+    t,
+    await api('GET', `/api/access-token/tenant?crProcessId=${account.crProcessId}`, { token: clerk.token }),
+    403,
+    'SVC-SYS-1003',
+    'without user-info:write',
+  );
+  expectRefused(
+    t,
+    await api('GET', `/api/access-token/tenant?crProcessId=${elsewhere.crProcessId}`, { token: admin.token }),
+    403,
+    'SVC-SYS-1003',
+    'another tenant',
+  );
   expectRefused(t, await api('GET', '/api/access-token/tenant', { token: admin.token }), 400, 'SVC-SYS-2001', 'no crProcessId');
 
   expectRefused(t, await api('POST', `/api/access-token/${tokenId}/revoke`, { token: clerk.token }), 404, 'SVC-SYS-4001', 'clerk');
@@ -288,8 +359,5 @@ test("a tenant's administrator (user-info:write there) lists and revokes its ten
     [foreign.tokenId],
   );
   // and a user lists only its own
-  t.deepEqual(
-    (await api('GET', '/api/access-token', { token: admin.token })).body,
-    [],
-  );
+  t.deepEqual((await api('GET', '/api/access-token', { token: admin.token })).body, []);
 });

@@ -17,7 +17,12 @@ export function createAccessToken(loginToken: string, body: Record<string, unkno
  * A personal access token of the user behind `loginToken`, in `crProcessId` with `roles`, expiring
  * in a month unless `expiresInMs` says otherwise; fails loudly on anything but 200.
  */
-export async function accessTokenFor(loginToken: string, crProcessId: number, roles: readonly string[], expiresInMs = A_MONTH): Promise<{ token: string; tokenId: string; body: any }> {
+export async function accessTokenFor(
+  loginToken: string,
+  crProcessId: number,
+  roles: readonly string[],
+  expiresInMs = A_MONTH,
+): Promise<{ token: string; tokenId: string; body: any }> {
   const res = await createAccessToken(loginToken, { name: 'integration', expiresAt: inMs(expiresInMs), crProcessId, roles });
   if (res.status !== 200) throw new Error(`create access token: ${res.status} ${res.text}`);
   return { token: res.body.token, tokenId: res.body.accessToken.tokenId, body: res.body };

@@ -48,15 +48,18 @@ async function createAccessToken(request: CreateAccessTokenRequest, ctx: CallCon
   if (roles.length === 0) throw invalidField('roles', 'field.required');
   const em = ctx.em;
   // the tenant and the roles as held now: a token never carries a role its user lacks
-  const [tenant] = await em.execute<{ account_no: string }[]>('select account_no from core.user_tenant where user_code = ? and cr_process_id = ? order by account_no limit 1', [
-    claims.userCode,
-    crProcessId,
-  ]);
+  const [tenant] = await em.execute<{ account_no: string }[]>(
+    'select account_no from core.user_tenant where user_code = ? and cr_process_id = ? order by account_no limit 1',
+    [claims.userCode, crProcessId],
+  );
   if (!tenant) throw forbidden();
   const held = new Set(
-    (await em.execute<{ role_code: string }[]>('select role_code from core.user_tenant_role where user_code = ? and cr_process_id = ?', [claims.userCode, crProcessId])).map(
-      (row) => row.role_code,
-    ),
+    (
+      await em.execute<{ role_code: string }[]>('select role_code from core.user_tenant_role where user_code = ? and cr_process_id = ?', [
+        claims.userCode,
+        crProcessId,
+      ])
+    ).map((row) => row.role_code),
   );
   if (!roles.every((role) => held.has(role))) throw forbidden();
   const user = await em.findOne(UserInfoEntity, { userCode: claims.userCode });

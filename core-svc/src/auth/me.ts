@@ -17,7 +17,17 @@ export async function me(_request: unknown, ctx: CallContext): Promise<MeRespons
   ]);
   // a personal access token: the roles of its scope still held, and no super user's power (docs/adr/0135-a-token-s-roles-stay-within-its-user-s.md)
   const scope = accessTokenScopeOf(claims);
-  if (scope) return { ...meOf(claims, identity, claims.accountNo, claims.crProcessId, roles.filter((role) => scope.includes(role))), superUser: false };
+  if (scope)
+    return {
+      ...meOf(
+        claims,
+        identity,
+        claims.accountNo,
+        claims.crProcessId,
+        roles.filter((role) => scope.includes(role)),
+      ),
+      superUser: false,
+    };
   return meOf(claims, identity, claims.accountNo, claims.crProcessId, roles);
 }
 

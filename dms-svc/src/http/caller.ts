@@ -25,7 +25,11 @@ export async function callerOf(runtime: Runtime, req: IncomingMessage, role: str
   const token = tokenOf(req.headers.cookie, req.headers.authorization);
   const em = runtime.orm.em.fork();
   // a personal access token is resolved from its row (as for a gRPC call), a JWT verified
-  const claims = !token ? undefined : isAccessToken(token) ? await accessTokenClaims(runtime.orm.em, token, clientAddressOf(req).ipAddress ?? undefined) : runtime.tokens.verifyUser(token);
+  const claims = !token
+    ? undefined
+    : isAccessToken(token)
+      ? await accessTokenClaims(runtime.orm.em, token, clientAddressOf(req).ipAddress ?? undefined)
+      : runtime.tokens.verifyUser(token);
   if (!claims) throw unauthenticated();
   const live = await runtime.access(em, claims, { roles: new Set([role]) });
   if (!live) throw unauthenticated();

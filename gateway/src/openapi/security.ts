@@ -13,7 +13,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     scheme: 'bearer',
     bearerFormat: 'svcpat_<tokenId>_<secret>',
     description:
-      "A personal access token (POST /api/access-token) as Authorization: Bearer, for integrations: no API key or session needed. It works in its tenant with those of its roles its user still holds, until it expires or is revoked; it never creates tokens, changes a password, switches the tenant or logs out (403). Rate-limited per token as well as per address.",
+      'A personal access token (POST /api/access-token) as Authorization: Bearer, for integrations: no API key or session needed. It works in its tenant with those of its roles its user still holds, until it expires or is revoked; it never creates tokens, changes a password, switches the tenant or logs out (403). Rate-limited per token as well as per address.',
   },
   consoleCsrf: {
     type: 'apiKey',

@@ -31,9 +31,11 @@ function createRequest(body: unknown): { name: string; expiresAt: string; crProc
   if (expiresAt === undefined || expiresAt === null) throw invalidField('expiresAt', 'field.required');
   if (typeof expiresAt !== 'string') throw invalidField('expiresAt', 'field.type', { type: 'string' });
   if (crProcessId === undefined || crProcessId === null) throw invalidField('crProcessId', 'field.required');
-  if (typeof crProcessId !== 'number' || !Number.isSafeInteger(crProcessId) || crProcessId < 1) throw invalidField('crProcessId', 'field.type', { type: 'integer' });
+  if (typeof crProcessId !== 'number' || !Number.isSafeInteger(crProcessId) || crProcessId < 1)
+    throw invalidField('crProcessId', 'field.type', { type: 'integer' });
   if (roles === undefined || roles === null) throw invalidField('roles', 'field.required');
-  if (!Array.isArray(roles) || roles.length > 1000 || !roles.every((role) => typeof role === 'string' && role.length <= 255)) throw invalidField('roles', 'field.invalid');
+  if (!Array.isArray(roles) || roles.length > 1000 || !roles.every((role) => typeof role === 'string' && role.length <= 255))
+    throw invalidField('roles', 'field.invalid');
   return { name, expiresAt, crProcessId, roles: roles as string[] };
 }
 

@@ -17,7 +17,8 @@ export const ACCESS_TOKEN_OPERATIONS = {
     doc: (sources) => ({
       tag: 'access-token',
       summary: "A tenant's personal access tokens",
-      description: `${sources.rpc ?? ''} crProcessId is required (400 SVC-SYS-2001); a caller who is not a super user names only its current tenant (403 SVC-SYS-1003).`.trim(),
+      description:
+        `${sources.rpc ?? ''} crProcessId is required (400 SVC-SYS-2001); a caller who is not a super user names only its current tenant (403 SVC-SYS-1003).`.trim(),
       ok: { status: 200, schema: { type: 'array', items: sources.ref('AccessToken') }, description: LIST },
     }),
   }),
@@ -42,7 +43,11 @@ export const ACCESS_TOKEN_OPERATIONS = {
       description:
         `${sources.rpc ?? ''} A role the caller does not hold in the tenant, or a tenant it does not hold, is 403 SVC-SYS-1003; an expiry past a year, 400 SVC-SYS-2001. Use it as Authorization: Bearer <token>.`.trim(),
       body: { schema: sources.ref('CreateAccessTokenRequest') },
-      ok: { status: 200, schema: sources.ref('CreatedAccessToken'), description: 'The token as listed, and the token itself (`token`), which is never shown again.' },
+      ok: {
+        status: 200,
+        schema: sources.ref('CreatedAccessToken'),
+        description: 'The token as listed, and the token itself (`token`), which is never shown again.',
+      },
     }),
   }),
   revokeAccessToken: rpcOperation({
