@@ -26,7 +26,7 @@ test.serial('a user creates a token of a role it picks, sees it once, finds it l
   browsers.push(browser);
 
   await page.goto(consoleUrl('/access-tokens'));
-  await page.getByRole('heading', { name: 'Personal access tokens' }).waitFor();
+  await page.getByRole('heading', { name: 'My access tokens' }).waitFor();
   const form = page.getByRole('form', { name: 'New token' });
   await form.getByLabel('Name').fill('ci pipeline');
   // the roles offered are those the user holds in the current tenant
@@ -76,7 +76,7 @@ test.serial("the tenant's page lists every user's token to who holds user-info:w
   browsers.push(asAdmin.browser);
   const page = asAdmin.page;
   await page.getByRole('link', { name: "Tenant's access tokens" }).click();
-  await page.getByRole('heading', { name: "The tenant's access tokens" }).waitFor();
+  await page.getByRole('heading', { name: "Tenant's access tokens" }).waitFor();
   const row = page.getByRole('row').filter({ hasText: owner.userCode });
   await row.waitFor();
   await row.getByRole('button', { name: 'Revoke' }).click();

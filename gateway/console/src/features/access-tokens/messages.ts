@@ -5,10 +5,10 @@ export const accessTokenMessages = defineMessages({
   en: {
     menu: 'My access tokens',
     tenantMenu: "Tenant's access tokens",
-    title: 'Personal access tokens',
+    title: 'My access tokens',
     intro:
       'A token lets an integration call the API as you, with the roles you pick, in the current tenant, until it expires or is revoked: send it as Authorization: Bearer. It cannot create tokens or change your password.',
-    tenantTitle: "The tenant's access tokens",
+    tenantTitle: "Tenant's access tokens",
     tenantIntro: "Every token of this tenant's users. Revoking one refuses its next request.",
     newTitle: 'New token',
     name: 'Name',
@@ -48,7 +48,7 @@ export const accessTokenMessages = defineMessages({
   tr: {
     menu: 'Erişim belirteçlerim',
     tenantMenu: 'Kiracının erişim belirteçleri',
-    title: 'Kişisel erişim belirteçleri',
+    title: 'Erişim belirteçlerim',
     intro:
       'Bir belirteç, bir entegrasyonun API’yi sizin adınıza, seçtiğiniz rollerle, geçerli kiracıda, süresi dolana ya da iptal edilene dek çağırmasını sağlar: Authorization: Bearer olarak gönderin. Belirteç oluşturamaz, parolanızı değiştiremez.',
     tenantTitle: 'Kiracının erişim belirteçleri',
