@@ -14,6 +14,7 @@ import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';
 import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
 import { SCHEMA } from './schema.ts';
+import { AccessTokenEntity } from './access-token.entity.ts';
 
 export { SCHEMA } from './schema.ts';
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);
@@ -65,6 +66,9 @@ export const SessionEntity = new EntitySchema<Row>({
     expiresAt: { type: 'datetime', columnType: 'timestamptz' },
     logoutAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     active: { type: 'boolean', default: true },
+    // a personal access token's session: the roles it may use (docs/adr/0134-scoped-personal-access-tokens.md);
+    // null for a login's, which may use every role its user holds
+    scope: { type: 'text[]', nullable: true },
   } as never,
   triggers: sessionStampTriggers,
 });
@@ -148,6 +152,7 @@ export const entities = [
   SessionEntity,
   ExceptionEntity,
   AccessStampEntity,
+  AccessTokenEntity,
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
 ];

@@ -6,6 +6,8 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { AccessTokenServiceService } from '@platform/kit/gen/platform/core/v1/access_token.ts';
+import { accessTokenHandlers } from './access-tokens/access-token.service.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
@@ -32,6 +34,7 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
     implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens), recordSessionsSeen: recordSessionsSeen(runtime.tokens) }),
   );
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
+  server.addService(AccessTokenServiceService, implement(runtime, accessTokenHandlers));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },

@@ -44,6 +44,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
 import { searchRoutes } from './routes/search.ts';
+import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { consoleFile, loadConsoleFiles } from './console/files.ts';
 import { consoleManifest } from './console/manifest.ts';
@@ -176,6 +177,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         // before the CRUD routes: /api/user-info/tenant-members is not a user's key
         tenantMemberRoutes(backends),
         searchRoutes(backends),
+        accessTokenRoutes(backends),
         ...crudRoutes(registry, backends),
       ]),
     ]),

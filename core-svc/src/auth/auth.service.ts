@@ -1,4 +1,5 @@
-import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { loginUserOf } from '../access-tokens/login-user.ts';
 import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import type { CoreConfig } from '../config.ts';
 import { endSession } from '../sessions/session-ended.ts';
@@ -16,7 +17,7 @@ export function authHandlers(config: CoreConfig, tokens: TokenService) {
     changePassword: changePassword(config),
     /** Ends the caller's own session (the token stops being live everywhere at once). */
     async logout(_request: unknown, ctx: CallContext): Promise<object> {
-      const claims = userOf(ctx);
+      const claims = loginUserOf(ctx);
       await endSession(ctx.em, claims.sid, claims.userCode);
       return {};
     },

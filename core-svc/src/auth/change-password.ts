@@ -1,5 +1,6 @@
 import { userInfo } from '@platform/contracts/core/user-info.ts';
-import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { loginUserOf } from '../access-tokens/login-user.ts';
 import { hashPassword, verifyPassword } from '@platform/service-kit/auth/password.ts';
 import type { CoreConfig } from '../config.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
@@ -14,7 +15,7 @@ import { sessionOf } from './token-session.ts';
  */
 export function changePassword(config: CoreConfig): (request: ChangePasswordRequest, ctx: CallContext) => Promise<object> {
   return async (request, ctx) => {
-    const claims = userOf(ctx);
+    const claims = loginUserOf(ctx);
     const { user } = await sessionOf(ctx.em, claims);
     // the rules of user-info's password field (8 characters to 72 bytes), stated once
     toRowValue('newPassword', userInfo.fields.password, request.newPassword);

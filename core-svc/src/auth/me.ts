@@ -1,6 +1,7 @@
 import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import type { UserClaims } from '@platform/kit/auth/jwt.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { accessTokenScopeOf } from '@platform/service-kit/auth/access-token.ts';
 import type { MeResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { identityOf, userProcessView, type Identity } from './identity.ts';
 import { rolesHeld } from './roles-held.ts';
@@ -14,6 +15,19 @@ export async function me(_request: unknown, ctx: CallContext): Promise<MeRespons
     rolesInCurrentTenant(ctx),
     sessionOf(ctx.em, claims).then(({ user }) => identityOf(ctx.em, user, unauthenticated)),
   ]);
+  // a personal access token: the roles of its scope still held, and no super user's power (docs/adr/0135-a-token-s-roles-stay-within-its-user-s.md)
+  const scope = accessTokenScopeOf(claims);
+  if (scope)
+    return {
+      ...meOf(
+        claims,
+        identity,
+        claims.accountNo,
+        claims.crProcessId,
+        roles.filter((role) => scope.includes(role)),
+      ),
+      superUser: false,
+    };
   return meOf(claims, identity, claims.accountNo, claims.crProcessId, roles);
 }
 

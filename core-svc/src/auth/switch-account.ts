@@ -1,4 +1,5 @@
-import { userOf, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import type { CallContext } from '@platform/service-kit/auth/caller.ts';
+import { loginUserOf } from '../access-tokens/login-user.ts';
 import type { TokenService, UserClaims } from '@platform/kit/auth/jwt.ts';
 import { forbidden, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import type { SwitchAccountRequest, SwitchAccountResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
@@ -14,7 +15,7 @@ import { sessionOf } from './token-session.ts';
  */
 export function switchAccount(tokens: TokenService): (request: SwitchAccountRequest, ctx: CallContext) => Promise<SwitchAccountResponse> {
   return async (request, ctx) => {
-    const claims = userOf(ctx);
+    const claims = loginUserOf(ctx);
     const { user, session } = await sessionOf(ctx.em, claims);
     const identity = await identityOf(ctx.em, user, unauthenticated);
     // only a tenant the user holds now: a select of its active user-process naming an active account

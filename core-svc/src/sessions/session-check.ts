@@ -2,6 +2,8 @@ import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { coreAccessSource } from '@platform/service-kit/auth/access.ts';
 import type { TokenService } from '@platform/kit/auth/jwt.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { isAccessToken } from '@platform/kit/auth/access-token-form.ts';
+import { accessTokenClaims } from '@platform/service-kit/auth/access-token.ts';
 import type { CheckSessionRequest, CheckSessionResponse } from '@platform/kit/gen/platform/core/v1/session.ts';
 
 /** No role is asked: CheckSession wants the token's user and session, not what it may do. */
@@ -20,7 +22,7 @@ const NO_ROLES: ReadonlySet<string> = new Set();
 export function checkSession(tokens: TokenService): (request: CheckSessionRequest, ctx: CallContext) => Promise<CheckSessionResponse> {
   return async (request, ctx) => {
     if (ctx.caller.kind !== 'internal') throw unauthenticated();
-    const claims = tokens.verifyUser(request.token);
+    const claims = isAccessToken(request.token) ? await accessTokenClaims(ctx.em, request.token, undefined) : tokens.verifyUser(request.token);
     if (!claims) return { live: false };
     return { live: (await coreAccessSource(ctx.em, claims, { roles: NO_ROLES })) !== undefined };
   };

@@ -3,6 +3,9 @@ import { authorize, type CallContext } from '@platform/service-kit/auth/caller.t
 import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import { tokenOf } from '@platform/kit/auth/request-token.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { isAccessToken } from '@platform/kit/auth/access-token-form.ts';
+import { accessTokenClaims } from '@platform/service-kit/auth/access-token.ts';
+import { clientAddressOf } from './client-address.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { isLanguage, languageFromHeader, type Language } from '@platform/kit/i18n/messages.ts';
 
@@ -20,9 +23,14 @@ export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims)
  */
 export async function callerOf(runtime: Runtime, req: IncomingMessage, role: string): Promise<CallContext> {
   const token = tokenOf(req.headers.cookie, req.headers.authorization);
-  const claims = token ? runtime.tokens.verifyUser(token) : undefined;
-  if (!claims) throw unauthenticated();
   const em = runtime.orm.em.fork();
+  // a personal access token is resolved from its row (as for a gRPC call), a JWT verified
+  const claims = !token
+    ? undefined
+    : isAccessToken(token)
+      ? await accessTokenClaims(runtime.orm.em, token, clientAddressOf(req).ipAddress ?? undefined)
+      : runtime.tokens.verifyUser(token);
+  if (!claims) throw unauthenticated();
   const live = await runtime.access(em, claims, { roles: new Set([role]) });
   if (!live) throw unauthenticated();
   const projectCode = req.headers['x-project-code'];

@@ -12,11 +12,19 @@ import { connectRedis } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
 import type { PathCategory } from '../http/path-category.ts';
+import { accessTokenIdOfRequest } from '../limits/access-token-key.ts';
 
 function perMinuteMessage(limit: number): Record<Language, string> {
   return {
     en: `Too many requests: at most ${limit} requests per minute are allowed from one address`,
     tr: `Çok fazla istek: bir adresten dakikada en fazla ${limit} isteğe izin verilir`,
+  };
+}
+
+function perTokenMessage(limit: number): Record<Language, string> {
+  return {
+    en: `Too many requests: at most ${limit} requests per minute are allowed with one access token`,
+    tr: `Çok fazla istek: bir erişim belirteciyle dakikada en fazla ${limit} isteğe izin verilir`,
   };
 }
 
@@ -40,29 +48,43 @@ export function setLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, limit: n
  * JWT) limits each client address. Every limited response carries RateLimit-Limit (the tier's
  * per-minute limit), RateLimit-Remaining and RateLimit-Reset (whole seconds until the bucket is full
  * again); one past the limit is answered 429 with Retry-After (whole seconds until a request passes)
- * and never reaches the JWT step.
+ * and never reaches the JWT step. A personal access token's request (a `svcpat_` bearer on a JWT
+ * path) is counted again in a bucket of its token's public id at the JWT tier's rate, so a token is
+ * limited wherever it is used from (docs/adr/0134-scoped-personal-access-tokens.md).
  */
-function limitRequests(tiers: Record<PathCategory, Tier>, metrics: GatewayMetrics | undefined): RequestHandler {
+function limitRequests(tiers: Record<PathCategory, Tier>, perToken: Tier, metrics: GatewayMetrics | undefined): RequestHandler {
   return (req, res, next) => {
-    const tier = tiers[categoryOfRequest(req, res)];
-    const headers = (result: TokenBucketRes) => setLimitHeaders(res, tier.limit, result);
+    const category = categoryOfRequest(req, res);
+    const tier = tiers[category];
     tier.limiter.consume(clientKey(clientIp(req))).then(
       (result) => {
-        if (result instanceof TokenBucketRes) headers(result);
-        next();
+        if (result instanceof TokenBucketRes) setLimitHeaders(res, tier.limit, result);
+        // a personal access token's requests fill a bucket of its own as well, wherever they come from
+        const tokenId = category === 'jwt' ? accessTokenIdOfRequest(req.headers.authorization) : undefined;
+        if (!tokenId) return next();
+        perToken.limiter.consume(`pat:${tokenId}`).then(
+          (perTokenResult) => {
+            // the headers tell of whichever bucket runs out first
+            if (perTokenResult instanceof TokenBucketRes && !(result instanceof TokenBucketRes && result.remainingPoints <= perTokenResult.remainingPoints))
+              setLimitHeaders(res, perToken.limit, perTokenResult);
+            next();
+          },
+          (refusal: unknown) => refused(perToken, refusal),
+        );
       },
-      (refusal: unknown) => {
-        if (refusal instanceof TokenBucketRes) {
-          headers(refusal);
-          metrics?.rateLimitRefused(tier.name);
-          sendTooManyRequests(req, res, refusal.msBeforeNext, tier.message);
-          return;
-        }
-        // Neither Redis nor the in-memory insurance answered (not expected): serve rather than fail.
-        req.log.error({ err: refusal }, 'rate limiter failed');
-        next();
-      },
+      (refusal: unknown) => refused(tier, refusal),
     );
+    function refused(by: Tier, refusal: unknown): void {
+      if (refusal instanceof TokenBucketRes) {
+        setLimitHeaders(res, by.limit, refusal);
+        metrics?.rateLimitRefused(by.name);
+        sendTooManyRequests(req, res, refusal.msBeforeNext, by.message);
+        return;
+      }
+      // Neither Redis nor the in-memory insurance answered (not expected): serve rather than fail.
+      req.log.error({ err: refusal }, 'rate limiter failed');
+      next();
+    }
   };
 }
 
@@ -85,19 +107,21 @@ export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?:
   // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
-  const tier = (name: PathCategory, limit: number): Tier => {
-    const options = { points: limit, duration: 60, keyPrefix: `${config.redisKeyPrefix}:rl:${name}` };
+  const tier = (name: PathCategory, limit: number, bucket: string = name, message = perMinuteMessage(limit)): Tier => {
+    const options = { points: limit, duration: 60, keyPrefix: `${config.redisKeyPrefix}:rl:${bucket}` };
     const memory = new TokenBucketMemory(options);
     const limiter = redis ? new TokenBucketRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
-    return { name, limit, limiter, message: perMinuteMessage(limit) };
+    return { name, limit, limiter, message };
   };
   const tiers: Record<PathCategory, Tier> = {
     public: tier('public', config.rateLimit.public),
     'api-key': tier('api-key', config.rateLimit.apiKey),
     jwt: tier('jwt', config.rateLimit.jwt),
   };
+  // per personal access token (its public id), at the JWT tier's rate: docs/adr/0134-scoped-personal-access-tokens.md
+  const perToken = tier('jwt', config.rateLimit.jwt, 'access-token', perTokenMessage(config.rateLimit.jwt));
   return {
-    middleware: limitRequests(tiers, metrics),
+    middleware: limitRequests(tiers, perToken, metrics),
     loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, LOGIN_GUARD, metrics),
     sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD, metrics),
     health: async (): Promise<Record<string, { status: 'UP' | 'DOWN' }>> => {

@@ -159,6 +159,9 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
       },
     },
     ExceptionEntry: protoSchema(docs, `${CORE}.ExceptionEntry`, { only: EXCEPTION_FIELDS, allPresent: true }),
+    AccessToken: protoSchema(docs, `${CORE}.AccessToken`, { allPresent: true }),
+    CreateAccessTokenRequest: { ...requestOf(docs, `${CORE}.CreateAccessTokenRequest`), required: ['name', 'expiresAt', 'crProcessId', 'roles'] },
+    CreatedAccessToken: protoSchema(docs, `${CORE}.CreateAccessTokenResponse`, { allPresent: true }),
     HistoryEvent: historyEvent(docs),
     Health: {
       type: 'object',

@@ -1,4 +1,5 @@
 import type { Resource } from '@platform/kit/resource/resource.ts';
+import { ACCESS_TOKEN_ROUTES } from './access-tokens.ts';
 import { AUTH_ROUTES } from './auth.ts';
 import { BPM_ROUTES } from './bpm.ts';
 import { crudRouteTable } from './crud.ts';
@@ -34,6 +35,7 @@ export const OPERATION_ROUTES = [
   WEBHOOK_ROUTES,
   SEARCH_ROUTES,
   TENANT_MEMBER_ROUTES,
+  ACCESS_TOKEN_ROUTES,
 ] as const;
 
 /**

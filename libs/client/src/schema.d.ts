@@ -1460,6 +1460,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/access-token/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's personal access tokens
+         * @description The tokens of a tenant, for its administrators (user-info:write in that tenant), newest first. crProcessId is required (400 SVC-SYS-2001); a caller who is not a super user names only its current tenant (403 SVC-SYS-1003).
+         */
+        get: operations["tenantAccessTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal access tokens
+         * @description The caller's own tokens, newest first, revoked and expired ones included.
+         */
+        get: operations["accessTokens"];
+        put?: never;
+        /**
+         * Create a personal access token: shown this once
+         * @description Creates a token of the caller for a tenant it holds, with a subset of the roles it holds there
+         *     and an expiry at most a year away. Refused to a caller that is itself a scoped token. A role the caller does not hold in the tenant, or a tenant it does not hold, is 403 SVC-SYS-1003; an expiry past a year, 400 SVC-SYS-2001. Use it as Authorization: Bearer <token>.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/access-token/{tokenId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a personal access token
+         * @description Revokes a token: its owner, or an administrator of its tenant (user-info:write there). The token
+         *     is refused from its next request on. Another user's token outside the tenants the caller manages is 404.
+         */
+        post: operations["revokeAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/stats": {
         parameters: {
             query?: never;
@@ -3937,6 +4003,122 @@ export interface components {
              * @description ISO 8601 UTC.
              */
             createdAt: string;
+        };
+        /** @description A personal access token as listed: never its secret. */
+        AccessToken: {
+            /** @description The token's public id: the part after svcpat_ and before the secret. */
+            tokenId: string;
+            /** @description What the token is for, as its owner named it. */
+            name: string;
+            /** @description The token's owner. */
+            userCode: string;
+            /**
+             * Format: int64
+             * @description The tenant the token works in.
+             */
+            crProcessId: number;
+            /** @description The account (of that tenant) the token works in. */
+            accountNo: string;
+            /**
+             * @description The roles the token may use, sorted: a subset of its owner's roles in its tenant at creation;
+             *     at each request only those its owner still holds count.
+             */
+            roles: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC; past it the token is refused.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, when it was revoked.
+             */
+            revokedAt: string | null;
+            /** @description Who revoked it. */
+            revokedBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC: the last request it was used for (noted at most once a minute per service).
+             */
+            lastUsedAt: string | null;
+            /** @description The client address of that request. */
+            lastUsedIp: string | null;
+            /** @description Usable now: neither revoked nor expired. */
+            active: boolean;
+        };
+        /** @description Request of CreateAccessToken. */
+        CreateAccessTokenRequest: {
+            /** @description What the token is for (1 to 100 characters). */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601; after now and at most 366 days away.
+             */
+            expiresAt: string;
+            /**
+             * Format: int64
+             * @description The tenant (a crProcessId the caller holds).
+             */
+            crProcessId: number;
+            /** @description The roles, each one the caller holds in that tenant now (at least one). */
+            roles: string[];
+        };
+        /** @description Response of CreateAccessToken. */
+        CreatedAccessToken: {
+            /** @description The token as listed. */
+            accessToken: {
+                /** @description The token's public id: the part after svcpat_ and before the secret. */
+                tokenId: string;
+                /** @description What the token is for, as its owner named it. */
+                name: string;
+                /** @description The token's owner. */
+                userCode: string;
+                /**
+                 * Format: int64
+                 * @description The tenant the token works in.
+                 */
+                crProcessId: number;
+                /** @description The account (of that tenant) the token works in. */
+                accountNo: string;
+                /**
+                 * @description The roles the token may use, sorted: a subset of its owner's roles in its tenant at creation;
+                 *     at each request only those its owner still holds count.
+                 */
+                roles: string[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC; past it the token is refused.
+                 */
+                expiresAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC, when it was revoked.
+                 */
+                revokedAt?: string | null;
+                /** @description Who revoked it. */
+                revokedBy?: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC: the last request it was used for (noted at most once a minute per service).
+                 */
+                lastUsedAt?: string | null;
+                /** @description The client address of that request. */
+                lastUsedIp?: string | null;
+                /** @description Usable now: neither revoked nor expired. */
+                active: boolean;
+            } | null;
+            /** @description The token itself, svcpat_<tokenId>_<secret>: shown this once, never again. */
+            token: string;
         };
         /** @description One change of a record: a create, update, delete or a domain move. */
         HistoryEvent: {
@@ -13389,6 +13571,9 @@ export type Session = components['schemas']['Session'];
 export type SessionCreate = components['schemas']['SessionCreate'];
 export type SessionUpdate = components['schemas']['SessionUpdate'];
 export type ExceptionEntry = components['schemas']['ExceptionEntry'];
+export type AccessToken = components['schemas']['AccessToken'];
+export type CreateAccessTokenRequest = components['schemas']['CreateAccessTokenRequest'];
+export type CreatedAccessToken = components['schemas']['CreatedAccessToken'];
 export type HistoryEvent = components['schemas']['HistoryEvent'];
 export type Health = components['schemas']['Health'];
 export type Liveness = components['schemas']['Liveness'];
@@ -16480,6 +16665,140 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tenantAccessTokens: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, newest first (at most 1,000), never their secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    accessTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, newest first (at most 1,000), never their secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccessTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token as listed, and the token itself (`token`), which is never shown again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

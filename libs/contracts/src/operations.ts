@@ -1,4 +1,5 @@
 import { BPM_OPERATIONS } from './bpm/operations.ts';
+import { ACCESS_TOKEN_OPERATIONS } from './core/access-tokens.ts';
 import { AUTH_OPERATIONS } from './core/auth.ts';
 import { SESSION_OPERATIONS } from './core/sessions.ts';
 import { TENANT_MEMBER_OPERATIONS } from './core/tenant-members.ts';
@@ -18,4 +19,5 @@ export const OPERATION_TABLES: readonly OperationTable[] = [
   WEBHOOK_OPERATIONS,
   SEARCH_OPERATIONS,
   TENANT_MEMBER_OPERATIONS,
+  ACCESS_TOKEN_OPERATIONS,
 ];

@@ -1,6 +1,7 @@
 import { forbidden } from '@platform/kit/errors/domain-error.ts';
 import { isSuperUser, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import { hashPassword } from '@platform/service-kit/auth/password.ts';
+import { accessTokenIdOf } from '@platform/service-kit/auth/access-token.ts';
 import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
 import { assertWhollyInTenant } from '../user-process/user-tenants.ts';
 import { userInfo } from '@platform/contracts/core/user-info.ts';
@@ -25,6 +26,8 @@ export function userInfoHooks(bcryptRounds: number): ResourceHooks {
       }
       if (current) await assertWhollyInTenant(ctx, current.userCode);
       if (typeof values.password === 'string') {
+        // a personal access token never sets its own user's password (docs/adr/0136-what-a-token-may-not-do-and-its-expiry.md)
+        if (current && ctx.caller.kind === 'user' && ctx.caller.claims.userCode === current.userCode && accessTokenIdOf(ctx.caller.claims)) throw forbidden();
         values.password = await hashPassword(values.password, bcryptRounds);
         if (mode === 'update' && current) values.tokenVersion = current.tokenVersion + 1;
       }

@@ -1,5 +1,6 @@
 import type { ConsoleExtension } from '../extensions/types.ts';
 import { accessExtension } from '../features/access/extension.ts';
+import { accessTokensExtension } from '../features/access-tokens/extension.tsx';
 import { accrualsExtension } from '../features/accruals/extension.ts';
 import { dashboardExtension } from '../features/dashboard/extension.tsx';
 import { documentsExtension } from '../features/documents/documents.extension.tsx';
@@ -19,4 +20,5 @@ export const extensions: readonly ConsoleExtension[] = [
   webhooksExtension,
   operationsExtension,
   accessExtension,
+  accessTokensExtension,
 ];

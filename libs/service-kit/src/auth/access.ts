@@ -69,19 +69,22 @@ export type QueryRows = (statement: PreparedStatement, values: unknown[]) => Pro
  * access_stamp). A super user's tenant and roles are not read (CASE evaluates the branch it takes
  * alone), and a user's roles only as far as asked: the role view's rows of one role code, not every
  * role the user holds, which for a clerk with a tenant's ninety roles halved what PostgreSQL could
- * serve (docs/adr/0056-live-access-reads-only-the-roles.md).
+ * serve (docs/adr/0056-live-access-reads-only-the-roles.md). A personal access token's session
+ * carries a `scope` (its roles): the user's held roles are intersected with it, and its user's
+ * superUser flag gives it nothing (docs/adr/0135-a-token-s-roles-stay-within-its-user-s.md).
  *
  * Its parameters are accessValues', numbered from `first`: user code, sid, tokenVersion, tenant,
  * roles asked.
  */
 function liveAccessSelect(first: number): string {
   const [user, sid, version, tenant, roles] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
-  return `select u.super_user,
-                case when u.super_user then true
+  return `select u.super_user and s.scope is null as super_user,
+                case when u.super_user and s.scope is null then true
                      else exists (select 1 from core.user_tenant t where t.user_code = u.user_code and t.cr_process_id = ${tenant}) end as tenant_held,
-                case when u.super_user then '{}'::text[]
+                case when u.super_user and s.scope is null then '{}'::text[]
                      else array(select r.role_code from core.user_tenant_role r
-                                 where r.user_code = u.user_code and r.cr_process_id = ${tenant} and r.role_code = any(${roles}::text[])) end as roles,
+                                 where r.user_code = u.user_code and r.cr_process_id = ${tenant} and r.role_code = any(${roles}::text[])
+                                   and (s.scope is null or r.role_code = any(s.scope))) end as roles,
                 ${tenant}::bigint as cr_process_id,
                 (extract(epoch from s.expires_at) * 1000)::float8 as expires_at,
                 (select sum(a.stamp) from core.access_stamp a) as stamp

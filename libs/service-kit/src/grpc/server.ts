@@ -14,6 +14,8 @@ import type { Logger } from '@platform/kit/log/logger.ts';
 import { requestIdFrom, withRequestId } from '@platform/kit/log/request-id.ts';
 import { callOriginOf, META, metaString } from '@platform/kit/grpc/metadata.ts';
 import { refuseNul } from './refuse-nul.ts';
+import { accessTokenClaims } from '../auth/access-token.ts';
+import { isAccessToken } from '@platform/kit/auth/access-token-form.ts';
 import { REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
 
 /** What every handler of a service shares. */
@@ -144,7 +146,8 @@ async function authenticate(
   const header = metaString(metadata, META.authorization);
   const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!token) throw unauthenticated();
-  const claims = runtime.tokens.verifyUser(token);
+  // a personal access token is resolved from its row (auth/access-token.ts), a JWT verified
+  const claims = isAccessToken(token) ? await accessTokenClaims(em, token, callOriginOf(metadata).clientIp) : runtime.tokens.verifyUser(token);
   if (claims) {
     const live = await runtime.access(em, claims, asked);
     if (!live) throw unauthenticated();
