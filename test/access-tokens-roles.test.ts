@@ -93,3 +93,36 @@ for (const resource of registry) {
     });
   }
 }
+
+test("a token's role of one resource grants nothing on another, though its user holds every role there: for every ordered pair, the other's operation of the same action is 403 SVC-SYS-1003", async (t) => {
+  // one record per resource to aim at; nothing may change it
+  const targets = new Map(
+    await Promise.all(
+      registry.map(
+        async (resource) => [resource.path, { crProcessId: fixture.a.crProcessId, record: await sampleRecord(resource, fixture.a.crProcessId) }] as const,
+      ),
+    ),
+  );
+  const cases = registry.flatMap((holder) =>
+    registry
+      .filter((other) => other !== holder)
+      .flatMap((other) =>
+        ACTIONS.flatMap((action) => {
+          const operation = offered(other).find((candidate) => ACTION_OF[candidate] === action);
+          return operation ? [{ holder, action, other, operation }] : [];
+        }),
+      ),
+  );
+  t.true(cases.length > registry.length * (registry.length - 1), 'every ordered pair, by action');
+  const CHUNK = 24;
+  for (let start = 0; start < cases.length; start += CHUNK) {
+    await Promise.all(
+      cases.slice(start, start + CHUNK).map(async ({ holder, action, other, operation }) => {
+        const res = await perform(other, operation, fixture.tokens.get(`${holder.path}:${action}`)!, targets.get(other.path)!);
+        const what = `token of ${holder.path}:${action} on ${other.path} ${operation}`;
+        t.is(res.status, 403, `${what}: ${res.text}`);
+        t.is(res.body?.error_code, 'SVC-SYS-1003', what);
+      }),
+    );
+  }
+});

@@ -361,3 +361,19 @@ test("a tenant's administrator (user-info:write there) lists and revokes its ten
   // and a user lists only its own
   t.deepEqual((await api('GET', '/api/access-token', { token: admin.token })).body, []);
 });
+
+test('the API document lists the access token routes and offers the token as a security scheme on every JWT path, not on the API-key ones', async (t) => {
+  const res = await api('GET', '/api/docs/openapi.json');
+  t.is(res.status, 200);
+  const doc = res.body;
+  t.like(doc.components.securitySchemes.accessToken, { type: 'http', scheme: 'bearer', bearerFormat: 'svcpat_<tokenId>_<secret>' });
+  t.truthy(doc.paths['/api/access-token']?.get);
+  t.truthy(doc.paths['/api/access-token']?.post);
+  t.truthy(doc.paths['/api/access-token/{tokenId}/revoke']?.post);
+  t.truthy(doc.paths['/api/access-token/tenant']?.get);
+  const offers = (path: string, method: string) => (doc.paths[path][method].security as Record<string, unknown>[]).some((scheme) => 'accessToken' in scheme);
+  t.true(offers('/api/branch/{key}', 'get'));
+  t.true(offers('/api/dms-file/upload', 'post'));
+  t.false(offers('/api/session/active', 'get'));
+  t.false(offers('/api/auth/login', 'post'));
+});
