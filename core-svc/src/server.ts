@@ -6,9 +6,11 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { SecondFactorServiceService } from '@platform/kit/gen/platform/core/v1/second_factor.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
+import { secondFactorHandlers } from './second-factor/second-factor.service.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
 import { registerHistory } from '@platform/service-kit/history/list-history.ts';
 import { SCHEMA, schemas } from './db.ts';
@@ -28,6 +30,7 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
+  server.addService(SecondFactorServiceService, implement(runtime, secondFactorHandlers(config, runtime.tokens)));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
+import { SecondFactorChallenge } from "./second_factor_challenge.ts";
 import { UserProcess } from "./user_process.ts";
 
 export const protobufPackage = "platform.core.v1";
@@ -63,6 +64,8 @@ export interface LoginResponse {
     | undefined;
   /** Token lifetime in seconds (cookie Max-Age). */
   expiresIn: number;
+  /** Set when the user logs in with a second factor: then no session yet, token empty. */
+  secondFactor?: SecondFactorChallenge | undefined;
 }
 
 /** Request of Me. */
@@ -241,7 +244,16 @@ export const LoginRequest: MessageFns<LoginRequest> = {
 };
 
 function createBaseLoginResponse(): LoginResponse {
-  return { token: "", expiresAt: "", userCode: "", source: "", superUser: false, userProcess: undefined, expiresIn: 0 };
+  return {
+    token: "",
+    expiresAt: "",
+    userCode: "",
+    source: "",
+    superUser: false,
+    userProcess: undefined,
+    expiresIn: 0,
+    secondFactor: undefined,
+  };
 }
 
 export const LoginResponse: MessageFns<LoginResponse> = {
@@ -266,6 +278,9 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     }
     if (message.expiresIn !== 0) {
       writer.uint32(56).int32(message.expiresIn);
+    }
+    if (message.secondFactor !== undefined) {
+      SecondFactorChallenge.encode(message.secondFactor, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -337,6 +352,14 @@ export const LoginResponse: MessageFns<LoginResponse> = {
             }
 
             message.expiresIn = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.secondFactor = SecondFactorChallenge.decode(reader, reader.uint32());
             continue;
           }
         }
