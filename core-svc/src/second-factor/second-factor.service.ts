@@ -21,11 +21,10 @@ import type {
 import type { TotpEnrolment } from '@platform/kit/gen/platform/core/v1/second_factor_challenge.ts';
 import type { CoreConfig } from '../config.ts';
 import { isLanguage } from '@platform/kit/i18n/messages.ts';
-import { loginIdentity } from '../auth/login-identity.ts';
 import { loginTenantOf, openSession } from '../auth/open-session.ts';
 import { assertWhollyInTenant, lockUser } from '../resources/user-process/user-tenants.ts';
 import { acceptCode, confirmFactor, factorOf, removeFactor, storePending } from './factor-store.ts';
-import { closeChallenge, lockOpenChallenge } from './login-challenge.ts';
+import { acceptCodeAndClose, closeChallenge, lockOpenChallenge, openChallenge } from './login-challenge.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts';
 import { CODE_PATTERN, enrolmentOf, newSecret, stepOf } from './totp.ts';
 
@@ -48,25 +47,34 @@ export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
       const recoveryCode = request.recoveryCode ?? '';
       if ((code === '') === (recoveryCode === '')) throw invalidField(code === '' ? 'code' : 'recoveryCode', 'field.invalid');
       if (code !== '' && !CODE_PATTERN.test(code)) throw invalidField('code', 'field.pattern', { pattern: '6 digits' });
-      const passed = await ctx.em.transactional(async (em) => {
-        const open = await lockOpenChallenge(em, request.challenge);
-        if (!open) return undefined;
-        let recoveryCodes: string[] = [];
-        if (open.enrolSecret !== null) {
-          // enrolling at the login: the code confirms the challenge's secret; no recovery code exists yet
-          const step = code === '' ? undefined : await stepOf(open.enrolSecret, code, null);
-          if (step === undefined || !(await confirmFactor(em, open.userCode, open.enrolSecret, step))) return undefined;
-          recoveryCodes = await replaceRecoveryCodes(em, open.userCode);
-          await recordFactorEvent(em, open.userCode, 'user-info.second-factor-enrolled', open.userCode);
-        } else if (code !== '' ? !(await acceptCode(em, open.userCode, code)) : !(await useRecoveryCode(em, open.userCode, recoveryCode))) {
-          return undefined;
-        }
-        await closeChallenge(em, request.challenge);
-        return { open, recoveryCodes };
-      });
+      const open = await openChallenge(ctx.em, request.challenge);
+      if (!open) throw SECOND_STEP_FAILED();
+      let passed: { open: { userCode: string; languageCode: string }; recoveryCodes: string[] } | undefined;
+      if (open.enrolSecret === null && code !== '') {
+        // the common case in two statements, no transaction around them: the read above, and the step recorded with the challenge closed
+        const step = open.secret === null ? undefined : await stepOf(open.secret, code, open.lastStep);
+        if (step !== undefined && (await acceptCodeAndClose(ctx.em, request.challenge, open.userCode, step))) passed = { open, recoveryCodes: [] };
+      } else {
+        passed = await ctx.em.transactional(async (em) => {
+          const locked = await lockOpenChallenge(em, request.challenge);
+          if (!locked) return undefined;
+          let recoveryCodes: string[] = [];
+          if (locked.enrolSecret !== null) {
+            // enrolling at the login: the code confirms the challenge's secret; no recovery code exists yet
+            const step = code === '' ? undefined : await stepOf(locked.enrolSecret, code, null);
+            if (step === undefined || !(await confirmFactor(em, locked.userCode, locked.enrolSecret, step))) return undefined;
+            recoveryCodes = await replaceRecoveryCodes(em, locked.userCode);
+            await recordFactorEvent(em, locked.userCode, 'user-info.second-factor-enrolled', locked.userCode);
+          } else if (!(await useRecoveryCode(em, locked.userCode, recoveryCode))) {
+            return undefined;
+          }
+          await closeChallenge(em, request.challenge);
+          return { open: locked, recoveryCodes };
+        });
+      }
       if (!passed) throw SECOND_STEP_FAILED();
-      // the user as it is now: passive, or without a tenant, since the password step: no session
-      const found = await loginIdentity(ctx.em, passed.open.userCode);
+      // the user as it was read with the challenge: passive, or without a tenant, since the password step: no session
+      const { found } = open;
       const identity = found?.identity;
       const current = identity ? loginTenantOf(identity) : undefined;
       if (!found || found.user.status !== true || !identity || !current) throw SECOND_STEP_FAILED();
