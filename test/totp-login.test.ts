@@ -192,3 +192,30 @@ test('malformed second steps are 400 SVC-SYS-2001 naming the field; a challenge 
   assertInvalid(t, await api('POST', '/api/auth/second-factor/disable', { token: session.token, body: {} }), 'code');
   assertErrorBody(t, await api('GET', '/api/auth/second-factor'), 401, 'SVC-SYS-1001');
 });
+
+test("a code in the login's own body completes it in one request; a wrong one is 401 SVC-SYS-1002, counted; a malformed one 400", async (t) => {
+  const { userCode, password, session } = await freshUser();
+  const { secret, code: usedByEnrolment } = await enrol(session);
+  const withCode = (secondFactorCode: unknown) =>
+    api('POST', '/api/auth/login', { apiKey: true, body: { userCode, password, languageCode: 'en', secondFactorCode } });
+  assertInvalid(t, await withCode('12 456'), 'secondFactorCode');
+  assertInvalid(t, await withCode(123456), 'secondFactorCode');
+  // a used code, as at the second step
+  assertErrorBody(t, await withCode(usedByEnrolment), 401, 'SVC-SYS-1002');
+  const res = await withCode(await codeOf(secret, 1));
+  t.is(res.status, 200, res.text);
+  t.deepEqual(Object.keys(res.body).sort(), ['expiresAt', 'source', 'success', 'superUser', 'token', 'userCode', 'userProcess']);
+  t.truthy(sessionOf(res).token);
+  // the success started the count again: five wrong ones, and the sixth attempt is 429, as for passwords
+  const wrong = await wrongCodeOf(secret);
+  for (let i = 1; i <= 5; i++) assertErrorBody(t, await withCode(wrong), 401, 'SVC-SYS-1002');
+  t.is((await withCode(wrong)).status, 429);
+});
+
+test('a code sent along by a user without a second factor is ignored: the login answers as always', async (t) => {
+  const { userCode, password } = await freshUser();
+  const res = await api('POST', '/api/auth/login', { apiKey: true, body: { userCode, password, languageCode: 'en', secondFactorCode: '123456' } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body, { success: true, userCode });
+  t.truthy(sessionOf(res).token);
+});

@@ -34,8 +34,8 @@ export function login(config: CoreConfig, tokens: TokenService): (request: Login
     if (!identity) throw LOGIN_FAILED();
     const current = loginTenantOf(identity);
     if (!current) throw LOGIN_FAILED();
-    // docs/adr/0127-a-second-factor-for-password-logins.md: no session yet for a user with a second factor
-    const secondFactor = await secondFactorChallengeFor(ctx.em, identity, request.languageCode);
+    // docs/adr/0127-a-second-factor-for-password-logins.md: no session yet for a user with a second factor, unless its code came along
+    const secondFactor = await secondFactorChallengeFor(ctx.em, identity, request.languageCode, request.secondFactorCode);
     if (secondFactor)
       return { token: '', expiresAt: '', expiresIn: 0, userCode: user.userCode, source: 'DB', superUser: user.superUser === true, secondFactor };
     return openSession(ctx.em, config, tokens, identity, current, { ...request, languageCode: request.languageCode });

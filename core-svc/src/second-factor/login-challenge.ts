@@ -10,7 +10,8 @@ import { challengeOf } from '@platform/contracts/core/second-factor-challenge.ts
 import type { SecondFactorChallenge } from '@platform/kit/gen/platform/core/v1/second_factor_challenge.ts';
 import type { Identity } from '../auth/identity.ts';
 import { identityFromRows, type LoginRow } from '../auth/login-identity.ts';
-import { enrolmentOf, newSecret } from './totp.ts';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { enrolmentOf, newSecret, stepOf } from './totp.ts';
 
 /** How long a challenge may be answered: time to open an authenticator app and type a code. */
 export const CHALLENGE_TTL_SECONDS = 300;
@@ -18,25 +19,39 @@ export const CHALLENGE_TTL_SECONDS = 300;
 interface FactorNeed {
   enrolled: boolean;
   required: boolean;
+  secret: string | null;
+  last_step: string | null;
 }
 
 /**
  * In one prepared statement (one round trip, as before the second factor existed): whether the user
- * has a confirmed secret, whether one of the tenants it may work in requires one
- * (docs/adr/0128-a-tenant-requires-the-second-factor.md), and, when either, the challenge stored
- * (with the new secret of an enrolment) and the user's expired ones deleted.
+ * has a confirmed secret (and which, with the step of its last accepted code), whether one of the
+ * tenants it may work in requires one (docs/adr/0128-a-tenant-requires-the-second-factor.md), and,
+ * when the login must wait for a code, the challenge stored (with the new secret of an enrolment)
+ * and the user's expired ones deleted. $7: the login brought a code along.
  */
 const CHALLENGE_IF_NEEDED = {
   name: 'core-login-second-factor',
   text: `with need as (
-           select exists(select 1 from core.second_factor f where f.user_code = $1::text and f.confirmed_at is not null) as enrolled,
-                  exists(select 1 from core.account a where a.cr_process_id = any($2::bigint[]) and a.second_factor_required and a.status) as required),
+           select f.secret is not null as enrolled, f.secret, f.last_step,
+                  exists(select 1 from core.account a where a.cr_process_id = any($2::bigint[]) and a.second_factor_required and a.status) as required
+             from (select 1) one
+             left join core.second_factor f on f.user_code = $1::text and f.confirmed_at is not null),
+         waits as (
+           select enrolled from need where (enrolled and not $7::boolean) or (not enrolled and required)),
          gone as (
-           delete from core.second_factor_challenge where user_code = $1::text and expires_at < now() and (select enrolled or required from need)),
+           delete from core.second_factor_challenge where user_code = $1::text and expires_at < now() and exists (select 1 from waits)),
          made as (
            insert into core.second_factor_challenge (challenge_hash, user_code, language_code, enrol_secret, expires_at)
-           select $3::text, $1::text, $4::text, case when need.enrolled then null else $5::text end, $6::timestamptz from need where need.enrolled or need.required)
-         select enrolled, required from need`,
+           select $3::text, $1::text, $4::text, case when waits.enrolled then null else $5::text end, $6::timestamptz from waits)
+         select enrolled, required, secret, last_step from need`,
+};
+
+/** The step of a code that came with the login recorded, when later than the last accepted. */
+const ACCEPT_LOGIN_CODE = {
+  name: 'core-login-second-factor-code',
+  text: `update core.second_factor set last_step = $2::bigint
+          where user_code = $1::text and confirmed_at is not null and (last_step is null or last_step < $2::bigint) returning 1`,
 };
 
 /** The tenants a user works in: its user-process's and those it holds. */
@@ -45,15 +60,23 @@ export function tenantsOf(identity: Identity): number[] {
 }
 
 /**
- * The challenge a login answers with when the user has a second factor, or must enrol one (a new
- * secret, kept with the challenge until a code from it confirms it); undefined when the login
- * opens its session at once, as it always did.
+ * The password step's second factor: undefined when the login opens its session now (the user has
+ * none and need not, or `code` is a right one of its secret); the challenge it answers with
+ * instead when the user has one and brought no code, or must enrol one (a new secret, kept with
+ * the challenge until a code from it confirms it). A wrong or used `code` is refused as a wrong
+ * password is (401 SVC-SYS-1002).
  */
-export async function secondFactorChallengeFor(em: EntityManager, identity: Identity, languageCode: string): Promise<SecondFactorChallenge | undefined> {
+export async function secondFactorChallengeFor(
+  em: EntityManager,
+  identity: Identity,
+  languageCode: string,
+  code: string | undefined,
+): Promise<SecondFactorChallenge | undefined> {
   const userCode = identity.user.userCode;
   const challenge = challengeOf(userCode, randomBytes(32).toString('base64url'));
   const secret = newSecret();
   const expiresAt = new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000);
+  const withCode = code !== undefined && code !== '';
   const [need] = await queryPrepared<FactorNeed>(em, CHALLENGE_IF_NEEDED, [
     userCode,
     tenantsOf(identity),
@@ -61,8 +84,15 @@ export async function secondFactorChallengeFor(em: EntityManager, identity: Iden
     languageCode,
     secret,
     expiresAt,
+    withCode,
   ]);
   if (!need || (!need.enrolled && !need.required)) return undefined;
+  if (need.enrolled && withCode) {
+    const step = need.secret === null ? undefined : await stepOf(need.secret, code, need.last_step === null ? null : Number(need.last_step));
+    const accepted = step === undefined ? [] : await queryPrepared(em, ACCEPT_LOGIN_CODE, [userCode, step]);
+    if (accepted.length === 0) throw new DomainError('SVC-SYS-1002', 'secondFactor.failed');
+    return undefined;
+  }
   return {
     challenge,
     expiresAt: expiresAt.toISOString(),

@@ -21,7 +21,7 @@ import { callRpc } from './call-rpc.ts';
 import { routerFor, type RouteGroup } from './route.ts';
 import { loginBody, sendChallenge } from './second-factor.ts';
 
-const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken']);
+const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken', 'secondFactorCode']);
 
 function stringField(body: Record<string, unknown>, name: string, required: boolean): string | undefined {
   const value = body[name];
@@ -87,6 +87,8 @@ export function authRoutes(config: GatewayConfig, backends: Backends, tokens: To
     const languageCode = stringField(body, 'languageCode', true) ?? '';
     if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
     const captchaToken = stringField(body, 'captchaToken', false);
+    const secondFactorCode = stringField(body, 'secondFactorCode', false);
+    if (secondFactorCode !== undefined && !/^\d{6}$/.test(secondFactorCode)) throw invalidField('secondFactorCode', 'field.pattern', { pattern: '6 digits' });
     const metadata = loginMetadata(tokens)(req, languageCode);
     // docs/interface.md#limits: the sixth wrong password for one user from one address within 15 minutes is 429
     const ip = clientIp(req);
@@ -102,6 +104,7 @@ export function authRoutes(config: GatewayConfig, backends: Backends, tokens: To
           password,
           languageCode,
           captchaToken,
+          secondFactorCode,
           ipAddress: ip,
           userAgent: header(req, 'user-agent') ?? '',
           projectCode: header(req, 'x-project-code'),

@@ -3837,6 +3837,11 @@ export interface components {
             languageCode: "en" | "tr";
             /** @description reCAPTCHA v3 token (checked when captcha is configured). */
             captchaToken?: string | null;
+            /**
+             * @description A six-digit TOTP code, for a user with a second factor: the login completes in this one request
+             *     (without it, the answer is the second step's challenge). Ignored for a user without one.
+             */
+            secondFactorCode?: string;
         };
         /** @description Response of Login. */
         LoginResponse: {

@@ -43,7 +43,14 @@ export interface LoginRequest {
   /** Client User-Agent header. */
   userAgent: string;
   /** X-Project-Code header, when sent. */
-  projectCode?: string | undefined;
+  projectCode?:
+    | string
+    | undefined;
+  /**
+   * A six-digit TOTP code, for a user with a second factor: the login completes in this one request
+   * (without it, the answer is the second step's challenge). Ignored for a user without one.
+   */
+  secondFactorCode?: string | undefined;
 }
 
 /** Response of Login. */
@@ -132,6 +139,7 @@ function createBaseLoginRequest(): LoginRequest {
     ipAddress: "",
     userAgent: "",
     projectCode: undefined,
+    secondFactorCode: undefined,
   };
 }
 
@@ -157,6 +165,9 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     }
     if (message.projectCode !== undefined) {
       writer.uint32(58).string(message.projectCode);
+    }
+    if (message.secondFactorCode !== undefined) {
+      writer.uint32(66).string(message.secondFactorCode);
     }
     return writer;
   },
@@ -228,6 +239,14 @@ export const LoginRequest: MessageFns<LoginRequest> = {
             }
 
             message.projectCode = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.secondFactorCode = reader.string();
             continue;
           }
         }
