@@ -121,6 +121,31 @@ test.serial("a user administrator resets a user's second factor from the user's 
   }
 });
 
+test.serial('a user whose account requires a second factor enrols at the login by the QR code, then sees its recovery codes once', async (t) => {
+  const strict = await createAccount({ secondFactorRequired: true });
+  const tenant = { crProcessId: strict.crProcessId };
+  const { user: newcomer, password } = await createUser([strict.accountNo], tenant, tenant);
+  const own = await browser.newContext();
+  const enrolling = watch(await own.newPage());
+  try {
+    await passwordOnly(enrolling, newcomer.userCode, password);
+    await enrolling.getByText('Your account requires a second factor.', { exact: false }).waitFor();
+    const qr = enrolling.getByRole('img', { name: 'QR code of the authenticator key' });
+    const shown = (await enrolling.locator('.totp-secret').textContent()) ?? '';
+    t.true((await qr.getAttribute('data-otpauth'))?.includes(`secret=${shown}`));
+    t.is(await enrolling.getByRole('button', { name: 'Use a recovery code instead' }).count(), 0, 'no recovery code before the enrolment');
+    await enrolling.getByLabel('Code', { exact: true }).fill(await codeOf(shown));
+    await enrolling.getByRole('button', { name: 'Verify' }).click();
+    await enrolling.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    t.is(await enrolling.locator('.recovery-code-list code').count(), 10);
+    await enrolling.getByRole('button', { name: 'I have stored them' }).click();
+    await enrolling.getByRole('button', { name: 'Log out' }).waitFor();
+    t.like((await passwordStep(newcomer.userCode, password)).body, { secondFactor: 'totp' });
+  } finally {
+    await own.close();
+  }
+});
+
 test.serial('no page met a script error or a refusal of the page policy', (t) => {
   t.deepEqual(scriptErrors, []);
 });
