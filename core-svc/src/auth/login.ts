@@ -15,9 +15,10 @@ const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.f
 /**
  * AuthService.Login, for the internal credential only (the gateway's login route): the user's
  * password checked, a session opened in the tenant of its user-process (or its first held one), and
- * a token for that session (docs/interface.md#auth); for a user with a second factor (or whose tenant
- * requires one), a challenge in place of the session, which SecondFactorService.CompleteLogin takes
- * with the code. Every refusal of a user is the same 401
+ * a token for that session (docs/interface.md#auth). For a user with a second factor (or whose
+ * tenant requires one) the session opens only with a right code along (`secondFactorCode`);
+ * without one, the answer is a challenge in place of the session, which
+ * SecondFactorService.CompleteLogin takes with the code. Every refusal of a user is the same 401
  * SVC-SYS-1002, so that an answer tells nothing of which part was wrong.
  */
 export function login(config: CoreConfig, tokens: TokenService): (request: LoginRequest, ctx: CallContext) => Promise<LoginResponse> {
