@@ -219,3 +219,12 @@ test('a code sent along by a user without a second factor is ignored: the login 
   t.like(res.body, { success: true, userCode });
   t.truthy(sessionOf(res).token);
 });
+
+test('the same new code sent in two second steps at once completes one login, not two', async (t) => {
+  const { userCode, password, session } = await freshUser();
+  const { secret } = await enrol(session);
+  const [a, b] = await Promise.all([passwordStep(userCode, password), passwordStep(userCode, password)]);
+  const code = await codeOf(secret, 1);
+  const answers = await Promise.all([secondStep({ challenge: a.body.challenge, code }), secondStep({ challenge: b.body.challenge, code })]);
+  t.deepEqual(answers.map((res) => res.status).sort(), [200, 401]);
+});
