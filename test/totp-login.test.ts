@@ -228,3 +228,23 @@ test('the same new code sent in two second steps at once completes one login, no
   const answers = await Promise.all([secondStep({ challenge: a.body.challenge, code }), secondStep({ challenge: b.body.challenge, code })]);
   t.deepEqual(answers.map((res) => res.status).sort(), [200, 401]);
 });
+
+test('on the security page, five wrong codes lock the second factor for 15 minutes: the sixth, even right, is 409 and it stays on', async (t) => {
+  const { userCode, password, session } = await freshUser();
+  const { secret } = await enrol(session);
+  const wrong = await wrongCodeOf(secret);
+  for (let i = 1; i <= 5; i++) assertInvalid(t, await api('POST', '/api/auth/second-factor/disable', { token: session.token, body: { code: wrong } }), 'code');
+  const sixth = await api('POST', '/api/auth/second-factor/disable', { token: session.token, body: { code: await codeOf(secret, 1) } });
+  assertErrorBody(t, sixth, 409, 'SVC-SYS-4004');
+  t.regex(sixth.body.message, /15 minutes/);
+  assertErrorBody(
+    t,
+    await api('POST', '/api/auth/second-factor/recovery-codes', { token: session.token, body: { code: await codeOf(secret, 1) } }),
+    409,
+    'SVC-SYS-4004',
+  );
+  t.like((await api('GET', '/api/auth/second-factor', { token: session.token })).body, { enrolled: true, recoveryCodesLeft: 10 });
+  // the login's codes are the login guard's: the step +1 code was never accepted, so it logs in
+  const first = await passwordStep(userCode, password);
+  t.is((await secondStep({ challenge: first.body.challenge, code: await codeOf(secret, 1) })).status, 200);
+});

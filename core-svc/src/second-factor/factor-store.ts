@@ -29,7 +29,7 @@ export async function acceptCode(em: EntityManager, userCode: string, code: stri
   const step = await stepOf(factor.secret, code, factor.lastStep);
   if (step === undefined) return false;
   const accepted = await em.execute<{ id: string }[]>(
-    `update core.second_factor set last_step = ? where user_code = ? and confirmed_at is not null and (last_step is null or last_step < ?) returning id`,
+    `update core.second_factor set last_step = ?, wrong_codes = 0 where user_code = ? and confirmed_at is not null and (last_step is null or last_step < ?) returning id`,
     [step, userCode, step],
   );
   return accepted.length > 0;
@@ -67,4 +67,32 @@ export async function removeFactor(em: EntityManager, userCode: string): Promise
   await em.execute('delete from core.second_factor_recovery_code where user_code = ?', [userCode]);
   const removed = await em.execute<{ id: string }[]>('delete from core.second_factor where user_code = ? returning id', [userCode]);
   return removed.length > 0;
+}
+
+/** Wrong codes on the user's own page that lock its second factor's changes, within WRONG_CODE_MINUTES. */
+export const WRONG_CODES_ALLOWED = 5;
+/** How long wrong codes count, from the first of them (the login guard's window). */
+export const WRONG_CODE_MINUTES = 15;
+
+/**
+ * Whether the user's second factor takes no code on its own page now: WRONG_CODES_ALLOWED wrong
+ * ones within WRONG_CODE_MINUTES (the login's codes are the login guard's to count).
+ */
+export async function codesLocked(em: EntityManager, userCode: string): Promise<boolean> {
+  const [row] = await em.execute<{ locked: boolean }[]>(
+    `select wrong_codes >= ? and wrong_since > now() - make_interval(mins => ?) as locked from core.second_factor where user_code = ?`,
+    [WRONG_CODES_ALLOWED, WRONG_CODE_MINUTES, userCode],
+  );
+  return row?.locked === true;
+}
+
+/** Counts a wrong code on the user's own page: a new window when the last one is over. */
+export async function countWrongCode(em: EntityManager, userCode: string): Promise<void> {
+  await em.execute(
+    `update core.second_factor
+        set wrong_codes = case when wrong_since > now() - make_interval(mins => ?) then wrong_codes + 1 else 1 end,
+            wrong_since = case when wrong_since > now() - make_interval(mins => ?) then wrong_since else now() end
+      where user_code = ?`,
+    [WRONG_CODE_MINUTES, WRONG_CODE_MINUTES, userCode],
+  );
 }

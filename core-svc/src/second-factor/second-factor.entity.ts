@@ -34,6 +34,9 @@ export const SecondFactorEntity = new EntitySchema<Row>({
     secret: { type: 'string', length: 64 },
     confirmedAt: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     lastStep: { type: new BigIntType('number'), nullable: true },
+    // wrong codes on the user's own security page, counted from wrongSince for 15 minutes (factor-store.ts)
+    wrongCodes: { type: 'int', default: 0 },
+    wrongSince: { type: 'datetime', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'datetime', columnType: 'timestamptz' },
   } as never,
 });

@@ -23,7 +23,7 @@ import type { CoreConfig } from '../config.ts';
 import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { loginTenantOf, openSession } from '../auth/open-session.ts';
 import { assertWhollyInTenant, lockUser } from '../resources/user-process/user-tenants.ts';
-import { acceptCode, confirmFactor, factorOf, removeFactor, storePending } from './factor-store.ts';
+import { acceptCode, codesLocked, confirmFactor, countWrongCode, factorOf, removeFactor, storePending } from './factor-store.ts';
 import { acceptCodeAndClose, closeChallenge, lockOpenChallenge, openChallenge } from './login-challenge.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts';
 import { CODE_PATTERN, enrolmentOf, newSecret, stepOf } from './totp.ts';
@@ -120,18 +120,13 @@ export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
 
     async regenerateRecoveryCodes(request: RegenerateRecoveryCodesRequest, ctx: CallContext): Promise<RecoveryCodes> {
       const { userCode } = userOf(ctx);
-      return ctx.em.transactional(async (em) => {
-        if (!(await factorOf(em, userCode))?.confirmed) throw WRONG_STATE();
-        if (!(await acceptCode(em, userCode, request.code))) throw WRONG_CODE();
-        return { recoveryCodes: await replaceRecoveryCodes(em, userCode) };
-      });
+      const recoveryCodes = await withOwnCode(ctx.em, userCode, request.code, (em) => replaceRecoveryCodes(em, userCode));
+      return { recoveryCodes };
     },
 
     async disableSecondFactor(request: DisableSecondFactorRequest, ctx: CallContext): Promise<object> {
       const { userCode } = userOf(ctx);
-      await ctx.em.transactional(async (em) => {
-        if (!(await factorOf(em, userCode))?.confirmed) throw WRONG_STATE();
-        if (!(await acceptCode(em, userCode, request.code))) throw WRONG_CODE();
+      await withOwnCode(ctx.em, userCode, request.code, async (em) => {
         await removeFactor(em, userCode);
         await recordFactorEvent(em, userCode, 'user-info.second-factor-disabled', userCode);
       });
@@ -162,6 +157,25 @@ export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
       return {};
     }),
   };
+}
+
+/**
+ * `change` in a transaction once `code` is accepted for the user's confirmed secret: 409
+ * SVC-SYS-4004 without one, or while wrong codes lock it; a wrong code is 400 SVC-SYS-2001 and
+ * counted (outside the transaction, which it ends).
+ */
+async function withOwnCode<T>(em: EntityManager, userCode: string, code: string, change: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (await codesLocked(em, userCode)) throw new DomainError('SVC-SYS-4004', 'secondFactor.locked');
+  const done = await em.transactional(async (tx) => {
+    if (!(await factorOf(tx, userCode))?.confirmed) throw WRONG_STATE();
+    if (!(await acceptCode(tx, userCode, code))) return { accepted: false as const };
+    return { accepted: true as const, value: await change(tx) };
+  });
+  if (!done.accepted) {
+    await countWrongCode(em, userCode);
+    throw WRONG_CODE();
+  }
+  return done.value;
 }
 
 type FactorEvent = 'user-info.second-factor-enrolled' | 'user-info.second-factor-disabled' | 'user-info.second-factor-reset';
