@@ -28,7 +28,7 @@ export async function bootstrap(orm: MikroORM, config: CoreConfig, log: Logger):
   const audit = { version: 0, status: true, createdAt: now, updatedAt: now, createdBy: 'bootstrap', updatedBy: 'bootstrap' };
   try {
     await em.transactional(async (tx) => {
-      const account = tx.create(AccountEntity, { ...audit, ...DEFAULT_ACCOUNT });
+      const account = tx.create(AccountEntity, { ...audit, ...DEFAULT_ACCOUNT, secondFactorRequired: false });
       tx.create(UserInfoEntity, {
         ...audit,
         crProcessId: DEFAULT_ACCOUNT.crProcessId,

@@ -15,6 +15,7 @@ import { userProcess } from '@platform/contracts/core/user-process.ts';
 import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
 import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
+import { secondFactorEntities } from './second-factor/second-factor.entity.ts';
 
 export { SCHEMA } from './schema.ts';
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);
@@ -155,5 +156,6 @@ export const entities = [
   AccessTokenEntity,
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
+  ...secondFactorEntities,
 ];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

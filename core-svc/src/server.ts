@@ -8,9 +8,11 @@ import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/e
 import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
 import { AccessTokenServiceService } from '@platform/kit/gen/platform/core/v1/access_token.ts';
 import { accessTokenHandlers } from './access-tokens/access-token.service.ts';
+import { SecondFactorServiceService } from '@platform/kit/gen/platform/core/v1/second_factor.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
+import { secondFactorHandlers } from './second-factor/second-factor.service.ts';
 import { sessionHandlers } from './sessions/session.service.ts';
 import { recordSessionsSeen } from './sessions/sessions-seen.ts';
 import { registerHistory } from '@platform/service-kit/history/list-history.ts';
@@ -35,6 +37,7 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
   );
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
   server.addService(AccessTokenServiceService, implement(runtime, accessTokenHandlers));
+  server.addService(SecondFactorServiceService, implement(runtime, secondFactorHandlers(config, runtime.tokens)));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },

@@ -26,7 +26,8 @@ import { noStoreCapabilities } from './middleware/no-store.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
-import { authRoutes } from './routes/auth.ts';
+import { authRoutes, loginMetadata, sessionCookie } from './routes/auth.ts';
+import { secondFactorRoutes } from './routes/second-factor.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { tenantMemberRoutes } from './routes/tenant-members.ts';
@@ -168,6 +169,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         // the API document is built once, at start, from the same tables as the routes
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
         authRoutes(config, backends, gatewayKey, limits.loginGuard, csrf),
+        secondFactorRoutes(backends, limits.loginGuard, csrf, loginMetadata(gatewayKey), (token, maxAge) => sessionCookie(config, token, maxAge)),
         sessionRoutes(backends, gatewayKey),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys

@@ -3,7 +3,8 @@ import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 import type { SelectView } from '../resources/user-process/user-process.operations.ts';
 import type { Identity, ProcessView, UserView } from './identity.ts';
 
-interface LoginRow {
+/** One row of a login's identity read: the user, its active user-process, one tenant it holds. */
+export interface LoginRow {
   user_code: string;
   user_description: string;
   password: string;
@@ -37,7 +38,11 @@ const LOGIN_IDENTITY = {
  * unknown user; `identity` undefined when the user has no active user-process.
  */
 export async function loginIdentity(em: EntityManager, userCode: string): Promise<{ user: UserView; identity: Identity | undefined } | undefined> {
-  const rows = await queryPrepared<LoginRow>(em, LOGIN_IDENTITY, [userCode]);
+  return identityFromRows(await queryPrepared<LoginRow>(em, LOGIN_IDENTITY, [userCode]));
+}
+
+/** The user and identity of a login's rows (LOGIN_IDENTITY's columns, ordered by accountNo); undefined without rows. */
+export function identityFromRows(rows: readonly LoginRow[]): { user: UserView; identity: Identity | undefined } | undefined {
   const [first] = rows;
   if (!first) return undefined;
   const user: UserView = {

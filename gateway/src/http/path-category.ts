@@ -6,17 +6,17 @@ export type PathCategory = 'public' | 'api-key' | 'jwt';
 // is the credential, checked by dms-svc (docs/adr/0030-the-byte-path-and-stored-bytes.md)
 // /console/**: the console's built files and manifest, served before the API key and the limiter
 // (docs/adr/0084-the-console-s-security-page-policy.md); /api/auth/console-login: its login, with its own CSRF proof in
-// place of the API key (console/csrf.ts)
+// place of the API key (console/csrf.ts), and its second step (docs/adr/0127-a-second-factor-for-password-logins.md)
 const PUBLIC = [
   /^\/console(\/|$)/,
-  /^\/api\/auth\/console-login\/?$/,
+  /^\/api\/auth\/console-login(\/second-factor)?\/?$/,
   /^\/actuator\/health\/?$/,
   /^\/api\/health\/?$/,
   /^\/api\/dms-share-link\/public\//,
   /^\/api\/docs(\/|$)/,
   /^\/api\/dms-file\/download\//,
 ];
-const API_KEY = [/^\/api\/auth\/login\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
+const API_KEY = [/^\/api\/auth\/login(\/second-factor)?\/?$/, /^\/api\/session(\/|$)/, /^\/api\/logs(\/|$)/, /^\/api\/admin(\/|$)/];
 
 export function categoryOf(path: string): PathCategory {
   if (PUBLIC.some((pattern) => pattern.test(path))) return 'public';

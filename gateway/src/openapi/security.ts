@@ -25,7 +25,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 };
 
 /** The console's login: its CSRF proof in place of the API key. */
-const CONSOLE_LOGIN = /^\/api\/auth\/console-login\/?$/;
+const CONSOLE_LOGIN = /^\/api\/auth\/console-login(\/second-factor)?\/?$/;
 /** The operator paths a super user may call from the console (docs/adr/0085-the-console-operator-paths.md). */
 const OPERATOR = /^\/api\/(session|logs)(\/|$)/;
 

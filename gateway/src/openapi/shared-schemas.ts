@@ -132,6 +132,7 @@ export function sharedSchemas(docs: ProtoDocs): Record<string, SchemaObject> {
         password: { type: 'string', maxLength: 1000, format: 'password', description: docs.field(`${CORE}.LoginRequest`, 'password') },
         languageCode: { type: 'string', enum: ['en', 'tr'], description: docs.field(`${CORE}.LoginRequest`, 'languageCode') },
         captchaToken: { type: ['string', 'null'], maxLength: 1000, description: docs.field(`${CORE}.LoginRequest`, 'captchaToken') },
+        secondFactorCode: { type: 'string', pattern: '^[0-9]{6}$', description: docs.field(`${CORE}.LoginRequest`, 'secondFactorCode') },
       },
       required: ['userCode', 'password', 'languageCode'],
     },

@@ -1,4 +1,4 @@
-import type { ServiceError } from '@grpc/grpc-js';
+import type { Metadata, ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
 import { sendLoginRefusal } from '../limits/login-attempt.ts';
 import type { LoginGuard } from '../limits/login-guard.ts';
@@ -11,7 +11,7 @@ import type { ConsoleCsrf } from '../console/csrf.ts';
 import { AUTH_OPERATIONS } from '@platform/contracts/core/auth.ts';
 import type { LoginResponse, MeResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { toMetadata } from '@platform/kit/grpc/metadata.ts';
-import { languageFromHeader, isLanguage } from '@platform/kit/i18n/messages.ts';
+import { languageFromHeader, isLanguage, type Language } from '@platform/kit/i18n/messages.ts';
 import type { Backends } from '../backends.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
 import { asObject } from '../http/record-json.ts';
@@ -19,8 +19,9 @@ import { SESSION_COOKIE } from '@platform/kit/auth/request-token.ts';
 import { header, userMetadata } from './crud.ts';
 import { callRpc } from './call-rpc.ts';
 import { routerFor, type RouteGroup } from './route.ts';
+import { loginBody, sendChallenge } from './second-factor.ts';
 
-const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken']);
+const LOGIN_FIELDS = new Set(['userCode', 'password', 'languageCode', 'captchaToken', 'secondFactorCode']);
 
 function stringField(body: Record<string, unknown>, name: string, required: boolean): string | undefined {
   const value = body[name];
@@ -58,6 +59,21 @@ function meBody(me: MeResponse) {
   };
 }
 
+/**
+ * The metadata of the login's calls (the password step and the second factor's): the gateway's
+ * internal credential, the caller's language, project code and request id. One place, so that how
+ * the gateway proves itself to core-svc is stated once.
+ */
+export function loginMetadata(gatewayKey: GatewayCallKey): (req: Request, languageCode?: Language) => Metadata {
+  return (req, languageCode) =>
+    toMetadata({
+      token: gatewayKey.credential,
+      lang: languageFromHeader(req.headers['accept-language']) ?? languageCode ?? 'en',
+      projectCode: header(req, 'x-project-code'),
+      requestId: requestIdOf(req),
+    });
+}
+
 /** The routes of the auth operations, as declared (libs/contracts/src/core/auth.ts). */
 export const AUTH_ROUTES = AUTH_OPERATIONS;
 
@@ -71,12 +87,9 @@ export function authRoutes(config: GatewayConfig, backends: Backends, gatewayKey
     const languageCode = stringField(body, 'languageCode', true) ?? '';
     if (!isLanguage(languageCode)) throw invalidField('languageCode', 'field.enum', { values: 'en, tr' });
     const captchaToken = stringField(body, 'captchaToken', false);
-    const metadata = toMetadata({
-      token: gatewayKey.credential,
-      lang: languageFromHeader(req.headers['accept-language']) ?? languageCode,
-      projectCode: header(req, 'x-project-code'),
-      requestId: requestIdOf(req),
-    });
+    const secondFactorCode = stringField(body, 'secondFactorCode', false);
+    if (secondFactorCode !== undefined && !/^\d{6}$/.test(secondFactorCode)) throw invalidField('secondFactorCode', 'field.pattern', { pattern: '6 digits' });
+    const metadata = loginMetadata(gatewayKey)(req, languageCode);
     // docs/interface.md#limits: the sixth wrong password for one user from one address within 15 minutes is 429
     const ip = clientIp(req);
     const attempt = await loginGuard.admit(userCode, ip);
@@ -91,6 +104,7 @@ export function authRoutes(config: GatewayConfig, backends: Backends, gatewayKey
           password,
           languageCode,
           captchaToken,
+          secondFactorCode,
           ipAddress: ip,
           userAgent: header(req, 'user-agent') ?? '',
           projectCode: header(req, 'x-project-code'),
@@ -101,18 +115,16 @@ export function authRoutes(config: GatewayConfig, backends: Backends, gatewayKey
       await attempt.settle(fromGrpcError(error as ServiceError).code === 'SVC-SYS-1002' ? 'wrong-password' : 'other');
       throw error;
     }
+    // the password was right, the login waits for its second factor: neither counted nor a success yet
+    // (a success would clear the wrong codes counted: docs/adr/0127-a-second-factor-for-password-logins.md)
+    if (login.secondFactor) {
+      await attempt.settle('other');
+      return sendChallenge(res, login.userCode, login.secondFactor);
+    }
     await attempt.settle('success');
     res.setHeader('Set-Cookie', sessionCookie(config, login.token, login.expiresIn));
     res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      success: true,
-      token: '',
-      userCode: login.userCode,
-      source: login.source,
-      expiresAt: login.expiresAt,
-      superUser: login.superUser,
-      userProcess: login.userProcess ?? null,
-    });
+    res.json(loginBody(login));
   };
   return routerFor(AUTH_ROUTES, {
     login: logIn,

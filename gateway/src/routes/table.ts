@@ -11,6 +11,7 @@ import { HEALTH_ROUTES } from './health.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { routesOf, type RouteSpec } from './route.ts';
 import { SEARCH_ROUTES } from './search.ts';
+import { SECOND_FACTOR_ROUTES } from './second-factor.ts';
 import { SESSION_ROUTES } from './sessions.ts';
 import { TENANT_MEMBER_ROUTES } from './tenant-members.ts';
 import { WEBHOOK_ROUTES } from './webhooks.ts';
@@ -28,6 +29,7 @@ export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTE
  */
 export const OPERATION_ROUTES = [
   AUTH_ROUTES,
+  SECOND_FACTOR_ROUTES,
   SESSION_ROUTES,
   BPM_ROUTES,
   DMS_ROUTES,

@@ -338,6 +338,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The login's second step: sets the SVC_SESSION cookie
+         * @description Completes a login that the password step left waiting, with a TOTP code or a recovery code; called with the internal credential. A wrong or used code, a used recovery code, or an unknown or expired challenge: 401 SVC-SYS-1002, counted as a wrong password (the sixth within 15 minutes is 429).
+         */
+        post: operations["loginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/console-login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The console login's second step: sets the SVC_SESSION cookie
+         * @description Completes a login that the password step left waiting, with a TOTP code or a recovery code; called with the internal credential. A wrong or used code, a used recovery code, or an unknown or expired challenge: 401 SVC-SYS-1002, counted as a wrong password (the sixth within 15 minutes is 429). The console's proof stands in for the API key, as on /api/auth/console-login.
+         */
+        post: operations["consoleLoginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's second factor
+         * @description Whether the caller has a second factor, whether one of its tenants requires it, and how many recovery codes are left.
+         */
+        get: operations["getSecondFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling a TOTP authenticator
+         * @description A new secret for the caller to confirm; refused (409) while one is confirmed.
+         */
+        post: operations["startEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/enrolment/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the TOTP authenticator with a code
+         * @description Confirms the secret with a code from it: the second factor is on; ten recovery codes, shown this once. A wrong code: 400 SVC-SYS-2001; nothing pending: 409 SVC-SYS-4004.
+         */
+        post: operations["confirmEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New recovery codes
+         * @description Ten new recovery codes in place of the old ones, for a current code. A wrong code: 400 SVC-SYS-2001; no second factor: 409 SVC-SYS-4004.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the caller's second factor off
+         * @description Turns the caller's second factor off, for a current code. A wrong code: 400 SVC-SYS-2001; no second factor: 409 SVC-SYS-4004. Where a tenant requires one, the next login enrols again.
+         */
+        post: operations["disableSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-info/{id}/second-factor/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a user's second factor
+         * @description Removes a user's second factor: its tenant's user administrator (user-info:write there) or a super user; recorded in the user's history. Needs user-info:write in the user's tenant; another tenant's user: 404; a user without one: 409 SVC-SYS-4004.
+         */
+        post: operations["resetSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session/active": {
         parameters: {
             query?: never;
@@ -3743,6 +3903,11 @@ export interface components {
             languageCode: "en" | "tr";
             /** @description reCAPTCHA v3 token (checked when captcha is configured). */
             captchaToken?: string | null;
+            /**
+             * @description A six-digit TOTP code, for a user with a second factor: the login completes in this one request
+             *     (without it, the answer is the second step's challenge). Ignored for a user without one.
+             */
+            secondFactorCode?: string;
         };
         /** @description Response of Login. */
         LoginResponse: {
@@ -4379,6 +4544,12 @@ export interface components {
              * @description E-mail address.
              */
             email: string | null;
+            /**
+             * Second factor required
+             * @description Every user who works in this tenant logs in with a second factor (TOTP); one not yet enrolled enrols at the login.
+             * @default false
+             */
+            secondFactorRequired: boolean | null;
         };
         /** @description A new account; crProcessId names its tenant. Read-only fields sent are ignored. */
         AccountCreate: {
@@ -4414,6 +4585,12 @@ export interface components {
              * @description E-mail address.
              */
             email?: string | null;
+            /**
+             * Second factor required
+             * @description Every user who works in this tenant logs in with a second factor (TOTP); one not yet enrolled enrols at the login.
+             * @default false
+             */
+            secondFactorRequired?: boolean | null;
         };
         /** @description The fields of the account to change (the others keep their value) and the version read. */
         AccountUpdate: {
@@ -4454,6 +4631,12 @@ export interface components {
              * @description E-mail address.
              */
             email?: string | null;
+            /**
+             * Second factor required
+             * @description Every user who works in this tenant logs in with a second factor (TOTP); one not yet enrolled enrols at the login.
+             * @default false
+             */
+            secondFactorRequired?: boolean | null;
         };
         AccountPageRequest: {
             /**
@@ -4549,6 +4732,7 @@ export interface components {
                 accountName?: string | null;
                 taxNumber?: string | null;
                 email?: string | null;
+                secondFactorRequired?: boolean | null;
                 /** @description accountNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 accountNoPrefix?: string;
                 /** @description accountName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
@@ -14319,7 +14503,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Logged in; the token is in the cookie. */
+            /** @description Logged in, the token in the cookie; or, for a user with a second factor, its challenge (no cookie). */
             200: {
                 headers: {
                     /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
@@ -14327,7 +14511,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    "application/json": components["schemas"]["LoginResponse"] | {
+                        /**
+                         * @description No session yet.
+                         * @constant
+                         */
+                        success: false;
+                        /** @description The user the password was for. */
+                        userCode: string;
+                        /**
+                         * @description totp: send a code from the authenticator (or a recovery code); enrol: add `enrolment` to an authenticator and send a code from it.
+                         * @enum {string}
+                         */
+                        secondFactor: "totp" | "enrol";
+                        /** @description Single-use and short-lived; sent back with the code to complete the login. */
+                        challenge: string;
+                        /**
+                         * Format: date-time
+                         * @description When the challenge ends, ISO 8601 UTC.
+                         */
+                        expiresAt: string;
+                        /** @description The secret to enrol, when enrol is true. */
+                        enrolment?: {
+                            /** @description The secret, base32. */
+                            secret: string;
+                            /** @description The otpauth:// URI of the secret, as the QR code encodes it. */
+                            otpauthUri: string;
+                            /** @description The QR code of otpauth_uri: an SVG image as a data: URL. */
+                            qrCode: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14357,7 +14570,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Logged in; the token is in the cookie. */
+            /** @description Logged in, the token in the cookie; or, for a user with a second factor, its challenge (no cookie). */
             200: {
                 headers: {
                     /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
@@ -14365,7 +14578,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    "application/json": components["schemas"]["LoginResponse"] | {
+                        /**
+                         * @description No session yet.
+                         * @constant
+                         */
+                        success: false;
+                        /** @description The user the password was for. */
+                        userCode: string;
+                        /**
+                         * @description totp: send a code from the authenticator (or a recovery code); enrol: add `enrolment` to an authenticator and send a code from it.
+                         * @enum {string}
+                         */
+                        secondFactor: "totp" | "enrol";
+                        /** @description Single-use and short-lived; sent back with the code to complete the login. */
+                        challenge: string;
+                        /**
+                         * Format: date-time
+                         * @description When the challenge ends, ISO 8601 UTC.
+                         */
+                        expiresAt: string;
+                        /** @description The secret to enrol, when enrol is true. */
+                        enrolment?: {
+                            /** @description The secret, base32. */
+                            secret: string;
+                            /** @description The otpauth:// URI of the secret, as the QR code encodes it. */
+                            otpauthUri: string;
+                            /** @description The QR code of otpauth_uri: an SVG image as a data: URL. */
+                            qrCode: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14506,6 +14748,336 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    loginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The challenge the password step answered. */
+                    challenge: string;
+                    /** @description A six-digit TOTP code. */
+                    code?: string;
+                    /** @description One of the user's recovery codes; each serves once. */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Logged in; the token is in the cookie. */
+            200: {
+                headers: {
+                    /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ten recovery codes, when the login enrolled the user (shown this once); else empty. Present only then. */
+                        recoveryCodes?: string[];
+                    } & components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    consoleLoginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The challenge the password step answered. */
+                    challenge: string;
+                    /** @description A six-digit TOTP code. */
+                    code?: string;
+                    /** @description One of the user's recovery codes; each serves once. */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Logged in; the token is in the cookie. */
+            200: {
+                headers: {
+                    /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ten recovery codes, when the login enrolled the user (shown this once); else empty. Present only then. */
+                        recoveryCodes?: string[];
+                    } & components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether it is on, required, and how many recovery codes are left. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A confirmed TOTP secret is on. */
+                        enrolled: boolean;
+                        /** @description One of the caller's tenants requires a second factor. */
+                        required: boolean;
+                        /** @description Recovery codes not yet used. */
+                        recoveryCodesLeft: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret to add to an authenticator, pending until confirmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The secret, base32. */
+                        secret: string;
+                        /** @description The otpauth:// URI of the secret, as the QR code encodes it. */
+                        otpauthUri: string;
+                        /** @description The QR code of otpauth_uri: an SVG image as a data: URL. */
+                        qrCode: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A six-digit code from the secret StartEnrolment gave. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The second factor is on; the recovery codes, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The codes. */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current six-digit code. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new codes, shown this once; the old ones no longer serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The codes. */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disableSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current six-digit code. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Off; the recovery codes are gone too. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resetSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the user's next login enrols again where its tenant requires it. Recorded in the user's history. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

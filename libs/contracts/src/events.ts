@@ -70,6 +70,13 @@ const MOVE_EVENTS = {
     changes: ['downloadCount'],
   },
   'user-info.demoted': { entity: 'user-info', when: 'an update that takes `superUser` away', changes: 'record' },
+  'user-info.second-factor-enrolled': { entity: 'user-info', when: 'the user confirmed a TOTP secret (at the login or on its security page)', changes: [] },
+  'user-info.second-factor-disabled': { entity: 'user-info', when: 'the user turned its second factor off', changes: [] },
+  'user-info.second-factor-reset': {
+    entity: 'user-info',
+    when: "a user administrator removed the user's second factor (the actor is the administrator)",
+    changes: [],
+  },
   'user-info.password-changed': { entity: 'user-info', when: '`POST /api/auth/change-password` (no changes: the password never enters an event)', changes: [] },
   'user-process.select-removed': {
     entity: 'user-process',

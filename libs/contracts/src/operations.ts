@@ -1,6 +1,7 @@
 import { BPM_OPERATIONS } from './bpm/operations.ts';
 import { ACCESS_TOKEN_OPERATIONS } from './core/access-tokens.ts';
 import { AUTH_OPERATIONS } from './core/auth.ts';
+import { SECOND_FACTOR_OPERATIONS } from './core/second-factor.ts';
 import { SESSION_OPERATIONS } from './core/sessions.ts';
 import { TENANT_MEMBER_OPERATIONS } from './core/tenant-members.ts';
 import { WEBHOOK_OPERATIONS } from './core/webhooks.ts';
@@ -12,6 +13,7 @@ import { SEARCH_OPERATIONS } from './search.ts';
 /** Every declared operation table, in the order the gateway matches their routes. */
 export const OPERATION_TABLES: readonly OperationTable[] = [
   AUTH_OPERATIONS,
+  SECOND_FACTOR_OPERATIONS,
   SESSION_OPERATIONS,
   BPM_OPERATIONS,
   DMS_OPERATIONS,

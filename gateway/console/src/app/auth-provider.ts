@@ -21,13 +21,26 @@ export interface LoginInput {
   to?: string;
 }
 
+/**
+ * The password step's answer for a user with a second factor (docs/adr/0127-a-second-factor-for-password-logins.md):
+ * no session yet; the login page asks for the code (login-second-step.tsx).
+ */
+export interface SecondFactorChallenge {
+  secondFactor: 'totp' | 'enrol';
+  challenge: string;
+  expiresAt: string;
+  enrolment?: { secret: string; otpauthUri: string; qrCode: string };
+}
+
 /** The provider over the query cache that holds the user (session.ts). */
 export function authProviderFor(queryClient: QueryClient): AuthProvider {
   return {
     login: async ({ userCode, password, languageCode, captchaToken, to }: LoginInput) => {
       try {
         storeLanguage(languageCode);
-        await answer(platform.POST('/api/auth/console-login', { body: { userCode, password, languageCode, captchaToken } }));
+        const answered = await answer(platform.POST('/api/auth/console-login', { body: { userCode, password, languageCode, captchaToken } }));
+        // no session yet: the login page shows the second step
+        if (!answered.success) return { success: false, secondFactor: answered satisfies SecondFactorChallenge };
         queryClient.removeQueries({ queryKey: ME_KEY });
         await ensureMe(queryClient);
         return { success: true, redirectTo: safeReturnPath(to) };

@@ -7,6 +7,7 @@ import { documentsExtension } from '../features/documents/documents.extension.ts
 import { operationsExtension } from '../features/operations/extension.tsx';
 import { sharePublicExtension } from '../features/share-public/share-public.extension.tsx';
 import { webhooksExtension } from '../features/webhooks/extension.tsx';
+import { secondFactorExtension } from '../features/second-factor/extension.tsx';
 
 /**
  * Every feature beyond the CRUD set, listed once: the shell reads this list for its routes, menu and
@@ -21,4 +22,5 @@ export const extensions: readonly ConsoleExtension[] = [
   operationsExtension,
   accessExtension,
   accessTokensExtension,
+  secondFactorExtension,
 ];

@@ -8,7 +8,7 @@ import { LanguageSwitch } from './language-switch.tsx';
 import { TenantSwitcher } from './tenant-switcher.tsx';
 import { SearchBox } from '../features/search/search-box.tsx';
 
-/** The banner: the menu's button, the global search, who is logged in, in which tenant, the language, password change and logout. */
+/** The banner: the menu's button, the global search, who is logged in, in which tenant, the language, password change, the security page and logout. */
 export function Header({ menuButton }: { menuButton: ReactNode }) {
   const t = useT(shellMessages);
   const { me } = useAccess();
@@ -28,6 +28,9 @@ export function Header({ menuButton }: { menuButton: ReactNode }) {
       <LanguageSwitch />
       <Link to="/change-password" className="header-item">
         {t('changePassword')}
+      </Link>
+      <Link to="/security" className="header-item">
+        {t('security')}
       </Link>
       <button type="button" onClick={() => logout.mutate()}>
         {t('logout')}

@@ -8,7 +8,8 @@ import { ErrorAlert } from '../ui/error-alert.tsx';
 import { useManifest } from '../resources/manifest.tsx';
 import { shellMessages } from './messages.ts';
 import { captchaToken, preloadCaptcha } from './captcha.ts';
-import type { LoginInput } from './auth-provider.ts';
+import type { LoginInput, SecondFactorChallenge } from './auth-provider.ts';
+import { LoginSecondStep } from './login-second-step.tsx';
 
 /**
  * The login (`POST /api/auth/console-login`): user code, password and language, a captcha token
@@ -27,6 +28,14 @@ export function LoginPage() {
   const [captchaError, setCaptchaError] = useState<unknown>(null);
   useEffect(() => preloadCaptcha(siteKey), [siteKey]);
   const refused = login.data && !login.data.success ? login.data.error : undefined;
+  // the password was right and a second factor is asked for (login-second-step.tsx)
+  const challenge = login.data && !login.data.success ? (login.data.secondFactor as SecondFactorChallenge | undefined) : undefined;
+  if (challenge)
+    return (
+      <main id="main" className="login-page">
+        <LoginSecondStep challenge={challenge} to={params.get('to') ?? undefined} onStartOver={() => login.reset()} />
+      </main>
+    );
 
   return (
     <main id="main" className="login-page">

@@ -18,25 +18,50 @@ export const account = defineResource<Account>()({
     accountName: { kind: 'string', required: true, searchable: true, doc: 'Display name.' },
     taxNumber: { kind: 'string', maxLength: 32, doc: 'Tax number.' },
     email: { kind: 'string', doc: 'E-mail address.' },
+    // docs/adr/0128-a-tenant-requires-the-second-factor.md
+    secondFactorRequired: {
+      kind: 'boolean',
+      default: false,
+      doc: 'Every user who works in this tenant logs in with a second factor (TOTP); one not yet enrolled enrols at the login.',
+    },
   },
   form: {
     sections: [
       { title: { en: 'Account', tr: 'Hesap' }, fields: ['accountNo', 'accountName', 'taxNumber', 'status'] },
       { title: { en: 'Contact', tr: 'İletişim' }, fields: ['email'] },
+      { title: { en: 'Security', tr: 'Güvenlik' }, fields: ['secondFactorRequired'] },
     ],
   },
   labels: {
     en: {
       one: 'Account',
       other: 'Accounts',
-      fields: { accountNo: 'Account number', accountName: 'Account name', taxNumber: 'Tax number', email: 'E-mail' },
-      help: { accountNo: 'Names the account everywhere; it cannot be changed later.' },
+      fields: {
+        accountNo: 'Account number',
+        accountName: 'Account name',
+        taxNumber: 'Tax number',
+        email: 'E-mail',
+        secondFactorRequired: 'Second factor required',
+      },
+      help: {
+        accountNo: 'Names the account everywhere; it cannot be changed later.',
+        secondFactorRequired: 'Everyone who works in this account signs in with an authenticator code as well as the password.',
+      },
     },
     tr: {
       one: 'Hesap',
       other: 'Hesaplar',
-      fields: { accountNo: 'Hesap numarası', accountName: 'Hesap adı', taxNumber: 'Vergi numarası', email: 'E-posta' },
-      help: { accountNo: 'Hesabı her yerde tanımlar; sonradan değiştirilemez.' },
+      fields: {
+        accountNo: 'Hesap numarası',
+        accountName: 'Hesap adı',
+        taxNumber: 'Vergi numarası',
+        email: 'E-posta',
+        secondFactorRequired: 'İkinci doğrulama zorunlu',
+      },
+      help: {
+        accountNo: 'Hesabı her yerde tanımlar; sonradan değiştirilemez.',
+        secondFactorRequired: 'Bu hesapta çalışan herkes parolanın yanında doğrulayıcı uygulamasının kodunu da girer.',
+      },
     },
   },
   list: {

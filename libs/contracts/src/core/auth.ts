@@ -1,6 +1,7 @@
 import type { HeaderObject } from 'openapi3-ts/oas31';
 import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { rpcOperation, type OperationTable } from '../operation.ts';
+import { challengeSchema } from './second-factor.ts';
 
 const SET_COOKIE: Record<string, HeaderObject> = {
   'Set-Cookie': { description: 'SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production).', schema: { type: 'string' } },
@@ -20,7 +21,12 @@ export const AUTH_OPERATIONS = {
       summary: 'Log in: sets the SVC_SESSION cookie',
       description: `${sources.rpc ?? ''} The sixth wrong password for one user from one address within 15 minutes is 429.`.trim(),
       body: { schema: sources.ref('LoginRequest') },
-      ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
+      ok: {
+        status: 200,
+        schema: { oneOf: [sources.ref('LoginResponse'), challengeSchema(sources)] },
+        description: 'Logged in, the token in the cookie; or, for a user with a second factor, its challenge (no cookie).',
+        headers: SET_COOKIE,
+      },
     }),
   }),
   // the console's login: the same RPC and answer, with the console's CSRF proof in place of the API key
@@ -35,7 +41,12 @@ export const AUTH_OPERATIONS = {
         "For the console's own page on this origin, which holds no API key: the login, answered alike, when the request's Origin is this origin and its X-CSRF-Token header equals the SVC_CONSOLE_CSRF cookie the console's page set (a token the gateway signed); otherwise 401 SVC-SYS-1004. See docs/adr/0084-the-console-s-security-page-policy.md.",
       body: { schema: sources.ref('LoginRequest') },
       errors: [401],
-      ok: { status: 200, schema: sources.ref('LoginResponse'), description: 'Logged in; the token is in the cookie.', headers: SET_COOKIE },
+      ok: {
+        status: 200,
+        schema: { oneOf: [sources.ref('LoginResponse'), challengeSchema(sources)] },
+        description: 'Logged in, the token in the cookie; or, for a user with a second factor, its challenge (no cookie).',
+        headers: SET_COOKIE,
+      },
     }),
   }),
   me: rpcOperation({

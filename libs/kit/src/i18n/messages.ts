@@ -18,6 +18,13 @@ const catalogue = {
   'apiKey.invalid': { en: 'API key missing or wrong', tr: 'API anahtarı eksik veya hatalı' },
   'captcha.rejected': { en: 'Captcha verification failed', tr: 'Captcha doğrulaması başarısız' },
   'password.wrongCurrent': { en: 'The current password is wrong', tr: 'Mevcut şifre hatalı' },
+  'secondFactor.failed': { en: 'The code is wrong, used already, or the login has expired', tr: 'Kod hatalı ya da kullanılmış, veya girişin süresi doldu' },
+  'secondFactor.codeWrong': { en: 'The code is wrong or used already', tr: 'Kod hatalı ya da kullanılmış' },
+  'secondFactor.locked': {
+    en: 'Too many wrong codes: the second factor takes none for 15 minutes',
+    tr: 'Çok fazla hatalı kod: ikinci doğrulama 15 dakika boyunca kod kabul etmiyor',
+  },
+  'secondFactor.state': { en: 'The second factor is not in a state that allows this', tr: 'İkinci doğrulama bu işleme uygun durumda değil' },
   'body.malformed': { en: 'The request body is not valid JSON', tr: 'İstek gövdesi geçerli bir JSON değil' },
   'body.notObject': { en: 'The request body must be a JSON object', tr: 'İstek gövdesi bir JSON nesnesi olmalı' },
   'body.tooLarge': {

@@ -73,7 +73,11 @@ export interface Account {
     | string
     | undefined;
   /** E-mail address. */
-  email?: string | undefined;
+  email?:
+    | string
+    | undefined;
+  /** Every user who works in this tenant logs in with a second factor (TOTP); one not yet enrolled enrols at the login. */
+  secondFactorRequired?: boolean | undefined;
 }
 
 /** Request of GetAccount. */
@@ -146,6 +150,7 @@ function createBaseAccount(): Account {
     accountName: undefined,
     taxNumber: undefined,
     email: undefined,
+    secondFactorRequired: undefined,
   };
 }
 
@@ -186,6 +191,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.email !== undefined) {
       writer.uint32(98).string(message.email);
+    }
+    if (message.secondFactorRequired !== undefined) {
+      writer.uint32(104).bool(message.secondFactorRequired);
     }
     return writer;
   },
@@ -297,6 +305,14 @@ export const Account: MessageFns<Account> = {
             }
 
             message.email = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.secondFactorRequired = reader.bool();
             continue;
           }
         }

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Empty } from "../../../google/protobuf/empty.ts";
+import { SecondFactorChallenge } from "./second_factor_challenge.ts";
 import { UserProcess } from "./user_process.ts";
 
 export const protobufPackage = "platform.core.v1";
@@ -42,7 +43,14 @@ export interface LoginRequest {
   /** Client User-Agent header. */
   userAgent: string;
   /** X-Project-Code header, when sent. */
-  projectCode?: string | undefined;
+  projectCode?:
+    | string
+    | undefined;
+  /**
+   * A six-digit TOTP code, for a user with a second factor: the login completes in this one request
+   * (without it, the answer is the second step's challenge). Ignored for a user without one.
+   */
+  secondFactorCode?: string | undefined;
 }
 
 /** Response of Login. */
@@ -63,6 +71,8 @@ export interface LoginResponse {
     | undefined;
   /** Token lifetime in seconds (cookie Max-Age). */
   expiresIn: number;
+  /** Set when the user logs in with a second factor: then no session yet, token empty. */
+  secondFactor?: SecondFactorChallenge | undefined;
 }
 
 /** Request of Me. */
@@ -129,6 +139,7 @@ function createBaseLoginRequest(): LoginRequest {
     ipAddress: "",
     userAgent: "",
     projectCode: undefined,
+    secondFactorCode: undefined,
   };
 }
 
@@ -154,6 +165,9 @@ export const LoginRequest: MessageFns<LoginRequest> = {
     }
     if (message.projectCode !== undefined) {
       writer.uint32(58).string(message.projectCode);
+    }
+    if (message.secondFactorCode !== undefined) {
+      writer.uint32(66).string(message.secondFactorCode);
     }
     return writer;
   },
@@ -227,6 +241,14 @@ export const LoginRequest: MessageFns<LoginRequest> = {
             message.projectCode = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.secondFactorCode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -241,7 +263,16 @@ export const LoginRequest: MessageFns<LoginRequest> = {
 };
 
 function createBaseLoginResponse(): LoginResponse {
-  return { token: "", expiresAt: "", userCode: "", source: "", superUser: false, userProcess: undefined, expiresIn: 0 };
+  return {
+    token: "",
+    expiresAt: "",
+    userCode: "",
+    source: "",
+    superUser: false,
+    userProcess: undefined,
+    expiresIn: 0,
+    secondFactor: undefined,
+  };
 }
 
 export const LoginResponse: MessageFns<LoginResponse> = {
@@ -266,6 +297,9 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     }
     if (message.expiresIn !== 0) {
       writer.uint32(56).int32(message.expiresIn);
+    }
+    if (message.secondFactor !== undefined) {
+      SecondFactorChallenge.encode(message.secondFactor, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -337,6 +371,14 @@ export const LoginResponse: MessageFns<LoginResponse> = {
             }
 
             message.expiresIn = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.secondFactor = SecondFactorChallenge.decode(reader, reader.uint32());
             continue;
           }
         }
