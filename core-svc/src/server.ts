@@ -6,6 +6,9 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { AuthServiceService } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { ExceptionLogServiceService } from '@platform/kit/gen/platform/core/v1/exception_log.ts';
 import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/session.ts';
+import { OidcSignInServiceService } from '@platform/kit/gen/platform/core/v1/identity_provider.ts';
+import { oidcSignInHandlers } from './sso/oidc.service.ts';
+import { identityProviderHooks } from './resources/identity-provider/identity-provider.operations.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
@@ -28,11 +31,13 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
   server.addService(AuthServiceService, implement(runtime, authHandlers(config, runtime.tokens)));
   server.addService(SessionServiceService, implement(runtime, { ...sessionHandlers(config), checkSession: checkSession(runtime.tokens) }));
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
+  server.addService(OidcSignInServiceService, implement(runtime, oidcSignInHandlers(config, runtime.tokens, runtime.log)));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },
+    'identity-provider': { hooks: identityProviderHooks(config.appEnv) },
     'webhook-subscription': {
       hooks: webhookSubscriptionHooks(),
       handlers: (runtimes) => ({

@@ -26,6 +26,7 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
 import { authRoutes } from './routes/auth.ts';
+import { oidcRoutes } from './routes/oidc.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { tenantMemberRoutes } from './routes/tenant-members.ts';
@@ -165,6 +166,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         // the API document is built once, at start, from the same tables as the routes
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
         authRoutes(config, backends, tokens, limits.loginGuard, csrf),
+        // single sign-on's redirects call core-svc as the login does: with the gateway's internal credential
+        oidcRoutes(config, backends, () => tokens.internalToken('gateway')),
         sessionRoutes(backends, tokens),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys

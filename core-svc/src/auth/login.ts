@@ -10,6 +10,7 @@ import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { userProcessView } from './identity.ts';
 import { loginIdentity } from './login-identity.ts';
+import { passwordLoginAllowed } from '../sso/password-login.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 
@@ -38,6 +39,8 @@ export function login(config: CoreConfig, tokens: TokenService): (request: Login
     const user = found?.user;
     const valid = await verifyPassword(request.password, user?.password, config.bcryptRounds);
     if (!found || !user || !valid || user.status !== true) throw LOGIN_FAILED();
+    // a user of an identity provider logs in with a password only where the provider allows it
+    if (!(await passwordLoginAllowed(ctx.em, user.userCode))) throw LOGIN_FAILED();
     const identity = found.identity;
     if (!identity) throw LOGIN_FAILED();
     const current = identity.selects.find((s) => s.crProcessId === identity.process.crProcessId) ?? identity.selects[0];

@@ -1,5 +1,6 @@
 import { BPM_OPERATIONS } from './bpm/operations.ts';
 import { AUTH_OPERATIONS } from './core/auth.ts';
+import { OIDC_OPERATIONS } from './core/oidc.ts';
 import { SESSION_OPERATIONS } from './core/sessions.ts';
 import { TENANT_MEMBER_OPERATIONS } from './core/tenant-members.ts';
 import { WEBHOOK_OPERATIONS } from './core/webhooks.ts';
@@ -11,6 +12,7 @@ import { SEARCH_OPERATIONS } from './search.ts';
 /** Every declared operation table, in the order the gateway matches their routes. */
 export const OPERATION_TABLES: readonly OperationTable[] = [
   AUTH_OPERATIONS,
+  OIDC_OPERATIONS,
   SESSION_OPERATIONS,
   BPM_OPERATIONS,
   DMS_OPERATIONS,
