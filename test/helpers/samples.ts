@@ -259,7 +259,7 @@ export const samples: Record<string, Sample> = {
   },
   // an issuer on loopback that listens nowhere: a provider is only read at a sign-in, which the walks do not make
   'identity-provider': {
-    create: (crProcessId) => ({
+    create: async (crProcessId) => ({
       crProcessId,
       displayName: unique('Walk provider '),
       issuer: 'http://127.0.0.1:9/walk',

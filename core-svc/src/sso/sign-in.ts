@@ -148,7 +148,8 @@ export function finishSignIn(
       throw invalidField('callbackUrl', 'field.invalid');
     }
     const state = callback.searchParams.get('state');
-    if (!state || state.length > 128) throw refusal(log, 'no state');
+    // a callback without its parameters is malformed, not a refused sign-in
+    if (!state || state.length > 128) throw invalidField('state', 'field.invalid');
     const [pending] = await ctx.em.execute<PendingSignIn[]>(
       `delete from core.oidc_sign_in where state = ? returning provider_id, nonce, code_verifier, redirect_uri, return_to, binding_hash, expires_at`,
       [state],
