@@ -9,6 +9,7 @@ import { useManifest } from '../resources/manifest.tsx';
 import { shellMessages } from './messages.ts';
 import { captchaToken, preloadCaptcha } from './captcha.ts';
 import type { LoginInput } from './auth-provider.ts';
+import { SsoSignIn } from './sso-sign-in.tsx';
 
 /**
  * The login (`POST /api/auth/console-login`): user code, password and language, a captcha token
@@ -82,6 +83,7 @@ export function LoginPage() {
           </button>
         </div>
       </form>
+      <SsoSignIn account={params.get('account')} to={params.get('to')} />
     </main>
   );
 }

@@ -31,7 +31,13 @@ export const identityProvider = defineResource<IdentityProvider>()({
       searchable: true,
       doc: "The provider's issuer: an https URL (http on loopback outside production) serving /.well-known/openid-configuration.",
     },
-    clientId: { kind: 'string', required: true, maxLength: 255, doc: "The platform's client id at the provider." },
+    clientId: {
+      kind: 'string',
+      required: true,
+      maxLength: 255,
+      notReference: "the provider's name for the platform as its client, not a record's id",
+      doc: "The platform's client id at the provider.",
+    },
     clientSecret: {
       kind: 'string',
       writeOnly: true,
