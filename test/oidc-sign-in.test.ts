@@ -6,7 +6,7 @@
  * the client secret never answered.
  */
 import test from 'ava';
-import { createAccount, createGroupWithRoles, login, unique } from './helpers/factories.ts';
+import { createAccount, createGroupWithRoles, login, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { startTestProvider, type TestProvider } from './helpers/oidc-provider.ts';
 import { startStubProvider, type StubProvider } from './helpers/oidc-stub.ts';
@@ -288,4 +288,44 @@ test.serial('an e-mail outside the allowed domains, or not verified, is refused'
     const browser = new SsoBrowser();
     await refusedAtCallback(t, browser, await callbackOf(provider.id, browser), 'outside the allowed domains');
   }
+});
+
+test("a tenant administrator configures its tenant's providers, and maps claims to groups only holding group-member:write", async (t) => {
+  const account = await createAccount();
+  const group = await createGroupWithRoles(account.crProcessId, ['product:read']);
+  const base = { crProcessId: account.crProcessId, displayName: 'Tenant IdP', issuer: stub.issuer, clientId: 'x' };
+  const mappings = [{ claim: 'groups', value: 'a', groupName: group.groupName }];
+  const configurer = await userWithRoles(account, ['identity-provider:read', 'identity-provider:write']);
+  const plain = await api('POST', '/api/identity-provider', { token: configurer.token, body: base });
+  t.is(plain.status, 200, plain.text);
+  const mapped = await api('POST', '/api/identity-provider', { token: configurer.token, body: { ...base, groupMappings: mappings } });
+  t.is(mapped.status, 403);
+  t.is(mapped.body.error_code, 'SVC-SYS-1003');
+  const granter = await userWithRoles(account, ['identity-provider:write', 'group-member:write']);
+  t.is((await api('POST', '/api/identity-provider', { token: granter.token, body: { ...base, groupMappings: mappings } })).status, 200);
+  // another tenant's providers are not its to configure
+  const other = await createAccount();
+  const foreign = await api('POST', '/api/identity-provider', { token: granter.token, body: { ...base, crProcessId: other.crProcessId } });
+  t.is(foreign.status, 403);
+  t.is(foreign.body.error_code, 'SVC-SYS-1003');
+});
+
+test('a passive provider is neither listed nor started, and the return path stays in the console', async (t) => {
+  const account = await createAccount();
+  const provider = await createProvider({ crProcessId: account.crProcessId, displayName: 'Soon passive', issuer: stub.issuer, clientId: stub.clientId });
+  const listed = async () => (await api('GET', `/api/auth/oidc/providers?accountNo=${encodeURIComponent(account.accountNo)}`)).body.providers;
+  t.deepEqual(await listed(), [{ id: provider.id, displayName: 'Soon passive' }]);
+  const start = (returnTo: string) => api('GET', `/api/auth/oidc/${provider.id}/start?returnTo=${encodeURIComponent(returnTo)}`);
+  t.is((await start('/console/product')).status, 302);
+  for (const elsewhere of ['https://evil.test/', '//evil.test/', '/console/\\evil.test', '/api/auth/me']) {
+    const res = await start(elsewhere);
+    t.is(res.status, 400, elsewhere);
+    t.is(res.body.error_code, 'SVC-SYS-2001');
+  }
+  const token = await admin();
+  t.is((await api('PUT', `/api/identity-provider/${provider.id}`, { token, body: { version: provider.version, status: false } })).status, 200);
+  const gone = await start('/console/');
+  t.is(gone.status, 404);
+  t.is(gone.body.error_code, 'SVC-SYS-4001');
+  t.deepEqual(await listed(), []);
 });

@@ -14,7 +14,7 @@ import { userInfo } from '@platform/contracts/core/user-info.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';
 import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
 import { SCHEMA } from './schema.ts';
-import { ssoEntities } from './sso/sso-tables.ts';
+import { ssoEntities } from './sso-tables.ts';
 
 export { SCHEMA } from './schema.ts';
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);

@@ -10,7 +10,7 @@ import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { verifyCaptcha } from './captcha.ts';
 import { userProcessView } from './identity.ts';
 import { loginIdentity } from './login-identity.ts';
-import { passwordLoginAllowed } from '../sso/password-login.ts';
+import { passwordLoginAllowed } from './password-login.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 

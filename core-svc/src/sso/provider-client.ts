@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { isPlainHttp } from './issuer-check.ts';
+import { isPlainHttp } from '../resources/identity-provider/issuer-check.ts';
 
 /** What the client needs of a provider row. */
 export interface ProviderSettings {

@@ -5,7 +5,7 @@ import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runt
 import type { RowOf } from '@platform/service-kit/crud/records.ts';
 import { identityProvider } from '@platform/contracts/core/identity-provider.ts';
 import type { IdentityProviderGroupMapping } from '@platform/kit/gen/platform/core/v1/identity_provider.ts';
-import { checkedIssuer } from '../../sso/issuer-check.ts';
+import { checkedIssuer } from './issuer-check.ts';
 
 type ProviderRow = RowOf<typeof identityProvider>;
 

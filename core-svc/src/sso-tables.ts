@@ -1,6 +1,6 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import type { Row } from '@platform/service-kit/db/entity-schema.ts';
-import { SCHEMA } from '../schema.ts';
+import { SCHEMA } from './schema.ts';
 
 /**
  * A sign-in under way (docs/adr/0131-sign-in-state-is-kept-by-core-svc.md): its state, nonce and
