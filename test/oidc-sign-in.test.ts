@@ -161,6 +161,7 @@ test('the client secret is accepted on create and update and never answered', as
     (await api('GET', `/api/identity-provider/${created.id}`, { token })).body,
     (await api('POST', '/api/identity-provider/list', { token, body: { page: 0, size: 20, filter: { crProcessId: account.crProcessId } } })).body,
     (await api('GET', `/api/identity-provider/${created.id}/history`, { token })).body,
+    (await api('GET', `/api/search?q=Secretive&crProcessId=${account.crProcessId}`, { token })).body,
   ];
   for (const answer of answers) {
     t.false(JSON.stringify(answer).includes(secret), JSON.stringify(answer).slice(0, 300));
