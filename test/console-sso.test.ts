@@ -74,6 +74,13 @@ test.serial(
   },
 );
 
+test.serial('a refused sign-in brings the browser back to the login page, which says so', async (t) => {
+  await page.goto(`${platform.url}/api/auth/oidc/callback?code=x&state=forged-state-value`);
+  await page.getByText('Single sign-on failed: sign in again.').waitFor();
+  t.true(page.url().startsWith(consoleUrl('/login')), page.url());
+  t.is(await page.evaluate(async () => (await fetch('/api/auth/me')).status), 401);
+});
+
 test.serial("the console's own pages met no script error", (t) => {
   t.deepEqual(
     scriptErrors.filter((error) => error.startsWith(platform.url)),

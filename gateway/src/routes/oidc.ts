@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { OIDC_BINDING_COOKIE, OIDC_OPERATIONS } from '@platform/contracts/core/oidc.ts';
 import { toMetadata } from '@platform/kit/grpc/metadata.ts';
+import type { ServiceError } from '@grpc/grpc-js';
+import { fromGrpcError } from '@platform/kit/errors/grpc-status.ts';
 import { languageFromHeader } from '@platform/kit/i18n/messages.ts';
 import { idParam } from '../http/params.ts';
 import type { GatewayConfig } from '../config.ts';
@@ -30,6 +32,11 @@ function bindingCookie(config: GatewayConfig, value: string, maxAge: number): st
     path: '/api/auth/oidc',
     maxAge,
   });
+}
+
+/** A browser's navigation (it asks for a page first), not a tool's call. */
+function wantsPage(req: Request): boolean {
+  return req.accepts(['application/json', 'text/html']) === 'text/html';
 }
 
 /** This origin as the browser reached it (TRUST_PROXY decides whether X-Forwarded-Proto counts). */
@@ -85,7 +92,19 @@ export function oidcRoutes(config: GatewayConfig, backends: Backends, internalCr
           projectCode: header(req, 'x-project-code'),
         },
         internal(req),
-      );
+      ).catch((error: unknown) => {
+        // a browser that navigated here is sent back to the login page, which says the sign-in failed;
+        // other clients get the error body
+        const code = fromGrpcError(error as ServiceError).code;
+        if ((code === 'SVC-SYS-1002' || code === 'SVC-SYS-2001') && wantsPage(req)) return undefined;
+        throw error;
+      });
+      if (!finished) {
+        res.setHeader('Set-Cookie', bindingCookie(config, '', 0));
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(303, '/console/login?sso=failed');
+        return;
+      }
       const login = finished.login;
       if (!login) throw new Error('FinishSignIn answered no session');
       res.setHeader('Set-Cookie', [sessionCookie(config, login.token, login.expiresIn), bindingCookie(config, '', 0)]);

@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * The provider's redirect back: opens the session (browser redirect)
-         * @description Finishes a sign-in: takes the state once, exchanges the code, validates the ID token, provisions the user and opens a session. The provider's query (code, state, iss) is read as a whole. On success sets SVC_SESSION as login does, clears SVC_OIDC and redirects to the returnTo of the start. A callback without a state is 400 SVC-SYS-2001. A forged, replayed, expired or other browser's state, a wrong nonce, issuer or audience, an expired ID token, or an e-mail outside the provider's allowed domains: 401 SVC-SYS-1002, and no session.
+         * @description Finishes a sign-in: takes the state once, exchanges the code, validates the ID token, provisions the user and opens a session. The provider's query (code, state, iss) is read as a whole. On success sets SVC_SESSION as login does, clears SVC_OIDC and redirects to the returnTo of the start. A callback without a state is 400 SVC-SYS-2001. A forged, replayed, expired or other browser's state, a wrong nonce, issuer or audience, an expired ID token, or an e-mail outside the provider's allowed domains: 401 SVC-SYS-1002, and no session; a browser's navigation (Accept preferring text/html) is sent instead to /console/login?sso=failed (303).
          */
         get: operations["finishSignIn"];
         put?: never;
@@ -14944,6 +14944,13 @@ export interface operations {
                     Location?: string;
                     /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
                     "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A browser's refused sign-in: to the console's login page, which says so. */
+            303: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;

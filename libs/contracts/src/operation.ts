@@ -43,7 +43,7 @@ export interface OperationDoc {
     | { status: 201 | 204 | 302; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
   errors?: ExtraErrorStatus[];
-  /** A second success status with the same body (health: 503 DOWN). */
+  /** A second success status with the same body (health: 503 DOWN); without a body beside a bodiless one (a second redirect). */
   alsoAnswers?: { status: number; description: string };
 }
 

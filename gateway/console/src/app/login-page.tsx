@@ -83,7 +83,7 @@ export function LoginPage() {
           </button>
         </div>
       </form>
-      <SsoSignIn account={params.get('account')} to={params.get('to')} />
+      <SsoSignIn account={params.get('account')} to={params.get('to')} failed={params.get('sso') === 'failed'} />
     </main>
   );
 }

@@ -9,6 +9,7 @@ export const ssoMessages = defineMessages({
     ssoFinding: 'Looking…',
     ssoNone: 'This account offers no single sign-on.',
     ssoSignInWith: 'Sign in with {name}',
+    ssoFailed: 'Single sign-on failed: sign in again.',
   },
   tr: {
     ssoTitle: 'Tek oturum açma',
@@ -17,5 +18,6 @@ export const ssoMessages = defineMessages({
     ssoFinding: 'Aranıyor…',
     ssoNone: 'Bu hesap tek oturum açma sunmuyor.',
     ssoSignInWith: '{name} ile giriş yap',
+    ssoFailed: 'Tek oturum açma başarısız oldu: yeniden giriş yapın.',
   },
 });

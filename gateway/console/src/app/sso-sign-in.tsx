@@ -26,9 +26,9 @@ function rememberedAccount(fromAddress: string | null): string {
  * Single sign-on on the login page (docs/interface.md#single-sign-on): the account number (from
  * `?account=`, else the one used last), the account's providers from the public list, and a
  * "Sign in with <name>" link each to the gateway's start of the code flow, which returns to `to`.
- * Plain links: the browser leaves the console for the provider and comes back signed in.
+ * A refused sign-in comes back with `?sso=failed`, which it says. Plain links: the browser leaves the console for the provider and comes back signed in.
  */
-export function SsoSignIn({ account, to }: { account: string | null; to: string | null }) {
+export function SsoSignIn({ account, to, failed }: { account: string | null; to: string | null; failed: boolean }) {
   const t = useT(ssoMessages);
   const id = useId();
   const [accountNo, setAccountNo] = useState(() => rememberedAccount(account));
@@ -61,6 +61,11 @@ export function SsoSignIn({ account, to }: { account: string | null; to: string 
   return (
     <section className="sso-sign-in" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('ssoTitle')}</h2>
+      {failed ? (
+        <p className="notice" role="alert">
+          {t('ssoFailed')}
+        </p>
+      ) : null}
       <form
         className="login-form"
         onSubmit={(event) => {

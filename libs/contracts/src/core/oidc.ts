@@ -64,8 +64,9 @@ export const OIDC_OPERATIONS = {
       tag: 'auth',
       summary: "The provider's redirect back: opens the session (browser redirect)",
       description:
-        `${sources.rpc ?? ''} The provider's query (code, state, iss) is read as a whole. On success sets SVC_SESSION as login does, clears ${OIDC_BINDING_COOKIE} and redirects to the returnTo of the start. A callback without a state is 400 SVC-SYS-2001. A forged, replayed, expired or other browser's state, a wrong nonce, issuer or audience, an expired ID token, or an e-mail outside the provider's allowed domains: 401 SVC-SYS-1002, and no session.`.trim(),
+        `${sources.rpc ?? ''} The provider's query (code, state, iss) is read as a whole. On success sets SVC_SESSION as login does, clears ${OIDC_BINDING_COOKIE} and redirects to the returnTo of the start. A callback without a state is 400 SVC-SYS-2001. A forged, replayed, expired or other browser's state, a wrong nonce, issuer or audience, an expired ID token, or an e-mail outside the provider's allowed domains: 401 SVC-SYS-1002, and no session; a browser's navigation (Accept preferring text/html) is sent instead to /console/login?sso=failed (303).`.trim(),
       errors: [401],
+      alsoAnswers: { status: 303, description: "A browser's refused sign-in: to the console's login page, which says so." },
       ok: {
         status: 302,
         description: 'Signed in: to the console.',
