@@ -77,6 +77,7 @@ test('the code flow against a real provider provisions the user into the tenant 
   t.true(first.url.startsWith(`${platform.url}/console/`), first.url);
   // the flow went through the provider's login and consent, back to the callback
   t.true(first.browser.trail.some((step) => step.url.startsWith(CALLBACK) && step.status === 302));
+  const callbackMs = (walk: typeof first) => walk.browser.trail.find((step) => step.url.startsWith(CALLBACK))?.ms.toFixed(1);
   t.truthy(first.token);
   const me = await api('GET', '/api/auth/me', { token: first.token });
   t.is(me.status, 200);
@@ -94,6 +95,7 @@ test('the code flow against a real provider provisions the user into the tenant 
   t.is(again.body.userCode, email, 'the same user, not a second one');
   t.true(again.body.roles.includes('product:read'));
   t.false(again.body.roles.includes('business-partner:read'));
+  t.log(`callback (code exchange, ID token, provisioning, session): first sign-in ${callbackMs(first)} ms, second ${callbackMs(second)} ms`);
   // the first session's roles are read live too
   t.false((await api('GET', '/api/auth/me', { token: first.token })).body.roles.includes('business-partner:read'));
 

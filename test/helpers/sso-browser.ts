@@ -5,8 +5,8 @@
  */
 export class SsoBrowser {
   readonly #jar = new Map<string, Map<string, string>>();
-  /** Every answer seen, in order: status and URL. */
-  readonly trail: { status: number; url: string }[] = [];
+  /** Every answer seen, in order: status, URL and how long it took (ms). */
+  readonly trail: { status: number; url: string; ms: number }[] = [];
 
   cookie(origin: string, name: string): string | undefined {
     return this.#jar.get(origin)?.get(name);
@@ -25,6 +25,7 @@ export class SsoBrowser {
     const headers: Record<string, string> = {};
     if (cookies) headers.cookie = cookies;
     if (init.contentType) headers['content-type'] = init.contentType;
+    const started = performance.now();
     const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
@@ -35,7 +36,7 @@ export class SsoBrowser {
       if (expired) this.#jar.get(origin)?.delete(name);
       else this.setCookie(origin, name, value);
     }
-    this.trail.push({ status: res.status, url });
+    this.trail.push({ status: res.status, url, ms: performance.now() - started });
     return res;
   }
 
