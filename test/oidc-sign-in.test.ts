@@ -139,6 +139,9 @@ test('a user linked to a provider logs in with a password only where the provide
     200,
   );
   await t.notThrowsAsync(login(row.userCode, password));
+  // a provider deleted takes its links along; the user it provisioned stays, and is no longer its
+  t.is((await api('DELETE', `/api/identity-provider/${provider.id}`, { token: await admin() })).status, 204);
+  t.is((await api('GET', `/api/user-info/${row.id}`, { token: await admin() })).status, 200);
 });
 
 test('the client secret is accepted on create and update and never answered', async (t) => {

@@ -23,6 +23,7 @@ export interface GroupMapping {
  * is a standing grant of group membership, so writing mappings needs group-member:write in the
  * tenant beside identity-provider:write: whoever may configure a provider may not grant through it
  * what they could not grant by hand. An update that leaves clientSecret empty keeps the stored one.
+ * Deleting a provider deletes its pending sign-ins, its links to users and its sessions' ID tokens.
  */
 export function identityProviderHooks(appEnv: AppEnv): ResourceHooks {
   return defineHooks(identityProvider, {
@@ -45,6 +46,12 @@ export function identityProviderHooks(appEnv: AppEnv): ResourceHooks {
         row.groupMappingList = JSON.stringify(mappings);
       }
       if (written.has('allowedDomains') || written.has('groupMappings')) await ctx.em.flush();
+    },
+    async beforeDelete(row, ctx) {
+      // its pending sign-ins, links and sessions' ID tokens go with it; the users it provisioned stay
+      for (const table of ['oidc_sign_in', 'oidc_identity', 'oidc_session']) {
+        await ctx.em.execute(`delete from core.${table} where provider_id = ?`, [row.id]);
+      }
     },
     async decorate(rows, messages) {
       rows.forEach((row, index) => {
