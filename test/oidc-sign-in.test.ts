@@ -335,3 +335,21 @@ test('a passive provider is neither listed nor started, and the return path stay
   t.is(gone.body.error_code, 'SVC-SYS-4001');
   t.deepEqual(await listed(), []);
 });
+
+test.serial('a provisioned user made passive is refused at its next sign-in', async (t) => {
+  const provider = await stubProvider();
+  const person = honest();
+  stub.next(person);
+  const first = new SsoBrowser();
+  t.is((await first.request(await callbackOf(provider.id, first))).status, 302);
+  const token = await admin();
+  const found = await api('POST', '/api/user-info/list', {
+    token,
+    body: { page: 0, size: 1, filter: { crProcessId: provider.crProcessId, userCode: person.email } },
+  });
+  const [user] = found.body.content;
+  t.is((await api('PUT', `/api/user-info/${user.id}`, { token, body: { version: user.version, status: false } })).status, 200);
+  stub.next(person);
+  const again = new SsoBrowser();
+  await refusedAtCallback(t, again, await callbackOf(provider.id, again), 'user passive');
+});

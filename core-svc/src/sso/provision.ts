@@ -23,7 +23,7 @@ export interface SignedInPerson {
  * - every sign-in: the select of the provider's tenant made again if it was removed, and the memberships of
  *   the mapped groups set to what the claims say (added where a rule matches, removed where none does);
  *   memberships of groups no rule names are left as they are.
- * Runs in the caller's transaction. Undefined when the linked user is passive.
+ * Runs in the caller's transaction. Undefined when the linked user, its user-process or the account is passive.
  */
 export async function provision(
   em: EntityManager,
@@ -74,6 +74,12 @@ export async function provision(
 
   const user = await em.findOne(UserInfoEntity, { userCode });
   if (!user || user.status !== true) return undefined;
+  // a passive user-process or account holds no tenant (core.user_tenant), as for a password login
+  const [held] = await em.execute<{ n: number }[]>(`select 1 as n from core.user_tenant where user_code = ? and cr_process_id = ?`, [
+    userCode,
+    provider.crProcessId,
+  ]);
+  if (!held) return undefined;
   return identityOf(em, user, unauthenticated);
 }
 
