@@ -129,7 +129,7 @@ async function credentialsFor(
   if (category === 'public') return {};
   if (category === 'api-key') return { apiKey: true };
   // logout ends the token it is called with: each case gets one of its own
-  if (path.startsWith('/api/auth/logout')) return { token: (await login(user.userCode, user.password)).token };
+  if (path.startsWith('/api/auth/logout') || path.startsWith('/api/auth/oidc/logout')) return { token: (await login(user.userCode, user.password)).token };
   return session;
 }
 

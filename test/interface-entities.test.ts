@@ -20,6 +20,7 @@ import { registry } from '../gateway/src/registry.ts';
 // | core | corporation-contact | full set incl. stats |
 // | core | webhook-subscription | full set incl. stats (docs/interface.md#webhooks) |
 // | core | webhook-delivery | get by id, list only (and redeliver: docs/interface.md#webhooks) |
+// | core | identity-provider | full set incl. stats (docs/interface.md#single-sign-on) |
 // | partner | business-partner, branch, contact, product, contract | full set incl. stats |
 // | partner | contract-item | get, list, create, update, delete (no stats) |
 // | partner | accrual | full set incl. stats |
@@ -43,6 +44,7 @@ const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = 
     'corporation-contact': 'full',
     'webhook-subscription': 'full',
     'webhook-delivery': 'read-only',
+    'identity-provider': 'full',
   },
   bpm: {
     'business-partner': 'full',

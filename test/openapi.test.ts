@@ -97,7 +97,7 @@ test('every documented operation is routed: called with the credentials it names
     const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
     // logout ends the token it is called with: it gets a session of its own
     const bearer = schemes.includes('bearer')
-      ? path === '/api/auth/logout'
+      ? path === '/api/auth/logout' || path === '/api/auth/oidc/logout'
         ? (await login(platform.adminUser, platform.adminPassword)).token
         : token
       : undefined;

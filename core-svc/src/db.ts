@@ -16,6 +16,7 @@ import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionS
 import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
 import { secondFactorEntities } from './second-factor/second-factor.entity.ts';
+import { ssoEntities } from './sso-tables.ts';
 
 export { SCHEMA } from './schema.ts';
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);
@@ -157,5 +158,6 @@ export const entities = [
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
   ...secondFactorEntities,
+  ...ssoEntities,
 ];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

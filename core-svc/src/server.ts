@@ -9,6 +9,9 @@ import { SessionServiceService } from '@platform/kit/gen/platform/core/v1/sessio
 import { AccessTokenServiceService } from '@platform/kit/gen/platform/core/v1/access_token.ts';
 import { accessTokenHandlers } from './access-tokens/access-token.service.ts';
 import { SecondFactorServiceService } from '@platform/kit/gen/platform/core/v1/second_factor.ts';
+import { OidcSignInServiceService } from '@platform/kit/gen/platform/core/v1/identity_provider.ts';
+import { oidcSignInHandlers } from './sso/oidc.service.ts';
+import { identityProviderHooks } from './resources/identity-provider/identity-provider.operations.ts';
 import { authHandlers } from './auth/auth.service.ts';
 import { exceptionLogHandlers } from './logs/exception-log.service.ts';
 import { checkSession } from './sessions/session-check.ts';
@@ -38,11 +41,13 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
   server.addService(ExceptionLogServiceService, implement(runtime, exceptionLogHandlers));
   server.addService(AccessTokenServiceService, implement(runtime, accessTokenHandlers));
   server.addService(SecondFactorServiceService, implement(runtime, secondFactorHandlers(config, runtime.tokens)));
+  server.addService(OidcSignInServiceService, implement(runtime, oidcSignInHandlers(config, runtime.tokens, runtime.log)));
   registerResources(server, runtime, schemas, coreResources, {
     'user-info': { hooks: userInfoHooks(config.bcryptRounds), handlers: () => ({ listTenantMembers: tenantMembers() }) },
     'user-process': { hooks: userProcessHooks },
     'group-member': { hooks: groupMemberHooks },
     license: { hooks: licenseHooks },
+    'identity-provider': { hooks: identityProviderHooks(config.appEnv) },
     'webhook-subscription': {
       hooks: webhookSubscriptionHooks(),
       handlers: (runtimes) => ({

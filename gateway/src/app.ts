@@ -28,6 +28,7 @@ import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.t
 import { registry } from './registry.ts';
 import { authRoutes, loginMetadata, sessionCookie } from './routes/auth.ts';
 import { secondFactorRoutes } from './routes/second-factor.ts';
+import { oidcRoutes } from './routes/oidc.ts';
 import { bpmRoutes } from './routes/bpm.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { tenantMemberRoutes } from './routes/tenant-members.ts';
@@ -170,6 +171,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         docsRoutes(JSON.stringify(buildOpenApiDocument(registry))),
         authRoutes(config, backends, gatewayKey, limits.loginGuard, csrf),
         secondFactorRoutes(backends, limits.loginGuard, csrf, loginMetadata(gatewayKey), (token, maxAge) => sessionCookie(config, token, maxAge)),
+        // single sign-on's redirects call core-svc as the login does: with the gateway's own credential
+        oidcRoutes(config, backends, () => gatewayKey.credential),
         sessionRoutes(backends, gatewayKey),
         bpmRoutes(backends),
         // before the CRUD routes: /api/dms-audit-log/verify, /api/dms-file/search are not records' keys

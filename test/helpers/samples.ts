@@ -257,6 +257,18 @@ export const samples: Record<string, Sample> = {
     },
     update: () => ({ amount: '120.50', periodEnd: '2026-02-28' }),
   },
+  // an issuer on loopback that listens nowhere: a provider is only read at a sign-in, which the walks do not make
+  'identity-provider': {
+    create: async (crProcessId) => ({
+      crProcessId,
+      displayName: unique('Walk provider '),
+      issuer: 'http://127.0.0.1:9/walk',
+      clientId: 'walk-client',
+      clientSecret: 'walk-client-secret',
+      allowedDomains: ['walk.test'],
+    }),
+    update: () => ({ displayName: unique('Walk provider '), passwordLogin: true }),
+  },
   'webhook-subscription': {
     // an endpoint on loopback that listens nowhere, for the events of sessions, which the walks do not end
     // (and whose entity is no resource, so a writer holding no read role may name it): the walks deliver nothing

@@ -9,6 +9,7 @@ import { verifyCaptcha } from './captcha.ts';
 import { secondFactorChallengeFor } from '../second-factor/login-challenge.ts';
 import { loginIdentity } from './login-identity.ts';
 import { loginTenantOf, openSession } from './open-session.ts';
+import { passwordLoginAllowed } from './password-login.ts';
 
 const LOGIN_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'login.failed');
 
@@ -31,6 +32,8 @@ export function login(config: CoreConfig, tokens: TokenService): (request: Login
     const user = found?.user;
     const valid = await verifyPassword(request.password, user?.password, config.bcryptRounds);
     if (!found || !user || !valid || user.status !== true) throw LOGIN_FAILED();
+    // a user of an identity provider logs in with a password only where the provider allows it
+    if (!(await passwordLoginAllowed(ctx.em, user.userCode))) throw LOGIN_FAILED();
     const identity = found.identity;
     if (!identity) throw LOGIN_FAILED();
     const current = loginTenantOf(identity);

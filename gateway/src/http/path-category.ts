@@ -6,10 +6,13 @@ export type PathCategory = 'public' | 'api-key' | 'jwt';
 // is the credential, checked by dms-svc (docs/adr/0030-the-byte-path-and-stored-bytes.md)
 // /console/**: the console's built files and manifest, served before the API key and the limiter
 // (docs/adr/0084-the-console-s-security-page-policy.md); /api/auth/console-login: its login, with its own CSRF proof in
-// place of the API key (console/csrf.ts), and its second step (docs/adr/0127-a-second-factor-for-password-logins.md)
+// place of the API key (console/csrf.ts), and its second step (docs/adr/0127-a-second-factor-for-password-logins.md);
+// /api/auth/oidc/{providers,callback,:id/start}: single sign-on's login-page list and browser redirects,
+// before any session (docs/adr/0131-sign-in-state-is-kept-by-core-svc.md)
 const PUBLIC = [
   /^\/console(\/|$)/,
   /^\/api\/auth\/console-login(\/second-factor)?\/?$/,
+  /^\/api\/auth\/oidc\/(providers|callback|[^/]+\/start)\/?$/,
   /^\/actuator\/health\/?$/,
   /^\/api\/health\/?$/,
   /^\/api\/dms-share-link\/public\//,

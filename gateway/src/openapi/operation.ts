@@ -108,6 +108,9 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
       description: doc.alsoAnswers.description,
       content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } },
     };
+  } else if (doc.alsoAnswers) {
+    // a second answer without a body (a redirect)
+    responses[String(doc.alsoAnswers.status)] = { description: doc.alsoAnswers.description };
   }
   if (doc.notModified) responses['304'] = doc.notModified;
   for (const status of [...statuses].sort()) responses[String(status)] ??= errorRef(status);

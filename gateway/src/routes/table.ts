@@ -1,6 +1,7 @@
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import { ACCESS_TOKEN_ROUTES } from './access-tokens.ts';
 import { AUTH_ROUTES } from './auth.ts';
+import { OIDC_ROUTES } from './oidc.ts';
 import { BPM_ROUTES } from './bpm.ts';
 import { crudRouteTable } from './crud.ts';
 import { DMS_FILE_BYTE_ROUTES } from './dms-file-bytes.ts';
@@ -30,6 +31,7 @@ export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTE
 export const OPERATION_ROUTES = [
   AUTH_ROUTES,
   SECOND_FACTOR_ROUTES,
+  OIDC_ROUTES,
   SESSION_ROUTES,
   BPM_ROUTES,
   DMS_ROUTES,

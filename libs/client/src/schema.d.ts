@@ -498,6 +498,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's sign-in providers, for the login page
+         * @description The active providers of an account, for the login page: ids and display names only. Public: an unknown account answers an empty list.
+         */
+        get: operations["signInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in at an identity provider (browser redirect)
+         * @description Starts a sign-in: keeps state, nonce and the PKCE verifier (single use, short expiry) and answers the provider's authorization URL. Sets the SVC_OIDC cookie (random, HttpOnly, SameSite=Lax, ten minutes) that the callback must bring back, and redirects to the provider's authorization endpoint (code flow with PKCE S256, state and nonce). An unknown or passive provider is 404.
+         */
+        get: operations["startSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back: opens the session (browser redirect)
+         * @description Finishes a sign-in: takes the state once, exchanges the code, validates the ID token, provisions the user and opens a session. The provider's query (code, state, iss) is read as a whole. On success sets SVC_SESSION as login does, clears SVC_OIDC and redirects to the returnTo of the start. A callback without a state is 400 SVC-SYS-2001. A forged, replayed, expired or other browser's state, a wrong nonce, issuer or audience, an expired ID token, or an e-mail outside the provider's allowed domains: 401 SVC-SYS-1002, and no session; a browser's navigation (Accept preferring text/html) is sent instead to /console/login?sso=failed (303).
+         */
+        get: operations["finishSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out, and out of the provider where it offers RP-initiated logout
+         * @description Ends the caller's session, answering the provider's end-session URL when the session was opened through a provider offering one. Ends the session and clears the cookie as POST /api/auth/logout does.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session/active": {
         parameters: {
             query?: never;
@@ -1244,6 +1324,28 @@ export interface paths {
          *     readable in its tenant. Needs webhook-delivery:read. page from 0, size 1 to 500 (20 when not given).
          */
         get: operations["historyWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/{key}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of a identity-provider, newest first
+         * @description The events of one record, newest first, a page at a time. Needs <entity>:read; a record of
+         *     another tenant, or a key without events, is 404 SVC-SYS-4001. A deleted record's history stays
+         *     readable in its tenant. Needs identity-provider:read. page from 0, size 1 to 500 (20 when not given).
+         */
+        get: operations["historyIdentityProvider"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2785,6 +2887,94 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count identity-provider records by status
+         * @description Counts IdentityProviders by status. The caller's tenant; a super user's cover every tenant unless crProcessId narrows them.
+         */
+        get: operations["statsIdentityProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List identity-provider records a page at a time
+         * @description Lists IdentityProviders a page at a time.
+         */
+        post: operations["listIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a identity-provider
+         * @description Creates an IdentityProvider; its version starts at 0.
+         */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a identity-provider
+         * @description Returns one IdentityProvider.
+         */
+        get: operations["getIdentityProvider"];
+        /**
+         * Update a identity-provider
+         * @description Updates the fields named in update_mask when version equals the stored one.
+         */
+        put: operations["updateIdentityProvider"];
+        post?: never;
+        /**
+         * Delete a identity-provider
+         * @description Deletes an IdentityProvider; refused while other records reference it.
+         */
+        delete: operations["deleteIdentityProvider"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8968,6 +9158,335 @@ export interface components {
             /** @description No items on this page. */
             empty: boolean;
         };
+        /** @description IdentityProvider record. */
+        IdentityProvider: {
+            /**
+             * ID
+             * Format: int64
+             * @description Generated on create.
+             */
+            readonly id: number;
+            /**
+             * Version
+             * Format: int32
+             * @description Optimistic lock: 0 on create, +1 on every update.
+             */
+            readonly version: number;
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status: boolean;
+            /**
+             * Created
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly createdAt: string;
+            /**
+             * Updated
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly updatedAt: string | null;
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
+            readonly createdBy: string | null;
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
+            readonly updatedBy: string | null;
+            /**
+             * Display name
+             * @description What the login page offers: "Sign in with <displayName>".
+             */
+            displayName: string;
+            /**
+             * Issuer
+             * @description The provider's issuer: an https URL (http on loopback outside production) serving /.well-known/openid-configuration.
+             */
+            issuer: string;
+            /**
+             * Client id
+             * @description The platform's client id at the provider.
+             */
+            clientId: string;
+            /**
+             * Allowed e-mail domains
+             * @description E-mail domains whose users may sign in (`example.com`); empty: any domain. The ID token must carry a verified e-mail.
+             */
+            allowedDomains: string[];
+            /**
+             * Group mappings
+             * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
+             */
+            groupMappings: {
+                /** @description The claim's name in the ID token (`groups`, `department`). */
+                claim?: string | null;
+                /** @description The value the claim must hold, or hold among its items when it is a list. */
+                value?: string | null;
+                /** @description The group of the provider's tenant, by its groupName. */
+                groupName?: string | null;
+            }[];
+            /**
+             * Password login allowed
+             * @description Whether users linked to this provider may also log in with a password (false: only through the provider).
+             * @default false
+             */
+            passwordLogin: boolean | null;
+        };
+        /** @description A new identity-provider; crProcessId names its tenant. Read-only fields sent are ignored. */
+        IdentityProviderCreate: {
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Display name
+             * @description What the login page offers: "Sign in with <displayName>".
+             */
+            displayName: string;
+            /**
+             * Issuer
+             * @description The provider's issuer: an https URL (http on loopback outside production) serving /.well-known/openid-configuration.
+             */
+            issuer: string;
+            /**
+             * Client id
+             * @description The platform's client id at the provider.
+             */
+            clientId: string;
+            /**
+             * Client secret
+             * @description Write-only: the client's secret at the provider; empty for a public client (PKCE alone).
+             */
+            clientSecret?: string | null;
+            /**
+             * Allowed e-mail domains
+             * @description E-mail domains whose users may sign in (`example.com`); empty: any domain. The ID token must carry a verified e-mail.
+             */
+            allowedDomains?: string[] | null;
+            /**
+             * Group mappings
+             * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
+             */
+            groupMappings?: {
+                claim: string;
+                value: string;
+                groupName: string;
+            }[] | null;
+            /**
+             * Password login allowed
+             * @description Whether users linked to this provider may also log in with a password (false: only through the provider).
+             * @default false
+             */
+            passwordLogin?: boolean | null;
+        };
+        /** @description The fields of the identity-provider to change (the others keep their value) and the version read. */
+        IdentityProviderUpdate: {
+            /**
+             * Format: int32
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
+             */
+            version?: number;
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId?: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Display name
+             * @description What the login page offers: "Sign in with <displayName>".
+             */
+            displayName?: string;
+            /**
+             * Issuer
+             * @description The provider's issuer: an https URL (http on loopback outside production) serving /.well-known/openid-configuration.
+             */
+            issuer?: string;
+            /**
+             * Client id
+             * @description The platform's client id at the provider.
+             */
+            clientId?: string;
+            /**
+             * Client secret
+             * @description Write-only: the client's secret at the provider; empty for a public client (PKCE alone).
+             */
+            clientSecret?: string | null;
+            /**
+             * Allowed e-mail domains
+             * @description E-mail domains whose users may sign in (`example.com`); empty: any domain. The ID token must carry a verified e-mail.
+             */
+            allowedDomains?: string[] | null;
+            /**
+             * Group mappings
+             * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
+             */
+            groupMappings?: {
+                claim: string;
+                value: string;
+                groupName: string;
+            }[] | null;
+            /**
+             * Password login allowed
+             * @description Whether users linked to this provider may also log in with a password (false: only through the provider).
+             * @default false
+             */
+            passwordLogin?: boolean | null;
+        };
+        IdentityProviderPageRequest: {
+            /**
+             * Format: int32
+             * @description Zero-based page index (0 when not given).
+             * @default 0
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Items per page (1..500; 20 when not given).
+             * @default 20
+             */
+            size?: number | null;
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                displayName?: string | null;
+                issuer?: string | null;
+                clientId?: string | null;
+                passwordLogin?: boolean | null;
+            };
+        };
+        /** @description A page of identity-provider records. */
+        IdentityProviderPage: {
+            /** @description Page items. */
+            content: components["schemas"]["IdentityProvider"][];
+            /**
+             * Format: int32
+             * @description Current page index.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Requested page size.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Total matching records.
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description ceil(totalElements / size).
+             */
+            totalPages: number;
+            /** @description Page is the first. */
+            first: boolean;
+            /** @description Page is the last. */
+            last: boolean;
+            /** @description No items on this page. */
+            empty: boolean;
+        };
         /** @description BusinessPartner record. */
         BusinessPartner: {
             /**
@@ -13842,6 +14361,11 @@ export type WebhookDeliveryCreate = components['schemas']['WebhookDeliveryCreate
 export type WebhookDeliveryUpdate = components['schemas']['WebhookDeliveryUpdate'];
 export type WebhookDeliveryPageRequest = components['schemas']['WebhookDeliveryPageRequest'];
 export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
+export type IdentityProvider = components['schemas']['IdentityProvider'];
+export type IdentityProviderCreate = components['schemas']['IdentityProviderCreate'];
+export type IdentityProviderUpdate = components['schemas']['IdentityProviderUpdate'];
+export type IdentityProviderPageRequest = components['schemas']['IdentityProviderPageRequest'];
+export type IdentityProviderPage = components['schemas']['IdentityProviderPage'];
 export type BusinessPartner = components['schemas']['BusinessPartner'];
 export type BusinessPartnerCreate = components['schemas']['BusinessPartnerCreate'];
 export type BusinessPartnerUpdate = components['schemas']['BusinessPartnerUpdate'];
@@ -15078,6 +15602,152 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signInProviders: {
+        parameters: {
+            query?: {
+                accountNo?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active providers: "Sign in with <displayName>". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            /** Format: int64 */
+                            id: number;
+                            displayName: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startSignIn: {
+        parameters: {
+            query?: {
+                returnTo?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    finishSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: to the console. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description SVC_SESSION=<JWT>; HttpOnly; SameSite=Lax; Path=/ (Secure in production). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A browser's refused sign-in: to the console's login page, which says so. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description redirectUrl: the provider's end-session URL to send the browser to, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectUrl: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -16557,6 +17227,43 @@ export interface operations {
         };
     };
     historyWebhookDelivery: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the record's events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    historyIdentityProvider: {
         parameters: {
             query?: {
                 page?: number;
@@ -20446,6 +21153,245 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    statsIdentityProvider: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statistics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderPageRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderCreate"];
+            };
+        };
+        responses: {
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
+            200: {
+                headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated record, its version raised by 1. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -37,13 +37,13 @@ export interface OperationDoc {
   headers?: ReferenceObject[];
   /** A 304 Not Modified answer without a body, and its headers (a conditional GET). */
   notModified?: { description: string; headers: Record<string, HeaderObject> };
-  /** The success answer: 201 or 204 without a body, else 200 with `schema` as `contentType` (JSON by default). */
+  /** The success answer: 201, 204 or a 302 redirect without a body, else 200 with `schema` as `contentType` (JSON by default). */
   ok:
     | { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> }
-    | { status: 201 | 204; description: string; headers?: Record<string, HeaderObject> };
+    | { status: 201 | 204 | 302; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
   errors?: ExtraErrorStatus[];
-  /** A second success status with the same body (health: 503 DOWN). */
+  /** A second success status with the same body (health: 503 DOWN); without a body beside a bodiless one (a second redirect). */
   alsoAnswers?: { status: number; description: string };
 }
 

@@ -50,9 +50,14 @@ export function authProviderFor(queryClient: QueryClient): AuthProvider {
     },
 
     logout: async () => {
-      // a session already over is logged out all the same
-      await answer(platform.POST('/api/auth/logout')).catch(() => undefined);
+      // a session already over is logged out all the same; one opened through a provider also ends there
+      // (RP-initiated logout: docs/adr/0133-logout-ends-the-provider-s-session-too.md)
+      const out = await answer(platform.POST('/api/auth/oidc/logout')).catch(() => undefined);
       queryClient.clear();
+      if (out?.redirectUrl) {
+        window.location.assign(out.redirectUrl);
+        return { success: true };
+      }
       return { success: true, redirectTo: '/login' };
     },
 

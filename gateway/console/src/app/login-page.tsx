@@ -10,6 +10,7 @@ import { shellMessages } from './messages.ts';
 import { captchaToken, preloadCaptcha } from './captcha.ts';
 import type { LoginInput, SecondFactorChallenge } from './auth-provider.ts';
 import { LoginSecondStep } from './login-second-step.tsx';
+import { SsoSignIn } from './sso-sign-in.tsx';
 
 /**
  * The login (`POST /api/auth/console-login`): user code, password and language, a captcha token
@@ -91,6 +92,7 @@ export function LoginPage() {
           </button>
         </div>
       </form>
+      <SsoSignIn account={params.get('account')} to={params.get('to')} failed={params.get('sso') === 'failed'} />
     </main>
   );
 }

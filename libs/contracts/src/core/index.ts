@@ -4,6 +4,7 @@ import { corporationContact } from './corporation-contact.ts';
 import { country } from './country.ts';
 import { currency } from './currency.ts';
 import { group } from './group.ts';
+import { identityProvider } from './identity-provider.ts';
 import { groupMember } from './group-member.ts';
 import { groupRole } from './group-role.ts';
 import { license } from './license.ts';
@@ -31,4 +32,5 @@ export const coreResources = [
   corporationContact,
   webhookSubscription,
   webhookDelivery,
+  identityProvider,
 ] as const;

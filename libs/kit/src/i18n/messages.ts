@@ -14,6 +14,7 @@ const catalogue = {
     tr: 'Oturumunuzun süresi doldu veya oturum geçersiz; lütfen tekrar giriş yapın',
   },
   'login.failed': { en: 'Wrong user code or password', tr: 'Kullanıcı kodu veya şifre hatalı' },
+  'sso.failed': { en: 'Single sign-on failed: sign in again', tr: 'Tek oturum açma başarısız oldu: yeniden giriş yapın' },
   'access.denied': { en: 'You are not allowed to do this', tr: 'Bu işlem için yetkiniz yok' },
   'apiKey.invalid': { en: 'API key missing or wrong', tr: 'API anahtarı eksik veya hatalı' },
   'captcha.rejected': { en: 'Captcha verification failed', tr: 'Captcha doğrulaması başarısız' },
