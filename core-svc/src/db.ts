@@ -15,7 +15,7 @@ import { userProcess } from '@platform/contracts/core/user-process.ts';
 import { AccessStampEntity, resourceStampTriggers, selectStampTriggers, sessionStampTriggers } from './access-stamp.ts';
 import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
-import { secondFactorEntities } from './second-factor/second-factor.entity.ts';
+import { secondFactorEntities } from './second-factor.entity.ts';
 import { ssoEntities } from './sso-tables.ts';
 
 export { SCHEMA } from './schema.ts';
@@ -157,7 +157,7 @@ export const entities = [
   AccessTokenEntity,
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
-  ...secondFactorEntities,
+  ...secondFactorEntities(UserInfoEntity as never),
   ...ssoEntities,
 ];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

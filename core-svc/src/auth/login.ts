@@ -6,7 +6,7 @@ import { DomainError, invalidField, unauthenticated } from '@platform/kit/errors
 import type { LoginRequest, LoginResponse } from '@platform/kit/gen/platform/core/v1/auth.ts';
 import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { verifyCaptcha } from './captcha.ts';
-import { secondFactorChallengeFor } from '../second-factor/login-challenge.ts';
+import { secondFactorChallengeFor } from './second-factor-challenge.ts';
 import { loginIdentity } from './login-identity.ts';
 import { loginTenantOf, openSession } from './open-session.ts';
 import { passwordLoginAllowed } from './password-login.ts';

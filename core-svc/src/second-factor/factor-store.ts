@@ -1,6 +1,6 @@
 /** A user's TOTP secret in core.second_factor: read, accepted codes recorded, confirmed, removed. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { stepOf } from './totp.ts';
+import { stepOf } from '../auth/totp.ts';
 
 /** A user's secret: pending until confirmed; lastStep, the step of the last code accepted. */
 export interface Factor {

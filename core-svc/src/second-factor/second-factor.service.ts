@@ -24,9 +24,9 @@ import { isLanguage } from '@platform/kit/i18n/messages.ts';
 import { loginTenantOf, openSession } from '../auth/open-session.ts';
 import { assertWhollyInTenant, lockUser } from '../resources/user-process/user-tenants.ts';
 import { acceptCode, codesLocked, confirmFactor, countWrongCode, factorOf, removeFactor, storePending } from './factor-store.ts';
-import { acceptCodeAndClose, closeChallenge, lockOpenChallenge, openChallenge } from './login-challenge.ts';
+import { acceptCodeAndClose, closeChallenge, lockOpenChallenge, openChallenge } from '../auth/second-factor-challenge.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts';
-import { CODE_PATTERN, enrolmentOf, newSecret, stepOf } from './totp.ts';
+import { CODE_PATTERN, enrolmentOf, newSecret, stepOf } from '../auth/totp.ts';
 
 /** Every refusal of the login's second step: the answer of a wrong password (decisions §6), with its own words. */
 const SECOND_STEP_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'secondFactor.failed');

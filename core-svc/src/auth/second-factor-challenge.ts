@@ -8,8 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 import { challengeOf } from '@platform/contracts/core/second-factor-challenge.ts';
 import type { SecondFactorChallenge } from '@platform/kit/gen/platform/core/v1/second_factor_challenge.ts';
-import type { Identity } from '../auth/identity.ts';
-import { identityFromRows, type LoginRow } from '../auth/login-identity.ts';
+import type { Identity } from './identity.ts';
+import { identityFromRows, type LoginRow } from './login-identity.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { enrolmentOf, newSecret, stepOf } from './totp.ts';
 

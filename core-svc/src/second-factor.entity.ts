@@ -1,18 +1,20 @@
 /**
  * The tables of the second factor (docs/adr/0127-a-second-factor-for-password-logins.md): a user's
  * TOTP secret, its recovery codes (hashes only) and the logins waiting for a code. They hang off
- * user_info by user_code and go with the user.
+ * user_info by user_code and go with the user. Beside db.ts, which lists them and hands in user_info's
+ * entity, so that neither file imports the other back.
  */
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
+import type { AnyEntity } from '@mikro-orm/core';
 import type { Row } from '@platform/service-kit/db/entity-schema.ts';
-import { SCHEMA } from '../schema.ts';
-import { UserInfoEntity } from '../db.ts';
+import { SCHEMA } from './schema.ts';
 
 /** user_code → user_info.user_code: the rows go with their user. */
+let userInfo: EntitySchema<AnyEntity> | undefined;
 const userReference = {
   kind: 'm:1',
-  // lazily: db.ts lists these entities (import them through db.ts, never first)
-  entity: () => UserInfoEntity as never,
+  // lazily: db.ts hands user_info's entity in (secondFactorEntities) before the ORM reads these
+  entity: () => userInfo as never,
   targetKey: 'userCode' as never,
   mapToPk: true,
   fieldName: 'user_code',
@@ -73,5 +75,8 @@ export const SecondFactorChallengeEntity = new EntitySchema<Row>({
   } as never,
 });
 
-/** The second factor's entities, for the ORM and its migrations. */
-export const secondFactorEntities = [SecondFactorEntity, RecoveryCodeEntity, SecondFactorChallengeEntity];
+/** The second factor's entities, for the ORM and its migrations, referring to `userInfoEntity`. */
+export function secondFactorEntities(userInfoEntity: EntitySchema<AnyEntity>): EntitySchema<Row>[] {
+  userInfo = userInfoEntity;
+  return [SecondFactorEntity, RecoveryCodeEntity, SecondFactorChallengeEntity];
+}
