@@ -117,6 +117,9 @@ test.serial('a session that ends under a page sends the user to the login, and t
   await ended.goto(consoleUrl('/product'));
   await logIn(ended, user.userCode, user.password);
   await ended.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+  // the page's own reads done first: one still on its way when the session ends would send the user
+  // to the login from this page (to=/product) before the click below could
+  await ended.waitForLoadState('networkidle');
   const session = (await own.cookies()).find((cookie) => cookie.name === 'SVC_SESSION');
   t.is((await api('POST', '/api/auth/logout', { token: session?.value })).status, 204);
   await ended.getByRole('link', { name: 'Branches' }).click();
