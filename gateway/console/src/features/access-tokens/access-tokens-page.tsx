@@ -3,7 +3,7 @@ import { answer, ApiError, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { useT } from '../../shell/i18n.tsx';
 import { useLoad } from '../../shell/use-load.ts';
-import { Modal } from '../operations/modal.tsx';
+import { ShownOnce } from '../../ui/shown-once.tsx';
 import { accessTokenMessages } from './messages.ts';
 import { TokenTable } from './token-table.tsx';
 import './access-tokens.css';
@@ -30,7 +30,6 @@ export function AccessTokensPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [shown, setShown] = useState<string>();
-  const [copy, setCopy] = useState<'copied' | 'copyFailed'>();
 
   const create = async () => {
     setBusy(true);
@@ -104,47 +103,21 @@ export function AccessTokensPage() {
       </form>
       {tokens.error && <p role="alert">{tokens.error}</p>}
       {tokens.value ? <TokenTable tokens={tokens.value} showUser={false} onChanged={tokens.reload} /> : <p>{t('loading')}</p>}
-      <Modal
-        open={shown !== undefined}
-        title={t('tokenTitle')}
-        onClose={() => {
-          setShown(undefined);
-          setCopy(undefined);
+      <ShownOnce
+        value={shown}
+        words={{
+          title: t('tokenTitle'),
+          once: t('tokenOnce'),
+          label: t('tokenLabel'),
+          copy: t('copy'),
+          copied: t('copied'),
+          copyFailed: t('copyFailed'),
+          done: t('done'),
         }}
-      >
-        <p role="alert">{t('tokenOnce')}</p>
-        <p>
-          <label>
-            {t('tokenLabel')}
-            <br />
-            <input className="access-token-secret" readOnly value={shown ?? ''} size={60} onFocus={(event) => event.target.select()} />
-          </label>
-        </p>
-        <p>
-          <button
-            type="button"
-            onClick={() => {
-              navigator.clipboard.writeText(shown ?? '').then(
-                () => setCopy('copied'),
-                () => setCopy('copyFailed'),
-              );
-            }}
-          >
-            {t('copy')}
-          </button>{' '}
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setShown(undefined);
-              setCopy(undefined);
-            }}
-          >
-            {t('done')}
-          </button>
-        </p>
-        <p role="status">{copy ? t(copy) : ''}</p>
-      </Modal>
+        className="access-token-secret"
+        size={60}
+        onClose={() => setShown(undefined)}
+      />
     </section>
   );
 }
