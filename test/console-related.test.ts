@@ -44,75 +44,87 @@ function relatedList(on: Page, heading: string) {
   return on.getByRole('region', { name: heading, exact: true });
 }
 
-test.serial("a partner's page lists its branches, contacts and files, links to them, and offers a new branch with the partner filled in", async (t) => {
-  const partner = await createPartner(account.crProcessId, { partnerName: unique('Related ') });
-  const branch = await createBranch(account.crProcessId, partner.id, { branchName: unique('Harbour ') });
-  const contact = await create('contact', { crProcessId: account.crProcessId, businessPartnerId: partner.id, firstName: unique('Ada '), lastName: 'Lovelace' });
-  const stranger = await createPartner(account.crProcessId);
-  await createBranch(account.crProcessId, stranger.id, { branchName: unique('Elsewhere ') });
-  // a file linked to the partner by entityType/entityId, and one to the other partner
-  const { token } = await adminSession();
-  const fileName = `${unique('terms-')}.txt`;
-  for (const [name, id] of [
-    [fileName, partner.id],
-    [`${unique('other-')}.txt`, stranger.id],
-  ] as const) {
-    const uploaded = await upload({
-      token,
+test.serial(
+  "a partner's page lists its branches, contacts and files, links to them, whose list links back, and offers a new branch with the partner filled in",
+  async (t) => {
+    const partner = await createPartner(account.crProcessId, { partnerName: unique('Related ') });
+    const branch = await createBranch(account.crProcessId, partner.id, { branchName: unique('Harbour ') });
+    const contact = await create('contact', {
       crProcessId: account.crProcessId,
-      content: 'terms',
-      fileName: name,
-      fields: { entityType: 'business-partner', entityId: String(id) },
+      businessPartnerId: partner.id,
+      firstName: unique('Ada '),
+      lastName: 'Lovelace',
     });
-    t.is(uploaded.status, 200, uploaded.text);
-  }
+    const stranger = await createPartner(account.crProcessId);
+    await createBranch(account.crProcessId, stranger.id, { branchName: unique('Elsewhere ') });
+    // a file linked to the partner by entityType/entityId, and one to the other partner
+    const { token } = await adminSession();
+    const fileName = `${unique('terms-')}.txt`;
+    for (const [name, id] of [
+      [fileName, partner.id],
+      [`${unique('other-')}.txt`, stranger.id],
+    ] as const) {
+      const uploaded = await upload({
+        token,
+        crProcessId: account.crProcessId,
+        content: 'terms',
+        fileName: name,
+        fields: { entityType: 'business-partner', entityId: String(id) },
+      });
+      t.is(uploaded.status, 200, uploaded.text);
+    }
 
-  await page.goto(consoleUrl(`/business-partner/${partner.id}`));
-  await logIn(page, user.userCode, user.password);
-  await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
+    await page.goto(consoleUrl(`/business-partner/${partner.id}`));
+    await logIn(page, user.userCode, user.password);
+    await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
 
-  const branches = relatedList(page, 'Branches');
-  await branches.getByRole('link', { name: branch.branchName }).waitFor();
-  t.is(await branches.locator('tbody tr').count(), 1, "only the partner's own branch");
-  const contacts = relatedList(page, 'Contacts');
-  await contacts.getByRole('link', { name: contact.firstName }).waitFor();
-  t.is(await contacts.locator('tbody tr').count(), 1);
-  const files = relatedList(page, 'Files');
-  await files.getByRole('link', { name: fileName }).waitFor();
-  t.is(await files.locator('tbody tr').count(), 1, "only the partner's own file");
-  t.is(await files.getByRole('link', { name: /^New/ }).count(), 0, 'files are made by an upload, not a form');
-  await screenshot(page, 'related-partner');
+    const branches = relatedList(page, 'Branches');
+    await branches.getByRole('link', { name: branch.branchName }).waitFor();
+    t.is(await branches.locator('tbody tr').count(), 1, "only the partner's own branch");
+    const contacts = relatedList(page, 'Contacts');
+    await contacts.getByRole('link', { name: contact.firstName }).waitFor();
+    t.is(await contacts.locator('tbody tr').count(), 1);
+    const files = relatedList(page, 'Files');
+    await files.getByRole('link', { name: fileName }).waitFor();
+    t.is(await files.locator('tbody tr').count(), 1, "only the partner's own file");
+    t.is(await files.getByRole('link', { name: /^New/ }).count(), 0, 'files are made by an upload, not a form');
+    await screenshot(page, 'related-partner');
 
-  // the full list behind a related list is filtered by the partner
-  await branches.getByRole('link', { name: /^All Branches/ }).click();
-  await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
-  await page.locator('main table tbody tr').first().waitFor();
-  await screenshot(page, 'related-all-branches');
-  await page.getByRole('link', { name: branch.branchName }).waitFor();
-  t.is(await page.locator('main table tbody tr').count(), 1, 'the branches list filtered by the partner');
-  await page.goBack();
+    // the full list behind a related list is filtered by the partner
+    await branches.getByRole('link', { name: /^All Branches/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Branches' }).waitFor();
+    await page.locator('main table tbody tr').first().waitFor();
+    await screenshot(page, 'related-all-branches');
+    await page.getByRole('link', { name: branch.branchName }).waitFor();
+    t.is(await page.locator('main table tbody tr').count(), 1, 'the branches list filtered by the partner');
+    // in a list too, the branch's partner is a link to the partner's page, by its name
+    const partnerCell = page.locator('main table tbody tr').first().getByRole('link', { name: partner.partnerName, exact: true });
+    await partnerCell.waitFor();
+    t.is(await partnerCell.getAttribute('href'), `/console/business-partner/${partner.id}`);
+    await page.goBack();
 
-  await relatedList(page, 'Contacts').getByRole('link', { name: contact.firstName }).click();
-  await page.getByRole('heading', { level: 1, name: `Contact ${contact.firstName}` }).waitFor();
-  t.regex(page.url(), new RegExp(`/console/contact/${contact.id}$`));
-  // the contact's partner is a link back to the partner's page
-  await page.locator('.record-fields').getByRole('link', { name: partner.partnerName }).click();
-  await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
+    await relatedList(page, 'Contacts').getByRole('link', { name: contact.firstName }).click();
+    await page.getByRole('heading', { level: 1, name: `Contact ${contact.firstName}` }).waitFor();
+    t.regex(page.url(), new RegExp(`/console/contact/${contact.id}$`));
+    // the contact's partner is a link back to the partner's page
+    await page.locator('.record-fields').getByRole('link', { name: partner.partnerName }).click();
+    await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
 
-  await relatedList(page, 'Branches').getByRole('link', { name: 'New Branch' }).click();
-  await page.getByRole('heading', { level: 1, name: 'New Branch' }).waitFor();
-  const partnerInput = page.getByRole('combobox', { name: /^Business partner/ });
-  // the picker shows the partner's name once it has read the partner
-  for (let tries = 0; tries < 50 && !(await partnerInput.inputValue()).includes(partner.partnerName); tries++) await page.waitForTimeout(100);
-  t.true((await partnerInput.inputValue()).includes(partner.partnerName), 'the partner is filled in');
-  const branchName = unique('Depot ');
-  await page.getByLabel(/^Branch name/).fill(branchName);
-  await page.getByLabel(/^Branch code/).fill(unique('D-'));
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('heading', { level: 1, name: `Branch ${branchName}` }).waitFor();
-  await page.locator('.record-fields').getByRole('link', { name: partner.partnerName }).waitFor();
-  await screenshot(page, 'related-new-branch');
-});
+    await relatedList(page, 'Branches').getByRole('link', { name: 'New Branch' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New Branch' }).waitFor();
+    const partnerInput = page.getByRole('combobox', { name: /^Business partner/ });
+    // the picker shows the partner's name once it has read the partner
+    for (let tries = 0; tries < 50 && !(await partnerInput.inputValue()).includes(partner.partnerName); tries++) await page.waitForTimeout(100);
+    t.true((await partnerInput.inputValue()).includes(partner.partnerName), 'the partner is filled in');
+    const branchName = unique('Depot ');
+    await page.getByLabel(/^Branch name/).fill(branchName);
+    await page.getByLabel(/^Branch code/).fill(unique('D-'));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1, name: `Branch ${branchName}` }).waitFor();
+    await page.locator('.record-fields').getByRole('link', { name: partner.partnerName }).waitFor();
+    await screenshot(page, 'related-new-branch');
+  },
+);
 
 test.serial("a contract's page shows its partner as a link to the partner's page, and a partner's page lists its contracts", async (t) => {
   const partner = await createPartner(account.crProcessId, { partnerName: unique('Contracted ') });
