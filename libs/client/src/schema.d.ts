@@ -12052,6 +12052,11 @@ export interface components {
                 cancelReason?: string | null;
                 /** @description invoiceNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 invoiceNoPrefix?: string;
+                /**
+                 * Format: int64
+                 * @description The records whose contractId names a contract of the same tenant whose businessPartnerId is this value (another tenant's: none).
+                 */
+                businessPartnerId?: number;
             };
         };
         /** @description A page of accrual records. */
