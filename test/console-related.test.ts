@@ -3,6 +3,8 @@
  * a partner's page lists its branches, contacts and files, each row a link to its record; "new branch"
  * there opens the form with the partner filled in; the full list behind a related list is filtered
  * by the partner; and a reference on a record page (a contract's partner) is a link to its record.
+ * Its accruals, which name only their contract, are listed through it
+ * (docs/adr/0143-a-list-filters-through-a-reference.md).
  * Screenshots go to test-output/console/.
  */
 import test from 'ava';
@@ -13,6 +15,7 @@ import {
   adminSession,
   create,
   createAccount,
+  createAccrual,
   createBranch,
   createContract,
   createPartner,
@@ -21,7 +24,7 @@ import {
   type TenantUser,
 } from './helpers/factories.ts';
 
-const ROLES = [...['business-partner', 'branch', 'contact', 'contract'].flatMap((path) => [`${path}:read`, `${path}:write`]), 'dms-file:read'];
+const ROLES = [...['business-partner', 'branch', 'contact', 'contract', 'accrual'].flatMap((path) => [`${path}:read`, `${path}:write`]), 'dms-file:read'];
 
 let browser: Browser;
 let page: Page;
@@ -137,6 +140,41 @@ test.serial("a contract's page shows its partner as a link to the partner's page
   await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
   await relatedList(page, 'Contracts').getByRole('link', { name: contract.contractNo }).waitFor();
   t.pass();
+});
+
+test.serial("a partner's page lists its accruals through its contracts, only its own, with no New, and the full list is filtered by the partner", async (t) => {
+  const partner = await createPartner(account.crProcessId, { partnerName: unique('Accruing ') });
+  const contracts = [
+    await createContract(account.crProcessId, { businessPartnerId: partner.id }),
+    await createContract(account.crProcessId, { businessPartnerId: partner.id }),
+  ];
+  const own = [
+    await createAccrual(account.crProcessId, { contractId: contracts[0].id }),
+    await createAccrual(account.crProcessId, { contractId: contracts[1].id, amount: '250.00' }),
+  ];
+  // another partner's accrual of the same tenant
+  await createAccrual(account.crProcessId);
+
+  await page.goto(consoleUrl(`/business-partner/${partner.id}`));
+  await page.getByRole('heading', { level: 1, name: `Business partner ${partner.partnerName}` }).waitFor();
+  const accruals = relatedList(page, 'Accruals');
+  for (const accrual of own) await accruals.getByRole('link', { name: String(accrual.id), exact: true }).waitFor();
+  t.is(await accruals.locator('tbody tr').count(), 2, "only the partner's own accruals");
+  t.is(await accruals.getByRole('link', { name: /^New/ }).count(), 0, "an accrual's form names its contract, not the partner: no New here");
+  // in the product's order: branches, contacts, contracts, accruals, files
+  const headings = await page.locator('.related-lists h2').allTextContents();
+  t.deepEqual(headings, ['Branches', 'Contacts', 'Contracts', 'Accruals', 'Files']);
+  await screenshot(page, 'related-partner-accruals');
+
+  await accruals.getByRole('link', { name: /^All Accruals/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Accruals' }).waitFor();
+  for (const accrual of own) await page.locator(`main table tbody a[href="/console/accrual/${accrual.id}"]`).first().waitFor();
+  t.is(await page.locator('main table tbody tr').count(), 2, 'the accruals list filtered by the partner');
+  // the filter is the list's own, shown with the partner's name and cleared like any other
+  const filter = page.getByRole('combobox', { name: /^Business partner/ });
+  for (let tries = 0; tries < 50 && !(await filter.inputValue()).includes(partner.partnerName); tries++) await page.waitForTimeout(100);
+  t.true((await filter.inputValue()).includes(partner.partnerName), 'the partner filter shows the partner');
+  await screenshot(page, 'related-all-accruals');
 });
 
 test.serial('no page met a script error or a refused script or style', (t) => {
