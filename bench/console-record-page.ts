@@ -2,7 +2,7 @@
  * console-load's record-page measure: a partner's record page with its related lists painted.
  *
  * From the partners list, a click on a partner's link until its page shows its own fields and every
- * related list the manifest names for a partner (branches, contacts, contracts, files) holds its
+ * related list the manifest names for a partner (branches, contacts, contracts, accruals, files) holds its
  * rows, not busy, and a frame is painted: the path a clerk takes. Each visit opens another partner,
  * so no answer comes from the console's cache. Baseline, in the same page: the same requests (the
  * record's GET and one list per related list, as the page sends them) by fetch(), all at once.
@@ -30,19 +30,27 @@ type Make = (platform: BenchPlatform, token: string, tenant: number, partnerId: 
 
 /** One record of each resource that names a partner, made as the API's clients make them. */
 const MAKERS: Readonly<Record<string, Make>> = {
-  branch: (platform, token, tenant, partnerId, n) =>
-    create(platform, token, 'branch', { crProcessId: tenant, businessPartnerId: partnerId, branchCode: `B${n}`, branchName: `Branch ${n}` }),
-  contact: (platform, token, tenant, partnerId, n) =>
-    create(platform, token, 'contact', { crProcessId: tenant, businessPartnerId: partnerId, firstName: 'Ada', lastName: `Contact ${n}` }),
-  contract: (platform, token, tenant, partnerId, n) =>
-    create(platform, token, 'contract', {
+  branch: async (platform, token, tenant, partnerId, n) => {
+    await create(platform, token, 'branch', { crProcessId: tenant, businessPartnerId: partnerId, branchCode: `B${n}`, branchName: `Branch ${n}` });
+  },
+  contact: async (platform, token, tenant, partnerId, n) => {
+    await create(platform, token, 'contact', { crProcessId: tenant, businessPartnerId: partnerId, firstName: 'Ada', lastName: `Contact ${n}` });
+  },
+  contract: async (platform, token, tenant, partnerId, n) => {
+    await createContract(platform, token, tenant, partnerId, n);
+  },
+  // listed on the partner's page through its contract (docs/adr/0143-a-list-filters-through-a-reference.md): one of its own
+  accrual: async (platform, token, tenant, partnerId, n) => {
+    const contractId = await createContract(platform, token, tenant, partnerId, n);
+    await create(platform, token, 'accrual', {
       crProcessId: tenant,
-      businessPartnerId: partnerId,
-      contractNo: `BENCH-${partnerId}-${n}`,
-      startDate: '2026-01-01',
+      contractId,
+      periodStart: '2026-01-01',
+      periodEnd: '2026-01-31',
+      amount: '100.00',
       currencyCode: 'TRY',
-      billingPeriod: 'MONTHLY',
-    }),
+    });
+  },
   'dms-file': async (platform, token, tenant, partnerId, n) => {
     const form = new FormData();
     form.set('crProcessId', String(tenant));
@@ -54,8 +62,27 @@ const MAKERS: Readonly<Record<string, Make>> = {
   },
 };
 
-async function create(platform: BenchPlatform, token: string, resource: string, body: Record<string, unknown>): Promise<void> {
-  await expectStatus(`create ${resource}`, http('POST', `${platform.url}/api/${resource}`, { headers: { authorization: `Bearer ${token}` }, body }));
+/** POST /api/{resource}; the id of the record made. */
+async function create(platform: BenchPlatform, token: string, resource: string, body: Record<string, unknown>): Promise<number> {
+  const answer = await expectStatus(
+    `create ${resource}`,
+    http('POST', `${platform.url}/api/${resource}`, { headers: { authorization: `Bearer ${token}` }, body }),
+  );
+  const id = (answer.json as { id?: unknown }).id;
+  if (typeof id !== 'number') throw new BenchError(`create ${resource} answered no id`);
+  return id;
+}
+
+/** A contract of the partner; its id. */
+function createContract(platform: BenchPlatform, token: string, tenant: number, partnerId: number, n: number): Promise<number> {
+  return create(platform, token, 'contract', {
+    crProcessId: tenant,
+    businessPartnerId: partnerId,
+    contractNo: `BENCH-${partnerId}-${n}`,
+    startDate: '2026-01-01',
+    currencyCode: 'TRY',
+    billingPeriod: 'MONTHLY',
+  });
 }
 
 /** The related lists a partner's page shows, as the gateway's manifest names them. */

@@ -284,41 +284,46 @@ test.serial('a share link with a password: copied from the file page, refused a 
   t.pass();
 });
 
-test.serial('a legal hold is set: the page offers no Delete and says why, and a delete is refused; the file is still there, byte for byte', async (t) => {
-  t.truthy(shared, 'the share test ran first');
-  const fileId = await fileIdOf('big-archive.bin');
-  const remove = page.getByRole('button', { name: 'Delete', exact: true });
-  t.is(await remove.count(), 1, 'Delete is offered while the file is not held');
-  await page.getByRole('button', { name: 'Set legal hold' }).click();
-  await page.getByRole('button', { name: 'Release legal hold' }).waitFor();
-  await page.getByText('This file is under legal hold: it cannot be deleted').waitFor();
-  const held = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
-  t.is(held.body.legalHold, true, 'the hold is stored');
-  t.is(await remove.count(), 0, 'no Delete button the service would refuse');
-  // the service refuses it anyway: 409 SVC-SYS-4004 in the platform's words
-  const refused = await api('DELETE', `/api/dms-file/${fileId}`, { token: user.token, headers: { 'if-match': `W/"${held.body.version}"` } });
-  t.is(refused.status, 409, refused.text);
-  t.is(refused.body.message, translate('en', 'file.legalHold'));
-  await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
+test.serial(
+  'a legal hold is set: its history follows, the page offers no Delete and says why, and a delete is refused; the file is still there, byte for byte',
+  async (t) => {
+    t.truthy(shared, 'the share test ran first');
+    const fileId = await fileIdOf('big-archive.bin');
+    const remove = page.getByRole('button', { name: 'Delete', exact: true });
+    t.is(await remove.count(), 1, 'Delete is offered while the file is not held');
+    await page.getByRole('button', { name: 'Set legal hold' }).click();
+    await page.getByRole('button', { name: 'Release legal hold' }).waitFor();
+    await page.getByText('This file is under legal hold: it cannot be deleted').waitFor();
+    // the history panel reads the hold's event without a reload
+    await page.getByRole('region', { name: 'History' }).getByRole('cell', { name: 'Legal hold set', exact: true }).waitFor();
+    const held = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
+    t.is(held.body.legalHold, true, 'the hold is stored');
+    t.is(await remove.count(), 0, 'no Delete button the service would refuse');
+    // the service refuses it anyway: 409 SVC-SYS-4004 in the platform's words
+    const refused = await api('DELETE', `/api/dms-file/${fileId}`, { token: user.token, headers: { 'if-match': `W/"${held.body.version}"` } });
+    t.is(refused.status, 409, refused.text);
+    t.is(refused.body.message, translate('en', 'file.legalHold'));
+    await page.getByRole('heading', { level: 1, name: 'big-archive.bin' }).waitFor();
 
-  // read back: the record unchanged (not deleted, same version), no DELETE audited, the same bytes
-  const after = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
-  t.is(after.status, 200, after.text);
-  t.like(after.body, { legalHold: true, version: held.body.version, checksum: bigSha, fileSize: BIG });
-  const [row] = await sql('select deleted from dms.dms_file where id = $1', [fileId]);
-  t.is(row?.deleted, false, 'the row is not soft-deleted');
-  const deletes = await sql(`select count(*)::int as n from dms.dms_audit_log where file_id = $1 and action = 'DELETE'`, [fileId]);
-  t.is(deletes[0]?.n, 0, 'no DELETE was audited');
-  const bytes = await fetch(`${platform.url}${after.body.downloadUrl}`);
-  t.is(bytes.status, 200);
-  t.is(
-    createHash('sha256')
-      .update(Buffer.from(await bytes.arrayBuffer()))
-      .digest('hex'),
-    bigSha,
-    'the stored bytes are the uploaded ones',
-  );
-});
+    // read back: the record unchanged (not deleted, same version), no DELETE audited, the same bytes
+    const after = await api('GET', `/api/dms-file/${fileId}`, { token: user.token });
+    t.is(after.status, 200, after.text);
+    t.like(after.body, { legalHold: true, version: held.body.version, checksum: bigSha, fileSize: BIG });
+    const [row] = await sql('select deleted from dms.dms_file where id = $1', [fileId]);
+    t.is(row?.deleted, false, 'the row is not soft-deleted');
+    const deletes = await sql(`select count(*)::int as n from dms.dms_audit_log where file_id = $1 and action = 'DELETE'`, [fileId]);
+    t.is(deletes[0]?.n, 0, 'no DELETE was audited');
+    const bytes = await fetch(`${platform.url}${after.body.downloadUrl}`);
+    t.is(bytes.status, 200);
+    t.is(
+      createHash('sha256')
+        .update(Buffer.from(await bytes.arrayBuffer()))
+        .digest('hex'),
+      bigSha,
+      'the stored bytes are the uploaded ones',
+    );
+  },
+);
 
 test.serial('the audit log lists the actions by file name, a download as its user, and its chain verifies', async (t) => {
   await open('documents/audit', 'Audit log');

@@ -1,7 +1,8 @@
 /**
  * The console's features beyond the CRUD set, in real Chromium: an accrual's moves on its page
  * (buttons by state and role), the dashboard's figures against the API, a super user ending another
- * user's session, an exception found by its refId, and a webhook secret rotated and shown once.
+ * user's session, a user's open sessions on its page, an exception found by its refId, and a webhook
+ * secret rotated and shown once.
  * Screenshots of the dashboard, the sessions page and an accrual page go to test-output/console/.
  */
 import test from 'ava';
@@ -213,6 +214,34 @@ test.serial("a super user ends another user's session on the sessions page: that
   t.is((await api('GET', '/api/auth/me', { token: victim.token })).status, 401);
   await end.waitFor({ state: 'detached' });
   await page.context().close();
+});
+
+test.serial("a user's page lists its open sessions to a super user, linking to the sessions page so filtered; others see none", async (t) => {
+  const account = await createAccount();
+  const tenant = { crProcessId: account.crProcessId };
+  const { user, password } = await createUser([account.accountNo], tenant, tenant);
+  await login(user.userCode, password);
+  const page = await asAdmin();
+  await page.goto(`${platform.url}/console/user-info/${user.id}`);
+  const sessions = page.getByRole('region', { name: 'Open sessions', exact: true });
+  await sessions.getByRole('cell', { name: account.accountNo, exact: true }).waitFor();
+  t.is(await sessions.locator('tbody tr').count(), 1, "the user's one session");
+  t.deepEqual(await seriousViolations(page), [], "a user's page with its sessions");
+  await screenshot(page, 'user-sessions');
+  await sessions.getByRole('link', { name: `All open sessions of ${user.userCode}` }).click();
+  await page.getByRole('heading', { level: 1, name: 'Active sessions' }).waitFor();
+  t.is(await page.getByLabel('User code').inputValue(), user.userCode, 'the sessions page opens filtered by the user');
+  await page.getByRole('button', { name: new RegExp(`^End session of ${user.userCode}`) }).waitFor();
+  t.is(await page.getByRole('button', { name: /^End session of / }).count(), 1, "only the user's session");
+  await page.context().close();
+
+  // a tenant administrator reads the user but may not call the operators' session list: no section
+  const clerk = await userWithRoles(account, ['user-info:read']);
+  const clerkPage = await consoleAs(clerk.userCode, clerk.password);
+  await clerkPage.goto(`${platform.url}/console/user-info/${user.id}`);
+  await clerkPage.getByRole('region', { name: 'History', exact: true }).waitFor();
+  t.is(await clerkPage.getByRole('region', { name: 'Open sessions' }).count(), 0);
+  await clerkPage.context().close();
 });
 
 test.serial('an exception is found by its refId', async (t) => {

@@ -14,10 +14,12 @@ import { registry } from '../gateway/src/registry.ts';
 /** Words spelt alike in English and Turkish, where a Turkish label equal to the English one is right. */
 const SAME_IN_BOTH: ReadonlySet<string> = new Set([]);
 
-/** Every field people may meet, by its catalogue name: `<field>`, and `<field>.<item>` for an `objects` field's items. */
+/** Every field people may meet, by its catalogue name: `<field>`, and `<field>.<item>` for an `objects` field's items (written or only shown). */
 function catalogueFields(resource: Resource): [string, FieldSpec][] {
   return Object.entries(apiFields(resource)).flatMap(([name, spec]): [string, FieldSpec][] =>
-    spec.kind === 'objects' ? [[name, spec], ...Object.entries(spec.of).map(([item, s]): [string, FieldSpec] => [`${name}.${item}`, s])] : [[name, spec]],
+    spec.kind === 'objects'
+      ? [[name, spec], ...Object.entries({ ...spec.of, ...spec.shown }).map(([item, s]): [string, FieldSpec] => [`${name}.${item}`, s])]
+      : [[name, spec]],
   );
 }
 

@@ -11,6 +11,8 @@ import { registry } from '../gateway/src/registry.ts';
 import { consoleManifest } from '../gateway/src/console/manifest.ts';
 import type { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
 import type { product } from '@platform/contracts/bpm/product.ts';
+import type { accrual } from '@platform/contracts/bpm/accrual.ts';
+import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 
 /** The partner's list declaration as its type stands: what `npm run typecheck` holds each name to. */
 type PartnerList = NonNullable<(typeof businessPartner)['list']>;
@@ -21,6 +23,8 @@ export const numberMatched: PartnerList['match'] = { countryId: 'prefix' };
 // @ts-expect-error money on a field that is not a decimal
 export const textAsMoney: NonNullable<(typeof product)['list']>['money'] = { productName: 'currencyCode' };
 export const declared: PartnerList['columns'] = ['partnerCode', 'status'];
+// @ts-expect-error a filter through a field that is no reference (docs/adr/0143-a-list-filters-through-a-reference.md)
+export const throughNoReference: NonNullable<(typeof accrual)['list']>['through'] = { businessPartnerId: { via: 'periodStart' } };
 
 const manifest = consoleManifest(registry, {});
 
@@ -40,8 +44,10 @@ test('every listable resource declares its list: shown columns, filterable prima
       const spec = fields[name];
       if (!spec || !isScalar(spec) || spec.writeOnly || spec.secret || name === 'version') wrong.push(`${resource.path}.${name}: not a column a list shows`);
     }
+    // and the filters through a reference it declares, each resolved in the registry
+    const through = new Set(throughFilters(resource, registry).map((each) => each.name));
     for (const name of view.filters) {
-      if (!shown.has(name) || name === 'crProcessId') wrong.push(`${resource.path}.${name}: not a filter a list offers`);
+      if ((!shown.has(name) && !through.has(name)) || name === 'crProcessId') wrong.push(`${resource.path}.${name}: not a filter a list offers`);
       if (name === 'id' || name === 'version') wrong.push(`${resource.path}.${name}: an id or version range among the primary filters`);
     }
     for (const [name, match] of Object.entries(view.match ?? {})) {
@@ -67,4 +73,14 @@ test('the manifest carries the declared columns, filters, matches and money', (t
   t.is(field('business-partner', 'email')?.match, undefined);
   t.is(field('accrual', 'amount')?.currencyField, 'currencyCode');
   t.is(field('contract-item', 'unitPrice')?.currencyField, undefined);
+  // a filter through a reference: among the list's filters, and named and checked as the contract's partner
+  const accrualList = manifest.resources.find((each) => each.path === 'accrual');
+  t.is(accrualList?.filters[0], 'businessPartnerId');
+  t.like(accrualList?.through, [{ name: 'businessPartnerId', kind: 'long', through: 'contractId', references: { resource: 'business-partner', key: 'id' } }]);
+  t.deepEqual(accrualList?.through[0]?.label, { en: 'Business partner', tr: 'İş ortağı' });
+  t.is(
+    accrualList?.fields.find((each) => each.name === 'businessPartnerId'),
+    undefined,
+    'a filter, not a field of the record',
+  );
 });

@@ -1,6 +1,7 @@
 import type { ConsoleField, ConsoleManifest, ConsoleRelated, ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { fieldTexts, helpTexts, valueTexts, type ResourceLabels, type Texts } from '@platform/kit/resource/labels.ts';
 import { apiFields, isScalar, offers, RANGE_KINDS, type FieldSpec, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
+import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 
 /**
  * What GET /console/resources.json answers: every resource of the registry as the console renders
@@ -8,14 +9,16 @@ import { apiFields, isScalar, offers, RANGE_KINDS, type FieldSpec, type Resource
  * Computed once, at start.
  */
 export function consoleManifest(registry: readonly Resource[], login: ConsoleManifest['login']): ConsoleManifest {
-  return { resources: registry.map((resource) => consoleResource(resource, relatedOf(registry, resource))), login };
+  return { resources: registry.map((resource) => consoleResource(resource, relatedOf(registry, resource), registry)), login };
 }
 
 /**
  * The records that refer to `target`: every reference field of the registry that names it (by
  * `references` or `referencesKey`) and declares no `noRelatedList`, and every field that names a
- * record of any resource (`recordOf`: a file's entityId), of a resource with a list. So a new
- * resource's references give their related lists with no console code.
+ * record of any resource (`recordOf`: a file's entityId), of a resource with a list, and every
+ * filter through a reference whose referenced field names it (a partner's accruals, through their
+ * contracts: docs/adr/0143-a-list-filters-through-a-reference.md). So a new resource's references
+ * give their related lists with no console code.
  */
 export function relatedOf(registry: readonly Resource[], target: Resource): ConsoleRelated[] {
   const related: ConsoleRelated[] = [];
@@ -29,11 +32,15 @@ export function relatedOf(registry: readonly Resource[], target: Resource): Cons
         related.push({ resource: resource.path, field, key: 'id', type: { field: spec.recordOf, value: target.path } });
       }
     }
+    for (const { name, via, spec } of throughFilters(resource, registry)) {
+      const reference = spec.noRelatedList === undefined ? referenceOf(spec) : undefined;
+      if (reference?.resource === target.path) related.push({ resource: resource.path, field: name, key: reference.key, through: via });
+    }
   }
   return related;
 }
 
-function consoleResource(resource: Resource, related: ConsoleRelated[]): ConsoleResource {
+function consoleResource(resource: Resource, related: ConsoleRelated[], registry: readonly Resource[]): ConsoleResource {
   const view = resource.list;
   const fields = Object.entries(apiFields(resource)).map(([name, spec]) => {
     const field = consoleField(resource.labels, name, spec);
@@ -64,6 +71,11 @@ function consoleResource(resource: Resource, related: ConsoleRelated[]): Console
     sections: resource.form?.sections ?? [],
     columns: view?.columns ?? defaultColumns(resource),
     filters: view?.filters ?? [],
+    // a filter, not a field of the record: named and checked as the referenced field is
+    through: throughFilters(resource, registry).map(({ name, via, target, spec }) => ({
+      ...consoleField(target.labels, name, { ...spec, required: false, readOnly: false, immutable: false, default: undefined }),
+      through: via,
+    })),
   };
 }
 

@@ -43,7 +43,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   schemas.HistoryEventPage = pageResponse(docs, ref('HistoryEvent'), "A page of a record's events, newest first.");
   for (const resource of resources) {
     Object.assign(schemas, recordSchemas(resource, docs));
-    schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource);
+    schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource, resources);
     schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`);
     const table = crudRouteTable(resource);
     const operationDocs = crudOperationDocs(resource, docs);

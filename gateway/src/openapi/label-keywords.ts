@@ -15,6 +15,23 @@ export function recordLabels(resource: Resource): SchemaObject {
   };
 }
 
+/**
+ * An `objects` property's item schema with each item field's keywords, from the catalogue's
+ * `<field>.<item>` entries (item fields written by `of`, and those only read, `shown`).
+ */
+export function itemLabels(resource: Resource, name: string, spec: FieldSpec, schema: SchemaObject): SchemaObject {
+  const items = schema.items as SchemaObject | undefined;
+  if (spec.kind !== 'objects' || !items?.properties) return schema;
+  const specs = { ...spec.shown, ...spec.of };
+  const properties = Object.fromEntries(
+    Object.entries(items.properties).map(([item, property]) => {
+      const itemSpec = specs[item];
+      return [item, itemSpec ? { ...(property as SchemaObject), ...fieldLabels(resource, `${name}.${item}`, itemSpec) } : property];
+    }),
+  );
+  return { ...schema, items: { ...items, properties } };
+}
+
 /** A property's keywords: its label in every language, its help and its values' labels where it has them. */
 export function fieldLabels(resource: Resource, name: string, spec: FieldSpec): SchemaObject {
   const label = fieldTexts(resource.labels, name);

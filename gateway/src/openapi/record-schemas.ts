@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import {
   apiFields,
+  COMMON_FIELDS,
   isScalar,
   keyOf,
   type FieldSpec,
@@ -10,7 +11,7 @@ import {
   type ScalarField,
 } from '@platform/kit/resource/resource.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
-import { fieldLabels, recordLabels } from './label-keywords.ts';
+import { fieldLabels, itemLabels, recordLabels } from './label-keywords.ts';
 import type { ProtoDocs } from './proto-docs.ts';
 import { protoSchema } from './proto-schema.ts';
 
@@ -51,7 +52,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
     if (isScalar(spec) && spec.references)
       notes.push(`Id of a ${spec.references} of the same tenant${spec.within ? `, whose ${spec.within} is this record's` : ''}.`);
     const text = notes.filter(Boolean).join(' ');
-    return { ...schema, ...(text && { description: text }), ...fieldLabels(resource, name, spec) };
+    return { ...itemLabels(resource, name, spec, schema), ...(text && { description: text }), ...fieldLabels(resource, name, spec) };
   };
 
   const shown = fields.filter(([, spec]) => !(isScalar(spec) && spec.writeOnly));
@@ -91,6 +92,7 @@ export function recordSchemas(resource: Resource, docs: ProtoDocs): Record<strin
           minimum: 0,
           description:
             'The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).',
+          ...fieldLabels(resource, 'version', COMMON_FIELDS.version),
         },
         ...body('update'),
       },

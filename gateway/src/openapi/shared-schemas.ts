@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit/resource/resource.ts';
 import { matchFilters } from '@platform/kit/resource/list-view.ts';
+import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 import { ERRORS } from '@platform/kit/errors/codes.ts';
 import { EXCEPTION_FIELDS, SESSION_FIELDS } from '../routes/sessions.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
@@ -62,9 +63,11 @@ export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequire
  * The list filter of a resource (docs/interface.md#lists): `crProcessId` required (missing: 400
  * SVC-SYS-2002), equality on each shown scalar field (`null` for "is null"), and `<field>From` /
  * `<field>To` on numbers, decimals and dates, `<field>Prefix` / `<field>Contains` on the text fields
- * the resource's list matches so (libs/kit/src/resource/list-view.ts). Any other key is 400 SVC-SYS-2001.
+ * the resource's list matches so (libs/kit/src/resource/list-view.ts), and its filters through a
+ * reference (an accrual's `businessPartnerId`, through its contract; `resources` are the registry
+ * they are resolved in). Any other key is 400 SVC-SYS-2001.
  */
-export function resourceFilter(resource: Resource): SchemaObject {
+export function resourceFilter(resource: Resource, resources: readonly Resource[]): SchemaObject {
   const properties: Record<string, SchemaObject> = {};
   for (const [name, spec] of visibleScalars(resource)) {
     const schema = fieldSchema({ ...spec, readOnly: false, writeOnly: false, default: undefined }, 'in');
@@ -84,6 +87,15 @@ export function resourceFilter(resource: Resource): SchemaObject {
         match === 'prefix'
           ? `${field} starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included).`
           : `${field} contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included).`,
+    };
+  }
+  for (const { name, via, target, spec } of throughFilters(resource, resources)) {
+    const schema = fieldSchema({ ...spec, readOnly: false, writeOnly: false, default: undefined }, 'in');
+    delete schema.readOnly;
+    delete schema.writeOnly;
+    properties[name] = {
+      ...schema,
+      description: `The records whose ${via} names a ${target.path} of the same tenant whose ${name} is this value (another tenant's: none).`,
     };
   }
   return { type: 'object', additionalProperties: false, properties, required: ['crProcessId'] };
@@ -240,8 +252,8 @@ function requestOf(docs: ProtoDocs, message: string): SchemaObject {
 }
 
 /** The list request of a resource: its own filter. */
-export function resourcePageRequest(docs: ProtoDocs, resource: Resource): SchemaObject {
-  return pageRequest(docs, resourceFilter(resource), true);
+export function resourcePageRequest(docs: ProtoDocs, resource: Resource, resources: readonly Resource[]): SchemaObject {
+  return pageRequest(docs, resourceFilter(resource, resources), true);
 }
 
 export const pageRequestName = (resource: Resource) => `${schemaNames(resource).record}PageRequest`;

@@ -4785,6 +4785,7 @@ export interface components {
         /** @description The fields of the account to change (the others keep their value) and the version read. */
         AccountUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -5090,6 +5091,7 @@ export interface components {
         /** @description The fields of the user-info to change (the others keep their value) and the version read. */
         UserInfoUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -5336,11 +5338,18 @@ export interface components {
              * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
              */
             userProcessSelects: {
-                /** @description The account. */
+                /**
+                 * Account number
+                 * @description The account.
+                 */
                 accountNo?: string | null;
-                /** @description Name of the account (read-only). */
+                /**
+                 * Account name
+                 * @description Name of the account (read-only).
+                 */
                 accountName?: string | null;
                 /**
+                 * Tenant
                  * Format: int64
                  * @description Tenant of the account (read-only).
                  */
@@ -5376,12 +5385,14 @@ export interface components {
              * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
              */
             userProcessSelects: {
+                /** Account number */
                 accountNo: string;
             }[];
         };
         /** @description The fields of the user-process to change (the others keep their value) and the version read. */
         UserProcessUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -5413,6 +5424,7 @@ export interface components {
              * @description Accounts of the user, ordered by accountNo (on write only accountNo is read).
              */
             userProcessSelects?: {
+                /** Account number */
                 accountNo: string;
             }[];
         };
@@ -5628,6 +5640,7 @@ export interface components {
         /** @description The fields of the group to change (the others keep their value) and the version read. */
         GroupUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -5871,6 +5884,7 @@ export interface components {
         /** @description The fields of the group-member to change (the others keep their value) and the version read. */
         GroupMemberUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -6132,6 +6146,7 @@ export interface components {
         /** @description The fields of the role-type to change (the others keep their value) and the version read. */
         RoleTypeUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -6385,6 +6400,7 @@ export interface components {
         /** @description The fields of the group-role to change (the others keep their value) and the version read. */
         GroupRoleUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -6696,6 +6712,7 @@ export interface components {
         /** @description The fields of the license to change (the others keep their value) and the version read. */
         LicenseUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -7035,6 +7052,7 @@ export interface components {
         /** @description The fields of the license-history to change (the others keep their value) and the version read. */
         LicenseHistoryUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -7318,6 +7336,7 @@ export interface components {
         /** @description The fields of the country to change (the others keep their value) and the version read. */
         CountryUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -7573,6 +7592,7 @@ export interface components {
         /** @description The fields of the city to change (the others keep their value) and the version read. */
         CityUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -7858,6 +7878,7 @@ export interface components {
         /** @description The fields of the currency to change (the others keep their value) and the version read. */
         CurrencyUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -8156,6 +8177,7 @@ export interface components {
         /** @description The fields of the corporation-contact to change (the others keep their value) and the version read. */
         CorporationContactUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -8448,6 +8470,7 @@ export interface components {
         /** @description The fields of the webhook-subscription to change (the others keep their value) and the version read. */
         WebhookSubscriptionUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -8846,6 +8869,7 @@ export interface components {
         /** @description The fields of the webhook-delivery to change (the others keep their value) and the version read. */
         WebhookDeliveryUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -9231,11 +9255,20 @@ export interface components {
              * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
              */
             groupMappings: {
-                /** @description The claim's name in the ID token (`groups`, `department`). */
+                /**
+                 * Claim
+                 * @description The claim's name in the ID token (`groups`, `department`).
+                 */
                 claim?: string | null;
-                /** @description The value the claim must hold, or hold among its items when it is a list. */
+                /**
+                 * Value
+                 * @description The value the claim must hold, or hold among its items when it is a list.
+                 */
                 value?: string | null;
-                /** @description The group of the provider's tenant, by its groupName. */
+                /**
+                 * Group name
+                 * @description The group of the provider's tenant, by its groupName.
+                 */
                 groupName?: string | null;
             }[];
             /**
@@ -9289,8 +9322,11 @@ export interface components {
              * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
              */
             groupMappings?: {
+                /** Claim */
                 claim: string;
+                /** Value */
                 value: string;
+                /** Group name */
                 groupName: string;
             }[] | null;
             /**
@@ -9303,6 +9339,7 @@ export interface components {
         /** @description The fields of the identity-provider to change (the others keep their value) and the version read. */
         IdentityProviderUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -9349,8 +9386,11 @@ export interface components {
              * @description Claim to group rules: a user whose ID token's claim holds the value is a member of the tenant's group of that name; at every sign-in the memberships of the mapped groups follow the claims.
              */
             groupMappings?: {
+                /** Claim */
                 claim: string;
+                /** Value */
                 value: string;
+                /** Group name */
                 groupName: string;
             }[] | null;
             /**
@@ -9650,6 +9690,7 @@ export interface components {
         /** @description The fields of the business-partner to change (the others keep their value) and the version read. */
         BusinessPartnerUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -10005,6 +10046,7 @@ export interface components {
         /** @description The fields of the branch to change (the others keep their value) and the version read. */
         BranchUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -10338,6 +10380,7 @@ export interface components {
         /** @description The fields of the contact to change (the others keep their value) and the version read. */
         ContactUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -10677,6 +10720,7 @@ export interface components {
         /** @description The fields of the product to change (the others keep their value) and the version read. */
         ProductUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -11022,6 +11066,7 @@ export interface components {
         /** @description The fields of the contract to change (the others keep their value) and the version read. */
         ContractUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -11381,6 +11426,7 @@ export interface components {
         /** @description The fields of the contract-item to change (the others keep their value) and the version read. */
         ContractItemUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -11766,6 +11812,7 @@ export interface components {
         /** @description The fields of the accrual to change (the others keep their value) and the version read. */
         AccrualUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -12005,6 +12052,11 @@ export interface components {
                 cancelReason?: string | null;
                 /** @description invoiceNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 invoiceNoPrefix?: string;
+                /**
+                 * Format: int64
+                 * @description The records whose contractId names a contract of the same tenant whose businessPartnerId is this value (another tenant's: none).
+                 */
+                businessPartnerId?: number;
             };
         };
         /** @description A page of accrual records. */
@@ -12137,6 +12189,7 @@ export interface components {
         /** @description The fields of the dms-category to change (the others keep their value) and the version read. */
         DmsCategoryUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -12495,6 +12548,7 @@ export interface components {
         /** @description The fields of the dms-file to change (the others keep their value) and the version read. */
         DmsFileUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -12858,6 +12912,7 @@ export interface components {
         /** @description The fields of the dms-retention-policy to change (the others keep their value) and the version read. */
         DmsRetentionPolicyUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -13168,6 +13223,7 @@ export interface components {
         /** @description The fields of the dms-account-config to change (the others keep their value) and the version read. */
         DmsAccountConfigUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -13499,6 +13555,7 @@ export interface components {
         /** @description The fields of the dms-share-link to change (the others keep their value) and the version read. */
         DmsShareLinkUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */
@@ -13871,6 +13928,7 @@ export interface components {
         /** @description The fields of the dms-audit-log to change (the others keep their value) and the version read. */
         DmsAuditLogUpdate: {
             /**
+             * Version
              * Format: int32
              * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
              */

@@ -53,8 +53,9 @@ export const dataProvider: DataProvider = {
   getApiUrl: () => '/api',
 
   getList: async ({ resource, pagination, sorters, filters }) => {
-    const fields = (await loadManifest()).resources.find((each) => each.path === resource)?.fields;
-    const { searchTerm, filter } = pageFilter(filters ?? [], fields);
+    const found = (await loadManifest()).resources.find((each) => each.path === resource);
+    // its filters through a reference are typed as the fields they stand for
+    const { searchTerm, filter } = pageFilter(filters ?? [], found && [...found.fields, ...found.through]);
     const request: PageRequest = {
       page: (pagination?.currentPage ?? 1) - 1,
       size: pagination?.pageSize ?? 20,

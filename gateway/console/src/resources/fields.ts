@@ -31,9 +31,12 @@ export function listColumns(resource: ConsoleResource): ConsoleField[] {
     .map(({ field }) => field);
 }
 
-/** The list's filters: the filterable visible scalars but the tenant (the tenant picker sets it). */
+/**
+ * The list's filters: the filterable visible scalars but the tenant (the tenant picker sets it),
+ * then the filters through a reference (an accrual's business partner, through its contract).
+ */
 export function filterFields(resource: ConsoleResource): ConsoleField[] {
-  return resource.fields.filter((field) => isVisible(field) && isScalar(field) && field.sortable && field.name !== 'crProcessId');
+  return [...resource.fields.filter((field) => isVisible(field) && isScalar(field) && field.sortable && field.name !== 'crProcessId'), ...resource.through];
 }
 
 /** Fields of `names`, in that order, among `fields`. */

@@ -2,7 +2,7 @@
  * The records that refer to a record, on its page: one short list per reference the manifest's
  * `related` names (a partner's branches, contacts, contracts), each paged by five, with a link to the
  * full list so filtered and a "new" button whose form has the reference filled in (not for files,
- * made by an upload). Derived from the contracts' `references` (and a file's entityType/entityId), so
+ * made by an upload, nor for a list through a reference: a partner's accruals, through their contracts). Derived from the contracts' `references` (and a file's entityType/entityId), so
  * a new resource's references give their lists with no console code.
  */
 import { useContext, useState } from 'react';
@@ -97,7 +97,8 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
             {t('relatedAll', { resource: plural })}
             <span className="muted"> ({total})</span>
           </Link>
-          {source.operations.create && !related.type && access.can(`${source.path}:write`) ? (
+          {/* a list through a reference offers none: nothing on the source's form names this record (ADR 0143) */}
+          {source.operations.create && !related.type && !related.through && access.can(`${source.path}:write`) ? (
             <Link className="button" to={`/${source.path}/new?${new URLSearchParams({ [related.field]: String(value) }).toString()}`}>
               {t('relatedNew', { resource: singularLabel(source, language) })}
             </Link>

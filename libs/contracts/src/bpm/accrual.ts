@@ -93,8 +93,10 @@ export const accrual = defineResource<Accrual>()({
   },
   list: {
     columns: ['contractId', 'periodStart', 'periodEnd', 'amount', 'accrualStatus', 'invoiceNo'],
-    filters: ['contractId', 'accrualStatus', 'periodStart', 'invoiceNo'],
+    filters: ['businessPartnerId', 'contractId', 'accrualStatus', 'periodStart', 'invoiceNo'],
     match: { invoiceNo: 'prefix' },
     money: { amount: 'currencyCode' },
+    // a partner's accruals, through their contracts (docs/adr/0143-a-list-filters-through-a-reference.md)
+    through: { businessPartnerId: { via: 'contractId' } },
   },
 });

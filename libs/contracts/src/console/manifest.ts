@@ -67,6 +67,8 @@ export interface ConsoleField {
   match?: TextMatch;
   /** A decimal that is money: the field of the same record holding its ISO 4217 currency code. */
   currencyField?: string;
+  /** A filter through a reference (ConsoleResource's `through`): the reference of the record it goes through. */
+  through?: string;
 }
 
 export interface ConsoleResource {
@@ -93,12 +95,19 @@ export interface ConsoleResource {
   columns: readonly string[];
   /** The filters a list shows at once (`list.filters`); the other filterable fields are behind "more filters". */
   filters: readonly string[];
+  /**
+   * The list's filters through a reference (`list.through`): not fields of its records, each named
+   * and checked as the referenced record's field of its name (an accrual's `businessPartnerId`, as
+   * its contract's), with `through` the reference it goes through.
+   */
+  through: readonly ConsoleField[];
 }
 
 /**
  * Records of `resource` whose `field` holds this record's `key` (a partner's branches: resource
  * `branch`, field `businessPartnerId`, key `id`), listed by `POST /api/{resource}/list` with the
- * filter `{ crProcessId, [field]: record[key] }` (and `[type.field]: type.value` with a type).
+ * filter `{ crProcessId, [field]: record[key] }` (and `[type.field]: type.value` with a type); with
+ * `through`, `field` is the list's filter through that reference (a partner's accruals).
  */
 export interface ConsoleRelated {
   resource: string;
@@ -106,6 +115,12 @@ export interface ConsoleRelated {
   key: string;
   /** A further field the list is filtered by: the type field of a field that names a record of any resource (a file's `entityType`, this resource's path). */
   type?: { field: string; value: string };
+  /**
+   * `field` is a filter through this reference of the listed records, not a field of theirs (a
+   * partner's accruals, through their contractId): nothing names this record on their form, so the
+   * list offers no "new" (docs/adr/0143-a-list-filters-through-a-reference.md).
+   */
+  through?: string;
 }
 
 export interface ConsoleManifest {

@@ -131,6 +131,11 @@ export interface ObjectListField {
   required?: boolean;
   /** Fields of each item that a client may send. */
   of: Record<string, ScalarField>;
+  /**
+   * Fields each item is read with besides `of`, which the service fills in and never reads from a
+   * client (a user-process select's accountName): declared so that the label catalogue names them.
+   */
+  shown?: Record<string, ScalarField>;
 }
 
 /**

@@ -15,8 +15,11 @@ type EnumValues<S> = S extends { kind: 'enum'; values: readonly (infer V extends
 /** The names of the `enum` fields among `F`. */
 type EnumFields<F> = { [K in keyof F & string]: [EnumValues<F[K]>] extends [never] ? never : K }[keyof F & string];
 
+/** The fields an `objects` field's items are read with: those written (`of`) and those only shown. */
+type ItemNames<S> = S extends { kind: 'objects'; of: infer O } ? (keyof O & string) | (S extends { shown: infer R } ? keyof R & string : never) : never;
+
 /** `userProcessSelects.accountNo`: the item fields of each `objects` field of `F`. */
-type ItemFields<F> = { [K in keyof F & string]: F[K] extends { kind: 'objects'; of: infer O } ? `${K}.${keyof O & string}` : never }[keyof F & string];
+type ItemFields<F> = { [K in keyof F & string]: [ItemNames<F[K]>] extends [never] ? never : `${K}.${ItemNames<F[K]>}` }[keyof F & string];
 
 /**
  * What people read of a resource in one language, declared against its fields `F`: every field of

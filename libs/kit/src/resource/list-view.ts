@@ -17,8 +17,21 @@ export type TextMatch = 'prefix' | 'contains';
 export const MATCH_SUFFIX = { prefix: 'Prefix', contains: 'Contains' } as const satisfies Record<TextMatch, string>;
 
 /**
+ * A filter through a reference (docs/adr/0143-a-list-filters-through-a-reference.md): under its name
+ * `N`, `filter.<N>` keeps the records whose reference `via` names a record whose own field `N`
+ * holds the value (an accrual's `businessPartnerId`: the accruals whose contract is the partner's).
+ * `via` is a same-service reference, so the service answers it by one subquery on the referenced
+ * table within the tenant; the referenced field gives the filter its kind, its words and, when it
+ * is a reference itself, a related list on its target's page (gateway/src/console/manifest.ts).
+ */
+export interface ThroughFilter<R extends string = string> {
+  via: R;
+}
+
+/**
  * A resource's list as people see it. `F` is every field name of the resource (its own and the
- * common ones), `T` its text fields, `D` its decimal fields, so a misspelt name is a compile error.
+ * common ones), `T` its text fields, `D` its decimal fields, `R` its reference fields and `N` the
+ * names of its filters through a reference, so a misspelt name is a compile error.
  *
  * @example
  * list: {
@@ -27,15 +40,23 @@ export const MATCH_SUFFIX = { prefix: 'Prefix', contains: 'Contains' } as const 
  *   match: { partnerCode: 'prefix', taxNumber: 'prefix', partnerName: 'contains' },
  * }
  */
-export interface ListView<F extends string = string, T extends string = string, D extends string = string> {
+export interface ListView<
+  F extends string = string,
+  T extends string = string,
+  D extends string = string,
+  R extends string = string,
+  N extends string = string,
+> {
   /** The columns a list shows until its user chooses others, in order; the rest are offered by the column chooser. */
   columns: readonly F[];
-  /** The filters shown at once, in order; every other filterable field is behind "more filters". */
-  filters: readonly F[];
+  /** The filters shown at once, in order (fields, or filters `through` a reference); every other filterable field is behind "more filters". */
+  filters: readonly (F | NoInfer<N>)[];
   /** Text fields matched by prefix or containment (`filter.<field>Prefix` / `filter.<field>Contains`). */
   match?: { readonly [K in T]?: TextMatch };
   /** Decimal fields that are money, each with the field that holds its ISO 4217 currency code. */
   money?: { readonly [K in D]?: T };
+  /** Filters through a reference, by name: `{ businessPartnerId: { via: 'contractId' } }` (ThroughFilter). */
+  through?: { readonly [K in N]: ThroughFilter<R> };
 }
 
 /** The names of `Fields` whose declaration is of one of `Kinds`. */

@@ -36,6 +36,7 @@ export interface Resource<
   Fields extends Record<string, FieldSpec> = Record<string, FieldSpec>,
   Message extends object = object,
   Columns extends Record<string, ScalarField> = Record<string, ScalarField>,
+  Through extends string = string,
 > {
   /** The proto message the resource travels as: a type only, for typed hooks (never set at run time). */
   readonly message?: Message;
@@ -110,11 +111,22 @@ export interface Resource<
    * document take their words from here.
    */
   labels: NoInfer<ResourceLabels<Fields>>;
-  /** The list's default columns, its primary filters, text matches and money fields (list-view.ts). */
-  list?: ListView<(keyof Fields & string) | CommonName, FieldsOfKind<Fields, 'string' | 'text'>, FieldsOfKind<Fields, 'decimal'>>;
+  /** The list's default columns, its primary filters, text matches, money fields and filters through a reference (list-view.ts). */
+  list?: ListView<
+    (keyof Fields & string) | CommonName,
+    FieldsOfKind<Fields, 'string' | 'text'>,
+    FieldsOfKind<Fields, 'decimal'>,
+    ReferenceFields<Fields>,
+    Through
+  >;
 }
 
 type CommonName = keyof typeof COMMON_FIELDS;
+
+/** The names of `Fields` that reference a record of the same tenant by its id (`references`); any name for fields not known. */
+type ReferenceFields<Fields> = string extends keyof Fields
+  ? string
+  : { [K in keyof Fields]: Fields[K] extends { references: string } ? K : never }[keyof Fields] & string;
 
 /** The kinds that fit a proto field, by the TypeScript type ts-proto gives it. */
 type KindFor<T> = [NonNullable<T>] extends [number]
@@ -174,8 +186,9 @@ export function defineResource<M extends object>() {
     const Plural extends string,
     const Operations extends OperationSet,
     const Columns extends Record<string, ScalarField> = Record<never, ScalarField>,
+    const Through extends string = never,
   >(
-    resource: Resource<Fields, M, Columns> & {
+    resource: Resource<Fields, M, Columns, Through> & {
       fields: Fields & Record<Exclude<keyof Fields, keyof FieldsOf<M>>, never>;
       path: Path;
       name: Name;
@@ -183,7 +196,7 @@ export function defineResource<M extends object>() {
       operations: Operations;
       grpc: CrudMethodsOf<M, Name, Plural, Operations>;
     } & ([MissingCommon<M>] extends [never] ? unknown : { messageLacksCommonFields: MissingCommon<M> }),
-  ): Resource<Fields, M, Columns> & { readonly path: Path; readonly operations: Operations } => resource;
+  ): Resource<Fields, M, Columns, Through> & { readonly path: Path; readonly operations: Operations } => resource;
 }
 
 /**

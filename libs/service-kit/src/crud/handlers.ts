@@ -192,7 +192,7 @@ async function listRecords(
   request: { page?: Parameters<typeof buildListQuery>[1] },
   ctx: CallContext,
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
-  const query = buildListQuery(rt.resource, request.page);
+  const query = buildListQuery(rt.resource, request.page, rt.through);
   assertTenant(ctx, query.crProcessId);
   const { rows, totalElements } = await readPage(ctx.em, rt.entity, rt.resource, query, { ...query.where, ...liveOnly(rt.resource) });
   const content = await toMessages(rt, rows, ctx);

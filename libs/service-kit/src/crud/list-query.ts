@@ -1,4 +1,4 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import { raw, type FilterQuery, type QueryOrderMap } from '@mikro-orm/postgresql';
 import { SortDirection, type PageMeta, type PageRequest } from '@platform/kit/gen/platform/common/v1/common.ts';
 import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import { RANGE_KINDS, visibleScalars, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
@@ -36,6 +36,20 @@ export interface QueryOptions {
   idField?: string;
   /** Filter keys that match a text field by prefix or containment (`partnerCodePrefix`: list-view.ts). */
   matches?: ReadonlyMap<string, { field: string; match: TextMatch }>;
+  /** Filter keys through a reference (`businessPartnerId` of an accrual: throughSubquery), by name. */
+  through?: ReadonlyMap<string, ThroughQuery>;
+}
+
+/**
+ * A filter through a reference as the service answers it: the records whose `via` is the id of a
+ * row of `table` (schema-qualified and quoted) in the same tenant whose `column` holds the value.
+ */
+export interface ThroughQuery {
+  via: string;
+  table: string;
+  column: string;
+  /** The referenced field's declaration: what the value must be. */
+  spec: ScalarField;
 }
 
 /**
@@ -46,8 +60,13 @@ export interface QueryOptions {
  * case-insensitive substring in which every character is literal and the dotted and dotless I are
  * one letter (search-term.ts).
  */
-export function buildListQuery(resource: Resource, request: PageRequest | undefined): TenantListQuery {
-  return buildQuery(request, { fields: new Map(visibleScalars(resource)), tenant: 'required', matches: matchFilters(resource.list) });
+export function buildListQuery(resource: Resource, request: PageRequest | undefined, through?: ReadonlyMap<string, ThroughQuery>): TenantListQuery {
+  return buildQuery(request, {
+    fields: new Map(visibleScalars(resource)),
+    tenant: 'required',
+    matches: matchFilters(resource.list),
+    ...(through && { through }),
+  });
 }
 
 /** The list rules over any set of fields (records of resources, sessions, exception entries). */
@@ -67,7 +86,12 @@ export function buildQuery(request: PageRequest | undefined, options: QueryOptio
   for (const [key, value] of Object.entries(filter)) {
     if (key === 'crProcessId') continue;
     const match = options.matches?.get(key);
-    if (match) {
+    const through = options.through?.get(key);
+    if (through) {
+      // a tenant's own rows only: without the tenant the subquery would read every tenant's
+      if (crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+      conditions.push(throughCondition(through, crProcessId, toRowValue(`filter.${key}`, through.spec, value)));
+    } else if (match) {
       const term = toRowValue(`filter.${key}`, { kind: 'text', maxLength: 255 }, value) as string;
       if (term !== '') conditions.push(textMatch(match.field, match.match, term));
     } else conditions.push(filterCondition(fields, key, value));
@@ -114,6 +138,20 @@ function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, 
   if (!base || !spec || !RANGE_KINDS.has(spec.kind)) throw invalidField(`filter.${key}`, 'filter.unknown');
   const bound = toRowValue(`filter.${key}`, spec, value);
   return { [base]: range?.[2] === 'From' ? { $gte: bound } : { $lte: bound } };
+}
+
+/**
+ * `<via> in (select id from <table> where cr_process_id = <tenant> and <column> = <value>)`: the
+ * referenced rows of the tenant found by their own index on the column, the filtered rows by the
+ * index on their reference (docs/adr/0143-a-list-filters-through-a-reference.md).
+ *
+ * @example
+ * throughCondition({ via: 'contractId', table: '"bpm"."contract"', column: 'business_partner_id', spec }, 7, 42)
+ * // e0."contract_id" in (select "id" from "bpm"."contract" where "cr_process_id" = 7 and "business_partner_id" = 42)
+ */
+function throughCondition(through: ThroughQuery, crProcessId: number, value: unknown): FilterQuery<Row> {
+  const sql = `select "id" from ${through.table} where "cr_process_id" = ? and "${through.column}" = ?`;
+  return { [through.via]: { $in: raw(sql, [crProcessId, value]) } } as FilterQuery<Row>;
 }
 
 /** Spring Data page arithmetic (docs/interface.md#lists). */

@@ -30,7 +30,7 @@ export function registerResources(
 ): void {
   const unknown = Object.keys(overrides).filter((path) => !resources.some((resource) => resource.path === path));
   if (unknown.length > 0) throw new Error(`overrides for resources this service does not declare: ${unknown.join(', ')}`);
-  const runtimes = new Map(resources.map((resource) => [resource.path, resourceRuntime(entities, resource, overrides[resource.path]?.hooks)]));
+  const runtimes = new Map(resources.map((resource) => [resource.path, resourceRuntime(entities, resource, overrides[resource.path]?.hooks, resources)]));
   for (const [path, rt] of runtimes) {
     const extra = overrides[path]?.handlers?.(runtimes) ?? {};
     server.addService(answersWith(rt.resource.grpc, recordAnswers(rt.resource)), implement(runtime, { ...crudHandlers(rt), ...extra }));

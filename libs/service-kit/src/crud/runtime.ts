@@ -4,10 +4,12 @@
  */
 import type { EntitySchema } from '@mikro-orm/postgresql';
 import type { CallContext } from '../auth/caller.ts';
-import type { Row } from '../db/entity-schema.ts';
+import { snake, type Row } from '../db/entity-schema.ts';
+import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 import type { MessageOf, RowOf } from './records.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import type { Changes, EventType } from '../events/outbox.ts';
+import type { ThroughQuery } from './list-query.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
 export type Message = Record<string, unknown>;
@@ -82,11 +84,27 @@ export interface ResourceRuntime {
   resource: Resource;
   entity: EntitySchema<Row>;
   hooks?: ResourceHooks;
+  /** Its list's filters through a reference, by name, as the list query answers them (list-query.ts). */
+  through?: ReadonlyMap<string, ThroughQuery>;
 }
 
-/** The runtime of a resource from its service's entities (built by `entitySchemas`). */
-export function resourceRuntime(entities: ReadonlyMap<string, EntitySchema<Row>>, resource: Resource, hooks?: ResourceHooks): ResourceRuntime {
+/**
+ * The runtime of a resource from its service's entities (built by `entitySchemas`), with its list's
+ * filters through a reference resolved among the service's `resources` (through-filters.ts).
+ */
+export function resourceRuntime(
+  entities: ReadonlyMap<string, EntitySchema<Row>>,
+  resource: Resource,
+  hooks?: ResourceHooks,
+  resources: readonly Resource[] = [resource],
+): ResourceRuntime {
   const entity = entities.get(resource.path);
   if (!entity) throw new Error(`no entity for ${resource.path}`);
-  return hooks ? { resource, entity, hooks } : { resource, entity };
+  const through = new Map<string, ThroughQuery>();
+  for (const { name, via, target, spec } of throughFilters(resource, resources)) {
+    const meta = entities.get(target.path)?.meta;
+    if (!meta) throw new Error(`no entity for ${target.path}`);
+    through.set(name, { via, table: `"${meta.schema ?? 'public'}"."${meta.tableName}"`, column: snake(name), spec });
+  }
+  return { resource, entity, ...(hooks && { hooks }), ...(through.size > 0 && { through }) };
 }

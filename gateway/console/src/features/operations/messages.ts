@@ -51,6 +51,8 @@ export const operationsMessages = defineMessages({
     show: 'Show {refId}',
     anyService: 'Any',
     superUsersOnly: 'Only super users may see this page.',
+    userSessions: 'Open sessions',
+    allUserSessions: 'All open sessions of {user}',
   },
   tr: {
     sessionsMenu: 'Açık oturumlar',
@@ -101,5 +103,7 @@ export const operationsMessages = defineMessages({
     show: '{refId} kaydını göster',
     anyService: 'Tümü',
     superUsersOnly: 'Bu sayfayı yalnızca süper kullanıcılar görebilir.',
+    userSessions: 'Açık oturumlar',
+    allUserSessions: '{user} kullanıcısının tüm açık oturumları',
   },
 });

@@ -1,4 +1,5 @@
 import { useContext, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Session } from '@platform/client/schema.d.ts';
 import { answer, ApiError, platform } from '../../shell/api.ts';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
@@ -31,14 +32,16 @@ function filterBody(filter: Filter) {
 
 /**
  * The open sessions of every tenant (a super user's page: `POST /api/session/active/list`, the
- * operators' path), filtered by user, account or tenant, a page at a time; "End session" asks first,
+ * operators' path), filtered by user (`?userCode=` opens it so filtered), account or tenant, a page at a time; "End session" asks first,
  * then `PUT /api/session/{id} {active:false}`: that session's next request is refused.
  */
 export function SessionsPage() {
   const t = useT(operationsMessages);
   const language = useContext(LanguageContext);
-  const [draft, setDraft] = useState<Filter>(EMPTY);
-  const [filter, setFilter] = useState<Filter>(EMPTY);
+  // a user's page links here with its userCode (user-sessions.tsx)
+  const [params] = useSearchParams();
+  const [draft, setDraft] = useState<Filter>(() => ({ ...EMPTY, userCode: params.get('userCode') ?? '' }));
+  const [filter, setFilter] = useState<Filter>(() => ({ ...EMPTY, userCode: params.get('userCode') ?? '' }));
   const [page, setPage] = useState(0);
   const [ending, setEnding] = useState<Session>();
   const [busy, setBusy] = useState(false);
