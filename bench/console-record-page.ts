@@ -39,7 +39,7 @@ const MAKERS: Readonly<Record<string, Make>> = {
   contract: async (platform, token, tenant, partnerId, n) => {
     await createContract(platform, token, tenant, partnerId, n);
   },
-  // listed on the partner's page through its contract (docs/adr/0143-a-list-filters-through-a-reference.md): one of its own
+  // listed on the partner's page through its contract (docs/adr/0141-a-list-filters-through-a-reference.md): one of its own
   accrual: async (platform, token, tenant, partnerId, n) => {
     const contractId = await createContract(platform, token, tenant, partnerId, n);
     await create(platform, token, 'accrual', {

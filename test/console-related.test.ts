@@ -4,7 +4,7 @@
  * there opens the form with the partner filled in; the full list behind a related list is filtered
  * by the partner; and a reference on a record page (a contract's partner) is a link to its record.
  * Its accruals, which name only their contract, are listed through it
- * (docs/adr/0143-a-list-filters-through-a-reference.md).
+ * (docs/adr/0141-a-list-filters-through-a-reference.md).
  * Screenshots go to test-output/console/.
  */
 import test from 'ava';

@@ -1,5 +1,5 @@
 /**
- * A list filter through a reference (docs/adr/0143-a-list-filters-through-a-reference.md): the
+ * A list filter through a reference (docs/adr/0141-a-list-filters-through-a-reference.md): the
  * accrual list's `filter.businessPartnerId` keeps the accruals whose contract is the partner's, in
  * the tenant the filter names. A partner of another tenant names none of them, as an equality
  * filter on another tenant's id finds nothing; a user of one tenant cannot name another

@@ -23,7 +23,7 @@ export const numberMatched: PartnerList['match'] = { countryId: 'prefix' };
 // @ts-expect-error money on a field that is not a decimal
 export const textAsMoney: NonNullable<(typeof product)['list']>['money'] = { productName: 'currencyCode' };
 export const declared: PartnerList['columns'] = ['partnerCode', 'status'];
-// @ts-expect-error a filter through a field that is no reference (docs/adr/0143-a-list-filters-through-a-reference.md)
+// @ts-expect-error a filter through a field that is no reference (docs/adr/0141-a-list-filters-through-a-reference.md)
 export const throughNoReference: NonNullable<(typeof accrual)['list']>['through'] = { businessPartnerId: { via: 'periodStart' } };
 
 const manifest = consoleManifest(registry, {});

@@ -6,7 +6,7 @@
  * fails here, as does a reason whose list is shown all the same. A field that names a record of any
  * resource by a type field (a file's entityId by entityType) gives a list on every record page, and
  * a list filter through a reference to a reference (an accrual's businessPartnerId, through its
- * contract: docs/adr/0143-a-list-filters-through-a-reference.md) gives one on the page it names.
+ * contract: docs/adr/0141-a-list-filters-through-a-reference.md) gives one on the page it names.
  */
 import test from 'ava';
 import { isScalar, offers } from '@platform/kit/resource/resource.ts';

@@ -17,7 +17,7 @@ export function consoleManifest(registry: readonly Resource[], login: ConsoleMan
  * `references` or `referencesKey`) and declares no `noRelatedList`, and every field that names a
  * record of any resource (`recordOf`: a file's entityId), of a resource with a list, and every
  * filter through a reference whose referenced field names it (a partner's accruals, through their
- * contracts: docs/adr/0143-a-list-filters-through-a-reference.md). So a new resource's references
+ * contracts: docs/adr/0141-a-list-filters-through-a-reference.md). So a new resource's references
  * give their related lists with no console code.
  */
 export function relatedOf(registry: readonly Resource[], target: Resource): ConsoleRelated[] {

@@ -97,7 +97,7 @@ function RelatedList({ related, source, record, named }: { related: ConsoleRelat
             {t('relatedAll', { resource: plural })}
             <span className="muted"> ({total})</span>
           </Link>
-          {/* a list through a reference offers none: nothing on the source's form names this record (ADR 0143) */}
+          {/* a list through a reference offers none: nothing on the source's form names this record (ADR 0141) */}
           {source.operations.create && !related.type && !related.through && access.can(`${source.path}:write`) ? (
             <Link className="button" to={`/${source.path}/new?${new URLSearchParams({ [related.field]: String(value) }).toString()}`}>
               {t('relatedNew', { resource: singularLabel(source, language) })}

@@ -96,7 +96,7 @@ export const accrual = defineResource<Accrual>()({
     filters: ['businessPartnerId', 'contractId', 'accrualStatus', 'periodStart', 'invoiceNo'],
     match: { invoiceNo: 'prefix' },
     money: { amount: 'currencyCode' },
-    // a partner's accruals, through their contracts (docs/adr/0143-a-list-filters-through-a-reference.md)
+    // a partner's accruals, through their contracts (docs/adr/0141-a-list-filters-through-a-reference.md)
     through: { businessPartnerId: { via: 'contractId' } },
   },
 });

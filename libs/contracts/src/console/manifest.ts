@@ -118,7 +118,7 @@ export interface ConsoleRelated {
   /**
    * `field` is a filter through this reference of the listed records, not a field of theirs (a
    * partner's accruals, through their contractId): nothing names this record on their form, so the
-   * list offers no "new" (docs/adr/0143-a-list-filters-through-a-reference.md).
+   * list offers no "new" (docs/adr/0141-a-list-filters-through-a-reference.md).
    */
   through?: string;
 }

@@ -17,7 +17,7 @@ export type TextMatch = 'prefix' | 'contains';
 export const MATCH_SUFFIX = { prefix: 'Prefix', contains: 'Contains' } as const satisfies Record<TextMatch, string>;
 
 /**
- * A filter through a reference (docs/adr/0143-a-list-filters-through-a-reference.md): under its name
+ * A filter through a reference (docs/adr/0141-a-list-filters-through-a-reference.md): under its name
  * `N`, `filter.<N>` keeps the records whose reference `via` names a record whose own field `N`
  * holds the value (an accrual's `businessPartnerId`: the accruals whose contract is the partner's).
  * `via` is a same-service reference, so the service answers it by one subquery on the referenced

@@ -143,7 +143,7 @@ function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, 
 /**
  * `<via> in (select id from <table> where cr_process_id = <tenant> and <column> = <value>)`: the
  * referenced rows of the tenant found by their own index on the column, the filtered rows by the
- * index on their reference (docs/adr/0143-a-list-filters-through-a-reference.md).
+ * index on their reference (docs/adr/0141-a-list-filters-through-a-reference.md).
  *
  * @example
  * throughCondition({ via: 'contractId', table: '"bpm"."contract"', column: 'business_partner_id', spec }, 7, 42)
