@@ -94,16 +94,17 @@ export interface RateLimiting {
   loginGuard: LoginGuard;
   /** Wrong share-link passwords per link and address (POST /api/dms-share-link/public/{token}/validate-password). */
   sharePasswordGuard: LoginGuard;
-  /** The `redis` component of /actuator/health when REDIS_URL is set (docs/interface.md#health), else none. */
+  /** The `redis` component of /actuator/health when REDIS_URL or REDIS_SENTINELS is set (docs/interface.md#health), else none. */
   health(): Promise<Record<string, { status: 'UP' | 'DOWN' }>>;
 }
 
 /**
- * The gateway's limits from the configuration: Redis-backed (REDIS_URL, shared by every gateway
- * process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in memory only.
+ * The gateway's limits from the configuration: Redis-backed (REDIS_URL, or the master of REDIS_SENTINELS;
+ * shared by every gateway process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in
+ * memory only.
  */
 export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?: GatewayMetrics): RateLimiting {
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log, 'gateway-rate-limit') : undefined;
+  const redis = config.redis ? connectRedis(config.redis, log, 'gateway-rate-limit') : undefined;
   // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
