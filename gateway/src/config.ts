@@ -4,7 +4,21 @@ import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { bool, int, keyPrefix, list, type Env } from '@platform/kit/config/env.ts';
 import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
 import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
-import type { RedisTarget, SentinelAddress } from './limits/redis-connection.ts';
+
+/** A sentinel's address (REDIS_SENTINELS is a comma list of them). */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the gateway's Redis is: one address (REDIS_URL), or the master of a Sentinel group
+ * (REDIS_SENTINELS, REDIS_SENTINEL_NAME; docs/adr/0144-redis-behind-sentinel.md), whose data nodes
+ * ask REDIS_PASSWORD and whose sentinels REDIS_SENTINEL_PASSWORD when set.
+ */
+export type RedisTarget =
+  | { kind: 'url'; url: string }
+  | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string; password: string | undefined; sentinelPassword: string | undefined };
 
 /** The gateway's configuration: what every process reads, and its ports, Redis, filter chain, console and body limits (docs/interface.md#configuration). */
 export interface GatewayConfig extends SharedConfig {

@@ -29,9 +29,16 @@ export function isReadOnlyError(error: Error): boolean {
 
 /**
  * ioredis's options to find the master through the sentinels: role master (a node that answers as a
- * replica is dropped and the sentinels asked again), the sentinels' +switch-master followed
- * (failoverDetector), a READONLY reply taken as a failover (reconnect, the command itself fails and
- * its request is answered by the insurance), and the sentinels asked again at most a second apart.
+ * replica is dropped and the sentinels asked again), a READONLY reply taken as a failover (reconnect,
+ * to the master the sentinels name; the command itself fails and its request is answered by the
+ * insurance), and the sentinels asked again at most a second apart.
+ *
+ * Not ioredis's failoverDetector: in ioredis 6 the detector of a dropped connection stays subscribed
+ * while the client reconnects, and the sentinels' +switch-master, when it comes while the client
+ * asks a sentinel for the master, cancels that reconnect and ends the client for good (status
+ * `end`: the limits in memory until the process restarts). A failover is seen without it: a dead
+ * master drops the connection, a demoted one answers writes with READONLY
+ * (docs/adr/0144-redis-behind-sentinel.md).
  */
 function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): RedisOptions {
   return {
@@ -40,7 +47,6 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): Re
     role: 'master',
     password: target.password,
     sentinelPassword: target.sentinelPassword,
-    failoverDetector: true,
     connectTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS,
     sentinelCommandTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS,
     sentinelRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
