@@ -7,7 +7,8 @@
  * again, on the new master, and exact within a window.
  *
  * The group is the test's own (helpers/redis-sentinel.ts): a master, a replica and three sentinels
- * on 127.0.0.1 with a quorum of 2; two gateways find the master through the sentinels.
+ * on 127.0.0.1 with a quorum of 2; two gateways find the master through the sentinels. A second
+ * group, with a gateway of its own, has its master hang rather than die.
  */
 import test from 'ava';
 import type { Redis } from 'ioredis';
@@ -23,16 +24,19 @@ const prefix = uniquePrefix('edge-sentinel');
 let group: SentinelGroup;
 let gateways: Platform[] = [];
 
+/** A gateway's settings on the Sentinel group `of`. */
+const gatewayEnv = (of: SentinelGroup) => ({
+  REDIS_URL: '',
+  REDIS_SENTINELS: of.sentinels,
+  REDIS_SENTINEL_NAME: of.name,
+  REDIS_KEY_PREFIX: prefix,
+  TRUST_PROXY: '1',
+  RATE_LIMIT_JWT: String(JWT_LIMIT),
+});
+
 test.before(async () => {
   group = await startSentinelGroup();
-  const env = {
-    REDIS_URL: '',
-    REDIS_SENTINELS: group.sentinels,
-    REDIS_SENTINEL_NAME: group.name,
-    REDIS_KEY_PREFIX: prefix,
-    TRUST_PROXY: '1',
-    RATE_LIMIT_JWT: String(JWT_LIMIT),
-  };
+  const env = gatewayEnv(group);
   gateways = await Promise.all([startGateway(platform.env, env), startGateway(platform.env, env)]);
   await Promise.all(gateways.map((gateway) => untilRedisUp(gateway)));
 });
@@ -44,19 +48,19 @@ test.after.always(async () => {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** One JWT-path request from `client` to the `i`th gateway (alternating), given 2 s: a hang is a failure. */
-function request(client: string, i: number): Promise<ApiResponse> {
-  const gateway = gateways[i % gateways.length]!;
+/** One JWT-path request from `client` to the `i`th gateway of `to` (alternating), given 2 s: a hang is a failure. */
+function request(client: string, i: number, to: readonly Platform[] = gateways): Promise<ApiResponse> {
+  const gateway = to[i % to.length]!;
   return Promise.race([
     api('GET', '/api/auth/me', { baseUrl: gateway.url, headers: { 'x-forwarded-for': client } }),
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), 2000).unref()),
   ]);
 }
 
-/** `count` requests from one address one after another, alternating between the gateways. */
-async function inTurn(client: string, count: number): Promise<number[]> {
+/** `count` requests from one address one after another, alternating between the gateways `to`. */
+async function inTurn(client: string, count: number, to: readonly Platform[] = gateways): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < count; i++) statuses.push((await request(client, i)).status);
+  for (let i = 0; i < count; i++) statuses.push((await request(client, i, to)).status);
   return statuses;
 }
 
@@ -172,3 +176,27 @@ test.serial('after the failover the limit is exact within a window, counted on t
   // the bucket emptied before the kill came over by replication
   t.not(await bucketOn(group.replica.port, '198.51.100.60'), null, "the first test's bucket is on the new master too");
 });
+
+test.serial(
+  'a master that hangs (SIGSTOP, its connections open) is left once the sentinels promote its replica: the gateway follows the switch, and the limit is exact on the new master',
+  async (t) => {
+    const hung = await startSentinelGroup();
+    let gateway: Platform | undefined;
+    try {
+      gateway = await startGateway(platform.env, gatewayEnv(hung));
+      await untilRedisUp(gateway);
+      hung.master.signal('SIGSTOP');
+      await hung.untilMasterIs(hung.replica.port, 30_000);
+      // nothing closes the connection to the hung master: only the sentinels' switch moves the gateway
+      await untilRedisUp(gateway);
+      const client = '198.51.100.62';
+      t.deepEqual(await inTurn(client, JWT_LIMIT + 1, [gateway]), expected);
+      const tokens = await bucketOn(hung.replica.port, client);
+      t.true(tokens !== null && Number(tokens) < 1, `the bucket on the promoted replica, empty: ${tokens}`);
+    } finally {
+      await gateway?.stop();
+      hung.master.signal('SIGCONT');
+      await hung.stop();
+    }
+  },
+);

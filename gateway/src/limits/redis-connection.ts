@@ -1,26 +1,12 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import type { RedisTarget } from '../config.ts';
 
 /** Longest wait for Redis on a request before the in-memory insurance answers instead. */
 export const REDIS_COMMAND_TIMEOUT_MS = 200;
 
 /** Longest a connection attempt (to a sentinel or to the master it names) may take before the next one. */
 export const REDIS_SENTINEL_CONNECT_TIMEOUT_MS = 2000;
-
-/** A sentinel's address (REDIS_SENTINELS is a comma list of them). */
-export interface SentinelAddress {
-  host: string;
-  port: number;
-}
-
-/**
- * Where the gateway's Redis is: one address (REDIS_URL), or the master of a Sentinel group
- * (REDIS_SENTINELS, REDIS_SENTINEL_NAME; docs/adr/0144-redis-behind-sentinel.md), whose data nodes
- * ask REDIS_PASSWORD and whose sentinels REDIS_SENTINEL_PASSWORD when set.
- */
-export type RedisTarget =
-  | { kind: 'url'; url: string }
-  | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string; password: string | undefined; sentinelPassword: string | undefined };
 
 /** The master again when a write lands on a replica (READONLY): a failover the client has not seen yet. */
 export function isReadOnlyError(error: Error): boolean {
@@ -36,9 +22,8 @@ export function isReadOnlyError(error: Error): boolean {
  * Not ioredis's failoverDetector: in ioredis 6 the detector of a dropped connection stays subscribed
  * while the client reconnects, and the sentinels' +switch-master, when it comes while the client
  * asks a sentinel for the master, cancels that reconnect and ends the client for good (status
- * `end`: the limits in memory until the process restarts). A failover is seen without it: a dead
- * master drops the connection, a demoted one answers writes with READONLY
- * (docs/adr/0144-redis-behind-sentinel.md).
+ * `end`: the limits in memory until the process restarts). followFailovers below does its work
+ * without that flaw (docs/adr/0144-redis-behind-sentinel.md).
  */
 function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): RedisOptions {
   return {
@@ -48,6 +33,8 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): Re
     password: target.password,
     sentinelPassword: target.sentinelPassword,
     connectTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS,
+    // a master that hangs does not close its side: the reconnect after a switch waits this long for it
+    disconnectTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS / 4,
     sentinelCommandTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS,
     sentinelRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     reconnectOnError: (error) => isReadOnlyError(error),
@@ -89,4 +76,50 @@ export function connectRedis(target: string | RedisTarget, log: Logger, name: st
     up = false;
   });
   return redis;
+}
+
+/** The channel on which each sentinel announces a failover: `<name> <old ip> <old port> <new ip> <new port>`. */
+const SWITCH_MASTER = '+switch-master';
+
+/**
+ * Follows the failovers of the Sentinel group of `target`: a subscription to every sentinel's
+ * +switch-master, and on a switch of the group each of `clients` that is connected, and not to the
+ * new master, reconnects (asks the sentinels again). One that is not connected is reconnecting
+ * already and asks them anyway; so the switch never cancels a reconnect in progress, which
+ * ioredis's failoverDetector does. Without it a master that hangs (its connections open, no answer)
+ * would keep the gateway on it, limiting in memory, after the sentinels had promoted a replica.
+ * Returns what stops it.
+ *
+ * @example
+ * const stop = followFailovers(config.redis, [redis, loginRedis], log);
+ */
+export function followFailovers(target: Extract<RedisTarget, { kind: 'sentinel' }>, clients: readonly Redis[], log: Logger): () => void {
+  const subscribers = target.sentinels.map((sentinel) => {
+    const subscriber = new Redis({
+      host: sentinel.host,
+      port: sentinel.port,
+      password: target.sentinelPassword,
+      connectionName: 'gateway-sentinel-switch',
+      connectTimeout: REDIS_SENTINEL_CONNECT_TIMEOUT_MS,
+      maxRetriesPerRequest: null,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    });
+    // a sentinel that is down is one of several; the data connection logs Redis's outages
+    subscriber.on('error', () => undefined);
+    subscriber.subscribe(SWITCH_MASTER).catch(() => undefined);
+    subscriber.on('message', (channel: string, message: string) => {
+      const [name, , , host, port] = message.split(' ');
+      if (channel !== SWITCH_MASTER || name !== target.name) return;
+      for (const client of clients) {
+        const onNewMaster = client.stream?.remoteAddress === host && String(client.stream?.remotePort) === port;
+        if (client.status !== 'ready' || onNewMaster) continue;
+        log.warn({ connection: client.options.connectionName, master: `${host}:${port}` }, 'redis sentinels switched master; reconnecting to it');
+        client.disconnect(true);
+      }
+    });
+    return subscriber;
+  });
+  return () => {
+    for (const subscriber of subscribers) subscriber.disconnect();
+  };
 }

@@ -8,7 +8,7 @@ import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';
 import { LoginGuard } from '../limits/login-guard.ts';
 import { LOGIN_GUARD, SHARE_PASSWORD_GUARD } from '../limits/password-guard-kinds.ts';
-import { connectRedis } from '../limits/redis-connection.ts';
+import { connectRedis, followFailovers } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
 import type { PathCategory } from '../http/path-category.ts';
@@ -108,6 +108,7 @@ export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?:
   // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
+  if (redis && loginRedis && config.redis?.kind === 'sentinel') followFailovers(config.redis, [redis, loginRedis], log);
   const tier = (name: PathCategory, limit: number, bucket: string = name, message = perMinuteMessage(limit)): Tier => {
     const options = { points: limit, duration: 60, keyPrefix: `${config.redisKeyPrefix}:rl:${bucket}` };
     const memory = new TokenBucketMemory(options);
