@@ -291,3 +291,42 @@ test('production refuses CLAMD_FAIL_OPEN=true (scans fail closed there); develop
     t.true(loadDmsConfig({ APP_ENV, ...secrets, CLAMD_ADDRESS: 'tcp://clamav:3310', CLAMD_FAIL_OPEN: 'true' }).dms.clamd?.failOpen);
   }
 });
+
+test('REDIS_SENTINELS: host:port list (26379 when left out, IPv6 in brackets) with REDIS_SENTINEL_NAME and the two passwords; REDIS_URL alone: one address', (t) => {
+  const config = loadGatewayConfig({
+    APP_ENV: 'test',
+    ...secrets,
+    REDIS_SENTINELS: ' redis-sentinel-0:26380, redis-sentinel-1 ,[fd00::7]:26381',
+    REDIS_SENTINEL_NAME: 'platform',
+    REDIS_PASSWORD: 'node-password',
+    REDIS_SENTINEL_PASSWORD: 'sentinel-password',
+  });
+  t.deepEqual(config.redis, {
+    kind: 'sentinel',
+    sentinels: [
+      { host: 'redis-sentinel-0', port: 26380 },
+      { host: 'redis-sentinel-1', port: 26379 },
+      { host: 'fd00::7', port: 26381 },
+    ],
+    name: 'platform',
+    password: 'node-password',
+    sentinelPassword: 'sentinel-password',
+  });
+  const bare = loadGatewayConfig({ APP_ENV: 'test', ...secrets, REDIS_SENTINELS: '10.0.0.5:26379', REDIS_SENTINEL_NAME: 'm' }).redis;
+  t.is(bare?.kind === 'sentinel' && bare.password, undefined, 'no password unless given');
+  t.deepEqual(loadGatewayConfig({ APP_ENV: 'test', ...secrets, REDIS_URL: 'redis://r:6379' }).redis, { kind: 'url', url: 'redis://r:6379' });
+  t.is(loadGatewayConfig({ APP_ENV: 'test', ...secrets, REDIS_SENTINELS: ' , ' }).redis, undefined, 'an empty list is unset');
+});
+
+test('REDIS_SENTINELS without REDIS_SENTINEL_NAME, beside REDIS_URL, or with a bad address refuses the start, naming it; production takes it for REDIS_URL', (t) => {
+  const test = { APP_ENV: 'test', ...secrets };
+  t.is(refusal(t, { ...test, REDIS_SENTINELS: 's:26379' }), "REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the master group's name");
+  t.regex(refusal(t, { ...test, REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'm', REDIS_URL: 'redis://r' }), /^REDIS_URL and REDIS_SENTINELS are both set/);
+  for (const bad of ['s:0', 's:65536', 's:port', 'a b:1', '[fd00::7']) {
+    t.is(refusal(t, { ...test, REDIS_SENTINELS: bad, REDIS_SENTINEL_NAME: 'm' }), `REDIS_SENTINELS must be a comma list of host:port, not ${bad}`, bad);
+  }
+  const { REDIS_URL: _url, ...withoutUrl } = production;
+  t.is(loadGatewayConfig({ ...withoutUrl, REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'm' }).redis?.kind, 'sentinel');
+  t.is(refusal(t, { ...withoutUrl, REDIS_SENTINELS: 's:26379' }), 'production needs REDIS_SENTINEL_NAME');
+  t.is(refusal(t, withoutUrl), 'production needs REDIS_URL');
+});

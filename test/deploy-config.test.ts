@@ -15,6 +15,7 @@ import {
   GATEWAY,
   GATEWAY_SECRET_KEYS,
   GENERATED_SECRETS,
+  OPTIONAL_GATEWAY_SECRET_KEYS,
   POSTGRES_PORT,
   REDIS_PORT,
   ROOT,
@@ -68,15 +69,17 @@ eachLayer('the gateway reads its keys of platform-secrets one by one, and nothin
     t.is(ref.key, name, `${name} is read from the key of its name`);
     if (secrets.length === 0) t.is(ref.name, SECRET_NAME, `${name}: the operator's Secret ${SECRET_NAME}`);
     else t.true(secrets.includes(ref.name), `${name}: the generated Secret`);
-    // Redis may be left out in development (the in-memory limiter); the process refuses its absence elsewhere
-    t.is(ref.optional === true, name === 'REDIS_URL', `${name}: ${name === 'REDIS_URL' ? 'optional' : 'required'}`);
+    // Redis may be left out in development (the in-memory limiter), and under Sentinel there is no
+    // REDIS_URL and maybe no password; the process refuses what its configuration lacks
+    const optional = OPTIONAL_GATEWAY_SECRET_KEYS.includes(name);
+    t.is(ref.optional === true, optional, `${name}: ${optional ? 'optional' : 'required'}`);
   }
 });
 
 eachLayer('the ConfigMap holds the settings and no secret', (t, rendered) => {
   const { data } = rendered.config();
   for (const key of CONFIG_KEYS) t.true(key in data, `ConfigMap has ${key}`);
-  for (const key of [...SECRET_KEYS, 'ADMIN_PASSWORD']) t.false(key in data, `${key} is not in the ConfigMap`);
+  for (const key of [...SECRET_KEYS, ...OPTIONAL_GATEWAY_SECRET_KEYS, 'ADMIN_PASSWORD']) t.false(key in data, `${key} is not in the ConfigMap`);
   t.regex(data.APP_ENV ?? '', /^(development|test|production)$/);
   t.is(data.DMS_STORAGE_DIR, '/var/lib/platform/files');
 });

@@ -19,6 +19,7 @@ import {
   MONITORING_NAMESPACE,
   POSTGRES_PORT,
   REDIS_PORT,
+  REDIS_SENTINEL_PORT,
   TLS_SECRET_NAME,
   TLS_VARIABLES,
 } from './helpers/deploy-layout.ts';
@@ -162,6 +163,7 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
   t.true(ingressAllowed(rendered, gateway, gatewayContainer, monitoring, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from monitoring');
   t.false(ingressAllowed(rendered, gateway, gatewayContainer, elsewhere, Number(config.MANAGEMENT_PORT)), 'MANAGEMENT_PORT from nowhere else');
   t.true(egressAllowed(rendered, gateway, 'external', REDIS_PORT), 'the gateway reaches Redis');
+  t.true(egressAllowed(rendered, gateway, 'external', REDIS_SENTINEL_PORT), 'the gateway reaches the sentinels of REDIS_SENTINELS');
   // Out of the gateway: to each service, on exactly the ports of its addresses.
   for (const name of Object.keys(GRPC_SERVICES) as GrpcService[]) {
     const labels = podLabels(rendered.deployment(name));
@@ -178,6 +180,7 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
       `the gateway does not reach ${name}'s metrics port`,
     );
     t.false(egressAllowed(rendered, labels, 'external', REDIS_PORT), `${name}: no Redis`);
+    t.false(egressAllowed(rendered, labels, 'external', REDIS_SENTINEL_PORT), `${name}: no Redis sentinel`);
     // Out of a service: core-svc's gRPC port for its callers, nothing of another service else.
     for (const other of Object.keys(GRPC_SERVICES) as GrpcService[]) {
       if (other === name) continue;
@@ -206,8 +209,8 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
         if (peer.ipBlock) {
           for (const port of rule.ports ?? [])
             t.true(
-              [POSTGRES_PORT, REDIS_PORT].includes(port.port as number) || (policy.metadata?.name === CLAMAV && port.port === 443),
-              `${policy.metadata?.name}: outside the cluster only PostgreSQL and Redis, and clamd's signature mirror (${port.port})`,
+              [POSTGRES_PORT, REDIS_PORT, REDIS_SENTINEL_PORT].includes(port.port as number) || (policy.metadata?.name === CLAMAV && port.port === 443),
+              `${policy.metadata?.name}: outside the cluster only PostgreSQL, Redis and its sentinels, and clamd's signature mirror (${port.port})`,
             );
         } else if (!peer.namespaceSelector) {
           const clamav = rendered.hasClamav() ? [{ labels: podLabels(rendered.deployment(CLAMAV)), container: app(rendered.deployment(CLAMAV)) }] : [];
@@ -227,6 +230,7 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
   const job = pods(rendered).find((pod) => pod.name === `Job ${MIGRATE_JOB}`)!;
   t.false(ingressAllowed(rendered, job.labels, job.container, { pod: gateway }, 8080), 'nothing reaches the migrate Job');
   t.false(egressAllowed(rendered, job.labels, 'external', REDIS_PORT), 'the migrate Job does not reach Redis');
+  t.false(egressAllowed(rendered, job.labels, 'external', REDIS_SENTINEL_PORT), 'nor its sentinels');
   t.false(
     egressAllowed(rendered, job.labels, { pod: podLabels(rendered.deployment('core-svc')) }, 50051, 'TCP', app(rendered.deployment('core-svc'))),
     'nor a service',

@@ -1,8 +1,24 @@
 import { join, resolve } from 'node:path';
 import { dmsHttpAddrOf, readSharedConfig, type SharedConfig } from '@platform/kit/config/config.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { bool, int, keyPrefix, list, type Env } from '@platform/kit/config/env.ts';
 import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
 import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+
+/** A sentinel's address (REDIS_SENTINELS is a comma list of them). */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the gateway's Redis is: one address (REDIS_URL), or the master of a Sentinel group
+ * (REDIS_SENTINELS, REDIS_SENTINEL_NAME; docs/adr/0144-redis-behind-sentinel.md), whose data nodes
+ * ask REDIS_PASSWORD and whose sentinels REDIS_SENTINEL_PASSWORD when set.
+ */
+export type RedisTarget =
+  | { kind: 'url'; url: string }
+  | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string; password: string | undefined; sentinelPassword: string | undefined };
 
 /** The gateway's configuration: what every process reads, and its ports, Redis, filter chain, console and body limits (docs/interface.md#configuration). */
 export interface GatewayConfig extends SharedConfig {
@@ -21,7 +37,12 @@ export interface GatewayConfig extends SharedConfig {
    * chain, for probes and monitoring inside the cluster; unset: none. Never expose it publicly.
    */
   managementPort: number | undefined;
-  redisUrl: string | undefined;
+  /**
+   * The Redis of the rate limits and login guards: one address (REDIS_URL), or the master of a
+   * Sentinel group (REDIS_SENTINELS, REDIS_SENTINEL_NAME, with REDIS_PASSWORD and
+   * REDIS_SENTINEL_PASSWORD when they ask one; docs/adr/0144-redis-behind-sentinel.md); unset: in memory.
+   */
+  redis: RedisTarget | undefined;
   /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
   redisKeyPrefix: string;
   /** How often the gateway sends core when it last served each session (lastSeenAt), SESSION_SEEN_FLUSH_MS. */
@@ -47,8 +68,32 @@ export interface GatewayConfig extends SharedConfig {
   uploadIdleTimeoutMs: number;
 }
 
-/** What production cannot start the gateway without, beside the secrets every process needs. */
-const REQUIRED_IN_PRODUCTION = ['ALLOWED_ORIGINS', 'REDIS_URL'];
+/** What production cannot start the gateway without, beside the secrets every process needs: Redis by REDIS_URL, or by REDIS_SENTINELS. */
+const requiredInProduction = (env: Env) => ['ALLOWED_ORIGINS', env.REDIS_SENTINELS ? 'REDIS_SENTINEL_NAME' : 'REDIS_URL'];
+
+/** Redis's default Sentinel port, for an address of REDIS_SENTINELS without one. */
+const SENTINEL_PORT = 26379;
+
+/** One `host:port` of REDIS_SENTINELS (`[v6]:port` for an IPv6 address; without a port, 26379). */
+function sentinelAddress(item: string): SentinelAddress {
+  const match = /^(?:\[([^\]]+)\]|([^:\s]+))(?::(\d+))?$/.exec(item);
+  const port = Number(match?.[3] ?? SENTINEL_PORT);
+  if (!match || !Number.isInteger(port) || port < 1 || port > 65_535) throw new ConfigError(`REDIS_SENTINELS must be a comma list of host:port, not ${item}`);
+  return { host: (match[1] ?? match[2])!, port };
+}
+
+/**
+ * Redis from REDIS_URL, or from REDIS_SENTINELS with REDIS_SENTINEL_NAME (docs/adr/0144-redis-behind-sentinel.md);
+ * both at once is refused, as one of them would be silently ignored.
+ */
+function readRedisTarget(env: Env): RedisTarget | undefined {
+  const sentinels = list(env.REDIS_SENTINELS).map(sentinelAddress);
+  if (sentinels.length === 0) return env.REDIS_URL ? { kind: 'url', url: env.REDIS_URL } : undefined;
+  if (env.REDIS_URL) throw new ConfigError('REDIS_URL and REDIS_SENTINELS are both set: set one (REDIS_SENTINELS finds the master through Sentinel)');
+  const name = env.REDIS_SENTINEL_NAME?.trim();
+  if (!name) throw new ConfigError("REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the master group's name");
+  return { kind: 'sentinel', sentinels, name, password: env.REDIS_PASSWORD || undefined, sentinelPassword: env.REDIS_SENTINEL_PASSWORD || undefined };
+}
 
 /**
  * Reads the gateway's configuration once at its start; production refuses it when a setting is
@@ -58,7 +103,7 @@ const REQUIRED_IN_PRODUCTION = ['ALLOWED_ORIGINS', 'REDIS_URL'];
  * loadGatewayConfig(process.env).gatewayPort // 8080 unless GATEWAY_PORT says otherwise
  */
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
-  const { secrets, ...shared } = readSharedConfig(env, REQUIRED_IN_PRODUCTION, ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET']);
+  const { secrets, ...shared } = readSharedConfig(env, requiredInProduction(env), ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET']);
   const config: GatewayConfig = {
     ...shared,
     gatewayCallKey: secrets.GATEWAY_CALL_KEY,
@@ -66,7 +111,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     dmsFilePortSecret: secrets.DMS_FILE_PORT_SECRET,
     gatewayPort: int(env, 'GATEWAY_PORT', 8080, 0, 65_535),
     managementPort: env.MANAGEMENT_PORT ? int(env, 'MANAGEMENT_PORT', 0, 0, 65_535) : undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    redis: readRedisTarget(env),
     redisKeyPrefix: keyPrefix(env, 'REDIS_KEY_PREFIX', 'platform'),
     sessionSeenFlushMs: int(env, 'SESSION_SEEN_FLUSH_MS', 30_000, 100, 3_600_000),
     cookieSecure: bool(env, 'COOKIE_SECURE', shared.appEnv === 'production'),

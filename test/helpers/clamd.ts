@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { access, constants, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/os-probes.ts';
-import { aptInstall } from './apt-get.ts';
+import { aptInstall, selectionImports } from './apt-get.ts';
 
 export const CLAMD_PATH = '/usr/sbin/clamd';
 /** The import by which a test file says it needs clamd: run.ts looks for it in the selected files. */
@@ -36,14 +36,8 @@ async function present(): Promise<boolean> {
 }
 
 /** Whether the ava arguments select a file that needs clamd: the whole suite, a glob, or a file that imports this helper. */
-export async function selectionNeedsClamd(avaArgs: readonly string[], rootDir: string): Promise<boolean> {
-  const files = avaArgs.filter((arg) => !arg.startsWith('-'));
-  if (files.length === 0) return true;
-  for (const file of files) {
-    const text = await readFile(resolve(rootDir, file), 'utf8').catch(() => undefined);
-    if (text === undefined || text.includes(NEEDS_CLAMD)) return true;
-  }
-  return false;
+export function selectionNeedsClamd(avaArgs: readonly string[], rootDir: string): Promise<boolean> {
+  return selectionImports(avaArgs, rootDir, NEEDS_CLAMD);
 }
 
 /**

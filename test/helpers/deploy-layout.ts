@@ -53,6 +53,8 @@ export const GRPC_CALLERS: Record<GrpcService, string[]> = { 'core-svc': [GATEWA
 /** The ports of DATABASE_URL and REDIS_URL (the secrets.env examples use them; the datastore egress policies allow them). */
 export const POSTGRES_PORT = 5432;
 export const REDIS_PORT = 6379;
+/** The sentinels' port of REDIS_SENTINELS (docs/adr/0144-redis-behind-sentinel.md), which the gateway's Redis egress allows too. */
+export const REDIS_SENTINEL_PORT = 26379;
 export const DNS_PORT = 53;
 export const SECRET_KEYS = [
   'JWT_SECRET',
@@ -69,7 +71,22 @@ export const SECRET_KEYS = [
  * database credential), not JWT_SECRET (it holds no signing key,
  * docs/adr/0138-an-edge-without-the-signing-secret.md).
  */
-export const GATEWAY_SECRET_KEYS = ['CORE_API_KEY', 'DMS_URL_SECRET', 'GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET', 'REDIS_URL'];
+export const GATEWAY_SECRET_KEYS = [
+  'CORE_API_KEY',
+  'DMS_URL_SECRET',
+  'GATEWAY_CALL_KEY',
+  'CONSOLE_CSRF_SECRET',
+  'DMS_FILE_PORT_SECRET',
+  'REDIS_URL',
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
+];
+/**
+ * The gateway's keys that may be missing from the Secret: Redis's, as development may run without
+ * it, and a deployment under Sentinel gives no REDIS_URL and maybe no passwords; the process refuses
+ * what its configuration lacks.
+ */
+export const OPTIONAL_GATEWAY_SECRET_KEYS = ['REDIS_URL', 'REDIS_PASSWORD', 'REDIS_SENTINEL_PASSWORD'];
 export const CONFIG_KEYS = [
   'APP_ENV',
   'MANAGEMENT_PORT',
@@ -82,6 +99,8 @@ export const CONFIG_KEYS = [
   'RATE_LIMIT_PUBLIC',
   'RATE_LIMIT_API_KEY',
   'RATE_LIMIT_JWT',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_NAME',
   'CORE_GRPC_ADDR',
   'BPM_GRPC_ADDR',
   'DMS_GRPC_ADDR',

@@ -103,11 +103,24 @@ process.on('exit', () => {
 
 /**
  * A throwaway `redis-server --port P --save "" --appendonly no` on 127.0.0.1 (a free port unless
- * `port` is given, e.g. to restart one on the port a gateway keeps dialling).
+ * `port` is given, e.g. to restart one on the port a gateway keeps dialling), with `extraArgs` after
+ * these (`--replicaof 127.0.0.1 <port>`, say).
  */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+export function startRedisServer(port?: number, extraArgs: readonly string[] = []): Promise<RedisServer> {
+  return startRedisProcess(
+    'redis-server',
+    (chosen) => ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
+    port,
+  );
+}
+
+/**
+ * `command` with the arguments `argsFor(port)` (a free port of 127.0.0.1 unless `port` is given),
+ * resolved once it answers PING there: a redis-server, or a redis-sentinel (helpers/redis-sentinel.ts).
+ */
+export async function startRedisProcess(command: string, argsFor: (port: number) => string[], port?: number): Promise<RedisServer> {
   const chosen = port ?? (await freePort());
-  const child = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const child = spawn(command, argsFor(chosen), {
     cwd: tmpdir(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -115,15 +128,15 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   void exited.then(() => started.delete(child));
   const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT' ? NO_REDIS : `redis-server: ${error.message}`)));
-    void exited.then(() => reject(new Error(`redis-server exited before answering on port ${chosen}`)));
+    child.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT' ? NO_REDIS : `${command}: ${error.message}`)));
+    void exited.then(() => reject(new Error(`${command} exited before answering on port ${chosen}`)));
   });
   failed.catch(() => undefined);
   const url = `redis://127.0.0.1:${chosen}`;
   const deadline = Date.now() + 10_000;
   const answering = (async () => {
     while (!(await redisAnswers(url, 500))) {
-      if (Date.now() > deadline) throw new Error(`redis-server on port ${chosen} did not answer within 10 s`);
+      if (Date.now() > deadline) throw new Error(`${command} on port ${chosen} did not answer within 10 s`);
       await new Promise((r) => setTimeout(r, 50));
     }
   })();

@@ -8,7 +8,7 @@ import { categoryOfRequest, clientIp } from '../http/context.ts';
 import { clientKey } from '../limits/client-key.ts';
 import { LoginGuard } from '../limits/login-guard.ts';
 import { LOGIN_GUARD, SHARE_PASSWORD_GUARD } from '../limits/password-guard-kinds.ts';
-import { connectRedis } from '../limits/redis-connection.ts';
+import { connectRedis, followFailovers } from '../limits/redis-connection.ts';
 import { TokenBucketMemory, TokenBucketRedis, TokenBucketRes } from '../limits/token-bucket.ts';
 import { sendTooManyRequests } from '../limits/too-many-requests.ts';
 import type { PathCategory } from '../http/path-category.ts';
@@ -94,19 +94,21 @@ export interface RateLimiting {
   loginGuard: LoginGuard;
   /** Wrong share-link passwords per link and address (POST /api/dms-share-link/public/{token}/validate-password). */
   sharePasswordGuard: LoginGuard;
-  /** The `redis` component of /actuator/health when REDIS_URL is set (docs/interface.md#health), else none. */
+  /** The `redis` component of /actuator/health when REDIS_URL or REDIS_SENTINELS is set (docs/interface.md#health), else none. */
   health(): Promise<Record<string, { status: 'UP' | 'DOWN' }>>;
 }
 
 /**
- * The gateway's limits from the configuration: Redis-backed (REDIS_URL, shared by every gateway
- * process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in memory only.
+ * The gateway's limits from the configuration: Redis-backed (REDIS_URL, or the master of REDIS_SENTINELS;
+ * shared by every gateway process; keys under REDIS_KEY_PREFIX) with in-memory insurance, or in
+ * memory only.
  */
 export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?: GatewayMetrics): RateLimiting {
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log, 'gateway-rate-limit') : undefined;
+  const redis = config.redis ? connectRedis(config.redis, log, 'gateway-rate-limit') : undefined;
   // The login guards (rate-limiter-flexible's counters) on a connection of their own, apart from the buckets'.
   const loginRedis = redis?.duplicate({ connectionName: 'gateway-login-guard' });
   loginRedis?.on('error', () => undefined); // the same Redis: `redis` logs its outages
+  if (redis && loginRedis && config.redis?.kind === 'sentinel') followFailovers(config.redis, [redis, loginRedis], log);
   const tier = (name: PathCategory, limit: number, bucket: string = name, message = perMinuteMessage(limit)): Tier => {
     const options = { points: limit, duration: 60, keyPrefix: `${config.redisKeyPrefix}:rl:${bucket}` };
     const memory = new TokenBucketMemory(options);
