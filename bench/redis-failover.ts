@@ -1,6 +1,6 @@
 /**
  * Scenario redis-failover: a Redis Sentinel failover under load, and the window in which the
- * gateway's rate limits were not shared (docs/adr/0144-redis-behind-sentinel.md).
+ * gateway's rate limits were not shared (docs/adr/0142-redis-behind-sentinel.md).
  *
  * Each round starts a Sentinel group of its own (test/helpers/redis-sentinel.ts: a master, a
  * replica and three sentinels on 127.0.0.1, quorum 2, `down-after-milliseconds` 1000; Debian's

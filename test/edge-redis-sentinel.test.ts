@@ -1,6 +1,6 @@
 /**
  * The gateway's Redis behind Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME;
- * docs/adr/0144-redis-behind-sentinel.md): the master killed under load. docs/interface.md#errors
+ * docs/adr/0142-redis-behind-sentinel.md): the master killed under load. docs/interface.md#errors
  * leaves 5xx to "unexpected failure" and "a backing service is unavailable", which a rate limiter is
  * not: through the failover every request is answered as before (the in-memory insurance limits
  * while no master is ready), and once the sentinels have promoted the replica the limits are shared
@@ -81,7 +81,7 @@ const expected = [...Array<number>(JWT_LIMIT).fill(401), 429];
  * the kill is answered only once the sentinels have switched to the promoted replica, and half a
  * second later: the switch is announced while it asks. With ioredis's failoverDetector on, that
  * announcement cancelled the reconnect and ended the client for good (status `end`);
- * docs/adr/0144-redis-behind-sentinel.md.
+ * docs/adr/0142-redis-behind-sentinel.md.
  */
 async function clientAskingDuringTheSwitch(): Promise<{ client: Redis; ended: () => boolean }> {
   const client = connectRedis(

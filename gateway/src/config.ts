@@ -13,7 +13,7 @@ export interface SentinelAddress {
 
 /**
  * Where the gateway's Redis is: one address (REDIS_URL), or the master of a Sentinel group
- * (REDIS_SENTINELS, REDIS_SENTINEL_NAME; docs/adr/0144-redis-behind-sentinel.md), whose data nodes
+ * (REDIS_SENTINELS, REDIS_SENTINEL_NAME; docs/adr/0142-redis-behind-sentinel.md), whose data nodes
  * ask REDIS_PASSWORD and whose sentinels REDIS_SENTINEL_PASSWORD when set.
  */
 export type RedisTarget =
@@ -40,7 +40,7 @@ export interface GatewayConfig extends SharedConfig {
   /**
    * The Redis of the rate limits and login guards: one address (REDIS_URL), or the master of a
    * Sentinel group (REDIS_SENTINELS, REDIS_SENTINEL_NAME, with REDIS_PASSWORD and
-   * REDIS_SENTINEL_PASSWORD when they ask one; docs/adr/0144-redis-behind-sentinel.md); unset: in memory.
+   * REDIS_SENTINEL_PASSWORD when they ask one; docs/adr/0142-redis-behind-sentinel.md); unset: in memory.
    */
   redis: RedisTarget | undefined;
   /** Prefix of every Redis key the platform writes (REDIS_KEY_PREFIX), so deployments or test runs can share one Redis. */
@@ -83,7 +83,7 @@ function sentinelAddress(item: string): SentinelAddress {
 }
 
 /**
- * Redis from REDIS_URL, or from REDIS_SENTINELS with REDIS_SENTINEL_NAME (docs/adr/0144-redis-behind-sentinel.md);
+ * Redis from REDIS_URL, or from REDIS_SENTINELS with REDIS_SENTINEL_NAME (docs/adr/0142-redis-behind-sentinel.md);
  * both at once is refused, as one of them would be silently ignored.
  */
 function readRedisTarget(env: Env): RedisTarget | undefined {

@@ -53,7 +53,7 @@ export const GRPC_CALLERS: Record<GrpcService, string[]> = { 'core-svc': [GATEWA
 /** The ports of DATABASE_URL and REDIS_URL (the secrets.env examples use them; the datastore egress policies allow them). */
 export const POSTGRES_PORT = 5432;
 export const REDIS_PORT = 6379;
-/** The sentinels' port of REDIS_SENTINELS (docs/adr/0144-redis-behind-sentinel.md), which the gateway's Redis egress allows too. */
+/** The sentinels' port of REDIS_SENTINELS (docs/adr/0142-redis-behind-sentinel.md), which the gateway's Redis egress allows too. */
 export const REDIS_SENTINEL_PORT = 26379;
 export const DNS_PORT = 53;
 export const SECRET_KEYS = [

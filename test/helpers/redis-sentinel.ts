@@ -1,5 +1,5 @@
 /**
- * A Redis Sentinel group for the failover test and the bench (docs/adr/0144-redis-behind-sentinel.md):
+ * A Redis Sentinel group for the failover test and the bench (docs/adr/0142-redis-behind-sentinel.md):
  * on 127.0.0.1, on free ports, in a temporary folder, a master, a replica of it and three sentinels
  * (Debian's redis-sentinel) that watch it with a quorum of 2 and fail over a second after the
  * master stops answering. test/run.ts installs redis-sentinel before ava when a selected file needs

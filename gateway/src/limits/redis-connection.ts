@@ -23,7 +23,7 @@ export function isReadOnlyError(error: Error): boolean {
  * while the client reconnects, and the sentinels' +switch-master, when it comes while the client
  * asks a sentinel for the master, cancels that reconnect and ends the client for good (status
  * `end`: the limits in memory until the process restarts). followFailovers below does its work
- * without that flaw (docs/adr/0144-redis-behind-sentinel.md).
+ * without that flaw (docs/adr/0142-redis-behind-sentinel.md).
  */
 function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): RedisOptions {
   return {
@@ -47,7 +47,7 @@ function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): Re
  * reconnects by itself (at most a second apart) and is used again once it is back. Behind Sentinel
  * it reconnects to whichever node the sentinels name master, and the failover is, for a request,
  * one more such outage: the insurance answers until the new master is ready
- * (docs/adr/0144-redis-behind-sentinel.md).
+ * (docs/adr/0142-redis-behind-sentinel.md).
  *
  * Not auto-pipelined: ioredis gives every auto-pipeline a `length` getter of its own, which keeps the
  * pipeline and its commands past every scavenge until a mark-compact; off, the gateway promotes less
