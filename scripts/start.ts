@@ -175,6 +175,8 @@ async function main(): Promise<number> {
       log: 'console',
       signal: aborter.signal,
       gatewayAfter: consoleBuilt,
+      // each service's worker beside it: retention, the sweeps (libs/service-kit/src/jobs)
+      workers: true,
       // a supervisor's job: a child that dies is started again, later each time, while the others serve
       onExit: (name, code, signal) => {
         if (!signalled) complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);
