@@ -1,5 +1,6 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import { withMigrationLock } from '../db/migration-lock.ts';
 import type { JobDefinition, RetryPolicy } from './job.ts';
 
 /**
@@ -65,7 +66,12 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     openTelemetry: { enabled: false },
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
+  // pg-boss installs or migrates its schema as it starts; one worker at a time under the schema's
+  // migration lock, so that workers starting together do not race to create it
+  await withMigrationLock(options.url, options.schema ?? JOB_SCHEMA, () => boss.start(), {
+    applicationName: options.applicationName,
+    onWait: (holders) => log.info({ heldBy: holders }, 'waiting for the job schema'),
+  });
   const timers: NodeJS.Timeout[] = [];
   for (const job of jobs) {
     const queue = queueOptionsOf(job);
