@@ -35,7 +35,7 @@ const MIGRATED_POLL_MS = 1_000;
  * queue (job-queue.ts), on the service's schema and database, never its gRPC calls. It waits until
  * the schema has no migration pending (it applies none: the service does at start in development,
  * the migrate Job in production), starts the queue, serves `GET /health` and `/metrics` on
- * WORKER_METRICS_PORT (0, the default: any free port), reports ready to a parent launcher over IPC,
+ * `<SERVICE>_WORKER_METRICS_PORT` (CORE_, BPM_, DMS_; 0, the default: any free port), reports ready to a parent launcher over IPC,
  * and on SIGTERM or SIGINT lets the runs under way finish before it exits.
  */
 export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): Promise<void> {
@@ -55,7 +55,7 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const queue = await startJobQueue({ url, jobs, log, applicationName: name });
   let stopping = false;
-  const metrics = await serveMetrics(createMetricsRegistry(), int(process.env, 'WORKER_METRICS_PORT', 0, 0, 65_535), {
+  const metrics = await serveMetrics(createMetricsRegistry(), int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
     serving: () => !stopping,
   });
