@@ -92,8 +92,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     if ('cron' in job.schedule) await boss.schedule(job.name, job.schedule.cron, null, { tz: 'UTC' });
     else {
       const seconds = job.schedule.everySeconds;
-      const send = () =>
-        void boss.send(job.name, null, { singletonSeconds: seconds }).catch((error: unknown) => jobLog.warn({ err: error }, 'job not sent'));
+      const send = () => void boss.send(job.name, null, { singletonSeconds: seconds }).catch((error: unknown) => jobLog.warn({ err: error }, 'job not sent'));
       send();
       // twice a slot, so that no slot passes without a send whatever the timers' drift
       const timer = setInterval(send, Math.max(250, (seconds * 1000) / 2));
