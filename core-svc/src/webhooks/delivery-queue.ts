@@ -133,6 +133,40 @@ export async function claimDue(
   });
 }
 
+/** A successful attempt, to be recorded with others (recordDelivered). */
+export interface Delivered {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+}
+
+/**
+ * Records the successful attempts of many deliveries in one statement: each DELIVERED, and the
+ * failing_since of their subscriptions cleared where one was set. What recordAttempt does for one
+ * success, for a batch (the dispatcher's group commit, delivery-recorder.ts).
+ */
+export async function recordDelivered(em: EntityManager, batch: readonly Delivered[]): Promise<void> {
+  if (batch.length === 0) return;
+  const rows = batch.map(({ delivery, result }) => ({
+    id: delivery.id,
+    attempts: delivery.attempts + 1,
+    code: result.statusCode ?? null,
+    latency: result.latencyMs,
+    error: result.error?.slice(0, 1000) ?? null,
+    excerpt: result.excerpt ?? null,
+  }));
+  await em.execute(
+    `with v as (select * from jsonb_to_recordset(?::jsonb) as v(id bigint, attempts int, code int, latency int, error text, excerpt text)),
+       done as (
+         update core.webhook_delivery d set attempts = v.attempts, last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
+           response_excerpt = v.excerpt, last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
+           leased_until = null
+          from v where d.id = v.id returning d.subscription_id)
+     update core.webhook_subscription s set failing_since = null
+       where s.id in (select subscription_id from done) and s.failing_since is not null`,
+    [JSON.stringify(rows)],
+  );
+}
+
 /**
  * Records one attempt: DELIVERED on success; else the next attempt per the schedule, FAILED when it
  * is spent. The subscription remembers since when it has failed without a success; failing for
