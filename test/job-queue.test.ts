@@ -102,3 +102,25 @@ test.serial('a job whose run fails is tried again, once per its retry policy, by
   const [state] = await sql<{ state: string }>(`select state::text from ${schema}.job where name = 'test.flaky'`);
   t.is(state?.state, 'completed');
 });
+
+test.serial('a job sent now runs once, outside its schedule; a cron schedule is kept in the queue, not run before its time', async (t) => {
+  const { schema, runs } = await scratch(t);
+  const first = await worker(t, 'a', schema, runs);
+  await worker(t, 'b', schema, runs);
+  const [schedule] = await sql<{ cron: string; timezone: string }>(`select cron, timezone from ${schema}.schedule where name = 'test.manual'`);
+  t.deepEqual(schedule, { cron: '0 0 1 1 *', timezone: 'UTC' }, 'both workers declared the one schedule');
+  const sent = new Promise<string | null>((resolve) =>
+    first.on('message', (message: { sent?: string | null }) => message.sent !== undefined && resolve(message.sent)),
+  );
+  first.send({ send: 'test.manual' });
+  const id = await sent;
+  t.truthy(id, 'the job was made');
+  const manualRuns = () => sql<Run>(`select worker, name, job_id, attempt from ${runs} where name = 'test.manual'`);
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await manualRuns()).length === 0;) await delay(200);
+  await delay(1_500);
+  t.deepEqual(
+    (await manualRuns()).map((run) => run.job_id),
+    [id],
+    'that job ran once, by one of the two workers',
+  );
+});

@@ -95,12 +95,12 @@ export interface Platform {
 }
 
 /**
- * Starts core-svc, bpm-svc, dms-svc and the gateway at once (the gateway once `gatewayAfter`
- * resolves) and resolves when each has sent
+ * Starts core-svc, bpm-svc, dms-svc (and, with `workers`, their workers) and the gateway at once
+ * (the gateway once `gatewayAfter` resolves) and resolves when each has sent
  * `{ type: 'ready', name, address }` over IPC (platform-child.ts); bpm-svc's migrations wait for
  * core-svc's (MIGRATES_AFTER). The gateway may be ready before the services: its health answers
  * DOWN for those not serving yet, and the platform is ready only once all are. Stops the gateway
- * first, then the services.
+ * first, then the services and the workers.
  *
  * @example
  * const platform = await startPlatform({ env: { ...process.env, DATABASE_URL }, ports: 'free', log: { file: 'test.log' } });

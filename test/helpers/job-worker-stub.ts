@@ -4,7 +4,8 @@
  * name, attempt), says `started` over IPC, and stops on SIGTERM.
  *
  * - `test.tick`, every second;
- * - `test.flaky`, hourly, retried after a second: its first attempt throws.
+ * - `test.flaky`, hourly, retried after a second: its first attempt throws;
+ * - `test.manual`, on a cron expression of once a year, sent now when the test asks over IPC (`{ send: name }`).
  */
 import pg from 'pg';
 import { createLogger } from '@platform/kit/log/logger.ts';
@@ -32,7 +33,11 @@ const queue = await startJobQueue({
         if (attempt === 0) throw new Error('the first attempt fails');
       },
     }),
+    defineJob({ name: 'test.manual', schedule: { cron: '0 0 1 1 *' }, run: ({ id, attempt }) => record('test.manual', id, attempt) }),
   ],
+});
+process.on('message', (message: { send?: string }) => {
+  if (message.send) void queue.sendNow(message.send).then((id) => process.send?.({ sent: id }));
 });
 process.send?.('started');
 process.once('SIGTERM', () => {
