@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
 import { sql } from './helpers/db.ts';
+import { scrape } from './helpers/metrics.ts';
 import { platform } from './helpers/platform.ts';
 
 const STUB = join(import.meta.dirname, 'helpers/job-worker-stub.ts');
@@ -123,4 +124,27 @@ test.serial('a job sent now runs once, outside its schedule; a cron schedule is 
     [id],
     'that job ran once, by one of the two workers',
   );
+});
+
+test("the suite's workers run the platform's jobs and count them on /metrics; the services run none", async (t) => {
+  const dmsWorker = platform.metrics['dms-worker'];
+  t.truthy(dmsWorker, 'the suite started dms-svc with its worker');
+  // the suite sweeps expired resumable uploads every second (test/run.ts)
+  let completed = 0;
+  for (const deadline = Date.now() + 10_000; completed === 0 && Date.now() < deadline; await delay(250)) {
+    completed = (await scrape(`http://${dmsWorker}`)).sum('job_runs_total', { job: 'dms.tus-sweep', outcome: 'completed' });
+  }
+  t.true(completed > 0, 'dms-worker ran the resumable-upload sweep');
+  const worker = await scrape(`http://${dmsWorker}`);
+  t.true(worker.has('job_run_seconds_count', { job: 'dms.tus-sweep' }));
+  for (const name of ['core-worker', 'bpm-worker'] as const) {
+    const address = platform.metrics[name];
+    t.truthy(address, `the suite started ${name}`);
+    t.true((await scrape(`http://${address}`)).has('process_cpu_seconds_total'), `${name} serves its figures`);
+  }
+  for (const service of ['core-svc', 'bpm-svc', 'dms-svc'] as const) {
+    t.false((await scrape(`http://${platform.metrics[service]}`)).has('job_runs_total'), `${service} runs no job`);
+  }
+  const [jobs] = await sql<{ n: number }>(`select count(*)::int as n from pgboss.job where name = 'dms.tus-sweep' and state = 'completed'`);
+  t.true((jobs?.n ?? 0) > 0, "the sweep's jobs are in the platform's queue (schema pgboss)");
 });

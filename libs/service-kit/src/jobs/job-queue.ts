@@ -1,6 +1,7 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { withMigrationLock } from '../db/migration-lock.ts';
+import type { JobMetrics } from '../metrics/job.metrics.ts';
 import type { JobDefinition, RetryPolicy } from './job.ts';
 
 /**
@@ -26,6 +27,8 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** Shown in pg_stat_activity: `dms-worker`. */
   applicationName?: string;
+  /** Where each run is counted and timed (the worker's /metrics). */
+  metrics?: JobMetrics;
 }
 
 export interface JobQueue {
@@ -83,8 +86,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       const started = performance.now();
       try {
         await job.run({ log: jobLog, id: taken.id, attempt: taken.retryCount });
+        options.metrics?.ran(job.name, true, (performance.now() - started) / 1000);
         jobLog.debug({ id: taken.id, ms: Math.round(performance.now() - started) }, 'job done');
       } catch (error) {
+        options.metrics?.ran(job.name, false, (performance.now() - started) / 1000);
         jobLog.error({ err: error, id: taken.id, attempt: taken.retryCount }, `${job.name} failed`);
         throw error;
       }

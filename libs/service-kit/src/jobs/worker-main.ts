@@ -13,6 +13,7 @@ import type { Row } from '../db/entity-schema.ts';
 import { migrationStatus } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
 import { idempotencySweepJob } from '../idempotency/idempotency-sweep.ts';
+import { JobMetrics } from '../metrics/job.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
 import type { JobDefinition } from './job.ts';
 import { startJobQueue } from './job-queue.ts';
@@ -34,7 +35,7 @@ const MIGRATED_POLL_MS = 1_000;
  * A service's worker process (`<service>/src/worker.ts`): the service's background work on the job
  * queue (job-queue.ts), on the service's schema and database, never its gRPC calls. It waits until
  * the schema has no migration pending (it applies none: the service does at start in development,
- * the migrate Job in production), starts the queue, serves `GET /health` and `/metrics` on
+ * the migrate Job in production), starts the queue, serves `GET /health` and `/metrics` (the process figures, and each job's runs: metrics/job.metrics.ts) on
  * `<SERVICE>_WORKER_METRICS_PORT` (CORE_, BPM_, DMS_; 0, the default: any free port), reports ready to a parent launcher over IPC,
  * and on SIGTERM or SIGINT lets the runs under way finish before it exits.
  */
@@ -53,9 +54,10 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
     said = true;
   }
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
-  const queue = await startJobQueue({ url, jobs, log, applicationName: name });
+  const registry = createMetricsRegistry();
+  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry) });
   let stopping = false;
-  const metrics = await serveMetrics(createMetricsRegistry(), int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
+  const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
     serving: () => !stopping,
   });
