@@ -132,11 +132,11 @@ test("the suite's workers run the platform's jobs and count them on /metrics; th
   // the suite sweeps expired resumable uploads every second (test/run.ts)
   let completed = 0;
   for (const deadline = Date.now() + 10_000; completed === 0 && Date.now() < deadline; await delay(250)) {
-    completed = (await scrape(`http://${dmsWorker}`)).sum('job_runs_total', { job: 'dms.tus-sweep', outcome: 'completed' });
+    completed = (await scrape(`http://${dmsWorker}`)).sum('job_runs_total', { queue: 'dms.tus-sweep', outcome: 'completed' });
   }
   t.true(completed > 0, 'dms-worker ran the resumable-upload sweep');
   const worker = await scrape(`http://${dmsWorker}`);
-  t.true(worker.has('job_run_seconds_count', { job: 'dms.tus-sweep' }));
+  t.true(worker.has('job_run_seconds_count', { queue: 'dms.tus-sweep' }));
   for (const name of ['core-worker', 'bpm-worker'] as const) {
     const address = platform.metrics[name];
     t.truthy(address, `the suite started ${name}`);
