@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
+import { sendEveryMs } from '@platform/service-kit/jobs/job-queue.ts';
 import { sql } from './helpers/db.ts';
 import { scrape } from './helpers/metrics.ts';
 import { platform } from './helpers/platform.ts';
@@ -147,4 +148,12 @@ test("the suite's workers run the platform's jobs and count them on /metrics; th
   }
   const [jobs] = await sql<{ n: number }>(`select count(*)::int as n from pgboss.job where name = 'dms.tus-sweep' and state = 'completed'`);
   t.true((jobs?.n ?? 0) > 0, "the sweep's jobs are in the platform's queue (schema pgboss)");
+});
+
+test('an interval job is sent twice a slot, never more often than every 250 ms nor less than once a minute, and never past what a timer takes', (t) => {
+  t.is(sendEveryMs(1), 500);
+  t.is(sendEveryMs(0.1), 250);
+  t.is(sendEveryMs(600), 60_000);
+  // a year's slot: a timer of half a year would overflow (2^31 - 1 ms) and fire every millisecond
+  t.is(sendEveryMs(365 * 86_400), 60_000);
 });

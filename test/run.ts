@@ -84,6 +84,9 @@ try {
     // tracing, when the run's own environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT=… npm test):
     // the whole suite against traced processes (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
+    // retention and the storage sweep in slots of a year: run once as the worker starts, before any
+    // test, never behind a test's back (the tests run them with RunDmsRetention and SweepDmsStorage)
+    DMS_RETENTION_INTERVAL_SECONDS: String(365 * 86_400),
     // expired resumable uploads are swept often (by dms-svc's worker), so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
   });

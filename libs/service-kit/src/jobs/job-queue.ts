@@ -99,8 +99,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       const seconds = job.schedule.everySeconds;
       const send = () => void boss.send(job.name, null, { singletonSeconds: seconds }).catch((error: unknown) => jobLog.warn({ err: error }, 'job not sent'));
       send();
-      // twice a slot, so that no slot passes without a send whatever the timers' drift
-      const timer = setInterval(send, Math.max(250, (seconds * 1000) / 2));
+      // twice a slot, so that no slot passes without a send whatever the timers' drift; at least
+      // once a minute (a send in a slot that has its job is a no-op), which also keeps the timer
+      // within what setInterval takes (2^31 - 1 ms: past it Node fires every millisecond)
+      const timer = setInterval(send, sendEveryMs(seconds));
       timer.unref();
       timers.push(timer);
     }
@@ -112,6 +114,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       await boss.stop({ graceful: true, close: true, timeout: timeoutMs });
     },
   };
+}
+
+/** How often a process sends an interval job of `seconds`: twice a slot, between 250 ms and a minute. */
+export function sendEveryMs(seconds: number): number {
+  return Math.min(60_000, Math.max(250, (seconds * 1000) / 2));
 }
 
 function queueOptionsOf(job: JobDefinition): QueueOptions {
