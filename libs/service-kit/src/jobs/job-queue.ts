@@ -69,6 +69,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     openTelemetry: { enabled: false },
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  // pg-boss's own findings: slow statements, a queue backing up, vacuum falling behind
+  boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
   // pg-boss installs or migrates its schema as it starts; one worker at a time under the schema's
   // migration lock, so that workers starting together do not race to create it
   await withMigrationLock(options.url, options.schema ?? JOB_SCHEMA, () => boss.start(), {
