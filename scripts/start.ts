@@ -13,7 +13,8 @@
  *   services alone: the gateway reads no table (docs/adr/0038-where-a-token-s-session-is-checked.md).
  * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
  * minute) while the others keep serving.
- * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services, then PostgreSQL, and exits 0 (a second
+ * Each service's worker (retention, the sweeps: docs/adr/0146-background-work-on-a-postgresql-queue.md) starts beside it.
+ * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services and their workers, then PostgreSQL, and exits 0 (a second
  * Ctrl-C forces it). The children run in their own process groups, so only the launcher sees Ctrl-C.
  */
 import { randomBytes } from 'node:crypto';
@@ -175,6 +176,8 @@ async function main(): Promise<number> {
       log: 'console',
       signal: aborter.signal,
       gatewayAfter: consoleBuilt,
+      // each service's worker beside it: retention, the sweeps (libs/service-kit/src/jobs)
+      workers: true,
       // a supervisor's job: a child that dies is started again, later each time, while the others serve
       onExit: (name, code, signal) => {
         if (!signalled) complain(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);

@@ -15,10 +15,14 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import {
   CLAMAV,
   DEPLOYMENTS,
+  entryOf,
   GATEWAY,
+  WORKERS,
   GRPC_SERVICES,
   METRICS_PORTS,
   MIGRATE_JOB,
+  POSTGRES_PORT,
+  REDIS_PORT,
   ROOT,
   SECRET_NAME,
   TLS_VARIABLES,
@@ -37,7 +41,8 @@ import {
   selects,
 } from './helpers/deploy-objects.ts';
 import { customResourceErrors } from './helpers/deploy-crds.ts';
-import type { GrpcService } from './helpers/deploy-layout.ts';
+import { egressAllowed } from './helpers/deploy-network-policy.ts';
+import type { GrpcService, Worker } from './helpers/deploy-layout.ts';
 import type { K8sObject } from './helpers/deploy-render.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -61,31 +66,34 @@ eachLayer("every rendered object passes its Kubernetes API schema (a custom reso
   }
 });
 
-eachLayer('the four Deployments run one image, set by kustomize, with node --import <telemetry register> <svc>/src/main.ts', (t, rendered) => {
-  t.deepEqual(
-    rendered
-      .all<IDeployment>('Deployment')
-      .map((d) => d.metadata?.name)
-      // clamd runs its own image (test/deploy-clamav.test.ts)
-      .filter((name) => name !== CLAMAV)
-      .sort(),
-    [...DEPLOYMENTS].sort(),
-  );
-  const images = new Set<string | undefined>();
-  for (const name of DEPLOYMENTS) {
-    const deployment = rendered.deployment(name);
-    const container = app(deployment);
-    images.add(container.image);
-    // the telemetry register module first: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
-    t.deepEqual(container.command, ['node', '--import', './libs/kit/src/telemetry/register.ts', `${name}/src/main.ts`], name);
-    t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
-  }
-  t.is(images.size, 1, 'one image for all Deployments');
-  const [image] = [...images];
-  // `platform` alone would mean the kustomize `images` entry did not apply.
-  t.regex(image ?? '', /(^|\/)platform:[\w][\w.-]*$/, `image ${image} is the platform image with an explicit tag`);
-  t.notRegex(image ?? '', /:latest$/, 'no floating latest tag');
-});
+eachLayer(
+  'the seven Deployments run one image, set by kustomize, with node --import <telemetry register> <svc>/src/main.ts or a worker entry',
+  (t, rendered) => {
+    t.deepEqual(
+      rendered
+        .all<IDeployment>('Deployment')
+        .map((d) => d.metadata?.name)
+        // clamd runs its own image (test/deploy-clamav.test.ts)
+        .filter((name) => name !== CLAMAV)
+        .sort(),
+      [...DEPLOYMENTS].sort(),
+    );
+    const images = new Set<string | undefined>();
+    for (const name of DEPLOYMENTS) {
+      const deployment = rendered.deployment(name);
+      const container = app(deployment);
+      images.add(container.image);
+      // the telemetry register module first: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
+      t.deepEqual(container.command, ['node', '--import', './libs/kit/src/telemetry/register.ts', entryOf(name)], name);
+      t.true(selects(deployment.spec?.selector.matchLabels, podLabels(deployment)), `${name}: selector matches its pods`);
+    }
+    t.is(images.size, 1, 'one image for all Deployments');
+    const [image] = [...images];
+    // `platform` alone would mean the kustomize `images` entry did not apply.
+    t.regex(image ?? '', /(^|\/)platform:[\w][\w.-]*$/, `image ${image} is the platform image with an explicit tag`);
+    t.notRegex(image ?? '', /:latest$/, 'no floating latest tag');
+  },
+);
 
 eachLayer('every Deployment and the migrate Job have resource requests and limits', (t, rendered) => {
   for (const { name, container } of rendered.workloads()) {
@@ -372,3 +380,48 @@ eachLayer('dms-svc shares its files on a ReadWriteMany claim and rolls its repli
   t.deepEqual(pvc.spec?.accessModes, ['ReadWriteMany'], 'every replica mounts it, on any node');
   t.is(dms.spec?.strategy?.type, 'RollingUpdate', 'old and new replicas share the volume during a rollout');
 });
+
+eachLayer(
+  "each service's worker: its only port is its metrics port, which its probes ask GET /health on; no Service but a headless metrics one selects it; it reaches PostgreSQL and nothing of the platform; dms-worker mounts the files' claim",
+  (t, rendered) => {
+    const config = rendered.config().data;
+    const dms = rendered.deployment('dms-svc');
+    const filesMount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+    const filesClaim = dms.spec?.template.spec?.volumes?.find((v) => v.name === filesMount?.name)?.persistentVolumeClaim?.claimName;
+    for (const [name, entry] of Object.entries(WORKERS)) {
+      const deployment = rendered.deployment(name);
+      const container = app(deployment);
+      const port = Number(config[METRICS_PORTS[name as Worker]]);
+      t.deepEqual(
+        (container.ports ?? []).map((p) => [p.name, p.containerPort]),
+        [['metrics', port]],
+        `${name}: one container port, metrics`,
+      );
+      t.is(podLabels(deployment)['app.kubernetes.io/component'], 'worker', `${name}: the worker component`);
+      for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+        t.is(container[kind]?.httpGet?.path, '/health', `${name}: ${kind} asks GET /health`);
+        t.is(probePort(container, container[kind]), port, `${name}: ${kind} on its metrics port`);
+      }
+      for (const service of rendered.all<IService>('Service')) {
+        if (selects(service.spec?.selector, podLabels(deployment)))
+          t.true(isMetricsService(service), `${name}: selected by ${service.metadata?.name}, a metrics Service only`);
+      }
+      t.true(egressAllowed(rendered, podLabels(deployment), 'external', POSTGRES_PORT), `${name}: reaches PostgreSQL`);
+      t.false(egressAllowed(rendered, podLabels(deployment), 'external', REDIS_PORT), `${name}: no Redis`);
+      for (const [service, variable] of Object.entries(GRPC_SERVICES)) {
+        const target = rendered.deployment(service);
+        const grpcPort = parseAddress(config[variable]).port;
+        t.false(egressAllowed(rendered, podLabels(deployment), { pod: podLabels(target) }, grpcPort, 'TCP', app(target)), `${name}: does not call ${service}`);
+      }
+      // the service's own settings and secrets, as the service reads them
+      t.deepEqual(container.envFrom, app(rendered.deployment(entry.split('/')[0]!)).envFrom, `${name}: the configuration and Secret of its service`);
+      if (name === 'dms-worker') {
+        const mount = container.volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+        t.truthy(mount, 'dms-worker: the files at DMS_STORAGE_DIR');
+        t.not(mount?.readOnly, true, 'dms-worker: writable (retention purges, the sweeps remove)');
+        const claim = deployment.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName;
+        t.is(claim, filesClaim, "dms-worker: dms-svc's claim");
+      }
+    }
+  },
+);

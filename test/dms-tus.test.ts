@@ -18,6 +18,7 @@ import { adminSession, create, createAccount, freshTenant, userWithRoles } from 
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { storageDir } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
+import { logLinesWith } from './helpers/platform-log.ts';
 import { createUpload, metadataOf, patch, tus, TUS } from './helpers/tus.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -215,6 +216,15 @@ test('an expired upload is swept by the periodic job: bytes and state gone, HEAD
   for (let i = 0; i < 50 && (await tusNames()).some((name) => name.startsWith(id)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   t.false((await tusNames()).some((name) => name.startsWith(id)));
   t.is((await tus('HEAD', `${TUS}/${id}`, token)).status, 404);
+  // swept by dms-svc's worker, from the job queue, once (docs/adr/0146-background-work-on-a-postgresql-queue.md)
+  const removalsOf = async () => (await logLinesWith(id)).filter((line) => line.entry.msg === 'expired resumable upload removed');
+  // the line reaches the log file through the launcher, a moment after the removal
+  for (let i = 0; i < 50 && (await removalsOf()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const removals = await removalsOf();
+  t.deepEqual(
+    removals.map((line) => [line.source, line.entry.job]),
+    [['dms-worker', 'dms.tus-sweep']],
+  );
 });
 
 test("another tenant's user gets 404 for HEAD, PATCH and DELETE of an upload, never its offset", async (t) => {

@@ -88,11 +88,15 @@ try {
     // tracing, when the run's own environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT=… npm test):
     // the whole suite against traced processes (docs/adr/0092-tracing-with-opentelemetry-on-only.md)
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
-    // expired resumable uploads are swept often, so a test sees one go (test/dms-tus.test.ts)
+    // retention and the storage sweep in slots of a year: run once as the worker starts, before any
+    // test, never behind a test's back (the tests run them with RunDmsRetention and SweepDmsStorage)
+    DMS_RETENTION_INTERVAL_SECONDS: String(365 * 86_400),
+    // expired resumable uploads are swept often (by dms-svc's worker), so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
   });
 
-  const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });
+  // with the workers: the tests see retention and the sweeps run from the job queue
+  const platform = await startPlatform({ env, ports: 'free', log: { file: logFile }, workers: true });
   teardown.push({ what: 'stop the platform', run: () => platform.stop() });
   console.log(`# platform: ${platform.url}`);
   // one request of the run's own, so that the closing scan always has an access line to find

@@ -18,11 +18,13 @@ test('tracing is on with OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACE
   t.true(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'false' }));
 });
 
-test('service.name is the entry script’s folder, platform for anything else, and left to the SDK when OTEL_SERVICE_NAME is set', (t) => {
+test('service.name is the entry script’s folder (a worker named after its service), platform for anything else, and left to the SDK when OTEL_SERVICE_NAME is set', (t) => {
   t.is(defaultServiceName('/app/gateway/src/main.ts', {}), 'gateway');
   t.is(defaultServiceName('/app/core-svc/src/main.ts', {}), 'core-svc');
   t.is(defaultServiceName('/srv/x/bpm-svc/src/main.ts', {}), 'bpm-svc');
   t.is(defaultServiceName('/app/dms-svc/src/main.ts', {}), 'dms-svc');
+  t.is(defaultServiceName('/app/dms-svc/src/worker.ts', {}), 'dms-worker');
+  t.is(defaultServiceName('/app/core-svc/src/worker.ts', {}), 'core-worker');
   t.is(defaultServiceName('/app/scripts/migrate.ts', {}), 'platform');
   t.is(defaultServiceName(undefined, {}), 'platform');
   t.is(defaultServiceName('/app/gateway/src/main.ts', { OTEL_SERVICE_NAME: 'edge' }), undefined);

@@ -21,9 +21,7 @@ import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
-import { startRetentionJob } from './retention/retention-job.ts';
 import { AdvisoryLocker } from './tus/advisory-locker.ts';
-import { startTusSweep } from './tus/tus-sweep.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
 import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
 
@@ -48,9 +46,8 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
 }
 
 /**
- * Beside gRPC: the HTTP server for file bytes (upload, resumable upload and signed download), the
- * retention job (every DMS_RETENTION_INTERVAL_SECONDS) and the sweep of expired resumable uploads
- * (every DMS_TUS_SWEEP_INTERVAL_SECONDS); all stop with the service.
+ * Beside gRPC: the HTTP server for file bytes (upload, resumable upload and signed download), which
+ * stops with the service. Retention and the sweeps run in dms-svc's worker (worker.ts).
  */
 export async function serve(runtime: Runtime, config: DmsConfig) {
   const storage = new FileStorage(config.dms.storageDir);
@@ -59,11 +56,9 @@ export async function serve(runtime: Runtime, config: DmsConfig) {
   const locker = new AdvisoryLocker(databaseUrlOf());
   const tus = tusUploads({ runtime, config, files, storage, locker, scanner });
   const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
-  const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
-  const tusSweep = startTusSweep(tus.store, runtime.orm, runtime.log, config.dms.tusSweepIntervalSeconds);
   return {
     async close() {
-      await Promise.all([http.close(), retention.stop(), tusSweep.stop()]);
+      await http.close();
       await locker.close();
     },
   };

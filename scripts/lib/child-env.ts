@@ -16,6 +16,10 @@ const WITHHELD: Readonly<Record<ServiceName, readonly string[]>> = {
   'bpm-svc': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
   'dms-svc': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET'],
   gateway: ['DATABASE_URL', 'JWT_SECRET'],
+  // a worker gets what its service gets
+  'core-worker': ['CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
+  'bpm-worker': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
+  'dms-worker': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET'],
 };
 
 /**

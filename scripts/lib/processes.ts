@@ -5,7 +5,7 @@ import { fillPorts, retryingTakenPorts } from './free-ports.ts';
 import { openSink, type LogTarget } from './log-sink.ts';
 import { freePort } from './os-probes.ts';
 import { allowMigrations, signalChild, spawnChild, type PlatformChild } from './platform-child.ts';
-import { DEFAULT_ENTRIES, ROOT_DIR, SERVICE_NAMES, TELEMETRY_REGISTER, type ServiceName } from './platform-layout.ts';
+import { DEFAULT_ENTRIES, ROOT_DIR, SERVICE_NAMES, TELEMETRY_REGISTER, WORKER_NAMES, type ServiceName } from './platform-layout.ts';
 import { PlatformStartError } from './platform-start-error.ts';
 import { Supervisor, type Supervision } from './supervisor.ts';
 
@@ -44,6 +44,12 @@ export interface StartPlatformOptions {
    * child found a picked port taken (EADDRINUSE) is tried again with new picks, up to three times.
    */
   pickPort?: () => Promise<number>;
+  /**
+   * Start each service's worker too (WORKER_NAMES: the background work on the job queue), as
+   * `npm start` and the suite's platform do. Default false: a second platform started beside
+   * another (a test's replica) adds serving processes, not a second set of workers.
+   */
+  workers?: boolean;
   /** Entry files to run instead of the real ones (tests with stubs). */
   entries?: Partial<Record<ServiceName, string>>;
   /** Extra node options for every child, e.g. `['--enable-source-maps']`; given before the telemetry `--import`. */
@@ -89,12 +95,12 @@ export interface Platform {
 }
 
 /**
- * Starts core-svc, bpm-svc, dms-svc and the gateway at once (the gateway once `gatewayAfter`
- * resolves) and resolves when each has sent
+ * Starts core-svc, bpm-svc, dms-svc (and, with `workers`, their workers) and the gateway at once
+ * (the gateway once `gatewayAfter` resolves) and resolves when each has sent
  * `{ type: 'ready', name, address }` over IPC (platform-child.ts); bpm-svc's migrations wait for
  * core-svc's (MIGRATES_AFTER). The gateway may be ready before the services: its health answers
  * DOWN for those not serving yet, and the platform is ready only once all are. Stops the gateway
- * first, then the services.
+ * first, then the services and the workers.
  *
  * @example
  * const platform = await startPlatform({ env: { ...process.env, DATABASE_URL }, ports: 'free', log: { file: 'test.log' } });
@@ -111,7 +117,8 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
-  const sink = openSink(options.log ?? 'console', SERVICE_NAMES);
+  const names: readonly ServiceName[] = options.workers ? [...SERVICE_NAMES, ...WORKER_NAMES] : SERVICE_NAMES;
+  const sink = openSink(options.log ?? 'console', names);
   const children = new Map<ServiceName, PlatformChild>();
   // each process's first migration (a restarted one has nothing left to migrate)
   const migrated = new Map<ServiceName, Promise<void>>();
@@ -151,7 +158,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     supervisor?.stop();
     stopped ??= (async () => {
       await stopChildren(['gateway']);
-      await stopChildren(['core-svc', 'bpm-svc', 'dms-svc']);
+      await stopChildren(['core-svc', 'bpm-svc', 'dms-svc', ...WORKER_NAMES]);
       process.removeListener('exit', killAllNow);
       await sink.close();
     })();
@@ -205,7 +212,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     let onAbort: (() => void) | undefined;
     const guard = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const waiting = SERVICE_NAMES.find((name) => !ready.has(name));
+        const waiting = names.find((name) => !ready.has(name));
         const child = waiting ? children.get(waiting) : undefined;
         reject(new PlatformStartError(`${waiting ?? 'the platform'} was not ready within ${readyTimeoutMs / 1000} s`, waiting, child ? child.output : []));
       }, readyTimeoutMs);
@@ -214,7 +221,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     });
     try {
       // in SERVICE_NAMES's order: core-svc is launched before bpm-svc, whose migrations wait for it
-      const services = SERVICE_NAMES.filter((name) => name !== 'gateway').map(launch);
+      const services = names.filter((name) => name !== 'gateway').map(launch);
       const gateway = (options.gatewayAfter ?? Promise.resolve()).then(() => {
         if (stopping) throw new PlatformStartError('start aborted', undefined, []);
         return launch('gateway').ready;
@@ -234,7 +241,7 @@ async function startOnce(options: StartPlatformOptions): Promise<Platform> {
     throw error;
   }
   started = true;
-  for (const name of SERVICE_NAMES) {
+  for (const name of names) {
     addresses[name] = ready.get(name)?.address ?? '';
     pids[name] = children.get(name)?.process.pid ?? 0;
     const metricsAddress = ready.get(name)?.metricsAddress;

@@ -30,13 +30,27 @@ export type GrpcService = keyof typeof GRPC_SERVICES;
  * dms-svc cannot tell the gateway from anyone else there, so only the gateway may reach it.
  */
 export const DMS_HTTP = { service: 'dms-svc', variable: 'DMS_HTTP_ADDR', portName: 'http' } as const;
-export const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[])];
+/** Each service's worker (its background work on the job queue) and its entry; no Service, no caller, PostgreSQL alone. */
+export const WORKERS = { 'core-worker': 'core-svc/src/worker.ts', 'bpm-worker': 'bpm-svc/src/worker.ts', 'dms-worker': 'dms-svc/src/worker.ts' } as const;
+export type Worker = keyof typeof WORKERS;
+export const DEPLOYMENTS = [GATEWAY, ...(Object.keys(GRPC_SERVICES) as GrpcService[]), ...(Object.keys(WORKERS) as Worker[])];
+/** The entry each Deployment's container runs (after `node --import <telemetry register>`). */
+export function entryOf(deployment: string): string {
+  return WORKERS[deployment as Worker] ?? `${deployment}/src/main.ts`;
+}
 /** The clamd Deployment of deploy/components/clamav (production): not one of the platform's processes, checked by test/deploy-clamav.test.ts. */
 export const CLAMAV = 'clamav';
 /** clamd's port, its Service's and CLAMD_ADDRESS's. */
 export const CLAMD_PORT = 3310;
 /** Each service's Prometheus port variable; the container port is named `metrics`. The gateway's /metrics is on MANAGEMENT_PORT. */
-export const METRICS_PORTS = { 'core-svc': 'CORE_METRICS_PORT', 'bpm-svc': 'BPM_METRICS_PORT', 'dms-svc': 'DMS_METRICS_PORT' } as const;
+export const METRICS_PORTS = {
+  'core-svc': 'CORE_METRICS_PORT',
+  'bpm-svc': 'BPM_METRICS_PORT',
+  'dms-svc': 'DMS_METRICS_PORT',
+  'core-worker': 'CORE_WORKER_METRICS_PORT',
+  'bpm-worker': 'BPM_WORKER_METRICS_PORT',
+  'dms-worker': 'DMS_WORKER_METRICS_PORT',
+} as const;
 /** The namespace Prometheus scrapes from (NetworkPolicy metrics-from-monitoring). */
 export const MONITORING_NAMESPACE = 'monitoring';
 /** The Job that runs the services' migrations before a rollout (production services do not migrate). */
@@ -93,6 +107,9 @@ export const CONFIG_KEYS = [
   'CORE_METRICS_PORT',
   'BPM_METRICS_PORT',
   'DMS_METRICS_PORT',
+  'CORE_WORKER_METRICS_PORT',
+  'BPM_WORKER_METRICS_PORT',
+  'DMS_WORKER_METRICS_PORT',
   'ALLOWED_ORIGINS',
   'IP_FILTER_ENABLED',
   'TRUST_PROXY',

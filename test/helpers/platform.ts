@@ -12,8 +12,8 @@ export interface PlatformUnderTest {
   adminPassword: string;
   databaseUrl: string;
   grpc: { core: string; bpm: string; dms: string };
-  /** Each service's metrics address (`host:port`, GET /metrics). */
-  metrics: { 'core-svc'?: string; 'bpm-svc'?: string; 'dms-svc'?: string };
+  /** Each service's and each worker's metrics address (`host:port`, GET /metrics). */
+  metrics: { 'core-svc'?: string; 'bpm-svc'?: string; 'dms-svc'?: string; 'core-worker'?: string; 'bpm-worker'?: string; 'dms-worker'?: string };
   /** The environment the platform's processes got. */
   env: Record<string, string>;
   /** The file its processes' output goes to (JSON lines, each prefixed `[service]`). */

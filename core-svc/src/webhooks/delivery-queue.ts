@@ -11,6 +11,7 @@ import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 import type { WebhookSettings } from '../config.ts';
 import type { AttemptResult } from './send.ts';
 import { nextDelayMs } from './retry-schedule.ts';
+import { OWNER_COLUMNS, type OwnerRow } from './subscriber-access.ts';
 
 /** A claimed delivery with what its attempt needs: the subscription's endpoint and secret, the event. */
 export interface ClaimedDelivery {
@@ -27,9 +28,11 @@ export interface ClaimedDelivery {
   version: number | null;
   occurredAt: Date;
   changes: unknown;
+  /** The subscription's owner as the claim read it (subscriber-access.ts's check, without a statement of its own). */
+  owner: OwnerRow;
 }
 
-interface ClaimedRow {
+interface ClaimedRow extends OwnerRow {
   id: string;
   attempts: number;
   subscription_id: string;
@@ -97,10 +100,10 @@ export async function claimDue(
           limit ?
           for update of d skip locked)
        update core.webhook_delivery d set leased_until = now() + (? * interval '1 millisecond')
-         from due, core.webhook_subscription s
+         from due, core.webhook_subscription s left join core.user_info u on u.user_code = s.owner
         where d.id = due.id and s.id = d.subscription_id
        returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
-                 d.source_schema, d.source_seq, s.url, s.signing_secret`,
+                 d.source_schema, d.source_seq, s.url, s.signing_secret, ${OWNER_COLUMNS}`,
     [JSON.stringify(Object.fromEntries(fairness.busy)), limit, fairness.share, fairness.overShare, limit, leaseMs],
   );
   if (rows.length === 0) return [];
@@ -129,8 +132,50 @@ export async function claimDue(
       version: event?.version ?? null,
       occurredAt: new Date(event?.occurred_at ?? Date.now()),
       changes: typeof event?.changes === 'string' ? JSON.parse(event.changes) : (event?.changes ?? {}),
+      owner: {
+        owner: row.owner,
+        internal: row.internal,
+        owner_active: row.owner_active,
+        owner_super: row.owner_super,
+        tenant_held: row.tenant_held,
+        reads: row.reads,
+      },
     };
   });
+}
+
+/** A successful attempt, to be recorded with others (recordDelivered). */
+export interface Delivered {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+}
+
+/**
+ * Records the successful attempts of many deliveries in one statement: each DELIVERED, and the
+ * failing_since of their subscriptions cleared where one was set. What recordAttempt does for one
+ * success, for a batch (the dispatcher's group commit, delivery-recorder.ts).
+ */
+export async function recordDelivered(em: EntityManager, batch: readonly Delivered[]): Promise<void> {
+  if (batch.length === 0) return;
+  const rows = batch.map(({ delivery, result }) => ({
+    id: delivery.id,
+    attempts: delivery.attempts + 1,
+    code: result.statusCode ?? null,
+    latency: result.latencyMs,
+    error: result.error?.slice(0, 1000) ?? null,
+    excerpt: result.excerpt ?? null,
+  }));
+  await em.execute(
+    `with v as (select * from jsonb_to_recordset(?::jsonb) as v(id bigint, attempts int, code int, latency int, error text, excerpt text)),
+       done as (
+         update core.webhook_delivery d set attempts = v.attempts, last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
+           response_excerpt = v.excerpt, last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
+           leased_until = null
+          from v where d.id = v.id returning d.subscription_id)
+     update core.webhook_subscription s set failing_since = null
+       where s.id in (select subscription_id from done) and s.failing_since is not null`,
+    [JSON.stringify(rows)],
+  );
 }
 
 /**

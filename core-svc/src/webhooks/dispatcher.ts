@@ -15,6 +15,7 @@ import type { Logger } from '@platform/kit/log/logger.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { WebhookMetrics } from '@platform/service-kit/metrics/webhook.metrics.ts';
 import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
+import { DeliveryRecorder } from './delivery-recorder.ts';
 import { fanOutBatch, OUTBOX_SCHEMAS, type FanOut } from './fan-out.ts';
 import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 
@@ -50,6 +51,8 @@ const STOP_BOUND_MS = 5_000;
 
 export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings, log: Logger, registry: Runtime['metrics']): { close(): Promise<void> } {
   const metrics = new WebhookMetrics(registry);
+  // successes recorded together, failures (rarer, and each may disable its subscription) one by one
+  const recorder = new DeliveryRecorder(orm);
   const inFlight = new Set<Promise<void>>();
   /** Attempts in flight by tenant (crProcessId), for the claim's fairness. */
   const busy = new Map<number, number>();
@@ -114,6 +117,10 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     const result = await sendAttempt(delivery.url, body, headers, settings);
     metrics.attempted(result.ok, delivery.occurredAt);
     try {
+      if (result.ok) {
+        await recorder.record(delivery, result);
+        return;
+      }
       const { retryInMs } = await recordAttempt(orm.em.fork(), delivery, result, settings);
       // a retry sooner than the poll would find it is woken for on time
       if (retryInMs !== undefined && retryInMs < CLAIM_POLL_MS) setTimeout(claimSoon, retryInMs + 5).unref();

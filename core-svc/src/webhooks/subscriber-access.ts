@@ -38,12 +38,12 @@ export type Verdict = { send: true } | { send: false; ownerGone: boolean; reason
 const SEND: Verdict = { send: true };
 
 /** The owner's columns of a subscription `s` (joined with its owner's user_info `u`). */
-const OWNER_COLUMNS = `s.owner, s.owner like 'svc:%' as internal, coalesce(u.status, false) as owner_active, coalesce(u.super_user, false) as owner_super,
+export const OWNER_COLUMNS = `s.owner, s.owner like 'svc:%' as internal, coalesce(u.status, false) as owner_active, coalesce(u.super_user, false) as owner_super,
        exists (select 1 from core.user_tenant t where t.user_code = s.owner and t.cr_process_id = s.cr_process_id) as tenant_held,
        array(select r.role_code from core.user_tenant_role r
               where r.user_code = s.owner and r.cr_process_id = s.cr_process_id and r.role_code like '%:read') as reads`;
 
-interface OwnerRow {
+export interface OwnerRow {
   owner: string;
   internal: boolean;
   owner_active: boolean;
@@ -92,24 +92,28 @@ export async function subscribersOf(em: EntityManager, tenants: readonly string[
   return rows.map((row) => ({ id: row.id, crProcessId: row.cr_process_id, patterns: JSON.parse(row.event_type_list) as string[], owner: stateOf(row) }));
 }
 
-/** A claimed delivery as the attempt's check needs it. */
+/** A claimed delivery as the attempt's check needs it: with its owner's state when the claim read it (delivery-queue.ts). */
 export interface DeliveryOwned {
   id: string;
   subscriptionId: string;
   entity: string;
+  owner?: OwnerRow;
 }
 
 /**
- * The attempt's check, just before sending: true to send. Otherwise the delivery is settled here:
+ * The attempt's check, just before sending (on the owner's state its claim read, else read here): true to send. Otherwise the delivery is settled here:
  * an unreadable entity makes it FAILED with the reason as its lastError (no attempt counted, the
  * endpoint's health untouched; a redelivery asks again), an owner gone disables the subscription
  * and releases the delivery's lease, so that it waits with the subscription's others.
  */
 export async function mayDeliver(em: EntityManager, delivery: DeliveryOwned): Promise<boolean> {
-  const [row] = await em.execute<OwnerRow[]>(
-    `select ${OWNER_COLUMNS} from core.webhook_subscription s left join core.user_info u on u.user_code = s.owner where s.id = ?`,
-    [delivery.subscriptionId],
-  );
+  // read by the claim, in the statement that leased the delivery, milliseconds before the send
+  const [row] = delivery.owner
+    ? [delivery.owner]
+    : await em.execute<OwnerRow[]>(
+        `select ${OWNER_COLUMNS} from core.webhook_subscription s left join core.user_info u on u.user_code = s.owner where s.id = ?`,
+        [delivery.subscriptionId],
+      );
   // deleted meanwhile: its deliveries went with it
   if (!row) return false;
   const verdict = verdictOf(stateOf(row), delivery.entity);

@@ -1,26 +1,31 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/kit/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
+import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts';
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
 
 /**
- * The retention job (docs/interface.md#running, docs/interface.md#retention-and-audit): every `intervalSeconds`, the first time one interval
- * after start, a retention run and then a sweep of the file storage (files/storage-sweep.ts: what
- * crashes left without a row). One at a time per process (the next is timed from the end of the
- * last); runs of several replicas may overlap, which both are safe for. A failed run or sweep is
- * logged and the next one comes on time. `stop()` cancels the timer and waits for a run in progress.
+ * The retention job (docs/interface.md#running, docs/interface.md#retention-and-audit): a retention
+ * run every `intervalSeconds` (DMS_RETENTION_INTERVAL_SECONDS), once across the cluster, in
+ * dms-svc's worker (libs/service-kit/src/jobs/job-queue.ts). A run that fails is tried again; runs
+ * at once never act twice (run-retention.ts), so a retry after a crash is safe.
  */
-export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob({
-    name: 'retention job',
-    everyMs: intervalSeconds * 1000,
-    log,
-    run: async () => {
-      // each logged apart: a failed retention run does not keep the storage sweep from its turn
-      await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
-      await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
-    },
+export function retentionJob(orm: MikroORM, storage: FileStorage, intervalSeconds: number): JobDefinition {
+  return defineJob({
+    name: 'dms.retention',
+    schedule: { everySeconds: intervalSeconds },
+    run: ({ log }) => runRetention(orm.em.fork(), storage, log),
+  });
+}
+
+/**
+ * The sweep of the file storage (files/storage-sweep.ts: what crashes left without a row), on the
+ * retention job's interval, as a job of its own: a failed retention run does not keep it from its turn.
+ */
+export function storageSweepJob(orm: MikroORM, storage: FileStorage, intervalSeconds: number): JobDefinition {
+  return defineJob({
+    name: 'dms.storage-sweep',
+    schedule: { everySeconds: intervalSeconds },
+    run: ({ log }) => sweepStorage(orm.em.fork(), storage, log),
   });
 }

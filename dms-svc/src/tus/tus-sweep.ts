@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
+import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts';
 import { releaseExpired, releaseUpload } from '../files/upload-reservations.ts';
 import type { HashingFileStore } from './hashing-file-store.ts';
 import { FILE_ID } from './tus-metadata.ts';
@@ -9,19 +9,18 @@ import { UPLOAD_ID } from './tus-protocol.ts';
 
 /**
  * The sweep of expired resumable uploads (docs/adr/0094-resumable-uploads-across-replicas.md): every
- * `intervalSeconds`, the first one interval after start, as the retention job is timed; one at a
- * time per process, the next timed from the end of the last; a failed sweep is logged and the next
- * comes on time. Replicas sharing the volume may sweep at once: each only removes. `stop()` cancels
- * the timer and waits for a sweep in progress.
+ * `intervalSeconds` (DMS_TUS_SWEEP_INTERVAL_SECONDS), once across the cluster, in dms-svc's worker
+ * (libs/service-kit/src/jobs/job-queue.ts); a failed sweep is tried again. It only removes, and a
+ * name already gone is skipped, so a retry after a crash is safe.
  */
-export function startTusSweep(store: HashingFileStore, orm: MikroORM, log: Logger, intervalSeconds: number): PeriodicJob {
-  return startPeriodicJob({ name: 'resumable upload sweep', everyMs: intervalSeconds * 1000, log, run: () => sweepExpired(store, orm, log) });
+export function tusSweepJob(store: HashingFileStore, orm: MikroORM, intervalSeconds: number): JobDefinition {
+  return defineJob({ name: 'dms.tus-sweep', schedule: { everySeconds: intervalSeconds }, run: ({ log }) => sweepExpired(store, orm, log) });
 }
 
 /**
  * Removes the uploads created more than DMS_TUS_EXPIRY_SECONDS ago, unfinished ones (bytes and
  * state) and the records of finished ones alike, with their reservations; how many it removed. Safe
- * beside other replicas' sweeps (a name already gone is skipped).
+ * beside another sweep (a name already gone is skipped).
  */
 async function sweepExpired(store: HashingFileStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
   // first, any reservation past its expiry, whose upload is swept below or was gone already

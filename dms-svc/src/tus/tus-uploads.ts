@@ -32,6 +32,11 @@ export interface TusUploads {
   handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
+/** The store of the uploads in progress under `<DMS_STORAGE_DIR>/.tus`: the service's, and the one the worker's sweep clears. */
+export function tusStore(storage: FileStorage, config: DmsConfig): HashingFileStore {
+  return new HashingFileStore({ directory: join(storage.dir, TUS_DIR), expirationPeriodInMilliseconds: config.dms.tusExpirySeconds * 1000 });
+}
+
 /**
  * Resumable uploads by tus 1.0.0 (core, creation, creation-with-upload, termination, expiration)
  * at /api/dms-file/tus (docs/interface.md#files, docs/adr/0093-resumable-uploads-tus-which-parts.md), on
@@ -42,10 +47,7 @@ export interface TusUploads {
  * sweep of expired uploads is tus-sweep.ts.
  */
 export function tusUploads(deps: TusDeps): TusUploads {
-  const store = new HashingFileStore({
-    directory: join(deps.storage.dir, TUS_DIR),
-    expirationPeriodInMilliseconds: deps.config.dms.tusExpirySeconds * 1000,
-  });
+  const store = tusStore(deps.storage, deps.config);
   // a length is needed at creation: the limits are judged on it before any byte is taken
   store.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
   store.afterWrite = contentTypeCheck(store, deps.runtime);

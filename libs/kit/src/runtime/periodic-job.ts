@@ -7,7 +7,7 @@ export interface PeriodicJob {
 }
 
 export interface PeriodicJobOptions {
-  /** What the job does, for the line a failed run logs (`'<name> failed'`): `'idempotency key sweep'`. */
+  /** What the job does, for the line a failed run logs (`'<name> failed'`): `'sessions seen flush'`. */
   name: string;
   /** Time between the end of one run and the start of the next; the first run comes this long after start. */
   everyMs: number;
@@ -16,14 +16,16 @@ export interface PeriodicJobOptions {
 }
 
 /**
- * The one way a process runs periodic work (sweeps, flushes, checks): `run` every `everyMs`, the
+ * The one way a process runs periodic work of its own (flushes of what it holds, checks of its
+ * health): `run` every `everyMs`, the
  * first time one interval after start; one run at a time (the next is timed from the end of the
  * last), so a slow run never overlaps the next. A run that fails is logged at error level,
  * `'<name> failed'`, and the next comes on time. The timer is unref'd: a job never keeps the
- * process alive.
+ * process alive. Work that the cluster needs done once, whichever replica does it (retention, sweeps),
+ * is a job on the queue instead (libs/service-kit/src/jobs).
  *
  * @example
- * const job = startPeriodicJob({ name: 'resumable upload sweep', everyMs: 600_000, log, run: () => tus.sweepExpired(log) });
+ * const job = startPeriodicJob({ name: 'sessions seen flush', everyMs: 5_000, log, run: () => seen.flush() });
  * await job.stop();
  */
 export function startPeriodicJob({ name, everyMs, log, run }: PeriodicJobOptions): PeriodicJob {

@@ -12,7 +12,6 @@ import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
-import { startIdempotencySweep } from '../idempotency/idempotency-sweep.ts';
 import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { setOutboxDisabled } from '../events/outbox.ts';
@@ -124,7 +123,6 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     log,
     run: async () => health.setStatus('db', (await orm.isConnected().catch(() => false)) ? 'SERVING' : 'NOT_SERVING'),
   });
-  const sweep = startIdempotencySweep(orm, log);
   const extra = await spec.serve?.(runtime, config);
   let stopping = false;
   // GET /health beside /metrics: the probe of a service whose gRPC port wants client certificates,
@@ -143,8 +141,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     stopping = true;
     log.info({ signal }, 'stopping');
     health.setStatus('', 'NOT_SERVING');
-    // a sweep or check under way ends before the ORM closes
-    const jobsStopped = Promise.all([dbWatch.stop(), sweep.stop()]);
+    // a check under way ends before the ORM closes
+    const jobsStopped = dbWatch.stop();
     // the last resort, should closing the ORM or the extra server hang
     setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
     const closing = extra?.close().catch(() => undefined);

@@ -1,10 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '@platform/kit/log/logger.ts';
-import { startPeriodicJob, type PeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
+import { defineJob, type JobDefinition } from '../jobs/job.ts';
 import { idempotencyTableOf, KEY_LIFETIME } from './idempotency.ts';
 
 /** How often a service deletes its expired keys. */
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const SWEEP_INTERVAL_SECONDS = 60 * 60;
 
 /** Deletes the keys of `em`'s service older than KEY_LIFETIME; how many it deleted. */
 export async function sweepExpiredKeys(em: EntityManager): Promise<number> {
@@ -15,17 +14,15 @@ export async function sweepExpiredKeys(em: EntityManager): Promise<number> {
 }
 
 /**
- * Runs `sweepExpiredKeys` every hour, the first time an hour after start. Nothing waits for it: a
- * claim treats an expired row as absent (idempotency.ts), so the sweep only keeps the table from
- * growing. A failed sweep is logged and the next one comes on time; sweeps of several replicas may
- * overlap, which a delete by age is safe for.
+ * The job that runs `sweepExpiredKeys` every hour, once across the cluster (jobs/job-queue.ts), in
+ * the service's worker. Nothing waits for it: a claim treats an expired row as absent
+ * (idempotency.ts), so the sweep only keeps the table from growing; a failed sweep is tried again.
  */
-export function startIdempotencySweep(orm: MikroORM, log: Logger): PeriodicJob {
-  return startPeriodicJob({
-    name: 'idempotency key sweep',
-    everyMs: SWEEP_INTERVAL_MS,
-    log,
-    run: async () => {
+export function idempotencySweepJob(service: 'core' | 'bpm' | 'dms', orm: MikroORM): JobDefinition {
+  return defineJob({
+    name: `${service}.idempotency-sweep`,
+    schedule: { everySeconds: SWEEP_INTERVAL_SECONDS },
+    run: async ({ log }) => {
       const deleted = await sweepExpiredKeys(orm.em.fork());
       if (deleted > 0) log.debug({ deleted }, 'expired idempotency keys swept');
     },

@@ -1,0 +1,95 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { EntitySchema, MikroORM } from '@mikro-orm/postgresql';
+import { int } from '@platform/kit/config/env.ts';
+import { localAddress } from '@platform/kit/config/listen-host.ts';
+import { createLogger, type Logger } from '@platform/kit/log/logger.ts';
+import { createMetricsRegistry } from '@platform/kit/metrics/registry.ts';
+import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
+import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
+import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
+import { databaseUrlOf } from '../config/database-url.ts';
+import type { ServiceConfig } from '../config/service-config.ts';
+import type { Row } from '../db/entity-schema.ts';
+import { migrationStatus } from '../db/migration-runner.ts';
+import { createOrm } from '../db/orm.ts';
+import { idempotencySweepJob } from '../idempotency/idempotency-sweep.ts';
+import { JobMetrics } from '../metrics/job.metrics.ts';
+import { serveMetrics } from '../metrics/metrics-server.ts';
+import type { JobDefinition } from './job.ts';
+import { startJobQueue } from './job-queue.ts';
+
+export interface WorkerSpec<C extends ServiceConfig = ServiceConfig> {
+  /** The service whose schema the worker works on: core, bpm or dms. */
+  name: 'core' | 'bpm' | 'dms';
+  entities: EntitySchema<Row>[];
+  migrationsDir: string;
+  loadConfig(): C;
+  /** The service's own jobs; the sweep of its expired idempotency keys is added to them. */
+  jobs?(orm: MikroORM, config: C, log: Logger): JobDefinition[];
+}
+
+/** How often a worker looks again while its schema has migrations pending (the service or the migrate Job applies them). */
+const MIGRATED_POLL_MS = 1_000;
+
+/**
+ * A service's worker process (`<service>/src/worker.ts`): the service's background work on the job
+ * queue (job-queue.ts), on the service's schema and database, never its gRPC calls. It waits until
+ * the schema has no migration pending (it applies none: the service does at start in development,
+ * the migrate Job in production), starts the queue, serves `GET /health` and `/metrics` (the process figures, and each job's runs: metrics/job.metrics.ts) on
+ * `<SERVICE>_WORKER_METRICS_PORT` (CORE_, BPM_, DMS_; 0, the default: any free port), reports ready to a parent launcher over IPC,
+ * and on SIGTERM or SIGINT lets the runs under way finish before it exits.
+ */
+export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): Promise<void> {
+  installRuntimePatches();
+  keepWritesPrivate();
+  const config = spec.loadConfig();
+  const name = `${spec.name}-worker`;
+  const log = createLogger(name, config.logLevel);
+  const url = databaseUrlOf();
+  const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 4 });
+  for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
+    const { pending } = await migrationStatus(orm);
+    if (pending.length === 0) break;
+    if (!said) log.info({ pending }, 'waiting for the schema to be migrated');
+    said = true;
+  }
+  const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
+  const registry = createMetricsRegistry();
+  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry) });
+  let stopping = false;
+  const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
+    host: config.internalListenHost,
+    serving: () => !stopping,
+  });
+  const address = localAddress(config.internalListenHost, metrics.port);
+  log.info({ jobs: jobs.map((job) => job.name), metricsPort: metrics.port }, 'working');
+  process.send?.({ type: 'ready', name, address, metricsAddress: address });
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    queue
+      .stop()
+      .then(async () => {
+        await metrics.close();
+        await orm.close();
+        await flushTracing();
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('disconnect', () => stop('parent gone'));
+}
+
+/** Runs a worker's main, logging a startup failure as one line and exiting 1. */
+export function workerMain<C extends ServiceConfig>(spec: () => Promise<WorkerSpec<C>>, name: string): void {
+  spec()
+    .then(runWorker)
+    .catch((error: unknown) => {
+      createLogger(name, 'info').error({ err: error }, 'failed to start');
+      process.exit(1);
+    });
+}
