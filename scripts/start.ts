@@ -13,7 +13,7 @@
  *   services alone: the gateway reads no table (docs/adr/0038-where-a-token-s-session-is-checked.md).
  * A child that dies is restarted with backoff (1 s doubling to 30 s, back to 1 s once it stayed up a
  * minute) while the others keep serving.
- * Each service's worker (retention, the sweeps: docs/adr/0146-background-work-on-a-postgresql-queue.md) starts beside it.
+ * Each service's worker (retention, the sweeps: docs/adr/0143-background-work-on-a-postgresql-queue.md) starts beside it.
  * Ctrl-C, SIGTERM or SIGHUP stops the gateway, the services and their workers, then PostgreSQL, and exits 0 (a second
  * Ctrl-C forces it). The children run in their own process groups, so only the launcher sees Ctrl-C.
  */

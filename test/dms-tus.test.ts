@@ -216,7 +216,7 @@ test('an expired upload is swept by the periodic job: bytes and state gone, HEAD
   for (let i = 0; i < 50 && (await tusNames()).some((name) => name.startsWith(id)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   t.false((await tusNames()).some((name) => name.startsWith(id)));
   t.is((await tus('HEAD', `${TUS}/${id}`, token)).status, 404);
-  // swept by dms-svc's worker, from the job queue, once (docs/adr/0146-background-work-on-a-postgresql-queue.md)
+  // swept by dms-svc's worker, from the job queue, once (docs/adr/0143-background-work-on-a-postgresql-queue.md)
   const removalsOf = async () => (await logLinesWith(id)).filter((line) => line.entry.msg === 'expired resumable upload removed');
   // the line reaches the log file through the launcher, a moment after the removal
   for (let i = 0; i < 50 && (await removalsOf()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));

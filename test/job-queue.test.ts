@@ -1,5 +1,5 @@
 /**
- * Background work on the PostgreSQL queue (libs/service-kit/src/jobs, docs/adr/0146-background-work-on-a-postgresql-queue.md):
+ * Background work on the PostgreSQL queue (libs/service-kit/src/jobs, docs/adr/0143-background-work-on-a-postgresql-queue.md):
  * two worker processes on one database run a scheduled job once per tick, not once each, and a
  * failed run is tried again. Each test takes a pg-boss schema and a table of runs of its own.
  */

@@ -7,7 +7,7 @@ import type { JobDefinition, RetryPolicy } from './job.ts';
 /**
  * The schema pg-boss keeps its queues in, one for the database that every service's worker shares
  * (queue names carry the service: `dms.retention`); pg-boss creates and migrates it itself
- * (docs/adr/0146-background-work-on-a-postgresql-queue.md).
+ * (docs/adr/0143-background-work-on-a-postgresql-queue.md).
  */
 export const JOB_SCHEMA = 'pgboss';
 
