@@ -9,7 +9,7 @@ import { registerSearch } from '@platform/service-kit/search/search.ts';
 import { SEARCH_KINDS } from '@platform/contracts/search.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
-import { FileStorage } from './files/storage.ts';
+import { storageOf } from './files/storage-of.ts';
 import { storageUsage } from './files/storage-usage.ts';
 import { startFileServer } from './routes/file-server.ts';
 import { uploadScannerOf } from './scan/upload-scanner.ts';
@@ -34,7 +34,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
     'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
-    'dms-retention-policy': { handlers: retentionOperations(new FileStorage(config.dms.storageDir), runtime.log) },
+    'dms-retention-policy': { handlers: retentionOperations(storageOf(config), runtime.log, config.dms.sweepGraceSeconds * 1000) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
@@ -53,13 +53,13 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
  * (every DMS_TUS_SWEEP_INTERVAL_SECONDS); all stop with the service.
  */
 export async function serve(runtime: Runtime, config: DmsConfig) {
-  const storage = new FileStorage(config.dms.storageDir);
+  const storage = storageOf(config);
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);
   const locker = new AdvisoryLocker(databaseUrlOf());
   const tus = tusUploads({ runtime, config, files, storage, locker, scanner });
   const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
-  const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds);
+  const retention = startRetentionJob(runtime.orm, storage, runtime.log, config.dms.retentionIntervalSeconds, config.dms.sweepGraceSeconds * 1000);
   const tusSweep = startTusSweep(tus.store, runtime.orm, runtime.log, config.dms.tusSweepIntervalSeconds);
   return {
     async close() {

@@ -12,7 +12,7 @@ import { runRetention } from './run-retention.ts';
  * last); runs of several replicas may overlap, which both are safe for. A failed run or sweep is
  * logged and the next one comes on time. `stop()` cancels the timer and waits for a run in progress.
  */
-export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number): PeriodicJob {
+export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logger, intervalSeconds: number, sweepGraceMs: number): PeriodicJob {
   return startPeriodicJob({
     name: 'retention job',
     everyMs: intervalSeconds * 1000,
@@ -20,7 +20,7 @@ export function startRetentionJob(orm: MikroORM, storage: FileStorage, log: Logg
     run: async () => {
       // each logged apart: a failed retention run does not keep the storage sweep from its turn
       await runRetention(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'retention run failed'));
-      await sweepStorage(orm.em.fork(), storage, log).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
+      await sweepStorage(orm.em.fork(), storage, log, sweepGraceMs).catch((error: unknown) => log.error({ err: error }, 'storage sweep failed'));
     },
   });
 }
