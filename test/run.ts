@@ -1,5 +1,5 @@
 /**
- * `npm test`: installs Chromium and clamd when a selected file needs them and they are missing (helpers/chromium.ts, helpers/clamd.ts),
+ * `npm test`: installs Chromium, clamd and Swift when a selected file needs them and they are missing (helpers/chromium.ts, helpers/clamd.ts, helpers/swift.ts),
  * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
@@ -23,6 +23,7 @@ import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
+import { ensureSwift, selectionNeedsSwift } from './helpers/swift.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
 import { readNotedSecrets } from './helpers/used-secrets.ts';
@@ -45,6 +46,8 @@ try {
   if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) await ensureChromium();
   // clamd for the virus-scan tests (helpers/clamd.ts), the same way: Debian's clamav-daemon
   if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
+  // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests (helpers/swift.ts): Debian's packages, the same way
+  if (await selectionNeedsSwift(process.argv.slice(2), ROOT_DIR)) await ensureSwift();
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
