@@ -70,3 +70,12 @@ test('without DATABASE_URL a backup needs the embedded cluster of DATA_DIR, and 
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('under DMS_STORAGE=s3 backup and restore refuse to start, saying the bucket is not copied; DMS_STORAGE=local is the folder as before', async (t) => {
+  for (const mustExist of [true, false]) {
+    const error = await t.throwsAsync(resolveTarget({ DATABASE_URL: 'postgres://x/y', DMS_STORAGE: 's3' }, mustExist, async () => true));
+    t.regex(error.message, /DMS_STORAGE=s3: backup and restore copy the folder DMS_STORAGE_DIR only/);
+  }
+  const local = await resolveTarget({ DATABASE_URL: 'postgres://x/y', DMS_STORAGE: 'local', DMS_STORAGE_DIR: '/srv/files' }, true, async () => true);
+  t.is(local.storageDir, '/srv/files');
+});

@@ -30,6 +30,11 @@ export interface Target {
  * restore may initialise it, a backup (`mustExist`) refuses a cluster that was never made.
  */
 export async function resolveTarget(env: Env, mustExist: boolean, probe: (url: string) => Promise<boolean>): Promise<Target> {
+  // the files are objects of a bucket there, which this folder copy would silently leave out
+  if (env.DMS_STORAGE && env.DMS_STORAGE !== 'local')
+    throw new Error(
+      `DMS_STORAGE=${env.DMS_STORAGE}: backup and restore copy the folder DMS_STORAGE_DIR only; back the bucket up by the store's own means (versioning, replication)`,
+    );
   const dataDir = resolve(env.DATA_DIR || join(ROOT, '.data'));
   const storageDir = resolve(env.DMS_STORAGE_DIR || join(dataDir, 'files'));
   const nothing = async (): Promise<void> => undefined;
