@@ -6,7 +6,8 @@
  * empty file, a resumable one) read back byte for byte by SHA-256, ranges, the audit rows of
  * downloads, duplicates, the quota (a refused upload leaves no object), soft delete, retention's
  * purge, a share link's exact download count, the sweep of orphaned objects and unfinished
- * multipart uploads, and an upload cut off midway.
+ * multipart uploads, an upload cut off midway, and the virus scan (clamd: helpers/clamd.ts), which
+ * reads each upload back from the bucket.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
@@ -25,6 +26,7 @@ import { settledDownloadCount } from './helpers/share-downloads.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { READY_STUB } from './helpers/stand-in.ts';
 import { startSwift, type TestSwift } from './helpers/swift.ts';
+import { startClamd, TEST_MARKER, TEST_SIGNATURE_FOUND, type TestClamd } from './helpers/clamd.ts';
 
 const tokens = new TokenService(platform.jwtSecret);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -32,12 +34,22 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const GRACE_SECONDS = 2;
 
 let swift: TestSwift;
+let clamd: TestClamd;
 let s3: Platform;
 
 test.before(async () => {
-  swift = await startSwift();
+  [swift, clamd] = await Promise.all([startSwift(), startClamd()]);
   s3 = await startPlatform({
-    env: { ...platform.env, ...swift.env, DMS_STORAGE_SWEEP_GRACE_SECONDS: String(GRACE_SECONDS), GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '' },
+    env: {
+      ...platform.env,
+      ...swift.env,
+      DMS_STORAGE_SWEEP_GRACE_SECONDS: String(GRACE_SECONDS),
+      // every upload is scanned, read back from the bucket
+      CLAMD_ADDRESS: clamd.tcpAddress,
+      GATEWAY_PORT: '0',
+      DMS_GRPC_ADDR: '',
+      DMS_HTTP_ADDR: '',
+    },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB },
     ports: 'free',
     log: suiteLog(),
@@ -46,7 +58,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   await s3?.stop();
-  await swift?.stop();
+  await Promise.all([swift?.stop(), clamd?.stop()]);
 });
 
 /** An upload through the S3 platform, which must succeed. */
@@ -276,3 +288,27 @@ test('on S3: a resumable (tus) upload becomes an object of the bucket and reads 
   const url = await api('GET', `/api/dms-file/${fileId}/download-url`, { token, baseUrl: s3.url });
   t.is(sha256((await download(url.body.url)).bytes), sha256(content));
 });
+
+test.serial(
+  'on S3: every upload is scanned from the bucket; an infected one is 422 upload.infected, audited with its signature, and leaves no object',
+  async (t) => {
+    const { token } = await adminSession();
+    const { crProcessId } = await createAccount();
+    const before = await objectKeys();
+    const content = `a report ${randomUUID()}\n${TEST_MARKER}\nwith something inside\n`;
+    const refused = await upload({ token, crProcessId, content, fileName: 'report.txt', baseUrl: s3.url });
+    assertErrorBody(t, refused, 422, 'SVC-SYS-2001');
+    const [audit] = await sql<{ details: string }>(`select details from dms.dms_audit_log where cr_process_id = $1 and action = 'UPLOAD_REFUSED'`, [
+      crProcessId,
+    ]);
+    t.like(JSON.parse(audit?.details ?? '{}'), { reason: 'infected', signature: TEST_SIGNATURE_FOUND });
+    t.deepEqual(
+      (await objectKeys()).filter((key) => !before.includes(key)),
+      [],
+      'the infected bytes are not in the bucket',
+    );
+    t.deepEqual(await sql('select id from dms.dms_file where cr_process_id = $1', [crProcessId]), []);
+    const clean = await uploaded(token, crProcessId, 'nothing inside');
+    t.is(await objectSize(clean.storedFileName), 'nothing inside'.length, 'a clean file is kept');
+  },
+);
