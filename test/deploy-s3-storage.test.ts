@@ -9,8 +9,13 @@ import test from 'ava';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { loadDmsConfig } from '@platform/dms-svc/config.ts';
 import { DEPLOYMENTS, LAYERS } from './helpers/deploy-layout.ts';
-import { render } from './helpers/deploy-render.ts';
-import { app } from './helpers/deploy-objects.ts';
+import { only, render } from './helpers/deploy-render.ts';
+import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { app, podLabels } from './helpers/deploy-objects.ts';
+import { egressAllowed } from './helpers/deploy-network-policy.ts';
+
+/** The labels of a CronJob's pods. */
+const podLabelsOf = (job: ICronJob): Record<string, string> => (job.spec?.jobTemplate.spec?.template.metadata?.labels ?? {}) as Record<string, string>;
 
 const rendered = render('production-s3');
 
@@ -45,9 +50,23 @@ test('production-s3: the credentials are read by dms-svc alone, each by referenc
   }
 });
 
-test('production-s3: a NetworkPolicy lets dms-svc out to the store on 443; the folder layers keep no S3 settings', (t) => {
+test('production-s3: the daily backup reads the bucket as dms-svc does: the settings from the ConfigMap, the credentials from platform-s3', (t) => {
+  const backup = rendered.one<ICronJob>('CronJob', 'backup');
+  const env = only(backup.spec?.jobTemplate.spec?.template.spec?.containers, 'backup').env ?? [];
+  for (const name of ['DMS_STORAGE', 'DMS_S3_ENDPOINT', 'DMS_S3_REGION', 'DMS_S3_BUCKET', 'DMS_S3_FORCE_PATH_STYLE']) {
+    const ref = env.find((variable) => variable.name === name)?.valueFrom?.configMapKeyRef;
+    t.is(ref?.key, name);
+    t.is(ref?.name, rendered.config().metadata?.name, `${name} from platform-config`);
+  }
+  t.deepEqual(env.find((variable) => variable.name === 'DMS_S3_SECRET_ACCESS_KEY')?.valueFrom?.secretKeyRef, { name: 'platform-s3', key: 'secret-access-key' });
+  t.deepEqual(env.find((variable) => variable.name === 'DMS_S3_ACCESS_KEY_ID')?.valueFrom?.secretKeyRef, { name: 'platform-s3', key: 'access-key-id' });
+  t.true(egressAllowed(rendered, podLabelsOf(backup), 'external', 443), 'the backup reaches the store');
+});
+
+test('production-s3: a NetworkPolicy lets dms-svc and the backup out to the store on 443; the folder layers keep no S3 settings', (t) => {
   const policy = rendered.one<INetworkPolicy>('NetworkPolicy', 'dms-svc-to-object-storage');
-  t.deepEqual(policy.spec?.podSelector, { matchLabels: { 'app.kubernetes.io/name': 'dms-svc' } });
+  t.true(egressAllowed(rendered, podLabels(rendered.deployment('dms-svc')), 'external', 443), 'dms-svc reaches the store');
+  t.false(egressAllowed(rendered, podLabels(rendered.deployment('gateway')), 'external', 443), 'the gateway does not');
   t.deepEqual(policy.spec?.egress?.[0]?.ports, [{ protocol: 'TCP', port: 443 }]);
   for (const layer of LAYERS.filter((name) => name !== 'production-s3')) {
     const config = render(layer).config().data;

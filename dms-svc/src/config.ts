@@ -77,7 +77,7 @@ export function loadDmsConfig(env: Env = process.env): DmsConfig {
  * DMS_S3_SECRET_ACCESS_KEY, both or neither (neither: the SDK's default chain, a workload identity),
  * which the deployment gives from a Secret (deploy/README.md).
  */
-function readStorage(env: Env): DmsConfig['dms']['storage'] {
+export function readStorage(env: Env): DmsConfig['dms']['storage'] {
   const kind = env.DMS_STORAGE || 'local';
   if (kind === 'local') return { kind };
   if (kind !== 's3') throw new ConfigError(`DMS_STORAGE must be local or s3, not ${kind}`);

@@ -142,6 +142,22 @@ export class S3FileStorage implements FileStorage {
     }
   }
 
+  /** The whole stored object; rejects (an error named NoSuchKey) when there is none. For backup and restore (scripts/lib/backup-run.ts). */
+  async readStored(storedFileName: string): Promise<Readable> {
+    const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: checkedStoredName(storedFileName) }));
+    return answer.Body as Readable;
+  }
+
+  /** Writes `source` whole under a stored name (an object appears whole or not at all). For restore (scripts/lib/backup-restore-run.ts). */
+  putStored(storedFileName: string, source: Readable): Promise<void> {
+    return this.#put(checkedStoredName(storedFileName), source);
+  }
+
+  /** The bucket, for messages. */
+  get bucket(): string {
+    return this.#bucket;
+  }
+
   async remove(storedFileName: string): Promise<void> {
     await this.#delete(checkedStoredName(storedFileName));
   }
