@@ -4,7 +4,6 @@ import { dmsHttpAddrOf } from '@platform/kit/config/config.ts';
 import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { bool, int, type Env } from '@platform/kit/config/env.ts';
 import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
-import type { S3Settings } from './files/s3-storage.ts';
 import { bcryptRoundsOf, readServiceConfig, type ServiceConfig } from '@platform/service-kit/config/service-config.ts';
 
 /** dms-svc's configuration: what every service reads, and the files' storage, limits, links, scans and resumable uploads (docs/interface.md#configuration). */
@@ -36,6 +35,17 @@ export interface DmsConfig extends ServiceConfig {
     /** How many unfinished resumable uploads one user may hold at once (DMS_TUS_MAX_OPEN_UPLOADS). */
     tusMaxOpenUploads: number;
   };
+}
+
+/** DMS_STORAGE=s3's settings (files/s3-storage.ts). */
+export interface S3Settings {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Both or neither: without them, the SDK's default chain (a workload identity, the instance's role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
 }
 
 /**

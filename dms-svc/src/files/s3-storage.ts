@@ -15,18 +15,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Settings } from '../config.ts';
 import { checkedStoredName, STORED_NAME, type FileStorage, type RemovedEntry, type StagedUpload, type StoredEntry } from './storage.ts';
-
-/** DMS_STORAGE=s3's settings (config.ts). */
-export interface S3Settings {
-  endpoint: string | undefined;
-  region: string;
-  bucket: string;
-  /** Both or neither: without them, the SDK's default chain (a workload identity, the instance's role). */
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  forcePathStyle: boolean;
-}
 
 /**
  * A multipart upload's part, and how many are in flight: an upload holds at most
