@@ -9,6 +9,7 @@
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
+ *   TEST_DMS_STORAGE=s3 npm test -- test/dms-files.test.ts   the suite's files in an S3 bucket (Swift on loopback)
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +24,7 @@ import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
-import { ensureSwift, selectionNeedsSwift } from './helpers/swift.ts';
+import { ensureSwift, selectionNeedsSwift, startSwift } from './helpers/swift.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
 import { readNotedSecrets } from './helpers/used-secrets.ts';
@@ -47,7 +48,17 @@ try {
   // clamd for the virus-scan tests (helpers/clamd.ts), the same way: Debian's clamav-daemon
   if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
   // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests (helpers/swift.ts): Debian's packages, the same way
-  if (await selectionNeedsSwift(process.argv.slice(2), ROOT_DIR)) await ensureSwift();
+  const filesOnS3 = process.env.TEST_DMS_STORAGE === 's3';
+  if (filesOnS3 || (await selectionNeedsSwift(process.argv.slice(2), ROOT_DIR))) await ensureSwift();
+  // TEST_DMS_STORAGE=s3: the suite's own dms-svc keeps its files in a bucket of a Swift started here,
+  // so that the selected file tests run on that store as they do on the folder
+  let s3Env: Record<string, string> = {};
+  if (filesOnS3) {
+    const swift = await startSwift();
+    teardown.push({ what: 'stop Swift', run: () => swift.stop() });
+    s3Env = swift.env;
+    console.log(`# files: DMS_STORAGE=s3, bucket ${swift.bucket} of Swift at ${swift.endpoint}`);
+  }
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
@@ -89,6 +100,7 @@ try {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_'))),
     // expired resumable uploads are swept often, so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
+    ...s3Env,
   });
 
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile } });

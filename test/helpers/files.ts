@@ -2,7 +2,9 @@
  * Files through the gateway: the multipart upload, signed URLs, and where the platform keeps bytes.
  */
 import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { adminSession, create, createAccount } from './factories.ts';
 import { api, platform, type ApiResponse } from './platform.ts';
 
@@ -70,4 +72,28 @@ export function signDownload(id: number | string, expires: number | string, inli
 /** DMS_STORAGE_DIR of the platform under test (its default: DATA_DIR/files). */
 export function storageDir(): string {
   return platform.env.DMS_STORAGE_DIR ?? join(platform.env.DATA_DIR ?? '', 'files');
+}
+
+/**
+ * Whether the platform holds a stored file's bytes: in its folder, or (TEST_DMS_STORAGE=s3: the
+ * platform's DMS_STORAGE=s3) as an object of its bucket.
+ */
+export async function storedBytesExist(storedFileName: string): Promise<boolean> {
+  const env = platform.env;
+  if (env.DMS_STORAGE !== 's3') return existsSync(join(storageDir(), storedFileName));
+  const client = new S3Client({
+    endpoint: env.DMS_S3_ENDPOINT,
+    region: env.DMS_S3_REGION ?? 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.DMS_S3_ACCESS_KEY_ID ?? '', secretAccessKey: env.DMS_S3_SECRET_ACCESS_KEY ?? '' },
+  });
+  try {
+    await client.send(new HeadObjectCommand({ Bucket: env.DMS_S3_BUCKET, Key: storedFileName }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NotFound') return false;
+    throw error;
+  } finally {
+    client.destroy();
+  }
 }
