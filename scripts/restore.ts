@@ -1,7 +1,7 @@
 /**
  * `npm run restore -- <dir> [--force]`: a backup made by `npm run backup` back into the database
  * (DATABASE_URL, or the embedded one of `npm start`) and the file folder (DMS_STORAGE_DIR, or
- * DATA_DIR/files), with the platform stopped (deploy/README.md "Backup and restore").
+ * DATA_DIR/files; under DMS_STORAGE=s3 the bucket of DMS_S3_*), with the platform stopped (deploy/README.md "Backup and restore").
  *
  * Every part is checked against the manifest before anything is touched. A target that holds data
  * (tables in the core, bpm or dms schema, or stored files) is refused unless --force, which

@@ -70,3 +70,21 @@ test('without DATABASE_URL a backup needs the embedded cluster of DATA_DIR, and 
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('DMS_STORAGE=s3 makes the target the bucket dms-svc reads (DMS_S3_*), refused without one; DMS_STORAGE=local and unset are the folder', async (t) => {
+  const s3 = await resolveTarget(
+    { DATABASE_URL: 'postgres://x/y', DMS_STORAGE: 's3', DMS_S3_BUCKET: 'files', DMS_S3_ENDPOINT: 'http://127.0.0.1:1' },
+    true,
+    async () => true,
+  );
+  t.is(s3.bucket?.bucket, 'files');
+  await t.throwsAsync(
+    resolveTarget({ DATABASE_URL: 'postgres://x/y', DMS_STORAGE: 's3' }, true, async () => true),
+    { message: /DMS_S3_BUCKET/ },
+  );
+  for (const storage of ['local', undefined]) {
+    const local = await resolveTarget({ DATABASE_URL: 'postgres://x/y', DMS_STORAGE: storage, DMS_STORAGE_DIR: '/srv/files' }, true, async () => true);
+    t.is(local.storageDir, '/srv/files');
+    t.is(local.bucket, undefined);
+  }
+});

@@ -330,3 +330,39 @@ test('REDIS_SENTINELS without REDIS_SENTINEL_NAME, beside REDIS_URL, or with a b
   t.is(refusal(t, { ...withoutUrl, REDIS_SENTINELS: 's:26379' }), 'production needs REDIS_SENTINEL_NAME');
   t.is(refusal(t, withoutUrl), 'production needs REDIS_URL');
 });
+
+test('DMS_STORAGE: local (the default, DMS_STORAGE_DIR) or s3 with DMS_S3_BUCKET; the S3 credentials go together; the sweep grace is an hour for the folder, a day for a bucket', (t) => {
+  const dev = { APP_ENV: 'development', ...secrets };
+  t.deepEqual(loadDmsConfig(dev).dms.storage, { kind: 'local' });
+  t.is(loadDmsConfig(dev).dms.sweepGraceSeconds, 3600);
+  const s3 = { ...dev, DMS_STORAGE: 's3', DMS_S3_BUCKET: 'files' };
+  t.deepEqual(loadDmsConfig(s3).dms.storage, {
+    kind: 's3',
+    bucket: 'files',
+    endpoint: undefined,
+    region: 'us-east-1',
+    accessKeyId: undefined,
+    secretAccessKey: undefined,
+    forcePathStyle: true,
+  });
+  t.is(loadDmsConfig(s3).dms.sweepGraceSeconds, 86_400);
+  t.like(
+    loadDmsConfig({
+      ...s3,
+      DMS_S3_ENDPOINT: 'http://minio:9000',
+      DMS_S3_REGION: 'eu-central-1',
+      DMS_S3_FORCE_PATH_STYLE: 'false',
+      DMS_S3_ACCESS_KEY_ID: 'key',
+      DMS_S3_SECRET_ACCESS_KEY: 'secret',
+      DMS_STORAGE_SWEEP_GRACE_SECONDS: '7200',
+    }).dms,
+    {
+      storage: { endpoint: 'http://minio:9000', region: 'eu-central-1', forcePathStyle: false, accessKeyId: 'key', secretAccessKey: 'secret' },
+      sweepGraceSeconds: 7200,
+    },
+  );
+  t.regex(refusal(t, { ...dev, DMS_STORAGE: 'nfs' }, loadDmsConfig), /DMS_STORAGE must be local or s3, not nfs/);
+  t.regex(refusal(t, { ...dev, DMS_STORAGE: 's3' }, loadDmsConfig), /DMS_S3_BUCKET/);
+  t.regex(refusal(t, { ...s3, DMS_S3_ACCESS_KEY_ID: 'key' }, loadDmsConfig), /DMS_S3_ACCESS_KEY_ID and DMS_S3_SECRET_ACCESS_KEY go together/);
+  t.regex(refusal(t, { ...s3, DMS_S3_SECRET_ACCESS_KEY: 'secret' }, loadDmsConfig), /go together/);
+});

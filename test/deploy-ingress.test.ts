@@ -19,7 +19,11 @@ import type { Layer } from './helpers/deploy-layout.ts';
 import type { K8sObject, Rendered } from './helpers/deploy-render.ts';
 
 /** The layers reached from outside through a proxy, and how. */
-const WAY_IN: Partial<Record<Layer, 'ingress' | 'gateway-api'>> = { production: 'ingress', 'production-gateway-api': 'gateway-api' };
+const WAY_IN: Partial<Record<Layer, 'ingress' | 'gateway-api'>> = {
+  production: 'ingress',
+  'production-gateway-api': 'gateway-api',
+  'production-s3': 'ingress',
+};
 const INGRESS_NGINX_VALUES = join(DEPLOY, 'components/ingress/ingress-nginx-values.yaml');
 /**
  * The most an upload's multipart envelope adds to its file (dms-svc/src/files/receive-upload.ts:

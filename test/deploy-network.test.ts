@@ -133,7 +133,13 @@ eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egres
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'UDP'), `${name}: DNS over UDP`);
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'TCP'), `${name}: DNS over TCP`);
     t.is(egressAllowed(rendered, labels, 'external', POSTGRES_PORT), name !== GATEWAY, `${name}: PostgreSQL (${POSTGRES_PORT})`);
-    t.false(egressAllowed(rendered, labels, 'external', 443), `${name}: no other address outside (443)`);
+    // dms-svc reaches its object store on 443 where the files are in a bucket (components/s3-storage), nothing else does
+    const toObjectStorage = name === 'dms-svc' && rendered.config().data.DMS_STORAGE === 's3';
+    t.is(
+      egressAllowed(rendered, labels, 'external', 443),
+      toObjectStorage,
+      `${name}: no other address outside (443)${toObjectStorage ? ' but the object store' : ''}`,
+    );
   }
 });
 
@@ -209,8 +215,10 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
         if (peer.ipBlock) {
           for (const port of rule.ports ?? [])
             t.true(
-              [POSTGRES_PORT, REDIS_PORT, REDIS_SENTINEL_PORT].includes(port.port as number) || (policy.metadata?.name === CLAMAV && port.port === 443),
-              `${policy.metadata?.name}: outside the cluster only PostgreSQL, Redis and its sentinels, and clamd's signature mirror (${port.port})`,
+              [POSTGRES_PORT, REDIS_PORT, REDIS_SENTINEL_PORT].includes(port.port as number) ||
+                (policy.metadata?.name === CLAMAV && port.port === 443) ||
+                (policy.metadata?.name === 'dms-svc-to-object-storage' && port.port === 443),
+              `${policy.metadata?.name}: outside the cluster only PostgreSQL, Redis and its sentinels, clamd's signature mirror and dms-svc's object store (${port.port})`,
             );
         } else if (!peer.namespaceSelector) {
           const clamav = rendered.hasClamav() ? [{ labels: podLabels(rendered.deployment(CLAMAV)), container: app(rendered.deployment(CLAMAV)) }] : [];

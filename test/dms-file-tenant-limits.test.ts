@@ -3,11 +3,10 @@
  * maxFileSize is 413 SVC-SYS-3001, and nothing of it is kept. A type outside allowedMimeTypes is 415
  * SVC-SYS-3002. A tenant over storageQuotaBytes is 413 SVC-SYS-3007."
  */
-import { readdir } from 'node:fs/promises';
 import test from 'ava';
 import { adminSession, create, freshTenant } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
-import { storageDir, upload } from './helpers/files.ts';
+import { storageNames, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const admin = async () => (await adminSession()).token;
@@ -30,7 +29,7 @@ async function uploadRowsOf(crProcessId: number): Promise<any[]> {
   return res.body.content;
 }
 
-const temporaryFiles = async () => (await readdir(storageDir())).filter((name) => name.startsWith('.upload-'));
+const temporaryFiles = async () => (await storageNames()).filter((name) => name.startsWith('.upload-'));
 
 /** Temporary files made since `before` that are still there after 3 s (uploads of other tests come and go meanwhile). */
 async function leftSince(before: ReadonlySet<string>): Promise<string[]> {

@@ -3,14 +3,13 @@
  * through the gateway to dms-svc, signed downloads with ranges, soft delete, and who may touch a file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import test from 'ava';
 import { parse as parseDisposition } from 'content-disposition';
 import pg from 'pg';
 import { adminSession, create, createAccount, unique, userWithRoles } from './helpers/factories.ts';
 import { assertInvalid } from './helpers/error-body.ts';
-import { signDownload, storageDir, upload } from './helpers/files.ts';
+import { signDownload, storageNames, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -236,7 +235,7 @@ test('PUT /api/dms-file/{id}/category?categoryId= moves the file and raises its 
 test('an upload cut off midway leaves no file in DMS_STORAGE_DIR and no row', async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const boundary = 'cutoff-boundary';
   await new Promise<void>((resolve) => {
     const url = new URL('/api/dms-file/upload', platform.url);
@@ -262,7 +261,7 @@ test('an upload cut off midway leaves no file in DMS_STORAGE_DIR and no row', as
   try {
     for (let i = 0; i < 30; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const fresh = (await readdir(storageDir())).filter((name) => !before.has(name));
+      const fresh = (await storageNames()).filter((name) => !before.has(name));
       const rows = await db.query<{ stored_file_name: string }>('select stored_file_name from dms.dms_file where stored_file_name = any($1)', [fresh]);
       const named = new Set(rows.rows.map((row) => row.stored_file_name));
       leftOver = fresh.filter((name) => !named.has(name));

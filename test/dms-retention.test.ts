@@ -4,14 +4,12 @@
  * audited once, runs at once never act twice, and the dry run lists exactly what a run then does.
  * Files are made old by setting their dates in the database; a run is RunDmsRetention (internal).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import test from 'ava';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
 import { DmsRetentionPolicyServiceClient, type RunDmsRetentionResponse } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
 import { adminSession, create, createAccount, userWithRoles } from './helpers/factories.ts';
-import { storageDir, upload } from './helpers/files.ts';
+import { storedBytesExist, upload } from './helpers/files.ts';
 import { sql } from './helpers/db.ts';
 import { api, platform } from './helpers/platform.ts';
 
@@ -51,7 +49,6 @@ async function age(ids: number[], days: number): Promise<void> {
   await sql(`update dms.dms_file set upload_date = now() - make_interval(days => $2) where id = any($1::bigint[])`, [ids, days]);
 }
 
-const bytesOf = (stored: string) => existsSync(join(storageDir(), stored));
 const auditOf = (crProcessId: number) =>
   sql<{ action: string; file_id: string; user_code: string; details: string }>(
     `select action, file_id, user_code, details from dms.dms_audit_log where cr_process_id = $1 and action in ('RETENTION_SOFT_DELETE', 'RETENTION_PURGE', 'PURGE') order by id`,
@@ -111,7 +108,7 @@ test("SOFT_DELETE applies to old live files of the policy's category and entity 
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 2, purgedByPolicy: 0, purged: 0 });
   for (const gone of [hit, hit2]) {
     t.is((await api('GET', `/api/dms-file/${gone.id}`, { token })).status, 404);
-    t.true(bytesOf(gone.stored), 'a soft delete keeps the bytes');
+    t.true(await storedBytesExist(gone.stored), 'a soft delete keeps the bytes');
   }
   for (const kept of [wrongType, wrongCategory, noCategory, young]) t.is((await api('GET', `/api/dms-file/${kept.id}`, { token })).status, 200);
   const [row] = await sql('select deleted, version, updated_by from dms.dms_file where id = $1', [hit.id]);
@@ -155,7 +152,7 @@ test("PURGE removes the old files' rows, bytes and share links; a younger file a
 
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 0, purgedByPolicy: 1, purged: 0 });
   t.deepEqual(await sql('select id from dms.dms_file where id = $1', [old.id]), []);
-  t.false(bytesOf(old.stored), 'the bytes are gone from DMS_STORAGE_DIR');
+  t.false(await storedBytesExist(old.stored), 'the bytes are gone from the storage');
   t.deepEqual(await sql('select id from dms.dms_share_link where id = $1', [link.id]), []);
   t.deepEqual(await eventsOf('dms-file', old.id), [
     ['dms-file.uploaded', 0, 'admin'],
@@ -165,8 +162,8 @@ test("PURGE removes the old files' rows, bytes and share links; a younger file a
     ['dms-share-link.created', 0, 'admin'],
     ['dms-share-link.deleted', 0, 'svc:dms'],
   ]);
-  t.true(bytesOf(fresh.stored));
-  t.true(bytesOf(elsewhere.stored), "another tenant's old file is not this policy's");
+  t.true(await storedBytesExist(fresh.stored));
+  t.true(await storedBytesExist(elsewhere.stored), "another tenant's old file is not this policy's");
   t.is((await api('GET', `/api/dms-file/${elsewhere.id}`, { token })).status, 200);
   const audit = await auditOf(crProcessId);
   t.deepEqual(
@@ -189,9 +186,9 @@ test("soft-deleted files are purged once deleted longer than the tenant's purgeA
 
   t.deepEqual(await runRetention(crProcessId), { softDeleted: 0, purgedByPolicy: 0, purged: 1 });
   t.deepEqual(await sql('select id from dms.dms_file where id = $1', [longGone.id]), []);
-  t.false(bytesOf(longGone.stored));
+  t.false(await storedBytesExist(longGone.stored));
   t.deepEqual(await sql('select deleted from dms.dms_file where id = $1', [recentlyGone.id]), [{ deleted: true }]);
-  t.true(bytesOf(recentlyGone.stored));
+  t.true(await storedBytesExist(recentlyGone.stored));
   t.is((await api('GET', `/api/dms-file/${live.id}`, { token })).status, 200, 'a live file with no policy is never purged');
   const audit = await auditOf(crProcessId);
   t.deepEqual(
@@ -231,7 +228,7 @@ test('three runs at once (over more than one batch) act on each file exactly onc
     dry.body.files.map((f: any) => f.fileId),
   );
   t.deepEqual(await sql('select id from dms.dms_file where cr_process_id = $1', [crProcessId]), []);
-  t.is(files.filter((f) => bytesOf(f.stored)).length, 0);
+  t.is((await Promise.all(files.map((f) => storedBytesExist(f.stored)))).filter(Boolean).length, 0);
   // the tenant's chain: 150 UPLOAD rows, then exactly one RETENTION_PURGE row per file
   t.like(await verify(crProcessId, token), { intact: true, checked: 300 });
 });
@@ -267,13 +264,13 @@ test('"a legal hold on a file keeps it from deletion and retention until lifted"
   );
   await runRetention(crProcessId);
   t.is((await api('GET', `/api/dms-file/${held.id}`, { token })).status, 200, 'the held file is still there');
-  t.true(bytesOf(held.stored), 'with its bytes');
+  t.true(await storedBytesExist(held.stored), 'with its bytes');
   t.is((await api('GET', `/api/dms-file/${free.id}`, { token })).status, 404);
-  t.false(bytesOf(free.stored));
+  t.false(await storedBytesExist(free.stored));
   // lifted, the next run acts on it
   const again = await api('GET', `/api/dms-file/${held.id}`, { token });
   t.is((await api('PUT', `/api/dms-file/${held.id}`, { token, body: { version: again.body.version, legalHold: false } })).status, 200);
   await runRetention(crProcessId);
   t.is((await api('GET', `/api/dms-file/${held.id}`, { token })).status, 404);
-  t.false(bytesOf(held.stored));
+  t.false(await storedBytesExist(held.stored));
 });

@@ -10,8 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { ROOT_DIR } from '../libs/kit/src/config/root-dir.ts';
@@ -20,7 +18,7 @@ import { freePort } from '../scripts/lib/os-probes.ts';
 import { startClamd, TEST_MARKER, TEST_SIGNATURE_FOUND, type TestClamd } from './helpers/clamd.ts';
 import { sql } from './helpers/db.ts';
 import { adminSession, createAccount } from './helpers/factories.ts';
-import { storageDir, upload } from './helpers/files.ts';
+import { storageNames, storedBytes, upload } from './helpers/files.ts';
 import { scrape } from './helpers/metrics.ts';
 import { logLine } from './helpers/platform-log.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -69,8 +67,8 @@ test.after.always(async () => {
 async function storedCopies(before: Set<string>, content: Uint8Array | string): Promise<string[]> {
   const wanted = Buffer.from(content);
   const copies: string[] = [];
-  for (const name of (await readdir(storageDir())).filter((entry) => !before.has(entry))) {
-    const bytes = await readFile(join(storageDir(), name)).catch(() => undefined);
+  for (const name of (await storageNames()).filter((entry) => !before.has(entry))) {
+    const bytes = await storedBytes(name);
     if (bytes?.equals(wanted)) copies.push(name);
   }
   return copies;
@@ -111,7 +109,7 @@ test('a clean file is scanned and stored (clamd over a unix socket)', async (t) 
 test('an infected file is 422 SVC-SYS-2001 upload.infected on field file, without the signature; no row, no bytes, no event; an UPLOAD_REFUSED audit row names the signature', async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const eventsBefore = await eventsOf(crProcessId);
   const content = infectedContent();
   const refused = await upload({ token, crProcessId, content, fileName: 'report.txt', baseUrl: unixScanned.url, headers: { 'accept-language': 'tr' } });
@@ -156,7 +154,7 @@ test('an infected upload under an Idempotency-Key keeps no answer: the retry is 
 test("a file larger than clamd's StreamMaxLength is refused 413 SVC-SYS-3001, not passed, and keeps nothing", async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const content = randomBytes(STREAM_MAX + 4096);
   const refused = await upload({ token, crProcessId, content, baseUrl: unixScanned.url });
   t.is(refused.status, 413, refused.text);
@@ -178,7 +176,7 @@ test('clamd over TCP: scans while it runs; once it is stopped an upload is 503 S
   t.is((await upload({ token, crProcessId, content: infectedContent(), baseUrl: tcp.url })).status, 422);
 
   await clamd.stop();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const eventsBefore = await eventsOf(crProcessId);
   const content = `nobody scans this ${randomUUID()}`;
   const refused = await upload({ token, crProcessId, content, baseUrl: tcp.url });
@@ -214,7 +212,7 @@ test('a clamd that gives no answer within CLAMD_TIMEOUT_MS is 503 SVC-SYS-5002 (
   const closed = await scanningPlatform({ CLAMD_ADDRESS: await silentClamd(), CLAMD_TIMEOUT_MS: '300' });
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const content = `too slow to scan ${randomUUID()}`;
   const started = Date.now();
   const refused = await upload({ token, crProcessId, content, baseUrl: closed.url });
@@ -271,7 +269,7 @@ test('dms-svc refuses to start with a CLAMD_ADDRESS that is not tcp://host:port 
 test('a resumable (tus) upload is scanned too: its infected completion is 422 upload.infected, audited, and leaves no row, no bytes and no upload to resume', async (t) => {
   const { token } = await adminSession();
   const { crProcessId } = await createAccount();
-  const before = new Set(await readdir(storageDir()));
+  const before = new Set(await storageNames());
   const content = Buffer.from(infectedContent());
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   const tus = (method: string, path: string, headers: Record<string, string>, body?: Uint8Array) =>

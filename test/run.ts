@@ -1,6 +1,6 @@
 /**
- * `npm test`: installs Chromium, clamd and redis-sentinel when a selected file needs them and they are missing (helpers/chromium.ts,
- * helpers/clamd.ts, helpers/redis-sentinel.ts),
+ * `npm test`: installs Chromium, clamd, redis-sentinel and Swift when a selected file needs them and they are missing
+ * (helpers/chromium.ts, helpers/clamd.ts, helpers/redis-sentinel.ts, helpers/swift.ts),
  * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
@@ -10,6 +10,7 @@
  *
  *   npm test                       the whole suite
  *   npm test -- test/list.test.ts  some files (arguments go to ava)
+ *   TEST_DMS_STORAGE=s3 npm test -- test/dms-files.test.ts   the suite's files in an S3 bucket (Swift on loopback)
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
+import { ensureSwift, selectionNeedsSwift, startSwift } from './helpers/swift.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { ensureRedisSentinel, selectionNeedsSentinel } from './helpers/redis-sentinel.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
@@ -49,6 +51,18 @@ try {
   if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
   // redis-sentinel for the failover test (helpers/redis-sentinel.ts): Debian's redis-sentinel
   if (await selectionNeedsSentinel(process.argv.slice(2), ROOT_DIR)) await ensureRedisSentinel();
+  // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests (helpers/swift.ts): Debian's packages, the same way
+  const filesOnS3 = process.env.TEST_DMS_STORAGE === 's3';
+  if (filesOnS3 || (await selectionNeedsSwift(process.argv.slice(2), ROOT_DIR))) await ensureSwift();
+  // TEST_DMS_STORAGE=s3: the suite's own dms-svc keeps its files in a bucket of a Swift started here,
+  // so that the selected file tests run on that store as they do on the folder
+  let s3Env: Record<string, string> = {};
+  if (filesOnS3) {
+    const swift = await startSwift();
+    teardown.push({ what: 'stop Swift', run: () => swift.stop() });
+    s3Env = swift.env;
+    console.log(`# files: DMS_STORAGE=s3, bucket ${swift.bucket} of Swift at ${swift.endpoint}`);
+  }
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
@@ -93,6 +107,7 @@ try {
     DMS_RETENTION_INTERVAL_SECONDS: String(365 * 86_400),
     // expired resumable uploads are swept often (by dms-svc's worker), so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
+    ...s3Env,
   });
 
   // with the workers: the tests see retention and the sweeps run from the job queue

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { readClamd, type ClamdSettings } from '@platform/kit/config/clamd.ts';
 import { dmsHttpAddrOf } from '@platform/kit/config/config.ts';
-import { int, type Env } from '@platform/kit/config/env.ts';
+import { ConfigError } from '@platform/kit/config/config-error.ts';
+import { bool, int, type Env } from '@platform/kit/config/env.ts';
 import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
 import { bcryptRoundsOf, readServiceConfig, type ServiceConfig } from '@platform/service-kit/config/service-config.ts';
 
@@ -12,7 +13,12 @@ export interface DmsConfig extends ServiceConfig {
   /** bcrypt's cost for share-link passwords. */
   bcryptRounds: number;
   dms: {
+    /** Where the bytes live (DMS_STORAGE): the folder storageDir (`local`, the default) or an S3-compatible bucket (`s3`). */
+    storage: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
+    /** The local folder: the stored files under DMS_STORAGE=local; the resumable uploads in progress under either. */
     storageDir: string;
+    /** How old a leftover must be before the storage sweep removes it (DMS_STORAGE_SWEEP_GRACE_SECONDS; files/storage-sweep.ts). */
+    sweepGraceSeconds: number;
     maxUploadBytes: number;
     urlTtlSeconds: number;
     retentionIntervalSeconds: number;
@@ -31,6 +37,17 @@ export interface DmsConfig extends ServiceConfig {
   };
 }
 
+/** DMS_STORAGE=s3's settings (files/s3-storage.ts). */
+export interface S3Settings {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Both or neither: without them, the SDK's default chain (a workload identity, the instance's role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+}
+
 /**
  * Reads dms-svc's configuration once at its start; production refuses it when weak.
  *
@@ -39,11 +56,14 @@ export interface DmsConfig extends ServiceConfig {
  */
 export function loadDmsConfig(env: Env = process.env): DmsConfig {
   const { secrets, ...service } = readServiceConfig(env, ['DMS_FILE_PORT_SECRET']);
+  const storage = readStorage(env);
   const config: DmsConfig = {
     ...service,
     dmsFilePortSecret: secrets.DMS_FILE_PORT_SECRET ?? '',
     bcryptRounds: bcryptRoundsOf(env),
     dms: {
+      storage,
+      sweepGraceSeconds: int(env, 'DMS_STORAGE_SWEEP_GRACE_SECONDS', storage.kind === 's3' ? 86_400 : 3600, 1),
       storageDir: resolve(env.DMS_STORAGE_DIR ?? join(service.dataDir, 'files')),
       maxUploadBytes: int(env, 'DMS_MAX_UPLOAD_BYTES', 1024 ** 3, 1),
       urlTtlSeconds: int(env, 'DMS_URL_TTL_SECONDS', 300, 1),
@@ -58,4 +78,32 @@ export function loadDmsConfig(env: Env = process.env): DmsConfig {
   };
   refuseWeakInProduction(config);
   return config;
+}
+
+/**
+ * DMS_STORAGE: `local` (the default: DMS_STORAGE_DIR) or `s3`, which needs DMS_S3_BUCKET and takes
+ * DMS_S3_ENDPOINT (unset: AWS), DMS_S3_REGION (default us-east-1), DMS_S3_FORCE_PATH_STYLE (default
+ * true: what MinIO, Ceph RGW and Swift answer) and the credentials DMS_S3_ACCESS_KEY_ID and
+ * DMS_S3_SECRET_ACCESS_KEY, both or neither (neither: the SDK's default chain, a workload identity),
+ * which the deployment gives from a Secret (deploy/README.md).
+ */
+export function readStorage(env: Env): DmsConfig['dms']['storage'] {
+  const kind = env.DMS_STORAGE || 'local';
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') throw new ConfigError(`DMS_STORAGE must be local or s3, not ${kind}`);
+  const bucket = env.DMS_S3_BUCKET;
+  if (!bucket) throw new ConfigError('DMS_STORAGE=s3 needs DMS_S3_BUCKET');
+  const accessKeyId = env.DMS_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.DMS_S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    throw new ConfigError('DMS_S3_ACCESS_KEY_ID and DMS_S3_SECRET_ACCESS_KEY go together: give both, or neither for the default credential chain');
+  return {
+    kind,
+    endpoint: env.DMS_S3_ENDPOINT || undefined,
+    region: env.DMS_S3_REGION || 'us-east-1',
+    bucket,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'DMS_S3_FORCE_PATH_STYLE', true),
+  };
 }

@@ -9,7 +9,7 @@ import { registerSearch } from '@platform/service-kit/search/search.ts';
 import { SEARCH_KINDS } from '@platform/contracts/search.ts';
 import { SCHEMA, schemas } from './db.ts';
 import { DownloadSigner } from './files/download-signature.ts';
-import { FileStorage } from './files/storage.ts';
+import { storageOf } from './files/storage-of.ts';
 import { storageUsage } from './files/storage-usage.ts';
 import { startFileServer } from './routes/file-server.ts';
 import { uploadScannerOf } from './scan/upload-scanner.ts';
@@ -32,7 +32,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
     'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
-    'dms-retention-policy': { handlers: retentionOperations(new FileStorage(config.dms.storageDir), runtime.log) },
+    'dms-retention-policy': { handlers: retentionOperations(storageOf(config), runtime.log, config.dms.sweepGraceSeconds * 1000) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
@@ -50,7 +50,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
  * stops with the service. Retention and the sweeps run in dms-svc's worker (worker.ts).
  */
 export async function serve(runtime: Runtime, config: DmsConfig) {
-  const storage = new FileStorage(config.dms.storageDir);
+  const storage = storageOf(config);
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);
   const locker = new AdvisoryLocker(databaseUrlOf());

@@ -1,7 +1,7 @@
 import { workerMain } from '@platform/service-kit/jobs/worker-main.ts';
 import { loadDmsConfig } from './config.ts';
 import { entities, migrationsDir } from './db.ts';
-import { FileStorage } from './files/storage.ts';
+import { storageOf } from './files/storage-of.ts';
 import { retentionJob, storageSweepJob } from './retention/retention-job.ts';
 import { tusSweepJob } from './tus/tus-sweep.ts';
 import { tusStore } from './tus/tus-uploads.ts';
@@ -14,10 +14,10 @@ workerMain(
     entities,
     migrationsDir,
     jobs: (orm, config) => {
-      const storage = new FileStorage(config.dms.storageDir);
+      const storage = storageOf(config);
       return [
         retentionJob(orm, storage, config.dms.retentionIntervalSeconds),
-        storageSweepJob(orm, storage, config.dms.retentionIntervalSeconds),
+        storageSweepJob(orm, storage, config.dms.retentionIntervalSeconds, config.dms.sweepGraceSeconds * 1000),
         tusSweepJob(tusStore(storage, config), orm, config.dms.tusSweepIntervalSeconds),
       ];
     },

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** What was copied or read: its byte count and SHA-256 (hex). */
@@ -16,11 +16,11 @@ export interface FileDigest {
 }
 
 /**
- * Copies `source` to `target` through `temporary` (same folder as `target`): bytes, fdatasync,
+ * Copies `source` (a path, or a stream of an object's bytes) to `target` through `temporary` (same folder as `target`): bytes, fdatasync,
  * rename, then fsync of the folder. The temporary is removed when anything fails; `target` then
  * holds what it held before (nothing, or an earlier whole file).
  */
-export async function copyWhole(source: string, target: string, temporary: string, targetDir: string): Promise<FileDigest> {
+export async function copyWhole(source: string | Readable, target: string, temporary: string, targetDir: string): Promise<FileDigest> {
   const hash = createHash('sha256');
   let size = 0;
   const tap = new Transform({
@@ -31,7 +31,7 @@ export async function copyWhole(source: string, target: string, temporary: strin
     },
   });
   try {
-    await pipeline(createReadStream(source), tap, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+    await pipeline(typeof source === 'string' ? createReadStream(source) : source, tap, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
     await synced(temporary, false);
     await rename(temporary, target);
     await synced(targetDir, true);
@@ -43,10 +43,15 @@ export async function copyWhole(source: string, target: string, temporary: strin
 }
 
 /** The size and SHA-256 of a file as it is on the disk now. */
-export async function digestOf(path: string): Promise<FileDigest> {
+export function digestOf(path: string): Promise<FileDigest> {
+  return digestOfStream(createReadStream(path));
+}
+
+/** The size and SHA-256 of a stream's bytes (an object's, read back from its bucket). */
+export async function digestOfStream(source: Readable): Promise<FileDigest> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+  for await (const chunk of source as AsyncIterable<Buffer>) {
     hash.update(chunk);
     size += chunk.length;
   }

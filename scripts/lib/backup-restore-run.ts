@@ -1,15 +1,17 @@
 /**
- * One restore of a backup folder (backup-run.ts) into the database and the file folder of a target
+ * One restore of a backup folder (backup-run.ts) into the database and the file folder (or the
+ * bucket, under DMS_STORAGE=s3) of a target
  * (docs/adr/0091-backup-and-restore.md): every part is checked against the manifest's SHA-256
  * before anything is touched; a target that holds data is refused unless `force`; the files go in
  * first, each whole (a temporary name, flushed, renamed), then the schemas are dropped and the dump
  * restored in one pg_restore transaction; last, every restored file is read back and checked.
  */
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { copyWhole, digestOf, synced } from './backup-files.ts';
+import { copyWhole, digestOf, digestOfStream, synced } from './backup-files.ts';
 import { type Manifest, readManifest, STORED_NAME } from './backup-manifest.ts';
 import { candidateDirs, chooseTool, toolsIn } from './backup-pg-tools.ts';
 import { runTool } from './backup-run.ts';
@@ -43,7 +45,9 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
     manifest.pgDump.major,
     `the dump was made by pg_dump ${manifest.pgDump.major}, and pg_restore reads no archive of a later major than its own`,
   );
-  await mkdir(target.storageDir, { recursive: true });
+  const bucket = target.bucket;
+  const where = bucket ? `the bucket ${bucket.bucket}` : target.storageDir;
+  if (!bucket) await mkdir(target.storageDir, { recursive: true });
   const held = await heldData(target, manifest.schemas);
   if (held.length > 0 && !force) {
     throw new Error(`${held.join('; ')}: restore replaces them only with --force (they are then lost)`);
@@ -59,9 +63,11 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
   for (const file of manifest.files) {
     const name = file.path.split('/')[1]!;
     wanted.add(name);
-    await copyWhole(join(dir, file.path), join(target.storageDir, name), join(target.storageDir, `.upload-${randomUUID()}.part`), target.storageDir);
+    // an object appears whole or not at all
+    if (bucket) await bucket.putStored(name, createReadStream(join(dir, file.path)));
+    else await copyWhole(join(dir, file.path), join(target.storageDir, name), join(target.storageDir, `.upload-${randomUUID()}.part`), target.storageDir);
   }
-  say(`${manifest.files.length} file(s) restored into ${target.storageDir}`);
+  say(`${manifest.files.length} file(s) restored into ${where}`);
 
   await withClient(target.url, async (client) => {
     await client.query('BEGIN');
@@ -83,18 +89,29 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
 
   // what the storage held beyond the backup belonged to the replaced data
   let removed = 0;
-  for (const entry of await readdir(target.storageDir)) {
-    if ((STORED_NAME.test(entry) && !wanted.has(entry)) || TEMPORARY_NAME.test(entry)) {
-      await unlink(join(target.storageDir, entry)).catch(() => undefined);
-      removed++;
+  if (bucket) {
+    // unfinished multipart uploads are left to dms-svc's storage sweep
+    for await (const entry of bucket.entries()) {
+      if (entry.kind === 'stored' && !wanted.has(entry.name)) {
+        await bucket.remove(entry.name);
+        removed++;
+      }
     }
+  } else {
+    for (const entry of await readdir(target.storageDir)) {
+      if ((STORED_NAME.test(entry) && !wanted.has(entry)) || TEMPORARY_NAME.test(entry)) {
+        await unlink(join(target.storageDir, entry)).catch(() => undefined);
+        removed++;
+      }
+    }
+    if (removed > 0) await synced(target.storageDir, true);
   }
-  if (removed > 0) await synced(target.storageDir, true);
 
   for (const file of manifest.files) {
-    const digest = await digestOf(join(target.storageDir, file.path.split('/')[1]!));
+    const name = file.path.split('/')[1]!;
+    const digest = bucket ? await digestOfStream(await bucket.readStored(name)) : await digestOf(join(target.storageDir, name));
     if (digest.sha256 !== file.sha256 || digest.size !== file.size)
-      throw new Error(`restored ${file.path} does not match the manifest: the file folder's disk is suspect`);
+      throw new Error(`restored ${file.path} does not match the manifest: ${bucket ? 'the bucket' : "the file folder's disk"} is suspect`);
   }
   say(`every restored file matches its SHA-256${removed > 0 ? `; ${removed} file(s) of the replaced data removed` : ''}`);
   return manifest;
@@ -127,8 +144,14 @@ async function heldData(target: Target, schemas: string[]): Promise<string[]> {
   );
   const count = Number(tables.rows[0]?.count ?? 0);
   if (count > 0) held.push(`${target.describe} has ${count} table(s) in ${schemas.join(', ')}`);
-  const stored = (await readdir(target.storageDir)).filter((entry) => STORED_NAME.test(entry) || TEMPORARY_NAME.test(entry));
-  if (stored.length > 0) held.push(`${target.storageDir} holds ${stored.length} file(s)`);
+  if (target.bucket) {
+    let stored = 0;
+    for await (const entry of target.bucket.entries()) if (entry.kind === 'stored') stored++;
+    if (stored > 0) held.push(`the bucket ${target.bucket.bucket} holds ${stored} file(s)`);
+  } else {
+    const stored = (await readdir(target.storageDir)).filter((entry) => STORED_NAME.test(entry) || TEMPORARY_NAME.test(entry));
+    if (stored.length > 0) held.push(`${target.storageDir} holds ${stored.length} file(s)`);
+  }
   return held;
 }
 

@@ -117,7 +117,7 @@ async function attemptBackup({ dir, target, env, say }: BackupOptions): Promise<
       connection.env,
     );
     // the copy runs while pg_dump dumps: both read the same snapshot, held by this transaction
-    const copied = await copyNamedFiles(client, target.storageDir, filesDir, say).finally(() => dumped.catch(() => undefined));
+    const copied = await copyNamedFiles(client, target, filesDir, say).finally(() => dumped.catch(() => undefined));
     await dumped;
     await rename(dumpTemporary, join(dir, DUMP_NAME));
     await synced(dir, true);
@@ -130,7 +130,7 @@ async function attemptBackup({ dir, target, env, say }: BackupOptions): Promise<
       if (still.rows.length > 0) {
         const lost = still.rows.map((row) => row.stored_file_name);
         throw new Error(
-          `dms_file rows name ${lost.length} file(s) missing from ${target.storageDir}: ${lost.slice(0, 10).join(', ')}; the backup leaves none out`,
+          `dms_file rows name ${lost.length} file(s) missing from ${target.bucket ? `the bucket ${target.bucket.bucket}` : target.storageDir}: ${lost.slice(0, 10).join(', ')}; the backup leaves none out`,
         );
       }
       return { purged: copied.missing };
@@ -163,13 +163,25 @@ async function attemptBackup({ dir, target, env, say }: BackupOptions): Promise<
  */
 async function copyNamedFiles(
   client: pg.Client,
-  storageDir: string,
+  target: Target,
   filesDir: string,
   say: (line: string) => void,
 ): Promise<{ files: ManifestFile[]; missing: string[] }> {
   const files: ManifestFile[] = [];
   const missing: string[] = [];
   let bytes = 0;
+  const { storageDir, bucket } = target;
+  const where = bucket ? `the bucket ${bucket.bucket}` : storageDir;
+  // a stored file's bytes: its object under DMS_STORAGE=s3 (a missing one reads as ENOENT), else its file
+  const sourceOf = async (name: string) => {
+    if (!bucket) return join(storageDir, name);
+    try {
+      return await bucket.readStored(name);
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey') throw Object.assign(new Error(`${name} is not in ${where}`), { code: 'ENOENT' });
+      throw error;
+    }
+  };
   for (let after = '0'; ;) {
     const page = await client.query<FileRow>(
       `select id, stored_file_name, file_size, checksum from dms.dms_file where stored_file_name is not null and id > $1 order by id limit ${PAGE}`,
@@ -180,7 +192,7 @@ async function copyNamedFiles(
       if (!STORED_NAME.test(name)) throw new Error(`dms_file ${row.id} names ${name.slice(0, 80)}, not a stored file name`);
       let digest;
       try {
-        digest = await copyWhole(join(storageDir, name), join(filesDir, name), join(filesDir, `.${name}.part`), filesDir);
+        digest = await copyWhole(await sourceOf(name), join(filesDir, name), join(filesDir, `.${name}.part`), filesDir);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
           missing.push(name);
@@ -189,7 +201,7 @@ async function copyNamedFiles(
         throw error;
       }
       if (row.file_size !== null && Number(row.file_size) !== digest.size) {
-        throw new Error(`dms_file ${row.id} (${name}) records ${row.file_size} bytes, ${storageDir} holds ${digest.size}`);
+        throw new Error(`dms_file ${row.id} (${name}) records ${row.file_size} bytes, ${where} holds ${digest.size}`);
       }
       if (row.checksum !== null && row.checksum !== digest.sha256)
         throw new Error(`dms_file ${row.id} (${name}): the stored bytes do not match the row's SHA-256`);

@@ -1,11 +1,14 @@
 /**
- * The database and the file folder a backup reads and a restore writes, found as the platform
- * finds them: DATABASE_URL and DMS_STORAGE_DIR when set; otherwise `npm start`'s embedded
+ * The database and the file folder (or, under DMS_STORAGE=s3, the bucket) a backup reads and a
+ * restore writes, found as the platform finds them: DATABASE_URL and DMS_STORAGE_DIR (or the
+ * DMS_S3_* settings) when set; otherwise `npm start`'s embedded
  * PostgreSQL (DATA_DIR/pg, EMBEDDED_PG_PORT, its password beside it) and DATA_DIR/files.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readStorage } from '@platform/dms-svc/config.ts';
+import { S3FileStorage } from '@platform/dms-svc/files/s3-storage.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -20,6 +23,8 @@ export interface Target {
   /** The embedded server's own binaries' folder, when the server is the embedded one. */
   embeddedBinDir?: string;
   storageDir: string;
+  /** Under DMS_STORAGE=s3, the bucket the files are objects of (storageDir is then not theirs). */
+  bucket?: S3FileStorage;
   /** Stops an embedded server this run started (it was not running); otherwise nothing. */
   release(): Promise<void>;
 }
@@ -33,7 +38,10 @@ export async function resolveTarget(env: Env, mustExist: boolean, probe: (url: s
   const dataDir = resolve(env.DATA_DIR || join(ROOT, '.data'));
   const storageDir = resolve(env.DMS_STORAGE_DIR || join(dataDir, 'files'));
   const nothing = async (): Promise<void> => undefined;
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, describe: redacted(env.DATABASE_URL), storageDir, release: nothing };
+  // as dms-svc reads it (dms-svc/src/config.ts): the folder, or a bucket
+  const storage = readStorage(env);
+  const bucket = storage.kind === 's3' ? { bucket: new S3FileStorage(storage, storageDir) } : {};
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, describe: redacted(env.DATABASE_URL), storageDir, ...bucket, release: nothing };
 
   const port = Number(env.EMBEDDED_PG_PORT || 54329);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`EMBEDDED_PG_PORT must be a port number, not ${env.EMBEDDED_PG_PORT}`);
@@ -46,12 +54,12 @@ export async function resolveTarget(env: Env, mustExist: boolean, probe: (url: s
   if (!initialised && mustExist) throw new Error(`DATABASE_URL is not set and ${clusterDir} holds no embedded PostgreSQL: nothing to back up`);
   if (initialised && existsSync(passwordFile)) {
     const url = `postgres://postgres:${encodeURIComponent(readFileSync(passwordFile, 'utf8').trim())}@127.0.0.1:${port}/platform`;
-    if (await probe(url)) return { url, describe, embeddedBinDir, storageDir, release: nothing };
+    if (await probe(url)) return { url, describe, embeddedBinDir, storageDir, ...bucket, release: nothing };
   }
   // not running (npm start is not): started for this run, as npm start would start it
   const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
   const server = await startEmbeddedPostgres({ dataDir: clusterDir, port });
-  return { url: server.url, describe: `${describe}, started for this run`, embeddedBinDir, storageDir, release: server.stop };
+  return { url: server.url, describe: `${describe}, started for this run`, embeddedBinDir, storageDir, ...bucket, release: server.stop };
 }
 
 /** `url` without its password. */

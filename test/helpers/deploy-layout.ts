@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEPLOY = join(ROOT, 'deploy');
 
-export const LAYERS = ['base', 'development', 'test', 'production', 'production-gateway-api'] as const;
+export const LAYERS = ['base', 'development', 'test', 'production', 'production-gateway-api', 'production-s3'] as const;
 /**
  * Variants of an overlay that deploy/README.md tells the operator how to make, rendered from the
  * temporary copy: the overlay with one line of its kustomization.yaml replaced.
@@ -16,6 +16,8 @@ export const LAYERS = ['base', 'development', 'test', 'production', 'production-
 export const VARIANTS = {
   // "A way in": the Gateway API component in place of the Ingress one
   'production-gateway-api': { overlay: 'production', replace: '- ../../components/ingress\n', with: '- ../../components/gateway-api\n' },
+  // "Files on object storage": the S3 component beside the others
+  'production-s3': { overlay: 'production', replace: '- ../../components/clamav\n', with: '- ../../components/clamav\n  - ../../components/s3-storage\n' },
 } as const;
 /** The overlays whose Secret platform-secrets kustomize generates from a git-ignored secrets.env (with a committed example). */
 export const GENERATED_SECRETS = ['development', 'test'] as const;

@@ -2,7 +2,11 @@
  * Files through the gateway: the multipart upload, signed URLs, and where the platform keeps bytes.
  */
 import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { sql } from './db.ts';
 import { adminSession, create, createAccount } from './factories.ts';
 import { api, platform, type ApiResponse } from './platform.ts';
 
@@ -70,4 +74,74 @@ export function signDownload(id: number | string, expires: number | string, inli
 /** DMS_STORAGE_DIR of the platform under test (its default: DATA_DIR/files). */
 export function storageDir(): string {
   return platform.env.DMS_STORAGE_DIR ?? join(platform.env.DATA_DIR ?? '', 'files');
+}
+
+let bucketClient: S3Client | undefined;
+
+/** The platform's bucket (TEST_DMS_STORAGE=s3: its DMS_STORAGE=s3), or undefined when its files are in its folder. */
+function bucketOf(): { client: S3Client; bucket: string } | undefined {
+  const env = platform.env;
+  if (env.DMS_STORAGE !== 's3') return undefined;
+  bucketClient ??= new S3Client({
+    endpoint: env.DMS_S3_ENDPOINT,
+    region: env.DMS_S3_REGION ?? 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.DMS_S3_ACCESS_KEY_ID ?? '', secretAccessKey: env.DMS_S3_SECRET_ACCESS_KEY ?? '' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return { client: bucketClient, bucket: env.DMS_S3_BUCKET ?? '' };
+}
+
+/**
+ * The names in the platform's storage, as its folder shows them: the folder's entries; in a bucket,
+ * the key of each object a dms-file row names, and `.upload-<key>.part` for the bytes of an upload
+ * that is not (or not yet) a file: an object no row names (an upload goes to its final key before
+ * its row commits) and a multipart upload not completed. So a check for an upload's leftover
+ * temporaries means the same on either store.
+ */
+export async function storageNames(): Promise<string[]> {
+  const store = bucketOf();
+  if (!store) return readdir(storageDir());
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, ContinuationToken: token }));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key ?? ''));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  const named = new Set(
+    (await sql<{ stored_file_name: string }>('select stored_file_name from dms.dms_file where stored_file_name = any($1)', [keys])).map(
+      (row) => row.stored_file_name,
+    ),
+  );
+  const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
+  return [...keys.map((key) => (named.has(key) ? key : `.upload-${key}.part`)), ...(uploads.Uploads ?? []).map((upload) => `.upload-${upload.Key}.part`)];
+}
+
+/** The bytes under a name of storageNames(), or undefined when there are none to read (gone, or an unfinished multipart upload). */
+export async function storedBytes(name: string): Promise<Buffer | undefined> {
+  const store = bucketOf();
+  if (!store) return readFile(join(storageDir(), name)).catch(() => undefined);
+  try {
+    // an object no row names shows as a temporary (storageNames); a multipart upload's parts cannot be read
+    const answer = await store.client.send(new GetObjectCommand({ Bucket: store.bucket, Key: name.replace(/^\.upload-(.*)\.part$/, '$1') }));
+    return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the platform holds a stored file's bytes: in its folder, or as an object of its bucket. */
+export async function storedBytesExist(storedFileName: string): Promise<boolean> {
+  const store = bucketOf();
+  if (!store) return existsSync(join(storageDir(), storedFileName));
+  try {
+    await store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: storedFileName }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NotFound') return false;
+    throw error;
+  }
 }

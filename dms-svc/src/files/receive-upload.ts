@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,11 +6,12 @@ import busboy from 'busboy';
 import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts';
 import { SNIFF_BYTES, storedMimeType } from './stored-mime-type.ts';
 import type { StreamCap } from './tenant-limits.ts';
+import type { StagedUpload } from './storage.ts';
 import { isFormField, originalNameOf } from './upload-fields.ts';
 
-/** An upload received into a temporary file. */
+/** An upload received into the storage, not yet a stored file (storage.ts). */
 export interface ReceivedUpload {
-  temporaryPath: string;
+  staged: StagedUpload;
   originalFileName: string;
   fileSize: number;
   /** SHA-256, lower-case hex, computed while streaming. */
@@ -31,14 +30,14 @@ export interface ReceivedUpload {
 export type CapsOf = (fields: ReadonlyMap<string, string>) => Promise<readonly StreamCap[]>;
 
 /**
- * Streams a multipart upload (busboy) into `temporaryPath`, hashing and counting as the bytes pass;
+ * Streams a multipart upload (busboy) into `staged` (a temporary file, or an object being uploaded), hashing and counting as the bytes pass;
  * nothing holds more than a chunk and the first 4,100 bytes. The part over `maxBytes` is found
  * while streaming (busboy's fileSize limit): 413 SVC-SYS-3001 once the request is read to its end,
- * and the temporary file removed. So is a part over one of the tenant's caps (`capsOf`): from there
+ * and the staged bytes removed. So is a part over one of the tenant's caps (`capsOf`): from there
  * on its bytes are read and dropped, and the cap's error answers. Any failure — a malformed form, a
- * second file, the client gone midway — removes the temporary file before the error goes on.
+ * second file, the client gone midway — removes the staged bytes before the error goes on.
  */
-export async function receiveUpload(req: IncomingMessage, temporaryPath: string, maxBytes: number, capsOf?: CapsOf): Promise<ReceivedUpload> {
+export async function receiveUpload(req: IncomingMessage, staged: StagedUpload, maxBytes: number, capsOf?: CapsOf): Promise<ReceivedUpload> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new DomainError('SVC-SYS-2001', 'upload.notMultipart');
   let form: busboy.Busboy;
@@ -98,7 +97,8 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
             done(null, chunk);
           },
         });
-        return pipeline(stream, meter, createWriteStream(temporaryPath, { flags: 'wx' }));
+        // the store reads the meter (a file, a multipart upload); a failure of either side fails both
+        return Promise.all([pipeline(stream, meter), staged.write(meter)]).then(() => undefined);
       },
       (error: unknown) => {
         // the caps were refused (a tenant the caller may not name) or could not be read: the part is dropped
@@ -130,7 +130,7 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     if (refusal) throw refusal;
     const originalFileName = originalNameOf(file.name);
     return {
-      temporaryPath,
+      staged,
       originalFileName,
       fileSize: size,
       checksum: hash.digest('hex'),
@@ -142,7 +142,7 @@ export async function receiveUpload(req: IncomingMessage, temporaryPath: string,
     req.unpipe(form);
     file?.stream.destroy();
     await file?.written.catch(() => undefined);
-    await unlink(temporaryPath).catch(() => undefined);
+    await staged.discard();
     throw error;
   }
 }

@@ -1,13 +1,12 @@
-import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { create as contentDisposition } from 'content-disposition';
 import { rangeOf } from './byte-range.ts';
 import { servedInline, servedType, storedBytesHeaders } from './serving-policy.ts';
-import { writeFileRange } from './write-file-range.ts';
+import type { FileStorage } from './storage.ts';
 
 /** What a download sends of a file. */
 export interface StoredFile {
-  path: string;
+  storedFileName: string;
   originalFileName: string;
   mimeType: string;
   checksum: string;
@@ -25,7 +24,8 @@ export interface SendOptions {
 }
 
 /**
- * Streams a stored file (docs/interface.md#files): Content-Type (`application/octet-stream` for a type a
+ * Streams a stored file from `storage` (docs/interface.md#files; through dms-svc from either store:
+ * docs/adr/0149-files-on-s3-compatible-storage.md): Content-Type (`application/octet-stream` for a type a
  * browser would run or apply, serving-policy.ts), Content-Length, Content-Disposition
  * (inline or attachment, RFC 6266 `filename*` by the content-disposition package), nosniff,
  * no-store, Accept-Ranges, ETag (the checksum), and the headers by which stored bytes never act on
@@ -34,8 +34,8 @@ export interface SendOptions {
  * `bytes *\/<size>`, anything else the whole file (byte-range.ts). HEAD sends the headers alone.
  * Resolves with the status sent once the whole response is written; rejects when it was cut off.
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, options: SendOptions = {}): Promise<number> {
-  const { size } = await stat(file.path);
+export async function sendFile(req: IncomingMessage, res: ServerResponse, storage: FileStorage, file: StoredFile, options: SendOptions = {}): Promise<number> {
+  const size = await storage.sizeOf(file.storedFileName);
   const range = rangeOf(req.headers.range, size);
   if (req.method === 'GET' && range.kind !== 'unsatisfiable') await options.beforeBytes?.();
 
@@ -62,6 +62,6 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, file: 
     res.end();
     return status;
   }
-  await writeFileRange(res, file.path, start, end);
+  await storage.writeRange(res, file.storedFileName, start, end);
   return status;
 }

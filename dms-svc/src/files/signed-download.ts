@@ -42,8 +42,9 @@ export async function signedDownload(
   await sendFile(
     req,
     res,
+    deps.storage,
     {
-      path: deps.storage.pathOf(String(row.storedFileName)),
+      storedFileName: String(row.storedFileName),
       originalFileName: String(row.originalFileName),
       mimeType: String(row.mimeType),
       checksum: String(row.checksum),

@@ -1,68 +1,76 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 
-const STORED_NAME = /^[0-9a-f-]{36}$/;
-const TEMPORARY_NAME = /^\.upload-[0-9a-f-]{36}\.part$/;
+/** A stored file's name: generated (a UUID), never the client's. */
+export const STORED_NAME = /^[0-9a-f-]{36}$/;
 
 /**
- * Where file bytes live: DMS_STORAGE_DIR, one file per dms-file named by its generated
- * storedFileName (never the client's name). An upload is written under a temporary name in the same
- * directory (so that the final rename is atomic) and renamed only when its row commits; its bytes
- * and then its name are flushed to the disk before the commit (`flush`, `flushNames`), so that a
- * committed row's file survives a crash of the machine as the row does.
+ * One upload's bytes on their way to a stored file (docs/adr/0149-files-on-s3-compatible-storage.md).
+ * Its stored name is fixed when it begins; the row that names it is written by storeUpload, which
+ * calls, in this order: `write` (the bytes, once), `read` (the virus scan), `flush` (before the
+ * transaction: the bytes durable), `commit` (the transaction's last step: the bytes under the stored
+ * name), and `discard` after any failure or a replay (whatever of the bytes exists is removed).
  */
-export class FileStorage {
-  readonly dir: string;
-
-  constructor(dir: string) {
-    this.dir = dir;
-  }
-
-  async prepare(): Promise<void> {
-    // the owner's alone, as every file in it (libs/kit/src/runtime/private-files.ts)
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-  }
-
-  /** Waits until a written file's bytes are on the disk (fdatasync). */
-  flush(path: string): Promise<void> {
-    return synced(path, (handle) => handle.datasync());
-  }
-
-  /** Waits until the directory's entries are on the disk (fsync of the directory): a rename, say. */
-  flushNames(): Promise<void> {
-    return synced(this.dir, (handle) => handle.sync());
-  }
-
-  /** A fresh temporary path for an upload in progress. */
-  temporaryPath(): string {
-    return join(this.dir, `.upload-${randomUUID()}.part`);
-  }
-
-  /** A fresh stored name. */
-  newStoredName(): string {
-    return randomUUID();
-  }
-
-  /** The path of a stored name; a name that is not one this class generates is refused. */
-  pathOf(storedFileName: string): string {
-    if (!STORED_NAME.test(storedFileName)) throw new Error(`not a stored file name: ${storedFileName.slice(0, 80)}`);
-    return join(this.dir, storedFileName);
-  }
-
-  /** What a name in the directory is: a stored file's, an upload's temporary, or neither (not this class's: left alone). */
-  kindOf(name: string): 'stored' | 'temporary' | undefined {
-    if (STORED_NAME.test(name)) return 'stored';
-    return TEMPORARY_NAME.test(name) ? 'temporary' : undefined;
-  }
+export interface StagedUpload {
+  readonly storedFileName: string;
+  /** Streams `source` into the store; rejects (the source destroyed) when the store fails. */
+  write(source: Readable): Promise<void>;
+  /** The written bytes, from the first. */
+  read(): Readable;
+  flush(): Promise<void>;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
 }
 
-/** Opens `path` for reading, runs `sync` on it, and closes it whatever happens. */
-async function synced(path: string, sync: (handle: FileHandle) => Promise<void>): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await sync(handle);
-  } finally {
-    await handle.close();
-  }
+/** An entry of the store that is the storage's own: a stored file, or an upload's leftover. */
+export interface StoredEntry {
+  name: string;
+  kind: 'stored' | 'temporary';
+  /** The store's own handle of a temporary (an S3 multipart upload's id). */
+  handle?: string;
+  /** When known from the listing (S3): last written, ms since the epoch, and size. */
+  modifiedMs?: number;
+  bytes?: number;
+}
+
+/** What removeIfOlder removed. */
+export interface RemovedEntry {
+  bytes: number;
+  modifiedAt: Date;
+}
+
+/**
+ * Where file bytes live: a folder (DMS_STORAGE=local, the default: local-storage.ts) or an
+ * S3-compatible bucket (DMS_STORAGE=s3: s3-storage.ts). Every stored file is named by its generated
+ * storedFileName; downloads are streamed through dms-svc from either.
+ */
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  /**
+   * The local folder: the stored files' under DMS_STORAGE=local; under DMS_STORAGE=s3 the folder of
+   * the resumable uploads in progress (their bytes move into the bucket when they complete).
+   */
+  readonly dir: string;
+  /** Makes the store ready (the folder made; the bucket reached). */
+  prepare(): Promise<void>;
+  /** A new upload, under a fresh stored name. */
+  stage(): StagedUpload;
+  /** A new upload from a file already written on the local disk (a finished resumable upload's). */
+  adopt(path: string): StagedUpload;
+  /** The size of a stored file; rejects when it is missing. */
+  sizeOf(storedFileName: string): Promise<number>;
+  /** Writes bytes `start` to `end` (inclusive) of a stored file as the body of `res`, then ends it; rejects when cut off. */
+  writeRange(res: ServerResponse, storedFileName: string, start: number, end: number): Promise<void>;
+  /** Removes a stored file (one already gone is no error). */
+  remove(storedFileName: string): Promise<void>;
+  /** Every entry of the store that is the storage's own (anything else is left alone), streamed. */
+  entries(): AsyncIterable<StoredEntry>;
+  /** Removes an entry last written before `cutoff` (ms); undefined when it is younger or already gone. */
+  removeIfOlder(entry: StoredEntry, cutoff: number): Promise<RemovedEntry | undefined>;
+}
+
+/** The name of a stored file, refused when it is not one the storage generates. */
+export function checkedStoredName(storedFileName: string): string {
+  if (!STORED_NAME.test(storedFileName)) throw new Error(`not a stored file name: ${storedFileName.slice(0, 80)}`);
+  return storedFileName;
 }

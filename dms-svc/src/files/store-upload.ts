@@ -1,4 +1,3 @@
-import { rename, unlink } from 'node:fs/promises';
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { actorOf, assertTenant } from '@platform/service-kit/auth/caller.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
@@ -9,7 +8,6 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
-import type { FileStorage } from './storage.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
@@ -34,11 +32,12 @@ export interface UploadResponse {
  * maxFileSize 413 SVC-SYS-3001, allowedMimeTypes against the sniffed type 415 SVC-SYS-3002,
  * storageQuotaBytes 413 SVC-SYS-3007, re-checked under the tenant's quota lock; a resumable upload's
  * reservation is deleted first, in the same transaction, so its length is not counted twice). The row, its UPLOAD
- * audit row, its `dms-file.uploaded` event (the create of the record) and the rename of the temporary file to its generated stored name happen inside one
- * transaction, so the stored file exists only for a committed, audited row. The bytes are on the
- * disk before the transaction begins, and the new name before it commits: a committed row's file
+ * audit row, its `dms-file.uploaded` event (the create of the record) and the staged bytes' commit
+ * under their generated stored name (storage.ts: the local store's rename) happen inside one
+ * transaction, so a stored file is kept only for a committed, audited row. The bytes are durable
+ * before the transaction begins, and under their name before it commits: a committed row's file
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
- * removes whichever of the two names the bytes are under.
+ * removes the staged bytes wherever they are (docs/adr/0149-files-on-s3-compatible-storage.md).
  *
  * Every upload, of whichever kind, is scanned here by `scanner` before the transaction
  * (docs/adr/0095-virus-scanning-in-storeupload-before.md): malware is 422 SVC-SYS-2001 `upload.infected` on the field `file`, its
@@ -53,14 +52,12 @@ export interface UploadResponse {
  */
 export async function storeUpload(
   rt: ResourceRuntime,
-  storage: FileStorage,
   ctx: CallContext,
   upload: ReceivedUpload,
   client: ClientAddress,
   scanner: UploadScanner,
 ): Promise<UploadResponse> {
-  const storedFileName = storage.newStoredName();
-  const storedPath = storage.pathOf(storedFileName);
+  const storedFileName = upload.staged.storedFileName;
   const now = new Date();
   try {
     const values = formValues(upload.fields);
@@ -72,7 +69,7 @@ export async function storeUpload(
     });
     const actor = actorOf(ctx);
     const crProcessId = values.crProcessId;
-    // before anything is written: the bytes of an infected upload go no further than the temporary file
+    // before anything is written: the bytes of an infected upload go no further than their staging
     const scan = await scanner.scan(upload, { userCode: actor, crProcessId });
     if (scan.verdict === 'infected') {
       await ctx.em.transactional((em) =>
@@ -91,8 +88,8 @@ export async function storeUpload(
       );
       throw new DomainError('SVC-SYS-2001', 'upload.infected', { field: 'file' });
     }
-    // outside the transaction: a gigabyte's flush takes seconds, and the quota lock is the tenant's
-    await storage.flush(upload.temporaryPath);
+    // outside the transaction: a gigabyte's flush (or a finished resumable upload's copy into the bucket) takes seconds, and the quota lock is the tenant's
+    await upload.staged.flush();
     const answer = await ctx.em.transactional(async (em): Promise<{ replay: boolean; response: UploadResponse }> => {
       if (idempotent) {
         // first: a repeat of the request waits here for the first one, then writes nothing
@@ -153,19 +150,17 @@ export async function storeUpload(
         ...(duplicate === undefined ? {} : { duplicateOfFileId: duplicate }),
       };
       if (idempotent) await keepAnswer(em, idempotent, response);
-      await rename(upload.temporaryPath, storedPath);
-      await storage.flushNames();
+      await upload.staged.commit();
       return { replay: false, response };
     });
     // a repeat keeps none of its bytes: the first upload's file is the one
     if (answer.replay) {
-      await unlink(upload.temporaryPath).catch(() => undefined);
+      await upload.staged.discard();
       ctx.markReplayed?.();
     }
     return answer.response;
   } catch (error) {
-    await unlink(upload.temporaryPath).catch(() => undefined);
-    await unlink(storedPath).catch(() => undefined);
+    await upload.staged.discard();
     throw error;
   }
 }

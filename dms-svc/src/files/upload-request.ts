@@ -45,8 +45,8 @@ export async function uploadRequest(deps: UploadDeps, req: IncomingMessage, res:
       assertTenant(caller, Number(tenant));
       return streamCaps(caller.em, Number(tenant));
     };
-    const received = await receiveUpload(req, deps.storage.temporaryPath(), deps.config.dms.maxUploadBytes, capsOf);
-    sendJson(res, 200, await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req), deps.scanner));
+    const received = await receiveUpload(req, deps.storage.stage(), deps.config.dms.maxUploadBytes, capsOf);
+    sendJson(res, 200, await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner));
   } catch (error) {
     // the client went away midway: nothing was kept, and there is no one to answer
     if (req.socket.destroyed || res.destroyed) return;

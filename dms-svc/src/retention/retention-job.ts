@@ -22,10 +22,10 @@ export function retentionJob(orm: MikroORM, storage: FileStorage, intervalSecond
  * The sweep of the file storage (files/storage-sweep.ts: what crashes left without a row), on the
  * retention job's interval, as a job of its own: a failed retention run does not keep it from its turn.
  */
-export function storageSweepJob(orm: MikroORM, storage: FileStorage, intervalSeconds: number): JobDefinition {
+export function storageSweepJob(orm: MikroORM, storage: FileStorage, intervalSeconds: number, sweepGraceMs: number): JobDefinition {
   return defineJob({
     name: 'dms.storage-sweep',
     schedule: { everySeconds: intervalSeconds },
-    run: ({ log }) => sweepStorage(orm.em.fork(), storage, log),
+    run: ({ log }) => sweepStorage(orm.em.fork(), storage, log, sweepGraceMs),
   });
 }

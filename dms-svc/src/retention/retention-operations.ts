@@ -28,7 +28,7 @@ const DRY_RUN_LIMIT = 1000;
  * for the internal credential only (the job calls both itself; the RPCs let an operator or a test
  * run them now).
  */
-export function retentionOperations(storage: FileStorage, log: Logger) {
+export function retentionOperations(storage: FileStorage, log: Logger, sweepGraceMs: number) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
     const rt = runtimes.get(dmsRetentionPolicy.path);
     if (!rt) throw new Error('retention operations need the dms-retention-policy runtime');
@@ -66,7 +66,7 @@ export function retentionOperations(storage: FileStorage, log: Logger) {
       },
       sweepDmsStorage: async (_request: unknown, ctx: CallContext): Promise<SweepDmsStorageResponse> => {
         if (ctx.caller.kind !== 'internal') throw unauthenticated();
-        return sweepStorage(ctx.em, storage, log);
+        return sweepStorage(ctx.em, storage, log, sweepGraceMs);
       },
     };
   };

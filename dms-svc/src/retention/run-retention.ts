@@ -1,4 +1,3 @@
-import { unlink } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { appendAudit } from '../audit/append-audit.ts';
@@ -166,8 +165,9 @@ async function recordRetentionEvents(tx: EntityManager, act: Act, row: Claimed, 
 
 async function removeBytes(storage: FileStorage, storedFileName: string, log: Logger): Promise<void> {
   try {
-    await unlink(storage.pathOf(storedFileName));
+    await storage.remove(storedFileName);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ storedFileName, err: error }, 'retention: bytes of a purged file not removed');
+    // left to the storage sweep: no row names them any more
+    log.warn({ storedFileName, err: error }, 'retention: bytes of a purged file not removed');
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { ClamdSettings } from '@platform/kit/config/clamd.ts';
 import { clamdAddressText } from '@platform/kit/config/clamd.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
@@ -17,9 +17,9 @@ export interface ScanCaller {
   crProcessId: number;
 }
 
-/** What a scan reads of a received upload: its temporary file, and what its log lines name it by. */
+/** What a scan reads of a received upload: its staged bytes, and what its log lines name it by. */
 export interface ScannedUpload {
-  temporaryPath: string;
+  staged: { read(): Readable };
   checksum: string;
   fileSize: number;
 }
@@ -29,15 +29,12 @@ export interface UploadScanner {
   scan(upload: ScannedUpload, caller: ScanCaller): Promise<ScanVerdict>;
 }
 
-/** Bytes read from the temporary file per INSTREAM chunk: fewer, larger chunks cost clamd and Node less per byte. */
-const CHUNK_BYTES = 1024 * 1024;
-
 /** Where CLAMD_ADDRESS is unset: every upload is `unscanned`, and nothing is counted. */
 export const NO_SCANNING: UploadScanner = { scan: () => Promise.resolve({ verdict: 'unscanned' }) };
 
 /**
  * The upload scanner of dms-svc's settings (docs/adr/0096-what-a-scan-answers.md): none without
- * CLAMD_ADDRESS; else each upload's temporary file is streamed to clamd (INSTREAM) and
+ * CLAMD_ADDRESS; else each upload's staged bytes are streamed to clamd (INSTREAM; the local store reads 1 MiB chunks: fewer, larger chunks cost clamd and Node less per byte) and
  * - a virus is the verdict `infected` (the caller refuses and audits it), logged with its signature;
  * - a file over clamd's StreamMaxLength is 413 SVC-SYS-3001 `upload.tooLargeToScan`, whatever
  *   CLAMD_FAIL_OPEN says: clamd read only its head, so it is refused, never passed, and logged as an
@@ -63,7 +60,7 @@ export function uploadScannerOf(runtime: Runtime, settings: ClamdSettings | unde
       const seconds = () => (performance.now() - start) / 1000;
       const about = { clamd: where, checksum: upload.checksum, fileSize: upload.fileSize, crProcessId: caller.crProcessId };
       try {
-        const verdict = await clamdScan(settings.address, createReadStream(upload.temporaryPath, { highWaterMark: CHUNK_BYTES }), settings.timeoutMs);
+        const verdict = await clamdScan(settings.address, upload.staged.read(), settings.timeoutMs);
         metrics.scanned(verdict.infected ? 'infected' : 'clean', seconds());
         if (!verdict.infected) return { verdict: 'clean' };
         runtime.log.warn({ ...about, signature: verdict.signature, userCode: caller.userCode }, 'upload infected: refused');

@@ -27,9 +27,9 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
   const link = await openLink(em, token);
   if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, link.passwordHash, query))
     throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');
-  const file = { path: deps.storage.pathOf(link.file.storedFileName), ...link.file, inline: false };
+  const file = { ...link.file, inline: false };
   if (req.method === 'HEAD') {
-    await sendFile(req, res, file);
+    await sendFile(req, res, deps.storage, file);
     return;
   }
   const leaseSeconds = deps.config.dms.shareLeaseSeconds;
@@ -63,7 +63,7 @@ export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage
     });
   let status: number;
   try {
-    status = await sendFile(req, res, file);
+    status = await sendFile(req, res, deps.storage, file);
   } catch (error) {
     lease.stop();
     await settle(false, undefined);

@@ -46,7 +46,7 @@ export async function completeUpload(
     for (const [name, value] of given) fields.set(name, value);
     const size = upload.size ?? upload.offset;
     const received: ReceivedUpload = {
-      temporaryPath: path,
+      staged: deps.storage.adopt(path),
       originalFileName: originalNameOf(filename),
       fileSize: size,
       checksum: await store.checksumOf(upload.id, size),
@@ -54,7 +54,7 @@ export async function completeUpload(
       fields,
       reservation: upload.id,
     };
-    const stored = await storeUpload(deps.files, deps.storage, ctx, received, clientAddressOf(req), deps.scanner);
+    const stored = await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner);
     const record = new Upload({
       id: upload.id,
       size,
