@@ -1,7 +1,7 @@
 /**
  * Scenario file-storage-s3: a 1 GiB upload (POST /api/dms-file/upload, multipart, through the
  * gateway) and its signed download on DMS_STORAGE=s3 against the same on the local folder, in the
- * same run (docs/adr/0149-files-on-s3-compatible-storage.md). The S3 server is OpenStack Swift with
+ * same run (docs/adr/0144-files-on-s3-compatible-storage.md). The S3 server is OpenStack Swift with
  * s3api on loopback (test/helpers/swift.ts: Debian's packages); the S3 platform is a gateway and a
  * dms-svc of their own beside the bench platform's, on the same database. Targets alternate order
  * each round; each ratio (S3 over local, MB/s) is judged on the median of the rounds' ratios:

@@ -1,6 +1,6 @@
 /**
  * Backup and restore with the files in an S3 bucket (DMS_STORAGE=s3, docs/adr/0091-backup-and-restore.md,
- * docs/adr/0149-files-on-s3-compatible-storage.md): a platform of the test's own on a fresh database,
+ * docs/adr/0144-files-on-s3-compatible-storage.md): a platform of the test's own on a fresh database,
  * its files in a bucket of a real S3 server (OpenStack Swift: helpers/swift.ts). The backup copies
  * the objects the snapshot's rows name into the backup folder, listed with their SHA-256 in the
  * manifest; a restore onto a wiped bucket puts them back, removes objects no restored row names,

@@ -1,5 +1,5 @@
 /**
- * A bucket that fails (DMS_STORAGE=s3, docs/adr/0149-files-on-s3-compatible-storage.md): a dms-svc and a
+ * A bucket that fails (DMS_STORAGE=s3, docs/adr/0144-files-on-s3-compatible-storage.md): a dms-svc and a
  * gateway of their own whose S3 endpoint answers every request but the start's HeadBucket with 503
  * SlowDown, as a store in trouble does. An upload is then answered with a server error (never a
  * client's 4xx, never left hanging), keeps no row, and the service goes on answering.

@@ -1,5 +1,5 @@
 /**
- * Files on S3-compatible object storage (DMS_STORAGE=s3, docs/adr/0149-files-on-s3-compatible-storage.md):
+ * Files on S3-compatible object storage (DMS_STORAGE=s3, docs/adr/0144-files-on-s3-compatible-storage.md):
  * a dms-svc and a gateway of their own beside the suite's platform (same database), their files in a
  * bucket of a real S3 server started here (OpenStack Swift with s3api: helpers/swift.ts). The walk
  * of the file tests on that store: uploads (one request, a multipart upload of several parts, an

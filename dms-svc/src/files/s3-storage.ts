@@ -27,7 +27,7 @@ const PARTS_IN_FLIGHT = 4;
 
 /**
  * DMS_STORAGE=s3: the bytes in an S3-compatible bucket, one object per dms-file keyed by its
- * generated storedFileName (docs/adr/0149-files-on-s3-compatible-storage.md). An upload streams
+ * generated storedFileName (docs/adr/0144-files-on-s3-compatible-storage.md). An upload streams
  * into its final key as a multipart upload (lib-storage's Upload: bounded memory, the parts
  * uploaded while the request is still read) while receive-upload.ts hashes the same bytes; the
  * object exists before its row commits, as the local store's rename does, and is deleted when the

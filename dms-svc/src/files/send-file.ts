@@ -25,7 +25,7 @@ export interface SendOptions {
 
 /**
  * Streams a stored file from `storage` (docs/interface.md#files; through dms-svc from either store:
- * docs/adr/0149-files-on-s3-compatible-storage.md): Content-Type (`application/octet-stream` for a type a
+ * docs/adr/0144-files-on-s3-compatible-storage.md): Content-Type (`application/octet-stream` for a type a
  * browser would run or apply, serving-policy.ts), Content-Length, Content-Disposition
  * (inline or attachment, RFC 6266 `filename*` by the content-disposition package), nosniff,
  * no-store, Accept-Ranges, ETag (the checksum), and the headers by which stored bytes never act on

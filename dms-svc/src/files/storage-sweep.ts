@@ -23,7 +23,7 @@ export interface SweepCounts {
 
 /**
  * Removes what crashes leave in the file storage (docs/adr/0036-retention-runs-as-a-job-in-dms-svc.md,
- * docs/adr/0149-files-on-s3-compatible-storage.md): upload temporaries (`.upload-*.part` in
+ * docs/adr/0144-files-on-s3-compatible-storage.md): upload temporaries (`.upload-*.part` in
  * DMS_STORAGE_DIR, multipart uploads never completed in the bucket) not written to within `graceMs`, and files under a stored name that no dms-file
  * row names (deleted or not: a soft-deleted file keeps its bytes until it is purged) last written
  * more than `graceMs` ago. Anything else in the directory is left alone.

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 export const STORED_NAME = /^[0-9a-f-]{36}$/;
 
 /**
- * One upload's bytes on their way to a stored file (docs/adr/0149-files-on-s3-compatible-storage.md).
+ * One upload's bytes on their way to a stored file (docs/adr/0144-files-on-s3-compatible-storage.md).
  * Its stored name is fixed when it begins; the row that names it is written by storeUpload, which
  * calls, in this order: `write` (the bytes, once), `read` (the virus scan), `flush` (before the
  * transaction: the bytes durable), `commit` (the transaction's last step: the bytes under the stored

@@ -37,7 +37,7 @@ export interface UploadResponse {
  * transaction, so a stored file is kept only for a committed, audited row. The bytes are durable
  * before the transaction begins, and under their name before it commits: a committed row's file
  * survives a crash of the machine as the row does. A failure before the commit (a refusal included)
- * removes the staged bytes wherever they are (docs/adr/0149-files-on-s3-compatible-storage.md).
+ * removes the staged bytes wherever they are (docs/adr/0144-files-on-s3-compatible-storage.md).
  *
  * Every upload, of whichever kind, is scanned here by `scanner` before the transaction
  * (docs/adr/0095-virus-scanning-in-storeupload-before.md): malware is 422 SVC-SYS-2001 `upload.infected` on the field `file`, its
