@@ -133,8 +133,8 @@ eachLayer('a default-deny NetworkPolicy isolates every pod for ingress and egres
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'UDP'), `${name}: DNS over UDP`);
     t.true(egressAllowed(rendered, labels, dns, DNS_PORT, 'TCP'), `${name}: DNS over TCP`);
     t.is(egressAllowed(rendered, labels, 'external', POSTGRES_PORT), name !== GATEWAY, `${name}: PostgreSQL (${POSTGRES_PORT})`);
-    // dms-svc reaches its object store on 443 where the files are in a bucket (components/s3-storage), nothing else does
-    const toObjectStorage = name === 'dms-svc' && rendered.config().data.DMS_STORAGE === 's3';
+    // dms-svc and its worker reach the object store on 443 where the files are in a bucket (components/s3-storage), nothing else does
+    const toObjectStorage = (name === 'dms-svc' || name === 'dms-worker') && rendered.config().data.DMS_STORAGE === 's3';
     t.is(
       egressAllowed(rendered, labels, 'external', 443),
       toObjectStorage,

@@ -31,21 +31,26 @@ test('production-s3: dms-svc keeps files in the bucket of the ConfigMap, and sta
   t.like(loadDmsConfig(env).dms.storage, { kind: 's3', bucket: 'platform-files', endpoint: config.DMS_S3_ENDPOINT, accessKeyId: 'key' });
 });
 
-test('production-s3: the credentials are read by dms-svc alone, each by reference to its key in the Secret platform-s3; no value is committed', (t) => {
-  const env = app(rendered.deployment('dms-svc')).env ?? [];
-  for (const [name, key] of [
-    ['DMS_S3_ACCESS_KEY_ID', 'access-key-id'],
-    ['DMS_S3_SECRET_ACCESS_KEY', 'secret-access-key'],
-  ] as const) {
-    const variable = env.find((entry) => entry.name === name);
-    t.is(variable?.value, undefined, `${name} holds no value`);
-    t.deepEqual(variable?.valueFrom?.secretKeyRef, { name: 'platform-s3', key }, name);
+/** The Deployments that act on the bucket: dms-svc, and its worker (retention's purge, the storage sweep). */
+const ON_THE_BUCKET = ['dms-svc', 'dms-worker'];
+
+test('production-s3: the credentials are read by dms-svc and its worker alone, each by reference to its key in the Secret platform-s3; no value is committed', (t) => {
+  for (const deployment of ON_THE_BUCKET) {
+    const env = app(rendered.deployment(deployment)).env ?? [];
+    for (const [name, key] of [
+      ['DMS_S3_ACCESS_KEY_ID', 'access-key-id'],
+      ['DMS_S3_SECRET_ACCESS_KEY', 'secret-access-key'],
+    ] as const) {
+      const variable = env.find((entry) => entry.name === name);
+      t.is(variable?.value, undefined, `${deployment}: ${name} holds no value`);
+      t.deepEqual(variable?.valueFrom?.secretKeyRef, { name: 'platform-s3', key }, `${deployment}: ${name}`);
+    }
   }
   t.false(
     rendered.objects.some((object) => object.kind === 'Secret' && object.metadata?.name === 'platform-s3'),
     'the Secret is the operator’s, never rendered',
   );
-  for (const name of DEPLOYMENTS.filter((deployment) => deployment !== 'dms-svc')) {
+  for (const name of DEPLOYMENTS.filter((deployment) => !ON_THE_BUCKET.includes(deployment))) {
     t.false(JSON.stringify(rendered.deployment(name)).includes('platform-s3'), `${name} does not reference platform-s3`);
   }
 });
@@ -63,9 +68,11 @@ test('production-s3: the daily backup reads the bucket as dms-svc does: the sett
   t.true(egressAllowed(rendered, podLabelsOf(backup), 'external', 443), 'the backup reaches the store');
 });
 
-test('production-s3: a NetworkPolicy lets dms-svc and the backup out to the store on 443; the folder layers keep no S3 settings', (t) => {
+test('production-s3: a NetworkPolicy lets dms-svc, its worker and the backup out to the store on 443; the folder layers keep no S3 settings', (t) => {
   const policy = rendered.one<INetworkPolicy>('NetworkPolicy', 'dms-svc-to-object-storage');
-  t.true(egressAllowed(rendered, podLabels(rendered.deployment('dms-svc')), 'external', 443), 'dms-svc reaches the store');
+  for (const deployment of ON_THE_BUCKET) {
+    t.true(egressAllowed(rendered, podLabels(rendered.deployment(deployment)), 'external', 443), `${deployment} reaches the store`);
+  }
   t.false(egressAllowed(rendered, podLabels(rendered.deployment('gateway')), 'external', 443), 'the gateway does not');
   t.deepEqual(policy.spec?.egress?.[0]?.ports, [{ protocol: 'TCP', port: 443 }]);
   for (const layer of LAYERS.filter((name) => name !== 'production-s3')) {
@@ -75,6 +82,8 @@ test('production-s3: a NetworkPolicy lets dms-svc and the backup out to the stor
       Object.keys(config).some((key) => key.startsWith('DMS_S3_')),
       `${layer}: no S3 settings`,
     );
-    t.false(JSON.stringify(render(layer).deployment('dms-svc')).includes('platform-s3'), `${layer}: no S3 credentials`);
+    for (const deployment of ON_THE_BUCKET) {
+      t.false(JSON.stringify(render(layer).deployment(deployment)).includes('platform-s3'), `${layer}: no S3 credentials in ${deployment}`);
+    }
   }
 });
