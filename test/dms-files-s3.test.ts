@@ -31,7 +31,7 @@ import { startClamd, TEST_MARKER, TEST_SIGNATURE_FOUND, type TestClamd } from '.
 const tokens = new TokenService(platform.jwtSecret);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** The S3 dms-svc's sweep grace: leftovers older than this are removed. */
-const GRACE_SECONDS = 2;
+const GRACE_SECONDS = 6;
 
 let swift: TestSwift;
 let clamd: TestClamd;

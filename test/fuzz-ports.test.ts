@@ -131,7 +131,7 @@ test.after.always(async () => {
 test('the management, metrics and file ports answer hostile requests below 500 and stop no process', async (t) => {
   t.truthy(gateway);
   const started = await startTimes();
-  t.is(Object.keys(started).length, 3, 'the three services report a start time');
+  t.is(Object.keys(started).length, 6, 'the three services and their three workers report a start time');
   const gatewayPid = gateway!.pids.gateway;
   const credential = new FilePortCredential(platform.env.DMS_FILE_PORT_SECRET ?? '').value;
   const file = `http://${platform.env.DMS_HTTP_ADDR}`;

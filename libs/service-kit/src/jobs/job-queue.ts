@@ -63,7 +63,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     connectionString: options.url,
     schema: options.schema ?? JOB_SCHEMA,
     application_name: options.applicationName,
-    max: 4,
+    // a worker's connections: two for the queue's short statements (its fetches, sends and
+    // maintenance wait their turn), two for the jobs' own ORM (worker-main.ts)
+    max: 2,
     schedule: crons,
     // pg-boss's own spans and metrics stay off: the platform's tracing names its own
     openTelemetry: { enabled: false },

@@ -12,9 +12,9 @@ import type { ServiceConfig } from '../config/service-config.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { migrationStatus } from '../db/migration-runner.ts';
 import { createOrm } from '../db/orm.ts';
-import { idempotencySweepJob } from '../idempotency/idempotency-sweep.ts';
 import { JobMetrics } from '../metrics/job.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
+import { idempotencySweepJob } from './idempotency-sweep-job.ts';
 import type { JobDefinition } from './job.ts';
 import { startJobQueue } from './job-queue.ts';
 
@@ -46,7 +46,8 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const name = `${spec.name}-worker`;
   const log = createLogger(name, config.logLevel);
   const url = databaseUrlOf();
-  const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 4 });
+  // two connections for the jobs; the queue holds two more (job-queue.ts)
+  const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 2 });
   for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
     const { pending } = await migrationStatus(orm);
     if (pending.length === 0) break;

@@ -1,0 +1,22 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { sweepExpiredKeys } from '../idempotency/idempotency-sweep.ts';
+import { defineJob, type JobDefinition } from './job.ts';
+
+/** How often a service deletes its expired keys. */
+const SWEEP_INTERVAL_SECONDS = 60 * 60;
+
+/**
+ * The job that runs `sweepExpiredKeys` every hour, once across the cluster (job-queue.ts), in
+ * the service's worker. Nothing waits for it: a claim treats an expired row as absent
+ * (../idempotency/idempotency.ts), so the sweep only keeps the table from growing; a failed sweep is tried again.
+ */
+export function idempotencySweepJob(service: 'core' | 'bpm' | 'dms', orm: MikroORM): JobDefinition {
+  return defineJob({
+    name: `${service}.idempotency-sweep`,
+    schedule: { everySeconds: SWEEP_INTERVAL_SECONDS },
+    run: async ({ log }) => {
+      const deleted = await sweepExpiredKeys(orm.em.fork());
+      if (deleted > 0) log.debug({ deleted }, 'expired idempotency keys swept');
+    },
+  });
+}
