@@ -123,17 +123,20 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
   const workDir = await mkdtemp(join(tmpdir(), 'platform-cluster-'));
   t.teardown(() => rm(workDir, { recursive: true, force: true }));
   const server = await resolveTestDatabase(process.env);
-  const [database, swift, sentinels, receiver] = await Promise.all([
-    createFreshDatabase(server.adminUrl, 'platform_cluster'),
-    startSwift(),
-    startSentinelGroup(),
-    startReceiver(),
-  ]);
   t.teardown(() => server.stop());
-  t.teardown(() => database.drop());
-  t.teardown(() => swift.stop());
-  t.teardown(() => sentinels.stop());
-  t.teardown(() => receiver.close());
+  // each one started is stopped at the end, whichever of the others failed to start
+  const stoppedAtEnd = <T>(value: T, stop: (value: T) => Promise<unknown>): T => {
+    t.teardown(() => stop(value));
+    return value;
+  };
+  const starting = [
+    createFreshDatabase(server.adminUrl, 'platform_cluster').then((created) => stoppedAtEnd(created, (db) => db.drop())),
+    startSwift().then((started) => stoppedAtEnd(started, (s3) => s3.stop())),
+    startSentinelGroup().then((started) => stoppedAtEnd(started, (group) => group.stop())),
+    startReceiver().then((started) => stoppedAtEnd(started, (hooks) => hooks.close())),
+  ] as const;
+  await Promise.allSettled(starting);
+  const [database, swift, sentinels, receiver] = await Promise.all(starting);
 
   // one Service per service port; the replicas listen on its port at 127.0.0.2 and 127.0.0.3
   const services: Record<'core' | 'bpm' | 'dms' | 'dmsHttp', LoopbackService> = {} as never;
