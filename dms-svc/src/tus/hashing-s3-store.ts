@@ -117,6 +117,8 @@ export class HashingS3Store extends S3Store implements TusStore {
     }
     if (written > offset) await this.afterWrite?.(id, offset, written);
     if (written >= window) this.#heads.delete(id);
+    // past its first bytes: what an earlier write kept of them is not needed any more
+    if (offset > 0 && offset < window && written >= window) await this.#remove(`${id}.head`).catch(() => undefined);
     return written;
   }
 
