@@ -155,7 +155,7 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
       folders.some((name) => name.includes(id)),
       `no folder holds a byte or a record of it: ${folders.join(' ')}`,
     );
-    t.notDeepEqual(ownFolder, storageDir(), 'the replica does not share the suite\'s folder');
+    t.notDeepEqual(ownFolder, storageDir(), "the replica does not share the suite's folder");
     const head = await tus(replica.url, 'HEAD', location, token);
     t.is(head.headers.get('upload-offset'), String(split), 'the other replica sees the same upload, from the bucket');
     const rest = await tus(replica.url, 'PATCH', location, token, patchHeaders(split), content.subarray(split));
@@ -193,6 +193,10 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
     const refused = await tus(replica.url, 'PATCH', location, token, patchHeaders(2000), content.subarray(2000, 10_000));
     assertErrorBody(t, refused, 415, 'SVC-SYS-3002');
     const id = location.split('/').pop() ?? '';
-    t.deepEqual((await tusNames()).filter((name) => name.startsWith(id)), [], 'the upload is removed from the bucket');
+    t.deepEqual(
+      (await tusNames()).filter((name) => name.startsWith(id)),
+      [],
+      'the upload is removed from the bucket',
+    );
   },
 );

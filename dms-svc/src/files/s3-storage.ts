@@ -266,7 +266,14 @@ export class S3FileStorage implements FileStorage {
       for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
         const end = Math.min(start + COPY_PART_BYTES, size) - 1;
         const copied = await this.#client.send(
-          new UploadPartCopyCommand({ Bucket: this.#bucket, Key: target, UploadId, PartNumber: part, CopySource: copySource, CopySourceRange: `bytes=${start}-${end}` }),
+          new UploadPartCopyCommand({
+            Bucket: this.#bucket,
+            Key: target,
+            UploadId,
+            PartNumber: part,
+            CopySource: copySource,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
         );
         parts.push({ ETag: copied.CopyPartResult?.ETag ?? '', PartNumber: part });
       }

@@ -79,14 +79,7 @@ export async function completeUpload(
  * tells its full offset and its file, a PATCH is 409 SVC-SYS-4002 `tus.completed`, a DELETE
  * removes the record alone (the file is the dms-file's now) and answers 204.
  */
-export async function answerCompleted(
-  store: TusStore,
-  req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-  info: Upload,
-  fileId: string,
-): Promise<void> {
+export async function answerCompleted(store: TusStore, req: IncomingMessage, res: ServerResponse, id: string, info: Upload, fileId: string): Promise<void> {
   if (req.method === 'PATCH') throw new DomainError('SVC-SYS-4002', 'tus.completed');
   if (req.method === 'DELETE') {
     await store.dropInfo(id);
