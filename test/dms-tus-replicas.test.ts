@@ -4,14 +4,15 @@
  * as replicas share the files volume. An upload begun on one replica is finished on the other,
  * which has no hash state for it and hashes the stored prefix again; and while one replica writes
  * an upload, the other cannot (the PostgreSQL advisory lock): 409 SVC-SYS-4002. With files in a bucket
- * (TEST_DMS_STORAGE=s3) the replica has a folder of its own: the uploads in progress are in the
+ * (TEST_DMS_STORAGE=s3) the replica's DMS_STORAGE_DIR does not exist: the uploads in progress are in the
  * bucket (docs/adr/0145-resumable-uploads-in-the-bucket.md), and no folder is shared.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import test from 'ava';
 import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
 import { adminSession, create, createAccount } from './helpers/factories.ts';
@@ -27,7 +28,8 @@ let replica: Platform;
 let ownFolder: string | undefined;
 
 test.before(async () => {
-  if (filesOnS3()) ownFolder = await mkdtemp(join(tmpdir(), 'dms-replica-'));
+  // a folder that is never made: the replica has no use for one
+  if (filesOnS3()) ownFolder = join(await mkdtemp(join(tmpdir(), 'dms-replica-')), 'files');
   replica = await startPlatform({
     env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '', ...(ownFolder ? { DMS_STORAGE_DIR: ownFolder } : {}) },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB },
@@ -38,7 +40,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   await replica?.stop();
-  if (ownFolder) await rm(ownFolder, { recursive: true, force: true });
+  if (ownFolder) await rm(dirname(ownFolder), { recursive: true, force: true });
 });
 
 /** Every name under a folder, its subfolders' too (a folder that is not there has none). */
@@ -134,7 +136,7 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
 });
 
 (filesOnS3() ? test : test.skip)(
-  'with files in a bucket, an upload in progress is in the bucket, not in a folder: a replica on a folder of its own resumes it',
+  'with files in a bucket, an upload in progress is in the bucket, not in a folder: a replica without any folder resumes it',
   async (t) => {
     const { token } = await adminSession();
     // a first write shorter than the type check's 4,100 bytes, then one past a part (8 MiB) with a tail shorter than one
@@ -166,6 +168,7 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
     const got = Buffer.from(await (await fetch(`${platform.url}${download.body.url}`)).arrayBuffer());
     t.is(sha256(got), sha256(content), 'the stored file is the upload');
     const after = await tusNames();
+    t.false(existsSync(ownFolder ?? ''), "the replica's DMS_STORAGE_DIR was never made: it keeps nothing on a folder");
     t.deepEqual(
       after.filter((name) => name.startsWith(id)),
       [`${id}.info`],
