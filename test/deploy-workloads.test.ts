@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -28,7 +29,7 @@ import {
   TLS_VARIABLES,
   SECRET_KEYS,
 } from './helpers/deploy-layout.ts';
-import { eachLayer, only } from './helpers/deploy-render.ts';
+import { eachLayer, only, type Rendered } from './helpers/deploy-render.ts';
 import {
   app,
   containerPort,
@@ -216,17 +217,49 @@ eachLayer(
   },
 );
 
-eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR; DATA_DIR is writable', (t, rendered) => {
+/**
+ * Files in a bucket (components/s3-storage, DMS_STORAGE=s3), the resumable uploads in progress too
+ * (docs/adr/0145-resumable-uploads-in-the-bucket.md): no claim is made, and neither dms-svc nor its
+ * worker mounts a files volume.
+ */
+function checkNoFilesVolume(t: ExecutionContext, rendered: Rendered): void {
+  const config = rendered.config().data;
+  t.is(config.DMS_STORAGE, 's3');
+  t.false(
+    rendered.all<IPersistentVolumeClaim>('PersistentVolumeClaim').some((claim) => claim.metadata?.name === 'platform-files'),
+    'no files claim: nothing is kept on a shared folder',
+  );
+  for (const workload of [...rendered.all<K8sObject>('Deployment'), ...rendered.all<K8sObject>('CronJob')]) {
+    t.false(JSON.stringify(workload).includes('"claimName":"platform-files"'), `${workload.metadata?.name}: mounts no files claim`);
+  }
+  for (const name of ['dms-svc', 'dms-worker']) {
+    const deployment = rendered.deployment(name);
+    t.is(
+      app(deployment).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR),
+      undefined,
+      `${name}: nothing mounted at DMS_STORAGE_DIR`,
+    );
+    t.false(
+      (deployment.spec?.template.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim),
+      `${name}: no PersistentVolumeClaim among its volumes`,
+    );
+  }
+}
+
+eachLayer('dms-svc keeps files on its PersistentVolumeClaim at DMS_STORAGE_DIR (with files in a bucket: none); DATA_DIR is writable', (t, rendered) => {
   const config = rendered.config().data;
   const dms = rendered.deployment('dms-svc');
-  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
-  t.truthy(mount, 'a volume is mounted at DMS_STORAGE_DIR');
-  t.not(mount?.readOnly, true);
-  const volume = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
-  const claim = volume?.persistentVolumeClaim?.claimName;
-  t.truthy(claim, 'that volume is a PersistentVolumeClaim');
-  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim ?? '');
-  t.truthy(pvc.spec?.resources?.requests?.storage, 'the claim requests storage');
+  if (config.DMS_STORAGE === 's3') checkNoFilesVolume(t, rendered);
+  else {
+    const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+    t.truthy(mount, 'a volume is mounted at DMS_STORAGE_DIR');
+    t.not(mount?.readOnly, true);
+    const volume = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name);
+    const claim = volume?.persistentVolumeClaim?.claimName;
+    t.truthy(claim, 'that volume is a PersistentVolumeClaim');
+    const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim ?? '');
+    t.truthy(pvc.spec?.resources?.requests?.storage, 'the claim requests storage');
+  }
 
   // The root filesystem is read-only, so DATA_DIR has to be a writable mount; and the mount itself,
   // since a folder below it does not exist when the pod starts, and the gateway's diskSpace health
@@ -371,18 +404,21 @@ eachLayer("every Deployment's container has startup, readiness and liveness prob
   }
 });
 
-eachLayer('dms-svc shares its files on a ReadWriteMany claim and rolls its replicas one by one (no Recreate)', (t, rendered) => {
+eachLayer('dms-svc shares its files on a ReadWriteMany claim (with files in a bucket: none) and rolls its replicas one by one (no Recreate)', (t, rendered) => {
   const config = rendered.config().data;
   const dms = rendered.deployment('dms-svc');
-  const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
-  const claim = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName ?? '';
-  const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim);
-  t.deepEqual(pvc.spec?.accessModes, ['ReadWriteMany'], 'every replica mounts it, on any node');
-  t.is(dms.spec?.strategy?.type, 'RollingUpdate', 'old and new replicas share the volume during a rollout');
+  if (config.DMS_STORAGE === 's3') checkNoFilesVolume(t, rendered);
+  else {
+    const mount = app(dms).volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
+    const claim = dms.spec?.template.spec?.volumes?.find((v) => v.name === mount?.name)?.persistentVolumeClaim?.claimName ?? '';
+    const pvc = rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', claim);
+    t.deepEqual(pvc.spec?.accessModes, ['ReadWriteMany'], 'every replica mounts it, on any node');
+  }
+  t.is(dms.spec?.strategy?.type, 'RollingUpdate', 'old and new replicas replace one another one by one during a rollout');
 });
 
 eachLayer(
-  "each service's worker: its only port is its metrics port, which its probes ask GET /health on; no Service but a headless metrics one selects it; it reaches PostgreSQL and nothing of the platform; dms-worker mounts the files' claim",
+  "each service's worker: its only port is its metrics port, which its probes ask GET /health on; no Service but a headless metrics one selects it; it reaches PostgreSQL and nothing of the platform; dms-worker mounts the files' claim (with files in a bucket: none)",
   (t, rendered) => {
     const config = rendered.config().data;
     const dms = rendered.deployment('dms-svc');
@@ -415,7 +451,8 @@ eachLayer(
       }
       // the service's own settings and secrets, as the service reads them
       t.deepEqual(container.envFrom, app(rendered.deployment(entry.split('/')[0]!)).envFrom, `${name}: the configuration and Secret of its service`);
-      if (name === 'dms-worker') {
+      if (name === 'dms-worker' && config.DMS_STORAGE === 's3') checkNoFilesVolume(t, rendered);
+      else if (name === 'dms-worker') {
         const mount = container.volumeMounts?.find((m) => m.mountPath === config.DMS_STORAGE_DIR);
         t.truthy(mount, 'dms-worker: the files at DMS_STORAGE_DIR');
         t.not(mount?.readOnly, true, 'dms-worker: writable (retention purges, the sweeps remove)');

@@ -6,19 +6,16 @@
  * first bytes, and a creation repeated under one Idempotency-Key is one upload.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import test from 'ava';
 import { create, createAccount, userWithRoles } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
-import { storageDir } from './helpers/files.ts';
+import { tusNames } from './helpers/files.ts';
 import { sql } from './helpers/db.ts';
 import { api } from './helpers/platform.ts';
 import { createUpload, patch, tus } from './helpers/tus.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const idOf = (location: string | null) => (location ?? '').split('/').pop() ?? '';
-const tusNames = async () => readdir(join(storageDir(), '.tus')).catch(() => [] as string[]);
 
 /** A tenant with `config` as its dms-account-config and a user holding dms-file:read and write in it. */
 async function tenantWith(config: Record<string, unknown>) {

@@ -3,24 +3,35 @@
  * dms-svc and a gateway of their own beside the suite's platform, sharing its database and storage,
  * as replicas share the files volume. An upload begun on one replica is finished on the other,
  * which has no hash state for it and hashes the stored prefix again; and while one replica writes
- * an upload, the other cannot (the PostgreSQL advisory lock): 409 SVC-SYS-4002.
+ * an upload, the other cannot (the PostgreSQL advisory lock): 409 SVC-SYS-4002. With files in a bucket
+ * (TEST_DMS_STORAGE=s3) the replica's DMS_STORAGE_DIR does not exist: the uploads in progress are in the
+ * bucket (docs/adr/0145-resumable-uploads-in-the-bucket.md), and no folder is shared.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import test from 'ava';
 import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
-import { adminSession, createAccount } from './helpers/factories.ts';
+import { adminSession, create, createAccount } from './helpers/factories.ts';
 import { sql } from './helpers/db.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
+import { filesOnS3, storageDir, tusNames } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { READY_STUB } from './helpers/stand-in.ts';
 
 let replica: Platform;
+/** The replica's own folder when the files are in a bucket; else it shares the suite's. */
+let ownFolder: string | undefined;
 
 test.before(async () => {
+  // a folder that is never made: the replica has no use for one
+  if (filesOnS3()) ownFolder = join(await mkdtemp(join(tmpdir(), 'dms-replica-')), 'files');
   replica = await startPlatform({
-    env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '' },
+    env: { ...platform.env, GATEWAY_PORT: '0', DMS_GRPC_ADDR: '', DMS_HTTP_ADDR: '', ...(ownFolder ? { DMS_STORAGE_DIR: ownFolder } : {}) },
     entries: { 'core-svc': READY_STUB, 'bpm-svc': READY_STUB },
     ports: 'free',
     log: suiteLog(),
@@ -29,7 +40,14 @@ test.before(async () => {
 
 test.after.always(async () => {
   await replica?.stop();
+  if (ownFolder) await rm(dirname(ownFolder), { recursive: true, force: true });
 });
+
+/** Every name under a folder, its subfolders' too (a folder that is not there has none). */
+async function namesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+  return entries.map(String);
+}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -116,3 +134,72 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
   const record = await api('GET', `/api/dms-file/${rest.headers.get('upload-file-id')}`, { token });
   t.is(record.body.checksum, sha256(content));
 });
+
+(filesOnS3() ? test : test.skip)(
+  'with files in a bucket, an upload in progress is in the bucket, not in a folder: a replica without any folder resumes it',
+  async (t) => {
+    const { token } = await adminSession();
+    // a first write shorter than the type check's 4,100 bytes, then one past a part (8 MiB) with a tail shorter than one
+    const content = randomBytes(20 * 1024 * 1024 + 123);
+    const split = 9 * 1024 * 1024 + 50;
+    const location = await created(token, content.length);
+    const id = location.split('/').pop() ?? '';
+    const first = await tus(platform.url, 'PATCH', location, token, patchHeaders(0), content.subarray(0, 1000));
+    t.is(first.headers.get('upload-offset'), '1000', first.text);
+    const second = await tus(platform.url, 'PATCH', location, token, patchHeaders(1000), content.subarray(1000, split));
+    t.is(second.headers.get('upload-offset'), String(split), second.text);
+    const names = await tusNames();
+    t.true(names.includes(id), `the multipart upload is in the bucket: ${names.join(' ')}`);
+    t.true(names.includes(`${id}.info`), 'and its record');
+    t.true(names.includes(`${id}.part`), 'and its tail shorter than a part');
+    const folders = [...(await namesUnder(storageDir())), ...(await namesUnder(ownFolder ?? ''))];
+    t.false(
+      folders.some((name) => name.includes(id)),
+      `no folder holds a byte or a record of it: ${folders.join(' ')}`,
+    );
+    t.notDeepEqual(ownFolder, storageDir(), "the replica does not share the suite's folder");
+    const head = await tus(replica.url, 'HEAD', location, token);
+    t.is(head.headers.get('upload-offset'), String(split), 'the other replica sees the same upload, from the bucket');
+    const rest = await tus(replica.url, 'PATCH', location, token, patchHeaders(split), content.subarray(split));
+    t.is(rest.status, 204, rest.text);
+    const record = await api('GET', `/api/dms-file/${rest.headers.get('upload-file-id')}`, { token });
+    t.is(record.body.checksum, sha256(content), 'hashed by reading the assembled object back: the whole file');
+    const download = await api('GET', `/api/dms-file/${rest.headers.get('upload-file-id')}/download-url`, { token });
+    const got = Buffer.from(await (await fetch(`${platform.url}${download.body.url}`)).arrayBuffer());
+    t.is(sha256(got), sha256(content), 'the stored file is the upload');
+    const after = await tusNames();
+    t.false(existsSync(ownFolder ?? ''), "the replica's DMS_STORAGE_DIR was never made: it keeps nothing on a folder");
+    t.deepEqual(
+      after.filter((name) => name.startsWith(id)),
+      [`${id}.info`],
+      'the multipart upload completed, its object moved under the stored name, its tail and first bytes removed; the record stays',
+    );
+  },
+);
+
+(filesOnS3() ? test : test.skip)(
+  'with files in a bucket, the type check at the first 4,100 bytes judges them on the replica that gets the crossing write',
+  async (t) => {
+    const { token } = await adminSession();
+    const { crProcessId } = await createAccount();
+    await create('dms-account-config', { crProcessId, allowedMimeTypes: 'application/pdf' });
+    // a PNG's signature in the first bytes, sent to one replica; the rest of the window to the other
+    const content = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(20_000)]);
+    const res = await tus(platform.url, 'POST', '/api/dms-file/tus', token, {
+      'upload-length': String(content.length),
+      'upload-metadata': `filename ${b64('image.pdf')},filetype ${b64('application/pdf')},crProcessId ${b64(String(crProcessId))}`,
+    });
+    t.is(res.status, 201, res.text);
+    const location = res.headers.get('location') ?? '';
+    const some = await tus(platform.url, 'PATCH', location, token, patchHeaders(0), content.subarray(0, 2000));
+    t.is(some.status, 204, some.text);
+    const refused = await tus(replica.url, 'PATCH', location, token, patchHeaders(2000), content.subarray(2000, 10_000));
+    assertErrorBody(t, refused, 415, 'SVC-SYS-3002');
+    const id = location.split('/').pop() ?? '';
+    t.deepEqual(
+      (await tusNames()).filter((name) => name.startsWith(id)),
+      [],
+      'the upload is removed from the bucket',
+    );
+  },
+);

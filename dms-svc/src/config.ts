@@ -15,7 +15,7 @@ export interface DmsConfig extends ServiceConfig {
   dms: {
     /** Where the bytes live (DMS_STORAGE): the folder storageDir (`local`, the default) or an S3-compatible bucket (`s3`). */
     storage: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
-    /** The local folder: the stored files under DMS_STORAGE=local; the resumable uploads in progress under either. */
+    /** The local folder of the stored files and the resumable uploads in progress under DMS_STORAGE=local (unused under s3). */
     storageDir: string;
     /** How old a leftover must be before the storage sweep removes it (DMS_STORAGE_SWEEP_GRACE_SECONDS; files/storage-sweep.ts). */
     sweepGraceSeconds: number;

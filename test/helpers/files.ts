@@ -3,9 +3,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { sql } from './db.ts';
 import { adminSession, create, createAccount } from './factories.ts';
 import { api, platform, type ApiResponse } from './platform.ts';
@@ -93,6 +93,56 @@ function bucketOf(): { client: S3Client; bucket: string } | undefined {
   return { client: bucketClient, bucket: env.DMS_S3_BUCKET ?? '' };
 }
 
+/** A key of a resumable upload in the bucket: `<upload id>` (its multipart upload, then its object) and `<upload id>.<kind>`. */
+const TUS_KEY = /^[0-9a-f]{32}(\.(info|part|head))?$/;
+
+/** Whether the platform keeps its files in a bucket (TEST_DMS_STORAGE=s3). */
+export function filesOnS3(): boolean {
+  return bucketOf() !== undefined;
+}
+
+/** Every key of the bucket, streamed page by page. */
+async function bucketKeys(store: { client: S3Client; bucket: string }): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, ContinuationToken: token }));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key ?? ''));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+/**
+ * The resumable uploads' names where the platform keeps them, sorted: in the folder
+ * `<storage>/.tus` (`<id>` the bytes, `<id>.json` the record); in the bucket, `<id>` for an upload's
+ * multipart upload in progress or its completed object, and its objects `<id>.info` (the record),
+ * `<id>.part` and `<id>.head`. `<id>` present means the upload's bytes are there, on either store.
+ */
+export async function tusNames(): Promise<string[]> {
+  const store = bucketOf();
+  if (!store) return (await readdir(join(storageDir(), '.tus')).catch(() => [] as string[])).sort();
+  const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
+  const names = [...(await bucketKeys(store)), ...(uploads.Uploads ?? []).map((upload) => upload.Key ?? '')];
+  return [...new Set(names.filter((name) => TUS_KEY.test(name)))].sort();
+}
+
+/** Dates a resumable upload's creation back to `created` in its record (as though it were that old), on either store. */
+export async function backdateTusUpload(id: string, created: Date): Promise<void> {
+  const store = bucketOf();
+  if (!store) {
+    const state = join(storageDir(), '.tus', `${id}.json`);
+    const info = JSON.parse(await readFile(state, 'utf8'));
+    await writeFile(state, JSON.stringify({ ...info, creation_date: created.toISOString() }));
+    return;
+  }
+  const key = `${id}.info`;
+  const answer = await store.client.send(new GetObjectCommand({ Bucket: store.bucket, Key: key }));
+  const info = JSON.parse((await answer.Body?.transformToString()) ?? '{}');
+  const body = JSON.stringify({ ...info, creation_date: created.toISOString() });
+  await store.client.send(new PutObjectCommand({ Bucket: store.bucket, Key: key, Body: body, Metadata: answer.Metadata }));
+}
+
 /**
  * The names in the platform's storage, as its folder shows them: the folder's entries; in a bucket,
  * the key of each object a dms-file row names, and `.upload-<key>.part` for the bytes of an upload
@@ -103,20 +153,18 @@ function bucketOf(): { client: S3Client; bucket: string } | undefined {
 export async function storageNames(): Promise<string[]> {
   const store = bucketOf();
   if (!store) return readdir(storageDir());
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, ContinuationToken: token }));
-    keys.push(...(page.Contents ?? []).map((object) => object.Key ?? ''));
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  // the resumable uploads' keys are theirs (tusNames), as the folder shows them as one entry `.tus`
+  const keys = (await bucketKeys(store)).filter((key) => !TUS_KEY.test(key));
   const named = new Set(
     (await sql<{ stored_file_name: string }>('select stored_file_name from dms.dms_file where stored_file_name = any($1)', [keys])).map(
       (row) => row.stored_file_name,
     ),
   );
   const uploads = await store.client.send(new ListMultipartUploadsCommand({ Bucket: store.bucket }));
-  return [...keys.map((key) => (named.has(key) ? key : `.upload-${key}.part`)), ...(uploads.Uploads ?? []).map((upload) => `.upload-${upload.Key}.part`)];
+  return [
+    ...keys.map((key) => (named.has(key) ? key : `.upload-${key}.part`)),
+    ...(uploads.Uploads ?? []).filter((upload) => !TUS_KEY.test(upload.Key ?? '')).map((upload) => `.upload-${upload.Key}.part`),
+  ];
 }
 
 /** The bytes under a name of storageNames(), or undefined when there are none to read (gone, or an unfinished multipart upload). */

@@ -6,6 +6,10 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  UploadPartCopyCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -13,6 +17,7 @@ import {
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../config.ts';
@@ -24,6 +29,24 @@ import { checkedStoredName, STORED_NAME, type FileStorage, type RemovedEntry, ty
  */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 4;
+/** The largest object one CopyObject copies (S3's limit); a larger one is copied part by part. */
+const COPY_LIMIT = 5 * 1024 ** 3;
+const COPY_PART_BYTES = 512 * 1024 ** 2;
+
+/** The S3 client settings of DMS_STORAGE=s3: the files' and the resumable uploads' (tus/hashing-s3-store.ts). */
+export function s3ClientConfigOf(settings: S3Settings): S3ClientConfig {
+  return {
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(settings.accessKeyId && settings.secretAccessKey
+      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+      : {}),
+    // the SHA-256 is the platform's own; S3-compatible stores do not all take the SDK's CRC trailers
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+}
 
 /**
  * DMS_STORAGE=s3: the bytes in an S3-compatible bucket, one object per dms-file keyed by its
@@ -40,21 +63,14 @@ export class S3FileStorage implements FileStorage {
   readonly dir: string;
   readonly #client: S3Client;
   readonly #bucket: string;
+  /** The settings it was made with (the resumable uploads' store uses the same bucket). */
+  readonly settings: S3Settings;
 
   constructor(settings: S3Settings, dir: string) {
     this.dir = dir;
+    this.settings = settings;
     this.#bucket = settings.bucket;
-    this.#client = new S3Client({
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      ...(settings.accessKeyId && settings.secretAccessKey
-        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-        : {}),
-      // the SHA-256 is the platform's own; S3-compatible stores do not all take the SDK's CRC trailers
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.#client = new S3Client(s3ClientConfigOf(settings));
   }
 
   async prepare(): Promise<void> {
@@ -96,6 +112,28 @@ export class S3FileStorage implements FileStorage {
         await written?.catch(() => undefined);
         if (written) await this.#delete(key).catch(() => undefined);
         await unlink(path).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * A new upload from an object of the bucket already written (a finished resumable upload's, under
+   * its upload id): copied within the store under a fresh stored name before the transaction (no
+   * byte through dms-svc), the source deleted once the row commits.
+   */
+  adoptObject(key: string): StagedUpload {
+    const target = randomUUID();
+    let copied: Promise<void> | undefined;
+    return {
+      storedFileName: target,
+      write: () => Promise.reject(new Error('an adopted upload is written already')),
+      read: () => this.#read(key),
+      flush: () => (copied = this.#copy(key, target)),
+      commit: () => this.#delete(key).catch(() => undefined),
+      discard: async () => {
+        await copied?.catch(() => undefined);
+        if (copied) await this.#delete(target).catch(() => undefined);
+        await this.#delete(key).catch(() => undefined);
       },
     };
   }
@@ -210,6 +248,38 @@ export class S3FileStorage implements FileStorage {
     } catch (error) {
       // the source is not read any further: its writer must not wait on it
       source.destroy(error as Error);
+      throw error;
+    }
+  }
+
+  /** Copies an object within the bucket: whole up to 5 GiB, else as a multipart upload of ranged part copies. */
+  async #copy(source: string, target: string): Promise<void> {
+    const copySource = `${this.#bucket}/${encodeURIComponent(source)}`;
+    const size = Number((await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: source }))).ContentLength ?? 0);
+    if (size <= COPY_LIMIT) {
+      await this.#client.send(new CopyObjectCommand({ Bucket: this.#bucket, Key: target, CopySource: copySource }));
+      return;
+    }
+    const { UploadId } = await this.#client.send(new CreateMultipartUploadCommand({ Bucket: this.#bucket, Key: target }));
+    try {
+      const parts: { ETag: string; PartNumber: number }[] = [];
+      for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
+        const end = Math.min(start + COPY_PART_BYTES, size) - 1;
+        const copied = await this.#client.send(
+          new UploadPartCopyCommand({
+            Bucket: this.#bucket,
+            Key: target,
+            UploadId,
+            PartNumber: part,
+            CopySource: copySource,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
+        );
+        parts.push({ ETag: copied.CopyPartResult?.ETag ?? '', PartNumber: part });
+      }
+      await this.#client.send(new CompleteMultipartUploadCommand({ Bucket: this.#bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }));
+    } catch (error) {
+      await this.#client.send(new AbortMultipartUploadCommand({ Bucket: this.#bucket, Key: target, UploadId })).catch(() => undefined);
       throw error;
     }
   }

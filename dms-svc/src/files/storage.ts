@@ -47,15 +47,16 @@ export interface RemovedEntry {
 export interface FileStorage {
   readonly kind: 'local' | 's3';
   /**
-   * The local folder: the stored files' under DMS_STORAGE=local; under DMS_STORAGE=s3 the folder of
-   * the resumable uploads in progress (their bytes move into the bucket when they complete).
+   * The local folder: the stored files' and the resumable uploads' in progress under
+   * DMS_STORAGE=local; unused under DMS_STORAGE=s3, where both are in the bucket
+   * (docs/adr/0145-resumable-uploads-in-the-bucket.md).
    */
   readonly dir: string;
   /** Makes the store ready (the folder made; the bucket reached). */
   prepare(): Promise<void>;
   /** A new upload, under a fresh stored name. */
   stage(): StagedUpload;
-  /** A new upload from a file already written on the local disk (a finished resumable upload's). */
+  /** A new upload from a file already written on the local disk (a finished resumable upload's on the folder). */
   adopt(path: string): StagedUpload;
   /** The size of a stored file; rejects when it is missing. */
   sizeOf(storedFileName: string): Promise<number>;

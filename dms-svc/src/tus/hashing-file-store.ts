@@ -1,11 +1,14 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { open, readdir, unlink } from 'node:fs/promises';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Upload } from '@tus/utils';
+import type { FileStorage, StagedUpload } from '../files/storage.ts';
 import { FILE_ID } from './tus-metadata.ts';
+import { UPLOAD_ID } from './tus-protocol.ts';
+import type { TusStore } from './tus-store.ts';
 
 /** The SHA-256 of an upload's first `offset` bytes, while it is known. */
 interface HashState {
@@ -23,12 +26,15 @@ interface HashState {
  * drops the state, so a state never runs ahead of the file. A completed upload (its record names
  * its dms-file) is read from its record alone: its bytes are the stored file's now.
  */
-export class HashingFileStore extends FileStore {
+export class HashingFileStore extends FileStore implements TusStore {
   readonly #hashes = new Map<string, HashState>();
   /** How many times a prefix was hashed again from the disk, and how many bytes (for the tests and logs). */
   readonly rehashed = { times: 0, bytes: 0 };
 
   readonly #sources = new Map<string, Readable>();
+
+  /** The storage a completed upload's file is adopted into (storage.adopt: the local store renames it). */
+  storage?: FileStorage;
 
   /**
    * Called after each write that stored bytes, with the offsets before and after it, while the
@@ -98,6 +104,50 @@ export class HashingFileStore extends FileStore {
     return state.hash.digest('hex');
   }
 
+  info(id: string): Promise<Upload | undefined> {
+    return this.configstore.get(id);
+  }
+
+  keepInfo(upload: Upload): Promise<void> {
+    return this.configstore.set(upload.id, upload);
+  }
+
+  async dropInfo(id: string): Promise<void> {
+    await this.configstore.delete(id).catch(() => undefined);
+  }
+
+  /** The first `bytes` bytes of the upload's file. */
+  async head(id: string, bytes: number): Promise<Buffer> {
+    const handle = await open(join(this.directory, id), 'r');
+    try {
+      const buffer = Buffer.alloc(bytes);
+      const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The upload's file adopted by the storage (moved into the folder, or copied into the bucket). */
+  staged(id: string): StagedUpload {
+    if (!this.storage) throw new Error('the store of the resumable uploads has no storage to adopt into');
+    return this.storage.adopt(join(this.directory, id));
+  }
+
+  /** The uploads' ids, from their records' names (`<id>.json`). */
+  async *ids(): AsyncIterable<string> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
+      if (id && UPLOAD_ID.test(id)) yield id;
+    }
+  }
+
   /** Forgets an upload's state (it completed, was terminated or expired). */
   forget(id: string): void {
     this.#hashes.delete(id);
@@ -131,7 +181,7 @@ export class HashingFileStore extends FileStore {
  * the refusal (413) could not be answered; @tus/server's own writeToStore keeps the request alive
  * for the same reason. Returns what undoes the listeners once the write is over.
  */
-function readWithoutDestroying(request: Readable, tap: Transform): () => void {
+export function readWithoutDestroying(request: Readable, tap: Transform): () => void {
   // its client went away before this write began (while tus waited for the upload's lock): nothing is left to read
   if (request.destroyed) {
     tap.destroy(new Error('the request was closed before its bytes were read'));

@@ -4,7 +4,7 @@ import type { Locker, Upload } from '@tus/utils';
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { releaseUpload } from '../files/upload-reservations.ts';
-import type { HashingFileStore } from './hashing-file-store.ts';
+import type { TusStore } from './tus-store.ts';
 import { domainErrorOfTus } from './tus-errors.ts';
 import { clientMetadataOf, ownedMetadata, ownerOf } from './tus-metadata.ts';
 import { hasBody, TUS_PATH } from './tus-protocol.ts';
@@ -18,7 +18,7 @@ export interface TusCall {
 }
 
 export interface TusAdapterOptions {
-  store: HashingFileStore;
+  store: TusStore;
   locker: Locker;
   /** DMS_MAX_UPLOAD_BYTES: tus refuses a longer Upload-Length too. */
   maxUploadBytes: number;
@@ -36,7 +36,7 @@ interface Handed {
  * @tus/server behind the service's own checks (tus-gate.ts), through its public API alone: each
  * request is handed over as a web Request (`handleWeb`) built from the node request's method, URL
  * and headers, without a body. The bytes never pass through tus: the store reads them from the node
- * request itself (HashingFileStore.readFrom: a web stream and back costs about 40 % more CPU per
+ * request itself (TusStore.readFrom: a web stream and back costs about 40 % more CPU per
  * byte, bench/tus-upload.ts), registered here for the one write this request makes. tus's hooks
  * find the request's call by the Request they are given: the naming hook returns the id the
  * creation reserved, the creation hook writes the owner into the upload's metadata, the completion
@@ -45,7 +45,7 @@ interface Handed {
  * headers (the gateway's CORS answers for the origin) and without the service's metadata keys.
  */
 export class TusAdapter {
-  readonly #store: HashingFileStore;
+  readonly #store: TusStore;
   readonly #server: Server;
   readonly #handed = new WeakMap<Request, Handed>();
 
@@ -97,7 +97,7 @@ export class TusAdapter {
     }
     // a HEAD tells the upload's metadata as the client gave it, not the service's own keys
     if (req.method === 'HEAD' && call && answer.headers.has('upload-metadata')) {
-      const shown = clientMetadataOf((await this.#store.configstore.get(call.id))?.metadata);
+      const shown = clientMetadataOf((await this.#store.info(call.id))?.metadata);
       if (shown) res.setHeader('Upload-Metadata', shown);
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -1,31 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { Upload } from '@tus/utils';
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { ReceivedUpload } from '../files/receive-upload.ts';
-import type { FileStorage } from '../files/storage.ts';
-import { storedMimeTypeOfFile } from '../files/stored-mime-type.ts';
+import { SNIFF_BYTES, storedMimeType } from '../files/stored-mime-type.ts';
 import { storeUpload } from '../files/store-upload.ts';
 import { originalNameOf } from '../files/upload-fields.ts';
 import { releaseUpload } from '../files/upload-reservations.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
-import type { HashingFileStore } from './hashing-file-store.ts';
+import type { TusStore } from './tus-store.ts';
 import { clientMetadataOf, FILE_ID, tusUploadFieldsOf } from './tus-metadata.ts';
 import { DUPLICATE_HEADER, FILE_ID_HEADER } from './tus-protocol.ts';
 
 /** What a completion uses of the service's parts: where a finished upload becomes a dms-file. */
 export interface CompletionDeps {
   files: ResourceRuntime;
-  storage: FileStorage;
   /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
 }
 
 /**
- * tus's completion hook, under the upload's lock: the finished file becomes a dms-file through
+ * tus's completion hook, under the upload's lock: the finished upload (adopted by the storage:
+ * TusStore.staged) becomes a dms-file through
  * storeUpload, the multipart upload's own finalisation (limits, type, quota under the tenant's
  * lock, audit row, event, duplicate), and the answer names it in Upload-File-Id. A refusal removes
  * the upload entirely (storeUpload removes the bytes, this the record and the reservation). The
@@ -33,24 +31,24 @@ export interface CompletionDeps {
  */
 export async function completeUpload(
   deps: CompletionDeps,
-  store: HashingFileStore,
+  store: TusStore,
   req: IncomingMessage,
   ctx: CallContext,
   upload: Upload,
 ): Promise<{ headers: Record<string, string> }> {
   const metadata = upload.metadata ?? {};
-  const path = join(store.directory, upload.id);
   try {
     const fields = new Map<string, string>();
     const { filename, filetype, fields: given } = tusUploadFieldsOf(clientMetadataOf(metadata));
     for (const [name, value] of given) fields.set(name, value);
     const size = upload.size ?? upload.offset;
+    const checksum = await store.checksumOf(upload.id, size);
     const received: ReceivedUpload = {
-      staged: deps.storage.adopt(path),
+      staged: store.staged(upload.id),
       originalFileName: originalNameOf(filename),
       fileSize: size,
-      checksum: await store.checksumOf(upload.id, size),
-      mimeType: await storedMimeTypeOfFile(path, size, filetype),
+      checksum,
+      mimeType: await storedMimeType(await store.head(upload.id, Math.min(size, SNIFF_BYTES)), filetype),
       fields,
       reservation: upload.id,
     };
@@ -62,7 +60,7 @@ export async function completeUpload(
       metadata: { ...metadata, [FILE_ID]: String(stored.fileId) },
       creation_date: upload.creation_date,
     });
-    await store.configstore.set(upload.id, record);
+    await store.keepInfo(record);
     return {
       headers: {
         [FILE_ID_HEADER]: String(stored.fileId),
@@ -81,17 +79,10 @@ export async function completeUpload(
  * tells its full offset and its file, a PATCH is 409 SVC-SYS-4002 `tus.completed`, a DELETE
  * removes the record alone (the file is the dms-file's now) and answers 204.
  */
-export async function answerCompleted(
-  store: HashingFileStore,
-  req: IncomingMessage,
-  res: ServerResponse,
-  id: string,
-  info: Upload,
-  fileId: string,
-): Promise<void> {
+export async function answerCompleted(store: TusStore, req: IncomingMessage, res: ServerResponse, id: string, info: Upload, fileId: string): Promise<void> {
   if (req.method === 'PATCH') throw new DomainError('SVC-SYS-4002', 'tus.completed');
   if (req.method === 'DELETE') {
-    await store.configstore.delete(id).catch(() => undefined);
+    await store.dropInfo(id);
     res.writeHead(204, { 'cache-control': 'no-store' }).end();
     return;
   }

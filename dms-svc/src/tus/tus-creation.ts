@@ -11,7 +11,7 @@ import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { limitsOf, tooLarge, typeNotAllowed, type TenantLimits } from '../files/tenant-limits.ts';
 import { formValues, originalNameOf } from '../files/upload-fields.ts';
 import { releaseUpload, reserveUpload } from '../files/upload-reservations.ts';
-import type { HashingFileStore } from './hashing-file-store.ts';
+import type { TusStore } from './tus-store.ts';
 import { FILE_ID, ownerOf, tusUploadFieldsOf } from './tus-metadata.ts';
 import { FILE_ID_HEADER, hasBody, isOffsetType, TUS_PATH, WHOLE_NUMBER } from './tus-protocol.ts';
 
@@ -75,10 +75,10 @@ export async function checkCreation(config: DmsConfig, req: IncomingMessage, ctx
  * upload, with its offset now (and its file, once complete); a body sent with the repeat is not
  * read into it, the offset tells the client where to resume.
  */
-export async function answerReplay(store: HashingFileStore, req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+export async function answerReplay(store: TusStore, req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
   req.resume();
   const headers: Record<string, string> = { location: `${TUS_PATH}/${id}`, [REPLAYED_HEADER.toLowerCase()]: 'true', 'cache-control': 'no-store' };
-  const info = await store.configstore.get(id);
+  const info = await store.info(id);
   if (info) {
     const fileId = info.metadata?.[FILE_ID];
     headers['upload-offset'] = String(fileId ? (info.size ?? info.offset) : (await store.getUpload(id)).offset);
@@ -92,8 +92,8 @@ export async function answerReplay(store: HashingFileStore, req: IncomingMessage
  * completion or type), its reservation goes, and so does the key it claimed, so a retry under the
  * key is a new creation (as a refused create leaves its key unused).
  */
-export async function abandonCreation(store: HashingFileStore, em: EntityManager, creation: Creation): Promise<void> {
-  if (await store.configstore.get(creation.id)) return;
+export async function abandonCreation(store: TusStore, em: EntityManager, creation: Creation): Promise<void> {
+  if (await store.info(creation.id)) return;
   await releaseUpload(em, creation.id);
   const { idempotent } = creation;
   if (idempotent) {

@@ -9,7 +9,7 @@ import type { DmsConfig } from '../config.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { callerOf } from '../http/caller.ts';
 import { sendFailure } from '../http/respond.ts';
-import type { HashingFileStore } from './hashing-file-store.ts';
+import type { TusStore } from './tus-store.ts';
 import type { TusAdapter } from './tus-adapter.ts';
 import { answerCompleted } from './tus-completion.ts';
 import { abandonCreation, answerReplay, checkCreation } from './tus-creation.ts';
@@ -20,7 +20,7 @@ import { checkPatchHeaders, TUS_PATH, UPLOAD_ID } from './tus-protocol.ts';
 export interface TusGateDeps {
   runtime: Runtime;
   config: DmsConfig;
-  store: HashingFileStore;
+  store: TusStore;
   adapter: TusAdapter;
 }
 
@@ -55,7 +55,7 @@ export async function answerTus(deps: TusGateDeps, req: IncomingMessage, res: Se
     }
     const id = path.slice(TUS_PATH.length + 1);
     if (!UPLOAD_ID.test(id) || !['HEAD', 'PATCH', 'DELETE'].includes(req.method ?? '')) throw notFound(dmsFile.path);
-    const info = await deps.store.configstore.get(id);
+    const info = await deps.store.info(id);
     if (!info || !isOwnedBy(info.metadata ?? {}, ownerOf(ctx))) throw notFound(dmsFile.path);
     const fileId = info.metadata?.[FILE_ID];
     if (fileId) return await answerCompleted(deps.store, req, res, id, info, fileId);

@@ -1,11 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts';
 import { releaseExpired, releaseUpload } from '../files/upload-reservations.ts';
-import type { HashingFileStore } from './hashing-file-store.ts';
+import type { TusStore } from './tus-store.ts';
 import { FILE_ID } from './tus-metadata.ts';
-import { UPLOAD_ID } from './tus-protocol.ts';
 
 /**
  * The sweep of expired resumable uploads (docs/adr/0094-resumable-uploads-across-replicas.md): every
@@ -13,7 +11,7 @@ import { UPLOAD_ID } from './tus-protocol.ts';
  * (libs/service-kit/src/jobs/job-queue.ts); a failed sweep is tried again. It only removes, and a
  * name already gone is skipped, so a retry after a crash is safe.
  */
-export function tusSweepJob(store: HashingFileStore, orm: MikroORM, intervalSeconds: number): JobDefinition {
+export function tusSweepJob(store: TusStore, orm: MikroORM, intervalSeconds: number): JobDefinition {
   return defineJob({ name: 'dms.tus-sweep', schedule: { everySeconds: intervalSeconds }, run: ({ log }) => sweepExpired(store, orm, log) });
 }
 
@@ -22,20 +20,12 @@ export function tusSweepJob(store: HashingFileStore, orm: MikroORM, intervalSeco
  * state) and the records of finished ones alike, with their reservations; how many it removed. Safe
  * beside another sweep (a name already gone is skipped).
  */
-async function sweepExpired(store: HashingFileStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
+async function sweepExpired(store: TusStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
   // first, any reservation past its expiry, whose upload is swept below or was gone already
   await releaseExpired(orm.em.fork());
-  let names: string[];
-  try {
-    names = await readdir(store.directory);
-  } catch {
-    return 0;
-  }
   let removed = 0;
-  for (const name of names) {
-    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
-    if (!id || !UPLOAD_ID.test(id)) continue;
-    const info = await store.configstore.get(id);
+  for await (const id of store.ids()) {
+    const info = await store.info(id);
     const created = Date.parse(String(info?.creation_date ?? ''));
     if (!Number.isFinite(created) || created + store.getExpiration() > now) continue;
     await store.discard(id);
