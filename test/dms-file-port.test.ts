@@ -101,7 +101,8 @@ test("the internal ports bind 127.0.0.1 under the launcher's defaults: the file 
     'dms-svc gRPC': platform.grpc.dms,
     ...Object.fromEntries(Object.entries(platform.metrics).map(([name, address]) => [`${name} metrics`, address ?? ''])),
   };
-  t.is(Object.keys(addresses).length, 7);
+  // the file port, three gRPC ports, and the metrics of the three services and of their three workers
+  t.is(Object.keys(addresses).length, 10);
   for (const [name, address] of Object.entries(addresses)) {
     t.deepEqual(await listeners(portOf(address)), ['127.0.0.1'], `${name} (${address})`);
   }
