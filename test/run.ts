@@ -143,7 +143,14 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
     const swift = await pass.swift.catch((error: unknown) => {
       note(`Swift did not start beside the first pass (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): once more`);
       const again = startSwift();
-      teardown.push({ what: 'stop Swift', run: () => again.then((started) => started.stop(), () => undefined) });
+      teardown.push({
+        what: 'stop Swift',
+        run: () =>
+          again.then(
+            (started) => started.stop(),
+            () => undefined,
+          ),
+      });
       return again;
     });
     s3Env = swift.env;
