@@ -105,7 +105,7 @@ async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<voi
   );
 }
 
-/** Each service's start time as its metrics port reports it: a restarted process has a new one. */
+/** Each service's and worker's start time as its metrics port reports it: a restarted process has a new one. */
 async function startTimes(): Promise<Record<string, number>> {
   const times: Record<string, number> = {};
   for (const [name, address] of Object.entries(platform.metrics)) {
@@ -131,7 +131,7 @@ test.after.always(async () => {
 test('the management, metrics and file ports answer hostile requests below 500 and stop no process', async (t) => {
   t.truthy(gateway);
   const started = await startTimes();
-  t.is(Object.keys(started).length, 3, 'the three services report a start time');
+  t.is(Object.keys(started).length, 6, 'the three services and their three workers report a start time');
   const gatewayPid = gateway!.pids.gateway;
   const credential = new FilePortCredential(platform.env.DMS_FILE_PORT_SECRET ?? '').value;
   const file = `http://${platform.env.DMS_HTTP_ADDR}`;
