@@ -105,7 +105,7 @@ async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<voi
   );
 }
 
-/** Each service's start time as its metrics port reports it: a restarted process has a new one. */
+/** Each service's and worker's start time as its metrics port reports it: a restarted process has a new one. */
 async function startTimes(): Promise<Record<string, number>> {
   const times: Record<string, number> = {};
   for (const [name, address] of Object.entries(platform.metrics)) {

@@ -4,13 +4,19 @@
  * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
- * helpers/secret-scan.ts), and closes with the plain line `N passed, M failed`, where M is at least
- * 1 whenever the run failed or no test passed: a set-up that throws (no database, no Redis) and each
- * part of the teardown that fails count as failures, and the line comes after the teardown.
+ * helpers/secret-scan.ts). The whole suite then has a second pass: the file tests
+ * (helpers/file-stores.ts ON_BOTH_STORES) against a platform of their own whose dms-svc and
+ * dms-worker keep the files in a bucket of OpenStack Swift on loopback, each title after `[s3]`,
+ * its log scanned the same way. The run closes with the plain line `N passed, M failed` over both
+ * passes, where M is at least 1 whenever the run failed or no test passed: a set-up that throws (no
+ * database, no Redis) and each part of the teardown that fails count as failures, and the line
+ * comes after the teardown.
  *
- *   npm test                       the whole suite
- *   npm test -- test/list.test.ts  some files (arguments go to ava)
- *   TEST_DMS_STORAGE=s3 npm test -- test/dms-files.test.ts   the suite's files in an S3 bucket (Swift on loopback)
+ *   npm test                       the whole suite on the folder, then its file tests on a bucket
+ *   npm test -- test/list.test.ts  some files (arguments go to ava), on the folder only
+ *   TEST_DMS_STORAGE=s3 npm test -- test/dms-files.test.ts      the selection on a bucket only
+ *   TEST_DMS_STORAGE=both npm test -- test/dms-*.test.ts        the selection on the folder, then its file tests on a bucket
+ *   TEST_DMS_STORAGE=local npm test                             the whole suite on the folder only
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +31,7 @@ import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
+import { bucketPassArgs } from './helpers/file-stores.ts';
 import { ensureSwift, selectionNeedsSwift, startSwift } from './helpers/swift.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { ensureRedisSentinel, selectionNeedsSentinel } from './helpers/redis-sentinel.ts';
@@ -51,21 +58,91 @@ try {
   if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
   // redis-sentinel for the failover test (helpers/redis-sentinel.ts): Debian's redis-sentinel
   if (await selectionNeedsSentinel(process.argv.slice(2), ROOT_DIR)) await ensureRedisSentinel();
-  // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests (helpers/swift.ts): Debian's packages, the same way
-  const filesOnS3 = process.env.TEST_DMS_STORAGE === 's3';
-  if (filesOnS3 || (await selectionNeedsSwift(process.argv.slice(2), ROOT_DIR))) await ensureSwift();
-  // TEST_DMS_STORAGE=s3: the suite's own dms-svc keeps its files in a bucket of a Swift started here,
-  // so that the selected file tests run on that store as they do on the folder
-  let s3Env: Record<string, string> = {};
-  if (filesOnS3) {
-    const swift = await startSwift();
-    teardown.push({ what: 'stop Swift', run: () => swift.stop() });
-    s3Env = swift.env;
-    console.log(`# files: DMS_STORAGE=s3, bucket ${swift.bucket} of Swift at ${swift.endpoint}`);
-  }
+  // Where dms-svc keeps the files (helpers/file-stores.ts): the whole suite runs on the folder, and
+  // then the file tests again on a bucket of OpenStack Swift (helpers/swift.ts); a selection runs on
+  // the folder alone. TEST_DMS_STORAGE=s3 runs the selection on the bucket alone, =both the
+  // selection on the folder and its file tests on the bucket, =local the selection on the folder alone.
+  const avaArgs = process.argv.slice(2);
+  const stores = process.env.TEST_DMS_STORAGE || (avaArgs.some((arg) => !arg.startsWith('-')) ? 'local' : 'both');
+  if (!['local', 's3', 'both'].includes(stores)) throw new Error(`TEST_DMS_STORAGE must be local, s3 or both, not ${stores}`);
+  const passes: Pass[] = [];
+  if (stores !== 's3') passes.push({ avaArgs });
+  const onBucket = stores === 's3' ? avaArgs : stores === 'both' ? bucketPassArgs(avaArgs, ROOT_DIR) : [];
+  const bucketPass = stores === 's3' || onBucket.length > 0;
+  // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests: Debian's packages, the same way
+  if (bucketPass || (await selectionNeedsSwift(avaArgs, ROOT_DIR))) await ensureSwift();
+  if (bucketPass) passes.push({ label: '[s3]', avaArgs: onBucket, onBucket: true });
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
+
+  const server = await resolveTestDatabase(process.env);
+  teardown.push({ what: 'stop the database server', run: () => server.stop() });
+  console.log(`# database: ${server.source} server`);
+
+  // a pass that cannot finish (its platform does not start, its Swift does not) is one failure, and the next still runs
+  for (const pass of passes) {
+    try {
+      const result = await runPass(pass, server.adminUrl, redis.url);
+      passed += result.passed;
+      failed += result.failed;
+      skipped += result.skipped;
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      console.log(`# ${pass.label ? `the ${pass.label} pass` : 'the pass'} could not finish: counted as one failure`);
+      failed++;
+    }
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  console.log('# the run could not finish: counted as one failure');
+  failed++;
+}
+// Last in, first out: the platform before its database, the database before its server.
+for (const { what, run } of teardown.reverse()) {
+  try {
+    await run();
+  } catch (error) {
+    console.error(`could not ${what}:`, error instanceof Error ? error.message : error);
+    console.log(`# could not ${what}: counted as one failure`);
+    failed++;
+  }
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 ? 0 : 1);
+
+/** One pass of the suite: the ava arguments, and whether dms-svc keeps the files in a bucket. */
+interface Pass {
+  avaArgs: string[];
+  /** Before each test title of the pass, and each line it prints about itself. */
+  label?: string;
+  /** Whether dms-svc keeps the pass's files in a bucket of a Swift started for it, else in the platform's folder. */
+  onBucket?: boolean;
+}
+
+/**
+ * Runs one pass: a platform of its own (workers too) on a fresh database of `adminUrl`'s server —
+ * its files in a bucket of a Swift started for it when `onBucket` — runs ava against it, stops it,
+ * and scans its whole log for secrets (one more test). What it started is stopped here, or, when
+ * something throws, by the run's teardown.
+ */
+async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<{ passed: number; failed: number; skipped: number }> {
+  const note = (line: string) => console.log(`# ${pass.label ? `${pass.label} ` : ''}${line}`);
+  const began = performance.now();
+  // the suite's own dms-svc and dms-worker keep their files in a bucket of the pass's Swift
+  let s3Env: Record<string, string> = {};
+  if (pass.onBucket) {
+    // Started once the first pass has stopped: beside its busiest minutes (a platform starting, the
+    // files that start a Swift of their own) a start can take longer than its minute; then it is
+    // tried once more.
+    const swift = await startSwift().catch((error: unknown) => {
+      note(`Swift did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): once more`);
+      return startSwift();
+    });
+    teardown.push({ what: 'stop Swift', run: () => swift.stop() });
+    s3Env = swift.env;
+    note(`files: DMS_STORAGE=s3, bucket ${swift.bucket} of Swift at ${swift.endpoint} (started in ${Math.round(swift.startMs)} ms)`);
+  } else note("files: DMS_STORAGE=local, the platform's folder");
 
   const workDir = await mkdtemp(join(tmpdir(), 'platform-test-'));
   teardown.push({ what: `remove ${workDir}`, run: () => rm(workDir, { recursive: true, force: true }) });
@@ -73,17 +150,15 @@ try {
   // the passwords the tests send, noted by each test process (helpers/used-secrets.ts)
   const secretsFile = join(workDir, 'used-secrets.jsonl');
   await writeFile(secretsFile, '');
-  const server = await resolveTestDatabase(process.env);
-  teardown.push({ what: 'stop the database server', run: () => server.stop() });
-  const database = await createFreshDatabase(server.adminUrl);
+  const database = await createFreshDatabase(adminUrl);
   teardown.push({ what: `drop the test database ${database.name}`, run: () => database.drop() });
-  console.log(`# database: ${server.source} server, fresh database ${database.name}`);
+  note(`database: fresh database ${database.name}`);
 
   // Rate limits through the real Redis, under a key prefix of this run, and high enough that only
   // the edge tests (which start gateways of their own with low limits) ever meet them.
   const { env, secrets } = throwawayEnv(database.url, workDir, {
     BCRYPT_ROUNDS: '4',
-    REDIS_URL: redis.url,
+    REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: uniquePrefix('test'),
     RATE_LIMIT_PUBLIC: '100000',
     RATE_LIMIT_API_KEY: '100000',
@@ -113,10 +188,10 @@ try {
   // with the workers: the tests see retention and the sweeps run from the job queue
   const platform = await startPlatform({ env, ports: 'free', log: { file: logFile }, workers: true });
   teardown.push({ what: 'stop the platform', run: () => platform.stop() });
-  console.log(`# platform: ${platform.url}`);
+  note(`platform: ${platform.url}`);
   // one request of the run's own, so that the closing scan always has an access line to find
   await fetch(`${platform.url}/api/health`).then((res) => res.body?.cancel());
-  const summary = await runAva(process.argv.slice(2), {
+  const summary = await runAva(pass.avaArgs, pass.label, {
     ...process.env,
     PLATFORM_URL: platform.url,
     PLATFORM_API_KEY: secrets.CORE_API_KEY,
@@ -144,39 +219,22 @@ try {
     { ...secrets, FILE_PORT_CREDENTIAL: filePort, GATEWAY_CALL_CREDENTIAL: gatewayCall },
     readNotedSecrets(await readFile(secretsFile, 'utf8')),
   );
-  console.log(scan.report.join('\n'));
+  console.log(scan.report.map((line) => labelled(line, pass.label)).join('\n'));
   if (!scan.passed) counted.count++;
   if (counted.count > 0) {
     // warnings, errors and whatever is not a log line (a crash), not the access lines around them
     const notable = log.split('\n').filter((line) => line !== '' && !/"level":"(info|debug)"/.test(line));
-    console.log(
-      `# last warnings and errors of the platform log:\n${notable
+    note(
+      `last warnings and errors of the platform log:\n${notable
         .slice(-40)
         .map((l) => `#   ${l}`)
         .join('\n')}`,
     );
   }
-  for (const reason of counted.reasons) console.log(`# ${reason}`);
-  passed = summary.passed + (scan.passed ? 1 : 0);
-  failed = counted.count;
-  skipped = summary.skipped;
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  console.log('# the run could not finish: counted as one failure');
-  failed = Math.max(failed, 1);
+  for (const reason of counted.reasons) note(reason);
+  note(`pass done in ${Math.round((performance.now() - began) / 1000)} s, its platform started and stopped included`);
+  return { passed: summary.passed + (scan.passed ? 1 : 0), failed: counted.count, skipped: summary.skipped };
 }
-// Last in, first out: the platform before its database, the database before its server.
-for (const { what, run } of teardown.reverse()) {
-  try {
-    await run();
-  } catch (error) {
-    console.error(`could not ${what}:`, error instanceof Error ? error.message : error);
-    console.log(`# could not ${what}: counted as one failure`);
-    failed++;
-  }
-}
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed === 0 ? 0 : 1);
 
 interface Summary {
   passed: number;
@@ -210,8 +268,13 @@ function failures(summary: Summary): { count: number; reasons: string[] } {
   return { count, reasons };
 }
 
-/** Runs ava with TAP output, echoing it, and counts the results itself. */
-function runAva(args: string[], childEnv: NodeJS.ProcessEnv): Promise<Summary> {
+/** A TAP line with `label` before its test's title: `ok 3 - [s3] dms-files › …`. */
+function labelled(line: string, label: string | undefined): string {
+  return label ? line.replace(/^((?:not )?ok(?: \d+)? - )/, `$1${label} `) : line;
+}
+
+/** Runs ava with TAP output, echoing it (each test title after `label`, when given), and counts the results itself. */
+function runAva(args: string[], label: string | undefined, childEnv: NodeJS.ProcessEnv): Promise<Summary> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT_DIR, 'node_modules/ava/entrypoints/cli.js'), '--tap', ...args], {
       cwd: ROOT_DIR,
@@ -226,16 +289,20 @@ function runAva(args: string[], childEnv: NodeJS.ProcessEnv): Promise<Summary> {
       else if (/^ok \d+/.test(line)) summary.passed++;
       else if (/^# fail \d+\s*$/.test(line)) summary.reportedFailed = Number(line.trim().slice(7));
     };
+    // whole lines, so that each title can take the label
+    const echo = (line: string) => {
+      count(line);
+      process.stdout.write(`${labelled(line, label)}\n`);
+    };
     child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
       pending += chunk.toString('utf8');
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      lines.forEach(count);
+      lines.forEach(echo);
     });
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      count(pending);
+      if (pending !== '') echo(pending);
       summary.code = code ?? (signal ? 128 : 1);
       resolve(summary);
     });
