@@ -23,3 +23,11 @@ export function sign(header: object, payload: object, secret: string, algorithm:
 export function signWithPlatformSecret(payload: object): string {
   return sign({ alg: 'HS512', typ: 'JWT' }, payload, platform.jwtSecret, 'sha512');
 }
+
+/**
+ * A key one character away from `key`: its last character changed, whatever it was (replacing it
+ * with a fixed character would give the key itself back for one key in sixteen).
+ */
+export function otherKeyThan(key: string): string {
+  return key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
+}
