@@ -4,10 +4,12 @@
  * relay's buffers, read by a client that keeps stopping, arrives byte-exact. Against a dms-svc that
  * is gone or answers what it never should (a test's own TCP server standing in for DMS_HTTP_ADDR): the
  * error body of docs/interface.md#errors with 503 SVC-SYS-5002 while nothing was sent, and a cut-off
- * response (never a short body passed off as whole) once the head has gone out.
+ * response (never a short body passed off as whole) once the head has gone out. And the proxy of
+ * bodies (gateway/src/relay/dms-proxy.ts): a body it could not hand on leaves the client's
+ * connection answering its next request.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import test from 'ava';
 import { startPlatform } from '../scripts/lib/processes.ts';
@@ -171,6 +173,60 @@ test('the relay hands dms-svc the client address it proved and drops hop-by-hop 
     t.false(head.includes('keep-alive: timeout'));
     t.true(head.includes('\r\nconnection: close\r\n'));
     t.true(head.includes('\r\nuser-agent: relay-test\r\n'));
+  } finally {
+    await gateway.stop();
+    fake.server.close();
+  }
+});
+
+/**
+ * Two requests in turn on one kept-alive connection (an Agent of one socket): the first a POST of
+ * `bytes`, then a GET; each outcome, or 'no answer' after `waitMs`.
+ */
+async function postThenGet(baseUrl: string, post: string, bytes: Buffer, get: string, waitMs: number): Promise<string[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const one = (method: string, path: string, body?: Buffer) =>
+    new Promise<string>((resolve) => {
+      const timer = setTimeout(() => resolve(`${method}: no answer within ${waitMs} ms`), waitMs);
+      const req = request(
+        `${baseUrl}${path}`,
+        { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {} },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve(`${method}: ${res.statusCode}`);
+          });
+        },
+      );
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        resolve(`${method}: ${error.message}`);
+      });
+      req.end(body);
+    });
+  try {
+    return [await one('POST', post, bytes), await one('GET', get)];
+  } finally {
+    agent.destroy();
+  }
+}
+
+test('a body the proxy could not hand on to dms-svc: its answer is 503, and the connection it came on answers the next request', async (t) => {
+  // dms-svc's connection cut once the request's head has arrived (a replica killed): the proxy fails
+  // with the body under way, and reads no more of it
+  const fake = await fakeDms((socket) => socket.destroy());
+  const gateway = await gatewayWithDmsAt(fake.port);
+  try {
+    const body = Buffer.from(JSON.stringify({ password: 'x'.repeat(512 * 1024) }));
+    const outcomes = await postThenGet(
+      gateway.url,
+      '/api/dms-share-link/public/some-token/validate-password',
+      body,
+      '/api/dms-share-link/public/some-token',
+      10_000,
+    );
+    t.deepEqual(outcomes, ['POST: 503', 'GET: 503']);
   } finally {
     await gateway.stop();
     fake.server.close();

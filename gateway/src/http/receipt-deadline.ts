@@ -28,7 +28,23 @@ export function boundBodyReceipt(server: Server, bodyTimeoutMs: number): void {
     req.once('end', cancel);
     req.once('close', cancel);
     req[CANCEL_DEADLINE] = cancel;
+    res.once('finish', () => readOffTheRest(req));
   });
+}
+
+/**
+ * A body its answer has overtaken, the rest read and dropped, as node:http does for a body no handler
+ * read: node:http leaves alone one a handler began to read, and the proxy to dms-svc stops reading
+ * the body when dms-svc's connection fails or dms-svc answers first (relay/dms-proxy.ts: unpiped and
+ * paused). Left so, the connection, kept alive, reads nothing more: the client's next request on it
+ * is never read nor answered, nor is its going away seen. The rest stays bounded by the body's
+ * deadline above (by the connection's keep-alive timeout once an upload's answer is out).
+ */
+function readOffTheRest(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.unpipe();
+  req.removeAllListeners('data');
+  req.resume();
 }
 
 /**
