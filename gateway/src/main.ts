@@ -4,6 +4,7 @@ import { loadGatewayConfig } from './config.ts';
 import { localAddress } from '@platform/kit/config/listen-host.ts';
 import { DRAIN_BOUND_MS, drainHttpServer } from '@platform/kit/runtime/drain.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
+import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { reportEventLoopDelay } from '@platform/kit/log/event-loop.ts';
 import { createLogger } from '@platform/kit/log/logger.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
@@ -67,29 +68,20 @@ function start(): void {
   server.requestTimeout = 0;
   boundBodyReceipt(server, config.requestBodyTimeoutMs);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    // the last resort, should closing the clients below hang
-    setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
-    managementServer?.close();
-    managementServer?.closeAllConnections();
-    drainHttpServer(server)
-      .then(async (drained) => {
-        if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'requests still in flight at the drain bound were cut');
-        await seen.close();
-        backends.close();
-        exceptions.close();
-        await flushTracing();
-      })
-      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('disconnect', () => stop('parent gone'));
+  new Shutdown(log).onSignals(
+    async () => {
+      managementServer?.close();
+      managementServer?.closeAllConnections();
+      const drained = await drainHttpServer(server);
+      if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'requests still in flight at the drain bound were cut');
+      await seen.close();
+      backends.close();
+      exceptions.close();
+      await flushTracing();
+    },
+    // the last resort, should closing the clients above hang
+    { lastResortMs: DRAIN_BOUND_MS + 5_000 },
+  );
 }
 
 try {

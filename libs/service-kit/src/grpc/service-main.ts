@@ -20,6 +20,7 @@ import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { migrationTurn } from '@platform/kit/runtime/migration-gate.ts';
 import { startPeriodicJob } from '@platform/kit/runtime/periodic-job.ts';
 import { DRAIN_BOUND_MS } from '@platform/kit/runtime/drain.ts';
+import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { reportEventLoopDelay } from '@platform/kit/log/event-loop.ts';
 import { createLogger, type Logger } from '@platform/kit/log/logger.ts';
 import { timeServerCalls } from '../metrics/grpc-server.interceptor.ts';
@@ -124,10 +125,10 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     run: async () => health.setStatus('db', (await orm.isConnected().catch(() => false)) ? 'SERVING' : 'NOT_SERVING'),
   });
   const extra = await spec.serve?.(runtime, config);
-  let stopping = false;
+  const shutdown = new Shutdown(log);
   // GET /health beside /metrics: the probe of a service whose gRPC port wants client certificates,
   // which the kubelet's gRPC probe cannot present; the same overall status as grpc.health.v1's ""
-  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { host: config.internalListenHost, serving: () => !stopping });
+  const metrics = await serveMetrics(registry, config.metricsPorts[spec.name], { host: config.internalListenHost, serving: () => !shutdown.stopping });
   log.info({ port, metricsPort: metrics.port, tls: config.grpcTls !== undefined }, 'listening');
   process.send?.({
     type: 'ready',
@@ -136,33 +137,25 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     metricsAddress: localAddress(config.internalListenHost, metrics.port),
   });
 
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    health.setStatus('', 'NOT_SERVING');
-    // a check under way ends before the ORM closes
-    const jobsStopped = dbWatch.stop();
+  shutdown.onSignals(
+    async () => {
+      health.setStatus('', 'NOT_SERVING');
+      // a check under way ends before the ORM closes
+      const jobsStopped = dbWatch.stop();
+      const closing = extra?.close().catch(() => undefined);
+      const drained = await drainGrpcServer(server, DRAIN_BOUND_MS);
+      if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
+      await closing;
+      await jobsStopped;
+      // open through the drain, so that its /health answers 503 NOT_SERVING meanwhile
+      await metrics.close();
+      remote?.close();
+      await orm.close();
+      await flushTracing();
+    },
     // the last resort, should closing the ORM or the extra server hang
-    setTimeout(() => process.exit(0), DRAIN_BOUND_MS + 5_000).unref();
-    const closing = extra?.close().catch(() => undefined);
-    drainGrpcServer(server, DRAIN_BOUND_MS)
-      .then(async (drained) => {
-        if (!drained) log.warn({ boundMs: DRAIN_BOUND_MS }, 'calls still in flight at the drain bound were cut');
-        await closing;
-        await jobsStopped;
-        // open through the drain, so that its /health answers 503 NOT_SERVING meanwhile
-        await metrics.close();
-        remote?.close();
-        await orm.close();
-        await flushTracing();
-      })
-      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('disconnect', () => stop('parent gone'));
+    { lastResortMs: DRAIN_BOUND_MS + 5_000 },
+  );
 }
 
 /**

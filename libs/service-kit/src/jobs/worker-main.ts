@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '@platform/kit/log/logger.ts';
 import { createMetricsRegistry } from '@platform/kit/metrics/registry.ts';
 import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
+import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
@@ -57,32 +58,22 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
   const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry) });
-  let stopping = false;
+  const shutdown = new Shutdown(log);
   const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
-    serving: () => !stopping,
+    serving: () => !shutdown.stopping,
   });
   const address = localAddress(config.internalListenHost, metrics.port);
   log.info({ jobs: jobs.map((job) => job.name), metricsPort: metrics.port }, 'working');
   process.send?.({ type: 'ready', name, address, metricsAddress: address });
 
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    queue
-      .stop()
-      .then(async () => {
-        await metrics.close();
-        await orm.close();
-        await flushTracing();
-      })
-      .catch((error: unknown) => log.warn({ err: error }, 'error while stopping'))
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('disconnect', () => stop('parent gone'));
+  // the runs under way finish first (the queue's stop waits for them)
+  shutdown.onSignals(async () => {
+    await queue.stop();
+    await metrics.close();
+    await orm.close();
+    await flushTracing();
+  });
 }
 
 /** Runs a worker's main, logging a startup failure as one line and exiting 1. */
