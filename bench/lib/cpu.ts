@@ -25,14 +25,18 @@ function processCpuMs(pid: number): number | undefined {
   }
 }
 
-/** CPU ms of every live process whose command (comm) is `command` (postgres: the server and its backends), by pid. */
-export function commandCpuMs(command: string): Map<number, number> {
+/**
+ * CPU ms of every live process whose command (comm) is `command` (postgres: the server and its
+ * backends), by pid; with `argsInclude`, only those whose arguments (their process title) contain it.
+ */
+export function commandCpuMs(command: string, argsInclude?: string): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes(`(${command})`)) continue;
+      if (argsInclude !== undefined && !readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(argsInclude)) continue;
       const ms = processCpuMs(Number(entry));
       if (ms !== undefined) byPid.set(Number(entry), ms);
     } catch {
@@ -44,16 +48,27 @@ export function commandCpuMs(command: string): Map<number, number> {
 
 /**
  * Processes whose CPU time a run reports: label to pid, or to a command name meaning every process
- * of that command (`postgres`: the server and every backend; `redis-server`).
+ * of that command (`postgres`: the server and every backend; `redis-server`), or to a command and
+ * what its arguments include: `databaseBackends(name)`, the backends connected to one database.
  */
-export type CpuWatch = Record<string, number | string>;
+export type CpuWatch = Record<string, number | string | { command: string; argsInclude: string }>;
+
+/**
+ * PostgreSQL's backends connected to database `name`, by the process title PostgreSQL gives each
+ * ("postgres: 15/main: user name 127.0.0.1(5555) idle"): the work of one platform's queries alone,
+ * whatever else the server serves meanwhile (not its WAL writer or checkpointer, which are shared).
+ */
+export function databaseBackends(name: string): { command: string; argsInclude: string } {
+  return { command: 'postgres', argsInclude: ` ${name} ` };
+}
 
 /** CPU times of the watched processes (and of this one, as `bench client`) at one moment. */
 export type CpuSnapshot = Record<string, number | Map<number, number>>;
 
 export function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
   const snapshot: CpuSnapshot = {};
-  for (const [label, pid] of Object.entries(watch)) snapshot[label] = typeof pid === 'string' ? commandCpuMs(pid) : (processCpuMs(pid) ?? NaN);
+  for (const [label, pid] of Object.entries(watch)) snapshot[label] =
+      typeof pid === 'number' ? (processCpuMs(pid) ?? NaN) : typeof pid === 'string' ? commandCpuMs(pid) : commandCpuMs(pid.command, pid.argsInclude);
   const own = process.cpuUsage();
   snapshot['bench client'] = (own.user + own.system) / 1000;
   return snapshot;
