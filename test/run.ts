@@ -226,6 +226,7 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
   note(`platform: ${platform.url}`);
   // one request of the run's own, so that the closing scan always has an access line to find
   await fetch(`${platform.url}/api/health`).then((res) => res.body?.cancel());
+  const testsBegan = performance.now();
   const summary = await runAva(pass.avaArgs, pass.label, {
     ...process.env,
     PLATFORM_URL: platform.url,
@@ -243,6 +244,7 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
     PLATFORM_SECRETS_FILE: secretsFile,
   });
   const counted = failures(summary);
+  note(`tests done in ${Math.round((performance.now() - testsBegan) / 1000)} s`);
   // the log is complete once every process has stopped and the launcher has closed the file
   await platform.stop();
   const log = await readFile(logFile, 'utf8').catch(() => '');
