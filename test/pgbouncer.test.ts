@@ -8,6 +8,8 @@
  * The suite's core groups run through PgBouncer too, in test/run.ts's `[pgbouncer]` pass.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -18,7 +20,8 @@ import { withMigrationLock } from '@platform/service-kit/db/migration-lock.ts';
 import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
 import { LeaseLocker } from '../dms-svc/src/tus/lease-locker.ts';
 import { sql } from './helpers/db.ts';
-import { startPgBouncer, type PgBouncer } from './helpers/pgbouncer.ts';
+import { pooledPassArgs, startPgBouncer, THROUGH_PGBOUNCER, type PgBouncer } from './helpers/pgbouncer.ts';
+import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 import { platform } from './helpers/platform.ts';
 
 // as the platform's processes run in the [pgbouncer] pass: the prepared reads go unnamed (read at the first one)
@@ -128,6 +131,20 @@ test.serial("a schema's migration lock keeps two migrators apart through PgBounc
   // and nothing is left locked: a third takes it at once
   const third = await withMigrationLock(url, schema, async () => 'taken');
   t.is(third, 'taken');
+});
+
+test("the [pgbouncer] pass names existing test files, all of them for the whole suite, a selection's own for a selection", (t) => {
+  const files = Object.keys(THROUGH_PGBOUNCER);
+  t.deepEqual(
+    files.filter((file) => !existsSync(join(ROOT_DIR, file))),
+    [],
+  );
+  t.deepEqual(pooledPassArgs([], ROOT_DIR), files);
+  t.deepEqual(pooledPassArgs(['--serial', 'test/dms-*.test.ts', 'test/health.test.ts'], ROOT_DIR), [
+    '--serial',
+    ...files.filter((file) => file.startsWith('test/dms-')),
+  ]);
+  t.deepEqual(pooledPassArgs(['test/health.test.ts'], ROOT_DIR), []);
 });
 
 function dbName(): string {
