@@ -3,7 +3,8 @@
  * dms-svc and a gateway of their own beside the suite's platform, sharing its database and storage,
  * as replicas share the files volume. An upload begun on one replica is finished on the other,
  * which has no hash state for it and hashes the stored prefix again; and while one replica writes
- * an upload, the other cannot (the PostgreSQL advisory lock): 409 SVC-SYS-4002. With files in a bucket
+ * an upload, the other cannot (the upload's lease row in dms.dms_tus_lock, tus/lease-locker.ts):
+ * 409 SVC-SYS-4002, and a lock whose holder died frees the upload once its lease lapses. With files in a bucket
  * (TEST_DMS_STORAGE=s3) the replica's DMS_STORAGE_DIR does not exist: the uploads in progress are in the
  * bucket (docs/adr/0145-resumable-uploads-in-the-bucket.md), and no folder is shared.
  */
@@ -94,7 +95,7 @@ test('an upload begun on one replica is finished on another, which hashes the st
   t.is(record.body.checksum, sha256(content));
 });
 
-test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-SYS-4002 (the advisory lock), and resumes once it is free', async (t) => {
+test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-SYS-4002 (its lock), and resumes once it is free', async (t) => {
   const { token } = await adminSession();
   const content = randomBytes(64 * 1024);
   const location = await created(token, content.length);
@@ -106,14 +107,10 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
   });
   held.on('error', () => undefined);
   held.write(content.subarray(0, 1000));
-  // the held PATCH owns the upload's advisory lock (tus/advisory-locker.ts) once PostgreSQL shows it granted
+  // the held PATCH owns the upload's lock (tus/lease-locker.ts) once its live lease row is there
   const locked = async () =>
-    (
-      await sql<{ held: number }>(
-        "select count(*)::int as held from pg_locks where locktype = 'advisory' and granted and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)",
-        [`dms.tus:${location.split('/').pop()}`],
-      )
-    )[0]?.held === 1;
+    (await sql<{ held: number }>('select count(*)::int as held from dms.dms_tus_lock where id = $1 and expires_at > now()', [location.split('/').pop()]))[0]
+      ?.held === 1;
   for (let i = 0; i < 100 && !(await locked()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   t.true(await locked(), 'the first PATCH holds the lock');
   const blocked = await tus(replica.url, 'PATCH', location, token, patchHeaders(0), content);
@@ -133,6 +130,21 @@ test('while one replica writes an upload, a PATCH of it on the other is 409 SVC-
   t.is(rest.status, 204, rest.text);
   const record = await api('GET', `/api/dms-file/${rest.headers.get('upload-file-id')}`, { token });
   t.is(record.body.checksum, sha256(content));
+});
+
+test('a lock whose holder died (its lease row left behind) holds the upload until its lease lapses, then frees it', async (t) => {
+  const { token } = await adminSession();
+  const content = randomBytes(2000);
+  const location = await created(token, content.length);
+  const id = location.split('/').pop();
+  // what a dms-svc that died while writing leaves: its row, leased ahead
+  await sql("insert into dms.dms_tus_lock (id, holder, expires_at) values ($1, gen_random_uuid(), now() + interval '1 hour')", [id]);
+  assertErrorBody(t, await tus(replica.url, 'PATCH', location, token, patchHeaders(0), content), 409, 'SVC-SYS-4002');
+  // its lease lapsed (the bound is TUS_LEASE_MS, 15 s, after its last renewal): the upload is free
+  await sql("update dms.dms_tus_lock set expires_at = now() - interval '1 second' where id = $1", [id]);
+  const written = await tus(replica.url, 'PATCH', location, token, patchHeaders(0), content);
+  t.is(written.status, 204, written.text);
+  t.deepEqual(await sql('select id from dms.dms_tus_lock where id = $1', [id]), [], 'the writer deleted the row it took over');
 });
 
 (filesOnS3() ? test : test.skip)(

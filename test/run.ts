@@ -7,7 +7,10 @@
  * helpers/secret-scan.ts). The whole suite then has a second pass: the file tests
  * (helpers/file-stores.ts ON_BOTH_STORES) against a platform of their own whose dms-svc and
  * dms-worker keep the files in a bucket of OpenStack Swift on loopback, each title after `[s3]`,
- * its log scanned the same way. The run closes with the plain line `N passed, M failed` over both
+ * its log scanned the same way; and a third: the suite's core groups (helpers/pgbouncer.ts
+ * THROUGH_PGBOUNCER) against a platform of their own whose processes reach their database through
+ * PgBouncer in transaction mode (DATABASE_POOLING=transaction), each title after `[pgbouncer]`.
+ * The run closes with the plain line `N passed, M failed` over both
  * passes, where M is at least 1 whenever the run failed or no test passed: a set-up that throws (no
  * database, no Redis) and each part of the teardown that fails count as failures, and the line
  * comes after the teardown.
@@ -17,6 +20,10 @@
  *   TEST_DMS_STORAGE=s3 npm test -- test/dms-files.test.ts      the selection on a bucket only
  *   TEST_DMS_STORAGE=both npm test -- test/dms-*.test.ts        the selection on the folder, then its file tests on a bucket
  *   TEST_DMS_STORAGE=local npm test                             the whole suite on the folder only
+ *   TEST_DB_POOLER=pgbouncer npm test                           THROUGH_PGBOUNCER through PgBouncer only
+ *   TEST_DB_POOLER=pgbouncer npm test -- test/crud.test.ts      the selection through PgBouncer only
+ *   TEST_DB_POOLER=both npm test -- test/dms-*.test.ts          the selection direct, then its THROUGH_PGBOUNCER files through PgBouncer
+ *   TEST_DB_POOLER=direct npm test                              no pass through PgBouncer
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -33,6 +40,7 @@ import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
 import { bucketPassArgs } from './helpers/file-stores.ts';
 import { ensureSwift, selectionNeedsSwift, startSwift } from './helpers/swift.ts';
+import { ensurePgBouncer, pooledPassArgs, selectionNeedsPgBouncer, startPgBouncer } from './helpers/pgbouncer.ts';
 import { resolveTestRedis, uniquePrefix } from './helpers/redis.ts';
 import { ensureRedisSentinel, selectionNeedsSentinel } from './helpers/redis-sentinel.ts';
 import { scanRunLog } from './helpers/secret-scan.ts';
@@ -63,15 +71,28 @@ try {
   // the folder alone. TEST_DMS_STORAGE=s3 runs the selection on the bucket alone, =both the
   // selection on the folder and its file tests on the bucket, =local the selection on the folder alone.
   const avaArgs = process.argv.slice(2);
-  const stores = process.env.TEST_DMS_STORAGE || (avaArgs.some((arg) => !arg.startsWith('-')) ? 'local' : 'both');
+  const selects = avaArgs.some((arg) => !arg.startsWith('-'));
+  const stores = process.env.TEST_DMS_STORAGE || (selects ? 'local' : 'both');
   if (!['local', 's3', 'both'].includes(stores)) throw new Error(`TEST_DMS_STORAGE must be local, s3 or both, not ${stores}`);
+  // How the platform reaches its database (helpers/pgbouncer.ts): the whole suite directly, then
+  // THROUGH_PGBOUNCER through PgBouncer in transaction mode; a selection directly alone.
+  // TEST_DB_POOLER=pgbouncer runs the selection (THROUGH_PGBOUNCER when none) through PgBouncer
+  // alone, =both the selection directly and its THROUGH_PGBOUNCER files through PgBouncer, =direct
+  // the selection directly alone.
+  const pooler = process.env.TEST_DB_POOLER || (selects ? 'direct' : 'both');
+  if (!['direct', 'pgbouncer', 'both'].includes(pooler)) throw new Error(`TEST_DB_POOLER must be direct, pgbouncer or both, not ${pooler}`);
+  const direct = pooler !== 'pgbouncer';
   const passes: Pass[] = [];
-  if (stores !== 's3') passes.push({ avaArgs });
-  const onBucket = stores === 's3' ? avaArgs : stores === 'both' ? bucketPassArgs(avaArgs, ROOT_DIR) : [];
-  const bucketPass = stores === 's3' || onBucket.length > 0;
+  if (direct && stores !== 's3') passes.push({ avaArgs });
+  const onBucket = !direct ? [] : stores === 's3' ? avaArgs : stores === 'both' ? bucketPassArgs(avaArgs, ROOT_DIR) : [];
+  const bucketPass = direct && (stores === 's3' || onBucket.length > 0);
   // OpenStack Swift, the S3 server of the DMS_STORAGE=s3 tests: Debian's packages, the same way
   if (bucketPass || (await selectionNeedsSwift(avaArgs, ROOT_DIR))) await ensureSwift();
   if (bucketPass) passes.push({ label: '[s3]', avaArgs: onBucket, onBucket: true });
+  const pooled = pooler === 'pgbouncer' && selects ? avaArgs : pooler === 'direct' ? [] : pooledPassArgs(avaArgs, ROOT_DIR);
+  // PgBouncer, Debian's pgbouncer 1.18, the same way
+  if (pooled.length > 0 || (await selectionNeedsPgBouncer(avaArgs, ROOT_DIR))) await ensurePgBouncer();
+  if (pooled.length > 0) passes.push({ label: '[pgbouncer]', avaArgs: pooled, pooled: true });
 
   // the console the gateway serves (scripts/lib/console-build.ts), built when its sources changed
   await ensureConsoleBuilt((line) => console.log(`# ${line}`));
@@ -118,6 +139,8 @@ interface Pass {
   label?: string;
   /** Whether dms-svc keeps the pass's files in a bucket of a Swift started for it, else in the platform's folder. */
   onBucket?: boolean;
+  /** Whether the platform reaches its database through a PgBouncer in transaction mode started for the pass, else directly. */
+  pooled?: boolean;
 }
 
 /**
@@ -153,10 +176,21 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
   const database = await createFreshDatabase(adminUrl);
   teardown.push({ what: `drop the test database ${database.name}`, run: () => database.drop() });
   note(`database: fresh database ${database.name}`);
+  // the platform's processes reach it through PgBouncer in transaction mode, migrations included;
+  // the tests' own connections beneath the API (helpers/db.ts) reach it directly
+  let platformDatabaseUrl = database.url;
+  let poolingEnv: Record<string, string> = {};
+  if (pass.pooled) {
+    const bouncer = await startPgBouncer(adminUrl);
+    teardown.push({ what: 'stop PgBouncer', run: () => bouncer.stop() });
+    platformDatabaseUrl = bouncer.urlOf(database.url);
+    poolingEnv = { DATABASE_POOLING: 'transaction' };
+    note(`database: through PgBouncer in transaction mode on 127.0.0.1:${bouncer.port} (DATABASE_POOLING=transaction)`);
+  }
 
   // Rate limits through the real Redis, under a key prefix of this run, and high enough that only
   // the edge tests (which start gateways of their own with low limits) ever meet them.
-  const { env, secrets } = throwawayEnv(database.url, workDir, {
+  const { env, secrets } = throwawayEnv(platformDatabaseUrl, workDir, {
     BCRYPT_ROUNDS: '4',
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: uniquePrefix('test'),
@@ -183,6 +217,7 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
     // expired resumable uploads are swept often (by dms-svc's worker), so a test sees one go (test/dms-tus.test.ts)
     DMS_TUS_SWEEP_INTERVAL_SECONDS: '1',
     ...s3Env,
+    ...poolingEnv,
   });
 
   // with the workers: the tests see retention and the sweeps run from the job queue
@@ -191,6 +226,7 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
   note(`platform: ${platform.url}`);
   // one request of the run's own, so that the closing scan always has an access line to find
   await fetch(`${platform.url}/api/health`).then((res) => res.body?.cancel());
+  const testsBegan = performance.now();
   const summary = await runAva(pass.avaArgs, pass.label, {
     ...process.env,
     PLATFORM_URL: platform.url,
@@ -208,6 +244,7 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
     PLATFORM_SECRETS_FILE: secretsFile,
   });
   const counted = failures(summary);
+  note(`tests done in ${Math.round((performance.now() - testsBegan) / 1000)} s`);
   // the log is complete once every process has stopped and the launcher has closed the file
   await platform.stop();
   const log = await readFile(logFile, 'utf8').catch(() => '');

@@ -73,11 +73,32 @@ export const DmsTusUploadEntity = new EntitySchema<Row>({
   indexes: [{ name: 'dms_tus_upload_owner_index', properties: ['ownerUser', 'ownerTenant'] as never }],
 });
 
+/**
+ * The lock of a resumable upload while a request writes it (tus/lease-locker.ts,
+ * docs/adr/0146-through-a-transaction-pooler.md): one row per upload held, naming its holder (one
+ * lock's random id), leased until `expires_at` and renewed while the request runs, so a holder
+ * whose dms-svc died frees the upload once its lease lapses. A row, not a session lock, so that no
+ * connection is held per upload and the lock holds through a pooler in transaction mode. Not a
+ * resource: the API never shows it.
+ */
+export const DmsTusLockEntity = new EntitySchema<Row>({
+  name: 'DmsTusLock',
+  tableName: 'dms_tus_lock',
+  schema: SCHEMA,
+  properties: {
+    /** The tus upload id (32 hex digits). */
+    id: { type: 'string', length: 32, primary: true },
+    holder: { type: 'uuid' },
+    expiresAt: { type: 'datetime', columnType: 'timestamptz', fieldName: 'expires_at' },
+  } as never,
+});
+
 export const entities = [
   ...schemas.values(),
   ...tenantCountSchemas(dmsResources, SCHEMA),
   DmsShareDownloadSlotEntity,
   DmsTusUploadEntity,
+  DmsTusLockEntity,
   outboxEntity(SCHEMA),
   idempotencyEntity(SCHEMA),
 ];

@@ -21,9 +21,8 @@ import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
-import { AdvisoryLocker } from './tus/advisory-locker.ts';
+import { LeaseLocker } from './tus/lease-locker.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
-import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
 
 /** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
@@ -53,13 +52,12 @@ export async function serve(runtime: Runtime, config: DmsConfig) {
   const storage = storageOf(config);
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);
-  const locker = new AdvisoryLocker(databaseUrlOf());
+  const locker = new LeaseLocker(runtime.orm);
   const tus = tusUploads({ runtime, config, files, storage, locker, scanner });
   const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
   return {
     async close() {
       await http.close();
-      await locker.close();
     },
   };
 }

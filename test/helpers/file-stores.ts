@@ -6,7 +6,7 @@
  * exactly one of the two lists (test/file-stores.test.ts holds them to it): a new file test says
  * whether its store matters.
  */
-import { matchesGlob, relative, resolve } from 'node:path';
+import { selectedOf } from './pass-files.ts';
 
 /** The file tests whose bytes go through the store: uploads, downloads, ranges, shares, tus, retention, limits, audit, scans. */
 export const ON_BOTH_STORES: readonly string[] = [
@@ -51,8 +51,5 @@ export const ON_ONE_STORE: Readonly<Record<string, string>> = {
  * Empty when it selects files and none of them is one of ON_BOTH_STORES.
  */
 export function bucketPassArgs(avaArgs: readonly string[], rootDir: string): string[] {
-  const flags = avaArgs.filter((arg) => arg.startsWith('-'));
-  const patterns = avaArgs.filter((arg) => !arg.startsWith('-')).map((arg) => relative(rootDir, resolve(rootDir, arg)));
-  const selected = patterns.length === 0 ? ON_BOTH_STORES : ON_BOTH_STORES.filter((file) => patterns.some((pattern) => matchesGlob(file, pattern)));
-  return selected.length === 0 ? [] : [...flags, ...selected];
+  return selectedOf(ON_BOTH_STORES, avaArgs, rootDir);
 }

@@ -23,6 +23,8 @@ export function tusSweepJob(store: TusStore, orm: MikroORM, intervalSeconds: num
 async function sweepExpired(store: TusStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
   // first, any reservation past its expiry, whose upload is swept below or was gone already
   await releaseExpired(orm.em.fork());
+  // and the locks whose holders died (tus/lease-locker.ts): a lapsed lock is free already, its row only litters
+  await orm.em.fork().execute('delete from dms.dms_tus_lock where expires_at <= now()');
   let removed = 0;
   for await (const id of store.ids()) {
     const info = await store.info(id);

@@ -26,10 +26,15 @@ const HOLDERS = `select l.pid, a.application_name from pg_locks l left join pg_s
     and l.classid = ((${KEY} >> 32) & 4294967295)::oid and l.objid = (${KEY} & 4294967295)::oid`;
 
 /**
- * Runs `work` holding the session advisory lock of `schema`'s migrations, taken on a connection of
- * its own (not one of the ORM's pool, which `work` uses freely) and released after, whatever `work`
- * did. A second caller waits until the first is done. Should the process die, PostgreSQL ends its
- * session and so releases the lock.
+ * Runs `work` holding the advisory lock of `schema`'s migrations, a transaction-scoped lock taken in
+ * a transaction left open on a connection of its own (not one of the ORM's pool, which `work` uses
+ * freely) and ended after, whatever `work` did. A second caller waits until the first is done.
+ * Transaction-scoped, so that it holds through a pooler in transaction mode, which keeps a
+ * transaction on one server connection to its end but may hand a session's later statements to
+ * another (docs/adr/0146-through-a-transaction-pooler.md); the transaction only waits, holding no
+ * snapshot (read committed, between statements), so vacuum does not wait on it. Should the process
+ * die, PostgreSQL (or the pooler, which closes a server connection left in a transaction) ends the
+ * transaction and so releases the lock.
  *
  * @example
  * const applied = await withMigrationLock(url, 'bpm', () => orm.migrator.up());
@@ -41,18 +46,19 @@ export async function withMigrationLock<T>(url: string, schema: string, work: ()
   await client.connect();
   const name = migrationLockName(schema);
   try {
-    const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${KEY}) as locked`, [name]);
+    await client.query('begin');
+    const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(${KEY}) as locked`, [name]);
     if (!rows[0]?.locked) {
       if (options.onWait) {
         const holders = await client.query<{ pid: number; application_name: string | null }>(HOLDERS, [name]);
         options.onWait(holders.rows.map((row) => `pid ${row.pid}${row.application_name ? ` (${row.application_name})` : ''}`));
       }
-      await client.query(`select pg_advisory_lock(${KEY})`, [name]);
+      await client.query(`select pg_advisory_xact_lock(${KEY})`, [name]);
     }
     try {
       return await work();
     } finally {
-      await client.query(`select pg_advisory_unlock(${KEY})`, [name]).catch(() => undefined);
+      await client.query('commit').catch(() => undefined);
     }
   } finally {
     await client.end().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { databasePoolingOf } from '../config/database-pooling.ts';
 
 /** A named statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
 export interface PreparedStatement {
@@ -14,6 +15,13 @@ const pools = new WeakMap<object, Promise<NativePool>>();
 
 /** How many times each named statement was sent in this process (db_prepared_statements_total). */
 const runs = new Map<string, number>();
+
+/**
+ * Whether the statements go named (DATABASE_POOLING=session, the default) or unnamed
+ * (=transaction: a pooler in transaction mode, where a name given on one server connection is
+ * unknown on the next); read once, at the first statement.
+ */
+let named: boolean | undefined;
 
 /** The statements sent so far, by name: counted as sent, whatever their outcome. */
 export function preparedRuns(): ReadonlyMap<string, number> {
@@ -33,7 +41,8 @@ function nativePool(em: EntityManager): Promise<NativePool> {
 }
 
 /**
- * Runs a named prepared statement on MikroORM's pg pool and returns its rows as the driver parses
+ * Runs a prepared statement on MikroORM's pg pool: named (parsed and planned once per connection),
+ * or unnamed under DATABASE_POOLING=transaction (config/database-pooling.ts), and returns its rows as the driver parses
  * them (bigint and timestamps as strings, as em.execute returns them); errors are MikroORM's
  * DriverExceptions, as from em.execute. For hot reads outside a transaction: it runs on any
  * connection of the pool, so inside a transaction use em.execute (the transaction's connection).
@@ -46,7 +55,8 @@ export async function queryPrepared<T extends object>(em: EntityManager, stateme
   const pool = await nativePool(em);
   runs.set(statement.name, (runs.get(statement.name) ?? 0) + 1);
   try {
-    return (await pool.query<T>({ name: statement.name, text: statement.text, values })).rows;
+    named ??= databasePoolingOf() === 'session';
+    return (await pool.query<T>(named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values })).rows;
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }

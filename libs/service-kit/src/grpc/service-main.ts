@@ -8,6 +8,7 @@ import { TokenService } from '@platform/kit/auth/jwt.ts';
 import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
+import { databasePoolingOf } from '../config/database-pooling.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
@@ -79,6 +80,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
+  // a misspelt DATABASE_POOLING refuses the start here, not at the first prepared read
+  databasePoolingOf();
   const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
   await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);

@@ -9,6 +9,7 @@ import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
+import { databasePoolingOf } from '../config/database-pooling.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { migrationStatus } from '../db/migration-runner.ts';
@@ -47,6 +48,8 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const name = `${spec.name}-worker`;
   const log = createLogger(name, config.logLevel);
   const url = databaseUrlOf();
+  // a misspelt DATABASE_POOLING refuses the start
+  databasePoolingOf();
   // two connections for the jobs; the queue holds two more (job-queue.ts)
   const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 2 });
   for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
