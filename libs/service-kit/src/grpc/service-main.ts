@@ -8,6 +8,7 @@ import { TokenService } from '@platform/kit/auth/jwt.ts';
 import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
+import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
@@ -78,7 +79,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   const log = createLogger(`${spec.name}-svc`, config.logLevel);
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
-  const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
+  const pools = databasePoolsOf(process.env, 'service');
+  const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
   await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
   // a launcher starting the services together holds another's migrations until these are applied
