@@ -13,3 +13,17 @@ export function databaseUrlOf(env: Record<string, string | undefined> = process.
   if (!url) throw new ConfigError('DATABASE_URL is not set: a service works on its schema of the PostgreSQL it names');
   return url;
 }
+
+/**
+ * The PostgreSQL a session's lock is taken on (the migration lock, db/migration-lock.ts):
+ * DATABASE_SESSION_URL where it is set, else DATABASE_URL. Set it where DATABASE_URL leads through a
+ * pooler in transaction mode, which hands each statement of a session to any server connection: a
+ * session's advisory lock taken there would stay on one server connection and its unlock run on
+ * another (deploy/components/cloudnative-pg points it at the primary).
+ *
+ * @example
+ * const lockUrl = sessionDatabaseUrlOf(process.env);
+ */
+export function sessionDatabaseUrlOf(env: Record<string, string | undefined> = process.env): string {
+  return env.DATABASE_SESSION_URL || databaseUrlOf(env);
+}

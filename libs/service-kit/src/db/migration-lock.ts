@@ -17,6 +17,11 @@ export interface MigrationLockOptions {
   onWait?: (holders: LockHolders) => void;
   /** `application_name` of the lock's connection, so `pg_stat_activity` shows who holds it. */
   applicationName?: string;
+  /**
+   * Where the lock's connection goes, when not where `work` goes: past a pooler in transaction mode,
+   * straight to the primary (config/database-url.ts, sessionDatabaseUrlOf).
+   */
+  lockUrl?: string;
 }
 
 const KEY = 'hashtextextended($1, 0)';
@@ -35,7 +40,11 @@ const HOLDERS = `select l.pid, a.application_name from pg_locks l left join pg_s
  * const applied = await withMigrationLock(url, 'bpm', () => orm.migrator.up());
  */
 export async function withMigrationLock<T>(url: string, schema: string, work: () => Promise<T>, options: MigrationLockOptions = {}): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: options.applicationName ?? `migrate ${schema}`, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({
+    connectionString: options.lockUrl ?? url,
+    application_name: options.applicationName ?? `migrate ${schema}`,
+    connectionTimeoutMillis: 10_000,
+  });
   // A lost connection is reported by the query that uses it; without a listener it would crash the process.
   client.on('error', () => undefined);
   await client.connect();

@@ -7,7 +7,7 @@ import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
 import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
-import { databaseUrlOf } from '../config/database-url.ts';
+import { databaseUrlOf, sessionDatabaseUrlOf } from '../config/database-url.ts';
 import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
@@ -80,7 +80,14 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   reportEventLoopDelay(`${spec.name}-svc`);
   const address = config.grpc[spec.name];
   const pools = databasePoolsOf(process.env, 'service');
-  const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
+  const orm = await createOrm({
+    url: databaseUrlOf(),
+    schema: spec.name,
+    entities: spec.entities,
+    migrationsDir: spec.migrationsDir,
+    log,
+    poolSize: pools.orm,
+  });
   await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
   // a launcher starting the services together holds another's migrations until these are applied
@@ -190,7 +197,11 @@ function drainGrpcServer(server: Server, boundMs: number): Promise<boolean> {
  * migrator holds the schema's lock.
  */
 async function migrateAtStart(orm: MikroORM, config: ServiceConfig, log: Logger, applicationName: string): Promise<void> {
-  const options = { applicationName, onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock') };
+  const options = {
+    applicationName,
+    lockUrl: sessionDatabaseUrlOf(),
+    onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock'),
+  };
   if (config.appEnv === 'production') {
     await requireMigrated(orm, options);
     return;

@@ -32,6 +32,8 @@ export interface JobQueueOptions {
   metrics?: JobMetrics;
   /** The queue's pool size (JOBS_DATABASE_POOL_MAX, config/database-pools.ts); default a worker's. */
   poolMax?: number;
+  /** Where the job schema's migration lock is taken, when not `url` (db/migration-lock.ts `lockUrl`). */
+  lockUrl?: string;
 }
 
 export interface JobQueue {
@@ -80,6 +82,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   // migration lock, so that workers starting together do not race to create it
   await withMigrationLock(options.url, options.schema ?? JOB_SCHEMA, () => boss.start(), {
     applicationName: options.applicationName,
+    lockUrl: options.lockUrl,
     onWait: (holders) => log.info({ heldBy: holders }, 'waiting for the job schema'),
   });
   const timers: NodeJS.Timeout[] = [];

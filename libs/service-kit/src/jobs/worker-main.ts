@@ -7,7 +7,7 @@ import { createMetricsRegistry } from '@platform/kit/metrics/registry.ts';
 import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
-import { databaseUrlOf } from '../config/database-url.ts';
+import { databaseUrlOf, sessionDatabaseUrlOf } from '../config/database-url.ts';
 import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Row } from '../db/entity-schema.ts';
@@ -47,18 +47,20 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const name = `${spec.name}-worker`;
   const log = createLogger(name, config.logLevel);
   const url = databaseUrlOf();
+  // the migration lock's own connection: straight to the primary where DATABASE_URL is a transaction pooler
+  const lockUrl = sessionDatabaseUrlOf();
   // the jobs' own connections (DATABASE_POOL_MAX, 2 by default); the queue holds its own (JOBS_DATABASE_POOL_MAX)
   const pools = databasePoolsOf(process.env, 'worker');
   const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
   for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
-    const { pending } = await migrationStatus(orm);
+    const { pending } = await migrationStatus(orm, { lockUrl });
     if (pending.length === 0) break;
     if (!said) log.info({ pending }, 'waiting for the schema to be migrated');
     said = true;
   }
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
-  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs });
+  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs, lockUrl });
   let stopping = false;
   const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
