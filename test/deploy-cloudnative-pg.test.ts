@@ -28,7 +28,10 @@ interface ScheduledBackup extends K8sObject {
   spec: { schedule: string; cluster: { name: string }; method?: string; pluginConfiguration?: { name: string } };
 }
 type FullCluster = Cluster & {
-  spec: { bootstrap?: { initdb?: { database?: string; owner?: string } }; plugins?: { name: string; isWALArchiver?: boolean; parameters?: Record<string, string> }[] };
+  spec: {
+    bootstrap?: { initdb?: { database?: string; owner?: string } };
+    plugins?: { name: string; isWALArchiver?: boolean; parameters?: Record<string, string> }[];
+  };
 };
 
 for (const layer of PRODUCTION) {
@@ -56,7 +59,7 @@ for (const layer of PRODUCTION) {
     t.regex(backups[0]?.spec.schedule ?? '', /^\d+ \d+ \d+ \* \* \*$/, 'daily (six fields, seconds first)');
   });
 
-  test(`${layer}: the services and workers reach the database through PgBouncer in transaction mode, the migrate Job and the dump the primary`, (t) => {
+  test(`${layer}: the services and workers reach the database through PgBouncer in transaction mode, their sessions, the migrate Job and the dump the primary`, (t) => {
     const cluster = rendered.one<FullCluster>('Cluster', 'platform-db');
     const pooler = rendered.one<Pooler>('Pooler', 'platform-db-pooler-rw');
     t.is(pooler.spec.cluster.name, 'platform-db');
@@ -72,6 +75,10 @@ for (const layer of PRODUCTION) {
       t.is(url.port, String(DATABASE_PORTS.postgres));
       t.is(url.pathname, `/${database}`);
       t.is(url.username, '$(DATABASE_USER)');
+      // the migration lock's session straight to the primary: <cluster>-rw, the operator's Service
+      const session = new URL(env.find((entry) => entry.name === 'DATABASE_SESSION_URL')?.value ?? 'invalid:');
+      t.is(session.hostname, 'platform-db-rw', `${name}: the migration lock on the primary`);
+      t.is(session.pathname, `/${database}`);
       t.deepEqual(env.find((entry) => entry.name === 'DATABASE_USER')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'username' });
       t.deepEqual(env.find((entry) => entry.name === 'DATABASE_PASSWORD')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'password' });
     }
@@ -83,7 +90,7 @@ for (const layer of PRODUCTION) {
     t.false('DATABASE_URL' in rendered.config().data);
   });
 
-  test(`${layer}: the pooler admits the services and workers only, the instances the pooler, each other, the migrate Job and the dump`, (t) => {
+  test(`${layer}: the pooler admits the services and workers only, the instances the pooler, each other, the platform's database pods, not the gateway`, (t) => {
     const [instance, pgbouncer] = databasePods(rendered);
     if (!instance || !pgbouncer) throw new Error('no database pods');
     const port = DATABASE_PORTS.postgres;
@@ -91,7 +98,7 @@ for (const layer of PRODUCTION) {
       const labels = podLabels(rendered.deployment(name));
       t.true(egressAllowed(rendered, labels, { pod: pgbouncer.labels }, port), `${name} reaches the pooler`);
       t.true(ingressAllowed(rendered, pgbouncer.labels, pgbouncer.container, { pod: labels }, port), `the pooler admits ${name}`);
-      t.false(ingressAllowed(rendered, instance.labels, instance.container, { pod: labels }, port), `the instances do not admit ${name}`);
+      t.true(ingressAllowed(rendered, instance.labels, instance.container, { pod: labels }, port), `the instances admit ${name}'s migration lock`);
     }
     const gateway = podLabels(rendered.deployment('gateway'));
     t.false(egressAllowed(rendered, gateway, { pod: pgbouncer.labels }, port), 'the gateway does not reach the pooler');
@@ -110,7 +117,10 @@ for (const layer of PRODUCTION) {
       t.true(egressAllowed(rendered, labels, { pod: instance.labels }, port), `${who} reaches the instances`);
       t.true(ingressAllowed(rendered, instance.labels, instance.container, { pod: labels }, port), `the instances admit ${who}`);
     }
-    t.true(ingressAllowed(rendered, instance.labels, instance.container, { namespace: OPERATOR_NAMESPACE }, DATABASE_PORTS.status), 'the operator asks the status');
+    t.true(
+      ingressAllowed(rendered, instance.labels, instance.container, { namespace: OPERATOR_NAMESPACE }, DATABASE_PORTS.status),
+      'the operator asks the status',
+    );
     t.false(ingressAllowed(rendered, instance.labels, instance.container, { namespace: 'elsewhere' }, DATABASE_PORTS.status));
     t.true(ingressAllowed(rendered, instance.labels, instance.container, { namespace: MONITORING_NAMESPACE }, DATABASE_PORTS.postgresMetrics));
     t.true(egressAllowed(rendered, instance.labels, 'external', 443), 'the instances reach the bucket');
@@ -122,7 +132,11 @@ test('the layers without the component keep DATABASE_URL of platform-secrets, an
   for (const layer of LAYERS.filter((name) => !PRODUCTION.includes(name))) {
     const rendered = render(layer);
     for (const kind of ['Cluster', 'Pooler', 'ScheduledBackup', 'ObjectStore']) t.is(rendered.all(kind).length, 0, `${layer}: no ${kind}`);
-    for (const name of CLIENTS) t.false((app(rendered.deployment(name)).env ?? []).some((entry) => entry.name === 'DATABASE_URL'), `${layer}: ${name}`);
+    for (const name of CLIENTS)
+      t.false(
+        (app(rendered.deployment(name)).env ?? []).some((entry) => entry.name === 'DATABASE_URL'),
+        `${layer}: ${name}`,
+      );
   }
 });
 

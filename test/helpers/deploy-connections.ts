@@ -38,11 +38,16 @@ export type Route = 'pooler' | 'primary' | 'outside';
 export interface Consumer {
   /** `core-svc`, `Job migrate`, `CronJob backup`. */
   name: string;
-  /** What one pod holds, by purpose: `ORM 10`, `migration lock 1`. */
-  pools: { purpose: string; size: number }[];
+  /** What one pod holds, by purpose (`ORM 10`, `migration lock 1`), and where each pool's connections go. */
+  pools: Pool[];
   perPod: number;
   /** The most pods at once: the autoscaler's maximum (or replicas) and the rolling update's surge; a Job's parallelism. */
   pods: number;
+}
+
+export interface Pool {
+  purpose: string;
+  size: number;
   route: Route;
 }
 
@@ -67,9 +72,12 @@ function environment(rendered: Rendered, container: IContainer): Record<string, 
   return { ...fromMap, ...own };
 }
 
-/** Whom a container's DATABASE_URL reaches, given the layer's Cluster and Pooler (if any); undefined: it has none. */
-function routeOf(rendered: Rendered, container: IContainer): Route | undefined {
-  const url = container.env?.find((entry) => entry.name === 'DATABASE_URL');
+/**
+ * Whom a container's DATABASE_URL (or another of its URLs: DATABASE_SESSION_URL) reaches, given the
+ * layer's Cluster and Pooler (if any); undefined: it has none.
+ */
+function routeOf(rendered: Rendered, container: IContainer, variable = 'DATABASE_URL'): Route | undefined {
+  const url = container.env?.find((entry) => entry.name === variable);
   const readsSecretWhole = (container.envFrom ?? []).some((source) => source.secretRef);
   if (!url) return readsSecretWhole ? 'outside' : undefined;
   const clusters = rendered.all<Cluster>('Cluster').map((cluster) => cluster.metadata?.name);
@@ -114,18 +122,24 @@ function deploymentPods(rendered: Rendered, deployment: IDeployment): number {
   return replicas + (strategy?.type === 'Recreate' ? 0 : surge(strategy?.rollingUpdate?.maxSurge, replicas));
 }
 
-function poolsOf(role: PoolRole, env: Record<string, string>, dms: boolean): { purpose: string; size: number }[] {
-  const pools = databasePoolsOf(env, role);
+/**
+ * A process's pools and where each goes: its pools on DATABASE_URL, the migration lock's connection
+ * on DATABASE_SESSION_URL where the container sets one (libs/service-kit/src/config/database-url.ts).
+ */
+function poolsOf(rendered: Rendered, container: IContainer, role: PoolRole, dms: boolean): Pool[] {
+  const pools = databasePoolsOf(environment(rendered, container), role);
+  const route = routeOf(rendered, container) ?? 'outside';
+  const session = routeOf(rendered, container, 'DATABASE_SESSION_URL') ?? route;
   return [
-    { purpose: 'ORM', size: pools.orm },
-    ...(pools.jobs > 0 ? [{ purpose: 'queue', size: pools.jobs }] : []),
-    { purpose: 'migration lock', size: pools.migrationLock },
-    ...(dms && role === 'service' && tusLockPool() > 0 ? [{ purpose: 'tus locks', size: tusLockPool() }] : []),
+    { purpose: 'ORM', size: pools.orm, route },
+    ...(pools.jobs > 0 ? [{ purpose: 'queue', size: pools.jobs, route }] : []),
+    ...(dms && role === 'service' && tusLockPool() > 0 ? [{ purpose: 'tus locks', size: tusLockPool(), route }] : []),
+    { purpose: 'migration lock', size: pools.migrationLock, route: session },
   ];
 }
 
-function consumer(name: string, pools: { purpose: string; size: number }[], pods: number, route: Route): Consumer {
-  return { name, pools, perPod: pools.reduce((sum, pool) => sum + pool.size, 0), pods, route };
+function consumer(name: string, pools: Pool[], pods: number): Consumer {
+  return { name, pools, perPod: pools.reduce((sum, pool) => sum + pool.size, 0), pods };
 }
 
 /** Every pod template of the layer that reaches PostgreSQL, with its connections. A Deployment that runs a platform process without a database URL (the gateway) holds none. */
@@ -136,19 +150,22 @@ export function consumers(rendered: Rendered): Consumer[] {
     const role = roleOf(container);
     const route = routeOf(rendered, container);
     if (!route) continue;
-    if (!role) throw new Error(`Deployment ${deployment.metadata?.name} reaches PostgreSQL, but runs no process the budget knows (${container.command?.join(' ')})`);
+    if (!role)
+      throw new Error(`Deployment ${deployment.metadata?.name} reaches PostgreSQL, but runs no process the budget knows (${container.command?.join(' ')})`);
     const name = deployment.metadata?.name ?? '';
-    found.push(consumer(name, poolsOf(role, environment(rendered, container), name === 'dms-svc'), deploymentPods(rendered, deployment), route));
+    found.push(consumer(name, poolsOf(rendered, container, role, name === 'dms-svc'), deploymentPods(rendered, deployment)));
   }
   const job = rendered.job(MIGRATE_JOB);
   const migrator = only(job.spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`);
-  found.push(consumer(`Job ${MIGRATE_JOB}`, poolsOf('migrate', environment(rendered, migrator), false), job.spec?.parallelism ?? 1, routeOf(rendered, migrator) ?? 'outside'));
+  found.push(consumer(`Job ${MIGRATE_JOB}`, poolsOf(rendered, migrator, 'migrate', false), job.spec?.parallelism ?? 1));
   for (const cronJob of rendered.all<ICronJob>('CronJob')) {
     const container = only(cronJob.spec?.jobTemplate.spec?.template.spec?.containers, `CronJob ${cronJob.metadata?.name}`);
     const route = routeOf(rendered, container);
     if (!route) continue;
     if (cronJob.spec?.concurrencyPolicy !== 'Forbid') throw new Error(`CronJob ${cronJob.metadata?.name}: runs may overlap, the budget cannot bound them`);
-    found.push(consumer(`CronJob ${cronJob.metadata?.name}`, [{ purpose: 'backup', size: BACKUP_CONNECTIONS }], cronJob.spec.jobTemplate.spec?.parallelism ?? 1, route));
+    found.push(
+      consumer(`CronJob ${cronJob.metadata?.name}`, [{ purpose: 'backup', size: BACKUP_CONNECTIONS, route }], cronJob.spec.jobTemplate.spec?.parallelism ?? 1),
+    );
   }
   return found;
 }
@@ -169,15 +186,16 @@ export interface Budget {
 export function budget(rendered: Rendered): Budget {
   const cluster = rendered.all<Cluster>('Cluster');
   const pooler = rendered.all<Pooler>('Pooler');
-  if (cluster.length !== 1 || pooler.length !== 1) throw new Error(`${rendered.layer}: expected one Cluster and one Pooler, found ${cluster.length} and ${pooler.length}`);
+  if (cluster.length !== 1 || pooler.length !== 1)
+    throw new Error(`${rendered.layer}: expected one Cluster and one Pooler, found ${cluster.length} and ${pooler.length}`);
   const params = cluster[0]!.spec.postgresql?.parameters ?? {};
   const postgres = (name: keyof typeof POSTGRES_DEFAULTS) => Number(params[name] ?? POSTGRES_DEFAULTS[name]);
   const { spec } = pooler[0]!;
   const bouncer = (name: keyof typeof PGBOUNCER_DEFAULTS) => Number(spec.pgbouncer.parameters?.[name] ?? PGBOUNCER_DEFAULTS[name]);
   const all = consumers(rendered);
-  const outside = all.filter((c) => c.route === 'outside').map((c) => c.name);
+  const outside = all.filter((c) => c.pools.some((pool) => pool.route === 'outside')).map((c) => c.name);
   if (outside.length > 0) throw new Error(`${rendered.layer}: ${outside.join(', ')} reach a database the manifests do not name`);
-  const total = (route: Route) => all.filter((c) => c.route === route).reduce((sum, c) => sum + c.perPod * c.pods, 0);
+  const total = (route: Route) => sumOf(all, route);
   const instances = spec.instances ?? 1;
   const poolers = instances + surge(spec.deploymentStrategy?.rollingUpdate?.maxSurge, instances);
   const perPooler = bouncer('default_pool_size') + bouncer('reserve_pool_size');
@@ -189,4 +207,9 @@ export function budget(rendered: Rendered): Budget {
     clients: { asked: total('pooler'), allowed: bouncer('max_client_conn') },
     server: { poolers, perPooler, pooled, direct, asked: pooled + direct, maxConnections, reserved, allowed: maxConnections - reserved },
   };
+}
+
+/** The connections `consumers` open at most on `route`: each pool's size there, times its pods. */
+export function sumOf(consumers: Consumer[], route: Route): number {
+  return consumers.reduce((sum, c) => sum + c.pods * c.pools.filter((pool) => pool.route === route).reduce((n, pool) => n + pool.size, 0), 0);
 }

@@ -197,7 +197,10 @@ const httpRoute = resource(
 
 /** A Kubernetes quantity (`20Gi`, `500m`), as the CRDs' int-or-string pattern admits it. */
 const quantity: Schema = {
-  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' }],
+  anyOf: [
+    { type: 'integer', minimum: 0 },
+    { type: 'string', pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' },
+  ],
 };
 const resources: Schema = object({ requests: { type: 'object', additionalProperties: quantity }, limits: { type: 'object', additionalProperties: quantity } });
 const localObjectReference: Schema = object({ name: dnsLabel }, ['name']);
@@ -254,15 +257,63 @@ const cnpgCluster = resource(
 
 /** The PgBouncer settings CloudNativePG's Pooler admits (its webhook refuses any other name). */
 const PGBOUNCER_PARAMETERS = [
-  'application_name_add_host', 'auth_type', 'autodb_idle_timeout', 'cancel_wait_timeout', 'client_idle_timeout', 'client_login_timeout',
-  'client_tls_ciphers', 'client_tls_sslmode', 'client_tls13_ciphers', 'default_pool_size', 'disable_pqexec', 'dns_max_ttl', 'dns_nxdomain_ttl',
-  'idle_transaction_timeout', 'ignore_startup_parameters', 'listen_backlog', 'log_connections', 'log_disconnections', 'log_pooler_errors',
-  'log_stats', 'max_client_conn', 'max_db_connections', 'max_packet_size', 'max_prepared_statements', 'max_user_connections', 'min_pool_size',
-  'pkt_buf', 'query_timeout', 'query_wait_timeout', 'reserve_pool_size', 'reserve_pool_timeout', 'sbuf_loopcnt', 'server_check_delay',
-  'server_check_query', 'server_connect_timeout', 'server_fast_close', 'server_idle_timeout', 'server_lifetime', 'server_login_retry',
-  'server_reset_query', 'server_reset_query_always', 'server_round_robin', 'server_tls_ciphers', 'server_tls13_ciphers', 'server_tls_protocols',
-  'server_tls_sslmode', 'stats_period', 'suspend_timeout', 'tcp_defer_accept', 'tcp_socket_buffer', 'tcp_keepalive', 'tcp_keepcnt',
-  'tcp_keepidle', 'tcp_keepintvl', 'tcp_user_timeout', 'track_extra_parameters', 'verbose',
+  'application_name_add_host',
+  'auth_type',
+  'autodb_idle_timeout',
+  'cancel_wait_timeout',
+  'client_idle_timeout',
+  'client_login_timeout',
+  'client_tls_ciphers',
+  'client_tls_sslmode',
+  'client_tls13_ciphers',
+  'default_pool_size',
+  'disable_pqexec',
+  'dns_max_ttl',
+  'dns_nxdomain_ttl',
+  'idle_transaction_timeout',
+  'ignore_startup_parameters',
+  'listen_backlog',
+  'log_connections',
+  'log_disconnections',
+  'log_pooler_errors',
+  'log_stats',
+  'max_client_conn',
+  'max_db_connections',
+  'max_packet_size',
+  'max_prepared_statements',
+  'max_user_connections',
+  'min_pool_size',
+  'pkt_buf',
+  'query_timeout',
+  'query_wait_timeout',
+  'reserve_pool_size',
+  'reserve_pool_timeout',
+  'sbuf_loopcnt',
+  'server_check_delay',
+  'server_check_query',
+  'server_connect_timeout',
+  'server_fast_close',
+  'server_idle_timeout',
+  'server_lifetime',
+  'server_login_retry',
+  'server_reset_query',
+  'server_reset_query_always',
+  'server_round_robin',
+  'server_tls_ciphers',
+  'server_tls13_ciphers',
+  'server_tls_protocols',
+  'server_tls_sslmode',
+  'stats_period',
+  'suspend_timeout',
+  'tcp_defer_accept',
+  'tcp_socket_buffer',
+  'tcp_keepalive',
+  'tcp_keepcnt',
+  'tcp_keepidle',
+  'tcp_keepintvl',
+  'tcp_user_timeout',
+  'track_extra_parameters',
+  'verbose',
 ];
 
 const cnpgPooler = resource(
@@ -275,7 +326,10 @@ const cnpgPooler = resource(
       type: { enum: ['rw', 'ro', 'r'] },
       deploymentStrategy: object({
         type: { enum: ['RollingUpdate', 'Recreate'] },
-        rollingUpdate: object({ maxSurge: { anyOf: [{ type: 'integer', minimum: 0 }, string] }, maxUnavailable: { anyOf: [{ type: 'integer', minimum: 0 }, string] } }),
+        rollingUpdate: object({
+          maxSurge: { anyOf: [{ type: 'integer', minimum: 0 }, string] },
+          maxUnavailable: { anyOf: [{ type: 'integer', minimum: 0 }, string] },
+        }),
       }),
       pgbouncer: object(
         {
@@ -320,9 +374,18 @@ const barmanObjectStore = resource(
           // serverName: for the in-tree API only, refused here (the CRD's rule)
           destinationPath: { type: 'string', pattern: '^s3://[a-z0-9][a-z0-9.-]*[a-z0-9](/.*)?$' },
           endpointURL: { type: 'string', pattern: '^https?://' },
-          s3Credentials: object({ accessKeyId: secretKeySelector, secretAccessKey: secretKeySelector, region: secretKeySelector, inheritFromIAMRole: { type: 'boolean' } }),
+          s3Credentials: object({
+            accessKeyId: secretKeySelector,
+            secretAccessKey: secretKeySelector,
+            region: secretKeySelector,
+            inheritFromIAMRole: { type: 'boolean' },
+          }),
           wal: object({ compression: { enum: ['bzip2', 'gzip', 'lz4', 'snappy', 'xz', 'zstd'] }, maxParallel: { type: 'integer', minimum: 1 } }),
-          data: object({ compression: { enum: ['bzip2', 'gzip', 'lz4', 'snappy'] }, jobs: { type: 'integer', minimum: 1 }, immediateCheckpoint: { type: 'boolean' } }),
+          data: object({
+            compression: { enum: ['bzip2', 'gzip', 'lz4', 'snappy'] },
+            jobs: { type: 'integer', minimum: 1 },
+            immediateCheckpoint: { type: 'boolean' },
+          }),
         },
         ['destinationPath'],
       ),
