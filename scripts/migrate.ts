@@ -12,6 +12,7 @@
  */
 import { migrateDown, migrateUp, migrationStatus } from '@platform/service-kit/db/migration-runner.ts';
 import { createOrm } from '@platform/service-kit/db/orm.ts';
+import { databasePoolsOf } from '@platform/service-kit/config/database-pools.ts';
 import { isService, type MigratedService, SERVICES, serviceSchema } from './lib/service-schemas.ts';
 
 const USAGE = `usage: npm run migrate -- up [service…]
@@ -43,7 +44,7 @@ function parse(args: string[]): { command: Command; services: MigratedService[] 
 
 async function run(command: Command, service: MigratedService, url: string): Promise<void> {
   const { SCHEMA, entities, migrationsDir } = await serviceSchema(service);
-  const orm = await createOrm({ url, schema: SCHEMA, entities, migrationsDir, poolSize: 2 });
+  const orm = await createOrm({ url, schema: SCHEMA, entities, migrationsDir, poolSize: databasePoolsOf(process.env, 'migrate').orm });
   const options = {
     applicationName: `migrate ${command} ${service}`,
     onWait: (holders: string[]) => say(`${service}: waiting for the migration lock, held by ${holders.join(', ') || 'a session that just ended'}`),

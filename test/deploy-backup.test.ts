@@ -55,7 +55,10 @@ test("the backup reads dms-svc's claim read-only, writes its own, and takes DATA
   t.truthy(rendered.one<IPersistentVolumeClaim>('PersistentVolumeClaim', 'platform-backups'));
   t.true(container.volumeMounts?.some((m) => m.mountPath === '/tmp'));
   const url = container.env?.find((variable) => variable.name === 'DATABASE_URL');
-  t.is(url?.valueFrom?.secretKeyRef?.name, SECRET_NAME);
+  // production has the database in the cluster (components/cloudnative-pg): the dump goes straight to
+  // the primary, whose address is in the operator's Secret; elsewhere DATABASE_URL of platform-secrets
+  const cluster = rendered.all('Cluster').length > 0;
+  t.deepEqual(url?.valueFrom?.secretKeyRef, cluster ? { name: 'platform-db-app', key: 'uri' } : { name: SECRET_NAME, key: 'DATABASE_URL' });
   t.is(url?.value, undefined);
   t.regex(container.command?.join(' ') ?? '', /node scripts\/backup\.ts "\$dir"/);
   t.regex(container.image ?? '', /(^|\/)platform-backup:[\w][\w.-]*$/);

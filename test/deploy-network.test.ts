@@ -39,6 +39,7 @@ import {
 } from './helpers/deploy-objects.ts';
 import { egressAllowed, ingressAllowed, isMetricsRule, policiesFor, portAdmits } from './helpers/deploy-network-policy.ts';
 import type { GrpcService } from './helpers/deploy-layout.ts';
+import { databasePods } from './helpers/deploy-database.ts';
 
 eachLayer('Services match the addresses: gateway 80 → 8080 ClusterIP, *_GRPC_ADDR = Service:port → container port', (t, rendered) => {
   const config = rendered.config().data;
@@ -222,7 +223,8 @@ eachLayer('NetworkPolicies open the ports the processes use (from the ConfigMap)
             );
         } else if (!peer.namespaceSelector) {
           const clamav = rendered.hasClamav() ? [{ labels: podLabels(rendered.deployment(CLAMAV)), container: app(rendered.deployment(CLAMAV)) }] : [];
-          const targets = [...pods(rendered), ...clamav].filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
+          // the database's pods where the layer has it in the cluster (components/cloudnative-pg), as its operator labels them
+          const targets = [...pods(rendered), ...clamav, ...databasePods(rendered)].filter((pod) => labelSelectorMatches(peer.podSelector, pod.labels));
           t.true(targets.length > 0, `${policy.metadata?.name}: its peer selects a pod of the platform`);
           for (const port of rule.ports ?? []) {
             t.true(

@@ -152,19 +152,35 @@ eachLayer(
 
 eachLayer('no container carries a secret value inline: the migrate Job takes DATABASE_URL from the Secret by reference', (t, rendered) => {
   const secrets = rendered.all<ISecret>('Secret').map((secret) => secret.metadata?.name);
+  const cluster = rendered.all<K8sObject>('Cluster')[0]?.metadata?.name;
   for (const { name, container } of rendered.workloads()) {
     for (const entry of container.env ?? []) {
       if (![...SECRET_KEYS, 'ADMIN_PASSWORD'].includes(entry.name)) continue;
+      if (entry.name.startsWith('DATABASE_') && cluster && entry.value !== undefined) {
+        // with the database in the cluster: the pooler's or the primary's address, the credentials
+        // referred to ($(VAR)), each an earlier entry from the operator's Secret (components/cloudnative-pg)
+        const references = [...entry.value.matchAll(/\$\((\w+)\)/g)].map((match) => match[1]);
+        t.regex(entry.value.replace(/\$\(\w+\)/g, ''), /^postgresql:\/\/:@[a-z0-9-]+:5432\/platform$/, `${name}: ${entry.name} holds nothing but references`);
+        for (const reference of references) {
+          const index = (container.env ?? []).findIndex((other) => other.name === reference);
+          t.true(index >= 0 && index < (container.env ?? []).indexOf(entry), `${name}: ${reference} is set before ${entry.name}`);
+          t.is(container.env?.[index]?.valueFrom?.secretKeyRef?.name, `${cluster}-app`, `${name}: ${reference} from the operator's Secret`);
+        }
+        continue;
+      }
       t.is(entry.value, undefined, `${name}: ${entry.name} has no inline value`);
       t.truthy(entry.valueFrom?.secretKeyRef, `${name}: ${entry.name} comes from a Secret`);
     }
   }
   const job = only(rendered.job(MIGRATE_JOB).spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`);
   const url = job.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
-  t.is(url?.key, 'DATABASE_URL');
   t.not(url?.optional, true, 'required: without it the Job waits for the Secret');
-  if (secrets.length === 0) t.is(url?.name, SECRET_NAME, `the operator's Secret ${SECRET_NAME}`);
-  else t.true(secrets.includes(url?.name), 'the generated Secret');
+  if (cluster) t.deepEqual(url, { name: `${cluster}-app`, key: 'uri' }, "the primary's address in the operator's Secret, past the pooler");
+  else if (secrets.length === 0) t.deepEqual(url, { name: SECRET_NAME, key: 'DATABASE_URL' }, `the operator's Secret ${SECRET_NAME}`);
+  else {
+    t.is(url?.key, 'DATABASE_URL');
+    t.true(secrets.includes(url?.name), 'the generated Secret');
+  }
   t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
 });
 

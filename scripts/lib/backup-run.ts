@@ -35,6 +35,12 @@ function isPlatformSchema(schema: string): boolean {
 
 /** Fresh snapshots tried when files vanish under a purge during the copy. */
 const ATTEMPTS = 3;
+/**
+ * The PostgreSQL connections a backup holds at once: the client whose snapshot it exports, and
+ * pg_dump's one (custom format, no --jobs). The connection budget counts them
+ * (test/deploy-connection-budget.test.ts).
+ */
+export const BACKUP_CONNECTIONS = 2;
 /** dms_file rows read per query in the snapshot. */
 const PAGE = 1000;
 

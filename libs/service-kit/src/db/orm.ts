@@ -1,6 +1,7 @@
 import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import { POOL_VARIABLES } from '../config/database-pools.ts';
 import type { Row } from './entity-schema.ts';
 
 export interface OrmOptions {
@@ -11,7 +12,7 @@ export interface OrmOptions {
   entities: EntitySchema<Row>[];
   /** Absolute path of the service's migrations folder. */
   migrationsDir: string;
-  /** Connection pool size (default 10). */
+  /** Connection pool size (default a service's: config/database-pools.ts). */
   poolSize?: number;
   debug?: boolean;
   /** Where MikroORM's own messages (the migrator's) go, as JSON lines; default: its coloured text on stdout. */
@@ -49,7 +50,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     // Another schema's tables among the entities are the targets of keys that cross schemas
     // (entity-schema.ts): that service's migrations make and change them, never this one's diff.
     schemaGenerator: { skipTables: [...otherSchemasTables(options), ...(options.diffSkips?.tables ?? [])], skipViews: options.diffSkips?.views ?? [] },
-    pool: { min: 1, max: options.poolSize ?? 10, idleTimeoutMillis: 60_000 },
+    pool: { min: 1, max: options.poolSize ?? POOL_VARIABLES.orm.fallback.service, idleTimeoutMillis: 60_000 },
     // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
     // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002
     driverOptions: { connectionTimeoutMillis: 5_000 },

@@ -9,6 +9,7 @@ import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
 import { databasePoolingOf } from '../config/database-pooling.ts';
+import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
 import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
@@ -82,7 +83,15 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   const address = config.grpc[spec.name];
   // a misspelt DATABASE_POOLING refuses the start here, not at the first prepared read
   databasePoolingOf();
-  const orm = await createOrm({ url: databaseUrlOf(), schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log });
+  const pools = databasePoolsOf(process.env, 'service');
+  const orm = await createOrm({
+    url: databaseUrlOf(),
+    schema: spec.name,
+    entities: spec.entities,
+    migrationsDir: spec.migrationsDir,
+    log,
+    poolSize: pools.orm,
+  });
   await migrationTurn();
   await migrateAtStart(orm, config, log, `${spec.name}-svc`);
   // a launcher starting the services together holds another's migrations until these are applied
@@ -184,7 +193,10 @@ function drainGrpcServer(server: Server, boundMs: number): Promise<boolean> {
  * migrator holds the schema's lock.
  */
 async function migrateAtStart(orm: MikroORM, config: ServiceConfig, log: Logger, applicationName: string): Promise<void> {
-  const options = { applicationName, onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock') };
+  const options = {
+    applicationName,
+    onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock'),
+  };
   if (config.appEnv === 'production') {
     await requireMigrated(orm, options);
     return;

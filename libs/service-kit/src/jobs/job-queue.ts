@@ -1,5 +1,6 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from '@platform/kit/log/logger.ts';
+import { POOL_VARIABLES } from '../config/database-pools.ts';
 import { withMigrationLock } from '../db/migration-lock.ts';
 import type { JobMetrics } from '../metrics/job.metrics.ts';
 import type { JobDefinition, RetryPolicy } from './job.ts';
@@ -29,6 +30,8 @@ export interface JobQueueOptions {
   applicationName?: string;
   /** Where each run is counted and timed (the worker's /metrics). */
   metrics?: JobMetrics;
+  /** The queue's pool size (JOBS_DATABASE_POOL_MAX, config/database-pools.ts); default a worker's. */
+  poolMax?: number;
 }
 
 export interface JobQueue {
@@ -63,9 +66,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     connectionString: options.url,
     schema: options.schema ?? JOB_SCHEMA,
     application_name: options.applicationName,
-    // a worker's connections: two for the queue's short statements (its fetches, sends and
-    // maintenance wait their turn), two for the jobs' own ORM (worker-main.ts)
-    max: 2,
+    // the queue's short statements (its fetches, sends and maintenance wait their turn); the jobs'
+    // own ORM has a pool of its own (worker-main.ts)
+    max: options.poolMax ?? POOL_VARIABLES.jobs.fallback.worker,
     schedule: crons,
     // pg-boss's own spans and metrics stay off: the platform's tracing names its own
     openTelemetry: { enabled: false },

@@ -10,6 +10,7 @@ import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
 import { databaseUrlOf } from '../config/database-url.ts';
 import { databasePoolingOf } from '../config/database-pooling.ts';
+import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { migrationStatus } from '../db/migration-runner.ts';
@@ -50,8 +51,9 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const url = databaseUrlOf();
   // a misspelt DATABASE_POOLING refuses the start
   databasePoolingOf();
-  // two connections for the jobs; the queue holds two more (job-queue.ts)
-  const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 2 });
+  // the jobs' own connections (DATABASE_POOL_MAX, 2 by default); the queue holds its own (JOBS_DATABASE_POOL_MAX)
+  const pools = databasePoolsOf(process.env, 'worker');
+  const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
   for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
     const { pending } = await migrationStatus(orm);
     if (pending.length === 0) break;
@@ -60,7 +62,7 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   }
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
-  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry) });
+  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs });
   const shutdown = new Shutdown(log);
   const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
