@@ -6,14 +6,13 @@
  * locks' pool where it is defined, the backup's from scripts/lib/backup-run.ts), and the limits
  * they meet: PgBouncer's and PostgreSQL's, as the CloudNativePG component declares them.
  */
-import { join } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { databasePoolsOf, type PoolRole } from '@platform/service-kit/config/database-pools.ts';
 import { BACKUP_CONNECTIONS } from '../../scripts/lib/backup-run.ts';
-import { MIGRATE_JOB, ROOT } from './deploy-layout.ts';
+import { MIGRATE_JOB } from './deploy-layout.ts';
 import { only, type K8sObject, type Rendered } from './deploy-render.ts';
 
 /**
