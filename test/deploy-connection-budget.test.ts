@@ -68,11 +68,12 @@ test('the budget follows the manifests: more gateways change nothing, more servi
   t.is(more.server.direct, before.server.direct, 'the migration locks go through the pooler too (transaction-scoped, docs/adr/0146)');
 });
 
-test("the services' and workers' pools go through the pooler, their migration lock, the migrate Job and the daily dump straight to the primary", (t) => {
+test("the services' and workers' pools and migration lock go through the pooler, the migrate Job and the daily dump straight to the primary", (t) => {
   for (const layer of PRODUCTION) {
     for (const c of consumers(render(layer))) {
       for (const pool of c.pools) {
-        const direct = c.name.includes(' ') || pool.purpose === 'migration lock';
+        // the migration lock is transaction-scoped (docs/adr/0146), so it needs no session of its own
+        const direct = c.name.includes(' ');
         t.is(pool.route, direct ? 'primary' : 'pooler', `${layer}: ${c.name}, ${pool.purpose}`);
       }
     }
