@@ -76,7 +76,8 @@ const VICTIMS: readonly [number, ServiceName][] = [
   [1, 'dms-svc'],
   [0, 'dms-worker'],
 ];
-const RESTART_WITHIN_MS = 30_000;
+/** A restart's bound: a process starts in 2-5 s here, but in 20-30 s on a machine loaded 30 and more. */
+const RESTART_WITHIN_MS = 60_000;
 /** The least time between a restart and the next kill. */
 const BETWEEN_KILLS_MS = 3_000;
 /** The statuses a request may be answered with while a replica is down, with the §6 error body. */
@@ -138,7 +139,8 @@ function isErrorBody(bytes: Buffer): boolean {
 }
 
 test('a cluster of two of each walks login, CRUD, upload, share download and webhooks while one replica of each kind is killed and restarted', async (t) => {
-  t.timeout(240_000);
+  // about a minute and a half on an idle machine; five minutes at a load of 20 on two cores
+  t.timeout(600_000);
   const began = Date.now();
   const workDir = await mkdtemp(join(tmpdir(), 'platform-cluster-'));
   t.teardown(() => rm(workDir, { recursive: true, force: true }));
@@ -349,7 +351,7 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
   const kills: { replica: number; name: ServiceName; killedAt: number; restartedAt: number; connections?: number }[] = [];
   let firstKillAt = 0;
   try {
-    await until('a round on each gateway', 30_000, () => roundAfter(0));
+    await until('a round on each gateway', RESTART_WITHIN_MS, () => roundAfter(0));
     for (const [planned, name] of VICTIMS) {
       const service = serviceOf[name];
       const open = HOSTS.map((host) => service?.openTo(`${host}:${portOf(service.address)}`) ?? 0);
@@ -367,7 +369,7 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
       kills.push({ replica, name, killedAt, restartedAt, connections });
       t.log(`+${killedAt - began} ms: ${name}@${HOSTS[replica]} killed, back in ${restartedAt - killedAt} ms`);
       t.not(platform.pids[name], pid, `${name} runs as a new process`);
-      await until(`a round on each gateway after ${name}'s restart`, 30_000, () => roundAfter(restartedAt));
+      await until(`a round on each gateway after ${name}'s restart`, RESTART_WITHIN_MS, () => roundAfter(restartedAt));
       await sleep(Math.max(0, restartedAt + BETWEEN_KILLS_MS - Date.now()));
     }
   } finally {
