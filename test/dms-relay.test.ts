@@ -14,6 +14,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import test from 'ava';
 import { startPlatform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
+import { assertErrorBody } from './helpers/error-body.ts';
 import { adminSession } from './helpers/factories.ts';
 import { signDownload, upload } from './helpers/files.ts';
 import { api, platform } from './helpers/platform.ts';
@@ -80,14 +81,26 @@ async function fakeDms(answer: (socket: Socket) => void): Promise<{ server: Serv
   return { server, port: typeof address === 'object' && address ? address.port : 0 };
 }
 
-test('dms-svc unreachable: a download and a public share-link GET are 503 SVC-SYS-5002 with the error body', async (t) => {
+test('dms-svc unreachable: a download, a public share-link GET and validate-password are 503 SVC-SYS-5002 with the error body and a refId the gateway logged', async (t) => {
   const gateway = await gatewayWithDmsAt(await freePort());
   try {
-    for (const path of [SIGNED(1), '/api/dms-share-link/public/some-token']) {
-      const res = await api('GET', path, { baseUrl: gateway.url });
-      t.is(res.status, 503, path);
-      t.is(res.body.status, 'ERROR');
-      t.is(res.body.error_code, 'SVC-SYS-5002');
+    const requests: [string, string, unknown][] = [
+      ['GET', SIGNED(1), undefined],
+      ['GET', '/api/dms-share-link/public/some-token', undefined],
+      ['POST', '/api/dms-share-link/public/some-token/validate-password', { password: 'not-the-one' }],
+    ];
+    for (const [method, path, body] of requests) {
+      const res = await api(method, path, { baseUrl: gateway.url, body });
+      // decisions §6: "Every error body is {status: "ERROR", error_code, message} (and refId on 5xx)"
+      assertErrorBody(t, res, 503, 'SVC-SYS-5002');
+      t.regex(String(res.body.refId), /^[0-9a-f-]{36}$/, `${method} ${path}: ${res.text}`);
+      let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+      for (let i = 0; i < 20 && entry.status === 404; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
+      }
+      t.is(entry.status, 200, `${method} ${path}: the exception log holds ${res.body.refId}`);
+      t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', method });
     }
   } finally {
     await gateway.stop();

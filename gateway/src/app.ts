@@ -119,7 +119,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
   const filePort = new FilePortCredential(config.dmsFilePortSecret);
-  const proxy = dmsProxy(config.dms.httpAddr, sessions, filePort);
+  const proxy = dmsProxy(config.dms.httpAddr, filePort);
   const relay = downloadRelay(config.dms.httpAddr, filePort);
   // An upload from a live session may take as long as it keeps sending (http/receipt-deadline.ts):
   // the JWT requests whose session the gateway has core-svc check before dms-svc does (the

@@ -32,18 +32,13 @@ export function sendError(req: Request, res: Response, error: DomainError): void
 }
 
 /**
- * An error answer the gateway gives itself rather than a service: on a JWT path, only once the
- * token's user and session are found still live (the services check them on every call they serve;
- * the gateway does not, middleware/jwt.ts); a revoked token gets 401 SVC-SYS-1001 instead, as it would
- * from a service. A check core-svc cannot answer (unreachable, past its deadline) leaves the answer as
- * it was: none of these answers tells what a service guards, and a 404 or 400 turned 503 would blame
- * the platform for the client's request (docs/adr/0038-where-a-token-s-session-is-checked.md).
+ * Runs `answer`, an error answer the gateway gives itself rather than a service: on a JWT path, only
+ * once the token's user and session are found still live (the services check them on every call they
+ * serve; the gateway does not, middleware/jwt.ts); a revoked token gets 401 SVC-SYS-1001 instead, as
+ * it would from a service. A check core-svc cannot answer (unreachable, past its deadline) leaves the
+ * answer as it was: none of these answers tells what a service guards, and a 404 or 400 turned 503
+ * would blame the platform for the client's request (docs/adr/0038-where-a-token-s-session-is-checked.md).
  */
-export function sendOwnError(req: Request, res: Response, error: DomainError, sessions: SessionCheck): void {
-  void whenLive(req, res, sessions, () => sendError(req, res, error));
-}
-
-/** Runs `answer` once the request's session is found live, or answers 401 when it is not (see sendOwnError). */
 async function whenLive(req: Request, res: Response, sessions: SessionCheck, answer: () => void): Promise<void> {
   const live = await sessionIsLive(res, sessions).catch(() => true);
   if (res.headersSent || res.destroyed) return;
@@ -65,7 +60,8 @@ interface Classified {
  * anything else is 500 SVC-SYS-5001. Every 5xx carries a refId and has an exception-log entry under
  * it: a service's own 5001 was logged by that service; the gateway logs the rest (its own failures,
  * unreachable or timed-out services). An error a service did not answer is the gateway's own
- * answer: on a JWT path it waits for the session check (sendOwnError).
+ * answer: on a JWT path it waits for the session check (whenLive). The relays to dms-svc hand their
+ * failures here too (relay/dms-proxy.ts, relay/download-relay.ts).
  */
 export function errorHandler(record: ExceptionRecorder, sessions?: SessionCheck): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {

@@ -4,8 +4,6 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { FILE_PORT_CREDENTIAL_HEADER, type FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
-import type { SessionCheck } from '../auth/session-check.ts';
-import { sendOwnError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 
 /**
@@ -16,7 +14,9 @@ import type { Forward } from './forward.ts';
  * the outgoing request only, so it replaces any a client sent and never enters `req.headers` (where
  * a log line could find it).
  */
-export function dmsProxy(httpAddr: string, sessions: SessionCheck, credential: FilePortCredential): Forward {
+export function dmsProxy(httpAddr: string, credential: FilePortCredential): Forward {
+  // each request's way to fail its Forward while nothing was answered
+  const refusals = new WeakMap<IncomingMessage, (error: DomainError) => void>();
   const proxy = createProxyMiddleware<Request, Response>({
     target: `http://${httpAddr}`,
     // A connection per request, never one from a pool: dms-svc answers some requests before it has
@@ -32,12 +32,14 @@ export function dmsProxy(httpAddr: string, sessions: SessionCheck, credential: F
         const response = res as Response;
         if (typeof response.status !== 'function') return;
         if (response.headersSent) response.destroy();
-        else sendOwnError(req as Request, response, new DomainError('SVC-SYS-5002', 'service.unavailable'), sessions);
+        // for the gateway's error handler to answer, as every 5xx: with a refId and its exception-log entry (http/errors.ts)
+        else refusals.get(req)?.(new DomainError('SVC-SYS-5002', 'service.unavailable'));
       },
     },
   });
   return (req, res) =>
     new Promise<void>((resolve, reject) => {
+      refusals.set(req, reject);
       // dms-svc audits the client's address (docs/adr/0034-client-address-of-byte-requests.md): the one this gateway proved — the
       // address its IP filter judged (express's req.ip under TRUST_PROXY) — replaces whatever
       // X-Forwarded-For the client sent (httpxy's xfwd keeps a client's header as it is)

@@ -6,7 +6,6 @@ import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
 import { traceHeaders } from '@platform/kit/telemetry/trace-bridge.ts';
 import { clientIp, requestIdOf } from '../http/context.ts';
-import { sendError } from '../http/errors.ts';
 import type { Forward } from './forward.ts';
 import { BadUpstreamResponse, ResponseHeadReader, type ResponseHead } from './response-head.ts';
 
@@ -55,14 +54,27 @@ export function downloadRelay(httpAddr: string, credential: FilePortCredential):
   const host = httpAddr.slice(0, httpAddr.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
   const port = portOf(httpAddr);
   return (req, res) =>
-    new Promise<void>((resolve) => {
+    new Promise<void>((resolve, reject) => {
       res.once('finish', resolve);
       res.once('close', resolve);
-      relay(req, res, host, port, httpAddr, credential);
+      relay(req, res, host, port, httpAddr, credential, reject);
     });
 }
 
-function relay(req: Request, res: Response, host: string, port: number, httpAddr: string, credential: FilePortCredential): void {
+/**
+ * Relays one request; `refuse` takes the failure while nothing was sent, for the gateway's error
+ * handler to answer (http/errors.ts: the error body with a refId, and the exception log's entry
+ * under it, as for every 5xx).
+ */
+function relay(
+  req: Request,
+  res: Response,
+  host: string,
+  port: number,
+  httpAddr: string,
+  credential: FilePortCredential,
+  refuse: (error: DomainError) => void,
+): void {
   const ring = new BufferRing(CHUNKS_IN_FLIGHT, CHUNK_BYTES);
   const reader = new ResponseHeadReader();
   // the buffer the socket reads into next: never one whose bytes are still on their way to the client
@@ -90,7 +102,7 @@ function relay(req: Request, res: Response, host: string, port: number, httpAddr
     settled = true;
     upstream.destroy();
     if (res.headersSent) res.destroy();
-    else sendError(req, res, new DomainError('SVC-SYS-5002', 'service.unavailable'));
+    else refuse(new DomainError('SVC-SYS-5002', 'service.unavailable'));
   };
   const give = (buffer: Buffer): void => {
     ring.give(buffer);
