@@ -1,6 +1,6 @@
 /**
  * Every PostgreSQL pool's size from configuration (libs/service-kit/src/config/database-pools.ts,
- * docs/adr/0148-a-connection-budget.md): DATABASE_POOL_MAX sizes a process's ORM pool,
+ * docs/adr/0147-a-connection-budget.md): DATABASE_POOL_MAX sizes a process's ORM pool,
  * JOBS_DATABASE_POOL_MAX a worker's queue (pg-boss); unset, today's sizes; a wrong value refuses the
  * start, naming the variable. On a real PostgreSQL (the suite's, else the local one), a pool never
  * opens more connections than its variable allows.

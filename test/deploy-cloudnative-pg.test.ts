@@ -1,6 +1,6 @@
 /**
  * The database in the cluster (deploy/components/cloudnative-pg, deploy/README.md "The database in
- * the cluster", docs/adr/0149-a-replicated-database-in-the-cluster.md), in every production layer:
+ * the cluster", docs/adr/0148-a-replicated-database-in-the-cluster.md), in every production layer:
  * a CloudNativePG Cluster of three instances backed up by the Barman Cloud plugin to a bucket whose
  * credentials are referred to, a PgBouncer Pooler in transaction mode in front of the primary, the
  * services' and workers' DATABASE_URL on the pooler, the migrate Job's and the dump's straight on the

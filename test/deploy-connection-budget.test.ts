@@ -1,5 +1,5 @@
 /**
- * The connection budget (deploy/README.md, "Connection budget"; docs/adr/0148-a-connection-budget.md):
+ * The connection budget (deploy/README.md, "Connection budget"; docs/adr/0147-a-connection-budget.md):
  * at every autoscaler's maximum, with a rolling update's surge on top, the pods of each production
  * layer ask no more of PgBouncer than its max_client_conn, and the poolers and the pods that go
  * straight to the primary no more of PostgreSQL than the Cluster's max_connections less its

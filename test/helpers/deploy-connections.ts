@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL connections a rendered layer may open at once (deploy/README.md, "Connection
- * budget"; docs/adr/0148-a-connection-budget.md): every pod that reaches the database, at the most
+ * budget"; docs/adr/0147-a-connection-budget.md): every pod that reaches the database, at the most
  * pods it can have (its autoscaler's maximum and a rolling update's surge), times the connections
  * of one pod (its pools as config/database-pools.ts reads them from the pod's environment, the tus
  * locks' pool where it is defined, the backup's from scripts/lib/backup-run.ts), and the limits

@@ -2,7 +2,7 @@ import { int, type Env } from '@platform/kit/config/env.ts';
 
 /**
  * How many PostgreSQL connections each kind of process may hold, by purpose, every one from the
- * environment (docs/adr/0148-a-connection-budget.md): the one place that names the variables and
+ * environment (docs/adr/0147-a-connection-budget.md): the one place that names the variables and
  * their defaults. The processes size their pools from it, and test/deploy-connection-budget.test.ts
  * adds up what the production manifests allow from it, so a default changed here changes the budget.
  *
