@@ -67,7 +67,8 @@ export type CpuSnapshot = Record<string, number | Map<number, number>>;
 
 export function cpuSnapshot(watch: CpuWatch): CpuSnapshot {
   const snapshot: CpuSnapshot = {};
-  for (const [label, pid] of Object.entries(watch)) snapshot[label] =
+  for (const [label, pid] of Object.entries(watch))
+    snapshot[label] =
       typeof pid === 'number' ? (processCpuMs(pid) ?? NaN) : typeof pid === 'string' ? commandCpuMs(pid) : commandCpuMs(pid.command, pid.argsInclude);
   const own = process.cpuUsage();
   snapshot['bench client'] = (own.user + own.system) / 1000;

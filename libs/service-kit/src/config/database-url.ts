@@ -13,4 +13,3 @@ export function databaseUrlOf(env: Record<string, string | undefined> = process.
   if (!url) throw new ConfigError('DATABASE_URL is not set: a service works on its schema of the PostgreSQL it names');
   return url;
 }
-
