@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { BufferRing } from '@platform/kit/io/buffer-ring.ts';
@@ -29,13 +30,16 @@ export function relayBody(source: Readable, res: ServerResponse, length: number,
     let received = 0;
     let settled = false;
 
+    const listeners: [EventEmitter, string, ((chunk: Buffer) => void) | ((error: Error) => void)][] = [
+      [source, 'data', onData],
+      [source, 'end', onEnd],
+      [source, 'error', fail],
+      [source, 'close', onSourceClose],
+      [res, 'close', onResClose],
+      [res, 'finish', onFinish],
+    ];
     const detach = () => {
-      source.off('data', onData);
-      source.off('end', onEnd);
-      source.off('error', fail);
-      source.off('close', onSourceClose);
-      res.off('close', onResClose);
-      res.off('finish', onFinish);
+      for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
     };
     function fail(error: Error): void {
       if (settled) return;
@@ -93,11 +97,6 @@ export function relayBody(source: Readable, res: ServerResponse, length: number,
       detach();
       resolve();
     }
-    source.on('data', onData);
-    source.once('end', onEnd);
-    source.once('error', fail);
-    source.once('close', onSourceClose);
-    res.once('close', onResClose);
-    res.once('finish', onFinish);
+    for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
   });
 }
