@@ -85,18 +85,25 @@ export interface TestSwift {
   stop(): Promise<void>;
 }
 
-/** One server's conf: its port, the rings' and devices' folder, no mount check, running as the current user. */
-function serverConf(dir: string, port: number, app: string): string {
+/** The [DEFAULT] section every server's conf starts with: its port on 127.0.0.1, one process, the rings' folder, the current user. */
+function defaults(dir: string, port: number): string[] {
   return [
     '[DEFAULT]',
-    `devices = ${join(dir, 'srv')}`,
-    'mount_check = false',
     'bind_ip = 127.0.0.1',
     `bind_port = ${port}`,
     'workers = 0',
     `user = ${process.env.USER || 'root'}`,
     `swift_dir = ${dir}`,
     'log_level = WARNING',
+  ];
+}
+
+/** One server's conf: its port, the rings' and devices' folder, no mount check, running as the current user. */
+function serverConf(dir: string, port: number, app: string): string {
+  return [
+    ...defaults(dir, port),
+    `devices = ${join(dir, 'srv')}`,
+    'mount_check = false',
     '',
     '[pipeline:main]',
     `pipeline = ${app}-server`,
@@ -110,13 +117,7 @@ function serverConf(dir: string, port: number, app: string): string {
 function proxyConf(dir: string, port: number, memcachedPort: number): string {
   const filters = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging', 'listing_formats', 'copy', 'slo', 'dlo', 's3api'];
   return [
-    '[DEFAULT]',
-    'bind_ip = 127.0.0.1',
-    `bind_port = ${port}`,
-    'workers = 0',
-    `user = ${process.env.USER || 'root'}`,
-    `swift_dir = ${dir}`,
-    'log_level = WARNING',
+    ...defaults(dir, port),
     '',
     '[pipeline:main]',
     'pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server',
