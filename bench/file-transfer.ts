@@ -24,19 +24,14 @@
  * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (size of the file, 1024: exactly 1 GiB, which the
  * default DMS_MAX_UPLOAD_BYTES of 1 GiB admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
  */
-import { createHash, createHmac } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, statfsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FILE_PORT_CREDENTIAL_HEADER, FilePortCredential } from '@platform/kit/auth/file-port-credential.ts';
-import { ResponseHeadReader } from '../gateway/src/relay/response-head.ts';
 import {
   BenchError,
-  cpuSnapshot,
-  cpuUsed,
+  downloadFile,
   expectStatus,
   fmt,
   generateFile,
@@ -46,52 +41,28 @@ import {
   judge,
   login,
   median,
-  onCleanup,
   printTable,
   runScenario,
-  settingsFromEnv,
+  signedDownloadUrl,
+  sourceFile,
   startBenchPlatform,
+  timedTransfer,
+  type Transfer,
 } from './lib.ts';
 
 /** Through the gateway at least this share of the MB/s straight to dms-svc, upload and download. */
 const TARGET_RATIO = 0.8;
 /** At most this RSS growth (peak minus before) of the gateway and of dms-svc during any transfer. */
 const TARGET_RSS_MIB = 64;
-const RSS_SAMPLE_MS = 100;
 const TENANT = 1;
 
 type Route = 'gateway' | 'direct';
 const ROUTES: readonly Route[] = ['gateway', 'direct'];
 type Kind = 'upload' | 'download' | 'copy';
 
-interface Transfer {
-  mbPerSec: number;
-  seconds: number;
-  /** RSS growth in bytes (peak during the transfer minus just before), per watched process. */
-  rssGrowth: Record<string, number>;
-  rssBefore: Record<string, number>;
-  /** CPU seconds used during the transfer, per watched process and the bench client. */
-  cpuSeconds: Record<string, number>;
-}
-
 await runScenario('file-transfer: 1 GiB upload and download via the gateway vs straight to dms-svc vs a file copy', async () => {
-  const { rounds } = settingsFromEnv();
-  if (rounds < 2) throw new BenchError(`BENCH_ROUNDS=${rounds}: this scenario alternates its targets over at least 2 rounds`);
-  const mib = Number(process.env.BENCH_FILE_MIB ?? 1024);
-  if (!Number.isInteger(mib) || mib < 1) throw new BenchError(`BENCH_FILE_MIB=${process.env.BENCH_FILE_MIB}: expected a whole number >= 1`);
-  const size = mib * MIB;
-
   // Disk: the source, one copy, and the two uploads of a round (removed after each round).
-  const workDir = await mkdtemp(join(tmpdir(), 'file-bench-'));
-  onCleanup(() => rm(workDir, { recursive: true, force: true }));
-  const fs = statfsSync(workDir);
-  const free = fs.bavail * fs.bsize;
-  if (free < 5 * size) throw new BenchError(`${fmt(free / MIB)} MiB free under ${workDir}: the scenario needs about ${fmt((5 * size) / MIB)} MiB`);
-
-  const source = join(workDir, 'source.bin');
-  const generated = Date.now();
-  const sha256 = await generateFile(source, mib);
-  console.log(`# source: ${fmt(mib)} MiB (${fmt(size)} bytes) in ${source}, sha256 ${sha256}, written in ${fmt((Date.now() - generated) / 1000, 1)} s`);
+  const { rounds, mib, size, workDir, path: source, sha256 } = await sourceFile('file-bench', 5);
 
   const platform = await startBenchPlatform();
   const env = platform.platform.env;
@@ -103,7 +74,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   const base: Record<Route, string> = { gateway: platform.url, direct: `http://${dmsAddr}` };
   console.log(
     `# gateway ${platform.url}, dms-svc HTTP ${base.direct}; DMS_MAX_UPLOAD_BYTES=${env.DMS_MAX_UPLOAD_BYTES ?? `${1024 ** 3} (default)`}; ` +
-      `storage ${storageDir}; RSS of gateway ${pids.gateway} and dms-svc ${pids['dms-svc']} every ${RSS_SAMPLE_MS} ms`,
+      `storage ${storageDir}; RSS of gateway ${pids.gateway} and dms-svc ${pids['dms-svc']} every 100 ms`,
   );
   const token = await login(platform);
   // straight to dms-svc, a request also carries the gateway's credential, which its file port asks of every request
@@ -124,11 +95,13 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
   const warmSource = join(workDir, 'warm-up.bin');
   const warmSha = await generateFile(warmSource, warmMib);
   for (const route of ROUTES) {
-    const { transfer: up, answer } = await timed(pids, warmMib * MIB, () =>
+    const { transfer: up, answer } = await timedTransfer(pids, warmMib * MIB, () =>
       multipartUpload(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, warmSource, warmMib * MIB, TENANT),
     );
     const { fileId, storedFileName } = answer as { fileId: number; storedFileName: string };
-    const { transfer: down, answer: got } = await timed(pids, warmMib * MIB, () => downloadFile(signedUrl(base[route], secret, fileId), extra[route]));
+    const { transfer: down, answer: got } = await timedTransfer(pids, warmMib * MIB, () =>
+      downloadFile(signedDownloadUrl(base[route], secret, fileId), extra[route]),
+    );
     if (got.sha256 !== warmSha) throw new BenchError(`warm-up download ${route}: sha256 ${got.sha256}, expected ${warmSha}`);
     console.log(`# warm-up ${route.padEnd(7)} ${fmt(warmMib)} MiB: upload ${fmt(up.mbPerSec, 1)} MB/s, download ${fmt(down.mbPerSec, 1)} MB/s (discarded)`);
     await expectStatus(`DELETE /api/dms-file/${fileId}`, http('DELETE', `${platform.url}/api/dms-file/${fileId}`, { headers: auth }), 204);
@@ -142,7 +115,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     const order: readonly Route[] = round % 2 === 1 ? ROUTES : [...ROUTES].reverse();
     const uploaded: Partial<Record<Route, { fileId: number; storedFileName: string }>> = {};
     for (const route of order) {
-      const { transfer, answer } = await timed(pids, size, () =>
+      const { transfer, answer } = await timedTransfer(pids, size, () =>
         multipartUpload(`${base[route]}/api/dms-file/upload`, { ...auth, ...extra[route] }, source, size, TENANT),
       );
       const body = answer as { fileId?: unknown; storedFileName?: unknown; fileSize?: unknown };
@@ -156,7 +129,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     for (const route of order) {
       const file = uploaded[route];
       if (!file) continue;
-      const { transfer, answer } = await timed(pids, size, () => downloadFile(signedUrl(base[route], secret, file.fileId), extra[route]));
+      const { transfer, answer } = await timedTransfer(pids, size, () => downloadFile(signedDownloadUrl(base[route], secret, file.fileId), extra[route]));
       if (answer.bytes !== size || answer.sha256 !== sha256) {
         throw new BenchError(`download ${route}: ${fmt(answer.bytes)} bytes, sha256 ${answer.sha256}; expected ${fmt(size)} bytes, sha256 ${sha256}`);
       }
@@ -165,7 +138,7 @@ await runScenario('file-transfer: 1 GiB upload and download via the gateway vs s
     }
     {
       const copy = join(workDir, 'copy.bin');
-      const { transfer } = await timed(pids, size, () => pipeline(createReadStream(source), createWriteStream(copy)));
+      const { transfer } = await timedTransfer(pids, size, () => pipeline(createReadStream(source), createWriteStream(copy)));
       record('copy', transfer);
       print(round, 'copy', 'file', transfer, '');
       await rm(copy, { force: true });
@@ -248,103 +221,4 @@ function print(round: number, kind: Kind, route: string, t: Transfer, extra: str
   console.log(
     `# round ${round} ${kind.padEnd(8)} ${route.padEnd(7)} ${fmt(t.mbPerSec, 1).padStart(7)} MB/s  (${fmt(t.seconds, 2)} s; CPU s ${cpu})${extra ? `; RSS ${extra}` : ''}`,
   );
-}
-
-/** VmRSS of a process in bytes (NaN when gone). */
-function rssOf(pid: number): number {
-  try {
-    const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? NaN : Number(kb) * 1024;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Runs one transfer of the source's size, timing it and sampling the watched processes' RSS. */
-async function timed<T>(pids: Record<string, number>, bytes: number, work: () => Promise<T>): Promise<{ transfer: Transfer; answer: T }> {
-  const rssBefore: Record<string, number> = {};
-  const peak: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(pids)) peak[name] = rssBefore[name] = rssOf(pid);
-  const sample = (): void => {
-    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name] ?? 0, rssOf(pid));
-  };
-  const timer = setInterval(sample, RSS_SAMPLE_MS);
-  const cpuBefore = cpuSnapshot(pids);
-  const started = process.hrtime.bigint();
-  let answer: T;
-  try {
-    answer = await work();
-  } finally {
-    clearInterval(timer);
-  }
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpuSeconds = Object.fromEntries(Object.entries(cpuUsed(cpuBefore, cpuSnapshot(pids))).map(([name, ms]) => [name, ms / 1000]));
-  sample();
-  const rssGrowth: Record<string, number> = {};
-  for (const name of Object.keys(pids)) rssGrowth[name] = (peak[name] ?? NaN) - (rssBefore[name] ?? NaN);
-  return { transfer: { mbPerSec: bytes / 1e6 / seconds, seconds, rssGrowth, rssBefore, cpuSeconds }, answer };
-}
-
-/** The signed download URL of file `id` under `base` (docs/interface.md#files: HMAC-SHA256 of `{id}:{expires}:{inline}` with DMS_URL_SECRET). */
-function signedUrl(base: string, secret: string, id: number): string {
-  const expires = Math.floor(Date.now() / 1000) + 3600;
-  const token = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}:${expires}:false`).digest('base64url');
-  return `${base}/api/dms-file/download/${id}?${new URLSearchParams({ token, expires: String(expires), inline: 'false' })}`;
-}
-
-/**
- * GET of a signed download, hashed as it arrives: the bytes received and their SHA-256. The load
- * generator shares the cores with what it measures, so it reads the socket itself into one
- * reusable 1 MiB buffer (node:http's client would allocate two buffers per 64 KiB read, and the
- * GCs they cause), with the gateway's strict response-head reader; the body is framed by its
- * Content-Length and a short one fails the run.
- */
-async function downloadFile(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; sha256: string }> {
-  const target = new URL(url);
-  const shown = `GET ${url.replace(/token=[^&]*/, 'token=…')}`;
-  const reader = new ResponseHeadReader();
-  const hash = createHash('sha256');
-  let status = 0;
-  let remaining = -1;
-  let bytes = 0;
-  let errorBody = '';
-  const readInto = Buffer.allocUnsafeSlow(MIB);
-  return new Promise((resolve, reject) => {
-    const socket = connect({
-      host: target.hostname,
-      port: Number(target.port),
-      onread: {
-        buffer: readInto,
-        callback: (length) => {
-          let body = readInto.subarray(0, length);
-          if (remaining < 0) {
-            const read = reader.push(body);
-            if (!read) return true;
-            status = read.head.status;
-            const contentLength = read.head.headers.find(([name]) => name === 'content-length')?.[1];
-            if (contentLength === undefined) throw new BenchError(`${shown}: no Content-Length`);
-            remaining = Number(contentLength);
-            body = body.subarray(read.bodyStart);
-          }
-          if (status === 200) hash.update(body);
-          else errorBody += body.toString('utf8');
-          bytes += body.length;
-          remaining -= body.length;
-          if (remaining <= 0) {
-            socket.destroy();
-            if (status !== 200) reject(new BenchError(`${shown}: HTTP ${status}: ${errorBody.slice(0, 500)}`));
-            else resolve({ bytes, sha256: hash.digest('hex') });
-          }
-          return true;
-        },
-      },
-    });
-    socket.once('error', reject);
-    socket.once('end', () => reject(new BenchError(`${shown}: the connection ended after ${bytes} bytes of the body`)));
-    socket.write(
-      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n${Object.entries(headers)
-        .map(([name, value]) => `${name}: ${value}\r\n`)
-        .join('')}\r\n`,
-    );
-  });
 }

@@ -2,7 +2,8 @@
  * Helpers of the benchmark scenarios (bench/*.ts), one file each in bench/lib/: the scenario frame
  * (scenario.ts), the platform on a fresh database and child servers (platform.ts), CPU accounting
  * per process (cpu.ts), autocannon runs that refuse to measure errors (measure.ts), plain tables
- * (output.ts), files streamed up as the multipart upload or any body (file-upload.ts).
+ * (output.ts), files streamed up as the multipart upload or any body (file-upload.ts), the file
+ * scenarios' source, timed transfers and signed downloads (transfers.ts).
  *
  * @example
  * await runScenario('branch-get', async () => {
@@ -18,3 +19,4 @@ export * from './lib/cpu.ts';
 export * from './lib/measure.ts';
 export * from './lib/output.ts';
 export * from './lib/file-upload.ts';
+export * from './lib/transfers.ts';

@@ -14,14 +14,10 @@
  * Env: BENCH_ROUNDS (3, at least 2), BENCH_FILE_MIB (1024: exactly 1 GiB, which the default
  * DMS_MAX_UPLOAD_BYTES admits), TEST_DATABASE_URL / TEST_EMBEDDED_PG, REDIS_URL.
  */
-import { statfsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BenchError,
-  cpuSnapshot,
-  cpuUsed,
   expectStatus,
   fmt,
   generateFile,
@@ -32,11 +28,11 @@ import {
   judge,
   login,
   median,
-  onCleanup,
   printTable,
   runScenario,
-  settingsFromEnv,
+  sourceFile,
   startBenchPlatform,
+  timedTransfer,
 } from './lib.ts';
 
 /** tus at least this share of the multipart upload's MB/s. */
@@ -52,17 +48,8 @@ interface Measured {
 }
 
 await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload, through the gateway', async () => {
-  const { rounds } = settingsFromEnv();
-  if (rounds < 2) throw new BenchError(`BENCH_ROUNDS=${rounds}: this scenario alternates its order over at least 2 rounds`);
-  const mib = Number(process.env.BENCH_FILE_MIB ?? 1024);
-  if (!Number.isInteger(mib) || mib < 1) throw new BenchError(`BENCH_FILE_MIB=${process.env.BENCH_FILE_MIB}: expected a whole number >= 1`);
-  const size = mib * MIB;
-  const workDir = await mkdtemp(join(tmpdir(), 'tus-bench-'));
-  onCleanup(() => rm(workDir, { recursive: true, force: true }));
-  const fs = statfsSync(workDir);
-  if (fs.bavail * fs.bsize < 4 * size) throw new BenchError(`too little disk under ${workDir} for ${fmt(mib)} MiB four times`);
-  const source = join(workDir, 'source.bin');
-  const sha256 = await generateFile(source, mib);
+  // the source and the two uploads of a round, with room to spare
+  const { rounds, mib, size, workDir, path: source, sha256 } = await sourceFile('tus-bench', 4);
 
   const platform = await startBenchPlatform();
   const env = platform.platform.env;
@@ -91,11 +78,8 @@ await runScenario('tus-upload: 1 GiB by tus (one PATCH) vs the multipart upload,
   const results: Record<Way, Measured[]> = { tus: [], multipart: [] };
   for (let round = 1; round <= rounds; round++) {
     for (const way of round % 2 === 1 ? WAYS : [...WAYS].reverse()) {
-      const before = cpuSnapshot(pids);
-      const started = process.hrtime.bigint();
-      const fileId = await upload(way, source, size);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const cpu = Object.fromEntries(Object.entries(cpuUsed(before, cpuSnapshot(pids))).map(([name, ms]) => [name, ms / 1000]));
+      const { transfer, answer: fileId } = await timedTransfer(pids, size, () => upload(way, source, size));
+      const { seconds, cpuSeconds: cpu } = transfer;
       const stored = await remove(fileId);
       if (stored.checksum !== sha256) throw new BenchError(`${way}: stored checksum ${stored.checksum}, expected ${sha256}`);
       const measured = { mbPerSec: size / 1e6 / seconds, cpu, fileId };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { aptInstall, selectionImports } from './apt-get.ts';
 import { type RedisServer, startRedisProcess, startRedisServer } from './redis.ts';
+import { until } from './until.ts';
 
 export const SENTINEL_PATH = '/usr/bin/redis-sentinel';
 /** The import by which a test file says it needs redis-sentinel: run.ts looks for it in the selected files. */
@@ -67,8 +68,6 @@ export interface SentinelGroup {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** A short client to a node or a sentinel; disconnect it when done. */
 function client(port: number): Redis {
   const redis = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, retryStrategy: () => null, connectTimeout: 1000, lazyConnect: true });
@@ -83,15 +82,6 @@ async function withClient<T>(port: number, use: (redis: Redis) => Promise<T>): P
     return await use(redis);
   } finally {
     redis.disconnect();
-  }
-}
-
-/** Polls `check` every 100 ms until it is true; throws `what` after `timeoutMs`. */
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await sleep(100);
   }
 }
 

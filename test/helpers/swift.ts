@@ -9,12 +9,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { access, constants, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from '../../scripts/lib/os-probes.ts';
 import { aptInstall } from './apt-get.ts';
+import { accepts, until } from './until.ts';
 
 const BIN = '/usr/bin';
 const SERVERS = ['swift-proxy-server', 'swift-account-server', 'swift-container-server', 'swift-object-server'] as const;
@@ -79,22 +79,31 @@ export interface TestSwift {
   client: S3Client;
   /** How long it took from spawn to the bucket made, in ms. */
   startMs: number;
+  /** The pid of each server (proxy, account, container, object, memcached), for a benchmark's CPU accounting. */
+  pids: Record<string, number>;
   /** Stops every process and removes its folder. */
   stop(): Promise<void>;
 }
 
-/** One server's conf: its port, the rings' and devices' folder, no mount check, running as the current user. */
-function serverConf(dir: string, port: number, app: string): string {
+/** The [DEFAULT] section every server's conf starts with: its port on 127.0.0.1, one process, the rings' folder, the current user. */
+function defaults(dir: string, port: number): string[] {
   return [
     '[DEFAULT]',
-    `devices = ${join(dir, 'srv')}`,
-    'mount_check = false',
     'bind_ip = 127.0.0.1',
     `bind_port = ${port}`,
     'workers = 0',
     `user = ${process.env.USER || 'root'}`,
     `swift_dir = ${dir}`,
     'log_level = WARNING',
+  ];
+}
+
+/** One server's conf: its port, the rings' and devices' folder, no mount check, running as the current user. */
+function serverConf(dir: string, port: number, app: string): string {
+  return [
+    ...defaults(dir, port),
+    `devices = ${join(dir, 'srv')}`,
+    'mount_check = false',
     '',
     '[pipeline:main]',
     `pipeline = ${app}-server`,
@@ -108,13 +117,7 @@ function serverConf(dir: string, port: number, app: string): string {
 function proxyConf(dir: string, port: number, memcachedPort: number): string {
   const filters = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging', 'listing_formats', 'copy', 'slo', 'dlo', 's3api'];
   return [
-    '[DEFAULT]',
-    'bind_ip = 127.0.0.1',
-    `bind_port = ${port}`,
-    'workers = 0',
-    `user = ${process.env.USER || 'root'}`,
-    `swift_dir = ${dir}`,
-    'log_level = WARNING',
+    ...defaults(dir, port),
     '',
     '[pipeline:main]',
     'pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server',
@@ -135,18 +138,6 @@ function proxyConf(dir: string, port: number, memcachedPort: number): string {
     '',
     ...filters.flatMap((name) => [`[filter:${name}]`, `use = egg:swift#${name.replace('-', '_')}`, '']),
   ].join('\n');
-}
-
-/** Whether something accepts a connection on `port` of 127.0.0.1. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.on('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.on('error', () => done(false));
-  });
 }
 
 /** Runs a command to its end; rejects with its output when it fails. */
@@ -222,30 +213,35 @@ export async function startSwift(bucket = 'platform-files', withinMs = 60_000): 
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  // the bucket's creation is tried once every server listens, and again until it succeeds
-  let lastError: unknown;
+  // the bucket's creation is tried once every server listens, and again until it succeeds; the minute
+  // counts from the servers' launch: the rings' builds before it are Python starts that end on their own, slow on a loaded machine
   const listening = async () => (await Promise.all(Object.values(ports).map(accepts))).every(Boolean);
-  for (;;) {
-    const gone = children.find(({ child }) => child.exitCode !== null || child.signalCode !== null);
-    if (gone || performance.now() - started > withinMs) {
-      await stop();
-      const why = gone ? `${gone.name} exited: ${gone.output.join('').slice(-2000)}` : `no bucket after ${withinMs / 1000} s: ${String(lastError)}`;
-      throw new Error(`Swift did not start: ${why}`);
-    }
-    try {
-      if (!(await listening())) throw new Error('not every server listens yet');
-      await client.send(new CreateBucketCommand({ Bucket: bucket }));
-      break;
-    } catch (error) {
-      lastError = error;
-      await new Promise((wait) => setTimeout(wait, 100));
-    }
+  try {
+    await until(
+      'Swift did not start: no bucket',
+      withinMs,
+      async () => {
+        if (!(await listening())) throw new Error('not every server listens yet');
+        await client.send(new CreateBucketCommand({ Bucket: bucket }));
+        return true;
+      },
+      {
+        giveUp: () => {
+          const gone = children.find(({ child }) => child.exitCode !== null || child.signalCode !== null);
+          return gone && `${gone.name} exited: ${gone.output.join('').slice(-2000)}`;
+        },
+      },
+    );
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return {
     endpoint,
     bucket,
     client,
     startMs: performance.now() - started,
+    pids: Object.fromEntries(children.map(({ name, child }) => [name, child.pid ?? 0])),
     env: {
       DMS_STORAGE: 's3',
       DMS_S3_ENDPOINT: endpoint,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../config.ts';
+import { relayBody } from './relay-body.ts';
 import { checkedStoredName, STORED_NAME, type FileStorage, type RemovedEntry, type StagedUpload, type StoredEntry } from './storage.ts';
 
 /**
@@ -152,19 +153,8 @@ export class S3FileStorage implements FileStorage {
         new GetObjectCommand({ Bucket: this.#bucket, Key: checkedStoredName(storedFileName), Range: `bytes=${start}-${end}` }),
         { abortSignal: abort.signal },
       );
-      const expected = end - start + 1;
-      let sent = 0;
-      // a body shorter than the range (the object changed, the store broke off) must not end as a whole answer
-      const counted = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          sent += chunk.length;
-          done(sent > expected ? new Error('the object is longer than its range') : null, chunk);
-        },
-        flush(done) {
-          done(sent === expected ? null : new Error(`${storedFileName} ended after ${sent} of ${expected} bytes`));
-        },
-      });
-      await pipeline(answer.Body as Readable, counted, res);
+      // copied into a few 512 KiB buffers, each one write (relay-body.ts); a body shorter or longer than the range cuts the answer off
+      await relayBody(answer.Body as Readable, res, end - start + 1, storedFileName);
     } finally {
       res.off('close', stop);
     }

@@ -1,20 +1,15 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, unlink } from 'node:fs/promises';
-import { Transform, pipeline, type Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { ERRORS, Upload } from '@tus/utils';
+import { Upload } from '@tus/utils';
 import type { FileStorage, StagedUpload } from '../files/storage.ts';
 import { FILE_ID } from './tus-metadata.ts';
 import { UPLOAD_ID } from './tus-protocol.ts';
 import type { TusStore } from './tus-store.ts';
-
-/** The SHA-256 of an upload's first `offset` bytes, while it is known. */
-interface HashState {
-  offset: number;
-  hash: Hash;
-}
+import { hashingTap, readRequestInto, UploadHashes, writeThroughTap, type HashState } from './upload-hashing.ts';
 
 /**
  * @tus/file-store's FileStore that also computes each upload's SHA-256 as its bytes arrive
@@ -27,11 +22,9 @@ interface HashState {
  * its dms-file) is read from its record alone: its bytes are the stored file's now.
  */
 export class HashingFileStore extends FileStore implements TusStore {
-  readonly #hashes = new Map<string, HashState>();
+  readonly #hashes = new UploadHashes();
   /** How many times a prefix was hashed again from the disk, and how many bytes (for the tests and logs). */
-  readonly rehashed = { times: 0, bytes: 0 };
-
-  readonly #sources = new Map<string, Readable>();
+  readonly rehashed = this.#hashes.rehashed;
 
   /** The storage a completed upload's file is adopted into (storage.adopt: the local store renames it). */
   storage?: FileStorage;
@@ -42,49 +35,23 @@ export class HashingFileStore extends FileStore implements TusStore {
    */
   afterWrite?: (id: string, from: number, to: number) => Promise<void>;
 
-  /**
-   * The request an upload's next write reads from directly, instead of the stream tus hands over
-   * (which reaches it through a web stream and back: about 40 % more CPU per byte in this process,
-   * bench/tus-upload.ts). tus is then given a request without a body (tus-adapter.ts), so the limit
-   * it would apply to the stream is applied here: no byte beyond the upload's length.
-   */
+  /** The request an upload's next write reads from directly (upload-hashing.ts). */
   readFrom(id: string, source: Readable): void {
-    this.#sources.set(id, source);
+    this.#hashes.readFrom(id, source);
   }
 
-  /** Forgets the request `readFrom` registered for an upload, if it is still `source` (tus refused before writing). */
   unread(id: string, source: Readable): void {
-    if (this.#sources.get(id) === source) this.#sources.delete(id);
+    this.#hashes.unread(id, source);
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const direct = this.#sources.get(id);
-    this.#sources.delete(id);
+    const direct = this.#hashes.takeSource(id);
     const state = await this.#stateAt(id, offset);
     const size = direct ? (await this.configstore.get(id))?.size : undefined;
-    let hashed = offset;
-    let beyondLength = false;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        if (size !== undefined && hashed + chunk.length > size) {
-          beyondLength = true;
-          return done(new Error('bytes beyond Upload-Length'));
-        }
-        state.hash.update(chunk);
-        hashed += chunk.length;
-        done(null, chunk);
-      },
-    });
-    const stopReading = direct ? readWithoutDestroying(direct, tap) : (pipeline(readable, tap, () => undefined), () => undefined);
-    this.#hashes.delete(id);
-    // FileStore reports any failure as its FILE_WRITE_ERROR (500); bytes beyond the length are the client's (413)
-    const written = await super
-      .write(tap, id, offset)
-      .catch((error: unknown) => {
-        throw beyondLength ? ERRORS.ERR_SIZE_EXCEEDED : error;
-      })
-      .finally(stopReading);
-    if (written === hashed) this.#hashes.set(id, { offset: written, hash: state.hash });
+    const { tap, count } = hashingTap(offset, size, state.hash);
+    this.#hashes.forget(id);
+    const written = await writeThroughTap(tap, count, direct, readable, readWithoutDestroying, (bytes) => super.write(bytes, id, offset));
+    if (written === count.hashed) this.#hashes.keep(id, { offset: written, hash: state.hash });
     if (written > offset) await this.afterWrite?.(id, offset, written);
     return written;
   }
@@ -100,7 +67,7 @@ export class HashingFileStore extends FileStore implements TusStore {
   /** The SHA-256 of a whole upload of `size` bytes: from memory when its state is at its end, else read from the file. */
   async checksumOf(id: string, size: number): Promise<string> {
     const state = await this.#stateAt(id, size);
-    this.#hashes.delete(id);
+    this.#hashes.forget(id);
     return state.hash.digest('hex');
   }
 
@@ -150,7 +117,7 @@ export class HashingFileStore extends FileStore implements TusStore {
 
   /** Forgets an upload's state (it completed, was terminated or expired). */
   forget(id: string): void {
-    this.#hashes.delete(id);
+    this.#hashes.forget(id);
   }
 
   /** Removes whatever is left of an upload: its hash state, its bytes and its record (what is gone already is skipped). */
@@ -161,42 +128,22 @@ export class HashingFileStore extends FileStore implements TusStore {
   }
 
   async #stateAt(id: string, offset: number): Promise<HashState> {
-    const known = this.#hashes.get(id);
+    const known = this.#hashes.take(id);
     if (known?.offset === offset) return known;
     const hash = createHash('sha256');
     if (offset > 0) {
       for await (const chunk of createReadStream(join(this.directory, id), { start: 0, end: offset - 1, highWaterMark: 1024 * 1024 }))
         hash.update(chunk as Buffer);
-      this.rehashed.times++;
-      this.rehashed.bytes += offset;
+      this.#hashes.countRehash(offset);
     }
     return { offset, hash };
   }
 }
 
 /**
- * Pipes the request into the tap so that neither side's failure destroys the request: its errors
- * fail the tap (and so the write), and a tap that fails (bytes beyond Upload-Length) is unpiped and
- * the rest of the request read and dropped. A destroyed request would take its socket with it and
- * the refusal (413) could not be answered; @tus/server's own writeToStore keeps the request alive
- * for the same reason. Returns what undoes the listeners once the write is over.
+ * Pipes the request into the tap without destroying it (upload-hashing.ts readRequestInto); its
+ * errors fail the tap, and so the write.
  */
 export function readWithoutDestroying(request: Readable, tap: Transform): () => void {
-  // its client went away before this write began (while tus waited for the upload's lock): nothing is left to read
-  if (request.destroyed) {
-    tap.destroy(new Error('the request was closed before its bytes were read'));
-    return () => undefined;
-  }
-  const failTap = (error: Error) => tap.destroy(error);
-  const drain = () => {
-    request.unpipe(tap);
-    request.resume();
-  };
-  request.on('error', failTap);
-  tap.once('error', drain);
-  request.pipe(tap);
-  return () => {
-    request.off('error', failTap);
-    tap.off('error', drain);
-  };
+  return readRequestInto(request, tap, { events: ['error'], cut: (error) => tap.destroy(error) });
 }

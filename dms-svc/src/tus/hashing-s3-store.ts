@@ -1,5 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
-import { Transform, pipeline, type Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import type { Readable, Transform } from 'node:stream';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { ERRORS, Upload, type KvStore } from '@tus/utils';
 import type { StagedUpload } from '../files/storage.ts';
@@ -7,15 +7,10 @@ import { s3ClientConfigOf, type S3FileStorage } from '../files/s3-storage.ts';
 import { SNIFF_BYTES } from '../files/stored-mime-type.ts';
 import { FILE_ID } from './tus-metadata.ts';
 import type { TusStore } from './tus-store.ts';
+import { hashingTap, readRequestInto, UploadHashes, writeThroughTap } from './upload-hashing.ts';
 
 /** An upload's record in the bucket: `<upload id>.info` (@tus/s3-store's naming). */
 const RECORD = /^([0-9a-f]{32})\.info$/;
-
-/** The SHA-256 of an upload's first `offset` bytes, while this process knows it. */
-interface HashState {
-  offset: number;
-  hash: Hash;
-}
 
 /**
  * A KvStore that keeps nothing: every record is read from the bucket, so that a replica never acts
@@ -43,11 +38,10 @@ const isMissing = (error: unknown) => ['NoSuchKey', 'NotFound', 'NoSuchUpload'].
  */
 export class HashingS3Store extends S3Store implements TusStore {
   readonly #storage: S3FileStorage;
-  readonly #hashes = new Map<string, HashState>();
+  readonly #hashes = new UploadHashes();
   /** An upload's first bytes (at most SNIFF_BYTES), while this process knows them and the upload is not past them. */
   readonly #heads = new Map<string, Buffer>();
-  readonly #sources = new Map<string, Readable>();
-  readonly rehashed = { times: 0, bytes: 0 };
+  readonly rehashed = this.#hashes.rehashed;
   afterWrite?: (id: string, from: number, to: number) => Promise<void>;
 
   constructor(storage: S3FileStorage, expirationPeriodInMilliseconds: number) {
@@ -62,53 +56,34 @@ export class HashingS3Store extends S3Store implements TusStore {
   }
 
   readFrom(id: string, source: Readable): void {
-    this.#sources.set(id, source);
+    this.#hashes.readFrom(id, source);
   }
 
   unread(id: string, source: Readable): void {
-    if (this.#sources.get(id) === source) this.#sources.delete(id);
+    this.#hashes.unread(id, source);
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const direct = this.#sources.get(id);
-    this.#sources.delete(id);
+    const direct = this.#hashes.takeSource(id);
     const size = (await this.getMetadata(id)).file.size;
     const window = Math.min(size ?? SNIFF_BYTES, SNIFF_BYTES);
-    const known = this.#hashes.get(id);
-    this.#hashes.delete(id);
+    const known = this.#hashes.take(id);
     // the hash goes on only from where this process left it, or from the first byte
     const hash = known?.offset === offset ? known.hash : offset === 0 ? createHash('sha256') : undefined;
     const prefix = offset < window ? await this.#headBefore(id, offset) : undefined;
     const taken: Buffer[] = [];
-    let hashed = offset;
-    let beyondLength = false;
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        if (size !== undefined && hashed + chunk.length > size) {
-          beyondLength = true;
-          return done(new Error('bytes beyond Upload-Length'));
-        }
-        hash?.update(chunk);
-        if (hashed < window) taken.push(chunk.subarray(0, window - hashed));
-        hashed += chunk.length;
-        done(null, chunk);
-      },
+    const { tap, count } = hashingTap(offset, size, hash, (chunk, at) => {
+      if (at < window) taken.push(chunk.subarray(0, window - at));
     });
-    const stopReading = direct ? readUntilCut(direct, tap) : (pipeline(readable, tap, () => undefined), () => undefined);
     let written: number;
     try {
-      written = await super
-        .write(tap, id, offset)
-        .catch((error: unknown) => {
-          throw beyondLength ? ERRORS.ERR_SIZE_EXCEEDED : error;
-        })
-        .finally(stopReading);
+      written = await writeThroughTap(tap, count, direct, readable, readUntilCut, (bytes) => super.write(bytes, id, offset));
     } catch (error) {
       // a write that broke off may leave the upload shorter than before (its tail part is rewritten): known first bytes may no longer be its
       this.#heads.delete(id);
       throw error;
     }
-    if (hash && written === hashed) this.#hashes.set(id, { offset: written, hash });
+    if (hash && written === count.hashed) this.#hashes.keep(id, { offset: written, hash });
     if (prefix !== undefined) {
       const head = Buffer.concat([prefix, ...taken]).subarray(0, Math.min(written, window));
       this.#heads.set(id, head);
@@ -168,8 +143,7 @@ export class HashingS3Store extends S3Store implements TusStore {
    * back from its object. An empty upload's multipart upload is completed here (tus writes nothing).
    */
   async checksumOf(id: string, size: number): Promise<string> {
-    const state = this.#hashes.get(id);
-    this.#hashes.delete(id);
+    const state = this.#hashes.take(id);
     if (size === 0) {
       const metadata = await this.getMetadata(id);
       await this.finishMultipartUpload(metadata, []);
@@ -178,8 +152,7 @@ export class HashingS3Store extends S3Store implements TusStore {
     if (state?.offset === size) return state.hash.digest('hex');
     const hash = createHash('sha256');
     for await (const chunk of await this.read(id)) hash.update(chunk as Buffer);
-    this.rehashed.times++;
-    this.rehashed.bytes += size;
+    this.#hashes.countRehash(size);
     return hash.digest('hex');
   }
 
@@ -189,7 +162,7 @@ export class HashingS3Store extends S3Store implements TusStore {
   }
 
   forget(id: string): void {
-    this.#hashes.delete(id);
+    this.#hashes.forget(id);
     this.#heads.delete(id);
   }
 
@@ -244,35 +217,17 @@ export class HashingS3Store extends S3Store implements TusStore {
 }
 
 /**
- * Pipes the request into the tap as hashing-file-store.ts's readWithoutDestroying does (a tap that
- * fails, bytes beyond Upload-Length, leaves the request read and dropped, so that the refusal can be
- * answered), except that a request cut off ends the tap instead of failing it: the bytes received
- * until then are stored, as the folder keeps what was written of a cut-off PATCH. A failed write
- * would keep nothing of them (@tus/s3-store drops a part it has not finished), and the client
- * would resume from the start of the part. Returns what undoes the listeners once the write is over.
+ * Pipes the request into the tap as hashing-file-store.ts's readWithoutDestroying does (upload-hashing.ts
+ * readRequestInto), except that a request cut off ends the tap instead of failing it: the bytes
+ * received until then are stored, as the folder keeps what was written of a cut-off PATCH. A failed
+ * write would keep nothing of them (@tus/s3-store drops a part it has not finished), and the client
+ * would resume from the start of the part.
  */
 function readUntilCut(request: Readable, tap: Transform): () => void {
-  // its client went away before this write began (while tus waited for the upload's lock): nothing is left to read
-  if (request.destroyed) {
-    tap.destroy(new Error('the request was closed before its bytes were read'));
-    return () => undefined;
-  }
   const cut = () => {
     if (request.readableEnded) return;
     request.unpipe(tap);
     if (!tap.destroyed && !tap.writableEnded) tap.end();
   };
-  const drain = () => {
-    request.unpipe(tap);
-    request.resume();
-  };
-  request.on('error', cut);
-  request.on('close', cut);
-  tap.once('error', drain);
-  request.pipe(tap);
-  return () => {
-    request.off('error', cut);
-    request.off('close', cut);
-    tap.off('error', drain);
-  };
+  return readRequestInto(request, tap, { events: ['error', 'close'], cut });
 }
