@@ -144,20 +144,6 @@ export async function claimDue(
   });
 }
 
-/**
- * Whether any delivery is due and free to claim: after a claim that came back short, none may be
- * but those another dispatcher holds, those held back by an earlier one of their record (claimable
- * when it ends), and those beyond their tenant's share. When none is, an attempt that ends makes
- * none claimable, and the dispatcher claims again only for new deliveries, retries and its poll.
- */
-export async function anyDue(em: EntityManager): Promise<boolean> {
-  const [row] = await em.execute<{ due: boolean }[]>(
-    `select exists (select 1 from core.webhook_delivery
-                     where delivery_status = 'PENDING' and next_attempt_at <= now() and (leased_until is null or leased_until < now())) as due`,
-  );
-  return row?.due ?? true;
-}
-
 /** A successful attempt, to be recorded with others (recordDelivered). */
 export interface Delivered {
   delivery: ClaimedDelivery;

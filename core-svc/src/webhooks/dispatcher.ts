@@ -14,7 +14,7 @@ import type { WebhookSettings } from '../config.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { WebhookMetrics } from '@platform/service-kit/metrics/webhook.metrics.ts';
-import { anyDue, claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
+import { claimDue, recordAttempt, type ClaimedDelivery } from './delivery-queue.ts';
 import { DeliveryRecorder } from './delivery-recorder.ts';
 import { fanOutBatch, OUTBOX_SCHEMAS, type FanOut } from './fan-out.ts';
 import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
@@ -37,13 +37,6 @@ const TENANT_SHARE = 4;
  * WEBHOOK_TIMEOUT_MS) leaves room for another's at once, and a tenant alone uses 12 slots.
  */
 const RESERVE = 4;
-/**
- * Slots an ended attempt waits to see free before it claims again, while deliveries are waiting:
- * under a backlog the claim, one statement on the due deliveries' indexes, is then paid for several
- * deliveries rather than for each. At most RESERVE, so the reserve's slots are claimed as soon as
- * they are all free.
- */
-const CLAIM_BATCH = 4;
 /**
  * How often the outboxes are looked at: half of it is the average wait of an event before its
  * fan-out (docs/adr/0076-events-a-transactional-outbox.md: no NOTIFY, which would serialise the writers' commits).
@@ -72,12 +65,6 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
 
   /** Whether the next cycle claims: set by new deliveries, finished attempts, retries due and the claim poll. */
   let claim = true;
-  /**
-   * Whether the last claim left nothing due to claim (anyDue): then an ended attempt claims nothing
-   * either, and the dispatcher waits for the fan-out, a retry's timer or the claim poll. Without it,
-   * every ended attempt cost a claim that mostly found nothing.
-   */
-  let drained = false;
 
   const cycle = async () => {
     for (const schema of OUTBOX_SCHEMAS) {
@@ -95,22 +82,14 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     // events of tenants without subscriptions make no delivery: no claim is needed for them
     if (!claim) return;
     claim = false;
-    drained = false;
     while (!stopping) {
-      const limit = CONCURRENCY - inFlight.size;
-      const claimed = await claimDue(orm.em.fork(), limit, settings.leaseMs, {
+      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs, {
         share: TENANT_SHARE,
         overShare: Math.max(0, CONCURRENCY - RESERVE - inFlight.size),
         busy,
       });
       for (const delivery of claimed) track(delivery.crProcessId, deliver(delivery));
-      if (inFlight.size >= CONCURRENCY) break;
-      // short of its limit: the queue had no more to give now; whether it holds any at all decides
-      // whether ended attempts claim again (a claim again now would find the same)
-      if (claimed.length < limit) {
-        drained = !(await anyDue(orm.em.fork()));
-        break;
-      }
+      if (claimed.length === 0 || inFlight.size >= CONCURRENCY) break;
     }
   };
 
@@ -122,8 +101,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       const left = (busy.get(tenant) ?? 1) - 1;
       if (left > 0) busy.set(tenant, left);
       else busy.delete(tenant);
-      // deliveries waiting: claimed in groups of CLAIM_BATCH free slots, or when the last attempt ended
-      if (!drained && (CONCURRENCY - inFlight.size >= CLAIM_BATCH || inFlight.size === 0)) claimSoon();
+      claimSoon();
     });
   };
 
