@@ -20,13 +20,10 @@ import { startBranchTargets } from './branch-targets.ts';
 import {
   BenchError,
   expectStatus,
-  fmt,
   http,
-  judge,
   measure,
-  median,
   onCleanup,
-  printTable,
+  pairedRounds,
   runScenario,
   settingsFromEnv,
   type CpuWatch,
@@ -83,43 +80,5 @@ await runScenario('branch-get-pooled: GET /api/branch/{id} through PgBouncer in 
   const cpu: Record<Name, CpuWatch> = { direct: cpuOf(platform.platform.pids), pooled: cpuOf(pooledPlatform.pids) };
   const run = (name: Name, duration: number): Promise<Figures> =>
     measure(chosen[name], { duration, connections: settings.connections, cpu: cpu[name], label: name });
-  if (settings.warmup > 0)
-    for (const name of NAMES) console.log(`# warm-up ${name.padEnd(7)} ${fmt((await run(name, settings.warmup)).requestsPerSec)} req/s (discarded)`);
-
-  const results: Record<Name, Figures[]> = { direct: [], pooled: [] };
-  for (let round = 1; round <= settings.rounds; round++) {
-    for (const name of round % 2 === 1 ? NAMES : [...NAMES].reverse()) {
-      const figures = await run(name, settings.duration);
-      results[name].push(figures);
-      console.log(
-        `# round ${round} ${name.padEnd(7)} ${fmt(figures.requestsPerSec).padStart(7)} req/s  p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx)`,
-      );
-    }
-  }
-
-  const ratios = results.pooled.map((f, i) => f.requestsPerSec / (results.direct[i]?.requestsPerSec ?? NaN));
-  const processes = Object.keys(results.direct[0]?.cpuPerRequest ?? {});
-  const med = (name: Name, pick: (f: Figures) => number) => median(results[name].map(pick));
-  console.log(`\nMedian of ${settings.rounds} rounds (${settings.duration} s, ${settings.connections} connections each):`);
-  printTable(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', ...processes.map((process) => `${process} µs/req`)],
-    NAMES.map((name) => [
-      name,
-      fmt(med(name, (f) => f.requestsPerSec)),
-      fmt(
-        med(name, (f) => f.p50),
-        2,
-      ),
-      fmt(
-        med(name, (f) => f.p99),
-        2,
-      ),
-      ...processes.map((process) => fmt(med(name, (f) => f.cpuPerRequest[process] ?? NaN))),
-    ]),
-  );
-  const ratio = median(ratios);
-  console.log(
-    `\npooled/direct: req/s ${fmt(ratio, 2)} (rounds ${ratios.map((r) => fmt(r, 2)).join(', ')}); ` +
-      `target pooled/direct >= ${fmt(TARGET_RATIO, 2)}: ${judge('branch-get pooled/direct req/s', ratio >= TARGET_RATIO)}`,
-  );
+  await pairedRounds({ names: NAMES, settings, run, target: TARGET_RATIO, label: 'branch-get pooled/direct req/s' });
 });

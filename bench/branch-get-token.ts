@@ -14,21 +14,7 @@
  * Env: as bench/branch-get.ts.
  */
 import { startBranchTargets } from './branch-targets.ts';
-import {
-  BenchError,
-  expectStatus,
-  fmt,
-  http,
-  judge,
-  measure,
-  median,
-  printTable,
-  runScenario,
-  settingsFromEnv,
-  type CpuWatch,
-  type Figures,
-  type Target,
-} from './lib.ts';
+import { BenchError, expectStatus, http, measure, pairedRounds, runScenario, settingsFromEnv, type CpuWatch, type Figures, type Target } from './lib.ts';
 
 /** The token's requests/s at least this share of the session's. */
 const TARGET_RATIO = 0.95;
@@ -57,43 +43,5 @@ await runScenario("branch-get-token: GET /api/branch/{id} with a personal access
   const pids = platform.platform.pids;
   const cpu: CpuWatch = { gateway: pids.gateway, 'bpm-svc': pids['bpm-svc'], postgres: 'postgres' };
   const run = (name: Name, duration: number): Promise<Figures> => measure(targets[name], { duration, connections: settings.connections, cpu, label: name });
-  if (settings.warmup > 0)
-    for (const name of NAMES) console.log(`# warm-up ${name.padEnd(8)} ${fmt((await run(name, settings.warmup)).requestsPerSec)} req/s (discarded)`);
-
-  const results: Record<Name, Figures[]> = { session: [], token: [] };
-  for (let round = 1; round <= settings.rounds; round++) {
-    for (const name of round % 2 === 1 ? NAMES : [...NAMES].reverse()) {
-      const figures = await run(name, settings.duration);
-      results[name].push(figures);
-      console.log(
-        `# round ${round} ${name.padEnd(8)} ${fmt(figures.requestsPerSec).padStart(7)} req/s  p50 ${fmt(figures.p50, 2)} ms  p99 ${fmt(figures.p99, 2)} ms  (${fmt(figures.requests)} requests, all 2xx)`,
-      );
-    }
-  }
-
-  const ratios = results.token.map((f, i) => f.requestsPerSec / (results.session[i]?.requestsPerSec ?? NaN));
-  const processes = Object.keys(results.session[0]?.cpuPerRequest ?? {});
-  const med = (name: Name, pick: (f: Figures) => number) => median(results[name].map(pick));
-  console.log(`\nMedian of ${settings.rounds} rounds (${settings.duration} s, ${settings.connections} connections each):`);
-  printTable(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', ...processes.map((process) => `${process} µs/req`)],
-    NAMES.map((name) => [
-      name,
-      fmt(med(name, (f) => f.requestsPerSec)),
-      fmt(
-        med(name, (f) => f.p50),
-        2,
-      ),
-      fmt(
-        med(name, (f) => f.p99),
-        2,
-      ),
-      ...processes.map((process) => fmt(med(name, (f) => f.cpuPerRequest[process] ?? NaN))),
-    ]),
-  );
-  const ratio = median(ratios);
-  console.log(
-    `\ntoken/session: req/s ${fmt(ratio, 2)} (rounds ${ratios.map((r) => fmt(r, 2)).join(', ')}); ` +
-      `target token/session >= ${fmt(TARGET_RATIO, 2)}: ${judge('branch-get token/session req/s', ratio >= TARGET_RATIO)}`,
-  );
+  await pairedRounds({ names: NAMES, settings, run, target: TARGET_RATIO, label: 'branch-get token/session req/s' });
 });

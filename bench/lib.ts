@@ -20,3 +20,4 @@ export * from './lib/measure.ts';
 export * from './lib/output.ts';
 export * from './lib/file-upload.ts';
 export * from './lib/transfers.ts';
+export * from './lib/paired-rounds.ts';
