@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { accepts } from './until.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -196,16 +196,4 @@ function running(child: ChildProcess, output: () => string, port: number, user: 
       return stopping;
     },
   };
-}
-
-/** Whether something accepts a connection on `port` of 127.0.0.1. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.on('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.on('error', () => done(false));
-  });
 }
