@@ -387,8 +387,18 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
   const gatewayDown = kills.filter((kill) => kill.name === 'gateway');
   const whileItWasDown = (o: Outcome) =>
     gatewayDown.some((kill) => kill.replica === o.gateway && o.at <= kill.restartedAt + 1000 && o.at + o.ms >= kill.killedAt);
+  // a share download streams from one dms-svc replica through the gateway: once its 200 and its
+  // first bytes are sent, a kill of that replica can end the body only by closing the connection
+  // (HTTP has no later status), so a download in flight across a dms-svc kill may be cut
+  const dmsDown = kills.filter((kill) => kill.name === 'dms-svc');
+  const cutMidStream = (o: Outcome) =>
+    o.step === 'share download' && o.error === 'TypeError UND_ERR_SOCKET' && dmsDown.some((kill) => o.at <= kill.killedAt && o.at + o.ms >= kill.killedAt);
   const unanswered = outcomes.filter((o) => o.status === 0 && !o.error?.startsWith('TimeoutError'));
-  t.deepEqual(unanswered.filter((o) => !whileItWasDown(o)).map(describe), [], 'a connection failed only to the gateway killed, while it was down');
+  t.deepEqual(
+    unanswered.filter((o) => !whileItWasDown(o) && !cutMidStream(o)).map(describe),
+    [],
+    'a connection failed only to the gateway killed while it was down, or as a download whose dms-svc was killed while it streamed',
+  );
   const unavailable = outcomes.filter((o) => o.status !== 0 && !ok(o));
   t.deepEqual(
     unavailable.filter((o) => !UNAVAILABLE.includes(o.status) || !isErrorBody(o.bytes)).map(describe),

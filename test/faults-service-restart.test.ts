@@ -34,6 +34,8 @@ const AROUND_CALL_MS = 1_000;
  */
 const ANSWER_BOUND_MS = DEADLINE_MS + AROUND_CALL_MS;
 const HANG_MS = 4 * DEADLINE_MS;
+/** From the restart to the gateway's first 200: the channel's reconnect backoff (at most 1.2 s) and its set-up under the suite's load. */
+const RECOVERY_MS = 3_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Outcome {
@@ -86,7 +88,7 @@ test('bpm-svc killed under load: only 200 and 503 SVC-SYS-5002 within the deadli
         if (waited > 30_000) throw new Error('bpm-svc was not restarted within 30 s');
         await sleep(100);
       }
-      await sleep(3_000);
+      await sleep(RECOVERY_MS + 1_500); // then at least 1.5 s of answers after a recovery at the bound
     } finally {
       clearInterval(load);
     }
@@ -110,8 +112,12 @@ test('bpm-svc killed under load: only 200 and 503 SVC-SYS-5002 within the deadli
       all.some((o) => o.status === 503),
       'the service was down for a while',
     );
-    // the channel reconnects within its backoff (at most 1 s): from 1.5 s after the restart on, all 200
-    const after = all.filter((o) => o.startedAt > restartedAt + 1_500);
+    // the channel reconnects by itself within its backoff (at most 1 s, which grpc-js jitters by up
+    // to 20 %) and the connection's set-up, slower on a machine the rest of the suite loads: the
+    // first 200 begins within RECOVERY_MS of the restart, and from it on every answer is 200
+    const firstBack = Math.min(...all.filter((o) => o.startedAt > restartedAt && o.status === 200).map((o) => o.startedAt));
+    t.true(firstBack - restartedAt <= RECOVERY_MS, `the first 200 began ${firstBack - restartedAt} ms after the restart`);
+    const after = all.filter((o) => o.startedAt >= firstBack);
     t.true(after.length >= 50, `${after.length} requests after the recovery`);
     t.deepEqual(after.filter((o) => o.status !== 200).length, 0, 'all 200 once the service is back');
     t.is(own.pids.gateway, gatewayPid, 'the gateway was not restarted');
