@@ -3,7 +3,9 @@
  *
  * - data under `.data/` (or DATA_DIR): development secrets, the admin password, the embedded
  *   PostgreSQL (`.data/pg`, port EMBEDDED_PG_PORT, default 54329) and the DMS files (`.data/files`);
- * - DATABASE_URL set: that PostgreSQL instead of the embedded one;
+ * - DATABASE_URL set: that PostgreSQL instead of the embedded one (DATABASE_OWNER_URL with it, if
+ *   the schemas' owner is another role); the embedded one is served as `platform_svc`, a role
+ *   that owns nothing (its password in `.data/pg-serving-password`), and migrated as its superuser;
  * - the gateway on GATEWAY_PORT (8080), the services' gRPC on 127.0.0.1:50051-50053 unless
  *   CORE_GRPC_ADDR, BPM_GRPC_ADDR, DMS_GRPC_ADDR say otherwise;
  * - every internal port (the services' gRPC and metrics ports, dms-svc's file port, the gateway's
@@ -31,6 +33,7 @@ import { keepWritesPrivate } from '../libs/kit/src/runtime/private-files.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedded-postgres.ts';
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
+import { createServingRole } from './lib/serving-role.ts';
 import { type Platform, startPlatform } from './lib/processes.ts';
 import { ROOT_DIR } from './lib/platform-layout.ts';
 
@@ -40,6 +43,9 @@ type Env = Record<string, string | undefined>;
 // through stopping its children.
 process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);
+
+/** The role the services serve the embedded PostgreSQL as. */
+const SERVING_ROLE = 'platform_svc';
 
 const say = (line: string): void => void process.stdout.write(`[start]     ${line}\n`);
 const complain = (line: string): void => void process.stderr.write(`[start]     ${line}\n`);
@@ -166,7 +172,13 @@ async function main(): Promise<number> {
           if (/\b(WARNING|ERROR|FATAL|PANIC):/.test(line)) process.stderr.write(`[postgres]  ${line}\n`);
         },
       });
-      env.DATABASE_URL = (await postgres).url;
+      const server = await postgres;
+      // the services serve as platform_svc, which owns nothing; the superuser owns the schemas and
+      // migrates (docs/adr/0150-a-serving-role-apart-from-the-owner.md). A cluster made before the
+      // role existed gets it here, and its grants as the services migrate at start.
+      const serving = await createServingRole(server.url, SERVING_ROLE, keptSecret(join(dataDir, 'pg-serving-password')).value);
+      env.DATABASE_OWNER_URL = server.url;
+      env.DATABASE_URL = serving.urlOf(server.url);
       if (signalled) return finished;
     }
 
@@ -213,15 +225,20 @@ async function main(): Promise<number> {
 
 /** The development admin password: `.data/admin-password` (0600), generated on first use. */
 function adminPassword(dataDir: string): { password: string; generated: boolean } {
-  const file = join(dataDir, 'admin-password');
+  const { value, generated } = keptSecret(join(dataDir, 'admin-password'));
+  return { password: value, generated };
+}
+
+/** A generated secret kept in `file` (0600): read when it holds one of 8 characters or more, else made and written. */
+function keptSecret(file: string): { value: string; generated: boolean } {
   if (existsSync(file)) {
-    const password = readFileSync(file, 'utf8').trim();
-    if (password.length >= 8) return { password, generated: false };
+    const value = readFileSync(file, 'utf8').trim();
+    if (value.length >= 8) return { value, generated: false };
   }
-  const password = randomBytes(10).toString('hex'); // no shell-unfriendly characters
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  const value = randomBytes(10).toString('hex'); // no shell-unfriendly characters
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { password, generated: true };
+  return { value, generated: true };
 }
 
 process.exitCode = await main().catch((error: unknown) => {

@@ -39,16 +39,17 @@ function runScript(script: string, args: string[], env: Record<string, string>) 
 test('on S3: a backup lists the objects in its manifest; a restore onto a wiped bucket puts them back, removes strays, and the files download byte for byte', async (t) => {
   const redis = await resolveTestRedis(process.env);
   const server = await resolveTestDatabase(process.env);
-  const database = await createFreshDatabase(server.adminUrl, 'platform_backup_s3');
+  const database = await createFreshDatabase(server.adminUrl, 'platform_backup_s3', { servingRole: true });
   const workDir = await mkdtemp(join(tmpdir(), 'platform-backup-s3-'));
   const swift = await startSwift();
-  const { env, secrets } = throwawayEnv(database.url, workDir, {
+  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
+    DATABASE_OWNER_URL: database.url,
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: uniquePrefix('backup-s3'),
     RATE_LIMIT_API_KEY: '100000',
     ...swift.env,
   });
-  const scriptEnv = { PATH: env.PATH!, HOME: env.HOME!, DATABASE_URL: database.url, ...swift.env };
+  const scriptEnv = { PATH: env.PATH!, HOME: env.HOME!, DATABASE_URL: database.servingUrl, DATABASE_OWNER_URL: database.url, ...swift.env };
   const keys = async () => ((await swift.client.send(new ListObjectsV2Command({ Bucket: swift.bucket }))).Contents ?? []).map((o) => o.Key ?? '').sort();
   const start = () => startPlatform({ env, ports: 'free', log: { file: join(workDir, 'platform.log') } });
   let platform: Platform | undefined = await start();

@@ -105,16 +105,17 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
   const startedAt = Date.now();
   const redis = await resolveTestRedis(process.env);
   const server = await resolveTestDatabase(process.env);
-  const database = await createFreshDatabase(server.adminUrl, 'platform_backup');
+  const database = await createFreshDatabase(server.adminUrl, 'platform_backup', { servingRole: true });
   const workDir = await mkdtemp(join(tmpdir(), 'platform-backup-drill-'));
   const storageDir = join(workDir, 'files');
-  const { env, secrets } = throwawayEnv(database.url, workDir, {
+  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
+    DATABASE_OWNER_URL: database.url,
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: uniquePrefix('backup'),
     DMS_STORAGE_DIR: storageDir,
     RATE_LIMIT_API_KEY: '100000',
   });
-  const scriptEnv = { PATH: env.PATH!, HOME: env.HOME!, DATABASE_URL: database.url, DMS_STORAGE_DIR: storageDir };
+  const scriptEnv = { PATH: env.PATH!, HOME: env.HOME!, DATABASE_URL: database.servingUrl, DATABASE_OWNER_URL: database.url, DMS_STORAGE_DIR: storageDir };
   const start = () => startPlatform({ env, ports: 'free', log: { file: join(workDir, 'platform.log') } });
   let platform: Platform | undefined = await start();
   try {

@@ -152,7 +152,7 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
     return value;
   };
   const starting = [
-    createFreshDatabase(server.adminUrl, 'platform_cluster').then((created) => stoppedAtEnd(created, (db) => db.drop())),
+    createFreshDatabase(server.adminUrl, 'platform_cluster', { servingRole: true }).then((created) => stoppedAtEnd(created, (db) => db.drop())),
     // started beside the database, the sentinels and, on a busy machine, other work: two minutes
     startSwift('platform-files', 120_000).then((started) => stoppedAtEnd(started, (s3) => s3.stop())),
     startSentinelGroup().then((started) => stoppedAtEnd(started, (group) => group.stop())),
@@ -173,7 +173,8 @@ test('a cluster of two of each walks login, CRUD, upload, share download and web
   }
   const serviceOf: Partial<Record<ServiceName, LoopbackService>> = { 'core-svc': services.core, 'bpm-svc': services.bpm, 'dms-svc': services.dms };
   const redisPrefix = uniquePrefix('cluster');
-  const { env, secrets } = throwawayEnv(database.url, workDir, {
+  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
+    DATABASE_OWNER_URL: database.url,
     BCRYPT_ROUNDS: '4',
     GRPC_DEADLINE_MS: String(DEADLINE_MS),
     REDIS_URL: '',

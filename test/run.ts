@@ -173,24 +173,29 @@ async function runPass(pass: Pass, adminUrl: string, redisUrl: string): Promise<
   // the passwords the tests send, noted by each test process (helpers/used-secrets.ts)
   const secretsFile = join(workDir, 'used-secrets.jsonl');
   await writeFile(secretsFile, '');
-  const database = await createFreshDatabase(adminUrl);
-  teardown.push({ what: `drop the test database ${database.name}`, run: () => database.drop() });
-  note(`database: fresh database ${database.name}`);
+  // the services serve as a role of the database's own that owns nothing, the migrations run as the
+  // owner, the admin URL's user (docs/adr/0150-a-serving-role-apart-from-the-owner.md)
+  const database = await createFreshDatabase(adminUrl, 'platform_test', { servingRole: true });
+  teardown.push({ what: `drop the test database ${database.name} and its serving role`, run: () => database.drop() });
+  note(`database: fresh database ${database.name}, served as its own role`);
   // the platform's processes reach it through PgBouncer in transaction mode, migrations included;
-  // the tests' own connections beneath the API (helpers/db.ts) reach it directly
-  let platformDatabaseUrl = database.url;
+  // the tests' own connections beneath the API (helpers/db.ts) reach it directly, as the owner
+  let servingUrl = database.servingUrl;
+  let ownerUrl = database.url;
   let poolingEnv: Record<string, string> = {};
   if (pass.pooled) {
-    const bouncer = await startPgBouncer(adminUrl);
+    const bouncer = await startPgBouncer(adminUrl, { alsoFor: [database.servingUrl] });
     teardown.push({ what: 'stop PgBouncer', run: () => bouncer.stop() });
-    platformDatabaseUrl = bouncer.urlOf(database.url);
+    servingUrl = bouncer.urlOf(database.servingUrl);
+    ownerUrl = bouncer.urlOf(database.url);
     poolingEnv = { DATABASE_POOLING: 'transaction' };
     note(`database: through PgBouncer in transaction mode on 127.0.0.1:${bouncer.port} (DATABASE_POOLING=transaction)`);
   }
 
   // Rate limits through the real Redis, under a key prefix of this run, and high enough that only
   // the edge tests (which start gateways of their own with low limits) ever meet them.
-  const { env, secrets } = throwawayEnv(platformDatabaseUrl, workDir, {
+  const { env, secrets } = throwawayEnv(servingUrl, workDir, {
+    DATABASE_OWNER_URL: ownerUrl,
     BCRYPT_ROUNDS: '4',
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: uniquePrefix('test'),

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
-import { appliedMigrations, freshDatabase, holdMigrationLock, migrationFiles, runMigrate, untilWaiting } from './helpers/migrations.ts';
+import { appliedMigrations, holdMigrationLock, migrationFiles, runMigrate, servedDatabase, untilWaiting } from './helpers/migrations.ts';
 
 interface Outcome {
   /** It reported ready over IPC (then it was stopped), or it exited first with this code. */
@@ -21,12 +21,13 @@ interface Outcome {
   output: string;
 }
 
-/** The environment of a service process of `appEnv` on `url`, with settings production accepts. */
-async function serviceEnv(url: string, appEnv: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+/** The environment of a service process of `appEnv` serving `database` as its serving role, with settings production accepts. */
+async function serviceEnv(database: { url: string; servingUrl: string }, appEnv: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
   return {
     PATH: process.env.PATH ?? '',
     APP_ENV: appEnv,
-    DATABASE_URL: url,
+    DATABASE_URL: database.servingUrl,
+    DATABASE_OWNER_URL: database.url,
     REDIS_URL: 'redis://127.0.0.1:6379',
     JWT_SECRET: randomBytes(32).toString('hex'),
     CORE_API_KEY: randomBytes(16).toString('hex'),
@@ -69,32 +70,46 @@ function startService(t: ExecutionContext, service: 'core' | 'bpm', env: Record<
 }
 
 test('a production service with a pending migration refuses to start, naming the migrations and the command, and applies none; after migrate up it starts', async (t) => {
-  const url = await freshDatabase(t);
+  const database = await servedDatabase(t);
+  const { url } = database;
   // bpm's keys name core's country and city: core's migrations come first, as `migrate up` orders them
-  t.is((await runMigrate(url, 'up', 'core')).code, 0);
-  const env = await serviceEnv(url, 'production');
+  t.is((await runMigrate(database, 'up', 'core')).code, 0);
+  const env = await serviceEnv(database, 'production');
+  // never migrated: the serving role cannot read the schema at all, and is told what to run
+  const unmigrated = await startService(t, 'bpm', env).outcome;
+  t.false(unmigrated.ready);
+  t.is(unmigrated.code, 1);
+  t.true(unmigrated.output.includes('npm run migrate -- up bpm'), unmigrated.output);
+  t.true(unmigrated.output.includes('DATABASE_OWNER_URL'), unmigrated.output);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), []);
+
+  // migrated, then the last migration reverted: one pending
+  t.is((await runMigrate(database, 'up', 'bpm')).code, 0);
+  t.is((await runMigrate(database, 'down', 'bpm')).code, 0);
+  const all = migrationFiles('bpm');
+  const pending = all.slice(-1);
   const { ready, code, output } = await startService(t, 'bpm', env).outcome;
   t.false(ready);
   t.is(code, 1);
-  const pending = migrationFiles('bpm');
-  t.true(output.includes(`bpm: ${pending.length} pending migrations (${pending.join(', ')})`), output);
+  t.true(output.includes(`bpm: 1 pending migration (${pending.join(', ')})`), output);
   t.true(output.includes('npm run migrate -- up bpm'), output);
-  t.deepEqual(await appliedMigrations(url, 'bpm'), []);
+  t.deepEqual(await appliedMigrations(url, 'bpm'), all.slice(0, -1));
 
-  t.is((await runMigrate(url, 'up', 'bpm')).code, 0);
+  t.is((await runMigrate(database, 'up', 'bpm')).code, 0);
   const started = await startService(t, 'bpm', env).outcome;
   t.true(started.ready, started.output);
   t.notRegex(started.output, /"msg":"migrated"/);
 });
 
 test('a production service that starts during a migration waits for its end, then starts', async (t) => {
-  const url = await freshDatabase(t);
-  t.is((await runMigrate(url, 'up', 'core')).code, 0);
+  const database = await servedDatabase(t);
+  const { url } = database;
+  t.is((await runMigrate(database, 'up', 'core')).code, 0);
   const release = await holdMigrationLock(t, url, 'bpm');
-  const migrator = runMigrate(url, 'up', 'bpm');
+  const migrator = runMigrate(database, 'up', 'bpm');
   await untilWaiting(url, 'bpm', 1);
   // Queued behind the migrator: PostgreSQL grants the lock in the order it was asked for.
-  const service = startService(t, 'bpm', await serviceEnv(url, 'production'));
+  const service = startService(t, 'bpm', await serviceEnv(database, 'production'));
   await untilWaiting(url, 'bpm', 2);
   await release();
   const [migrated, started] = await Promise.all([migrator, service.outcome]);
@@ -105,10 +120,11 @@ test('a production service that starts during a migration waits for its end, the
 });
 
 test('a test-environment service migrates at start, under the migration lock', async (t) => {
-  const url = await freshDatabase(t);
-  t.is((await runMigrate(url, 'up', 'core')).code, 0);
+  const database = await servedDatabase(t);
+  const { url } = database;
+  t.is((await runMigrate(database, 'up', 'core')).code, 0);
   const release = await holdMigrationLock(t, url, 'bpm');
-  const service = startService(t, 'bpm', await serviceEnv(url, 'test'));
+  const service = startService(t, 'bpm', await serviceEnv(database, 'test'));
   await untilWaiting(url, 'bpm', 1);
   t.deepEqual(await appliedMigrations(url, 'bpm'), [], 'it waits for the lock before migrating');
   await release();
@@ -119,16 +135,16 @@ test('a test-environment service migrates at start, under the migration lock', a
 });
 
 test('production core-svc on a database without users refuses to start without ADMIN_PASSWORD, naming it, and logs no password', async (t) => {
-  const url = await freshDatabase(t);
-  t.is((await runMigrate(url, 'up', 'core')).code, 0);
-  const refused = await startService(t, 'core', await serviceEnv(url, 'production')).outcome;
+  const database = await servedDatabase(t);
+  t.is((await runMigrate(database, 'up', 'core')).code, 0);
+  const refused = await startService(t, 'core', await serviceEnv(database, 'production')).outcome;
   t.false(refused.ready);
   t.is(refused.code, 1);
   t.regex(refused.output, /ADMIN_PASSWORD/);
   t.notRegex(refused.output, /generatedPassword/);
 
   const password = randomBytes(12).toString('base64url');
-  const started = await startService(t, 'core', await serviceEnv(url, 'production', { ADMIN_PASSWORD: password })).outcome;
+  const started = await startService(t, 'core', await serviceEnv(database, 'production', { ADMIN_PASSWORD: password })).outcome;
   t.true(started.ready, started.output);
   t.regex(started.output, /bootstrap: created account DEFAULT and super user/);
   t.false(started.output.includes(password), 'the password given is not logged either');

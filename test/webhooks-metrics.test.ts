@@ -27,11 +27,12 @@ test('core-svc counts each webhook attempt once: 5 delivered, 4 failed (an attem
   t.timeout(180_000);
   const redis = await resolveTestRedis(process.env);
   const server = await resolveTestDatabase(process.env);
-  const database = await createFreshDatabase(server.adminUrl, 'platform_webhook_metrics');
+  const database = await createFreshDatabase(server.adminUrl, 'platform_webhook_metrics', { servingRole: true });
   t.teardown(() => database.drop());
   const workDir = await mkdtemp(join(tmpdir(), 'platform-webhook-metrics-'));
   t.teardown(() => rm(workDir, { recursive: true, force: true }));
-  const { env, secrets } = throwawayEnv(database.url, workDir, {
+  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
+    DATABASE_OWNER_URL: database.url,
     BCRYPT_ROUNDS: '4',
     REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: uniquePrefix('webhook-metrics'),

@@ -85,11 +85,13 @@ export async function startBenchPlatform(
   const logFile = join(workDir, 'platform.log');
   const server = await resolveTestDatabase(env);
   onCleanup(() => server.stop());
-  const database = await createFreshDatabase(server.adminUrl);
+  // served as a role of the database's own that owns nothing; the owner migrates (docs/adr/0150-a-serving-role-apart-from-the-owner.md)
+  const database = await createFreshDatabase(server.adminUrl, 'platform_test', { servingRole: true });
   onCleanup(() => database.drop());
-  console.log(`# database: ${server.source} server, fresh database ${database.name}`);
+  console.log(`# database: ${server.source} server, fresh database ${database.name}, served as its own role`);
 
-  const { env: childEnv, secrets } = throwawayEnv(database.url, workDir, {
+  const { env: childEnv, secrets } = throwawayEnv(database.servingUrl, workDir, {
+    DATABASE_OWNER_URL: database.url,
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: keyPrefix,
     RATE_LIMIT_PUBLIC: BENCH_RATE_LIMIT,

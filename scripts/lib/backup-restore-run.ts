@@ -16,6 +16,7 @@ import { type Manifest, readManifest, STORED_NAME } from './backup-manifest.ts';
 import { candidateDirs, chooseTool, toolsIn } from './backup-pg-tools.ts';
 import { runTool } from './backup-run.ts';
 import { clientConnection, type Target } from './backup-target.ts';
+import { grantServingRole } from '@platform/service-kit/db/serving-grants.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -79,13 +80,21 @@ export async function runRestore({ dir, target, env, force, say }: RestoreOption
     await client.query('COMMIT');
   });
   const connection = clientConnection(target.url, env);
-  // owners and grants are the target's: the restoring user (DATABASE_URL's, the services') owns what it restores
+  // owners and grants are the target's: the restoring user (the owner's, DATABASE_OWNER_URL's) owns what it restores
   await runTool(
     pgRestore.path,
     ['--single-transaction', '--exit-on-error', '--no-owner', '--no-privileges', `--dbname=${connection.dbname}`, join(dir, manifest.database.path)],
     connection.env,
   );
   say(`database restored into ${target.describe} (${pgRestore.path}, ${pgRestore.major})`);
+  // the dump's grants were left out: the serving role is granted the restored schemas as a migration grants them
+  if (target.servingRole) {
+    const role = target.servingRole;
+    await withClient(target.url, async (client) => {
+      for (const schema of manifest.schemas) await grantServingRole(async (sql, params) => (await client.query(sql, params)).rows, schema, role);
+    });
+    say(`${role} granted ${manifest.schemas.join(', ')} again`);
+  }
 
   // what the storage held beyond the backup belonged to the replaced data
   let removed = 0;

@@ -1,6 +1,8 @@
 /**
  * The database and the file folder (or, under DMS_STORAGE=s3, the bucket) a backup reads and a
- * restore writes, found as the platform finds them: DATABASE_URL and DMS_STORAGE_DIR (or the
+ * restore writes, found as the platform finds them: the schema owner's connection
+ * (DATABASE_OWNER_URL, else DATABASE_URL: the owner reads every row, row-level security aside, and
+ * owns what it restores; docs/adr/0150-a-serving-role-apart-from-the-owner.md) and DMS_STORAGE_DIR (or the
  * DMS_S3_* settings) when set; otherwise `npm start`'s embedded
  * PostgreSQL (DATA_DIR/pg, EMBEDDED_PG_PORT, its password beside it) and DATA_DIR/files.
  */
@@ -9,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readStorage } from '@platform/dms-svc/config.ts';
 import { S3FileStorage } from '@platform/dms-svc/files/s3-storage.ts';
+import { databaseOwnerUrlOf, servingRoleOf } from '@platform/service-kit/config/database-url.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -20,6 +23,8 @@ export interface Target {
   url: string;
   /** How to name it in messages. */
   describe: string;
+  /** DATABASE_URL's user when it is not the owner's: granted the restored schemas again (a restore takes no privileges). */
+  servingRole?: string;
   /** The embedded server's own binaries' folder, when the server is the embedded one. */
   embeddedBinDir?: string;
   storageDir: string;
@@ -41,7 +46,10 @@ export async function resolveTarget(env: Env, mustExist: boolean, probe: (url: s
   // as dms-svc reads it (dms-svc/src/config.ts): the folder, or a bucket
   const storage = readStorage(env);
   const bucket = storage.kind === 's3' ? { bucket: new S3FileStorage(storage, storageDir) } : {};
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, describe: redacted(env.DATABASE_URL), storageDir, ...bucket, release: nothing };
+  if (env.DATABASE_URL) {
+    const url = databaseOwnerUrlOf(env);
+    return { url, describe: redacted(url), servingRole: servingRoleOf(env), storageDir, ...bucket, release: nothing };
+  }
 
   const port = Number(env.EMBEDDED_PG_PORT || 54329);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`EMBEDDED_PG_PORT must be a port number, not ${env.EMBEDDED_PG_PORT}`);

@@ -3,7 +3,8 @@ import type { ServiceName } from './platform-layout.ts';
 type Env = Record<string, string | undefined>;
 
 /**
- * What each process is not handed of the platform's environment: the gateway gets no DATABASE_URL,
+ * What each process is not handed of the platform's environment: the gateway gets no DATABASE_URL
+ * (nor DATABASE_OWNER_URL),
  * since it reads no table and asks core-svc whatever it must know of a session
  * (docs/adr/0038-where-a-token-s-session-is-checked.md), and no JWT_SECRET, since it verifies no
  * signature and mints no token (docs/adr/0138-an-edge-without-the-signing-secret.md). Each secret of
@@ -15,7 +16,7 @@ const WITHHELD: Readonly<Record<ServiceName, readonly string[]>> = {
   'core-svc': ['CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
   'bpm-svc': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
   'dms-svc': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET'],
-  gateway: ['DATABASE_URL', 'JWT_SECRET'],
+  gateway: ['DATABASE_URL', 'DATABASE_OWNER_URL', 'JWT_SECRET'],
   // a worker gets what its service gets
   'core-worker': ['CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],
   'bpm-worker': ['GATEWAY_CALL_KEY', 'CONSOLE_CSRF_SECRET', 'DMS_FILE_PORT_SECRET'],

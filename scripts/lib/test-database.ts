@@ -10,27 +10,36 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startEmbeddedPostgresOnFreePort } from './embedded-postgres.ts';
 import { probeServer, redact, withClient, withDatabase } from './pg-client.ts';
+import { createServingRole, type ServingRole } from './serving-role.ts';
 
 type Env = Record<string, string | undefined>;
 
 export interface FreshDatabase {
-  /** `adminUrl` with the new database's name in place of its own. */
+  /** `adminUrl` with the new database's name in place of its own: the owner's connection. */
   url: string;
   name: string;
-  /** Terminates the database's connections, then drops it. Idempotent. */
+  /**
+   * The database as its serving role `<name>_svc` (scripts/lib/serving-role.ts), when asked for
+   * (`servingRole: true`); otherwise `url`.
+   */
+  servingUrl: string;
+  /** Terminates the database's connections, then drops it (and its serving role). Idempotent. */
   drop(): Promise<void>;
 }
 
 /**
  * Creates an empty database `<prefix>_<time>_<random>` (`platform_test_…` by default) on the server
- * of `adminUrl` (whose user may create databases).
+ * of `adminUrl` (whose user may create databases, and roles for `servingRole`). With `servingRole`,
+ * a login role of its own that owns nothing, `<name>_svc`, for the platform to serve as
+ * (docs/adr/0150-a-serving-role-apart-from-the-owner.md); roles are the server's, so runs side by
+ * side never share one.
  *
  * @example
- * const db = await createFreshDatabase('postgres://postgres@127.0.0.1:5432/postgres');
- * // … run the platform with DATABASE_URL = db.url …
+ * const db = await createFreshDatabase('postgres://postgres@127.0.0.1:5432/postgres', 'platform_test', { servingRole: true });
+ * // … run the platform with DATABASE_URL = db.servingUrl, DATABASE_OWNER_URL = db.url …
  * await db.drop();
  */
-export async function createFreshDatabase(adminUrl: string, prefix = 'platform_test'): Promise<FreshDatabase> {
+export async function createFreshDatabase(adminUrl: string, prefix = 'platform_test', options: { servingRole?: boolean } = {}): Promise<FreshDatabase> {
   const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await withClient(adminUrl, async (client) => {
     for (let attempt = 1; ; attempt++) {
@@ -45,14 +54,26 @@ export async function createFreshDatabase(adminUrl: string, prefix = 'platform_t
     }
   });
   let dropping: Promise<void> | undefined;
+  let role: ServingRole | undefined;
   const drop = (): Promise<void> => {
-    dropping ??= withClient(adminUrl, async (client) => {
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-    });
+    dropping ??= (async () => {
+      await withClient(adminUrl, async (client) => {
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+      });
+      // after the database: its grants were there
+      await role?.drop();
+    })();
     return dropping;
   };
-  return { url: withDatabase(adminUrl, name), name, drop };
+  const url = withDatabase(adminUrl, name);
+  if (options.servingRole) {
+    role = await createServingRole(adminUrl, `${name}_svc`).catch(async (error: unknown) => {
+      await drop();
+      throw error;
+    });
+  }
+  return { url, name, servingUrl: role ? role.urlOf(url) : url, drop };
 }
 
 export interface TestDatabaseServer {

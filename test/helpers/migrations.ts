@@ -21,6 +21,13 @@ export async function freshDatabase(t: ExecutionContext): Promise<string> {
   return database.url;
 }
 
+/** An empty database as its owner (`url`) and as a serving role of its own (`servingUrl`), both dropped when the test ends. */
+export async function servedDatabase(t: ExecutionContext): Promise<{ url: string; servingUrl: string }> {
+  const database = await createFreshDatabase(withDatabase(platform.databaseUrl, 'postgres'), 'migrate_test', { servingRole: true });
+  t.teardown(() => database.drop());
+  return { url: database.url, servingUrl: database.servingUrl };
+}
+
 /** The names of a service's migration files, oldest first (what `up` applies). */
 export function migrationFiles(service: string): string[] {
   return readdirSync(join(ROOT_DIR, `${service}-svc/src/migrations`))
@@ -35,11 +42,12 @@ export interface Finished {
   stderr: string;
 }
 
-/** `npm run migrate -- <args>` against `url` (run as npm runs it: node scripts/migrate.ts). */
-export function runMigrate(url: string, ...args: string[]): Promise<Finished> {
+/** `npm run migrate -- <args>` against `url` (run as npm runs it: node scripts/migrate.ts), or as `database`'s owner granting its serving role. */
+export function runMigrate(url: string | { url: string; servingUrl: string }, ...args: string[]): Promise<Finished> {
+  const database = typeof url === 'string' ? { DATABASE_URL: url } : { DATABASE_URL: url.servingUrl, DATABASE_OWNER_URL: url.url };
   const child = spawn(process.execPath, [join(ROOT_DIR, 'scripts/migrate.ts'), ...args], {
     cwd: ROOT_DIR,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url },
+    env: { PATH: process.env.PATH ?? '', ...database },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -70,6 +70,8 @@ export async function ensurePgBouncer(): Promise<void> {
 export interface PgBouncerOptions {
   /** Server connections per database and user (`default_pool_size`); default 20. */
   poolSize?: number;
+  /** URLs of more users it lets in and logs in to the server as, with their passwords, beside the server URL's (a run's serving role). */
+  alsoFor?: readonly string[];
 }
 
 export interface PgBouncer {
@@ -86,8 +88,8 @@ export interface PgBouncer {
 
 /**
  * Starts PgBouncer in transaction mode on 127.0.0.1 in front of the server of `serverUrl`: every
- * database of that server by its own name, its user let in without a password (loopback alone;
- * `auth_type = trust`) and logged in to the server with the URL's password, if any. Resolves
+ * database of that server by its own name, its user (and `options.users`) let in without a password
+ * (loopback alone; `auth_type = trust`) and logged in to the server with the URL's password (theirs), if any. Resolves
  * once it accepts connections.
  */
 export async function startPgBouncer(serverUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
@@ -96,7 +98,9 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
   const password = decodeURIComponent(server.password);
   const dir = await mkdtemp(join(tmpdir(), 'platform-pgbouncer-'));
   try {
-    await writeFile(join(dir, 'users.txt'), `"${user}" "${password.replaceAll('"', '""')}"\n`, { mode: 0o600 });
+    const users = [{ name: user, password }, ...(options.alsoFor ?? []).map(credentialsOf)];
+    const lines = users.map(({ name, password: secret }) => `"${name.replaceAll('"', '""')}" "${secret.replaceAll('"', '""')}"\n`);
+    await writeFile(join(dir, 'users.txt'), lines.join(''), { mode: 0o600 });
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const config = join(dir, 'pgbouncer.ini');
@@ -110,6 +114,11 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+function credentialsOf(url: string): { name: string; password: string } {
+  const parsed = new URL(url);
+  return { name: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
 }
 
 function configOf(server: URL, port: number, user: string, dir: string, poolSize: number): string {

@@ -1,5 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { type MigrationLockOptions, withMigrationLock } from './migration-lock.ts';
+import { type Execute, grantServingRole } from './serving-grants.ts';
+import { schemaReadable } from './serving-role.ts';
 
 /** What a service schema's migrations are: applied (oldest first) and pending (in the order `up` would apply them). */
 export interface MigrationStatus {
@@ -41,15 +44,37 @@ function target(orm: MikroORM): { url: string; schema: string } {
   return { url, schema };
 }
 
+export interface MigrateUpOptions extends MigrationLockOptions {
+  /**
+   * The serving role (config/database-url.ts servingRoleOf): granted what serving needs on the
+   * schema after the migrations, under the lock (serving-grants.ts); none when there is one role.
+   */
+  servingRole?: string;
+}
+
 /**
- * Applies the pending migrations of the ORM's schema; their names, none when another migrator
- * applied them while this one waited for the lock.
+ * Applies the pending migrations of the ORM's schema, as the ORM's user (the owner), then grants the
+ * serving role, every time (idempotent: a role added later is granted at the next `up`); the
+ * migrations' names, none when another migrator applied them while this one waited for the lock.
  *
  * @example
- * const applied = await migrateUp(orm, { onWait: (holders) => log.warn({ holders }, 'waiting') });
+ * const applied = await migrateUp(orm, { servingRole: servingRoleOf(), onWait: (holders) => log.warn({ holders }, 'waiting') });
  */
-export function migrateUp(orm: MikroORM, options: MigrationLockOptions = {}): Promise<string[]> {
-  return locked(orm, options, async () => (await orm.migrator.up()).map((migration) => migration.name));
+export function migrateUp(orm: MikroORM, options: MigrateUpOptions = {}): Promise<string[]> {
+  return locked(orm, options, async () => {
+    const applied = (await orm.migrator.up()).map((migration) => migration.name);
+    await grantServingRole(executeOn(orm), target(orm).schema, options.servingRole);
+    return applied;
+  });
+}
+
+/** Statements (`$1` parameters) on a connection of the ORM's pool, outside any entity manager. */
+export function executeOn(orm: MikroORM): Execute {
+  return async (sql, params = []) => {
+    // MikroORM's public getNativeClient() is the pg Pool behind the ORM
+    const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as pg.Pool;
+    return (await pool.query(sql, params)).rows as Record<string, unknown>[];
+  };
 }
 
 /** Reverts the last applied migration of the ORM's schema; its name, or undefined when none is applied. */
@@ -65,12 +90,36 @@ export function migrationStatus(orm: MikroORM, options: MigrationLockOptions = {
   }));
 }
 
+/** A production service whose role cannot read its schema: not migrated yet, or not granted to it. */
+export class SchemaNotGrantedError extends Error {
+  override name = 'SchemaNotGrantedError';
+  constructor(schema: string) {
+    super(
+      `${schema}: the role of DATABASE_URL cannot read the schema: it is not migrated, or was migrated without granting that role; ` +
+        `production does not migrate at start: run \`npm run migrate -- up ${schema}\` as the owner (DATABASE_OWNER_URL, with DATABASE_URL naming the serving role; deploy/: the Job migrate) first`,
+    );
+  }
+}
+
 /**
- * Throws PendingMigrationsError when a migration of the ORM's schema is pending: a production
- * service's start. A migration under way is waited for (the lock), so a pod that starts while the
- * migrate Job runs comes up once it is done.
+ * What the ORM's role (the serving role) sees of its schema's migrations, under the lock: whether it
+ * may read them at all (schemaReadable), and what is pending when it may. Never creates anything,
+ * unlike a migrator's first look.
+ */
+export function servingStatus(orm: MikroORM, options: MigrationLockOptions = {}): Promise<{ readable: boolean; pending: string[] }> {
+  return locked(orm, options, async () => {
+    if (!(await schemaReadable(executeOn(orm), target(orm).schema))) return { readable: false, pending: [] };
+    return { readable: true, pending: (await orm.migrator.getPending()).map((migration) => migration.name) };
+  });
+}
+
+/**
+ * Throws PendingMigrationsError when a migration of the ORM's schema is pending, SchemaNotGrantedError
+ * when the ORM's role may not read the schema: a production service's start. A migration under way is
+ * waited for (the lock), so a pod that starts while the migrate Job runs comes up once it is done.
  */
 export async function requireMigrated(orm: MikroORM, options: MigrationLockOptions = {}): Promise<void> {
-  const { schema, pending } = await migrationStatus(orm, options);
-  if (pending.length > 0) throw new PendingMigrationsError(schema, pending);
+  const { readable, pending } = await servingStatus(orm, options);
+  if (!readable) throw new SchemaNotGrantedError(target(orm).schema);
+  if (pending.length > 0) throw new PendingMigrationsError(target(orm).schema, pending);
 }

@@ -7,12 +7,13 @@ import { coreAccessSource } from '../auth/access.ts';
 import { TokenService } from '@platform/kit/auth/jwt.ts';
 import { GatewayCallKey } from '@platform/kit/auth/gateway-call-key.ts';
 import { portOf } from '@platform/kit/config/env.ts';
-import { databaseUrlOf } from '../config/database-url.ts';
+import { databaseOwnerUrlOf, databaseUrlOf, servingRoleOf } from '../config/database-url.ts';
 import { databasePoolingOf } from '../config/database-pooling.ts';
 import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { hostPort, localAddress } from '@platform/kit/config/listen-host.ts';
-import { migrateUp, requireMigrated } from '../db/migration-runner.ts';
+import { executeOn, migrateUp, requireMigrated } from '../db/migration-runner.ts';
+import { checkServingRole } from '../db/serving-role.ts';
 import { createOrm } from '../db/orm.ts';
 import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import type { Row } from '../db/entity-schema.ts';
@@ -93,7 +94,9 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     poolSize: pools.orm,
   });
   await migrationTurn();
-  await migrateAtStart(orm, config, log, `${spec.name}-svc`);
+  await migrateAtStart(spec, orm, config, log);
+  // after the migrations: a role that owns the tables, a superuser or BYPASSRLS is refused in production
+  await checkServingRole(executeOn(orm), spec.name, config.appEnv, log);
   // a launcher starting the services together holds another's migrations until these are applied
   process.send?.({ type: 'migrated' });
   await spec.afterMigrate?.(orm, config, log);
@@ -188,21 +191,31 @@ function drainGrpcServer(server: Server, boundMs: number): Promise<boolean> {
 }
 
 /**
- * Development and test migrate the service's schema at start; production only checks that nothing
- * is pending (the migrate Job applies it) and refuses to start otherwise. Either waits while another
- * migrator holds the schema's lock.
+ * Development and test migrate the service's schema at start, as the owner (DATABASE_OWNER_URL, on a
+ * connection of its own closed after) and grant the serving role; production only checks, as the
+ * serving role, that nothing is pending and the schema is granted (the migrate Job does both) and
+ * refuses to start otherwise. Either waits while another migrator holds the schema's lock.
  */
-async function migrateAtStart(orm: MikroORM, config: ServiceConfig, log: Logger, applicationName: string): Promise<void> {
+async function migrateAtStart<C extends ServiceConfig>(spec: ServiceSpec<C>, orm: MikroORM, config: C, log: Logger): Promise<void> {
   const options = {
-    applicationName,
+    applicationName: `${spec.name}-svc`,
     onWait: (holders: string[]) => log.warn({ heldBy: holders }, 'waiting for the migration lock'),
   };
   if (config.appEnv === 'production') {
     await requireMigrated(orm, options);
     return;
   }
-  const applied = await migrateUp(orm, options);
-  if (applied.length > 0) log.info({ applied }, 'migrated');
+  const ownerUrl = databaseOwnerUrlOf();
+  const owner =
+    ownerUrl === databaseUrlOf()
+      ? orm
+      : await createOrm({ url: ownerUrl, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: 1 });
+  try {
+    const applied = await migrateUp(owner, { ...options, servingRole: servingRoleOf() });
+    if (applied.length > 0) log.info({ applied }, 'migrated');
+  } finally {
+    if (owner !== orm) await owner.close();
+  }
 }
 
 /** Runs a service's main, logging a startup failure as one line and exiting 1. */

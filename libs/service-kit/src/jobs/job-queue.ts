@@ -1,14 +1,14 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { POOL_VARIABLES } from '../config/database-pools.ts';
-import { withMigrationLock } from '../db/migration-lock.ts';
+import { migrateJobSchema } from './job-schema.ts';
 import type { JobMetrics } from '../metrics/job.metrics.ts';
 import type { JobDefinition, RetryPolicy } from './job.ts';
 
 /**
  * The schema pg-boss keeps its queues in, one for the database that every service's worker shares
- * (queue names carry the service: `dms.retention`); pg-boss creates and migrates it itself
- * (docs/adr/0143-background-work-on-a-postgresql-queue.md).
+ * (queue names carry the service: `dms.retention`); pg-boss creates and migrates it, as the owner
+ * (docs/adr/0143-background-work-on-a-postgresql-queue.md, jobs/job-schema.ts).
  */
 export const JOB_SCHEMA = 'pgboss';
 
@@ -18,8 +18,15 @@ const DEFAULT_TIMEOUT_SECONDS = 15 * 60;
 const KEPT_SECONDS = 24 * 3600;
 
 export interface JobQueueOptions {
-  /** The PostgreSQL of the service (DATABASE_URL). */
+  /** The PostgreSQL of the service (DATABASE_URL): the serving role runs the queue. */
   url: string;
+  /**
+   * Who brings the queue's schema up to date first (jobs/job-schema.ts): the owner's connection
+   * (DATABASE_OWNER_URL) and the serving role it grants; by default `url` itself (one role). `false`:
+   * nothing is migrated here (production, where `npm run migrate -- up` does it), and a schema that is
+   * missing, out of date or not granted refuses the start.
+   */
+  owner?: { url: string; servingRole?: string } | false;
   jobs: readonly JobDefinition[];
   log: Logger;
   /** Default JOB_SCHEMA; tests take one of their own. */
@@ -66,6 +73,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     connectionString: options.url,
     schema: options.schema ?? JOB_SCHEMA,
     application_name: options.applicationName,
+    migrate: false,
     // the queue's short statements (its fetches, sends and maintenance wait their turn); the jobs'
     // own ORM has a pool of its own (worker-main.ts)
     max: options.poolMax ?? POOL_VARIABLES.jobs.fallback.worker,
@@ -76,11 +84,23 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   // pg-boss's own findings: slow statements, a queue backing up, vacuum falling behind
   boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
-  // pg-boss installs or migrates its schema as it starts; one worker at a time under the schema's
-  // migration lock, so that workers starting together do not race to create it
-  await withMigrationLock(options.url, options.schema ?? JOB_SCHEMA, () => boss.start(), {
-    applicationName: options.applicationName,
-    onWait: (holders) => log.info({ heldBy: holders }, 'waiting for the job schema'),
+  const schema = options.schema ?? JOB_SCHEMA;
+  const owner = options.owner ?? { url: options.url };
+  if (owner) {
+    await migrateJobSchema({
+      ownerUrl: owner.url,
+      schema,
+      servingRole: owner.servingRole,
+      lock: { applicationName: options.applicationName, onWait: (holders) => log.info({ heldBy: holders }, 'waiting for the job schema') },
+    });
+  }
+  // the queue's own pg-boss migrates nothing: its schema was brought up to date by the owner
+  await boss.start().catch((error: unknown) => {
+    throw new Error(
+      `the job queue's schema ${schema} is missing, out of date or not granted to the role of DATABASE_URL ` +
+        `(${error instanceof Error ? error.message : String(error)}): run \`npm run migrate -- up\` as the owner (DATABASE_OWNER_URL)`,
+      { cause: error },
+    );
   });
   const timers: NodeJS.Timeout[] = [];
   for (const job of jobs) {

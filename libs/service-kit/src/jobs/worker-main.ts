@@ -8,12 +8,13 @@ import { installRuntimePatches } from '@platform/kit/runtime/patches/index.ts';
 import { keepWritesPrivate } from '@platform/kit/runtime/private-files.ts';
 import { Shutdown } from '@platform/kit/runtime/stop-signals.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
-import { databaseUrlOf } from '../config/database-url.ts';
+import { databaseOwnerUrlOf, databaseUrlOf, servingRoleOf } from '../config/database-url.ts';
 import { databasePoolingOf } from '../config/database-pooling.ts';
 import { databasePoolsOf } from '../config/database-pools.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Row } from '../db/entity-schema.ts';
-import { migrationStatus } from '../db/migration-runner.ts';
+import { executeOn, servingStatus } from '../db/migration-runner.ts';
+import { checkServingRole } from '../db/serving-role.ts';
 import { createOrm } from '../db/orm.ts';
 import { JobMetrics } from '../metrics/job.metrics.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
@@ -36,9 +37,11 @@ const MIGRATED_POLL_MS = 1_000;
 
 /**
  * A service's worker process (`<service>/src/worker.ts`): the service's background work on the job
- * queue (job-queue.ts), on the service's schema and database, never its gRPC calls. It waits until
- * the schema has no migration pending (it applies none: the service does at start in development,
- * the migrate Job in production), starts the queue, serves `GET /health` and `/metrics` (the process figures, and each job's runs: metrics/job.metrics.ts) on
+ * queue (job-queue.ts), on the service's schema and database, never its gRPC calls, as the serving
+ * role (DATABASE_URL). It waits until the schema has no migration pending and is granted to that role
+ * (it applies none: the service does at start in development, the migrate Job in production), checks
+ * the role as a service does (db/serving-role.ts), starts the queue (whose schema it brings up to
+ * date as the owner, DATABASE_OWNER_URL, outside production), serves `GET /health` and `/metrics` (the process figures, and each job's runs: metrics/job.metrics.ts) on
  * `<SERVICE>_WORKER_METRICS_PORT` (CORE_, BPM_, DMS_; 0, the default: any free port), reports ready to a parent launcher over IPC,
  * and on SIGTERM or SIGINT lets the runs under way finish before it exits.
  */
@@ -54,15 +57,19 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   // the jobs' own connections (DATABASE_POOL_MAX, 2 by default); the queue holds its own (JOBS_DATABASE_POOL_MAX)
   const pools = databasePoolsOf(process.env, 'worker');
   const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
+  // a schema not yet migrated, or not yet granted to the serving role, is waited for as one with migrations pending
   for (let said = false; ; await delay(MIGRATED_POLL_MS)) {
-    const { pending } = await migrationStatus(orm);
-    if (pending.length === 0) break;
-    if (!said) log.info({ pending }, 'waiting for the schema to be migrated');
+    const { readable, pending } = await servingStatus(orm);
+    if (readable && pending.length === 0) break;
+    if (!said) log.info({ pending: readable ? pending : 'the schema is not migrated or not granted yet' }, 'waiting for the schema to be migrated');
     said = true;
   }
+  await checkServingRole(executeOn(orm), spec.name, config.appEnv, log);
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
-  const queue = await startJobQueue({ url, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs });
+  // the queue's schema is the migrate Job's in production; elsewhere the worker brings it up to date as the owner
+  const owner = config.appEnv === 'production' ? false : { url: databaseOwnerUrlOf(), servingRole: servingRoleOf() };
+  const queue = await startJobQueue({ url, owner, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs });
   const shutdown = new Shutdown(log);
   const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
