@@ -150,3 +150,25 @@ test('production core-svc on a database without users refuses to start without A
   t.false(started.output.includes(password), 'the password given is not logged either');
   t.notRegex(started.output, /generatedPassword/);
 });
+
+test('a service serving as the owner of its tables is refused in production, naming DATABASE_URL and DATABASE_OWNER_URL, and warned about in test', async (t) => {
+  const database = await servedDatabase(t);
+  t.is((await runMigrate(database, 'up', 'core', 'bpm')).code, 0);
+  // one role for both: DATABASE_URL is the owner's
+  const asOwner = { url: database.url, servingUrl: database.url };
+  const refused = await startService(t, 'bpm', await serviceEnv(asOwner, 'production')).outcome;
+  t.false(refused.ready);
+  t.is(refused.code, 1);
+  t.regex(refused.output, /owns the schema, owns \d+ of its tables on schema bpm/);
+  t.regex(refused.output, /DATABASE_URL/);
+  t.regex(refused.output, /DATABASE_OWNER_URL/);
+
+  const warned = await startService(t, 'bpm', await serviceEnv(asOwner, 'test')).outcome;
+  t.true(warned.ready, warned.output);
+  t.regex(warned.output, /"level":"warn".*row-level security would not apply to it/);
+
+  // the serving role: no warning
+  const served = await startService(t, 'bpm', await serviceEnv(database, 'production')).outcome;
+  t.true(served.ready, served.output);
+  t.notRegex(served.output, /row-level security would not apply/);
+});
