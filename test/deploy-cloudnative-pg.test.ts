@@ -13,7 +13,7 @@ import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { BARMAN_CLOUD_PLUGIN, customResourceErrors } from './helpers/deploy-crds.ts';
 import { databasePods, DATABASE_PORTS, OPERATOR_NAMESPACE } from './helpers/deploy-database.ts';
 import type { Cluster, Pooler } from './helpers/deploy-connections.ts';
-import { LAYERS, MIGRATE_JOB, MONITORING_NAMESPACE, WORKERS } from './helpers/deploy-layout.ts';
+import { LAYERS, MIGRATE_JOB, MONITORING_NAMESPACE, SERVING_SECRET_NAME, WORKERS } from './helpers/deploy-layout.ts';
 import { egressAllowed, ingressAllowed } from './helpers/deploy-network-policy.ts';
 import { app, podLabels } from './helpers/deploy-objects.ts';
 import { only, render, type K8sObject } from './helpers/deploy-render.ts';
@@ -80,14 +80,44 @@ for (const layer of PRODUCTION) {
         env.filter((entry) => entry.name.startsWith('DATABASE_') && entry.name.endsWith('URL')).map((entry) => entry.name),
         ['DATABASE_URL'],
       );
-      t.deepEqual(env.find((entry) => entry.name === 'DATABASE_USER')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'username' });
-      t.deepEqual(env.find((entry) => entry.name === 'DATABASE_PASSWORD')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'password' });
+      // as the serving role, the Cluster's managed role, which owns nothing (docs/adr/0150-a-serving-role-apart-from-the-owner.md)
+      t.deepEqual(env.find((entry) => entry.name === 'DATABASE_USER')?.valueFrom?.secretKeyRef, { name: SERVING_SECRET_NAME, key: 'username' });
+      t.deepEqual(env.find((entry) => entry.name === 'DATABASE_PASSWORD')?.valueFrom?.secretKeyRef, { name: SERVING_SECRET_NAME, key: 'password' });
     }
-    // the operator's Secret <cluster>-app: its uri names <cluster>-rw, the primary
+    // the operator's Secret <cluster>-app: its uri names <cluster>-rw, the primary, as the owner
     const migrate = only(rendered.job(MIGRATE_JOB).spec?.template.spec?.containers, MIGRATE_JOB);
-    t.deepEqual(migrate.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'uri' });
+    t.deepEqual(migrate.env?.find((entry) => entry.name === 'DATABASE_OWNER_URL')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'uri' });
+    // the serving role it grants, by name alone
+    t.deepEqual(migrate.env?.find((entry) => entry.name === 'DATABASE_USER')?.valueFrom?.secretKeyRef, { name: SERVING_SECRET_NAME, key: 'username' });
+    t.false(
+      (migrate.env ?? []).some((entry) => entry.valueFrom?.secretKeyRef?.key === 'password'),
+      'the migrator holds no serving password',
+    );
     const backup = only(rendered.one<ICronJob>('CronJob', 'backup').spec?.jobTemplate.spec?.template.spec?.containers, 'backup');
-    t.deepEqual(backup.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'uri' });
+    for (const name of ['DATABASE_URL', 'DATABASE_OWNER_URL'])
+      t.deepEqual(backup.env?.find((entry) => entry.name === name)?.valueFrom?.secretKeyRef, { name: 'platform-db-app', key: 'uri' }, `the dump's ${name}`);
+  });
+
+  test(`${layer}: the serving role is a managed role of the Cluster that may log in and nothing more, its password from its Secret`, (t) => {
+    const cluster = rendered.one<FullCluster & { spec: { managed?: { roles?: Record<string, unknown>[] } } }>('Cluster', 'platform-db');
+    const roles = cluster.spec.managed?.roles ?? [];
+    t.is(roles.length, 1);
+    t.like(roles[0], {
+      name: 'platform_svc',
+      ensure: 'present',
+      login: true,
+      superuser: false,
+      createdb: false,
+      createrole: false,
+      replication: false,
+      bypassrls: false,
+      passwordSecret: { name: SERVING_SECRET_NAME },
+    });
+    t.not(roles[0]?.name, cluster.spec.bootstrap?.initdb?.owner, 'not the owner');
+    t.false(
+      rendered.objects.some((object) => object.kind === 'Secret' && object.metadata?.name === SERVING_SECRET_NAME),
+      'its Secret is never rendered from git',
+    );
     t.false('DATABASE_URL' in rendered.config().data);
   });
 

@@ -25,7 +25,9 @@ import {
   POSTGRES_PORT,
   REDIS_PORT,
   ROOT,
+  OWNER_SECRET_NAME,
   SECRET_NAME,
+  SERVING_SECRET_NAME,
   TLS_VARIABLES,
   SECRET_KEYS,
 } from './helpers/deploy-layout.ts';
@@ -158,13 +160,17 @@ eachLayer('no container carries a secret value inline: the migrate Job takes DAT
       if (![...SECRET_KEYS, 'ADMIN_PASSWORD'].includes(entry.name)) continue;
       if (entry.name.startsWith('DATABASE_') && cluster && entry.value !== undefined) {
         // with the database in the cluster: the pooler's or the primary's address, the credentials
-        // referred to ($(VAR)), each an earlier entry from the operator's Secret (components/cloudnative-pg)
+        // referred to ($(VAR)), each an earlier entry from the operator's Secret or the serving
+        // role's (components/cloudnative-pg)
         const references = [...entry.value.matchAll(/\$\((\w+)\)/g)].map((match) => match[1]);
-        t.regex(entry.value.replace(/\$\(\w+\)/g, ''), /^postgresql:\/\/:@[a-z0-9-]+:5432\/platform$/, `${name}: ${entry.name} holds nothing but references`);
+        t.regex(entry.value.replace(/\$\(\w+\)/g, ''), /^postgresql:\/\/:?@[a-z0-9-]+:5432\/platform$/, `${name}: ${entry.name} holds nothing but references`);
         for (const reference of references) {
           const index = (container.env ?? []).findIndex((other) => other.name === reference);
           t.true(index >= 0 && index < (container.env ?? []).indexOf(entry), `${name}: ${reference} is set before ${entry.name}`);
-          t.is(container.env?.[index]?.valueFrom?.secretKeyRef?.name, `${cluster}-app`, `${name}: ${reference} from the operator's Secret`);
+          t.true(
+            [`${cluster}-app`, SERVING_SECRET_NAME].includes(container.env?.[index]?.valueFrom?.secretKeyRef?.name ?? ''),
+            `${name}: ${reference} from the operator's Secret or the serving role's`,
+          );
         }
         continue;
       }
@@ -173,15 +179,24 @@ eachLayer('no container carries a secret value inline: the migrate Job takes DAT
     }
   }
   const job = only(rendered.job(MIGRATE_JOB).spec?.template.spec?.containers, `Job ${MIGRATE_JOB}`);
-  const url = job.env?.find((entry) => entry.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
-  t.not(url?.optional, true, 'required: without it the Job waits for the Secret');
-  if (cluster) t.deepEqual(url, { name: `${cluster}-app`, key: 'uri' }, "the primary's address in the operator's Secret, past the pooler");
-  else if (secrets.length === 0) t.deepEqual(url, { name: SECRET_NAME, key: 'DATABASE_URL' }, `the operator's Secret ${SECRET_NAME}`);
-  else {
-    t.is(url?.key, 'DATABASE_URL');
-    t.true(secrets.includes(url?.name), 'the generated Secret');
+  const url = job.env?.find((entry) => entry.name === 'DATABASE_URL');
+  const owner = job.env?.find((entry) => entry.name === 'DATABASE_OWNER_URL')?.valueFrom?.secretKeyRef;
+  if (cluster) {
+    // as the owner, the application role, straight to the primary; DATABASE_URL only names the serving role
+    t.deepEqual(owner, { name: `${cluster}-app`, key: 'uri' }, "the primary's address in the operator's Secret, past the pooler");
+    t.regex(url?.value ?? '', /^postgresql:\/\/\$\(DATABASE_USER\)@/, 'the serving role by name, without its password');
+  } else {
+    const ref = url?.valueFrom?.secretKeyRef;
+    t.not(ref?.optional, true, 'required: without it the Job waits for the Secret');
+    if (secrets.length === 0) t.deepEqual(ref, { name: SECRET_NAME, key: 'DATABASE_URL' }, `the operator's Secret ${SECRET_NAME}`);
+    else {
+      t.is(ref?.key, 'DATABASE_URL');
+      t.true(secrets.includes(ref?.name), 'the generated Secret');
+    }
+    // the owner's Secret of its own, which no service reads; absent, one role for all
+    t.deepEqual(owner, { name: OWNER_SECRET_NAME, key: 'DATABASE_OWNER_URL', optional: true });
   }
-  t.deepEqual(job.envFrom ?? [], [], 'it reads DATABASE_URL alone, not every secret');
+  t.deepEqual(job.envFrom ?? [], [], 'it reads the database URLs alone, not every secret');
 });
 
 eachLayer('gateway probes /api/health on its management port (MANAGEMENT_PORT), which no Service exposes but a headless metrics one', (t, rendered) => {

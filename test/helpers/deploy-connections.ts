@@ -62,11 +62,13 @@ function environment(rendered: Rendered, container: IContainer): Record<string, 
 }
 
 /**
- * Whom a container's DATABASE_URL reaches, given the layer's Cluster and Pooler (if any); undefined:
- * it has none.
+ * Whom a container's database URL reaches, given the layer's Cluster and Pooler (if any); undefined:
+ * it has none. `asOwner` (the migrator, the dump): DATABASE_OWNER_URL, which they connect with when
+ * given (docs/adr/0150-a-serving-role-apart-from-the-owner.md), else DATABASE_URL.
  */
-function routeOf(rendered: Rendered, container: IContainer): Route | undefined {
-  const url = container.env?.find((entry) => entry.name === 'DATABASE_URL');
+function routeOf(rendered: Rendered, container: IContainer, asOwner = false): Route | undefined {
+  const owner = asOwner ? container.env?.find((entry) => entry.name === 'DATABASE_OWNER_URL') : undefined;
+  const url = owner ?? container.env?.find((entry) => entry.name === 'DATABASE_URL');
   const readsSecretWhole = (container.envFrom ?? []).some((source) => source.secretRef);
   if (!url) return readsSecretWhole ? 'outside' : undefined;
   const clusters = rendered.all<Cluster>('Cluster').map((cluster) => cluster.metadata?.name);
@@ -114,7 +116,7 @@ function deploymentPods(rendered: Rendered, deployment: IDeployment): number {
 /** A process's pools, all on DATABASE_URL: the migration lock's connection too (transaction-scoped, docs/adr/0146). */
 function poolsOf(rendered: Rendered, container: IContainer, role: PoolRole): Pool[] {
   const pools = databasePoolsOf(environment(rendered, container), role);
-  const route = routeOf(rendered, container) ?? 'outside';
+  const route = routeOf(rendered, container, role === 'migrate') ?? 'outside';
   return [
     { purpose: 'ORM', size: pools.orm, route },
     ...(pools.jobs > 0 ? [{ purpose: 'queue', size: pools.jobs, route }] : []),
@@ -144,7 +146,7 @@ export function consumers(rendered: Rendered): Consumer[] {
   found.push(consumer(`Job ${MIGRATE_JOB}`, poolsOf(rendered, migrator, 'migrate'), job.spec?.parallelism ?? 1));
   for (const cronJob of rendered.all<ICronJob>('CronJob')) {
     const container = only(cronJob.spec?.jobTemplate.spec?.template.spec?.containers, `CronJob ${cronJob.metadata?.name}`);
-    const route = routeOf(rendered, container);
+    const route = routeOf(rendered, container, true);
     if (!route) continue;
     if (cronJob.spec?.concurrencyPolicy !== 'Forbid') throw new Error(`CronJob ${cronJob.metadata?.name}: runs may overlap, the budget cannot bound them`);
     found.push(

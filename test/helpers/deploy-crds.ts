@@ -250,6 +250,32 @@ const cnpgCluster = resource(
         items: object({ name: string, enabled: { type: 'boolean' }, isWALArchiver: { type: 'boolean' }, parameters: stringMap }, ['name']),
       },
       monitoring: object({ enablePodMonitor: { type: 'boolean' } }),
+      // roles the operator keeps as declared (RoleConfiguration), their passwords from basic-auth Secrets
+      managed: object({
+        roles: {
+          type: 'array',
+          items: object(
+            {
+              name: string,
+              comment: string,
+              ensure: { enum: ['present', 'absent'] },
+              login: { type: 'boolean' },
+              superuser: { type: 'boolean' },
+              createdb: { type: 'boolean' },
+              createrole: { type: 'boolean' },
+              replication: { type: 'boolean' },
+              bypassrls: { type: 'boolean' },
+              inherit: { type: 'boolean' },
+              connectionLimit: { type: 'integer', minimum: -1 },
+              validUntil: string,
+              inRoles: { type: 'array', items: string },
+              passwordSecret: localObjectReference,
+              disablePassword: { type: 'boolean' },
+            },
+            ['name'],
+          ),
+        },
+      }),
     },
     ['instances'],
   ),

@@ -58,6 +58,13 @@ export const MONITORING_NAMESPACE = 'monitoring';
 /** The Job that runs the services' migrations before a rollout (production services do not migrate). */
 export const MIGRATE_JOB = 'migrate';
 export const SECRET_NAME = 'platform-secrets';
+/**
+ * The Secret with DATABASE_OWNER_URL, the schemas' owner, read by the migrate Job and the backup
+ * alone (optional: without it DATABASE_URL's role does everything); never rendered from git.
+ */
+export const OWNER_SECRET_NAME = 'platform-db-owner';
+/** The serving role's basic-auth Secret under components/cloudnative-pg (its managed role platform_svc); never rendered from git. */
+export const SERVING_SECRET_NAME = 'platform-db-serving';
 /** The Secret with the gRPC certificates that deploy/components/grpc-mtls mounts (never rendered from git). */
 export const TLS_SECRET_NAME = 'platform-grpc-tls';
 export const TLS_VARIABLES = ['GRPC_TLS_CA', 'GRPC_TLS_CERT', 'GRPC_TLS_KEY'] as const;

@@ -53,8 +53,8 @@ export interface MigrateUpOptions extends MigrationLockOptions {
 }
 
 /**
- * Applies the pending migrations of the ORM's schema, as the ORM's user (the owner), then grants the
- * serving role, every time (idempotent: a role added later is granted at the next `up`); the
+ * Applies the pending migrations of the ORM's schema, as the ORM's user (the owner), granting the
+ * serving role before and after, every time (idempotent: a role added later is granted at the next `up`); the
  * migrations' names, none when another migrator applied them while this one waited for the lock.
  *
  * @example
@@ -62,8 +62,13 @@ export interface MigrateUpOptions extends MigrationLockOptions {
  */
 export function migrateUp(orm: MikroORM, options: MigrateUpOptions = {}): Promise<string[]> {
   return locked(orm, options, async () => {
+    const { schema } = target(orm);
+    // before: the schema with its grants and default privileges, so that each table a migration
+    // creates is granted as it is created (another service reading this schema never sees one
+    // without); after: whatever the defaults did not cover
+    await grantServingRole(executeOn(orm), schema, options.servingRole, { createSchema: true });
     const applied = (await orm.migrator.up()).map((migration) => migration.name);
-    await grantServingRole(executeOn(orm), target(orm).schema, options.servingRole);
+    await grantServingRole(executeOn(orm), schema, options.servingRole);
     return applied;
   });
 }

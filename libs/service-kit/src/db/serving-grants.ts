@@ -33,16 +33,18 @@ export function servingGrantsSql(schema: string, role: string): string {
 /**
  * Grants `role` what serving needs on `schema`, as the connection's user (the owner, whose later
  * objects the default privileges cover); nothing when `role` is undefined or is that user (one role).
- * True when it granted.
+ * `createSchema`: the schema is created first when missing, in the same transaction, so that it is
+ * never seen without its grants. True when it granted.
  *
  * @example
  * await grantServingRole((sql, params) => orm.em.getConnection().execute(sql, params), 'core', 'platform_svc');
  */
-export async function grantServingRole(execute: Execute, schema: string, role: string | undefined): Promise<boolean> {
+export async function grantServingRole(execute: Execute, schema: string, role: string | undefined, options: { createSchema?: boolean } = {}): Promise<boolean> {
   if (!role) return false;
   const [me] = await execute('select current_user as name');
   if (me?.name === role) return false;
+  const create = options.createSchema ? `create schema if not exists ${identifier(schema)};\n` : '';
   // one statement string: one implicit transaction, all or nothing
-  await execute(servingGrantsSql(schema, role));
+  await execute(create + servingGrantsSql(schema, role));
   return true;
 }
