@@ -196,6 +196,21 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     } finally {
       await named.end();
     }
+    // restored as the owner, without the dump's grants: the serving role is granted again by the
+    // restore itself, before any service starts (a production service would not grant it)
+    t.regex(restored.output, /granted core, bpm, dms again/);
+    const serving = new pg.Client({ connectionString: database.servingUrl });
+    await serving.connect();
+    try {
+      const rows = await serving.query<{ count: number }>('select count(*)::int as count from dms.dms_file');
+      t.is(rows.rows[0]?.count, [...inBackup].length, 'the serving role reads the restored rows');
+      const owned = await serving.query<{ owned: number }>(
+        `select count(*)::int as owned from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ('core', 'bpm', 'dms') and c.relowner = (select oid from pg_roles where rolname = current_user)`,
+      );
+      t.is(owned.rows[0]?.owned, 0, 'and owns none of them: the owner restored them');
+    } finally {
+      await serving.end();
+    }
 
     // APP_ENV=test migrates at start: the restore walk's migrate step
     platform = await start();
