@@ -53,12 +53,14 @@ await runScenario('branch-get-pooled: GET /api/branch/{id} through PgBouncer in 
   console.log(`# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ${settings.warmup} s warm-up per target`);
   await ensurePgBouncer();
   const { platform, targets, record } = await startBranchTargets();
-  const bouncer = await startPgBouncer(platform.databaseUrl);
+  // the services' serving role (DATABASE_URL) let in beside the owner, who migrates
+  const serving = platform.platform.env.DATABASE_URL ?? platform.databaseUrl;
+  const bouncer = await startPgBouncer(platform.databaseUrl, { alsoFor: [serving] });
   onCleanup(() => bouncer.stop());
   // the direct platform's services, their ports left to pick, their database through PgBouncer
   const env = Object.fromEntries(Object.entries(platform.platform.env).filter(([name]) => !PORTS.includes(name)));
   const pooledPlatform = await startPlatform({
-    env: { ...env, DATABASE_URL: bouncer.urlOf(platform.databaseUrl), DATABASE_POOLING: 'transaction' },
+    env: { ...env, DATABASE_URL: bouncer.urlOf(serving), DATABASE_OWNER_URL: bouncer.urlOf(platform.databaseUrl), DATABASE_POOLING: 'transaction' },
     ports: 'free',
     log: { file: join(platform.logFile, '..', 'pooled.log') },
     execArgv: platform.execArgv,
