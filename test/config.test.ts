@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { ConfigError } from '@platform/kit/config/config-error.ts';
 import type { SharedConfig } from '@platform/kit/config/config.ts';
-import { databaseUrlOf } from '@platform/service-kit/config/database-url.ts';
+import { databaseOwnerUrlOf, databaseUrlOf, servingRoleOf } from '@platform/service-kit/config/database-url.ts';
+import { childEnv } from '../scripts/lib/child-env.ts';
 import { loadServiceConfig } from '@platform/service-kit/config/service-config.ts';
 import { loadCoreConfig } from '@platform/core-svc/config.ts';
 import { loadDmsConfig } from '@platform/dms-svc/config.ts';
@@ -365,4 +366,20 @@ test('DMS_STORAGE: local (the default, DMS_STORAGE_DIR) or s3 with DMS_S3_BUCKET
   t.regex(refusal(t, { ...dev, DMS_STORAGE: 's3' }, loadDmsConfig), /DMS_S3_BUCKET/);
   t.regex(refusal(t, { ...s3, DMS_S3_ACCESS_KEY_ID: 'key' }, loadDmsConfig), /DMS_S3_ACCESS_KEY_ID and DMS_S3_SECRET_ACCESS_KEY go together/);
   t.regex(refusal(t, { ...s3, DMS_S3_SECRET_ACCESS_KEY: 'secret' }, loadDmsConfig), /go together/);
+});
+
+test("DATABASE_OWNER_URL is the owner that migrates, DATABASE_URL when unset; the serving role is DATABASE_URL's user when they differ; the gateway gets neither", (t) => {
+  const serving = 'postgres://platform_svc:s3cret@db:5432/platform';
+  const owner = 'postgres://platform:0wner@db:5432/platform';
+  t.is(databaseOwnerUrlOf({ DATABASE_URL: serving }), serving, 'unset: one role');
+  t.is(databaseOwnerUrlOf({ DATABASE_URL: serving, DATABASE_OWNER_URL: '' }), serving, 'empty: unset');
+  t.is(databaseOwnerUrlOf({ DATABASE_URL: serving, DATABASE_OWNER_URL: owner }), owner);
+  t.is(servingRoleOf({ DATABASE_URL: serving }), undefined, 'one role: nothing to grant');
+  t.is(servingRoleOf({ DATABASE_URL: serving, DATABASE_OWNER_URL: serving }), undefined);
+  t.is(servingRoleOf({ DATABASE_URL: serving, DATABASE_OWNER_URL: owner }), 'platform_svc');
+  t.is(servingRoleOf({ DATABASE_URL: 'postgres://svc%20role:x@db/platform', DATABASE_OWNER_URL: owner }), 'svc role', 'decoded');
+  t.throws(() => servingRoleOf({ DATABASE_URL: 'postgres://db/platform', DATABASE_OWNER_URL: owner }), { instanceOf: ConfigError, message: /names no user/ });
+  const env = childEnv('gateway', { DATABASE_URL: serving, DATABASE_OWNER_URL: owner, GATEWAY_PORT: '8080' });
+  t.deepEqual(env, { GATEWAY_PORT: '8080' });
+  t.is(childEnv('core-worker', { DATABASE_OWNER_URL: owner }).DATABASE_OWNER_URL, owner, 'a worker migrates its job schema outside production');
 });
