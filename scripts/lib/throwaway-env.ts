@@ -16,7 +16,9 @@ export interface TestSecrets {
 
 /**
  * The environment of a throwaway platform (tests, benchmarks): APP_ENV=test, fresh random secrets,
- * its data under `workDir`, warnings and errors only in the log.
+ * its data under `workDir`, warnings and errors only in the log. `databaseUrl` is what the services
+ * serve on; the owner's, when another role (a fresh database's `servingUrl`), goes in `extra` as
+ * DATABASE_OWNER_URL.
  */
 export function throwawayEnv(databaseUrl: string, workDir: string, extra: Env = {}): { env: Record<string, string>; secrets: TestSecrets } {
   const secrets: TestSecrets = {

@@ -11,6 +11,11 @@ import { int, type Env } from '@platform/kit/config/env.ts';
  *   maintenance;
  * - `migrationLock`: the connection of its own that holds a schema's migration lock while the
  *   process starts (db/migration-lock.ts), not sized by a variable: one, and only at start.
+ *
+ * Outside production a service or worker also opens the owner's connections at start
+ * (DATABASE_OWNER_URL, docs/adr/0150-a-serving-role-apart-from-the-owner.md): a service one, for its
+ * migrations, a worker two, for the job queue's schema; closed before it serves. Production's
+ * processes never do (the migrate Job does), so the budget leaves them out.
  */
 export interface DatabasePools {
   orm: number;

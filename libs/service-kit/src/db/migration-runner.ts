@@ -32,6 +32,9 @@ export class PendingMigrationsError extends Error {
  * half done, and MikroORM's first look creates the tracking table, which two at once would race to do.
  */
 
+// The lock's connection is made with the ORM's own URL: the owner's when it migrates
+// (DATABASE_OWNER_URL), the serving role's when a production service or a worker reads the status;
+// an advisory lock is the database's, whichever role takes it.
 function locked<T>(orm: MikroORM, options: MigrationLockOptions, work: () => Promise<T>): Promise<T> {
   const { url, schema } = target(orm);
   return withMigrationLock(url, schema, work, options);
