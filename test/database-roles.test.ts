@@ -3,9 +3,11 @@
  * test serves as DATABASE_URL's role, which owns nothing, and migrates as the owner
  * (DATABASE_OWNER_URL). That role is no superuser and has no BYPASSRLS; it reads and writes rows
  * (the suite passing shows it) but creates, alters, drops and truncates nothing; what a later
- * migration creates is granted to it by default; and the start check refuses in production a role
- * that would not be subject to row-level security, and warns elsewhere.
+ * migration creates is granted to it by default; the job queue's schema is the owner's and the
+ * serving role runs the queue; and the start check refuses in production a role that would not be
+ * subject to row-level security, and warns elsewhere.
  */
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import pg from 'pg';
@@ -14,7 +16,9 @@ import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { userOf } from '@platform/service-kit/config/database-url.ts';
 import { checkServingRole, servingRoleFacts, servingRoleProblems } from '@platform/service-kit/db/serving-role.ts';
 import type { Execute } from '@platform/service-kit/db/serving-grants.ts';
-import { JOB_SCHEMA } from '@platform/service-kit/jobs/job-queue.ts';
+import { defineJob } from '@platform/service-kit/jobs/job.ts';
+import { JOB_SCHEMA, startJobQueue } from '@platform/service-kit/jobs/job-queue.ts';
+import { createLogger } from '@platform/kit/log/logger.ts';
 import { platform } from './helpers/platform.ts';
 
 const SCHEMAS = ['core', 'bpm', 'dms'] as const;
@@ -201,4 +205,37 @@ test('the start check refuses in production a role that owns the tables, naming 
     await checkServingRole(executeOf(client), 'core', 'production', quiet.log);
     t.deepEqual(quiet.lines, []);
   });
+});
+
+test("the job queue's schema is the owner's, installed by it, and the serving role runs the queue; without it the queue refuses to start, naming the command", async (t) => {
+  const schema = `pgboss_roles_${randomBytes(4).toString('hex')}`;
+  t.teardown(() => as(platform.databaseUrl, (client) => client.query(`drop schema if exists "${schema}" cascade`)));
+  const log = createLogger('roles-test', 'silent');
+  let ran!: () => void;
+  const run = new Promise<void>((resolve) => (ran = resolve));
+  const jobs = [defineJob({ name: 'roles.probe', schedule: { everySeconds: 3600 }, run: async () => ran() })];
+
+  // production's worker: nothing migrated here, and nothing there yet
+  const refused = await t.throwsAsync(startJobQueue({ url: servingUrl, owner: false, schema, jobs, log }));
+  t.regex(refused.message, /npm run migrate -- up/);
+  t.regex(refused.message, /DATABASE_OWNER_URL/);
+
+  // elsewhere: the owner installs it and grants the serving role, which runs the queue
+  const queue = await startJobQueue({ url: servingUrl, owner: { url: platform.databaseUrl, servingRole }, schema, jobs, log, pollingIntervalSeconds: 0.5 });
+  try {
+    await queue.sendNow('roles.probe');
+    await run;
+  } finally {
+    await queue.stop();
+  }
+  await as(servingUrl, async (client) => {
+    const facts = await servingRoleFacts(executeOf(client), schema);
+    t.deepEqual(servingRoleProblems(facts), [], 'the serving role owns nothing of it');
+  });
+  const owner = await as(
+    platform.databaseUrl,
+    async (client) =>
+      (await client.query<{ owner: string }>('select nspowner::regrole::text as owner from pg_namespace where nspname = $1', [schema])).rows[0]?.owner,
+  );
+  t.is(owner, ownerRole);
 });
