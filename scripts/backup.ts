@@ -4,7 +4,8 @@
  * folder <dir>, with `manifest.json` (written last) listing each part's size and SHA-256
  * (scripts/lib/backup-run.ts; docs/adr/0091-backup-and-restore.md).
  *
- * Reads DATABASE_URL and DMS_STORAGE_DIR (or, under DMS_STORAGE=s3, the bucket of DMS_S3_*), or without DATABASE_URL the embedded PostgreSQL and files
+ * Reads the database as its owner (DATABASE_OWNER_URL, else DATABASE_URL: the owner reads every
+ * row, row-level security aside) and DMS_STORAGE_DIR (or, under DMS_STORAGE=s3, the bucket of DMS_S3_*), or without DATABASE_URL the embedded PostgreSQL and files
  * of `npm start` (DATA_DIR, EMBEDDED_PG_PORT); PG_BIN_DIR picks the folder of pg_dump.
  * Exit 0 when the backup is complete, 1 when it failed (the folder is then not a backup: it has no
  * manifest), 2 on a usage error.

@@ -1,6 +1,7 @@
 /**
  * `npm run restore -- <dir> [--force]`: a backup made by `npm run backup` back into the database
- * (DATABASE_URL, or the embedded one of `npm start`) and the file folder (DMS_STORAGE_DIR, or
+ * (as its owner, DATABASE_OWNER_URL, else DATABASE_URL, which then grants DATABASE_URL's role the
+ * restored schemas again; or the embedded one of `npm start`) and the file folder (DMS_STORAGE_DIR, or
  * DATA_DIR/files; under DMS_STORAGE=s3 the bucket of DMS_S3_*), with the platform stopped (deploy/README.md "Backup and restore").
  *
  * Every part is checked against the manifest before anything is touched. A target that holds data
