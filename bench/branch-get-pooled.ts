@@ -13,64 +13,34 @@
  *
  * Env: as bench/branch-get.ts.
  */
-import { join } from 'node:path';
-import { startPlatform } from '../scripts/lib/processes.ts';
 import { ensurePgBouncer, startPgBouncer } from '../test/helpers/pgbouncer.ts';
-import { startBranchTargets } from './branch-targets.ts';
-import {
-  BenchError,
-  expectStatus,
-  http,
-  measure,
-  onCleanup,
-  pairedRounds,
-  runScenario,
-  settingsFromEnv,
-  type CpuWatch,
-  type Figures,
-  type Target,
-} from './lib.ts';
+import { platformBeside, startBranchTargets } from './branch-targets.ts';
+import { measure, onCleanup, pairedRounds, runScenario, settingsFromEnv, type CpuWatch, type Figures, type Target } from './lib.ts';
 
 /** The pooled platform's requests/s at least this share of the direct one's. */
 const TARGET_RATIO = 0.9;
 const NAMES = ['direct', 'pooled'] as const;
 type Name = (typeof NAMES)[number];
 
-/** The settings startPlatform fills with free ports: the pooled platform picks its own. */
-const PORTS = [
-  'GATEWAY_PORT',
-  'CORE_GRPC_ADDR',
-  'BPM_GRPC_ADDR',
-  'DMS_GRPC_ADDR',
-  'DMS_HTTP_ADDR',
-  'CORE_METRICS_PORT',
-  'BPM_METRICS_PORT',
-  'DMS_METRICS_PORT',
-];
-
 await runScenario('branch-get-pooled: GET /api/branch/{id} through PgBouncer in transaction mode vs directly', async () => {
   const settings = settingsFromEnv();
   console.log(`# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ${settings.warmup} s warm-up per target`);
   await ensurePgBouncer();
-  const { platform, targets, record } = await startBranchTargets();
+  const branch = await startBranchTargets();
+  const { platform, targets } = branch;
   // the services' serving role (DATABASE_URL) let in beside the owner, who migrates
   const serving = platform.platform.env.DATABASE_URL ?? platform.databaseUrl;
   const bouncer = await startPgBouncer(platform.databaseUrl, { alsoFor: [serving] });
   onCleanup(() => bouncer.stop());
-  // the direct platform's services, their ports left to pick, their database through PgBouncer
-  const env = Object.fromEntries(Object.entries(platform.platform.env).filter(([name]) => !PORTS.includes(name)));
-  const pooledPlatform = await startPlatform({
-    env: { ...env, DATABASE_URL: bouncer.urlOf(serving), DATABASE_OWNER_URL: bouncer.urlOf(platform.databaseUrl), DATABASE_POOLING: 'transaction' },
-    ports: 'free',
-    log: { file: join(platform.logFile, '..', 'pooled.log') },
-    execArgv: platform.execArgv,
-  });
-  onCleanup(() => pooledPlatform.stop());
-  console.log(`# pooled platform: ${pooledPlatform.url}, its services through PgBouncer on 127.0.0.1:${bouncer.port} (DATABASE_POOLING=transaction)`);
-  const path = new URL(targets.gateway.url).pathname;
-  const chosen: Record<Name, Target> = { direct: targets.gateway, pooled: { url: `${pooledPlatform.url}${path}`, headers: targets.gateway.headers } };
-  const viaPooled = await expectStatus('GET (pooled)', http('GET', chosen.pooled.url, { headers: chosen.pooled.headers }));
-  if (viaPooled.text !== record) throw new BenchError(`the pooled platform answers another record:\n  pooled: ${viaPooled.text}\n  direct: ${record}`);
+  // the direct platform's services, their database through PgBouncer
+  const pooled = await platformBeside(
+    branch,
+    'pooled',
+    { DATABASE_URL: bouncer.urlOf(serving), DATABASE_OWNER_URL: bouncer.urlOf(platform.databaseUrl), DATABASE_POOLING: 'transaction' },
+    targets.gateway,
+  );
+  console.log(`# pooled platform: ${pooled.platform.url}, its services through PgBouncer on 127.0.0.1:${bouncer.port} (DATABASE_POOLING=transaction)`);
+  const chosen: Record<Name, Target> = { direct: targets.gateway, pooled: pooled.target };
   console.log('# both platforms answer 200 with the same record');
 
   const cpuOf = (pids: Record<string, number>): CpuWatch => ({
@@ -79,7 +49,7 @@ await runScenario('branch-get-pooled: GET /api/branch/{id} through PgBouncer in 
     postgres: 'postgres',
     pgbouncer: 'pgbouncer',
   });
-  const cpu: Record<Name, CpuWatch> = { direct: cpuOf(platform.platform.pids), pooled: cpuOf(pooledPlatform.pids) };
+  const cpu: Record<Name, CpuWatch> = { direct: cpuOf(platform.platform.pids), pooled: cpuOf(pooled.platform.pids) };
   const run = (name: Name, duration: number): Promise<Figures> =>
     measure(chosen[name], { duration, connections: settings.connections, cpu: cpu[name], label: name });
   await pairedRounds({ names: NAMES, settings, run, target: TARGET_RATIO, label: 'branch-get pooled/direct req/s' });

@@ -34,6 +34,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './lib/embedd
 import { ensureConsoleBuilt } from './lib/console-build.ts';
 import { probeServer, redact } from './lib/pg-client.ts';
 import { createServingRole } from './lib/serving-role.ts';
+import { markLeakproof } from './lib/leakproof.ts';
 import { type Platform, startPlatform } from './lib/processes.ts';
 import { ROOT_DIR } from './lib/platform-layout.ts';
 
@@ -179,6 +180,8 @@ async function main(): Promise<number> {
       const serving = await createServingRole(server.url, SERVING_ROLE, keptSecret(join(dataDir, 'pg-serving-password')).value);
       env.DATABASE_OWNER_URL = server.url;
       env.DATABASE_URL = serving.urlOf(server.url);
+      // the lists' filters keep their indexes under the row-level security policies (docs/adr/0151-row-level-security-the-second-wall.md)
+      await markLeakproof(server.url);
       if (signalled) return finished;
     }
 

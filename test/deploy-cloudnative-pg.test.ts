@@ -17,6 +17,7 @@ import { LAYERS, MIGRATE_JOB, MONITORING_NAMESPACE, SERVING_SECRET_NAME, WORKERS
 import { egressAllowed, ingressAllowed } from './helpers/deploy-network-policy.ts';
 import { app, podLabels } from './helpers/deploy-objects.ts';
 import { only, render, type K8sObject } from './helpers/deploy-render.ts';
+import { MARK_LEAKPROOF } from '@platform/service-kit/db/leakproof.ts';
 
 const PRODUCTION = LAYERS.filter((layer) => layer.startsWith('production'));
 const CLIENTS = ['core-svc', 'bpm-svc', 'dms-svc', ...Object.keys(WORKERS)];
@@ -29,13 +30,19 @@ interface ScheduledBackup extends K8sObject {
 }
 type FullCluster = Cluster & {
   spec: {
-    bootstrap?: { initdb?: { database?: string; owner?: string } };
+    bootstrap?: { initdb?: { database?: string; owner?: string; postInitApplicationSQL?: string[] } };
     plugins?: { name: string; isWALArchiver?: boolean; parameters?: Record<string, string> }[];
   };
 };
 
 for (const layer of PRODUCTION) {
   const rendered = render(layer);
+
+  test(`${layer}: the new database marks the lists' filter functions LEAKPROOF, as the superuser, exactly those the services check for`, (t) => {
+    const cluster = rendered.one<FullCluster>('Cluster', 'platform-db');
+    // docs/adr/0151-row-level-security-the-second-wall.md: without them a filter under the policies reads every row of the tenant
+    t.deepEqual(cluster.spec.bootstrap?.initdb?.postInitApplicationSQL, [...MARK_LEAKPROOF]);
+  });
 
   test(`${layer}: three instances, WAL and daily base backups through the Barman Cloud plugin into a bucket whose credentials are referred to`, (t) => {
     const cluster = rendered.one<FullCluster>('Cluster', 'platform-db');

@@ -1,6 +1,7 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import type { Row } from '@platform/service-kit/db/entity-schema.ts';
 import { SCHEMA } from './schema.ts';
+import { tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
 
 /**
  * A personal access token (docs/adr/0134-scoped-personal-access-tokens.md): its public id, the
@@ -12,6 +13,7 @@ import { SCHEMA } from './schema.ts';
 export const AccessTokenEntity = new EntitySchema<Row>({
   name: 'AccessToken',
   tableName: 'access_token',
+  policies: tenantWall(),
   schema: SCHEMA,
   properties: {
     tokenId: { type: 'string', length: 32, primary: true },

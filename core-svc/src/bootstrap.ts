@@ -5,6 +5,7 @@ import { ConfigError } from '@platform/kit/config/config-error.ts';
 import type { CoreConfig } from './config.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { AccountEntity, UserInfoEntity, UserProcessEntity, UserProcessSelectEntity } from './db.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', crProcessId: 1 } as const;
 
@@ -15,7 +16,7 @@ export const DEFAULT_ACCOUNT = { accountNo: 'DEFAULT', accountName: 'Default', c
  * one and log it once; production refuses to start, since a password in its logs is a leaked one.
  */
 export async function bootstrap(orm: MikroORM, config: CoreConfig, log: Logger): Promise<void> {
-  const em = orm.em.fork();
+  const em = scopedFork(orm, { platform: 'bootstrap' });
   if ((await em.count(UserInfoEntity, {})) > 0) return;
   if (!config.adminPassword && config.appEnv === 'production') {
     throw new ConfigError(
@@ -49,7 +50,7 @@ export async function bootstrap(orm: MikroORM, config: CoreConfig, log: Logger):
       tx.create(UserProcessSelectEntity, { userProcessId: process.id, accountId: account.id });
     });
   } catch (error) {
-    if ((await orm.em.fork().count(UserInfoEntity, {})) > 0) return; // another replica won the race
+    if ((await scopedFork(orm, { platform: 'bootstrap' }).count(UserInfoEntity, {})) > 0) return; // another replica won the race
     throw error;
   }
   log.info(

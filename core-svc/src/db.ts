@@ -17,9 +17,25 @@ import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
 import { secondFactorEntities } from './second-factor.entity.ts';
 import { ssoEntities } from './sso-tables.ts';
+import { OWN_ROW, scopeTenants, tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
 
 export { SCHEMA } from './schema.ts';
-export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers);
+/**
+ * What a user's identity rows and the accounts add to the tenant wall (docs/adr/0151-row-level-security-the-second-wall.md):
+ * a user sees its own user-info and user-process in any tenant; a tenant sees the user-info and
+ * user-process of the users who have a select in it (its members: docs/adr/0125-a-tenant-finds-its-members-not-others.md);
+ * a user sees the accounts it has a select in (the tenants it may switch to, by their names).
+ * `core.user_select_tenant` is a view of the owner's, which the policies do not apply to.
+ */
+const member = (table: string) =>
+  `exists (select 1 from core.user_select_tenant m where m.user_code = ${table}.user_code and ((select current_setting('platform.tenants', true) = '*') or m.cr_process_id = any (${scopeTenants()})))`;
+const CALLERS_ACCOUNT = `exists (select 1 from core.user_select_tenant m where m.user_code = (select current_setting('platform.user', true)) and m.cr_process_id = account.cr_process_id)`;
+
+export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers, [], {
+  'user-info': [OWN_ROW, member('user_info')],
+  'user-process': [OWN_ROW, member('user_process')],
+  account: [CALLERS_ACCOUNT],
+});
 
 /** The entity of a resource, typed by its declaration (RowOf), for the service's own queries. */
 function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
@@ -52,6 +68,7 @@ export const UserProcessSelectEntity = new EntitySchema<Row>({
 export const SessionEntity = new EntitySchema<Row>({
   name: 'Session',
   tableName: 'session_log',
+  policies: tenantWall(OWN_ROW),
   schema: SCHEMA,
   properties: {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
@@ -79,6 +96,7 @@ export const SessionEntity = new EntitySchema<Row>({
 export const ExceptionEntity = new EntitySchema<Row>({
   name: 'ExceptionEntry',
   tableName: 'exception_log',
+  policies: tenantWall(),
   schema: SCHEMA,
   properties: {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
@@ -121,6 +139,70 @@ export const UserTenantView = new EntitySchema<Row>({
 });
 
 /**
+ * The tenants a user's user-process has a select in, active or not: the fact that crosses tenants
+ * by its nature (a user kept in one tenant works in others). A view of the owner's, so that the
+ * row-level security policies (docs/adr/0151-row-level-security-the-second-wall.md), the checks
+ * of who a tenant may administer (user-tenants.ts) and a user-process's own list of selects read it
+ * whole: the tenant a user-process row belongs to is not the tenant it gives. Declared here so that migration diffs know it.
+ */
+export const UserSelectTenantView = new EntitySchema<Row>({
+  name: 'UserSelectTenant',
+  tableName: 'user_select_tenant',
+  schema: SCHEMA,
+  view: true,
+  expression: `select p.id as user_process_id, p.user_code, a.cr_process_id, a.account_no, a.account_name
+    from core.user_process p
+    join core.user_process_select s on s.user_process_id = p.id
+    join core.account a on a.id = s.account_id`,
+  properties: {
+    userProcessId: { type: new BigIntType('number'), fieldName: 'user_process_id', primary: true },
+    userCode: { type: 'string', fieldName: 'user_code' },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
+    accountNo: { type: 'string', fieldName: 'account_no' },
+    accountName: { type: 'string', fieldName: 'account_name' },
+  } as never,
+});
+
+/**
+ * Every tenant's accounts by their numbers, nothing else of them: a caller naming an account of
+ * another tenant in a user-process's selects is refused for it (403) rather than told it does not
+ * exist, which the row-level security policies would make of it
+ * (docs/adr/0151-row-level-security-the-second-wall.md). A view of the owner's. Declared here so
+ * that migration diffs know it.
+ */
+export const AccountKeyView = new EntitySchema<Row>({
+  name: 'AccountKey',
+  tableName: 'account_key',
+  schema: SCHEMA,
+  view: true,
+  expression: 'select a.id, a.account_no, a.cr_process_id from core.account a',
+  properties: {
+    id: { type: new BigIntType('number'), fieldName: 'id', primary: true },
+    accountNo: { type: 'string', fieldName: 'account_no' },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id' },
+  } as never,
+});
+
+/**
+ * Every tenant's users by their codes, with the tenant each is stored in and nothing else: a caller
+ * naming a user of another tenant is told so (403, or "not in this tenant") rather than that the
+ * user does not exist, which the row-level security policies would make of it
+ * (docs/adr/0151-row-level-security-the-second-wall.md). A view of the owner's. Declared here so
+ * that migration diffs know it.
+ */
+export const UserKeyView = new EntitySchema<Row>({
+  name: 'UserKey',
+  tableName: 'user_key',
+  schema: SCHEMA,
+  view: true,
+  expression: 'select u.user_code, u.cr_process_id from core.user_info u',
+  properties: {
+    userCode: { type: 'string', fieldName: 'user_code', primary: true },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id' },
+  } as never,
+});
+
+/**
  * The roles a user holds in a tenant (docs/interface.md#identity): the roleCodes of the role-types that
  * group-roles link to the tenant's groups the user is a member of, where group, membership,
  * group-role and role-type are all active. Every service's live access reads it
@@ -150,6 +232,9 @@ export const entities = [
   ...tenantCountSchemas(coreResources, SCHEMA),
   UserTenantView,
   UserTenantRoleView,
+  UserSelectTenantView,
+  AccountKeyView,
+  UserKeyView,
   UserProcessSelectEntity,
   SessionEntity,
   ExceptionEntity,

@@ -12,6 +12,7 @@ import { dmsAccountConfig } from '@platform/contracts/dms/dms-account-config.ts'
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
+import { tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
 
 /** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';
@@ -59,6 +60,7 @@ export const DmsShareDownloadSlotEntity = new EntitySchema<Row>({
 export const DmsTusUploadEntity = new EntitySchema<Row>({
   name: 'DmsTusUpload',
   tableName: 'dms_tus_upload',
+  policies: tenantWall(),
   schema: SCHEMA,
   properties: {
     /** The tus upload id (32 hex digits). */

@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startEmbeddedPostgresOnFreePort } from './embedded-postgres.ts';
 import { probeServer, redact, withClient, withDatabase } from './pg-client.ts';
 import { createServingRole, type ServingRole } from './serving-role.ts';
+import { markLeakproof } from './leakproof.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -67,6 +68,7 @@ export async function createFreshDatabase(adminUrl: string, prefix = 'platform_t
     return dropping;
   };
   const url = withDatabase(adminUrl, name);
+  await markLeakproof(url);
   if (options.servingRole) {
     role = await createServingRole(adminUrl, `${name}_svc`).catch(async (error: unknown) => {
       await drop();

@@ -231,7 +231,15 @@ const cnpgCluster = resource(
       enableSuperuserAccess: { type: 'boolean' },
       enablePDB: { type: 'boolean' },
       bootstrap: object({
-        initdb: object({ database: string, owner: string, dataChecksums: { type: 'boolean' }, encoding: string, localeCollate: string, localeCType: string }),
+        initdb: object({
+          database: string,
+          owner: string,
+          dataChecksums: { type: 'boolean' },
+          encoding: string,
+          localeCollate: string,
+          localeCType: string,
+          postInitApplicationSQL: { type: 'array', items: string },
+        }),
       }),
       // postgresql.conf: every value a string, as the CRD has it
       postgresql: object({ parameters: { type: 'object', additionalProperties: { type: 'string' } } }),

@@ -121,6 +121,10 @@ export async function schemaObjects(url: string, schema: string): Promise<string
      union all
      select 'trigger ' || t.tgname || ' on ' || c.relname from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = $1 and not t.tgisinternal
+     union all
+     select 'policy ' || p.policyname || ' on ' || p.tablename from pg_policies p where p.schemaname = $1
+     union all
+     select 'row security on ' || c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relrowsecurity
      order by 1`,
     [schema],
   );

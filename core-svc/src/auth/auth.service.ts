@@ -10,7 +10,7 @@ import { switchAccount } from './switch-account.ts';
 
 /** Login and the caller's own view of its session (docs/interface.md#auth, docs/interface.md#identity). */
 export function authHandlers(config: CoreConfig, tokens: TokenService) {
-  return {
+  const handlers = {
     login: login(config, tokens),
     me,
     switchAccount: switchAccount(tokens),
@@ -22,4 +22,8 @@ export function authHandlers(config: CoreConfig, tokens: TokenService) {
       return {};
     },
   };
+  // a user's own sign-in state spans its tenants (its selects' accounts, its user record's tenant,
+  // whose events a password change writes): the platform's identity path, keyed by the caller alone
+  for (const handler of Object.values(handlers)) Object.assign(handler, { scope: 'identity' });
+  return handlers;
 }

@@ -15,6 +15,7 @@ import { entryOf, type ExceptionRecorder } from '@platform/kit/grpc/exception-lo
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { ExceptionEntity } from '../db.ts';
 import { isUuid } from '@platform/kit/resource/uuid.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** Filters of the exception list (docs/interface.md#sessions-and-logs). */
 const FILTERS: ReadonlyMap<string, ScalarField> = new Map<string, ScalarField>([
@@ -66,7 +67,7 @@ function rowOf(entry: ExceptionEntry): Row {
 /** core-svc's own failures go straight into its table. */
 export function databaseExceptionRecorder(orm: MikroORM, log: Logger): ExceptionRecorder {
   return (failure) => {
-    const em = orm.em.fork();
+    const em = scopedFork(orm, { platform: 'exception-log' });
     em.insert(ExceptionEntity, rowOf(entryOf(failure))).catch((error: unknown) =>
       log.warn({ refId: failure.refId, err: error }, 'could not record an exception entry'),
     );

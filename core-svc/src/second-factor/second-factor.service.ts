@@ -35,7 +35,7 @@ const WRONG_STATE = (): DomainError => new DomainError('SVC-SYS-4004', 'secondFa
 
 /** The handlers of SecondFactorService. */
 export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
-  return {
+  const handlers = {
     /**
      * The login's second step, for the internal credential only: the challenge taken once a code
      * from the user's secret (or, enrolling, from the challenge's new secret), or an unused recovery
@@ -157,6 +157,11 @@ export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
       return {};
     }),
   };
+  // a user's own second factor, whoever asks: the platform's identity path (its user record's
+  // events are written in the tenant the record is kept in); an administrator's reset stays in the
+  // caller's scope
+  for (const [name, handler] of Object.entries(handlers)) if (name !== 'resetSecondFactor') Object.assign(handler, { scope: 'identity' });
+  return handlers;
 }
 
 /**

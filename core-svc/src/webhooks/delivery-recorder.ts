@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { recordDelivered, type ClaimedDelivery, type Delivered } from './delivery-queue.ts';
 import type { AttemptResult } from './send.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** The most successes one statement records. */
 const MOST_PER_BATCH = 64;
@@ -34,7 +35,7 @@ export class DeliveryRecorder {
       const batch = this.#waiting.splice(0, MOST_PER_BATCH);
       try {
         await recordDelivered(
-          this.#orm.em.fork(),
+          scopedFork(this.#orm, { platform: 'webhooks' }),
           batch.map((entry) => entry.item),
         );
         for (const entry of batch) entry.done();

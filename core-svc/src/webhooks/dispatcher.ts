@@ -23,6 +23,10 @@ type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';
 import { sendAttempt } from './send.ts';
 import { mayDeliver } from './subscriber-access.ts';
+import { scopedFork, type Scope } from '@platform/service-kit/db/tenant-scope.ts';
+
+/** Every tenant's events and deliveries: the dispatcher's own path past the wall. */
+const WEBHOOKS: Scope = { platform: 'webhooks' };
 
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
@@ -71,7 +75,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       if (!toFanOut.delete(schema)) continue;
       try {
         for (let batch = NO_BATCH; batch.full && !stopping;) {
-          batch = await fanOutBatch(orm.em.fork(), schema);
+          batch = await fanOutBatch(scopedFork(orm, WEBHOOKS), schema);
           if (batch.deliveries > 0) claim = true;
         }
       } catch (error) {
@@ -83,7 +87,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     if (!claim) return;
     claim = false;
     while (!stopping) {
-      const claimed = await claimDue(orm.em.fork(), CONCURRENCY - inFlight.size, settings.leaseMs, {
+      const claimed = await claimDue(scopedFork(orm, WEBHOOKS), CONCURRENCY - inFlight.size, settings.leaseMs, {
         share: TENANT_SHARE,
         overShare: Math.max(0, CONCURRENCY - RESERVE - inFlight.size),
         busy,
@@ -121,7 +125,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
         await recorder.record(delivery, result);
         return;
       }
-      const { retryInMs } = await recordAttempt(orm.em.fork(), delivery, result, settings);
+      const { retryInMs } = await recordAttempt(scopedFork(orm, WEBHOOKS), delivery, result, settings);
       // a retry sooner than the poll would find it is woken for on time
       if (retryInMs !== undefined && retryInMs < CLAIM_POLL_MS) setTimeout(claimSoon, retryInMs + 5).unref();
     } catch (error) {
@@ -132,7 +136,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
 
   /** The owner's live read roles, asked again at every attempt (subscriber-access.ts); unknown: not sent, the lease expires. */
   const ownerAllows = (delivery: ClaimedDelivery) =>
-    mayDeliver(orm.em.fork(), delivery).catch((error: unknown) => {
+    mayDeliver(scopedFork(orm, WEBHOOKS), delivery).catch((error: unknown) => {
       log.warn({ err: error, deliveryId: delivery.id }, 'could not check a webhook owner');
       return false;
     });
@@ -167,7 +171,7 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     if (looking || stopping) return;
     looking = true;
     try {
-      const [pending] = await orm.em.fork().execute<Record<Schema, boolean>[]>(PENDING);
+      const [pending] = await scopedFork(orm, WEBHOOKS).execute<Record<Schema, boolean>[]>(PENDING);
       for (const schema of OUTBOX_SCHEMAS) if (pending?.[schema]) toFanOut.add(schema);
     } catch {
       // an outbox not made yet (its service's migrations are still to run): the fan-out tells

@@ -8,6 +8,7 @@ import { clientAddressOf } from '../http/client-address.ts';
 import type { DownloadSigner } from './download-signature.ts';
 import { sendFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** What a signed download uses of the file server's parts. */
 export interface SignedDownloadDeps {
@@ -36,7 +37,7 @@ export async function signedDownload(
   query: URLSearchParams,
 ): Promise<void> {
   const { id, inline, user } = deps.signer.verify(idText, query);
-  const em = deps.runtime.orm.em.fork();
+  const em = scopedFork(deps.runtime.orm, { platform: 'signed-download' });
   const row = await em.findOne(deps.files.entity, { id, deleted: false });
   if (!row) throw notFound(dmsFile.path);
   await sendFile(

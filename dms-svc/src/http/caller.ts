@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { authorize, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { authorize, type Caller, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { callScope } from '@platform/service-kit/auth/call-scope.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import { tokenOf } from '@platform/kit/auth/request-token.ts';
 import { unauthenticated } from '@platform/kit/errors/domain-error.ts';
@@ -19,11 +21,10 @@ export function languageOfRequest(req: IncomingMessage, claims?: VerifiedClaims)
  * user token whose signature and claims verify (TokenService, as for gRPC calls) and whose user and
  * session are live now (else 401 SVC-SYS-1001), holding `role` in the tenant it works in now (else
  * 403 SVC-SYS-1003; coreAccessSource reads both, as for a gRPC call of a method requiring it). The
- * context has its own forked EntityManager, as a gRPC call's has.
+ * context has its own forked EntityManager in the caller's scope, as a gRPC call's has.
  */
 export async function callerOf(runtime: Runtime, req: IncomingMessage, role: string): Promise<CallContext> {
   const token = tokenOf(req.headers.cookie, req.headers.authorization);
-  const em = runtime.orm.em.fork();
   // a personal access token is resolved from its row (as for a gRPC call), a JWT verified
   const claims = !token
     ? undefined
@@ -31,12 +32,14 @@ export async function callerOf(runtime: Runtime, req: IncomingMessage, role: str
       ? await accessTokenClaims(runtime.orm.em, token, clientAddressOf(req).ipAddress ?? undefined)
       : runtime.tokens.verifyUser(token);
   if (!claims) throw unauthenticated();
-  const live = await runtime.access(em, claims, { roles: new Set([role]) });
+  const live = await runtime.access(runtime.orm.em, claims, { roles: new Set([role]) });
   if (!live) throw unauthenticated();
   const projectCode = req.headers['x-project-code'];
+  const caller: Caller = { kind: 'user', claims, access: live.access };
   const ctx: CallContext = {
-    em,
-    caller: { kind: 'user', claims, access: live.access },
+    // every statement of the request's work in the caller's scope, as a gRPC call's
+    em: scopedFork(runtime.orm, callScope(caller)),
+    caller,
     lang: languageOfRequest(req, claims),
     projectCode: typeof projectCode === 'string' ? projectCode.slice(0, 1000) : undefined,
   };

@@ -3,6 +3,7 @@ import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts
 import { sweepStorage } from '../files/storage-sweep.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { runRetention } from './run-retention.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /**
  * The retention job (docs/interface.md#running, docs/interface.md#retention-and-audit): a retention
@@ -14,7 +15,7 @@ export function retentionJob(orm: MikroORM, storage: FileStorage, intervalSecond
   return defineJob({
     name: 'dms.retention',
     schedule: { everySeconds: intervalSeconds },
-    run: ({ log }) => runRetention(orm.em.fork(), storage, log),
+    run: ({ log }) => runRetention(scopedFork(orm, { platform: 'job' }), storage, log),
   });
 }
 
@@ -26,6 +27,6 @@ export function storageSweepJob(orm: MikroORM, storage: FileStorage, intervalSec
   return defineJob({
     name: 'dms.storage-sweep',
     schedule: { everySeconds: intervalSeconds },
-    run: ({ log }) => sweepStorage(orm.em.fork(), storage, log, sweepGraceMs),
+    run: ({ log }) => sweepStorage(scopedFork(orm, { platform: 'job' }), storage, log, sweepGraceMs),
   });
 }

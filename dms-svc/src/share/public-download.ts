@@ -8,6 +8,7 @@ import { completeSlot, releaseSlot, takeSlot } from './download-slot.ts';
 import { openLink } from './open-link.ts';
 import { publicActor } from './public-request.ts';
 import { holdSlotLease } from './slot-lease.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /**
  * GET|HEAD /api/dms-share-link/public/{token} (docs/interface.md#share-links): the link's file as a download
@@ -23,7 +24,7 @@ import { holdSlotLease } from './slot-lease.ts';
  * was counted) in the same transaction. HEAD sends the headers and counts nothing.
  */
 export async function publicDownload(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string, query: URLSearchParams): Promise<void> {
-  const em = deps.runtime.orm.em.fork();
+  const em = scopedFork(deps.runtime.orm, { platform: 'public-share' });
   const link = await openLink(em, token);
   if (link.passwordHash !== undefined && !deps.signer.verifyShare(token, link.passwordHash, query))
     throw new DomainError('SVC-SYS-3005', 'share.passwordRequired');

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { renewSlot } from './download-slot.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** A download's hold on its slot while its bytes flow. */
 export interface SlotLease {
@@ -22,7 +23,7 @@ export function holdSlotLease(orm: MikroORM, slotId: number, leaseSeconds: numbe
     () => {
       if (renewing) return;
       renewing = true;
-      renewSlot(orm.em.fork(), slotId, leaseSeconds)
+      renewSlot(scopedFork(orm, { platform: 'public-share' }), slotId, leaseSeconds)
         .then(
           (held) => {
             if (held || stopped) return;

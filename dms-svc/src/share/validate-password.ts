@@ -8,6 +8,7 @@ import { sendJson } from '../http/respond.ts';
 import type { PublicShareDeps } from './deps.ts';
 import { openLink } from './open-link.ts';
 import { publicActor } from './public-request.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** bcrypt reads at most 72 bytes: a longer password is wrong, never compared by its prefix. */
 const BCRYPT_MAX_BYTES = 72;
@@ -22,7 +23,7 @@ const BCRYPT_MAX_BYTES = 72;
  */
 export async function validatePassword(deps: PublicShareDeps, req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
   const password = onlyString(await readJsonObject(req, res, 4096), 'password');
-  const em = deps.runtime.orm.em.fork();
+  const em = scopedFork(deps.runtime.orm, { platform: 'public-share' });
   const link = await openLink(em, token);
   const valid =
     link.passwordHash === undefined ||

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** How often a lock held elsewhere is asked for again. */
 const RETRY_MS = 100;
@@ -37,7 +38,7 @@ export class LeaseLocker implements Locker {
     const holder = randomUUID();
     let renewal: NodeJS.Timeout | undefined;
     let held = false;
-    const sql = <T extends object>(text: string, values: unknown[]) => orm.em.fork().execute<T[]>(text, values, 'all');
+    const sql = <T extends object>(text: string, values: unknown[]) => scopedFork(orm, { platform: 'uploads' }).execute<T[]>(text, values, 'all');
     return {
       async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
         const deadline = Date.now() + timeoutMs;

@@ -15,6 +15,7 @@ import { answerCompleted } from './tus-completion.ts';
 import { abandonCreation, answerReplay, checkCreation } from './tus-creation.ts';
 import { FILE_ID, isOwnedBy, ownerOf } from './tus-metadata.ts';
 import { checkPatchHeaders, TUS_PATH, UPLOAD_ID } from './tus-protocol.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /** What the gate uses: the service's runtime and settings, the uploads' store, and tus behind it. */
 export interface TusGateDeps {
@@ -49,7 +50,7 @@ export async function answerTus(deps: TusGateDeps, req: IncomingMessage, res: Se
       try {
         return await deps.adapter.forward(req, res, { req, ctx, id: creation.id });
       } catch (error) {
-        await abandonCreation(deps.store, deps.runtime.orm.em.fork(), creation);
+        await abandonCreation(deps.store, scopedFork(deps.runtime.orm, { platform: 'uploads' }), creation);
         throw error;
       }
     }

@@ -4,6 +4,9 @@ import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts
 import { releaseExpired, releaseUpload } from '../files/upload-reservations.ts';
 import type { TusStore } from './tus-store.ts';
 import { FILE_ID } from './tus-metadata.ts';
+import { scopedFork, type Scope } from '@platform/service-kit/db/tenant-scope.ts';
+
+const JOB: Scope = { platform: 'job' };
 
 /**
  * The sweep of expired resumable uploads (docs/adr/0094-resumable-uploads-across-replicas.md): every
@@ -22,16 +25,16 @@ export function tusSweepJob(store: TusStore, orm: MikroORM, intervalSeconds: num
  */
 async function sweepExpired(store: TusStore, orm: MikroORM, log: Logger, now = Date.now()): Promise<number> {
   // first, any reservation past its expiry, whose upload is swept below or was gone already
-  await releaseExpired(orm.em.fork());
+  await releaseExpired(scopedFork(orm, JOB));
   // and the locks whose holders died (tus/lease-locker.ts): a lapsed lock is free already, its row only litters
-  await orm.em.fork().execute('delete from dms.dms_tus_lock where expires_at <= now()');
+  await scopedFork(orm, JOB).execute('delete from dms.dms_tus_lock where expires_at <= now()');
   let removed = 0;
   for await (const id of store.ids()) {
     const info = await store.info(id);
     const created = Date.parse(String(info?.creation_date ?? ''));
     if (!Number.isFinite(created) || created + store.getExpiration() > now) continue;
     await store.discard(id);
-    await releaseUpload(orm.em.fork(), id);
+    await releaseUpload(scopedFork(orm, JOB), id);
     log.info({ upload: id, completed: Boolean(info?.metadata?.[FILE_ID]) }, 'expired resumable upload removed');
     removed++;
   }

@@ -5,6 +5,7 @@ import { formValues } from '../files/upload-fields.ts';
 import { releaseUpload } from '../files/upload-reservations.ts';
 import type { TusStore } from './tus-store.ts';
 import { clientMetadataOf, tusUploadFieldsOf } from './tus-metadata.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 
 /**
  * The content's type, judged as soon as the first bytes that decide it are in (the store calls
@@ -20,8 +21,10 @@ export function contentTypeCheck(store: TusStore, runtime: Runtime): (id: string
     const window = Math.min(info.size, SNIFF_BYTES);
     if (from >= window || to < window) return;
     const { filetype, fields } = tusUploadFieldsOf(clientMetadataOf(info.metadata));
-    const em = runtime.orm.em.fork();
-    const limits = await limitsOf(em, formValues(fields).crProcessId);
+    const crProcessId = formValues(fields).crProcessId;
+    // the upload's own tenant, which its creation was allowed for
+    const em = scopedFork(runtime.orm, { tenants: typeof crProcessId === 'number' ? [crProcessId] : [] });
+    const limits = await limitsOf(em, crProcessId);
     if (limits.allowedMimeTypes.length === 0) return;
     const head = await store.head(id, window);
     // first bytes written elsewhere and not kept (DMS_STORAGE=s3, a rare break-off): the completion judges them

@@ -1,6 +1,6 @@
 import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
-import { hasSelectIn, lockUser } from '../user-process/user-tenants.ts';
+import { hasSelectIn, lockUser, storedTenantOf } from '../user-process/user-tenants.ts';
 import { groupMember } from '@platform/contracts/core/group-member.ts';
 
 /**
@@ -16,7 +16,11 @@ export const groupMemberHooks: ResourceHooks = defineHooks(groupMember, {
     const userCode = values.userCode ?? current?.userCode;
     const crProcessId = current?.crProcessId ?? values.crProcessId;
     if (userCode === undefined || crProcessId === undefined) throw invalidField('userCode', 'field.required');
-    if (!(await lockUser(ctx.em, userCode, 'share'))) throw invalidField('userCode', 'user.unknown');
+    if (!(await lockUser(ctx.em, userCode, 'share'))) {
+      // a user kept in another tenant, with no select in the caller's, is not seen by it
+      // (docs/adr/0151-row-level-security-the-second-wall.md): one that exists is not in this tenant
+      throw invalidField('userCode', (await storedTenantOf(ctx.em, userCode)) === undefined ? 'user.unknown' : 'user.notInTenant');
+    }
     if (!(await hasSelectIn(ctx.em, userCode, crProcessId))) throw invalidField('userCode', 'user.notInTenant');
   },
 });

@@ -26,10 +26,7 @@ export function tenantMembers(): Handler<never, unknown> {
     const rows = await ctx.em.execute<{ user_code: string; user_description: string }[]>(
       `select u.user_code, u.user_description
          from core.user_info u
-        where exists (select 1 from core.user_process p
-                        join core.user_process_select s on s.user_process_id = p.id
-                        join core.account a on a.id = s.account_id
-                       where p.user_code = u.user_code and a.cr_process_id = ?)
+        where exists (select 1 from core.user_select_tenant m where m.user_code = u.user_code and m.cr_process_id = ?)
           and (?::text is null or u.user_code ~* ? or u.user_description ~* ?)
         order by u.user_code collate "C"
         limit ${MEMBERS_LIMIT}`,

@@ -3,8 +3,8 @@ import { tenantScope } from '@platform/service-kit/auth/caller.ts';
 import { forbidden, invalidField } from '@platform/kit/errors/domain-error.ts';
 import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runtime.ts';
 import type { UserProcess } from '@platform/kit/gen/platform/core/v1/user_process.ts';
-import { AccountEntity, UserProcessSelectEntity } from '../../db.ts';
-import { assertWhollyInTenant, lockUser } from './user-tenants.ts';
+import { UserProcessSelectEntity } from '../../db.ts';
+import { accountsByNo, assertWhollyInTenant, lockUser, storedTenantOf } from './user-tenants.ts';
 import { userProcess } from '@platform/contracts/core/user-process.ts';
 
 export interface SelectView {
@@ -18,9 +18,11 @@ export async function selectsOf(em: EntityManager, userProcessIds: readonly numb
   const byProcess = new Map<number, SelectView[]>();
   if (userProcessIds.length === 0) return byProcess;
   const rows = await em.execute<{ user_process_id: string; account_no: string; account_name: string; cr_process_id: string }[]>(
-    `select s.user_process_id, a.account_no, a.account_name, a.cr_process_id
-       from core.user_process_select s join core.account a on a.id = s.account_id
-      where s.user_process_id in (?) order by a.account_no`,
+    // every tenant's account of the selects (a view of the owner's, user-tenants.ts): a user-process
+    // shows all of its selects to whoever may read it, as it always has
+    `select s.user_process_id, s.account_no, s.account_name, s.cr_process_id
+       from core.user_select_tenant s
+      where s.user_process_id in (?) order by s.account_no`,
     [userProcessIds],
   );
   for (const row of rows) {
@@ -64,7 +66,8 @@ export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
     const userCode = current?.userCode ?? values.userCode;
     if (userCode === undefined) throw invalidField('userCode', 'field.required');
     const user = await lockUser(ctx.em, userCode);
-    if (!user) throw invalidField('userCode', 'user.unknown');
+    // a user the caller cannot see is another tenant's (docs/adr/0151-row-level-security-the-second-wall.md), or none
+    if (!user) throw (await storedTenantOf(ctx.em, userCode)) === undefined ? invalidField('userCode', 'user.unknown') : forbidden();
     if (current) return assertWhollyInTenant(ctx, current.userCode);
     const scope = tenantScope(ctx);
     if (scope !== undefined && user.crProcessId !== scope) throw forbidden();
@@ -74,7 +77,7 @@ export const userProcessHooks: ResourceHooks = defineHooks(userProcess, {
     if (mode === 'update' && !written.has('userProcessSelects')) return;
     const accountNos = requestedAccountNos(input);
     if (mode === 'update' && accountNos.length === 0) throw invalidField('userProcessSelects', 'field.required');
-    const accounts = await ctx.em.find(AccountEntity, { accountNo: { $in: accountNos } });
+    const accounts = await accountsByNo(ctx.em, accountNos);
     if (accounts.length !== accountNos.length) throw invalidField('userProcessSelects', 'field.reference');
     // A caller who is not a super user grants access to its own tenant only (and all the user's
     // selects are of that tenant already: beforeWrite).

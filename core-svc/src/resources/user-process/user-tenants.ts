@@ -17,15 +17,40 @@ export function lockUser(em: EntityManager, userCode: string, mode: 'update' | '
   return em.findOne(UserInfoEntity, { userCode }, { lockMode: mode === 'update' ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_READ });
 }
 
-const SELECTS = `from core.user_process p
-  join core.user_process_select s on s.user_process_id = p.id
-  join core.account a on a.id = s.account_id
- where p.user_code = ?`;
+/**
+ * The user's selects, every tenant's (`core.user_select_tenant`, a view of the owner's): a check
+ * of another tenant's selects must see them, which the row-level security policies would hide
+ * from a caller of one tenant, and a check that saw none would pass.
+ */
+const SELECTS = `from core.user_select_tenant a where a.user_code = ?`;
 
 /** Whether the user has a select naming an account of tenant `crProcessId`. */
 export async function hasSelectIn(em: EntityManager, userCode: string, crProcessId: number): Promise<boolean> {
   const rows = await em.execute(`select 1 ${SELECTS} and a.cr_process_id = ? limit 1`, [userCode, crProcessId]);
   return rows.length > 0;
+}
+
+/**
+ * The tenant a user is stored in, whoever asks (`core.user_key`, a view of the owner's): a user the
+ * caller cannot see (another tenant's, with no select in the caller's) is named as such, not as
+ * unknown, where the answer was always "another tenant's" (403, or "not in this tenant").
+ */
+export async function storedTenantOf(em: EntityManager, userCode: string): Promise<number | undefined> {
+  const [row] = await em.execute<{ cr_process_id: string }[]>('select cr_process_id from core.user_key where user_code = ?', [userCode]);
+  return row ? Number(row.cr_process_id) : undefined;
+}
+
+/**
+ * Accounts by their numbers, every tenant's (`core.account_key`, a view of the owner's): a caller naming another tenant's account in its selects is refused for it
+ * (403), not told the account does not exist.
+ */
+export async function accountsByNo(em: EntityManager, accountNos: readonly string[]): Promise<{ id: number; accountNo: string; crProcessId: number }[]> {
+  if (accountNos.length === 0) return [];
+  const rows = await em.execute<{ id: string; account_no: string; cr_process_id: string }[]>(
+    'select id, account_no, cr_process_id from core.account_key where account_no in (?)',
+    [accountNos],
+  );
+  return rows.map((row) => ({ id: Number(row.id), accountNo: row.account_no, crProcessId: Number(row.cr_process_id) }));
 }
 
 /**

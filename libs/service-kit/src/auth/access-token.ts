@@ -2,6 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessTokenParts, secretMatches } from '@platform/kit/auth/access-token-form.ts';
 import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
+import type { Scope } from '../db/tenant-scope.ts';
+
+/** A token's row is read and its use noted before its caller is known: the platform's path of authentication. */
+const AUTHENTICATION: Scope = { platform: 'authentication' };
 
 /** The claims a personal access token stands for: a user token's, and the token's public id. */
 export interface AccessTokenClaims extends VerifiedClaims {
@@ -99,7 +103,7 @@ export function accessTokenScopeOf(claims: VerifiedClaims): readonly string[] | 
 async function resolve(em: EntityManager, token: string): Promise<AccessTokenClaims | undefined> {
   const parts = accessTokenParts(token);
   if (!parts) return undefined;
-  const [row] = await queryPrepared<ResolveRow>(em, RESOLVE, [parts.tokenId]);
+  const [row] = await queryPrepared<ResolveRow>(em, RESOLVE, [parts.tokenId], AUTHENTICATION);
   if (!row || !secretMatches(parts.secret, row.secret_hash)) return undefined;
   return {
     sub: row.user_code,
@@ -132,5 +136,5 @@ function noteUse(em: EntityManager, tokenId: string, clientIp: string | undefine
   if (last !== undefined && now - last < LAST_USE_EVERY_MS) return;
   if (lastNoted.size >= RESOLVED_LIMIT) lastNoted.clear();
   lastNoted.set(tokenId, now);
-  queryPrepared(em, NOTE_USE, [tokenId, clientIp.slice(0, 64)]).catch(() => lastNoted.delete(tokenId));
+  queryPrepared(em, NOTE_USE, [tokenId, clientIp.slice(0, 64)], AUTHENTICATION).catch(() => lastNoted.delete(tokenId));
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
+import type { Scope } from '../db/tenant-scope.ts';
 import { AccessCache, type AccessKey } from './access-cache.ts';
 import type { VerifiedClaims } from '@platform/kit/auth/jwt.ts';
 
@@ -154,7 +155,8 @@ export function withAccess(along: Pick<ReadAlong, 'name' | 'text' | 'values'>): 
  */
 export const coreAccessSource: AccessSource = (() => {
   const cache = new AccessCache();
-  return (em, claims, asked) => readAccess((statement, values) => queryPrepared(em, statement, values), cache, claims, asked);
+  // read in the token's own scope (db/tenant-scope.ts claimsScope): its user's rows and its tenant's
+  return (em, claims, asked) => readAccess((statement, values) => queryPrepared(em, statement, values, claimsScope(claims)), cache, claims, asked);
 })();
 
 /**
@@ -218,4 +220,13 @@ export function accessValues(claims: Pick<VerifiedClaims, 'userCode' | 'sid' | '
 
 function liveAccess(superUser: boolean, tenantHeld: boolean, held: string[], asked: ReadonlySet<string>): LiveAccess {
   return { superUser, tenantHeld, roles: new Set(tenantHeld ? held : []), asked };
+}
+
+/**
+ * The scope a token's own authentication reads in, before its live access is known: its user's
+ * rows, and the token's tenant (every tenant for a token issued to a super user). What the read
+ * finds is then checked against the live access (below), which is what a call may do.
+ */
+export function claimsScope(claims: { userCode: string; crProcessId: number; superUser: boolean }): Scope {
+  return claims.superUser ? { platform: 'authentication' } : { tenants: [claims.crProcessId], user: claims.userCode };
 }

@@ -4,6 +4,7 @@ import type { SearchKind } from '@platform/kit/resource/search-kind.ts';
 import { listIndexes } from './list-indexes.ts';
 import { snake, type Row } from './row.ts';
 import { tenantCountTriggers } from './tenant-count.ts';
+import { tenantWall } from './tenant-wall.ts';
 
 // the row type and column names as the CRUD engine, the services and the tests import them
 export { snake, type Row } from './row.ts';
@@ -29,6 +30,8 @@ type Property = EntitySchemaProperty<unknown, Row>;
  *   SIMPLE), so a city without its country would name anything;
  * - `referencesKey` (any tenant, by a globally unique key): the field is a many-to-one over its one
  *   column to the target's key, mapped to the key's value.
+ * Every table gets the row-level security policy `tenant_wall` (tenant-wall.ts), or'ed with `walls`'
+ * conditions of its resource's path where it has some (a user's own rows).
  *
  * @example
  * const schemas = entitySchemas([businessPartner, branch], 'bpm');
@@ -44,6 +47,7 @@ export function entitySchemas(
   schema: string,
   triggers: Readonly<Record<string, TriggerDef<Row>[]>> = {},
   kinds: readonly SearchKind[] = [],
+  walls: Readonly<Record<string, string[]>> = {},
 ): Map<string, EntitySchema<Row>> {
   // what same-tenant references name in each table: (crProcessId, id) or (crProcessId, within, id)
   const referenced = new Map<string, Map<string, string[]>>();
@@ -71,7 +75,16 @@ export function entitySchemas(
     if (resource.tenantCount && resource.softDelete) throw new Error(`${resource.path}: tenantCount counts every row, so not with softDelete`);
     byPath.set(
       resource.path,
-      buildSchema(resource, schema, byPath, foreign, [...(referenced.get(resource.path)?.values() ?? [])], triggers[resource.path] ?? [], kinds),
+      buildSchema(
+        resource,
+        schema,
+        byPath,
+        foreign,
+        [...(referenced.get(resource.path)?.values() ?? [])],
+        triggers[resource.path] ?? [],
+        kinds,
+        walls[resource.path] ?? [],
+      ),
     );
   }
   // the stand-ins go with the service's entities (MikroORM must discover a key's target)
@@ -131,6 +144,7 @@ function buildSchema(
   referencedKeys: string[][],
   own: TriggerDef<Row>[],
   kinds: readonly SearchKind[],
+  wall: readonly string[],
 ): EntitySchema<Row> {
   const properties: Record<string, Property> = {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },
@@ -169,6 +183,8 @@ function buildSchema(
     properties: properties as never,
     uniques: uniques.map((names) => ({ properties: names as never, name: `${table}_${names.map(snake).join('_')}_unique` })),
     indexes: [{ properties: ['crProcessId'] as never, name: `${table}_cr_process_id_index` }, ...(listIndexes(resource, schema, kinds) as never[])],
+    // every resource is a tenant's: its row-level security policy (tenant-wall.ts), with the table's own additions
+    policies: tenantWall(...wall),
     ...(resource.appendOnly || resource.tenantCount || own.length > 0
       ? {
           triggers: [

@@ -52,8 +52,10 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     schemaGenerator: { skipTables: [...otherSchemasTables(options), ...(options.diffSkips?.tables ?? [])], skipViews: options.diffSkips?.views ?? [] },
     pool: { min: 1, max: options.poolSize ?? POOL_VARIABLES.orm.fallback.service, idleTimeoutMillis: 60_000 },
     // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
-    // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002
-    driverOptions: { connectionTimeoutMillis: 5_000 },
+    // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002. The clients
+    // pipeline (node-postgres's `pipeline`): a hot read sends its scope, itself and its commit in
+    // one write (prepared.ts); MikroORM awaits each of its statements, so its own are unchanged.
+    driverOptions: { connectionTimeoutMillis: 5_000, pipeline: true },
     migrations: {
       path: options.migrationsDir,
       pathTs: options.migrationsDir,

@@ -1,5 +1,6 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { databasePoolingOf } from '../config/database-pooling.ts';
+import { scopeSettings, scoping, settingsOf, TENANTS_SETTING, USER_SETTING, type Scope } from './tenant-scope.ts';
 
 /** A named statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
 export interface PreparedStatement {
@@ -40,6 +41,9 @@ function nativePool(em: EntityManager): Promise<NativePool> {
   return pool;
 }
 
+/** The statement that scopes a transaction (db/tenant-scope.ts): both settings, local to it. */
+const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_config('${TENANTS_SETTING}', $1, true), set_config('${USER_SETTING}', $2, true)` };
+
 /**
  * Runs a prepared statement on MikroORM's pg pool: named (parsed and planned once per connection),
  * or unnamed under DATABASE_POOLING=transaction (config/database-pooling.ts), and returns its rows as the driver parses
@@ -47,17 +51,42 @@ function nativePool(em: EntityManager): Promise<NativePool> {
  * DriverExceptions, as from em.execute. For hot reads outside a transaction: it runs on any
  * connection of the pool, so inside a transaction use em.execute (the transaction's connection).
  *
+ * It runs in `scope`, else in the scope of `em` (db/tenant-scope.ts `scopedFork`), else in none (it
+ * then sees no tenant's rows): `begin`, the scope's settings, the statement and `commit` go
+ * pipelined, in one write and one round trip (the pool's clients pipeline: db/orm.ts).
+ *
  * @example
  * const rows = await queryPrepared<{ id: string }>(em, { name: 'x-by-code', text: 'select id from core.x where code = $1' }, [code]);
  */
-export async function queryPrepared<T extends object>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+export async function queryPrepared<T extends object>(em: EntityManager, statement: PreparedStatement, values: unknown[], scope?: Scope): Promise<T[]> {
   if (em.isInTransaction()) throw new Error(`${statement.name}: a prepared read runs outside transactions; use em.execute inside one`);
   const pool = await nativePool(em);
   runs.set(statement.name, (runs.get(statement.name) ?? 0) + 1);
+  named ??= databasePoolingOf() === 'session';
+  const settings = !scoping() ? undefined : scope ? scopeSettings(scope) : settingsOf(em);
+  const query = (prepared: PreparedStatement, args: unknown[]) =>
+    named ? { name: prepared.name, text: prepared.text, values: args } : { text: prepared.text, values: args };
   try {
-    named ??= databasePoolingOf() === 'session';
-    return (await pool.query<T>(named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values })).rows;
+    if (!settings) return (await pool.query<T>(query(statement, values))).rows;
+    const client = await pool.connect();
+    // every reply is awaited before the client goes back: a failed statement fails the transaction,
+    // whose commit then answers a rollback
+    const replies = await Promise.allSettled([
+      client.query('begin'),
+      client.query(query(SCOPE, [settings[TENANTS_SETTING], settings[USER_SETTING]])),
+      client.query<T>(query(statement, values)),
+      client.query('commit'),
+    ]);
+    const failed = replies.find((reply) => reply.status === 'rejected');
+    client.release(failed && !isServerError(failed.reason) ? (failed.reason as Error) : undefined);
+    if (failed) throw failed.reason;
+    return (replies[2] as PromiseFulfilledResult<{ rows: T[] }>).value.rows;
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
+}
+
+/** An error PostgreSQL answered (it has a SQLSTATE): the connection is sound. Anything else (a dropped socket) discards it. */
+function isServerError(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | undefined)?.code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
 }

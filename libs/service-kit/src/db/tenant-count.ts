@@ -1,6 +1,7 @@
 import { BigIntType, EntitySchema, type EntityManager, type TriggerDef } from '@mikro-orm/postgresql';
 import { tableOf, type Resource } from '@platform/kit/resource/resource.ts';
 import type { Row } from './row.ts';
+import { tenantWall } from './tenant-wall.ts';
 
 /**
  * The rows per tenant of a `tenantCount` resource, kept exact by the database itself: a table
@@ -23,6 +24,7 @@ export function tenantCountSchema(resource: Resource, schema: string): EntitySch
   return new EntitySchema<Row>({
     name: `${resource.name}Count`,
     tableName: table,
+    policies: tenantWall(),
     schema,
     properties: {
       crProcessId: { type: new BigIntType('number'), primary: true, autoincrement: false, fieldName: 'cr_process_id' },

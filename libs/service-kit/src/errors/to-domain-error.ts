@@ -11,6 +11,7 @@ import {
 } from '@mikro-orm/core';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import { uniqueKeyColumns } from '../db/unique-keys.ts';
 
 /** What the service side knows of an unexpected failure; the hook records it (exception log). */
 export interface UnexpectedFailure {
@@ -83,7 +84,8 @@ function columnOf(error: DriverException): string | undefined {
  */
 function keyFieldOf(error: DriverException): string {
   const match = /Key \(([^)]*)\)=/.exec(pgOf(error).detail ?? error.message);
-  const columns = match?.[1]?.split(',').map((c) => c.trim().replace(/"/g, '')) ?? [];
+  // under row-level security PostgreSQL names no key (db/unique-keys.ts): the constraint's own columns
+  const columns = match?.[1]?.split(',').map((c) => c.trim().replace(/"/g, '')) ?? uniqueKeyColumns(pgOf(error).constraint) ?? [];
   const own = columns.filter((c) => c !== 'cr_process_id');
   return camel(own.at(-1) ?? columns.at(-1) ?? 'field');
 }

@@ -13,6 +13,7 @@
  */
 import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import type { Row } from '../db/entity-schema.ts';
+import { tenantWall } from '../db/tenant-wall.ts';
 
 /** The entity name every service's ORM knows its outbox by (outbox.ts inserts by it). */
 export const OUTBOX_ENTITY = 'OutboxEvent';
@@ -23,6 +24,7 @@ export function outboxEntity(schema: string): EntitySchema<Row> {
   return new EntitySchema<Row>({
     name: OUTBOX_ENTITY,
     tableName: table,
+    policies: tenantWall(),
     schema,
     properties: {
       seq: { type: new BigIntType('number'), primary: true, autoincrement: true },

@@ -17,6 +17,8 @@ import { refuseNul } from './refuse-nul.ts';
 import { accessTokenClaims } from '../auth/access-token.ts';
 import { isAccessToken } from '@platform/kit/auth/access-token-form.ts';
 import { REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
+import { scopedFork, type PlatformPurpose, type Scope } from '../db/tenant-scope.ts';
+import { callScope } from '../auth/call-scope.ts';
 
 /** What every handler of a service shares. */
 export interface Runtime {
@@ -45,6 +47,8 @@ export interface Runtime {
  */
 export type Handler<Req, Res> = ((request: Req, ctx: CallContext) => Promise<Res>) & {
   roles?: ReadonlySet<string>;
+  /** A method that works on the platform's own path, whoever calls it (db/tenant-scope.ts); else the caller's scope. */
+  scope?: PlatformPurpose;
   readsAlong?: (request: Req, em: EntityManager) => ReadAlong | undefined;
 };
 
@@ -79,9 +83,11 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
       ({ caller, along } = await authenticate(runtime, orm, call.metadata, asked, call.getPath()));
       refuseNul(call.request);
       let em: EntityManager | undefined;
+      const scope: Scope = handler.scope ? { platform: handler.scope } : callScope(caller);
       return handler(call.request, {
+        // every statement of the call's work in the caller's scope (db/tenant-scope.ts)
         get em() {
-          em ??= orm.fork();
+          em ??= scopedFork(orm, scope);
           return em;
         },
         caller,
@@ -153,7 +159,10 @@ async function authenticate(
     if (!live) throw unauthenticated();
     const caller: Caller = { kind: 'user', claims, access: live.access };
     const read = asked.along;
-    return read && live.along ? { caller, along: { name: read.name, key: read.values[0], raw: live.along } } : { caller };
+    // the row along was read in the token's scope (auth/call-scope.ts claimsScope): a user promoted
+    // to super user since its token was made may see more now, which findVisible reads in the call's
+    const promoted = live.access.superUser && !claims.superUser;
+    return read && live.along && !promoted ? { caller, along: { name: read.name, key: read.values[0], raw: live.along } } : { caller };
   }
   if (runtime.tokens.verifyInternal(token)) return { caller: { kind: 'internal', service: 'platform' } };
   const gateway = runtime.gateway;

@@ -32,6 +32,10 @@ import { serveMetrics } from '../metrics/metrics-server.ts';
 import { flushTracing } from '@platform/kit/telemetry/trace-bridge.ts';
 import { watchPool, type PoolFigures } from '../metrics/pool.metrics.ts';
 import { watchPreparedStatements } from '../metrics/prepared.metrics.ts';
+import { watchPlatformScopes } from '../metrics/scope.metrics.ts';
+import { warnNotLeakproof } from '../db/leakproof.ts';
+import { loadUniqueKeys } from '../db/unique-keys.ts';
+import { rowSecurityOf } from '../config/row-security.ts';
 import { createMetricsRegistry } from '@platform/kit/metrics/registry.ts';
 import { channelCredentials, serverCredentials } from '@platform/kit/grpc/credentials.ts';
 import { coreExceptionRecorder, type ExceptionRecorder } from '@platform/kit/grpc/exception-log.ts';
@@ -84,6 +88,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   const address = config.grpc[spec.name];
   // a misspelt DATABASE_POOLING refuses the start here, not at the first prepared read
   databasePoolingOf();
+  // and a misspelt (or a production) DATABASE_ROW_SECURITY=off
+  rowSecurityOf();
   const pools = databasePoolsOf(process.env, 'service');
   const orm = await createOrm({
     url: databaseUrlOf(),
@@ -100,6 +106,8 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   // a launcher starting the services together holds another's migrations until these are applied
   process.send?.({ type: 'migrated' });
   await spec.afterMigrate?.(orm, config, log);
+  await warnNotLeakproof(orm, log);
+  await loadUniqueKeys(orm);
 
   const tokens = new TokenService(config.jwtSecret);
   const remote = spec.exceptionRecorder
@@ -111,6 +119,7 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   const pool = (await orm.driver.getConnection().getNativeClient()) as unknown as PoolFigures;
   watchPool(registry, 'orm', () => pool);
   watchPreparedStatements(registry);
+  watchPlatformScopes(registry);
   const gateway =
     config.gatewayCallKey && spec.gatewayCalls ? { key: new GatewayCallKey(config.gatewayCallKey), calls: new Set(spec.gatewayCalls) } : undefined;
   const runtime: Runtime = { service: spec.name, orm, tokens, gateway, access: coreAccessSource, log, recordFailure, metrics: registry };

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sweepExpiredKeys } from '../idempotency/idempotency-sweep.ts';
 import { defineJob, type JobDefinition } from './job.ts';
+import { scopedFork } from '../db/tenant-scope.ts';
 
 /** How often a service deletes its expired keys. */
 const SWEEP_INTERVAL_SECONDS = 60 * 60;
@@ -15,7 +16,7 @@ export function idempotencySweepJob(service: 'core' | 'bpm' | 'dms', orm: MikroO
     name: `${service}.idempotency-sweep`,
     schedule: { everySeconds: SWEEP_INTERVAL_SECONDS },
     run: async ({ log }) => {
-      const deleted = await sweepExpiredKeys(orm.em.fork());
+      const deleted = await sweepExpiredKeys(scopedFork(orm, { platform: 'job' }));
       if (deleted > 0) log.debug({ deleted }, 'expired idempotency keys swept');
     },
   });

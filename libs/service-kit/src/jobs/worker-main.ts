@@ -17,6 +17,8 @@ import { executeOn, servingStatus } from '../db/migration-runner.ts';
 import { checkServingRole } from '../db/serving-role.ts';
 import { createOrm } from '../db/orm.ts';
 import { JobMetrics } from '../metrics/job.metrics.ts';
+import { watchPlatformScopes } from '../metrics/scope.metrics.ts';
+import { rowSecurityOf } from '../config/row-security.ts';
 import { serveMetrics } from '../metrics/metrics-server.ts';
 import { idempotencySweepJob } from './idempotency-sweep-job.ts';
 import type { JobDefinition } from './job.ts';
@@ -54,6 +56,8 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const url = databaseUrlOf();
   // a misspelt DATABASE_POOLING refuses the start
   databasePoolingOf();
+  // and a misspelt (or a production) DATABASE_ROW_SECURITY=off
+  rowSecurityOf();
   // the jobs' own connections (DATABASE_POOL_MAX, 2 by default); the queue holds its own (JOBS_DATABASE_POOL_MAX)
   const pools = databasePoolsOf(process.env, 'worker');
   const orm = await createOrm({ url, schema: spec.name, entities: spec.entities, migrationsDir: spec.migrationsDir, log, poolSize: pools.orm });
@@ -67,6 +71,7 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   await checkServingRole(executeOn(orm), spec.name, config.appEnv, log);
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
+  watchPlatformScopes(registry);
   // the queue's schema is the migrate Job's in production; elsewhere the worker brings it up to date as the owner
   const owner = config.appEnv === 'production' ? false : { url: databaseOwnerUrlOf(), servingRole: servingRoleOf() };
   const queue = await startJobQueue({ url, owner, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs });

@@ -1,0 +1,36 @@
+import type { PolicyDef } from '@mikro-orm/core';
+import { TENANTS_SETTING, USER_SETTING } from './tenant-scope.ts';
+
+/**
+ * The row-level security policy of every table with a tenant column
+ * (docs/adr/0151-row-level-security-the-second-wall.md), declared on its entity so that the
+ * migrations follow from it (test/schema-drift.test.ts) and test/row-security.test.ts finds no
+ * tenant table without it: a row is seen and written only in a transaction whose `platform.tenants`
+ * is `*` (the platform's own path) or an array naming its cr_process_id. Anything else, unset
+ * included, names none. Each setting is read once per statement (a sub-select: an InitPlan), not
+ * once per row.
+ */
+export const TENANT_VISIBLE = `(select current_setting('${TENANTS_SETTING}', true) = '*') or cr_process_id = any (${scopeTenants()})`;
+
+/**
+ * The scope's tenants as an array (`*` and anything but an array literal: none), read once per
+ * statement. Written as PostgreSQL gives it back (`pg_policies.qual`: the cast after the
+ * sub-select, the alias it names a CASE by), so that the schema diff finds no change in it.
+ */
+export function scopeTenants(): string {
+  return `(select case when current_setting('${TENANTS_SETTING}', true) ~ '^[{][0-9,]*[}]$' then current_setting('${TENANTS_SETTING}', true) else '{}' end as "case")::bigint[]`;
+}
+
+/** The caller's own rows (`platform.user` is its userCode), for a table with a user_code. */
+export const OWN_ROW = `user_code = (select current_setting('${USER_SETTING}', true))`;
+
+/**
+ * The policy `tenant_wall`: TENANT_VISIBLE, or any of `also` (a table's own additions, each an SQL
+ * condition on its row).
+ *
+ * @example
+ * new EntitySchema({ ..., policies: tenantWall(OWN_ROW) })
+ */
+export function tenantWall(...also: string[]): PolicyDef[] {
+  return [{ name: 'tenant_wall', using: [TENANT_VISIBLE, ...also].join(' or ') }];
+}
