@@ -4,10 +4,15 @@
  * is subject to the policies (not the owner) and set the caller's tenants per transaction". Tested
  * beneath the API, on the services' own connection (the platform's DATABASE_URL): a query that
  * forgets its tenant filter returns nothing of another tenant, on every entity of the registry; a
- * connection without the setting sees no tenant rows.
+ * connection without the setting sees no tenant rows. Beneath decisions.md §2: "The services
+ * enforce this themselves, not only the gateway."
  */
 import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import pg from 'pg';
+import { ROOT_DIR } from '@platform/kit/config/root-dir.ts';
+import { tsFiles } from './helpers/module-specifiers.ts';
 import { keyOf, offers, tableOf, type Resource } from '@platform/kit/resource/resource.ts';
 import { registry } from '../gateway/src/registry.ts';
 import { adminSession, createAccount, freshTenant } from './helpers/factories.ts';
@@ -162,4 +167,14 @@ test('DATABASE_ROW_SECURITY is on by default, off only outside production, and n
   t.is(rowSecurityOf({ DATABASE_ROW_SECURITY: 'off', APP_ENV: 'development' }), 'off');
   t.throws(() => rowSecurityOf({ DATABASE_ROW_SECURITY: 'off', APP_ENV: 'production' }), { instanceOf: ConfigError, message: /production refuses it/ });
   t.throws(() => rowSecurityOf({ DATABASE_ROW_SECURITY: 'no' }), { instanceOf: ConfigError, message: /must be on or off/ });
+});
+
+test("no service module forks the ORM's EntityManager but db/tenant-scope.ts: every unit of work is made with its scope", (t) => {
+  const home = join(ROOT_DIR, 'libs/service-kit/src/db/tenant-scope.ts');
+  const forking = ['core-svc/src', 'bpm-svc/src', 'dms-svc/src', 'libs/service-kit/src']
+    .flatMap((dir) => tsFiles(join(ROOT_DIR, dir)))
+    .filter((file) => file !== home && /\.fork\(/.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(ROOT_DIR, file));
+  t.deepEqual(forking, [], 'a fork outside scopedFork runs in no scope: it sees no tenant row');
+  t.regex(readFileSync(home, 'utf8'), /\.fork\(/, 'scopedFork forks');
 });

@@ -7,6 +7,7 @@ import { changePassword } from './change-password.ts';
 import { login } from './login.ts';
 import { me } from './me.ts';
 import { switchAccount } from './switch-account.ts';
+import { onPlatformPath } from '@platform/service-kit/grpc/platform-path.ts';
 
 /** Login and the caller's own view of its session (docs/interface.md#auth, docs/interface.md#identity). */
 export function authHandlers(config: CoreConfig, tokens: TokenService) {
@@ -24,6 +25,5 @@ export function authHandlers(config: CoreConfig, tokens: TokenService) {
   };
   // a user's own sign-in state spans its tenants (its selects' accounts, its user record's tenant,
   // whose events a password change writes): the platform's identity path, keyed by the caller alone
-  for (const handler of Object.values(handlers)) Object.assign(handler, { scope: 'identity' });
-  return handlers;
+  return onPlatformPath('identity', handlers);
 }

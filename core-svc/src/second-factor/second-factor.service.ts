@@ -27,6 +27,7 @@ import { acceptCode, codesLocked, confirmFactor, countWrongCode, factorOf, remov
 import { acceptCodeAndClose, closeChallenge, lockOpenChallenge, openChallenge } from '../auth/second-factor-challenge.ts';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts';
 import { CODE_PATTERN, enrolmentOf, newSecret, stepOf } from '../auth/totp.ts';
+import { onPlatformPath } from '@platform/service-kit/grpc/platform-path.ts';
 
 /** Every refusal of the login's second step: the answer of a wrong password (decisions §6), with its own words. */
 const SECOND_STEP_FAILED = (): DomainError => new DomainError('SVC-SYS-1002', 'secondFactor.failed');
@@ -160,8 +161,8 @@ export function secondFactorHandlers(config: CoreConfig, tokens: TokenService) {
   // a user's own second factor, whoever asks: the platform's identity path (its user record's
   // events are written in the tenant the record is kept in); an administrator's reset stays in the
   // caller's scope
-  for (const [name, handler] of Object.entries(handlers)) if (name !== 'resetSecondFactor') Object.assign(handler, { scope: 'identity' });
-  return handlers;
+  const { resetSecondFactor, ...own } = handlers;
+  return { ...onPlatformPath('identity', own), resetSecondFactor };
 }
 
 /**

@@ -38,7 +38,7 @@ export interface JobDefinition {
  *
  * @example
  * export const idempotencySweep = (orm: MikroORM) =>
- *   defineJob({ name: 'dms.idempotency-sweep', schedule: { everySeconds: 3600 }, run: () => sweepExpiredKeys(orm.em.fork()) });
+ *   defineJob({ name: 'dms.idempotency-sweep', schedule: { everySeconds: 3600 }, run: () => sweepExpiredKeys(scopedFork(orm, { platform: 'job' })) });
  */
 export function defineJob(definition: JobDefinition): JobDefinition {
   return definition;
