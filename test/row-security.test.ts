@@ -4,7 +4,8 @@
  * is subject to the policies (not the owner) and set the caller's tenants per transaction". Tested
  * beneath the API, on the services' own connection (the platform's DATABASE_URL): a query that
  * forgets its tenant filter returns nothing of another tenant, on every entity of the registry; a
- * connection without the setting sees no tenant rows. Beneath decisions.md §2: "The services
+ * connection without the setting sees no tenant rows. That the role is subject to the policies at
+ * all (no owner, superuser or BYPASSRLS) is test/database-roles.test.ts's. Beneath decisions.md §2: "The services
  * enforce this themselves, not only the gateway."
  */
 import test from 'ava';
@@ -87,22 +88,6 @@ test("a connection of the services' role that set no scope sees no tenant's row 
   // the same tables hold rows (the accounts, at least), which the owner sees
   const [accounts] = await sql<{ count: string }>('select count(*) from core.account');
   t.true(Number(accounts?.count) > 0);
-});
-
-test("the services' role is not the owner of a tenant table, nor a superuser, nor exempt from the policies", async (t) => {
-  const [role] = await asServices(
-    async (db) =>
-      (
-        await db.query(
-          `select r.rolsuper, r.rolbypassrls,
-                (select count(*) from pg_class k join pg_namespace n on n.oid = k.relnamespace
-                  where n.nspname = any($1) and k.relkind = 'r' and k.relowner = r.oid)::int as owned
-           from pg_roles r where r.rolname = current_user`,
-          [SCHEMAS],
-        )
-      ).rows,
-  );
-  t.deepEqual(role, { rolsuper: false, rolbypassrls: false, owned: 0 });
 });
 
 /** A record of `resource` made in a tenant of its own, as the admin makes it; its tenant and key. */

@@ -17,7 +17,7 @@ import { refuseNul } from './refuse-nul.ts';
 import { accessTokenClaims } from '../auth/access-token.ts';
 import { isAccessToken } from '@platform/kit/auth/access-token-form.ts';
 import { REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
-import { scopedFork, type PlatformPurpose, type Scope } from '../db/tenant-scope.ts';
+import { scopedFork, type PlatformPurpose } from '../db/tenant-scope.ts';
 import { callScope } from '../auth/call-scope.ts';
 
 /** What every handler of a service shares. */
@@ -83,11 +83,11 @@ export function unary<Req, Res>(runtime: Runtime, method: string, handler: Handl
       ({ caller, along } = await authenticate(runtime, orm, call.metadata, asked, call.getPath()));
       refuseNul(call.request);
       let em: EntityManager | undefined;
-      const scope: Scope = handler.scope ? { platform: handler.scope } : callScope(caller);
+      const authenticated = caller;
       return handler(call.request, {
-        // every statement of the call's work in the caller's scope (db/tenant-scope.ts)
+        // every statement of the call's work in its scope (db/tenant-scope.ts), made when first asked for
         get em() {
-          em ??= scopedFork(orm, scope);
+          em ??= scopedFork(orm, handler.scope ? { platform: handler.scope } : callScope(authenticated));
           return em;
         },
         caller,
