@@ -17,7 +17,7 @@ import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
 import { secondFactorEntities } from './second-factor.entity.ts';
 import { ssoEntities } from './sso-tables.ts';
-import { OWN_ROW, scopeTenants, tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
+import { CALLER, OWN_ROW, tenantVisible, tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
 
 export { SCHEMA } from './schema.ts';
 /**
@@ -28,8 +28,8 @@ export { SCHEMA } from './schema.ts';
  * `core.user_select_tenant` is a view of the owner's, which the policies do not apply to.
  */
 const member = (table: string) =>
-  `exists (select 1 from core.user_select_tenant m where m.user_code = ${table}.user_code and ((select current_setting('platform.tenants', true) = '*') or m.cr_process_id = any (${scopeTenants()})))`;
-const CALLERS_ACCOUNT = `exists (select 1 from core.user_select_tenant m where m.user_code = (select current_setting('platform.user', true)) and m.cr_process_id = account.cr_process_id)`;
+  `exists (select 1 from core.user_select_tenant m where m.user_code = ${table}.user_code and (${tenantVisible('m.cr_process_id')}))`;
+const CALLERS_ACCOUNT = `exists (select 1 from core.user_select_tenant m where m.user_code = ${CALLER} and m.cr_process_id = account.cr_process_id)`;
 
 export const schemas = entitySchemas(coreResources, SCHEMA, resourceStampTriggers, [], {
   'user-info': [OWN_ROW, member('user_info')],

@@ -10,7 +10,15 @@ import { TENANTS_SETTING, USER_SETTING } from './tenant-scope.ts';
  * included, names none. Each setting is read once per statement (a sub-select: an InitPlan), not
  * once per row.
  */
-export const TENANT_VISIBLE = `(select current_setting('${TENANTS_SETTING}', true) = '*') or cr_process_id = any (${scopeTenants()})`;
+export const TENANT_VISIBLE = tenantVisible('cr_process_id');
+
+/** The scope's condition on a tenant column of another name or table (`m.cr_process_id` in a policy's sub-select). */
+export function tenantVisible(column: string): string {
+  return `(select current_setting('${TENANTS_SETTING}', true) = '*') or ${column} = any (${scopeTenants()})`;
+}
+
+/** The caller's userCode, read once per statement. */
+export const CALLER = `(select current_setting('${USER_SETTING}', true))`;
 
 /**
  * The scope's tenants as an array (`*` and anything but an array literal: none), read once per
@@ -22,7 +30,7 @@ export function scopeTenants(): string {
 }
 
 /** The caller's own rows (`platform.user` is its userCode), for a table with a user_code. */
-export const OWN_ROW = `user_code = (select current_setting('${USER_SETTING}', true))`;
+export const OWN_ROW = `user_code = ${CALLER}`;
 
 /**
  * The policy `tenant_wall`: TENANT_VISIBLE, or any of `also` (a table's own additions, each an SQL
