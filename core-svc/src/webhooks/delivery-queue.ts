@@ -6,6 +6,7 @@
  * fair between tenants: each gets a share of the attempts in flight, the least busy first.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryPrepared, type PreparedStatement } from '@platform/service-kit/db/prepared.ts';
 import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 import type { WebhookSettings } from '../config.ts';
@@ -48,6 +49,57 @@ interface ClaimedRow extends OwnerRow {
 }
 
 /**
+ * The claim (claimDue): a named statement, planned once per connection; PostgreSQL's planning of it
+ * (its policies and the owner's views) cost several times its execution, at every claim.
+ */
+const CLAIM: PreparedStatement = {
+  name: 'webhook-claim',
+  text: `with recursive tenants(id) as (
+         (select cr_process_id from core.webhook_delivery where delivery_status = 'PENDING' order by cr_process_id limit 1)
+         union all
+         select (select d.cr_process_id from core.webhook_delivery d
+                  where d.delivery_status = 'PENDING' and d.cr_process_id > t.id order by d.cr_process_id limit 1)
+           from tenants t where t.id is not null),
+       candidates as (
+         select c.id, c.next_attempt_at, c.source_seq, c.place + coalesce(($1::jsonb ->> t.id::text)::int, 0) as turn
+           from tenants t cross join lateral (
+             select d.id, d.next_attempt_at, d.source_seq, row_number() over (order by d.next_attempt_at, d.source_seq) as place
+               from core.webhook_delivery d
+               join core.webhook_subscription s on s.id = d.subscription_id and s.status
+              where d.cr_process_id = t.id and d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
+                and (d.leased_until is null or d.leased_until < now())
+                and not exists (
+                  select 1 from core.webhook_delivery e
+                   where e.subscription_id = d.subscription_id and e.entity = d.entity and e.entity_key = d.entity_key
+                     and e.delivery_status = 'PENDING' and e.source_seq < d.source_seq
+                  offset 0)
+              order by d.next_attempt_at, d.source_seq
+              limit $2::int) c
+          where t.id is not null),
+       ranked as (
+         select c.id, c.turn, c.next_attempt_at, c.source_seq,
+                row_number() over (order by c.turn, c.next_attempt_at, c.source_seq) as place
+           from candidates c),
+       due as (
+         select d.id from core.webhook_delivery d join ranked c on c.id = d.id
+          where c.turn <= $3::int or c.place <= $4::int
+          order by c.turn, c.next_attempt_at, c.source_seq
+          limit $2::int
+          for update of d skip locked),
+       leased as (
+         update core.webhook_delivery d set leased_until = now() + ($5::int * interval '1 millisecond')
+           from due where d.id = due.id
+         returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
+                   d.source_schema, d.source_seq),
+       owners as (
+         select s.id as subscription_id, s.url, s.signing_secret, ${OWNER_COLUMNS}
+           from core.webhook_subscription s left join core.user_info u on u.user_code = s.owner
+          where s.id in (select subscription_id from leased))
+     select l.*, o.url, o.signing_secret, o.owner, o.internal, o.owner_active, o.owner_super, o.tenant_held, o.reads
+       from leased l join owners o using (subscription_id)`,
+};
+
+/**
  * Claims up to `limit` due deliveries of active subscriptions for `leaseMs`, fairly between tenants
  * (docs/adr/0082-webhook-figures-and-fairness-between.md): the least busy tenants' oldest deliveries come first (a tenant's
  * turn is its `busy` attempts in flight plus the delivery's place in its line), and a delivery past
@@ -67,81 +119,78 @@ export async function claimDue(
   // due ones; then by turn (those in flight and this one's place in its tenant's line), then age.
   // Every delivery within its tenant's share sorts before any beyond one, so a delivery beyond its
   // share is claimed only while the claim so far, itself included, stays within `overShare`.
-  const rows = await em.execute<ClaimedRow[]>(
-    `with recursive tenants(id) as (
-         (select cr_process_id from core.webhook_delivery where delivery_status = 'PENDING' order by cr_process_id limit 1)
-         union all
-         select (select d.cr_process_id from core.webhook_delivery d
-                  where d.delivery_status = 'PENDING' and d.cr_process_id > t.id order by d.cr_process_id limit 1)
-           from tenants t where t.id is not null),
-       candidates as (
-         select c.id, c.next_attempt_at, c.source_seq, c.place + coalesce((?::jsonb ->> t.id::text)::int, 0) as turn
-           from tenants t cross join lateral (
-             select d.id, d.next_attempt_at, d.source_seq, row_number() over (order by d.next_attempt_at, d.source_seq) as place
-               from core.webhook_delivery d
-               join core.webhook_subscription s on s.id = d.subscription_id and s.status
-              where d.cr_process_id = t.id and d.delivery_status = 'PENDING' and d.next_attempt_at <= now()
-                and (d.leased_until is null or d.leased_until < now())
-                and not exists (
-                  select 1 from core.webhook_delivery e
-                   where e.subscription_id = d.subscription_id and e.entity = d.entity and e.entity_key = d.entity_key
-                     and e.delivery_status = 'PENDING' and e.source_seq < d.source_seq)
-              order by d.next_attempt_at, d.source_seq
-              limit ?) c
-          where t.id is not null),
-       ranked as (
-         select c.id, c.turn, c.next_attempt_at, c.source_seq,
-                row_number() over (order by c.turn, c.next_attempt_at, c.source_seq) as place
-           from candidates c),
-       due as (
-         select d.id from core.webhook_delivery d join ranked c on c.id = d.id
-          where c.turn <= ? or c.place <= ?
-          order by c.turn, c.next_attempt_at, c.source_seq
-          limit ?
-          for update of d skip locked)
-       update core.webhook_delivery d set leased_until = now() + (? * interval '1 millisecond')
-         from due, core.webhook_subscription s left join core.user_info u on u.user_code = s.owner
-        where d.id = due.id and s.id = d.subscription_id
-       returning d.id, d.attempts, d.subscription_id, d.event_id, d.event_type, d.cr_process_id, d.entity, d.entity_key,
-                 d.source_schema, d.source_seq, s.url, s.signing_secret, ${OWNER_COLUMNS}`,
-    [JSON.stringify(Object.fromEntries(fairness.busy)), limit, fairness.share, fairness.overShare, limit, leaseMs],
-  );
+  // The per-record check keeps its OFFSET 0: it stays a lookup per candidate on the record index
+  // (webhook_delivery_record_index), where PostgreSQL would otherwise plan an anti-join that, on a
+  // table without statistics yet, reads every pending delivery for each candidate. The owner's
+  // state is read once per subscription of the claim, not once per delivery.
+  // (The dispatcher runs it with its planner settings: dispatcher.ts `queueFork`.)
+  const rows = await queryPrepared<ClaimedRow>(em, CLAIM, [
+    JSON.stringify(Object.fromEntries(fairness.busy)),
+    limit,
+    fairness.share,
+    fairness.overShare,
+    leaseMs,
+  ]);
   if (rows.length === 0) return [];
-  const events = new Map<string, { version: number | null; occurred_at: Date; changes: unknown }>();
+  const events = new Map<string, OutboxPayload>();
   for (const schema of new Set(rows.map((row) => row.source_schema))) {
     const seqs = rows.filter((row) => row.source_schema === schema).map((row) => row.source_seq);
-    const found = await em.execute<{ seq: string; version: number | null; occurred_at: Date; changes: unknown }[]>(
-      `select seq, version, occurred_at, changes from "${schema}"."${outboxTable(schema)}" where seq in (?)`,
-      [seqs],
-    );
-    for (const event of found) events.set(`${schema}:${event.seq}`, event);
+    for (const [seq, event] of await eventsOf(em, schema, seqs)) events.set(`${schema}:${seq}`, event);
   }
-  return rows.map((row) => {
-    const event = events.get(`${row.source_schema}:${row.source_seq}`);
-    return {
-      id: row.id,
-      attempts: Number(row.attempts),
-      subscriptionId: row.subscription_id,
-      url: row.url,
-      secret: row.signing_secret,
-      eventId: row.event_id,
-      type: row.event_type,
-      crProcessId: Number(row.cr_process_id),
-      entity: row.entity,
-      entityKey: row.entity_key,
-      version: event?.version ?? null,
-      occurredAt: new Date(event?.occurred_at ?? Date.now()),
-      changes: typeof event?.changes === 'string' ? JSON.parse(event.changes) : (event?.changes ?? {}),
-      owner: {
-        owner: row.owner,
-        internal: row.internal,
-        owner_active: row.owner_active,
-        owner_super: row.owner_super,
-        tenant_held: row.tenant_held,
-        reads: row.reads,
-      },
+  return rows.map((row) => ({
+    id: row.id,
+    attempts: Number(row.attempts),
+    subscriptionId: row.subscription_id,
+    url: row.url,
+    secret: row.signing_secret,
+    eventId: row.event_id,
+    type: row.event_type,
+    crProcessId: Number(row.cr_process_id),
+    entity: row.entity,
+    entityKey: row.entity_key,
+    ...payloadOf(events.get(`${row.source_schema}:${row.source_seq}`)),
+    owner: {
+      owner: row.owner,
+      internal: row.internal,
+      owner_active: row.owner_active,
+      owner_super: row.owner_super,
+      tenant_held: row.tenant_held,
+      reads: row.reads,
+    },
+  }));
+}
+
+/** What a delivery carries of its event, as its service's outbox keeps it. */
+interface OutboxPayload {
+  version: number | null;
+  occurred_at: Date;
+  changes: unknown;
+}
+
+/** The read of events' payloads, by outbox: named statements (queryPrepared). */
+const EVENTS_OF = new Map<string, PreparedStatement>();
+
+/** The payloads of events `seqs` of `schema`'s outbox, by seq; outside a transaction. */
+export async function eventsOf(em: EntityManager, schema: string, seqs: readonly string[]): Promise<Map<string, OutboxPayload>> {
+  let statement = EVENTS_OF.get(schema);
+  if (!statement) {
+    statement = {
+      name: `webhook-events-${schema}`,
+      text: `select seq, version, occurred_at, changes from "${schema}"."${outboxTable(schema)}" where seq = any ($1::bigint[])`,
     };
-  });
+    EVENTS_OF.set(schema, statement);
+  }
+  const found = await queryPrepared<OutboxPayload & { seq: string }>(em, statement, [seqs]);
+  return new Map(found.map((event) => [event.seq, event]));
+}
+
+/** A delivery's fields of its event's payload. */
+export function payloadOf(event: OutboxPayload | undefined): Pick<ClaimedDelivery, 'version' | 'occurredAt' | 'changes'> {
+  return {
+    version: event?.version ?? null,
+    occurredAt: new Date(event?.occurred_at ?? Date.now()),
+    changes: typeof event?.changes === 'string' ? JSON.parse(event.changes) : (event?.changes ?? {}),
+  };
 }
 
 /** A successful attempt, to be recorded with others (recordDelivered). */
@@ -165,6 +214,8 @@ export async function recordDelivered(em: EntityManager, batch: readonly Deliver
     error: result.error?.slice(0, 1000) ?? null,
     excerpt: result.excerpt ?? null,
   }));
+  // not named: a plan cached while the table was small would scan it ever after (until its next
+  // analyse); the dispatcher's fork walks the primary key instead (queue-fork.ts)
   await em.execute(
     `with v as (select * from jsonb_to_recordset(?::jsonb) as v(id bigint, attempts int, code int, latency int, error text, excerpt text)),
        done as (

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { recordDelivered, type ClaimedDelivery, type Delivered } from './delivery-queue.ts';
 import type { AttemptResult } from './send.ts';
-import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
+import { queueFork } from './queue-fork.ts';
 
 /** The most successes one statement records. */
 const MOST_PER_BATCH = 64;
@@ -35,7 +35,7 @@ export class DeliveryRecorder {
       const batch = this.#waiting.splice(0, MOST_PER_BATCH);
       try {
         await recordDelivered(
-          scopedFork(this.#orm, { platform: 'webhooks' }),
+          queueFork(this.#orm),
           batch.map((entry) => entry.item),
         );
         for (const entry of batch) entry.done();

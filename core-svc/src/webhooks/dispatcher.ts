@@ -23,10 +23,10 @@ type Schema = (typeof OUTBOX_SCHEMAS)[number];
 import { deliveryBody } from './payload.ts';
 import { sendAttempt } from './send.ts';
 import { mayDeliver } from './subscriber-access.ts';
-import { scopedFork, type Scope } from '@platform/service-kit/db/tenant-scope.ts';
-
-/** Every tenant's events and deliveries: the dispatcher's own path past the wall. */
-const WEBHOOKS: Scope = { platform: 'webhooks' };
+import { queueFork } from './queue-fork.ts';
+import { queryPrepared, type PreparedStatement } from '@platform/service-kit/db/prepared.ts';
+import { ClaimSignals, recordKey } from './claim-signals.ts';
+import type { Slots } from './fan-out-leases.ts';
 
 /** Attempts in flight per process. */
 const CONCURRENCY = 16;
@@ -49,7 +49,12 @@ const POLL_MS = 50;
 /** How often due deliveries are claimed when nothing new was fanned out: retries, expired leases, redeliveries. */
 const CLAIM_POLL_MS = 1_000;
 /** Before the first batch of an outbox's fan-out. */
-const NO_BATCH: FanOut = { events: 0, deliveries: 0, full: true };
+const NO_BATCH: FanOut = { events: 0, deliveries: 0, full: true, made: [], leased: [] };
+/**
+ * Attempts answered but not yet recorded, with those in flight, at most: the recorder writes up to
+ * 64 in one statement (delivery-recorder.ts); beyond, no more is claimed until records are written.
+ */
+const MOST_UNRECORDED = 64;
 /** How long a stop waits for the attempts in flight. */
 const STOP_BOUND_MS = 5_000;
 
@@ -57,7 +62,12 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
   const metrics = new WebhookMetrics(registry);
   // successes recorded together, failures (rarer, and each may disable its subscription) one by one
   const recorder = new DeliveryRecorder(orm);
-  const inFlight = new Set<Promise<void>>();
+  /** Attempts from their claim to their record written, which a stop waits for. */
+  const inFlight = new Set<Promise<boolean>>();
+  /** Attempts from their claim to their answer: what the slots count. */
+  let sending = 0;
+  /** When a finished attempt calls for a claim (claim-signals.ts). */
+  const signals = new ClaimSignals();
   /** Attempts in flight by tenant (crProcessId), for the claim's fairness. */
   const busy = new Map<number, number>();
   let stopping = false;
@@ -75,8 +85,15 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       if (!toFanOut.delete(schema)) continue;
       try {
         for (let batch = NO_BATCH; batch.full && !stopping;) {
-          batch = await fanOutBatch(scopedFork(orm, WEBHOOKS), schema);
-          if (batch.deliveries > 0) claim = true;
+          // while nothing due waits in the queue, what the fan-out makes is leased and sent at once,
+          // by the claim's rule, without a claim (fan-out-leases.ts); what it leaves is claimed
+          batch = await fanOutBatch(queueFork(orm), schema, signals.drained ? slots() : undefined, settings.leaseMs);
+          for (const key of batch.made) signals.made(key);
+          for (const delivery of batch.leased) track(delivery);
+          if (batch.deliveries > batch.leased.length) {
+            claim = true;
+            signals.leftBehind();
+          }
         }
       } catch (error) {
         // another service's outbox appears with its migrations, which may not have run yet
@@ -87,30 +104,57 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
     if (!claim) return;
     claim = false;
     while (!stopping) {
-      const claimed = await claimDue(scopedFork(orm, WEBHOOKS), CONCURRENCY - inFlight.size, settings.leaseMs, {
-        share: TENANT_SHARE,
-        overShare: Math.max(0, CONCURRENCY - RESERVE - inFlight.size),
-        busy,
-      });
-      for (const delivery of claimed) track(delivery.crProcessId, deliver(delivery));
-      if (claimed.length === 0 || inFlight.size >= CONCURRENCY) break;
+      const free = slots();
+      const claimed = await claimDue(queueFork(orm), free.limit, settings.leaseMs, free);
+      for (const delivery of claimed) track(delivery);
+      // fewer than it could take, within the share's bound too: nothing due was left behind, and
+      // no second claim is made to learn it
+      signals.claimed(claimed.length, Math.min(free.limit, free.overShare));
+      if (signals.drained || claimed.length === 0 || slots().limit <= 0) break;
     }
   };
 
-  const track = (tenant: number, work: Promise<void>) => {
-    inFlight.add(work);
+  /** The attempt slots free now, and the fairness a claim or a fan-out's lease fills them by. */
+  const slots = (): Slots => ({
+    limit: Math.max(0, Math.min(CONCURRENCY - sending, MOST_UNRECORDED - inFlight.size)),
+    share: TENANT_SHARE,
+    overShare: Math.max(0, CONCURRENCY - RESERVE - sending),
+    busy,
+  });
+
+  const track = (delivery: ClaimedDelivery) => {
+    const tenant = delivery.crProcessId;
+    sending += 1;
     busy.set(tenant, (busy.get(tenant) ?? 0) + 1);
-    void work.finally(() => {
-      inFlight.delete(work);
+    let sent = false;
+    /** The attempt's slot, freed once its answer is in: its record is written with others meanwhile. */
+    const free = () => {
+      if (sent) return;
+      sent = true;
+      sending -= 1;
       const left = (busy.get(tenant) ?? 1) - 1;
       if (left > 0) busy.set(tenant, left);
       else busy.delete(tenant);
-      claimSoon();
-    });
+      if (!signals.drained) claimSoon();
+    };
+    const work: Promise<boolean> = deliver(delivery, free)
+      .catch(() => false)
+      .then((settled) => {
+        free();
+        inFlight.delete(work);
+        if (signals.ended(recordKey(delivery.subscriptionId, delivery.entity, delivery.entityKey), settled)) claimSoon();
+        else if (inFlight.size === 0) signals.idle();
+        return settled;
+      });
+    inFlight.add(work);
   };
 
-  const deliver = async (delivery: ClaimedDelivery) => {
-    if (!(await ownerAllows(delivery))) return;
+  /**
+   * One attempt, `sent` told once its answer is in; true when its delivery is settled (delivered,
+   * failed for good, or not to be sent), false when it waits for a retry or its lease.
+   */
+  const deliver = async (delivery: ClaimedDelivery, sent: () => void): Promise<boolean> => {
+    if (!(await ownerAllows(delivery))) return true;
     const body = deliveryBody(delivery);
     const at = new Date();
     const headers = {
@@ -119,24 +163,27 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       'webhook-signature': new Webhook(delivery.secret).sign(delivery.eventId, at, body),
     };
     const result = await sendAttempt(delivery.url, body, headers, settings);
+    sent();
     metrics.attempted(result.ok, delivery.occurredAt);
     try {
       if (result.ok) {
         await recorder.record(delivery, result);
-        return;
+        return true;
       }
-      const { retryInMs } = await recordAttempt(scopedFork(orm, WEBHOOKS), delivery, result, settings);
+      const { retryInMs } = await recordAttempt(queueFork(orm), delivery, result, settings);
       // a retry sooner than the poll would find it is woken for on time
       if (retryInMs !== undefined && retryInMs < CLAIM_POLL_MS) setTimeout(claimSoon, retryInMs + 5).unref();
+      return retryInMs === undefined;
     } catch (error) {
       // the lease expires and the delivery is sent again: at least once
       log.warn({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt');
+      return false;
     }
   };
 
   /** The owner's live read roles, asked again at every attempt (subscriber-access.ts); unknown: not sent, the lease expires. */
   const ownerAllows = (delivery: ClaimedDelivery) =>
-    mayDeliver(scopedFork(orm, WEBHOOKS), delivery).catch((error: unknown) => {
+    mayDeliver(queueFork(orm), delivery).catch((error: unknown) => {
       log.warn({ err: error, deliveryId: delivery.id }, 'could not check a webhook owner');
       return false;
     });
@@ -164,14 +211,20 @@ export function startWebhookDispatcher(orm: MikroORM, settings: WebhookSettings,
       });
   }
 
-  // one statement on the outboxes' partial indexes of undispatched rows, every POLL_MS
-  const PENDING = `select ${OUTBOX_SCHEMAS.map((schema) => `exists (select 1 from "${schema}"."${outboxTable(schema)}" where not dispatched) as "${schema}"`).join(', ')}`;
+  // one named statement on the outboxes' partial indexes of undispatched rows, every POLL_MS; the
+  // first by seq of each, which walks its index whether or not the table has statistics yet
+  const PENDING: PreparedStatement = {
+    name: 'webhook-outbox-pending',
+    text: `select ${OUTBOX_SCHEMAS.map(
+      (schema) => `(select seq from "${schema}"."${outboxTable(schema)}" where not dispatched order by seq limit 1) is not null as "${schema}"`,
+    ).join(', ')}`,
+  };
   let looking = false;
   const look = async () => {
     if (looking || stopping) return;
     looking = true;
     try {
-      const [pending] = await scopedFork(orm, WEBHOOKS).execute<Record<Schema, boolean>[]>(PENDING);
+      const [pending] = await queryPrepared<Record<Schema, boolean>>(queueFork(orm), PENDING, []);
       for (const schema of OUTBOX_SCHEMAS) if (pending?.[schema]) toFanOut.add(schema);
     } catch {
       // an outbox not made yet (its service's migrations are still to run): the fan-out tells

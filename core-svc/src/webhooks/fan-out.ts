@@ -10,6 +10,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 import { matches } from './event-types.ts';
+import { recordKey } from './claim-signals.ts';
+import { eventsOf, payloadOf, type ClaimedDelivery } from './delivery-queue.ts';
+import { pickLeases, type Slots } from './fan-out-leases.ts';
 import { disableForOwner, subscribersOf, verdictOf, type Subscriber } from './subscriber-access.ts';
 
 /** The schemas whose outboxes are fanned out. */
@@ -33,12 +36,25 @@ export interface FanOut {
   deliveries: number;
   /** Whether the batch was full: more may be waiting. */
   full: boolean;
+  /** The record of each delivery made (claim-signals.ts `recordKey`). */
+  made: string[];
+  /** The deliveries made and leased at once, to be sent without a claim (fan-out-leases.ts); once the batch committed. */
+  leased: ClaimedDelivery[];
 }
 
-const NOTHING: FanOut = { events: 0, deliveries: 0, full: false };
+const NOTHING = { events: 0, deliveries: 0, full: false, made: [] as string[], leasing: [] as { id: string; making: Making }[] };
 
-/** Fans out one batch of `schema`'s outbox. */
-export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number]): Promise<FanOut> {
+/** A delivery to make: its event and subscription. */
+interface Making {
+  event: PendingEvent;
+  subscription: Subscriber;
+}
+
+/**
+ * Fans out one batch of `schema`'s outbox; with `slots`, leases for `leaseMs` the deliveries that
+ * fit them (fan-out-leases.ts) and answers them to be sent, as a claim would have.
+ */
+export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHEMAS)[number], slots?: Slots, leaseMs = 0): Promise<FanOut> {
   const ownerGone = new Map<string, string>();
   const batch = await em.transactional(async (tx) => {
     const [lock] = await tx.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [`webhook-fan-out:${schema}`]);
@@ -50,36 +66,96 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
     if (events.length === 0) return NOTHING;
     const tenants = [...new Set(events.map((event) => event.cr_process_id))];
     const byTenant = new Map<string, Subscriber[]>();
-    for (const subscription of await subscribersOf(tx, tenants)) {
+    // the owners' state is asked again at each attempt: read on a connection of its own, outside the batch's transaction
+    for (const subscription of await subscribersOf(em, tenants)) {
       const list = byTenant.get(subscription.crProcessId) ?? [];
       list.push(subscription);
       byTenant.set(subscription.crProcessId, list);
     }
-    const rows: unknown[][] = [];
+    const making: Making[] = [];
     for (const event of events) {
       for (const subscription of byTenant.get(event.cr_process_id) ?? []) {
         if (!matches(subscription.patterns, event.type)) continue;
         // only what the owner may read now (subscriber-access.ts); an owner gone disables it below
         const verdict = verdictOf(subscription.owner, event.entity);
-        if (verdict.send) rows.push([event.cr_process_id, subscription.id, event.event_id, event.type, event.entity, event.entity_key, schema, event.seq]);
+        if (verdict.send) making.push({ event, subscription });
         else if (verdict.ownerGone) ownerGone.set(subscription.id, verdict.reason);
       }
     }
-    for (let start = 0; start < rows.length; start += 1000) {
-      const chunk = rows.slice(start, start + 1000);
-      await tx.execute(
+    const made = making.map(({ event, subscription }) => recordKey(subscription.id, event.entity, event.entity_key));
+    const leasing = slots
+      ? pickLeases(
+          making.map(({ event }, index) => ({ tenant: Number(event.cr_process_id), record: made[index]! })),
+          slots,
+        )
+      : new Set<number>();
+    const leased: { id: string; making: Making }[] = [];
+    for (let start = 0; start < making.length; start += 1000) {
+      const chunk = making.slice(start, start + 1000);
+      const rows = await tx.execute<{ id: string; leased: boolean }[]>(
         `insert into core.webhook_delivery (cr_process_id, subscription_id, event_id, event_type, entity, entity_key, source_schema, source_seq,
-           delivery_status, attempts, next_attempt_at, status, version, created_at, updated_at, created_by, updated_by)
-         select v.*, 'PENDING', 0, now(), true, 0, now(), now(), 'svc:core', 'svc:core'
-           from (values ${chunk.map(() => '(?::bigint, ?::bigint, ?, ?, ?, ?, ?, ?::bigint)').join(', ')}) as v
-         on conflict do nothing`,
-        chunk.flat(),
+           leased_until, delivery_status, attempts, next_attempt_at, status, version, created_at, updated_at, created_by, updated_by)
+         select v.cr_process_id, v.subscription_id, v.event_id, v.event_type, v.entity, v.entity_key, v.source_schema, v.source_seq,
+                case when v.lease and not exists (
+                    select 1 from core.webhook_delivery e
+                     where e.subscription_id = v.subscription_id and e.entity = v.entity and e.entity_key = v.entity_key
+                       and e.delivery_status = 'PENDING'
+                    offset 0)
+                  then now() + (? * interval '1 millisecond') end,
+                'PENDING', 0, now(), true, 0, now(), now(), 'svc:core', 'svc:core'
+           from (values ${chunk.map(() => '(?::bigint, ?::bigint, ?, ?, ?, ?, ?, ?::bigint, ?::boolean)').join(', ')})
+             as v(cr_process_id, subscription_id, event_id, event_type, entity, entity_key, source_schema, source_seq, lease)
+         on conflict do nothing
+         returning id, source_seq, subscription_id, leased_until is not null as leased`,
+        [
+          leaseMs,
+          ...chunk.flatMap(({ event, subscription }, index) => [
+            event.cr_process_id,
+            subscription.id,
+            event.event_id,
+            event.type,
+            event.entity,
+            event.entity_key,
+            schema,
+            event.seq,
+            leasing.has(start + index),
+          ]),
+        ],
       );
+      const bySource = new Map(chunk.map((entry) => [`${entry.subscription.id}:${entry.event.seq}`, entry]));
+      for (const row of rows as ((typeof rows)[number] & { source_seq: string; subscription_id: string })[]) {
+        const entry = row.leased ? bySource.get(`${row.subscription_id}:${row.source_seq}`) : undefined;
+        if (entry) leased.push({ id: row.id, making: entry });
+      }
     }
     await tx.execute(`update ${table} set dispatched = true where seq in (?)`, [events.map((event) => event.seq)]);
-    return { events: events.length, deliveries: rows.length, full: events.length === BATCH };
+    return { events: events.length, deliveries: making.length, full: events.length === BATCH, made, leasing: leased };
   });
   // each in a transaction of its own, after the batch's: no two fan-outs lock subscriptions in turn
   for (const [id, reason] of ownerGone) await disableForOwner(em, id, reason);
-  return batch;
+  const { leasing, ...done } = batch;
+  if (leasing.length === 0) return { ...done, leased: [] };
+  // the leased deliveries' payloads, read once the batch committed
+  const payloads = await eventsOf(
+    em,
+    schema,
+    leasing.map(({ making: { event } }) => event.seq),
+  );
+  return {
+    ...done,
+    leased: leasing.map(({ id, making: { event, subscription } }) => ({
+      id,
+      attempts: 0,
+      subscriptionId: subscription.id,
+      url: subscription.url,
+      secret: subscription.secret,
+      eventId: event.event_id,
+      type: event.type,
+      crProcessId: Number(event.cr_process_id),
+      entity: event.entity,
+      entityKey: event.entity_key,
+      ...payloadOf(payloads.get(event.seq)),
+      owner: subscription.ownerRow,
+    })),
+  };
 }

@@ -9,6 +9,7 @@
  * event, and its deliveries wait until a user sets its status true again and so becomes its owner.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryPrepared, type PreparedStatement } from '@platform/service-kit/db/prepared.ts';
 import { forbidden } from '@platform/kit/errors/domain-error.ts';
 import { recordEvent } from '@platform/service-kit/events/outbox.ts';
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
@@ -73,23 +74,49 @@ export function verdictOf(state: OwnerState, entity: string): Verdict {
   return { send: false, ownerGone: false, reason: `not sent: owner ${state.owner} may not read ${entity} (${entity}:read)` };
 }
 
-/** An active subscription of the fan-out, with its owner's state. */
+/** An active subscription of the fan-out, with its endpoint and its owner's state. */
 export interface Subscriber {
   id: string;
   crProcessId: string;
   patterns: string[];
+  url: string;
+  secret: string;
   owner: OwnerState;
+  /** The owner's state as read, for a delivery the fan-out leases (ClaimedDelivery's `owner`). */
+  ownerRow: OwnerRow;
 }
 
-/** The active subscriptions of `tenants` with their owners' state, in one statement (the fan-out's transaction). */
+/** subscribersOf's statement, named: planned once per connection (its owner's views cost milliseconds to plan). */
+const SUBSCRIBERS_OF: PreparedStatement = {
+  name: 'webhook-subscribers-of',
+  text: `select s.id, s.cr_process_id, s.event_type_list, s.url, s.signing_secret, ${OWNER_COLUMNS}
+           from core.webhook_subscription s left join core.user_info u on u.user_code = s.owner
+          where s.status and s.cr_process_id = any ($1::bigint[])`,
+};
+
+/** The active subscriptions of `tenants` with their owners' state, in one statement, outside a transaction. */
 export async function subscribersOf(em: EntityManager, tenants: readonly string[]): Promise<Subscriber[]> {
-  const rows = await em.execute<(OwnerRow & { id: string; cr_process_id: string; event_type_list: string })[]>(
-    `select s.id, s.cr_process_id, s.event_type_list, ${OWNER_COLUMNS}
-       from core.webhook_subscription s left join core.user_info u on u.user_code = s.owner
-      where s.status and s.cr_process_id in (?)`,
+  const rows = await queryPrepared<OwnerRow & { id: string; cr_process_id: string; event_type_list: string; url: string; signing_secret: string }>(
+    em,
+    SUBSCRIBERS_OF,
     [tenants],
   );
-  return rows.map((row) => ({ id: row.id, crProcessId: row.cr_process_id, patterns: JSON.parse(row.event_type_list) as string[], owner: stateOf(row) }));
+  return rows.map((row) => ({
+    id: row.id,
+    crProcessId: row.cr_process_id,
+    patterns: JSON.parse(row.event_type_list) as string[],
+    url: row.url,
+    secret: row.signing_secret,
+    owner: stateOf(row),
+    ownerRow: {
+      owner: row.owner,
+      internal: row.internal,
+      owner_active: row.owner_active,
+      owner_super: row.owner_super,
+      tenant_held: row.tenant_held,
+      reads: row.reads,
+    },
+  }));
 }
 
 /** A claimed delivery as the attempt's check needs it: with its owner's state when the claim read it (delivery-queue.ts). */
