@@ -13,7 +13,7 @@
  * Env: as bench/branch-get.ts.
  */
 import { platformBeside, startBranchTargets } from './branch-targets.ts';
-import { BenchError, measure, pairedRounds, runScenario, settingsFromEnv, type CpuWatch, type Figures, type Target } from './lib.ts';
+import { measure, pairedRounds, runScenario, settingsFromEnv, withoutTheWall, type CpuWatch, type Figures, type Target } from './lib.ts';
 
 /** The walled platform's requests/s at least this share of the unwalled one's. */
 const TARGET_RATIO = 0.95;
@@ -25,11 +25,8 @@ await runScenario('branch-get-rls: GET /api/branch/{id} with row-level security 
   console.log(`# ${settings.rounds} rounds x ${settings.duration} s per target, ${settings.connections} connections, ${settings.warmup} s warm-up per target`);
   const branch = await startBranchTargets();
   const { platform } = branch;
-  const env = platform.platform.env;
-  const owner = env.DATABASE_OWNER_URL;
-  if (!owner || owner === env.DATABASE_URL) throw new BenchError('the bench platform serves as the owner already: no wall to weigh');
   // a clerk's request: the walled path (a super user's scope is every tenant)
-  const off = await platformBeside(branch, 'rls-off', { DATABASE_URL: owner, DATABASE_ROW_SECURITY: 'off' }, branch.clerk);
+  const off = await platformBeside(branch, 'rls-off', withoutTheWall(platform), branch.clerk);
   console.log(
     `# the platform without the wall: ${off.platform.url}, its services as the owner, DATABASE_ROW_SECURITY=off; both answer a clerk's GET with the same record`,
   );

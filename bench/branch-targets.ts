@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import jwt from 'jsonwebtoken';
 import type { UserClaims } from '../libs/kit/src/auth/jwt.ts';
 import { withClient } from '../scripts/lib/pg-client.ts';
-import { startPlatform, type Platform } from '../scripts/lib/processes.ts';
+import type { Platform } from '../scripts/lib/processes.ts';
 import { clerkToken } from './lib/clerk.ts';
 import { benchPartner } from './lib/partner.ts';
 import {
@@ -19,9 +19,9 @@ import {
   expectStatus,
   http,
   login,
-  onCleanup,
   startBenchPlatform,
   startChildServer,
+  startPlatformBeside,
   type BenchPlatform,
   type ChildServer,
   type Target,
@@ -162,18 +162,6 @@ function idOf(json: unknown, what: string): number {
   return id;
 }
 
-/** The settings startPlatform fills with free ports: a second platform picks its own. */
-const PORTS = [
-  'GATEWAY_PORT',
-  'CORE_GRPC_ADDR',
-  'BPM_GRPC_ADDR',
-  'DMS_GRPC_ADDR',
-  'DMS_HTTP_ADDR',
-  'CORE_METRICS_PORT',
-  'BPM_METRICS_PORT',
-  'DMS_METRICS_PORT',
-];
-
 /**
  * A second platform beside the targets' (a variant against its baseline: bench/lib/paired-rounds.ts),
  * on the same database with the same secrets and `env` changed, its ports its own, its log
@@ -189,14 +177,7 @@ export async function platformBeside(
   env: Record<string, string>,
   target: Target,
 ): Promise<{ platform: Platform; target: Target }> {
-  const own = Object.fromEntries(Object.entries(branch.platform.platform.env).filter(([key]) => !PORTS.includes(key)));
-  const platform = await startPlatform({
-    env: { ...own, ...env },
-    ports: 'free',
-    log: { file: join(branch.platform.logFile, '..', `${name}.log`) },
-    execArgv: branch.platform.execArgv,
-  });
-  onCleanup(() => platform.stop());
+  const platform = await startPlatformBeside(branch.platform, name, env);
   const beside: Target = { url: `${platform.url}${new URL(target.url).pathname}`, headers: target.headers };
   const answer = await expectStatus(`GET (${name})`, http('GET', beside.url, { headers: beside.headers }));
   if (answer.text !== branch.record) throw new BenchError(`the ${name} platform answers another record:\n  ${name}: ${answer.text}\n  first: ${branch.record}`);

@@ -13,6 +13,11 @@
  * searchTerm, the containment filter, a one-character prefix and page 10,000 (which the issue names
  * no target for: their work grows with the rows they count or skip).
  *
+ * The wall weighed: each query also as a clerk of tenant 1 through this platform and through one
+ * beside it without row-level security (services as the owner, DATABASE_ROW_SECURITY=off); judged:
+ * the median of the rounds' off p50 / on p50 ≥ 0.95, and the clerk's p50 with the wall within the
+ * query's target in every round.
+ *
  *   npm run bench -- list-scale
  *   BENCH_LIST_ROWS=100000 BENCH_ROUNDS=1 node bench/list-scale.ts   (a quick check)
  */
@@ -21,6 +26,7 @@ import pg from 'pg';
 import { pageRequestFromJson } from '../gateway/src/http/record-json.ts';
 import { seedTenants } from './list-seed.ts';
 import { listSqlCapture, sqlRunner, type ListSql } from './list-sql.ts';
+import { clerkToken } from './lib/clerk.ts';
 import {
   BenchError,
   expectStatus,
@@ -35,8 +41,12 @@ import {
   runScenario,
   settingsFromEnv,
   startBenchPlatform,
+  startPlatformBeside,
+  withoutTheWall,
 } from './lib.ts';
 
+/** A clerk's p50 with row-level security on at least this share of its speed with it off (off p50 / on p50). */
+const WALL_RATIO = 0.95;
 /** Seconds the seed (both tenants, VACUUM ANALYZE included) may take. */
 const SEED_TARGET_S = 60;
 const TENANTS = [1, 2] as const;
@@ -217,6 +227,29 @@ await runScenario('list-scale: POST /api/business-partner/list over 2 x 1,000,00
     for (const statement of [...sql.page, sql.count]) console.log(`#   ${statement}`);
   }
 
+  // The wall weighed (docs/adr/0151-row-level-security-the-second-wall.md): a clerk of tenant 1 (a
+  // super user's scope is every tenant, which the policies pass at once) through this platform and
+  // through one beside it without the wall: its services as the tables' owner, scoping nothing.
+  const clerk = (await clerkToken(platform, token)).token;
+  const off = await startPlatformBeside(platform, 'rls-off', withoutTheWall(platform));
+  const offUrl = `${off.url}/api/business-partner/list`;
+  console.log(`# row-level security weighed: a clerk of tenant 1, through this platform and ${off.url} (services as the owner, DATABASE_ROW_SECURITY=off)`);
+  for (const c of all) {
+    const sql = sqlOf.get(c.name) as ListSql;
+    for (const [which, url] of [
+      ['on', listUrl],
+      ['off', offUrl],
+    ] as const) {
+      const answer = await gatewayList(url, clerk, agent, JSON.stringify(c.body));
+      if (answer.totalElements !== sql.totalElements || answer.ids.join() !== sql.ids.join()) {
+        throw new BenchError(
+          `${c.name}: the clerk (wall ${which}) is answered ${answer.totalElements} [${answer.ids.join()}], the admin ${sql.totalElements} [${sql.ids.join()}]`,
+        );
+      }
+    }
+  }
+  const walls = new Map<string, { on: Latencies[]; off: Latencies[] }>();
+
   const results = new Map<string, { gateway: Latencies[]; sql: Latencies[] }>();
   for (let round = 1; round <= rounds; round++) {
     for (const c of all) {
@@ -249,6 +282,23 @@ await runScenario('list-scale: POST /api/business-partner/list over 2 x 1,000,00
       results.set(c.name, entry);
       console.log(
         `# round ${round} ${c.name.padEnd(16)} gateway p50 ${fmt(gateway.p50, 2).padStart(7)} p99 ${fmt(gateway.p99, 2).padStart(7)} ms | SQL p50 ${fmt(bare.p50, 2).padStart(7)} p99 ${fmt(bare.p99, 2).padStart(7)} ms`,
+      );
+      const measureClerk = async (url: string): Promise<Latencies> => {
+        for (let i = 0; i < warmup; i++) await gatewayList(url, clerk, agent, body);
+        const ms: number[] = [];
+        for (let i = 0; i < requests; i++) ms.push((await gatewayList(url, clerk, agent, body)).ms);
+        return summary(ms);
+      };
+      const [wallOn, wallOff] =
+        round % 2 === 1
+          ? [await measureClerk(listUrl), await measureClerk(offUrl)]
+          : await measureClerk(offUrl).then(async (first) => [await measureClerk(listUrl), first] as const);
+      const wall = walls.get(c.name) ?? { on: [], off: [] };
+      wall.on.push(wallOn);
+      wall.off.push(wallOff);
+      walls.set(c.name, wall);
+      console.log(
+        `# round ${round} ${c.name.padEnd(16)} clerk, wall on p50 ${fmt(wallOn.p50, 2).padStart(7)} ms | wall off p50 ${fmt(wallOff.p50, 2).padStart(7)} ms | off/on ${fmt(wallOff.p50 / wallOn.p50, 3)}`,
       );
     }
   }
@@ -284,6 +334,25 @@ await runScenario('list-scale: POST /api/business-partner/list over 2 x 1,000,00
         fmt(median(entry.sql.map((s) => s.p99)), 2),
         `p50 ≤ ${c.targetMs} ms`,
         verdict,
+      ];
+    }),
+  );
+  console.log(`\nRow-level security, a clerk's list (p50 ms, median of rounds; off/on: the wall's speed against none, judged ≥ ${WALL_RATIO}):`);
+  printTable(
+    ['query', 'wall on p50', 'wall off p50', 'off/on per round', 'off/on', 'target', 'verdict', 'on within list target'],
+    all.map((c) => {
+      const wall = walls.get(c.name) ?? { on: [], off: [] };
+      const ratios = wall.on.map((on, i) => (wall.off[i]?.p50 ?? NaN) / on.p50);
+      const ratio = median(ratios);
+      return [
+        c.name,
+        fmt(median(wall.on.map((l) => l.p50)), 2),
+        fmt(median(wall.off.map((l) => l.p50)), 2),
+        ratios.map((r) => fmt(r, 3)).join(', '),
+        fmt(ratio, 3),
+        `off/on ≥ ${WALL_RATIO}`,
+        judge(`${c.name} clerk wall off/on p50 ≥ ${WALL_RATIO}`, ratio >= WALL_RATIO),
+        judge(`${c.name} clerk p50 with the wall ≤ ${c.targetMs} ms in every round`, wall.on.length > 0 && wall.on.every((l) => l.p50 <= c.targetMs)),
       ];
     }),
   );

@@ -155,6 +155,45 @@ export async function startBenchPlatform(
 // ---------------------------------------------------------------------------------------------
 // Plain HTTP calls (set-up and verification, not measurement)
 
+/** The settings startPlatform fills with free ports: a second platform picks its own. */
+const PORTS = [
+  'GATEWAY_PORT',
+  'CORE_GRPC_ADDR',
+  'BPM_GRPC_ADDR',
+  'DMS_GRPC_ADDR',
+  'DMS_HTTP_ADDR',
+  'CORE_METRICS_PORT',
+  'BPM_METRICS_PORT',
+  'DMS_METRICS_PORT',
+];
+
+/**
+ * A second platform beside `bench`'s (a variant against its baseline), on the same database with the
+ * same secrets and `env` changed, its ports its own, its log `<name>.log` beside the first's;
+ * stopped when the scenario ends.
+ *
+ * @example
+ * const off = await startPlatformBeside(platform, 'rls-off', { DATABASE_URL: owner, DATABASE_ROW_SECURITY: 'off' });
+ */
+export async function startPlatformBeside(bench: BenchPlatform, name: string, env: Record<string, string>): Promise<Platform> {
+  const own = Object.fromEntries(Object.entries(bench.platform.env).filter(([key]) => !PORTS.includes(key)));
+  const platform = await startPlatform({
+    env: { ...own, ...env },
+    ports: 'free',
+    log: { file: join(bench.logFile, '..', `${name}.log`) },
+    execArgv: bench.execArgv,
+  });
+  onCleanup(() => platform.stop());
+  return platform;
+}
+
+/** The settings of a platform without the row-level security wall (docs/adr/0151-row-level-security-the-second-wall.md): its services as the tables' owner, scoping nothing. */
+export function withoutTheWall(bench: BenchPlatform): Record<string, string> {
+  const { DATABASE_OWNER_URL: owner, DATABASE_URL: serving } = bench.platform.env;
+  if (!owner || owner === serving) throw new BenchError('the bench platform serves as the owner already: no wall to weigh');
+  return { DATABASE_URL: owner, DATABASE_ROW_SECURITY: 'off' };
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Headers;
