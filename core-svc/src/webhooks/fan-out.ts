@@ -60,9 +60,14 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
     const [lock] = await tx.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [`webhook-fan-out:${schema}`]);
     if (!lock?.locked) return NOTHING;
     const table = `"${schema}"."${outboxTable(schema)}"`;
-    const events = await tx.execute<PendingEvent[]>(
-      `select seq, event_id, type, cr_process_id, entity, entity_key from ${table} where not dispatched order by seq limit ${BATCH}`,
-    );
+    // marked dispatched as they are read, in the transaction that makes their deliveries
+    const events = (
+      await tx.execute<PendingEvent[]>(
+        `update ${table} set dispatched = true
+          where seq in (select seq from ${table} where not dispatched order by seq limit ${BATCH})
+          returning seq, event_id, type, cr_process_id, entity, entity_key`,
+      )
+    ).sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
     if (events.length === 0) return NOTHING;
     const tenants = [...new Set(events.map((event) => event.cr_process_id))];
     const byTenant = new Map<string, Subscriber[]>();
@@ -128,7 +133,6 @@ export async function fanOutBatch(em: EntityManager, schema: (typeof OUTBOX_SCHE
         if (entry) leased.push({ id: row.id, making: entry });
       }
     }
-    await tx.execute(`update ${table} set dispatched = true where seq in (?)`, [events.map((event) => event.seq)]);
     return { events: events.length, deliveries: making.length, full: events.length === BATCH, made, leasing: leased };
   });
   // each in a transaction of its own, after the batch's: no two fan-outs lock subscriptions in turn
