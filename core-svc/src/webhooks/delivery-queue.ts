@@ -12,7 +12,7 @@ import { outboxTable } from '@platform/service-kit/events/outbox-entity.ts';
 import type { WebhookSettings } from '../config.ts';
 import type { AttemptResult } from './send.ts';
 import { nextDelayMs } from './retry-schedule.ts';
-import { OWNER_COLUMNS, type OwnerRow } from './subscriber-access.ts';
+import { OWNER_COLUMNS, ownerRowOf, type OwnerRow } from './subscriber-access.ts';
 
 /** A claimed delivery with what its attempt needs: the subscription's endpoint and secret, the event. */
 export interface ClaimedDelivery {
@@ -149,14 +149,7 @@ export async function claimDue(
     entity: row.entity,
     entityKey: row.entity_key,
     ...payloadOf(events.get(`${row.source_schema}:${row.source_seq}`)),
-    owner: {
-      owner: row.owner,
-      internal: row.internal,
-      owner_active: row.owner_active,
-      owner_super: row.owner_super,
-      tenant_held: row.tenant_held,
-      reads: row.reads,
-    },
+    owner: ownerRowOf(row),
   }));
 }
 

@@ -53,6 +53,18 @@ export interface OwnerRow {
   reads: string[];
 }
 
+/** The owner's columns of a wider row (OWNER_COLUMNS), alone. */
+export function ownerRowOf(row: OwnerRow): OwnerRow {
+  return {
+    owner: row.owner,
+    internal: row.internal,
+    owner_active: row.owner_active,
+    owner_super: row.owner_super,
+    tenant_held: row.tenant_held,
+    reads: row.reads,
+  };
+}
+
 function stateOf(row: OwnerRow): OwnerState {
   return {
     owner: row.owner,
@@ -108,14 +120,7 @@ export async function subscribersOf(em: EntityManager, tenants: readonly string[
     url: row.url,
     secret: row.signing_secret,
     owner: stateOf(row),
-    ownerRow: {
-      owner: row.owner,
-      internal: row.internal,
-      owner_active: row.owner_active,
-      owner_super: row.owner_super,
-      tenant_held: row.tenant_held,
-      reads: row.reads,
-    },
+    ownerRow: ownerRowOf(row),
   }));
 }
 
