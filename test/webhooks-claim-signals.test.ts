@@ -46,14 +46,17 @@ test('idle after a short claim forgets the records; the claim poll finds what an
   t.false(signals.ended(A, true));
 });
 
-test('a fan-out leases by the claim\'s rule: within the share first, beyond it up to overShare, at most the limit, one per record', (t) => {
+test("a fan-out leases by the claim's rule: within the share first, beyond it up to overShare, at most the limit, one per record", (t) => {
   const line = (tenant: number, count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ tenant, record: `${tenant}:${from + i}` }));
   const slots = { limit: 16, share: 4, overShare: 12, busy: new Map<number, number>() };
   t.is(pickLeases(line(1, 20), slots).size, 12, 'a tenant alone: its share and more, up to overShare');
   t.is(pickLeases(line(1, 20), { ...slots, limit: 3 }).size, 3, 'never more than the free slots');
   const two = [...line(1, 10), ...line(2, 3)];
   const picked = pickLeases(two, { ...slots, busy: new Map([[1, 4]]) });
-  t.true([10, 11, 12].every((index) => picked.has(index)), 'the idle tenant is served whole');
+  t.true(
+    [10, 11, 12].every((index) => picked.has(index)),
+    'the idle tenant is served whole',
+  );
   t.is([...picked].filter((index) => index < 10).length, 9, 'the busy one fills what is left within overShare');
   const sameRecord = [
     { tenant: 1, record: 'a' },
