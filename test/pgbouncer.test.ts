@@ -12,12 +12,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { DriverException, type MikroORM } from '@mikro-orm/postgresql';
 import { ERRORS } from '@tus/utils';
 import { STAMP_CHECK } from '@platform/service-kit/auth/access.ts';
 import { createOrm } from '@platform/service-kit/db/orm.ts';
 import { withMigrationLock } from '@platform/service-kit/db/migration-lock.ts';
 import { queryPrepared } from '@platform/service-kit/db/prepared.ts';
+import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 import { LeaseLocker } from '../dms-svc/src/tus/lease-locker.ts';
 import { sql } from './helpers/db.ts';
 import { pooledPassArgs, startPgBouncer, THROUGH_PGBOUNCER, type PgBouncer } from './helpers/pgbouncer.ts';
@@ -74,6 +75,43 @@ test.serial(
       rows.every((found) => found.length === 1 && Number.isInteger(Number(found[0]?.['access.stamp']))),
       JSON.stringify(rows[0]),
     );
+  },
+);
+
+test.serial(
+  'a scoped read goes through PgBouncer as one transaction under one Sync: unnamed, its settings its own on the shared server connection, and gone after it',
+  async (t) => {
+    const [a, b] = [await ormThroughBouncer(), await ormThroughBouncer()];
+    const settings = { name: 'pgbouncer-scoped-settings', text: `select current_setting('platform.tenants', true) as tenants` };
+    const parses: string[] = [];
+    const connection = pg.Connection.prototype as unknown as { parse(message: { name: string }): void };
+    const parse = connection.parse;
+    connection.parse = function (this: unknown, message: { name: string }) {
+      parses.push(message.name);
+      return parse.call(this, message);
+    };
+    try {
+      // two services' pools, their scoped reads (and a failing one) interleaved on the one server connection
+      const reads = Array.from({ length: 20 }, (_, i) => queryPrepared<{ tenants: string }>(scopedFork(i % 2 ? a : b, { tenants: [i] }), settings, []));
+      const failing = queryPrepared(scopedFork(a, { tenants: [99] }), { name: 'pgbouncer-scoped-failing', text: 'select 1 / 0' }, []).catch(
+        (error: unknown) => error,
+      );
+      t.deepEqual(
+        (await Promise.all(reads)).map((rows) => rows[0]?.tenants),
+        Array.from({ length: 20 }, (_, i) => `{${i}}`),
+      );
+      t.true((await failing) instanceof DriverException);
+    } finally {
+      connection.parse = parse;
+    }
+    t.deepEqual([...new Set(parses)], [''], 'every statement unnamed');
+    const after = new pg.Client({ connectionString: url });
+    await after.connect();
+    try {
+      t.falsy((await after.query<{ tenants: string | null }>(settings.text)).rows[0]?.tenants, 'no setting left on the server connection');
+    } finally {
+      await after.end();
+    }
   },
 );
 

@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '@platform/kit/log/logger.ts';
 import { POOL_VARIABLES } from '../config/database-pools.ts';
 import type { Row } from './entity-schema.ts';
+import { noteSingleSyncFallback, SINGLE_SYNC } from './pg-single-sync.ts';
 
 export interface OrmOptions {
   /** postgres:// URL. */
@@ -36,6 +37,7 @@ export interface OrmOptions {
  * await migrateUp(orm); // migration-runner.ts: under the schema's migration lock
  */
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  noteSingleSyncFallback(options.log);
   return MikroORM.init({
     clientUrl: options.url,
     schema: options.schema,
@@ -53,9 +55,10 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     pool: { min: 1, max: options.poolSize ?? POOL_VARIABLES.orm.fallback.service, idleTimeoutMillis: 60_000 },
     // pg's pool waits for a connection without limit: a database that drops packets (not refusing)
     // would hold every call until the gateway's deadline; 5 s, then 503 SVC-SYS-5002. The clients
-    // pipeline (node-postgres's `pipeline`): a hot read sends its scope, itself and its commit in
-    // one write (prepared.ts); MikroORM awaits each of its statements, so its own are unchanged.
-    driverOptions: { connectionTimeoutMillis: 5_000, pipeline: true },
+    // pipeline (node-postgres's `pipeline`) only where a scoped hot read falls back to `begin`, its
+    // scope, itself and `commit` in one write (prepared.ts): else it goes under one Sync
+    // (pg-single-sync.ts), and MikroORM awaits each of its statements, which pipelining leaves as they are.
+    driverOptions: { connectionTimeoutMillis: 5_000, pipeline: !SINGLE_SYNC },
     migrations: {
       path: options.migrationsDir,
       pathTs: options.migrationsDir,

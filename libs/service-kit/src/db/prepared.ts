@@ -1,5 +1,7 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { PoolClient, QueryConfig } from 'pg';
 import { databasePoolingOf } from '../config/database-pooling.ts';
+import { querySingleSync, SINGLE_SYNC, type Step } from './pg-single-sync.ts';
 import { scopeSettings, scoping, settingsOf, TENANTS_SETTING, USER_SETTING, type Scope } from './tenant-scope.ts';
 
 /** A named statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
@@ -52,8 +54,10 @@ const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_con
  * connection of the pool, so inside a transaction use em.execute (the transaction's connection).
  *
  * It runs in `scope`, else in the scope of `em` (db/tenant-scope.ts `scopedFork`), else in none (it
- * then sees no tenant's rows): `begin`, the scope's settings, the statement and `commit` go
- * pipelined, in one write and one round trip (the pool's clients pipeline: db/orm.ts).
+ * then sees no tenant's rows). The scope's settings and the statement go in one extended-protocol
+ * sequence under a single Sync, one implicit transaction that the settings end with
+ * (db/pg-single-sync.ts; docs/adr/0152-the-scoped-read-under-one-sync.md); on a pg that module was
+ * not written for, as `begin`, the settings, the statement and `commit`, pipelined (db/orm.ts).
  *
  * @example
  * const rows = await queryPrepared<{ id: string }>(em, { name: 'x-by-code', text: 'select id from core.x where code = $1' }, [code]);
@@ -64,28 +68,40 @@ export async function queryPrepared<T extends object>(em: EntityManager, stateme
   runs.set(statement.name, (runs.get(statement.name) ?? 0) + 1);
   named ??= databasePoolingOf() === 'session';
   const settings = !scoping() ? undefined : scope ? scopeSettings(scope) : settingsOf(em);
-  const query = (prepared: PreparedStatement, args: unknown[]) =>
+  const step = (prepared: PreparedStatement, args: unknown[]): Step =>
     named ? { name: prepared.name, text: prepared.text, values: args } : { text: prepared.text, values: args };
   try {
-    if (!settings) return (await pool.query<T>(query(statement, values))).rows;
+    if (!settings) return (await pool.query<T>(step(statement, values) as QueryConfig)).rows;
     const client = await pool.connect();
-    // every reply is awaited before the client goes back: a failed statement fails the transaction,
-    // whose commit then answers a rollback
-    const replies = await Promise.allSettled([
-      client.query('begin'),
-      client.query(query(SCOPE, [settings[TENANTS_SETTING], settings[USER_SETTING]])),
-      client.query<T>(query(statement, values)),
-      client.query('commit'),
-    ]);
-    const failed = replies.find((reply) => reply.status === 'rejected');
-    client.release(failed && !isServerError(failed.reason) ? (failed.reason as Error) : undefined);
-    if (failed) throw failed.reason;
-    return (replies[2] as PromiseFulfilledResult<{ rows: T[] }>).value.rows;
+    let failure: unknown;
+    try {
+      const steps = [step(SCOPE, [settings[TENANTS_SETTING], settings[USER_SETTING]]), step(statement, values)] as const;
+      return SINGLE_SYNC ? await querySingleSync<T>(client, steps) : await pipelined<T>(client, ...steps);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.release(failure !== undefined && !isServerError(failure) ? (failure as Error) : undefined);
+    }
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
 }
 
+/** The scope and the read as four pipelined queries, `begin` … `commit`: the way on a pg that db/pg-single-sync.ts was not written for. */
+async function pipelined<T extends object>(client: PoolClient, scope: Step, read: Step): Promise<T[]> {
+  // every reply is awaited before the client goes back: a failed statement fails the transaction,
+  // whose commit then answers a rollback
+  const replies = await Promise.allSettled([
+    client.query('begin'),
+    client.query(scope as QueryConfig),
+    client.query<T>(read as QueryConfig),
+    client.query('commit'),
+  ]);
+  const failed = replies.find((reply) => reply.status === 'rejected');
+  if (failed) throw failed.reason;
+  return (replies[2] as PromiseFulfilledResult<{ rows: T[] }>).value.rows;
+}
 /** An error PostgreSQL answered (it has a SQLSTATE): the connection is sound. Anything else (a dropped socket) discards it. */
 function isServerError(error: unknown): boolean {
   return typeof (error as { code?: unknown } | undefined)?.code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
