@@ -135,3 +135,19 @@ test.serial('the rows are typed as em.execute types them: bigint, numeric and ti
   t.is(prepared?.big, '9007199254740993');
   t.is(typeof prepared?.at, 'string');
 });
+
+test.serial("a fork's further settings apply to its named read too, and end with it (the dispatcher's planner settings)", async (t) => {
+  const em = scopedFork(orm, { platform: 'webhooks' });
+  em.setSessionContext({ variables: { enable_seqscan: 'off' } });
+  const PLANNER: PreparedStatement = {
+    name: 'test-prepared-planner',
+    text: `select current_setting('enable_seqscan') as seqscan, current_setting('platform.tenants', true) as tenants`,
+  };
+  t.deepEqual(await queryPrepared(em, PLANNER, []), [{ seqscan: 'off', tenants: '*' }]);
+  t.deepEqual(await bare(`select current_setting('enable_seqscan') as seqscan`), [{ seqscan: 'on' }], 'not left on the connection');
+  t.deepEqual(
+    await queryPrepared(scopedFork(orm, { platform: 'webhooks' }), PLANNER, []),
+    [{ seqscan: 'on', tenants: '*' }],
+    'a fork without it plans as usual',
+  );
+});

@@ -186,6 +186,19 @@ export function payloadOf(event: OutboxPayload | undefined): Pick<ClaimedDeliver
   };
 }
 
+/** recordDelivered's statement, named: its planning under the tables' policies cost as much as its run. */
+const RECORD_DELIVERED: PreparedStatement = {
+  name: 'webhook-record-delivered',
+  text: `with v as (select * from jsonb_to_recordset($1::jsonb) as v(id bigint, attempts int, code int, latency int, error text, excerpt text)),
+       done as (
+         update core.webhook_delivery d set attempts = v.attempts, last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
+           response_excerpt = v.excerpt, last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
+           leased_until = null
+          from v where d.id = v.id returning d.subscription_id)
+     update core.webhook_subscription s set failing_since = null
+       where s.id in (select subscription_id from done) and s.failing_since is not null`,
+};
+
 /** A successful attempt, to be recorded with others (recordDelivered). */
 export interface Delivered {
   delivery: ClaimedDelivery;
@@ -207,19 +220,7 @@ export async function recordDelivered(em: EntityManager, batch: readonly Deliver
     error: result.error?.slice(0, 1000) ?? null,
     excerpt: result.excerpt ?? null,
   }));
-  // not named: a plan cached while the table was small would scan it ever after (until its next
-  // analyse); the dispatcher's fork walks the primary key instead (queue-fork.ts)
-  await em.execute(
-    `with v as (select * from jsonb_to_recordset(?::jsonb) as v(id bigint, attempts int, code int, latency int, error text, excerpt text)),
-       done as (
-         update core.webhook_delivery d set attempts = v.attempts, last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
-           response_excerpt = v.excerpt, last_attempt_at = now(), delivery_status = 'DELIVERED', delivered_at = now(), next_attempt_at = null,
-           leased_until = null
-          from v where d.id = v.id returning d.subscription_id)
-     update core.webhook_subscription s set failing_since = null
-       where s.id in (select subscription_id from done) and s.failing_since is not null`,
-    [JSON.stringify(rows)],
-  );
+  await queryPrepared(em, RECORD_DELIVERED, [JSON.stringify(rows)]);
 }
 
 /**

@@ -7,7 +7,8 @@
  * minute) has no statistics, and PostgreSQL then planned those reads as scans of the whole table,
  * every row ever written, at every poll and claim (bench/outbox-cost.md: the poll at 2.5 ms, the
  * claim at 3.4 ms). With scans turned off for these statements alone, their plans no longer
- * depend on statistics.
+ * depend on statistics; the fork's named statements (queryPrepared) are planned, and their plans
+ * kept, under the same settings.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { scopedFork, type Scope } from '@platform/service-kit/db/tenant-scope.ts';

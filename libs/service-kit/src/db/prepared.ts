@@ -43,8 +43,29 @@ function nativePool(em: EntityManager): Promise<NativePool> {
   return pool;
 }
 
-/** The statement that scopes a transaction (db/tenant-scope.ts): both settings, local to it. */
-const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_config('${TENANTS_SETTING}', $1, true), set_config('${USER_SETTING}', $2, true)` };
+/** The statements that scope a transaction, by the names of the settings beyond the scope's two. */
+const scopes = new Map<string, PreparedStatement>();
+
+/**
+ * The statement that scopes a transaction (db/tenant-scope.ts), both settings local to it, and
+ * after them any further setting of the fork's, by name (the dispatcher's planner settings:
+ * core-svc/src/webhooks/queue-fork.ts), so that a named statement is planned, and its plan kept,
+ * under the settings its fork's transactions run with; with its values.
+ */
+function scopeStep(settings: Record<string, string>): { statement: PreparedStatement; values: string[] } {
+  const further = Object.keys(settings)
+    .filter((name) => name !== TENANTS_SETTING && name !== USER_SETTING)
+    .sort();
+  const key = further.join(',');
+  let statement = scopes.get(key);
+  if (!statement) {
+    for (const name of further) if (!/^[a-z_][a-z0-9_.]*$/.test(name)) throw new Error(`a setting named ${JSON.stringify(name)}`);
+    const sets = [TENANTS_SETTING, USER_SETTING, ...further].map((name, i) => `set_config('${name}', $${i + 1}, true)`);
+    statement = { name: further.length > 0 ? `platform-scope+${key}` : 'platform-scope', text: `select ${sets.join(', ')}` };
+    scopes.set(key, statement);
+  }
+  return { statement, values: [settings[TENANTS_SETTING] ?? '', settings[USER_SETTING] ?? '', ...further.map((name) => settings[name] ?? '')] };
+}
 
 /**
  * Runs a prepared statement on MikroORM's pg pool: named (parsed and planned once per connection),
@@ -53,8 +74,8 @@ const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_con
  * DriverExceptions, as from em.execute. For hot reads outside a transaction: it runs on any
  * connection of the pool, so inside a transaction use em.execute (the transaction's connection).
  *
- * It runs in `scope`, else in the scope of `em` (db/tenant-scope.ts `scopedFork`), else in none (it
- * then sees no tenant's rows). The scope's settings and the statement go in one extended-protocol
+ * It runs in `scope`, else in the scope of `em` (db/tenant-scope.ts `scopedFork`) with `em`'s further
+ * settings, else in none (it then sees no tenant's rows). The scope's settings and the statement go in one extended-protocol
  * sequence under a single Sync, one implicit transaction that the settings end with
  * (db/pg-single-sync.ts; docs/adr/0152-the-scoped-read-under-one-sync.md); on a pg that module was
  * not written for, as `begin`, the settings, the statement and `commit`, pipelined (db/orm.ts).
@@ -75,7 +96,8 @@ export async function queryPrepared<T extends object>(em: EntityManager, stateme
     const client = await pool.connect();
     let failure: unknown;
     try {
-      const steps = [step(SCOPE, [settings[TENANTS_SETTING], settings[USER_SETTING]]), step(statement, values)] as const;
+      const scoped = scopeStep(settings);
+      const steps = [step(scoped.statement, scoped.values), step(statement, values)] as const;
       return SINGLE_SYNC ? await querySingleSync<T>(client, steps) : await pipelined<T>(client, ...steps);
     } catch (error) {
       failure = error;
