@@ -250,7 +250,9 @@ function startDms(t: ExecutionContext, env: Record<string, string>): Promise<{ c
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // a start refused by its configuration exits within seconds; the budget is for a loaded machine,
+  // where loading dms-svc's modules alone took more than 20 s beside the suite's other files
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({ code, output }))));
 }
 
