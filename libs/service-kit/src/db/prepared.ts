@@ -43,7 +43,10 @@ function nativePool(em: EntityManager): Promise<NativePool> {
   return pool;
 }
 
-/** The statements that scope a transaction, by the names of the settings beyond the scope's two. */
+/** The statement that scopes a transaction (db/tenant-scope.ts): both settings, local to it. */
+const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_config('${TENANTS_SETTING}', $1, true), set_config('${USER_SETTING}', $2, true)` };
+
+/** The statements that scope a transaction with further settings, by the names of those. */
 const scopes = new Map<string, PreparedStatement>();
 
 /**
@@ -53,9 +56,12 @@ const scopes = new Map<string, PreparedStatement>();
  * under the settings its fork's transactions run with; with its values.
  */
 function scopeStep(settings: Record<string, string>): { statement: PreparedStatement; values: string[] } {
-  const further = Object.keys(settings)
-    .filter((name) => name !== TENANTS_SETTING && name !== USER_SETTING)
-    .sort();
+  const names = Object.keys(settings);
+  // the hot path: the scope's two settings alone
+  if (names.length === 2 && TENANTS_SETTING in settings && USER_SETTING in settings) {
+    return { statement: SCOPE, values: [settings[TENANTS_SETTING] ?? '', settings[USER_SETTING] ?? ''] };
+  }
+  const further = names.filter((name) => name !== TENANTS_SETTING && name !== USER_SETTING).sort();
   const key = further.join(',');
   let statement = scopes.get(key);
   if (!statement) {
