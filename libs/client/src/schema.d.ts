@@ -1828,6 +1828,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export account records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account": {
         parameters: {
             query?: never;
@@ -1910,6 +1930,26 @@ export interface paths {
          * @description Lists UserInfos a page at a time.
          */
         post: operations["listUserInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-info/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export user-info records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportUserInfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2004,6 +2044,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-process/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export user-process records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportUserProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-process": {
         parameters: {
             query?: never;
@@ -2092,6 +2152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/group/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group": {
         parameters: {
             query?: never;
@@ -2154,6 +2234,26 @@ export interface paths {
          * @description Lists GroupMembers a page at a time.
          */
         post: operations["listGroupMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-member/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group-member records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroupMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2228,6 +2328,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/role-type/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export role-type records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportRoleType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/role-type": {
         parameters: {
             query?: never;
@@ -2290,6 +2410,26 @@ export interface paths {
          * @description Lists GroupRoles a page at a time.
          */
         post: operations["listGroupRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-role/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group-role records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroupRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2384,6 +2524,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/license/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export license records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/license": {
         parameters: {
             query?: never;
@@ -2452,6 +2612,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/license-history/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export license-history records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportLicenseHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/license-history/{key}": {
         parameters: {
             query?: never;
@@ -2486,6 +2666,26 @@ export interface paths {
          * @description Lists Countries a page at a time.
          */
         post: operations["listCountry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/country/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export country records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCountry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2560,6 +2760,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/city/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export city records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/city": {
         parameters: {
             query?: never;
@@ -2622,6 +2842,26 @@ export interface paths {
          * @description Lists Currencies a page at a time.
          */
         post: operations["listCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/currency/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export currency records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCurrency"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2716,6 +2956,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/corporation-contact/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export corporation-contact records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCorporationContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/corporation-contact": {
         parameters: {
             query?: never;
@@ -2804,6 +3064,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-subscription/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export webhook-subscription records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-subscription": {
         parameters: {
             query?: never;
@@ -2872,6 +3152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-delivery/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export webhook-delivery records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-delivery/{key}": {
         parameters: {
             query?: never;
@@ -2926,6 +3226,26 @@ export interface paths {
          * @description Lists IdentityProviders a page at a time.
          */
         post: operations["listIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export identity-provider records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportIdentityProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3020,6 +3340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/business-partner/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export business-partner records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportBusinessPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business-partner": {
         parameters: {
             query?: never;
@@ -3102,6 +3442,26 @@ export interface paths {
          * @description Lists Branches a page at a time.
          */
         post: operations["listBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/branch/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export branch records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportBranch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3196,6 +3556,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contact/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contact records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -3278,6 +3658,26 @@ export interface paths {
          * @description Lists Products a page at a time.
          */
         post: operations["listProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export product records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3372,6 +3772,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contract/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contract records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract": {
         parameters: {
             query?: never;
@@ -3434,6 +3854,26 @@ export interface paths {
          * @description Lists ContractItems a page at a time.
          */
         post: operations["listContractItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contract-item/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contract-item records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContractItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3528,6 +3968,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accrual/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export accrual records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportAccrual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accrual": {
         parameters: {
             query?: never;
@@ -3616,6 +4076,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-category/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-category records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-category": {
         parameters: {
             query?: never;
@@ -3684,6 +4164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-file/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-file records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-file/{key}": {
         parameters: {
             query?: never;
@@ -3746,6 +4246,26 @@ export interface paths {
          * @description Lists DmsRetentionPolicies a page at a time.
          */
         post: operations["listDmsRetentionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-retention-policy/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-retention-policy records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsRetentionPolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3840,6 +4360,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-account-config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-account-config records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsAccountConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-account-config": {
         parameters: {
             query?: never;
@@ -3928,6 +4468,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-share-link/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-share-link records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-share-link": {
         parameters: {
             query?: never;
@@ -3990,6 +4550,26 @@ export interface paths {
          * @description Lists DmsAuditLogs a page at a time.
          */
         post: operations["listDmsAuditLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-audit-log records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsAuditLog"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4932,6 +5512,101 @@ export interface components {
                 taxNumberPrefix?: string;
             };
         };
+        AccountExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                accountNo?: string | null;
+                accountName?: string | null;
+                taxNumber?: string | null;
+                email?: string | null;
+                secondFactorRequired?: boolean | null;
+                /** @description accountNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                accountNoPrefix?: string;
+                /** @description accountName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                accountNamePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "accountNo" | "accountName" | "taxNumber" | "email" | "secondFactorRequired")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: string[] | null;
+        };
         /** @description A page of account records. */
         AccountPage: {
             /** @description Page items. */
@@ -5244,6 +5919,100 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        UserInfoExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                userCode?: string | null;
+                userDescription?: string | null;
+                email?: string | null;
+                /** @enum {string|null} */
+                languageCode?: "en" | "tr" | null;
+                superUser?: boolean | null;
+                /** @description userCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                userCodePrefix?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "userCode" | "userDescription" | "email" | "languageCode" | "superUser")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of user-info records. */
         UserInfoPage: {
             /** @description Page items. */
@@ -5522,6 +6291,92 @@ export interface components {
                 userDescription?: string | null;
             };
         };
+        UserProcessExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                userCode?: string | null;
+                userDescription?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "userCode" | "userDescription")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of user-process records. */
         UserProcessPage: {
             /** @description Page items. */
@@ -5763,6 +6618,94 @@ export interface components {
                 /** @description groupName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 groupNamePrefix?: string;
             };
+        };
+        GroupExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                groupName?: string | null;
+                description?: string | null;
+                /** @description groupName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                groupNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupName" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group records. */
         GroupPage: {
@@ -6017,6 +6960,103 @@ export interface components {
                 groupIdTo?: number;
                 userCode?: string | null;
             };
+        };
+        GroupMemberExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                groupId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest groupId (inclusive).
+                 */
+                groupIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest groupId (inclusive).
+                 */
+                groupIdTo?: number;
+                userCode?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupId" | "userCode")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group-member records. */
         GroupMemberPage: {
@@ -6277,6 +7317,97 @@ export interface components {
                 /** @description roleName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 roleNamePrefix?: string;
             };
+        };
+        RoleTypeExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                roleCode?: string | null;
+                roleName?: string | null;
+                description?: string | null;
+                /** @description roleCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                roleCodePrefix?: string;
+                /** @description roleName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                roleNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "roleCode" | "roleName" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of role-type records. */
         RoleTypePage: {
@@ -6545,6 +7676,114 @@ export interface components {
                  */
                 roleTypeIdTo?: number;
             };
+        };
+        GroupRoleExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                groupId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest groupId (inclusive).
+                 */
+                groupIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest groupId (inclusive).
+                 */
+                groupIdTo?: number;
+                /** Format: int64 */
+                roleTypeId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest roleTypeId (inclusive).
+                 */
+                roleTypeIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest roleTypeId (inclusive).
+                 */
+                roleTypeIdTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupId" | "roleTypeId")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group-role records. */
         GroupRolePage: {
@@ -6898,6 +8137,132 @@ export interface components {
                 licenseKeyPrefix?: string;
             };
         };
+        LicenseExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                licenseKey?: string | null;
+                /** @enum {string|null} */
+                licenseType?: "TRIAL" | "STANDARD" | "ENTERPRISE" | null;
+                /** Format: int32 */
+                maxUsers?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest maxUsers (inclusive).
+                 */
+                maxUsersFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest maxUsers (inclusive).
+                 */
+                maxUsersTo?: number;
+                /** Format: date */
+                validFrom?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest validFrom (inclusive).
+                 */
+                validFromFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest validFrom (inclusive).
+                 */
+                validFromTo?: string;
+                /** Format: date */
+                validUntil?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest validUntil (inclusive).
+                 */
+                validUntilFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest validUntil (inclusive).
+                 */
+                validUntilTo?: string;
+                accountNo?: string | null;
+                /** @description licenseKey starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                licenseKeyPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "licenseKey" | "licenseType" | "maxUsers" | "validFrom" | "validUntil" | "accountNo")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of license records. */
         LicensePage: {
             /** @description Page items. */
@@ -7218,6 +8583,118 @@ export interface components {
                 changedAtTo?: string;
             };
         };
+        LicenseHistoryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                licenseId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest licenseId (inclusive).
+                 */
+                licenseIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest licenseId (inclusive).
+                 */
+                licenseIdTo?: number;
+                /** @enum {string|null} */
+                action?: "CREATE" | "UPDATE" | "DELETE" | null;
+                snapshot?: string | null;
+                changedBy?: string | null;
+                /** Format: date-time */
+                changedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest changedAt (inclusive).
+                 */
+                changedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest changedAt (inclusive).
+                 */
+                changedAtTo?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "licenseId" | "action" | "snapshot" | "changedBy" | "changedAt")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of license-history records. */
         LicenseHistoryPage: {
             /** @description Page items. */
@@ -7461,6 +8938,96 @@ export interface components {
                 /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
+        };
+        CountryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                code?: string | null;
+                name?: string | null;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "code" | "name")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of country records. */
         CountryPage: {
@@ -7735,6 +9302,108 @@ export interface components {
                 /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
+        };
+        CityExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                countryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest countryId (inclusive).
+                 */
+                countryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest countryId (inclusive).
+                 */
+                countryIdTo?: number;
+                name?: string | null;
+                code?: string | null;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "countryId" | "name" | "code")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of city records. */
         CityPage: {
@@ -8029,6 +9698,109 @@ export interface components {
                 namePrefix?: string;
             };
         };
+        CurrencyExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                code?: string | null;
+                name?: string | null;
+                symbol?: string | null;
+                /** Format: int32 */
+                fractionDigits?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest fractionDigits (inclusive).
+                 */
+                fractionDigitsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest fractionDigits (inclusive).
+                 */
+                fractionDigitsTo?: number;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "code" | "name" | "symbol" | "fractionDigits")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of currency records. */
         CurrencyPage: {
             /** @description Page items. */
@@ -8321,6 +10093,99 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        CorporationContactExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                fullName?: string | null;
+                title?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                department?: string | null;
+                /** @description fullName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                fullNamePrefix?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "fullName" | "title" | "email" | "phone" | "department")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of corporation-contact records. */
         CorporationContactPage: {
             /** @description Page items. */
@@ -8610,6 +10475,106 @@ export interface components {
                 disabledReason?: string | null;
                 owner?: string | null;
             };
+        };
+        WebhookSubscriptionExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                url?: string | null;
+                description?: string | null;
+                /** Format: date-time */
+                disabledAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest disabledAt (inclusive).
+                 */
+                disabledAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest disabledAt (inclusive).
+                 */
+                disabledAtTo?: string;
+                disabledReason?: string | null;
+                owner?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "url" | "description" | "disabledAt" | "disabledReason" | "owner")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of webhook-subscription records. */
         WebhookSubscriptionPage: {
@@ -9151,6 +11116,182 @@ export interface components {
                 deliveredAtTo?: string;
             };
         };
+        WebhookDeliveryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                subscriptionId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest subscriptionId (inclusive).
+                 */
+                subscriptionIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest subscriptionId (inclusive).
+                 */
+                subscriptionIdTo?: number;
+                eventId?: string | null;
+                eventType?: string | null;
+                entity?: string | null;
+                entityKey?: string | null;
+                /** @enum {string|null} */
+                deliveryStatus?: "PENDING" | "DELIVERED" | "FAILED" | null;
+                /** Format: int32 */
+                attempts?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest attempts (inclusive).
+                 */
+                attemptsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest attempts (inclusive).
+                 */
+                attemptsTo?: number;
+                /** Format: date-time */
+                lastAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtTo?: string;
+                /** Format: date-time */
+                nextAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtTo?: string;
+                /** Format: int32 */
+                lastStatusCode?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeTo?: number;
+                /** Format: int32 */
+                lastLatencyMs?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsTo?: number;
+                lastError?: string | null;
+                responseExcerpt?: string | null;
+                /** Format: date-time */
+                deliveredAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest deliveredAt (inclusive).
+                 */
+                deliveredAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest deliveredAt (inclusive).
+                 */
+                deliveredAtTo?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "subscriptionId" | "eventId" | "eventType" | "entity" | "entityKey" | "deliveryStatus" | "attempts" | "lastAttemptAt" | "nextAttemptAt" | "lastStatusCode" | "lastLatencyMs" | "lastError" | "responseExcerpt" | "deliveredAt")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of webhook-delivery records. */
         WebhookDeliveryPage: {
             /** @description Page items. */
@@ -9495,6 +11636,94 @@ export interface components {
                 clientId?: string | null;
                 passwordLogin?: boolean | null;
             };
+        };
+        IdentityProviderExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                displayName?: string | null;
+                issuer?: string | null;
+                clientId?: string | null;
+                passwordLogin?: boolean | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "displayName" | "issuer" | "clientId" | "passwordLogin")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of identity-provider records. */
         IdentityProviderPage: {
@@ -9886,6 +12115,128 @@ export interface components {
                 partnerNameContains?: string;
             };
         };
+        BusinessPartnerExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                partnerCode?: string | null;
+                partnerName?: string | null;
+                /** @enum {string|null} */
+                partnerType?: "CUSTOMER" | "SUPPLIER" | "BOTH" | null;
+                taxNumber?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                /** Format: int64 */
+                countryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest countryId (inclusive).
+                 */
+                countryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest countryId (inclusive).
+                 */
+                countryIdTo?: number;
+                /** Format: int64 */
+                cityId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest cityId (inclusive).
+                 */
+                cityIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest cityId (inclusive).
+                 */
+                cityIdTo?: number;
+                address?: string | null;
+                /** @description partnerCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerCodePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+                /** @description partnerName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "partnerCode" | "partnerName" | "partnerType" | "taxNumber" | "email" | "phone" | "countryId" | "cityId" | "address")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of business-partner records. */
         BusinessPartnerPage: {
             /** @description Page items. */
@@ -10207,6 +12558,111 @@ export interface components {
                 /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 branchNameContains?: string;
             };
+        };
+        BranchExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                branchName?: string | null;
+                branchCode?: string | null;
+                address?: string | null;
+                phone?: string | null;
+                email?: string | null;
+                /** @description branchCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchCodePrefix?: string;
+                /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "businessPartnerId" | "branchName" | "branchCode" | "address" | "phone" | "email")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of branch records. */
         BranchPage: {
@@ -10562,6 +13018,125 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        ContactExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                /** Format: int64 */
+                branchId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest branchId (inclusive).
+                 */
+                branchIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest branchId (inclusive).
+                 */
+                branchIdTo?: number;
+                firstName?: string | null;
+                lastName?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                title?: string | null;
+                /** @description lastName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                lastNameContains?: string;
+                /** @description firstName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                firstNameContains?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "businessPartnerId" | "branchId" | "firstName" | "lastName" | "email" | "phone" | "title")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of contact records. */
         ContactPage: {
             /** @description Page items. */
@@ -10879,6 +13454,110 @@ export interface components {
                 /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 productNameContains?: string;
             };
+        };
+        ProductExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                productCode?: string | null;
+                productName?: string | null;
+                unit?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                unitPrice?: string | number | null;
+                /** @description Lowest unitPrice (inclusive). */
+                unitPriceFrom?: string | number;
+                /** @description Highest unitPrice (inclusive). */
+                unitPriceTo?: string | number;
+                currencyCode?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                vatRate?: string | number | null;
+                /** @description Lowest vatRate (inclusive). */
+                vatRateFrom?: string | number;
+                /** @description Highest vatRate (inclusive). */
+                vatRateTo?: string | number;
+                /** @description productCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productCodePrefix?: string;
+                /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "productCode" | "productName" | "unit" | "unitPrice" | "currencyCode" | "vatRate")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of product records. */
         ProductPage: {
@@ -11269,6 +13948,139 @@ export interface components {
                 contractNoPrefix?: string;
             };
         };
+        ContractExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                contractNo?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                /** Format: date */
+                startDate?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest startDate (inclusive).
+                 */
+                startDateFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest startDate (inclusive).
+                 */
+                startDateTo?: string;
+                /** Format: date */
+                endDate?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest endDate (inclusive).
+                 */
+                endDateFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest endDate (inclusive).
+                 */
+                endDateTo?: string;
+                currencyCode?: string | null;
+                /** @enum {string|null} */
+                billingPeriod?: "ONE_TIME" | "MONTHLY" | "QUARTERLY" | "YEARLY" | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                totalAmount?: string | number | null;
+                /** @description Lowest totalAmount (inclusive). */
+                totalAmountFrom?: string | number;
+                /** @description Highest totalAmount (inclusive). */
+                totalAmountTo?: string | number;
+                description?: string | null;
+                /** @description contractNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                contractNoPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractNo" | "businessPartnerId" | "startDate" | "endDate" | "currencyCode" | "billingPeriod" | "totalAmount" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of contract records. */
         ContractPage: {
             /** @description Page items. */
@@ -11605,6 +14417,133 @@ export interface components {
                 /** @description Highest lineTotal (inclusive). */
                 lineTotalTo?: string | number;
             };
+        };
+        ContractItemExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                contractId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractId (inclusive).
+                 */
+                contractIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractId (inclusive).
+                 */
+                contractIdTo?: number;
+                /** Format: int64 */
+                productId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest productId (inclusive).
+                 */
+                productIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest productId (inclusive).
+                 */
+                productIdTo?: number;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                quantity?: string | number | null;
+                /** @description Lowest quantity (inclusive). */
+                quantityFrom?: string | number;
+                /** @description Highest quantity (inclusive). */
+                quantityTo?: string | number;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                unitPrice?: string | number | null;
+                /** @description Lowest unitPrice (inclusive). */
+                unitPriceFrom?: string | number;
+                /** @description Highest unitPrice (inclusive). */
+                unitPriceTo?: string | number;
+                description?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                lineTotal?: string | number | null;
+                /** @description Lowest lineTotal (inclusive). */
+                lineTotalFrom?: string | number;
+                /** @description Highest lineTotal (inclusive). */
+                lineTotalTo?: string | number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractId" | "productId" | "quantity" | "unitPrice" | "description" | "lineTotal")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of contract-item records. */
         ContractItemPage: {
@@ -12059,6 +14998,193 @@ export interface components {
                 businessPartnerId?: number;
             };
         };
+        AccrualExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                contractId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractId (inclusive).
+                 */
+                contractIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractId (inclusive).
+                 */
+                contractIdTo?: number;
+                /** Format: int64 */
+                contractItemId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractItemId (inclusive).
+                 */
+                contractItemIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractItemId (inclusive).
+                 */
+                contractItemIdTo?: number;
+                /** Format: date */
+                periodStart?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest periodStart (inclusive).
+                 */
+                periodStartFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest periodStart (inclusive).
+                 */
+                periodStartTo?: string;
+                /** Format: date */
+                periodEnd?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest periodEnd (inclusive).
+                 */
+                periodEndFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest periodEnd (inclusive).
+                 */
+                periodEndTo?: string;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                amount?: string | number | null;
+                /** @description Lowest amount (inclusive). */
+                amountFrom?: string | number;
+                /** @description Highest amount (inclusive). */
+                amountTo?: string | number;
+                currencyCode?: string | null;
+                /** @enum {string|null} */
+                accrualStatus?: "PENDING" | "APPROVED" | "INVOICED" | "CANCELLED" | null;
+                /** Format: date-time */
+                approvedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest approvedAt (inclusive).
+                 */
+                approvedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest approvedAt (inclusive).
+                 */
+                approvedAtTo?: string;
+                approvedBy?: string | null;
+                /** Format: date-time */
+                invoicedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest invoicedAt (inclusive).
+                 */
+                invoicedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest invoicedAt (inclusive).
+                 */
+                invoicedAtTo?: string;
+                invoiceNo?: string | null;
+                /** Format: date-time */
+                cancelledAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest cancelledAt (inclusive).
+                 */
+                cancelledAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest cancelledAt (inclusive).
+                 */
+                cancelledAtTo?: string;
+                cancelReason?: string | null;
+                /** @description invoiceNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                invoiceNoPrefix?: string;
+                /**
+                 * Format: int64
+                 * @description The records whose contractId names a contract of the same tenant whose businessPartnerId is this value (another tenant's: none).
+                 */
+                businessPartnerId?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractId" | "contractItemId" | "periodStart" | "periodEnd" | "amount" | "currencyCode" | "accrualStatus" | "approvedAt" | "approvedBy" | "invoicedAt" | "invoiceNo" | "cancelledAt" | "cancelReason")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of accrual records. */
         AccrualPage: {
             /** @description Page items. */
@@ -12330,6 +15456,106 @@ export interface components {
                 /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 categoryNamePrefix?: string;
             };
+        };
+        DmsCategoryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                categoryName?: string | null;
+                /** Format: int64 */
+                parentId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest parentId (inclusive).
+                 */
+                parentIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest parentId (inclusive).
+                 */
+                parentIdTo?: number;
+                description?: string | null;
+                /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                categoryNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "categoryName" | "parentId" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of dms-category records. */
         DmsCategoryPage: {
@@ -12756,6 +15982,150 @@ export interface components {
                 originalFileNamePrefix?: string;
             };
         };
+        DmsFileExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                originalFileName?: string | null;
+                storedFileName?: string | null;
+                /** Format: int64 */
+                fileSize?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileSize (inclusive).
+                 */
+                fileSizeFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileSize (inclusive).
+                 */
+                fileSizeTo?: number;
+                mimeType?: string | null;
+                /** Format: date-time */
+                uploadDate?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest uploadDate (inclusive).
+                 */
+                uploadDateFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest uploadDate (inclusive).
+                 */
+                uploadDateTo?: string;
+                entityType?: string | null;
+                /** Format: int64 */
+                entityId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest entityId (inclusive).
+                 */
+                entityIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest entityId (inclusive).
+                 */
+                entityIdTo?: number;
+                integrationKey?: string | null;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                description?: string | null;
+                tags?: string | null;
+                checksum?: string | null;
+                deleted?: boolean | null;
+                legalHold?: boolean | null;
+                /** @description originalFileName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                originalFileNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "originalFileName" | "storedFileName" | "fileSize" | "mimeType" | "uploadDate" | "entityType" | "entityId" | "integrationKey" | "categoryId" | "description" | "tags" | "checksum" | "deleted" | "legalHold")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-file records. */
         DmsFilePage: {
             /** @description Page items. */
@@ -13079,6 +16449,118 @@ export interface components {
                 action?: "SOFT_DELETE" | "PURGE" | null;
             };
         };
+        DmsRetentionPolicyExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                policyName?: string | null;
+                /** Format: int32 */
+                retentionDays?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest retentionDays (inclusive).
+                 */
+                retentionDaysFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest retentionDays (inclusive).
+                 */
+                retentionDaysTo?: number;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                entityType?: string | null;
+                /** @enum {string|null} */
+                action?: "SOFT_DELETE" | "PURGE" | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "policyName" | "retentionDays" | "categoryId" | "entityType" | "action")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-retention-policy records. */
         DmsRetentionPolicyPage: {
             /** @description Page items. */
@@ -13392,6 +16874,127 @@ export interface components {
                  */
                 purgeAfterDaysTo?: number;
             };
+        };
+        DmsAccountConfigExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                maxFileSize?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest maxFileSize (inclusive).
+                 */
+                maxFileSizeFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest maxFileSize (inclusive).
+                 */
+                maxFileSizeTo?: number;
+                allowedMimeTypes?: string | null;
+                /** Format: int64 */
+                storageQuotaBytes?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest storageQuotaBytes (inclusive).
+                 */
+                storageQuotaBytesFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest storageQuotaBytes (inclusive).
+                 */
+                storageQuotaBytesTo?: number;
+                /** Format: int32 */
+                purgeAfterDays?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest purgeAfterDays (inclusive).
+                 */
+                purgeAfterDaysFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest purgeAfterDays (inclusive).
+                 */
+                purgeAfterDaysTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "maxFileSize" | "allowedMimeTypes" | "storageQuotaBytes" | "purgeAfterDays")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of dms-account-config records. */
         DmsAccountConfigPage: {
@@ -13738,6 +17341,141 @@ export interface components {
                  */
                 downloadCountTo?: number;
             };
+        };
+        DmsShareLinkExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                fileId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileId (inclusive).
+                 */
+                fileIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileId (inclusive).
+                 */
+                fileIdTo?: number;
+                /** Format: date-time */
+                expiresAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest expiresAt (inclusive).
+                 */
+                expiresAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest expiresAt (inclusive).
+                 */
+                expiresAtTo?: string;
+                hasPassword?: boolean | null;
+                /** Format: int32 */
+                maxDownloads?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest maxDownloads (inclusive).
+                 */
+                maxDownloadsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest maxDownloads (inclusive).
+                 */
+                maxDownloadsTo?: number;
+                token?: string | null;
+                url?: string | null;
+                /** Format: int32 */
+                downloadCount?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest downloadCount (inclusive).
+                 */
+                downloadCountFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest downloadCount (inclusive).
+                 */
+                downloadCountTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "fileId" | "expiresAt" | "hasPassword" | "maxDownloads" | "downloadCount")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of dms-share-link records. */
         DmsShareLinkPage: {
@@ -14108,6 +17846,122 @@ export interface components {
                 hash?: string | null;
             };
         };
+        DmsAuditLogExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** @enum {string|null} */
+                action?: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE" | null;
+                /** Format: int64 */
+                fileId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileId (inclusive).
+                 */
+                fileIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileId (inclusive).
+                 */
+                fileIdTo?: number;
+                /** Format: int64 */
+                shareLinkId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest shareLinkId (inclusive).
+                 */
+                shareLinkIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest shareLinkId (inclusive).
+                 */
+                shareLinkIdTo?: number;
+                userCode?: string | null;
+                ipAddress?: string | null;
+                userAgent?: string | null;
+                details?: string | null;
+                previousHash?: string | null;
+                hash?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "action" | "fileId" | "shareLinkId" | "userCode" | "ipAddress" | "userAgent" | "details" | "previousHash" | "hash")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-audit-log records. */
         DmsAuditLogPage: {
             /** @description Page items. */
@@ -14348,146 +18202,175 @@ export type Account = components['schemas']['Account'];
 export type AccountCreate = components['schemas']['AccountCreate'];
 export type AccountUpdate = components['schemas']['AccountUpdate'];
 export type AccountPageRequest = components['schemas']['AccountPageRequest'];
+export type AccountExportRequest = components['schemas']['AccountExportRequest'];
 export type AccountPage = components['schemas']['AccountPage'];
 export type UserInfo = components['schemas']['UserInfo'];
 export type UserInfoCreate = components['schemas']['UserInfoCreate'];
 export type UserInfoUpdate = components['schemas']['UserInfoUpdate'];
 export type UserInfoPageRequest = components['schemas']['UserInfoPageRequest'];
+export type UserInfoExportRequest = components['schemas']['UserInfoExportRequest'];
 export type UserInfoPage = components['schemas']['UserInfoPage'];
 export type UserProcess = components['schemas']['UserProcess'];
 export type UserProcessCreate = components['schemas']['UserProcessCreate'];
 export type UserProcessUpdate = components['schemas']['UserProcessUpdate'];
 export type UserProcessPageRequest = components['schemas']['UserProcessPageRequest'];
+export type UserProcessExportRequest = components['schemas']['UserProcessExportRequest'];
 export type UserProcessPage = components['schemas']['UserProcessPage'];
 export type Group = components['schemas']['Group'];
 export type GroupCreate = components['schemas']['GroupCreate'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
 export type GroupPageRequest = components['schemas']['GroupPageRequest'];
+export type GroupExportRequest = components['schemas']['GroupExportRequest'];
 export type GroupPage = components['schemas']['GroupPage'];
 export type GroupMember = components['schemas']['GroupMember'];
 export type GroupMemberCreate = components['schemas']['GroupMemberCreate'];
 export type GroupMemberUpdate = components['schemas']['GroupMemberUpdate'];
 export type GroupMemberPageRequest = components['schemas']['GroupMemberPageRequest'];
+export type GroupMemberExportRequest = components['schemas']['GroupMemberExportRequest'];
 export type GroupMemberPage = components['schemas']['GroupMemberPage'];
 export type RoleType = components['schemas']['RoleType'];
 export type RoleTypeCreate = components['schemas']['RoleTypeCreate'];
 export type RoleTypeUpdate = components['schemas']['RoleTypeUpdate'];
 export type RoleTypePageRequest = components['schemas']['RoleTypePageRequest'];
+export type RoleTypeExportRequest = components['schemas']['RoleTypeExportRequest'];
 export type RoleTypePage = components['schemas']['RoleTypePage'];
 export type GroupRole = components['schemas']['GroupRole'];
 export type GroupRoleCreate = components['schemas']['GroupRoleCreate'];
 export type GroupRoleUpdate = components['schemas']['GroupRoleUpdate'];
 export type GroupRolePageRequest = components['schemas']['GroupRolePageRequest'];
+export type GroupRoleExportRequest = components['schemas']['GroupRoleExportRequest'];
 export type GroupRolePage = components['schemas']['GroupRolePage'];
 export type License = components['schemas']['License'];
 export type LicenseCreate = components['schemas']['LicenseCreate'];
 export type LicenseUpdate = components['schemas']['LicenseUpdate'];
 export type LicensePageRequest = components['schemas']['LicensePageRequest'];
+export type LicenseExportRequest = components['schemas']['LicenseExportRequest'];
 export type LicensePage = components['schemas']['LicensePage'];
 export type LicenseHistory = components['schemas']['LicenseHistory'];
 export type LicenseHistoryCreate = components['schemas']['LicenseHistoryCreate'];
 export type LicenseHistoryUpdate = components['schemas']['LicenseHistoryUpdate'];
 export type LicenseHistoryPageRequest = components['schemas']['LicenseHistoryPageRequest'];
+export type LicenseHistoryExportRequest = components['schemas']['LicenseHistoryExportRequest'];
 export type LicenseHistoryPage = components['schemas']['LicenseHistoryPage'];
 export type Country = components['schemas']['Country'];
 export type CountryCreate = components['schemas']['CountryCreate'];
 export type CountryUpdate = components['schemas']['CountryUpdate'];
 export type CountryPageRequest = components['schemas']['CountryPageRequest'];
+export type CountryExportRequest = components['schemas']['CountryExportRequest'];
 export type CountryPage = components['schemas']['CountryPage'];
 export type City = components['schemas']['City'];
 export type CityCreate = components['schemas']['CityCreate'];
 export type CityUpdate = components['schemas']['CityUpdate'];
 export type CityPageRequest = components['schemas']['CityPageRequest'];
+export type CityExportRequest = components['schemas']['CityExportRequest'];
 export type CityPage = components['schemas']['CityPage'];
 export type Currency = components['schemas']['Currency'];
 export type CurrencyCreate = components['schemas']['CurrencyCreate'];
 export type CurrencyUpdate = components['schemas']['CurrencyUpdate'];
 export type CurrencyPageRequest = components['schemas']['CurrencyPageRequest'];
+export type CurrencyExportRequest = components['schemas']['CurrencyExportRequest'];
 export type CurrencyPage = components['schemas']['CurrencyPage'];
 export type CorporationContact = components['schemas']['CorporationContact'];
 export type CorporationContactCreate = components['schemas']['CorporationContactCreate'];
 export type CorporationContactUpdate = components['schemas']['CorporationContactUpdate'];
 export type CorporationContactPageRequest = components['schemas']['CorporationContactPageRequest'];
+export type CorporationContactExportRequest = components['schemas']['CorporationContactExportRequest'];
 export type CorporationContactPage = components['schemas']['CorporationContactPage'];
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 export type WebhookSubscriptionCreate = components['schemas']['WebhookSubscriptionCreate'];
 export type WebhookSubscriptionUpdate = components['schemas']['WebhookSubscriptionUpdate'];
 export type WebhookSubscriptionPageRequest = components['schemas']['WebhookSubscriptionPageRequest'];
+export type WebhookSubscriptionExportRequest = components['schemas']['WebhookSubscriptionExportRequest'];
 export type WebhookSubscriptionPage = components['schemas']['WebhookSubscriptionPage'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryCreate = components['schemas']['WebhookDeliveryCreate'];
 export type WebhookDeliveryUpdate = components['schemas']['WebhookDeliveryUpdate'];
 export type WebhookDeliveryPageRequest = components['schemas']['WebhookDeliveryPageRequest'];
+export type WebhookDeliveryExportRequest = components['schemas']['WebhookDeliveryExportRequest'];
 export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type IdentityProvider = components['schemas']['IdentityProvider'];
 export type IdentityProviderCreate = components['schemas']['IdentityProviderCreate'];
 export type IdentityProviderUpdate = components['schemas']['IdentityProviderUpdate'];
 export type IdentityProviderPageRequest = components['schemas']['IdentityProviderPageRequest'];
+export type IdentityProviderExportRequest = components['schemas']['IdentityProviderExportRequest'];
 export type IdentityProviderPage = components['schemas']['IdentityProviderPage'];
 export type BusinessPartner = components['schemas']['BusinessPartner'];
 export type BusinessPartnerCreate = components['schemas']['BusinessPartnerCreate'];
 export type BusinessPartnerUpdate = components['schemas']['BusinessPartnerUpdate'];
 export type BusinessPartnerPageRequest = components['schemas']['BusinessPartnerPageRequest'];
+export type BusinessPartnerExportRequest = components['schemas']['BusinessPartnerExportRequest'];
 export type BusinessPartnerPage = components['schemas']['BusinessPartnerPage'];
 export type Branch = components['schemas']['Branch'];
 export type BranchCreate = components['schemas']['BranchCreate'];
 export type BranchUpdate = components['schemas']['BranchUpdate'];
 export type BranchPageRequest = components['schemas']['BranchPageRequest'];
+export type BranchExportRequest = components['schemas']['BranchExportRequest'];
 export type BranchPage = components['schemas']['BranchPage'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreate = components['schemas']['ContactCreate'];
 export type ContactUpdate = components['schemas']['ContactUpdate'];
 export type ContactPageRequest = components['schemas']['ContactPageRequest'];
+export type ContactExportRequest = components['schemas']['ContactExportRequest'];
 export type ContactPage = components['schemas']['ContactPage'];
 export type Product = components['schemas']['Product'];
 export type ProductCreate = components['schemas']['ProductCreate'];
 export type ProductUpdate = components['schemas']['ProductUpdate'];
 export type ProductPageRequest = components['schemas']['ProductPageRequest'];
+export type ProductExportRequest = components['schemas']['ProductExportRequest'];
 export type ProductPage = components['schemas']['ProductPage'];
 export type Contract = components['schemas']['Contract'];
 export type ContractCreate = components['schemas']['ContractCreate'];
 export type ContractUpdate = components['schemas']['ContractUpdate'];
 export type ContractPageRequest = components['schemas']['ContractPageRequest'];
+export type ContractExportRequest = components['schemas']['ContractExportRequest'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractItem = components['schemas']['ContractItem'];
 export type ContractItemCreate = components['schemas']['ContractItemCreate'];
 export type ContractItemUpdate = components['schemas']['ContractItemUpdate'];
 export type ContractItemPageRequest = components['schemas']['ContractItemPageRequest'];
+export type ContractItemExportRequest = components['schemas']['ContractItemExportRequest'];
 export type ContractItemPage = components['schemas']['ContractItemPage'];
 export type Accrual = components['schemas']['Accrual'];
 export type AccrualCreate = components['schemas']['AccrualCreate'];
 export type AccrualUpdate = components['schemas']['AccrualUpdate'];
 export type AccrualPageRequest = components['schemas']['AccrualPageRequest'];
+export type AccrualExportRequest = components['schemas']['AccrualExportRequest'];
 export type AccrualPage = components['schemas']['AccrualPage'];
 export type DmsCategory = components['schemas']['DmsCategory'];
 export type DmsCategoryCreate = components['schemas']['DmsCategoryCreate'];
 export type DmsCategoryUpdate = components['schemas']['DmsCategoryUpdate'];
 export type DmsCategoryPageRequest = components['schemas']['DmsCategoryPageRequest'];
+export type DmsCategoryExportRequest = components['schemas']['DmsCategoryExportRequest'];
 export type DmsCategoryPage = components['schemas']['DmsCategoryPage'];
 export type DmsFile = components['schemas']['DmsFile'];
 export type DmsFileCreate = components['schemas']['DmsFileCreate'];
 export type DmsFileUpdate = components['schemas']['DmsFileUpdate'];
 export type DmsFilePageRequest = components['schemas']['DmsFilePageRequest'];
+export type DmsFileExportRequest = components['schemas']['DmsFileExportRequest'];
 export type DmsFilePage = components['schemas']['DmsFilePage'];
 export type DmsRetentionPolicy = components['schemas']['DmsRetentionPolicy'];
 export type DmsRetentionPolicyCreate = components['schemas']['DmsRetentionPolicyCreate'];
 export type DmsRetentionPolicyUpdate = components['schemas']['DmsRetentionPolicyUpdate'];
 export type DmsRetentionPolicyPageRequest = components['schemas']['DmsRetentionPolicyPageRequest'];
+export type DmsRetentionPolicyExportRequest = components['schemas']['DmsRetentionPolicyExportRequest'];
 export type DmsRetentionPolicyPage = components['schemas']['DmsRetentionPolicyPage'];
 export type DmsAccountConfig = components['schemas']['DmsAccountConfig'];
 export type DmsAccountConfigCreate = components['schemas']['DmsAccountConfigCreate'];
 export type DmsAccountConfigUpdate = components['schemas']['DmsAccountConfigUpdate'];
 export type DmsAccountConfigPageRequest = components['schemas']['DmsAccountConfigPageRequest'];
+export type DmsAccountConfigExportRequest = components['schemas']['DmsAccountConfigExportRequest'];
 export type DmsAccountConfigPage = components['schemas']['DmsAccountConfigPage'];
 export type DmsShareLink = components['schemas']['DmsShareLink'];
 export type DmsShareLinkCreate = components['schemas']['DmsShareLinkCreate'];
 export type DmsShareLinkUpdate = components['schemas']['DmsShareLinkUpdate'];
 export type DmsShareLinkPageRequest = components['schemas']['DmsShareLinkPageRequest'];
+export type DmsShareLinkExportRequest = components['schemas']['DmsShareLinkExportRequest'];
 export type DmsShareLinkPage = components['schemas']['DmsShareLinkPage'];
 export type DmsAuditLog = components['schemas']['DmsAuditLog'];
 export type DmsAuditLogCreate = components['schemas']['DmsAuditLogCreate'];
 export type DmsAuditLogUpdate = components['schemas']['DmsAuditLogUpdate'];
 export type DmsAuditLogPageRequest = components['schemas']['DmsAuditLogPageRequest'];
+export type DmsAuditLogExportRequest = components['schemas']['DmsAuditLogExportRequest'];
 export type DmsAuditLogPage = components['schemas']['DmsAuditLogPage'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -18210,6 +22093,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportAccount: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -18438,6 +22362,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserInfoPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportUserInfo: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserInfoExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18688,6 +22653,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportUserProcess: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserProcessExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createUserProcess: {
         parameters: {
             query?: never;
@@ -18927,6 +22933,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportGroup: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createGroup: {
         parameters: {
             query?: never;
@@ -19122,6 +23169,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GroupMemberPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportGroupMember: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19339,6 +23427,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportRoleType: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleTypeExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createRoleType: {
         parameters: {
             query?: never;
@@ -19534,6 +23663,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GroupRolePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportGroupRole: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRoleExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19784,6 +23954,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportLicense: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createLicense: {
         parameters: {
             query?: never;
@@ -19990,6 +24201,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportLicenseHistory: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseHistoryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getLicenseHistory: {
         parameters: {
             query?: never;
@@ -20062,6 +24314,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CountryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCountry: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CountryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20279,6 +24572,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportCity: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CityExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createCity: {
         parameters: {
             query?: never;
@@ -20474,6 +24808,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CurrencyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCurrency: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20724,6 +25099,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportCorporationContact: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorporationContactExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createCorporationContact: {
         parameters: {
             query?: never;
@@ -20963,6 +25379,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportWebhookSubscription: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createWebhookSubscription: {
         parameters: {
             query?: never;
@@ -21169,6 +25626,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportWebhookDelivery: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getWebhookDelivery: {
         parameters: {
             query?: never;
@@ -21274,6 +25772,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdentityProviderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportIdentityProvider: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21524,6 +26063,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportBusinessPartner: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessPartnerExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createBusinessPartner: {
         parameters: {
             query?: never;
@@ -21752,6 +26332,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BranchPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportBranch: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22002,6 +26623,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportContact: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createContact: {
         parameters: {
             query?: never;
@@ -22230,6 +26892,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportProduct: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22480,6 +27183,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportContract: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createContract: {
         parameters: {
             query?: never;
@@ -22675,6 +27419,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContractItemPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportContractItem: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractItemExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22925,6 +27710,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportAccrual: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccrualExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createAccrual: {
         parameters: {
             query?: never;
@@ -23164,6 +27990,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsCategory: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsCategoryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsCategory: {
         parameters: {
             query?: never;
@@ -23370,6 +28237,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsFile: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsFileExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getDmsFile: {
         parameters: {
             query?: never;
@@ -23556,6 +28464,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsRetentionPolicyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportDmsRetentionPolicy: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsRetentionPolicyExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -23806,6 +28755,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsAccountConfig: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsAccountConfigExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsAccountConfig: {
         parameters: {
             query?: never;
@@ -24045,6 +29035,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsShareLink: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsShareLinkExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsShareLink: {
         parameters: {
             query?: never;
@@ -24240,6 +29271,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsAuditLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportDmsAuditLog: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsAuditLogExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
