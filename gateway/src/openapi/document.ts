@@ -44,7 +44,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   for (const resource of resources) {
     Object.assign(schemas, recordSchemas(resource, docs));
     schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource, resources);
-    schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`);
+    schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`, true);
     const table = crudRouteTable(resource);
     const operationDocs = crudOperationDocs(resource, docs);
     for (const [operation, route] of Object.entries(table) as [keyof typeof table, RouteSpec | undefined][]) {

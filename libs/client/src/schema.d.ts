@@ -4579,7 +4579,7 @@ export interface components {
             content: components["schemas"]["Session"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -4589,12 +4589,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -4610,7 +4610,7 @@ export interface components {
             content: components["schemas"]["ExceptionEntry"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -4620,12 +4620,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -4641,7 +4641,7 @@ export interface components {
             content: components["schemas"]["HistoryEvent"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -4651,12 +4651,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -4844,6 +4844,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -4938,9 +4943,9 @@ export interface components {
             content: components["schemas"]["Account"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -4948,20 +4953,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description UserInfo record. */
         UserInfo: {
@@ -5157,6 +5164,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -5250,9 +5262,9 @@ export interface components {
             content: components["schemas"]["UserInfo"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -5260,20 +5272,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description UserProcess record. */
         UserProcess: {
@@ -5443,6 +5457,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -5528,9 +5547,9 @@ export interface components {
             content: components["schemas"]["UserProcess"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -5538,20 +5557,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Group record. */
         Group: {
@@ -5683,6 +5704,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -5770,9 +5796,9 @@ export interface components {
             content: components["schemas"]["Group"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -5780,20 +5806,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description GroupMember record. */
         GroupMember: {
@@ -5928,6 +5956,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6024,9 +6057,9 @@ export interface components {
             content: components["schemas"]["GroupMember"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6034,20 +6067,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description RoleType record. */
         RoleType: {
@@ -6194,6 +6229,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6284,9 +6324,9 @@ export interface components {
             content: components["schemas"]["RoleType"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6294,20 +6334,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description GroupRole record. */
         GroupRole: {
@@ -6445,6 +6487,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6552,9 +6599,9 @@ export interface components {
             content: components["schemas"]["GroupRole"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6562,20 +6609,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description License record. */
         License: {
@@ -6779,6 +6828,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6904,9 +6958,9 @@ export interface components {
             content: components["schemas"]["License"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6914,20 +6968,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description LicenseHistory record. */
         LicenseHistory: {
@@ -7113,6 +7169,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7224,9 +7285,9 @@ export interface components {
             content: components["schemas"]["LicenseHistory"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7234,20 +7295,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Country record. */
         Country: {
@@ -7379,6 +7442,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7468,9 +7536,9 @@ export interface components {
             content: components["schemas"]["Country"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7478,20 +7546,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description City record. */
         City: {
@@ -7641,6 +7711,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7742,9 +7817,9 @@ export interface components {
             content: components["schemas"]["City"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7752,20 +7827,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Currency record. */
         Currency: {
@@ -7933,6 +8010,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -8035,9 +8117,9 @@ export interface components {
             content: components["schemas"]["Currency"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -8045,20 +8127,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description CorporationContact record. */
         CorporationContact: {
@@ -8235,6 +8319,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -8327,9 +8416,9 @@ export interface components {
             content: components["schemas"]["CorporationContact"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -8337,20 +8426,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description WebhookSubscription record. */
         WebhookSubscription: {
@@ -8518,6 +8609,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -8617,9 +8713,9 @@ export interface components {
             content: components["schemas"]["WebhookSubscription"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -8627,20 +8723,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description WebhookDelivery record. */
         WebhookDelivery: {
@@ -8982,6 +9080,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9157,9 +9260,9 @@ export interface components {
             content: components["schemas"]["WebhookDelivery"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9167,20 +9270,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description IdentityProvider record. */
         IdentityProvider: {
@@ -9415,6 +9520,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9502,9 +9612,9 @@ export interface components {
             content: components["schemas"]["IdentityProvider"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9512,20 +9622,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description BusinessPartner record. */
         BusinessPartner: {
@@ -9771,6 +9883,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9892,9 +10009,9 @@ export interface components {
             content: components["schemas"]["BusinessPartner"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9902,20 +10019,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Branch record. */
         Branch: {
@@ -10110,6 +10229,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -10214,9 +10338,9 @@ export interface components {
             content: components["schemas"]["Branch"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -10224,20 +10348,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Contact record. */
         Contact: {
@@ -10450,6 +10576,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -10568,9 +10699,9 @@ export interface components {
             content: components["schemas"]["Contact"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -10578,20 +10709,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Product record. */
         Product: {
@@ -10783,6 +10916,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -10886,9 +11024,9 @@ export interface components {
             content: components["schemas"]["Product"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -10896,20 +11034,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Contract record. */
         Contract: {
@@ -11143,6 +11283,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -11275,9 +11420,9 @@ export interface components {
             content: components["schemas"]["Contract"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -11285,20 +11430,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description ContractItem record. */
         ContractItem: {
@@ -11486,6 +11633,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -11612,9 +11764,9 @@ export interface components {
             content: components["schemas"]["ContractItem"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -11622,20 +11774,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Accrual record. */
         Accrual: {
@@ -11879,6 +12033,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -12065,9 +12224,9 @@ export interface components {
             content: components["schemas"]["Accrual"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -12075,20 +12234,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsCategory record. */
         DmsCategory: {
@@ -12238,6 +12399,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -12337,9 +12503,9 @@ export interface components {
             content: components["schemas"]["DmsCategory"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -12347,20 +12513,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsFile record. */
         DmsFile: {
@@ -12619,6 +12787,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -12762,9 +12935,9 @@ export interface components {
             content: components["schemas"]["DmsFile"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -12772,20 +12945,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsRetentionPolicy record. */
         DmsRetentionPolicy: {
@@ -12974,6 +13149,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -13085,9 +13265,9 @@ export interface components {
             content: components["schemas"]["DmsRetentionPolicy"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -13095,20 +13275,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsAccountConfig record. */
         DmsAccountConfig: {
@@ -13279,6 +13461,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -13399,9 +13586,9 @@ export interface components {
             content: components["schemas"]["DmsAccountConfig"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -13409,20 +13596,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsShareLink record. */
         DmsShareLink: {
@@ -13611,6 +13800,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -13745,9 +13939,9 @@ export interface components {
             content: components["schemas"]["DmsShareLink"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -13755,20 +13949,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsAuditLog record. */
         DmsAuditLog: {
@@ -13999,6 +14195,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -14114,9 +14315,9 @@ export interface components {
             content: components["schemas"]["DmsAuditLog"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -14124,20 +14325,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
     };
     responses: {
