@@ -15,14 +15,9 @@ export const EXPORT_PAGE_SIZE = 500;
 /** Most record keys an export of a selection names. */
 export const MAX_EXPORT_IDS = 500;
 
-/** A PageRequest in cursor mode (docs/interface.md#lists): `after` "" for the first page, then each page's `nextAfter`. */
-type CursorPageRequest = PageRequest & { after?: string };
-/** A page's meta with the cursor of the page after it (absent on the last page). */
-type CursorPageMeta = PageMeta & { nextAfter?: string };
-
 /** An export's request: the list's PageRequest without paging, the columns, and the keys of a selection. */
 export interface ExportRequest {
-  page: CursorPageRequest;
+  page: PageRequest;
   columns: string[] | undefined;
 }
 
@@ -35,7 +30,7 @@ export interface ExportRequest {
 export function exportRequestFromJson(resource: Resource, body: unknown): ExportRequest {
   const { columns, ids, ...rest } = asObject(body);
   for (const name of ['page', 'size', 'after']) if (Object.hasOwn(rest, name)) throw invalidField(name, 'export.paging');
-  const page: CursorPageRequest = pageRequestFromJson(rest);
+  const page: PageRequest = pageRequestFromJson(rest);
   if (ids !== undefined && ids !== null) {
     page.filter = { ...page.filter, [`${keyOf(resource)}In`]: keysOf(resource, ids) };
   }
@@ -95,9 +90,9 @@ export async function sendExport(req: Request, res: Response, resource: Resource
   const request = exportRequestFromJson(resource, req.body);
   const columns = exportColumns(resource, languageOf(req, res), request.columns);
   const read = (after: string) =>
-    backends.call(resource.service, list, { page: { ...request.page, size: EXPORT_PAGE_SIZE, after } as PageRequest }, metadata.clone()) as Promise<{
+    backends.call(resource.service, list, { page: { ...request.page, size: EXPORT_PAGE_SIZE, after } }, metadata.clone()) as Promise<{
       content: RecordMessage[];
-      meta?: CursorPageMeta;
+      meta?: PageMeta;
     }>;
 
   let current = await read('');

@@ -2,6 +2,7 @@ import { DomainError, invalidField } from '@platform/kit/errors/domain-error.ts'
 import { apiFields, isScalar, type FieldSpec, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
 import type { PageRequest, Sort } from '@platform/kit/gen/platform/common/v1/common.ts';
 import { SortDirection } from '@platform/kit/gen/platform/common/v1/common.ts';
+import { MAX_AFTER_LENGTH } from '@platform/kit/resource/cursor.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -80,6 +81,9 @@ export function pageRequestFromJson(body: unknown): PageRequest {
         break;
       case 'searchTerm':
         if (value !== null) request.searchTerm = protoValue(name, { kind: 'text' }, value) as string;
+        break;
+      case 'after':
+        if (value !== null) request.after = protoValue(name, { kind: 'text', maxLength: MAX_AFTER_LENGTH }, value) as string;
         break;
       case 'sorts':
         if (value !== null) request.sorts = sortsFromJson(value);

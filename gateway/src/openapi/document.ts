@@ -62,7 +62,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
         exportableFields(resource).map(([name]) => name),
       );
     }
-    schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`);
+    schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`, true);
     const table = crudRouteTable(resource);
     const operationDocs = crudOperationDocs(resource, docs);
     for (const [operation, route] of Object.entries(table) as [keyof typeof table, RouteSpec | undefined][]) {

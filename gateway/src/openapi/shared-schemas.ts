@@ -3,6 +3,7 @@ import { keyOf, RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit
 import { matchFilters } from '@platform/kit/resource/list-view.ts';
 import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 import { ERRORS } from '@platform/kit/errors/codes.ts';
+import { MAX_AFTER_LENGTH } from '@platform/kit/resource/cursor.ts';
 import { EXCEPTION_FIELDS, SESSION_FIELDS } from '../routes/sessions.ts';
 import { fieldSchema, nullable } from './field-schema.ts';
 import type { ProtoDocs } from './proto-docs.ts';
@@ -14,24 +15,44 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const COMMON = 'platform.common.v1';
 const CORE = 'platform.core.v1';
 
-/** The page arithmetic of a PageResponse (docs/interface.md#lists), described by the proto's PageMeta. */
-export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: string): SchemaObject {
+/** What only a cursor page leaves out (`page`, the counts) or adds (`nextAfter`): docs/adr/0154-cursor-paging-over-the-sort.md. */
+const OFFSET_ONLY = ['page', 'totalElements', 'totalPages'];
+
+/**
+ * The page arithmetic of a PageResponse (docs/interface.md#lists), described by the proto's PageMeta:
+ * with `cursor`, a list that also serves cursor pages (an entity's), whose index and counts are
+ * absent on those and which name the next page's `after`; without, a list of offset pages alone,
+ * which always carries them.
+ */
+export function pageResponse(docs: ProtoDocs, items: SchemaObject, description: string, cursor = false): SchemaObject {
   const meta = protoSchema(docs, `${COMMON}.PageMeta`);
+  // the gateway leaves an unset field of the meta out, never null
+  const properties = Object.fromEntries(Object.entries(meta.properties ?? {}).map(([name, schema]) => [name, present(schema as SchemaObject)]));
+  const { nextAfter, ...offsetProperties } = properties;
+  const required = [...(meta.required ?? []), ...(cursor ? [] : OFFSET_ONLY)];
   return {
     type: 'object',
     description,
-    properties: { content: { type: 'array', items, description: 'Page items.' }, ...meta.properties },
-    required: ['content', ...(meta.required ?? [])],
+    properties: { content: { type: 'array', items, description: 'Page items.' }, ...offsetProperties, ...(cursor && nextAfter && { nextAfter }) },
+    required: ['content', ...required],
   };
+}
+
+/** A schema without the null a proto `optional` widened it by. */
+function present(schema: SchemaObject): SchemaObject {
+  if (!Array.isArray(schema.type)) return schema;
+  const types = schema.type.filter((type) => type !== 'null');
+  return { ...schema, type: types.length === 1 ? types[0] : types };
 }
 
 /**
  * A PageRequest (docs/interface.md#lists) whose `filter` is `filter`; `page` and
  * `size` may be omitted (0 and 20). Descriptions come from the proto's PageRequest, but a filter
  * that describes itself keeps its own words: the proto's are the entity filter's (crProcessId
- * required, ranges), wrong for the operators' lists of sessions and exceptions.
+ * required, ranges), wrong for the operators' lists of sessions and exceptions. `after` is offered
+ * where the list serves cursor pages: the entities' (docs/adr/0154-cursor-paging-over-the-sort.md).
  */
-export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequired: boolean): SchemaObject {
+export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequired: boolean, cursor = false): SchemaObject {
   const about = (field: string) => docs.field(`${COMMON}.PageRequest`, field);
   return {
     type: 'object',
@@ -40,6 +61,7 @@ export function pageRequest(docs: ProtoDocs, filter: SchemaObject, filterRequire
       page: { type: ['integer', 'null'], format: 'int32', minimum: 0, default: 0, description: about('page') },
       size: { type: ['integer', 'null'], format: 'int32', minimum: 1, maximum: 500, default: 20, description: about('size') },
       searchTerm: { type: ['string', 'null'], maxLength: 255, description: about('searchTerm') },
+      ...(cursor && { after: { type: ['string', 'null'], maxLength: MAX_AFTER_LENGTH, description: about('after') } }),
       sorts: {
         type: ['array', 'null'],
         description: about('sorts'),
@@ -253,16 +275,16 @@ function requestOf(docs: ProtoDocs, message: string): SchemaObject {
 
 /** The list request of a resource: its own filter. */
 export function resourcePageRequest(docs: ProtoDocs, resource: Resource, resources: readonly Resource[]): SchemaObject {
-  return pageRequest(docs, resourceFilter(resource, resources), true);
+  return pageRequest(docs, resourceFilter(resource, resources), true, true);
 }
 
 /**
- * The body of a resource's export (docs/interface.md#export): its list's PageRequest without `page`
- * and `size`, with `columns` (field names, in the order wanted) and `ids` (the keys of a selection).
+ * The body of a resource's export (docs/interface.md#export): its list's PageRequest without `page`,
+ * `size` and `after`, with `columns` (field names, in the order wanted) and `ids` (the keys of a selection).
  */
 export function resourceExportRequest(docs: ProtoDocs, resource: Resource, resources: readonly Resource[], columns: readonly string[]): SchemaObject {
   const request = resourcePageRequest(docs, resource, resources);
-  const { page: _page, size: _size, ...properties } = request.properties ?? {};
+  const { page: _page, size: _size, after: _after, ...properties } = request.properties ?? {};
   const key = keyOf(resource) === 'id' ? { type: 'integer', format: 'int64', minimum: 1 } : { type: 'string', minLength: 1, maxLength: 255 };
   return {
     ...request,

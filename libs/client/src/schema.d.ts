@@ -5159,7 +5159,7 @@ export interface components {
             content: components["schemas"]["Session"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -5169,12 +5169,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -5190,7 +5190,7 @@ export interface components {
             content: components["schemas"]["ExceptionEntry"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -5200,12 +5200,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -5221,7 +5221,7 @@ export interface components {
             content: components["schemas"]["HistoryEvent"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
             page: number;
             /**
@@ -5231,12 +5231,12 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
             totalElements: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
             totalPages: number;
             /** @description Page is the first. */
@@ -5424,6 +5424,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -5613,9 +5618,9 @@ export interface components {
             content: components["schemas"]["Account"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -5623,20 +5628,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description UserInfo record. */
         UserInfo: {
@@ -5832,6 +5839,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6019,9 +6031,9 @@ export interface components {
             content: components["schemas"]["UserInfo"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6029,20 +6041,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description UserProcess record. */
         UserProcess: {
@@ -6212,6 +6226,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6383,9 +6402,9 @@ export interface components {
             content: components["schemas"]["UserProcess"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6393,20 +6412,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Group record. */
         Group: {
@@ -6538,6 +6559,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -6713,9 +6739,9 @@ export interface components {
             content: components["schemas"]["Group"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -6723,20 +6749,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description GroupMember record. */
         GroupMember: {
@@ -6871,6 +6899,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7064,9 +7097,9 @@ export interface components {
             content: components["schemas"]["GroupMember"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7074,20 +7107,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description RoleType record. */
         RoleType: {
@@ -7234,6 +7269,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7415,9 +7455,9 @@ export interface components {
             content: components["schemas"]["RoleType"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7425,20 +7465,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description GroupRole record. */
         GroupRole: {
@@ -7576,6 +7618,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -7791,9 +7838,9 @@ export interface components {
             content: components["schemas"]["GroupRole"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -7801,20 +7848,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description License record. */
         License: {
@@ -8018,6 +8067,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -8269,9 +8323,9 @@ export interface components {
             content: components["schemas"]["License"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -8279,20 +8333,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description LicenseHistory record. */
         LicenseHistory: {
@@ -8478,6 +8534,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -8701,9 +8762,9 @@ export interface components {
             content: components["schemas"]["LicenseHistory"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -8711,20 +8772,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Country record. */
         Country: {
@@ -8856,6 +8919,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9035,9 +9103,9 @@ export interface components {
             content: components["schemas"]["Country"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9045,20 +9113,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description City record. */
         City: {
@@ -9208,6 +9278,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9411,9 +9486,9 @@ export interface components {
             content: components["schemas"]["City"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9421,20 +9496,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Currency record. */
         Currency: {
@@ -9602,6 +9679,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -9807,9 +9889,9 @@ export interface components {
             content: components["schemas"]["Currency"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -9817,20 +9899,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description CorporationContact record. */
         CorporationContact: {
@@ -10007,6 +10091,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -10192,9 +10281,9 @@ export interface components {
             content: components["schemas"]["CorporationContact"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -10202,20 +10291,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description WebhookSubscription record. */
         WebhookSubscription: {
@@ -10383,6 +10474,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -10582,9 +10678,9 @@ export interface components {
             content: components["schemas"]["WebhookSubscription"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -10592,20 +10688,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description WebhookDelivery record. */
         WebhookDelivery: {
@@ -10947,6 +11045,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -11298,9 +11401,9 @@ export interface components {
             content: components["schemas"]["WebhookDelivery"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -11308,20 +11411,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description IdentityProvider record. */
         IdentityProvider: {
@@ -11556,6 +11661,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -11731,9 +11841,9 @@ export interface components {
             content: components["schemas"]["IdentityProvider"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -11741,20 +11851,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description BusinessPartner record. */
         BusinessPartner: {
@@ -12000,6 +12112,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -12243,9 +12360,9 @@ export interface components {
             content: components["schemas"]["BusinessPartner"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -12253,20 +12370,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Branch record. */
         Branch: {
@@ -12461,6 +12580,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -12670,9 +12794,9 @@ export interface components {
             content: components["schemas"]["Branch"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -12680,20 +12804,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Contact record. */
         Contact: {
@@ -12906,6 +13032,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -13143,9 +13274,9 @@ export interface components {
             content: components["schemas"]["Contact"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -13153,20 +13284,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Product record. */
         Product: {
@@ -13358,6 +13491,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -13565,9 +13703,9 @@ export interface components {
             content: components["schemas"]["Product"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -13575,20 +13713,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Contract record. */
         Contract: {
@@ -13822,6 +13962,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -14087,9 +14232,9 @@ export interface components {
             content: components["schemas"]["Contract"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -14097,20 +14242,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description ContractItem record. */
         ContractItem: {
@@ -14298,6 +14445,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -14551,9 +14703,9 @@ export interface components {
             content: components["schemas"]["ContractItem"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -14561,20 +14713,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description Accrual record. */
         Accrual: {
@@ -14818,6 +14972,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -15191,9 +15350,9 @@ export interface components {
             content: components["schemas"]["Accrual"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -15201,20 +15360,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsCategory record. */
         DmsCategory: {
@@ -15364,6 +15525,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -15563,9 +15729,9 @@ export interface components {
             content: components["schemas"]["DmsCategory"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -15573,20 +15739,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsFile record. */
         DmsFile: {
@@ -15845,6 +16013,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -16132,9 +16305,9 @@ export interface components {
             content: components["schemas"]["DmsFile"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -16142,20 +16315,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsRetentionPolicy record. */
         DmsRetentionPolicy: {
@@ -16344,6 +16519,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -16567,9 +16747,9 @@ export interface components {
             content: components["schemas"]["DmsRetentionPolicy"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -16577,20 +16757,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsAccountConfig record. */
         DmsAccountConfig: {
@@ -16761,6 +16943,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -17002,9 +17189,9 @@ export interface components {
             content: components["schemas"]["DmsAccountConfig"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -17012,20 +17199,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsShareLink record. */
         DmsShareLink: {
@@ -17214,6 +17403,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -17483,9 +17677,9 @@ export interface components {
             content: components["schemas"]["DmsShareLink"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -17493,20 +17687,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
         /** @description DmsAuditLog record. */
         DmsAuditLog: {
@@ -17737,6 +17933,11 @@ export interface components {
             size?: number | null;
             /** @description Case-insensitive substring over the entity's name, code and description fields. */
             searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
             /** @description Sort criteria, applied in order; ties are broken by id ascending. */
             sorts?: {
                 /** @description Entity property name (never a storage column name). */
@@ -17968,9 +18169,9 @@ export interface components {
             content: components["schemas"]["DmsAuditLog"][];
             /**
              * Format: int32
-             * @description Current page index.
+             * @description Current page index; absent on a cursor page.
              */
-            page: number;
+            page?: number;
             /**
              * Format: int32
              * @description Requested page size.
@@ -17978,20 +18179,22 @@ export interface components {
             size: number;
             /**
              * Format: int64
-             * @description Total matching records.
+             * @description Total matching records; absent on a cursor page (it is not counted).
              */
-            totalElements: number;
+            totalElements?: number;
             /**
              * Format: int32
-             * @description ceil(totalElements / size).
+             * @description ceil(totalElements / size); absent on a cursor page.
              */
-            totalPages: number;
+            totalPages?: number;
             /** @description Page is the first. */
             first: boolean;
             /** @description Page is the last. */
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
         };
     };
     responses: {

@@ -7,6 +7,7 @@
 import type { CrudFilter, DataProvider } from '@refinedev/core';
 import type { ConsoleField } from '@platform/contracts/console/manifest.ts';
 import { answer, platform } from '../shell/api.ts';
+import { offsetPage } from '../shell/offset-page.ts';
 import type { PageRequest, Row } from '../shell/console-paths.ts';
 import { backgroundQueue } from '../shell/background-queue.ts';
 import { loadManifest } from './manifest.tsx';
@@ -63,7 +64,7 @@ export const dataProvider: DataProvider = {
       sorts: (sorters ?? []).map((sort) => ({ field: sort.field, direction: sort.order === 'desc' ? 'DESC' : 'ASC' })),
       filter,
     };
-    const page = await answer(platform.POST('/api/{resource}/list', { params: { path: { resource } }, body: request }));
+    const page = offsetPage(await answer(platform.POST('/api/{resource}/list', { params: { path: { resource } }, body: request })));
     return { data: page.content as never[], total: page.totalElements };
   },
 

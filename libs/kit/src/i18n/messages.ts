@@ -113,6 +113,14 @@ const catalogue = {
   },
   'page.size': { en: 'Page size must be between 1 and {max}', tr: 'Sayfa boyutu 1 ile {max} arasında olmalı' },
   'page.index': { en: 'Page index must not be negative', tr: 'Sayfa numarası negatif olamaz' },
+  'page.after': {
+    en: 'The after cursor is not one this list gave for this sort',
+    tr: 'after imleci bu listenin bu sıralama için verdiği bir imleç değil',
+  },
+  'page.withAfter': {
+    en: 'A page index cannot be combined with an after cursor',
+    tr: 'Sayfa numarası after imleciyle birlikte verilemez',
+  },
   'sort.field': { en: 'Cannot sort by: {field}', tr: 'Bu alana göre sıralanamaz: {field}' },
   'sort.direction': { en: 'Sort direction must be ASC or DESC', tr: 'Sıralama yönü ASC veya DESC olmalı' },
   'export.paging': {

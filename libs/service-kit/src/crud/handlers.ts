@@ -17,8 +17,8 @@ import {
   type Operation,
   type Resource,
 } from '@platform/kit/resource/resource.ts';
-import { buildListQuery, pageMeta } from './list-query.ts';
-import { readPage } from './list-page.ts';
+import { buildListQuery, cursorMeta, pageMeta } from './list-query.ts';
+import { readCursorPage, readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from '@platform/kit/resource/values.ts';
@@ -194,7 +194,12 @@ async function listRecords(
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
   const query = buildListQuery(rt.resource, request.page, rt.through);
   assertTenant(ctx, query.crProcessId);
-  const { rows, totalElements } = await readPage(ctx.em, rt.entity, rt.resource, query, { ...query.where, ...liveOnly(rt.resource) });
+  const where = { ...query.where, ...liveOnly(rt.resource) };
+  if (query.after) {
+    const { rows, nextAfter } = await readCursorPage(ctx.em, rt.entity, query, where);
+    return { content: await toMessages(rt, rows, ctx), meta: cursorMeta(query.size, query.after.start, rows.length, nextAfter) };
+  }
+  const { rows, totalElements } = await readPage(ctx.em, rt.entity, rt.resource, query, where);
   const content = await toMessages(rt, rows, ctx);
   return { content, meta: pageMeta(query.page, query.size, totalElements, rows.length) };
 }

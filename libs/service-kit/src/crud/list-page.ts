@@ -2,6 +2,8 @@ import type { EntityManager, EntitySchema, FilterQuery } from '@mikro-orm/postgr
 import type { Row } from '../db/entity-schema.ts';
 import { tenantRowCount } from '../db/tenant-count.ts';
 import type { TenantListQuery } from './list-query.ts';
+import { encodeAfter } from './list-cursor.ts';
+import { keysetCondition } from './keyset.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 
 /** What a list reads: the page's rows, in order, and the exact number of matching rows. */
@@ -46,4 +48,25 @@ async function pageRows(em: EntityManager, entity: EntitySchema<Row>, query: Ten
   const keys = await em.find(entity, where, { fields: ['id'] as never, orderBy: query.orderBy, limit: query.size, offset, disableIdentityMap: true });
   if (keys.length === 0) return [];
   return em.find(entity, { id: { $in: keys.map((key) => key.id) } } as FilterQuery<Row>, { orderBy: query.orderBy });
+}
+
+/** A cursor page: its rows, in order, and the next page's `after` when rows follow. */
+export interface CursorRows {
+  rows: Row[];
+  nextAfter: string | undefined;
+}
+
+/**
+ * A cursor page of a list (docs/adr/0154-cursor-paging-over-the-sort.md): the rows after the
+ * query's position (keyset.ts), in the list's order, one more than the page asked to learn whether
+ * any follow; never counted, so a page at the millionth row costs what the first does.
+ */
+export async function readCursorPage(em: EntityManager, entity: EntitySchema<Row>, query: TenantListQuery, where: FilterQuery<Row>): Promise<CursorRows> {
+  const after = query.after;
+  if (!after) throw new Error('readCursorPage of an offset query');
+  const scoped = after.start ? where : ({ $and: [where, keysetCondition(query.keys, after.values)] } as FilterQuery<Row>);
+  const rows = await em.find(entity, scoped, { orderBy: query.orderBy, limit: query.size + 1 });
+  if (rows.length <= query.size) return { rows, nextAfter: undefined };
+  const page = rows.slice(0, query.size);
+  return { rows: page, nextAfter: encodeAfter(query.keys, page[page.length - 1] as Row) };
 }

@@ -6,7 +6,8 @@ import { searchCondition } from './search-term.ts';
 import { textMatch } from './text-match.ts';
 import { matchFilters, type TextMatch } from '@platform/kit/resource/list-view.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
-import type { Row } from '../db/entity-schema.ts';
+import { columnNullable, type Row } from '../db/entity-schema.ts';
+import { decodeAfter, type CursorPosition, type SortKey } from './list-cursor.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 500;
@@ -20,6 +21,10 @@ export interface ListQuery {
   size: number;
   /** Whether anything beyond the tenant narrows the rows (a filter or a searchTerm). */
   narrowed: boolean;
+  /** The order's keys, `orderBy` read for a cursor (list-cursor.ts). */
+  keys: SortKey[];
+  /** A cursor page's position (the request's `after`); undefined for an offset page. */
+  after: CursorPosition | undefined;
 }
 
 /** A query whose filter had to name a tenant (`tenant: 'required'`). */
@@ -38,6 +43,8 @@ export interface QueryOptions {
   matches?: ReadonlyMap<string, { field: string; match: TextMatch }>;
   /** Filter keys through a reference (`businessPartnerId` of an accrual: throughSubquery), by name. */
   through?: ReadonlyMap<string, ThroughQuery>;
+  /** Whether the list serves cursor pages (`after`: docs/adr/0154-cursor-paging-over-the-sort.md); else `after` is an unknown field. */
+  cursor?: boolean;
 }
 
 /**
@@ -64,6 +71,7 @@ export function buildListQuery(resource: Resource, request: PageRequest | undefi
   return buildQuery(request, {
     fields: new Map(visibleScalars(resource)),
     tenant: 'required',
+    cursor: true,
     matches: matchFilters(resource.list),
     ...(through && { through }),
   });
@@ -112,7 +120,23 @@ export function buildQuery(request: PageRequest | undefined, options: QueryOptio
   if (orderBy.length === 0 && options.defaultOrder) orderBy.push(...options.defaultOrder);
   orderBy.push({ [options.idField ?? 'id']: 'asc' });
   const narrowed = conditions.length > (crProcessId === undefined ? 0 : 1);
-  return { crProcessId, where: { $and: conditions }, orderBy, page, size, narrowed };
+  if (request?.after === undefined) return { crProcessId, where: { $and: conditions }, orderBy, page, size, narrowed, keys: [], after: undefined };
+  // a cursor: only where the list serves them, and never with a page index
+  if (!options.cursor) throw invalidField('after', 'field.unknown');
+  if (page !== 0) throw invalidField('page', 'page.withAfter');
+  const keys = sortKeys(fields, orderBy);
+  return { crProcessId, where: { $and: conditions }, orderBy, page, size, narrowed, keys, after: decodeAfter(keys, request.after) };
+}
+
+/** The keys of an order, each with its declaration and whether its column may hold NULL. */
+function sortKeys(fields: ReadonlyMap<string, ScalarField>, orderBy: readonly QueryOrderMap<Row>[]): SortKey[] {
+  return orderBy.flatMap((entry) =>
+    Object.entries(entry).map(([field, direction]) => {
+      const spec = fields.get(field);
+      if (!spec) throw new Error(`the order names ${field}, which the list's fields lack`);
+      return { field, desc: String(direction).toLowerCase() === 'desc', spec, nullable: columnNullable(field, spec) };
+    }),
+  );
 }
 
 /** page ≥ 0 (0 when not given) and size 1..500 (20 when not given), else 400 SVC-SYS-2001. */
@@ -161,6 +185,11 @@ function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, 
 function throughCondition(through: ThroughQuery, crProcessId: number, value: unknown): FilterQuery<Row> {
   const sql = `select "id" from ${through.table} where "cr_process_id" = ? and "${through.column}" = ?`;
   return { [through.via]: { $in: raw(sql, [crProcessId, value]) } } as FilterQuery<Row>;
+}
+
+/** A cursor page's meta: its size, whether it starts the walk, whether it ends it (no next), and the next page's `after`. */
+export function cursorMeta(size: number, first: boolean, itemsOnPage: number, nextAfter: string | undefined): PageMeta {
+  return { size, first, last: nextAfter === undefined, empty: itemsOnPage === 0, ...(nextAfter !== undefined && { nextAfter }) };
 }
 
 /** Spring Data page arithmetic (docs/interface.md#lists). */

@@ -269,8 +269,18 @@ function keyReferenceOf(resource: Resource, name: string, spec: ScalarField, ref
   };
 }
 
+/**
+ * Whether a field's column may hold NULL: a generated one, or one neither required nor defaulted but
+ * for the key, the version and the timestamps every write sets (a list's cursor places NULL by it:
+ * crud/keyset.ts).
+ */
+export function columnNullable(name: string, spec: ScalarField): boolean {
+  if (spec.generated) return true;
+  return !spec.required && spec.default === undefined && name !== 'id' && name !== 'version' && name !== 'createdAt' && name !== 'updatedAt';
+}
+
 function propertyOf(name: string, spec: ScalarField): Property {
-  const nullable = !spec.required && spec.default === undefined && name !== 'version' && name !== 'createdAt' && name !== 'updatedAt';
+  const nullable = columnNullable(name, spec);
   // a reference's column is indexed (a delete of the referenced row looks for the rows naming it)
   const base = { nullable, fieldName: snake(name), ...(spec.references ? { index: true } : {}) };
   if (spec.generated) {

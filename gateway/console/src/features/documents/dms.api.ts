@@ -15,6 +15,7 @@ import type {
   operations,
 } from '@platform/client/schema.d.ts';
 import { answer, platform } from '../../shell/api.ts';
+import { offsetPage } from '../../shell/offset-page.ts';
 import type { Page } from '../../shell/console-paths.ts';
 
 /** A category as the API document gives it: `parentId` is null for a top-level one. */
@@ -74,8 +75,8 @@ export function listCategories(crProcessId: number, query: ListQuery<DmsCategory
 }
 
 /** POST /api/dms-file/list for the tenant. */
-export function listFiles(crProcessId: number, query: ListQuery<DmsFilePageRequest['filter']>, signal?: AbortSignal) {
-  return answer(platform.POST('/api/dms-file/list', { body: pageRequest(crProcessId, query), signal }));
+export async function listFiles(crProcessId: number, query: ListQuery<DmsFilePageRequest['filter']>, signal?: AbortSignal) {
+  return offsetPage(await answer(platform.POST('/api/dms-file/list', { body: pageRequest(crProcessId, query), signal })));
 }
 
 /** POST /api/dms-share-link/list for the tenant; the links as DmsShareLink says why. */
@@ -84,8 +85,8 @@ export async function listShareLinks(crProcessId: number, query: ListQuery<DmsSh
 }
 
 /** POST /api/dms-audit-log/list for the tenant. */
-export function listAuditLog(crProcessId: number, query: ListQuery<DmsAuditLogPageRequest['filter']>, signal?: AbortSignal) {
-  return answer(platform.POST('/api/dms-audit-log/list', { body: pageRequest(crProcessId, query), signal }));
+export async function listAuditLog(crProcessId: number, query: ListQuery<DmsAuditLogPageRequest['filter']>, signal?: AbortSignal) {
+  return offsetPage(await answer(platform.POST('/api/dms-audit-log/list', { body: pageRequest(crProcessId, query), signal })));
 }
 
 /** Every category of the tenant (pages of 500 until the last): the tree needs them all. */

@@ -55,25 +55,40 @@ export interface PageRequest {
   /** Sort criteria, applied in order; ties are broken by id ascending. */
   sorts: Sort[];
   /** Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
-  filter?: { [key: string]: any } | undefined;
+  filter?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+   * absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+   */
+  after?: string | undefined;
 }
 
 /** Page arithmetic of a list response (the interface's PageResponse without its content). */
 export interface PageMeta {
-  /** Current page index. */
-  page: number;
+  /** Current page index; absent on a cursor page. */
+  page?:
+    | number
+    | undefined;
   /** Requested page size. */
   size: number;
-  /** Total matching records. */
-  totalElements: number;
-  /** ceil(totalElements / size). */
-  totalPages: number;
+  /** Total matching records; absent on a cursor page (it is not counted). */
+  totalElements?:
+    | number
+    | undefined;
+  /** ceil(totalElements / size); absent on a cursor page. */
+  totalPages?:
+    | number
+    | undefined;
   /** Page is the first. */
   first: boolean;
   /** Page is the last. */
   last: boolean;
   /** No items on this page. */
   empty: boolean;
+  /** Cursor paging: the after of the next page; absent on the last page. */
+  nextAfter?: string | undefined;
 }
 
 /** Statistics of an entity (the interface's statistics response). */
@@ -172,7 +187,7 @@ export const Sort: MessageFns<Sort> = {
 };
 
 function createBasePageRequest(): PageRequest {
-  return { page: undefined, size: undefined, searchTerm: undefined, sorts: [], filter: undefined };
+  return { page: undefined, size: undefined, searchTerm: undefined, sorts: [], filter: undefined, after: undefined };
 }
 
 export const PageRequest: MessageFns<PageRequest> = {
@@ -191,6 +206,9 @@ export const PageRequest: MessageFns<PageRequest> = {
     }
     if (message.filter !== undefined) {
       Struct.encode(Struct.wrap(message.filter), writer.uint32(42).fork()).join();
+    }
+    if (message.after !== undefined) {
+      writer.uint32(50).string(message.after);
     }
     return writer;
   },
@@ -248,6 +266,14 @@ export const PageRequest: MessageFns<PageRequest> = {
             message.filter = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -262,21 +288,30 @@ export const PageRequest: MessageFns<PageRequest> = {
 };
 
 function createBasePageMeta(): PageMeta {
-  return { page: 0, size: 0, totalElements: 0, totalPages: 0, first: false, last: false, empty: false };
+  return {
+    page: undefined,
+    size: 0,
+    totalElements: undefined,
+    totalPages: undefined,
+    first: false,
+    last: false,
+    empty: false,
+    nextAfter: undefined,
+  };
 }
 
 export const PageMeta: MessageFns<PageMeta> = {
   encode(message: PageMeta, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.page !== 0) {
+    if (message.page !== undefined) {
       writer.uint32(8).int32(message.page);
     }
     if (message.size !== 0) {
       writer.uint32(16).int32(message.size);
     }
-    if (message.totalElements !== 0) {
+    if (message.totalElements !== undefined) {
       writer.uint32(24).int64(message.totalElements);
     }
-    if (message.totalPages !== 0) {
+    if (message.totalPages !== undefined) {
       writer.uint32(32).int32(message.totalPages);
     }
     if (message.first !== false) {
@@ -287,6 +322,9 @@ export const PageMeta: MessageFns<PageMeta> = {
     }
     if (message.empty !== false) {
       writer.uint32(56).bool(message.empty);
+    }
+    if (message.nextAfter !== undefined) {
+      writer.uint32(66).string(message.nextAfter);
     }
     return writer;
   },
@@ -358,6 +396,14 @@ export const PageMeta: MessageFns<PageMeta> = {
             }
 
             message.empty = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.nextAfter = reader.string();
             continue;
           }
         }
