@@ -151,10 +151,20 @@ async function walkList(token: string, path: string, body: Record<string, unknow
   }
 }
 
-/** An export's answer and, for CSV, its rows parsed (the BOM taken off). */
+/**
+ * An export's answer (its text decoded as UTF-8 with the byte order mark kept: fetch's text() drops
+ * it) and, for CSV, its rows parsed (the BOM taken off).
+ */
 async function exportCsv(token: string, path: string, body: unknown, headers?: Record<string, string>) {
-  const res = await api('POST', `/api/${path}/export`, { token, headers, body });
-  const rows: string[][] = res.status === 200 ? parse(res.text.replace(/^\uFEFF/, ''), { relax_column_count: false }) : [];
+  const response = await fetch(`${platform.url}/api/${path}/export`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
+  const json = response.headers.get('content-type')?.includes('application/json') ? JSON.parse(text) : undefined;
+  const res = { status: response.status, headers: response.headers, text, body: json };
+  const rows: string[][] = res.status === 200 ? parse(text.replace(/^\uFEFF/, '')) : [];
   return { res, rows };
 }
 
@@ -194,7 +204,7 @@ test("a CSV export holds the list's records in its order, over several pages, wi
   t.is(res.headers.get('content-type'), 'text/csv; charset=utf-8');
   t.regex(res.headers.get('content-disposition') ?? '', /^attachment; filename="business-partner-\d{4}-\d{2}-\d{2}T\d{6}Z\.csv"$/);
   t.is(res.headers.get('x-content-type-options'), 'nosniff');
-  t.true(res.text.startsWith(BOM));
+  t.true(res.text.startsWith(BOM), 'a byte order mark first');
   t.deepEqual(rows[0], ['ID', 'Partner code', 'Partner name', 'Partner type', 'Status']);
   const types: Record<string, string> = { CUSTOMER: 'Customer', SUPPLIER: 'Supplier', BOTH: 'Customer and supplier' };
   t.deepEqual(
@@ -203,7 +213,8 @@ test("a CSV export holds the list's records in its order, over several pages, wi
   );
   // the formula names came out quoted
   const names = new Set(rows.slice(1).map((row) => row[2]));
-  for (const name of ['\'=HYPERLINK("http://evil.example","click")', "'+1", "'-2", "'@SUM(A1:A2)"]) t.true(names.has(name), name);
+  for (const name of ['\'=HYPERLINK("http://evil.example","click")', "'+1", "'-2", "'@SUM(A1:A2)"])
+    t.true(names.has(name), `${name} among ${rows.length} rows`);
 });
 
 test('headers and enum values in the language of Accept-Language; every shown field by default', async (t) => {
