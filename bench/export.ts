@@ -2,7 +2,7 @@
  * Scenario export: POST /api/business-partner/export (CSV) of every partner of one tenant, a
  * million by default (docs/adr/0156-export-any-list.md). Seeds BENCH_EXPORT_ROWS (default
  * 1,000,000) partners of tenant 1 straight in SQL (bench/list-seed.ts), then, after a discarded
- * warm-up export of about a thousand of them, exports them all sorted by partnerName,
+ * warm-up export of up to 99,999 of them (the heaps grown to their working size), exports them all sorted by partnerName,
  * BENCH_ROUNDS times (default 3), as the admin through the whole filter chain. During each export
  * the RSS of the gateway and of bpm-svc is read every 100 ms (/proc/<pid>/status VmRSS); its growth
  * is the peak minus the value just before the export. The client reads the file as it comes,
@@ -10,6 +10,8 @@
  * row and ended whole.
  *
  * Targets, in every round: the export ≤ 30 s, and RSS growth ≤ 64 MiB in the gateway and in bpm-svc.
+ * For reference (not judged), the same list walked through POST /list by cursor pages of 500 as JSON,
+ * one page at a time, with the same figures: what the export's reads cost without the file.
  *
  *   npm run bench -- export
  *   BENCH_EXPORT_ROWS=20000 BENCH_ROUNDS=1 node bench/export.ts   (a quick check)
@@ -63,6 +65,35 @@ function exportCsv(url: string, token: string, agent: Agent, body: unknown): Pro
   });
 }
 
+/** A walk of the same list through POST /list in cursor pages of 500 (JSON), as the reference the export is read from: rows read. */
+async function walkList(url: string, token: string, agent: Agent, body: Record<string, unknown>): Promise<number> {
+  let rows = 0;
+  for (let after: string | undefined = ''; after !== undefined;) {
+    const text = JSON.stringify({ ...body, size: 500, after });
+    const page = await new Promise<{ content: unknown[]; nextAfter?: string }>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const answer = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) return reject(new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${answer.slice(0, 300)}`));
+            resolve(JSON.parse(answer) as { content: unknown[]; nextAfter?: string });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+    rows += page.content.length;
+    after = page.nextAfter;
+  }
+  return rows;
+}
+
 await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 partners of one tenant', async () => {
   const { rounds } = settingsFromEnv();
   const rows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -83,8 +114,10 @@ await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 
   const url = `${platform.url}/api/business-partner/export?format=csv`;
   const body = { filter: { crProcessId: TENANT }, sorts: [{ field: 'partnerName', direction: 'ASC' }] };
 
-  // warm-up, discarded: the partners whose code starts BP-0000 (about a thousand)
-  const warm = await exportCsv(url, token, agent, { ...body, filter: { ...body.filter, partnerCodePrefix: 'BP-0000' } });
+  // warm-up, discarded: the partners whose code starts BP-00 (the first 99,999: a tenth of a
+  // million), so that the processes' heaps have grown to what a long export keeps busy before the
+  // RSS they start from is read
+  const warm = await exportCsv(url, token, agent, { ...body, filter: { ...body.filter, partnerCodePrefix: 'BP-00' } });
   console.log(`# warm-up: ${fmt(warm.rows - 1)} rows, ${fmt(warm.bytes / MIB, 2)} MiB`);
 
   const pids = { gateway: platform.platform.pids.gateway, 'bpm-svc': platform.platform.pids['bpm-svc'] } as Record<string, number>;
@@ -104,6 +137,15 @@ await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 
         `CPU s gateway ${fmt(transfer.cpuSeconds.gateway ?? NaN, 1)}, bpm-svc ${fmt(transfer.cpuSeconds['bpm-svc'] ?? NaN, 1)}`,
     );
   }
+
+  // the reference: the same list walked through POST /list by cursor, as JSON (not judged)
+  const walk = await timedTransfer(pids, 0, () => walkList(`${platform.url}/api/business-partner/list`, token, agent, body));
+  if (walk.answer !== rows) throw new BenchError(`the list walk read ${fmt(walk.answer)} rows, not ${fmt(rows)}`);
+  console.log(
+    `# reference, the list walked by cursor (JSON, pages of 500, one at a time): ${fmt(walk.transfer.seconds, 2)} s; ` +
+      `RSS growth gateway ${fmt((walk.transfer.rssGrowth.gateway ?? NaN) / MIB, 1)} MiB, bpm-svc ${fmt((walk.transfer.rssGrowth['bpm-svc'] ?? NaN) / MIB, 1)} MiB; ` +
+      `CPU s gateway ${fmt(walk.transfer.cpuSeconds.gateway ?? NaN, 1)}, bpm-svc ${fmt(walk.transfer.cpuSeconds['bpm-svc'] ?? NaN, 1)}`,
+  );
 
   console.log('\nPer round:');
   printTable(
