@@ -4,6 +4,7 @@
  * headers and enum values in the caller's language and text cells that would be formulas neutralised;
  * tenant and roles as for the list.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import test from 'ava';
 import ExcelJS from 'exceljs';
@@ -15,6 +16,9 @@ import { exportFileName, exportRequestFromJson } from '../gateway/src/export/exp
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { adminSession, createAccount, createAccrual, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
+import { sql } from './helpers/db.ts';
+import { logLinesWith, type LogLine } from './helpers/platform-log.ts';
+import { until } from './helpers/until.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 
 const BOM = '\uFEFF';
@@ -327,4 +331,90 @@ test('tenant and roles as for the list: another tenant, no read role, and a role
   });
   t.is((await api('DELETE', `/api/group-member/${memberships.body.content[0].id}`, { token })).status, 204);
   assertErrorBody(t, (await exportCsv(reader.token, 'business-partner', body)).res, 403, 'SVC-SYS-1003');
+});
+
+/** The gateway's log line of a request that says `msg`, once it is written (within 20 s). */
+async function loggedLine(requestId: string, msg: string): Promise<LogLine> {
+  let found: LogLine | undefined;
+  await until(`the log line "${msg}" of ${requestId}`, 20_000, async () => {
+    found = (await logLinesWith(requestId)).find((line) => line.entry.msg === msg);
+    return found !== undefined;
+  });
+  return found as LogLine;
+}
+
+/** `count` partners of a tenant written straight in SQL (the export's rows; the API would take minutes for them). */
+async function manyPartners(crProcessId: number, count: number): Promise<void> {
+  await sql(
+    `insert into bpm.business_partner (cr_process_id, created_at, updated_at, created_by, updated_by, partner_code, partner_name, partner_type, address)
+     select $1, now(), now(), 'admin', 'admin', 'MP-' || g, 'Many ' || lpad(g::text, 6, '0'), 'CUSTOMER', repeat('Cadde ', 20) || g
+       from generate_series(1, $2::int) as g`,
+    [crProcessId, count],
+  );
+}
+
+/** An export read by node:http, paused after its head until `resume` is called: what came, and whether it ended whole. */
+function pausedExport(token: string, body: unknown) {
+  let resume: () => void = () => undefined;
+  const head = new Promise<IncomingMessage>((resolve, reject) => {
+    const req = httpRequest(
+      `${platform.url}/api/business-partner/export`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.pause();
+        resolve(res);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+  const ended = head.then(
+    (res) =>
+      new Promise<{ bytes: number; complete: boolean }>((resolve) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ bytes, complete: res.complete }));
+        res.on('error', () => resolve({ bytes, complete: false }));
+        res.on('aborted', () => resolve({ bytes, complete: false }));
+        resume = () => res.resume();
+      }),
+  );
+  return { head, ended, resume: () => resume() };
+}
+
+test('a role taken away while an export streams ends it: the download fails, and the gateway logs it', async (t) => {
+  const { token } = await adminSession();
+  const account = await createAccount();
+  // far more than the sockets between here and the gateway hold, so the gateway waits for this client
+  await manyPartners(account.crProcessId, 60_000);
+  const reader = await userWithRoles(account, ['business-partner:read']);
+  const download = pausedExport(reader.token, { filter: { crProcessId: account.crProcessId } });
+  const res = await download.head;
+  t.is(res.statusCode, 200);
+  const requestId = String(res.headers['x-request-id']);
+  const memberships = await api('POST', '/api/group-member/list', {
+    token,
+    body: { page: 0, size: 5, filter: { crProcessId: account.crProcessId, groupId: reader.group.id } },
+  });
+  t.is((await api('DELETE', `/api/group-member/${memberships.body.content[0].id}`, { token })).status, 204);
+  download.resume();
+  const { complete, bytes } = await download.ended;
+  t.false(complete, `the download is cut short (${bytes} bytes came)`);
+  t.true(bytes > 0);
+  const logged = await loggedLine(requestId, 'export failed after it began: connection aborted');
+  t.is(logged.source, 'gateway');
+});
+
+test('a client that leaves stops the export', async (t) => {
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  await manyPartners(tenant, 60_000);
+  const download = pausedExport(token, { filter: { crProcessId: tenant } });
+  const res = await download.head;
+  t.is(res.statusCode, 200);
+  const requestId = String(res.headers['x-request-id']);
+  res.destroy();
+  const logged = await loggedLine(requestId, 'export ended: the client went away');
+  t.is(logged.source, 'gateway');
+  t.true(Number(logged.entry.rows) < 60_000, `stopped after ${String(logged.entry.rows)} rows`);
 });

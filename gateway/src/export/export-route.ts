@@ -122,11 +122,12 @@ export async function sendExport(req: Request, res: Response, resource: Resource
     }
     if (!left.signal.aborted) await writer.end();
   } catch (error) {
-    if (left.signal.aborted) {
-      req.log.info({ path: resource.path, rows }, 'export ended: the client went away');
+    if (!left.signal.aborted) {
+      req.log.error({ err: error, path: resource.path, rows }, 'export failed after it began: connection aborted');
+      res.destroy();
       return;
     }
-    req.log.error({ err: error, path: resource.path, rows }, 'export failed after it began: connection aborted');
-    res.destroy();
   }
+  // the wait for a drain, or the next page, saw the client go: no further page is read
+  if (left.signal.aborted) req.log.info({ path: resource.path, rows }, 'export ended: the client went away');
 }
