@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
 import { decimalCell, exportColumns, neutralised } from '../gateway/src/export/columns.ts';
-import { csvWriter, xlsxWriter } from '../gateway/src/export/writers.ts';
+import { csvWriter, sheetInput, xlsxWriter } from '../gateway/src/export/writers.ts';
 import { exportFileName, exportRequestFromJson } from '../gateway/src/export/export-route.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { adminSession, createAccount, createAccrual, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
@@ -140,6 +140,22 @@ test('XLSX: numbers as numbers, dates as dates, booleans as words, formulas neut
   t.deepEqual(rows[1], [12, "'@SUM(A1)", 'Active', new Date('2026-11-29T09:15:00.000Z')]);
   t.deepEqual(rows[2]?.slice(0, 3), [13, 'Kartal', 'Passive']);
   t.is(rows.length, 3);
+});
+
+test("XLSX: the writer finds the zip entry's input it waits for inside exceljs (exceljs/exceljs#2916)", async (t) => {
+  // the streaming writer does not wait for it; the export does, found by reaching into exceljs: an
+  // exceljs built otherwise must fail here rather than let a large export's sheet pile up in memory
+  const out = new PassThrough();
+  out.resume();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('x');
+  sheet.addRow(['a']).commit();
+  await new Promise((resolve) => setImmediate(resolve));
+  const input = sheetInput(sheet);
+  t.truthy(input, "the sheet's pass-through into the zip");
+  t.is(typeof input?._writableState?.needDrain, 'boolean');
+  sheet.commit();
+  await workbook.commit();
 });
 
 // --- over the platform ---

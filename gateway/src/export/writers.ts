@@ -108,7 +108,7 @@ interface SheetInput {
  * in the end (exceljs/exceljs#2916). Undefined when exceljs is built otherwise: then only the
  * response and the zip's output are waited for.
  */
-function sheetInput(sheet: unknown): SheetInput | undefined {
+export function sheetInput(sheet: unknown): SheetInput | undefined {
   const pipes = (sheet as { _stream?: { pipes?: unknown[] } })._stream?.pipes;
   const first = Array.isArray(pipes) ? (pipes[0] as SheetInput | undefined) : undefined;
   return first && typeof first.once === 'function' && typeof first._writableState === 'object' ? first : undefined;
