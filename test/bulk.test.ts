@@ -355,3 +355,34 @@ test('a 5xx of an item stops the run: that item carries the error body with its 
   }
   t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', path: '/api/business-partner/bulk', method: 'POST', userCode: 'admin' });
 });
+
+test('a body past the JSON limit is 413 for the whole request; a resource keyed by text takes its key as a string', async (t) => {
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  // "at most 1 MiB (MAX_JSON_BYTES; 413 SVC-SYS-3001)" (docs/interface.md#records)
+  const padding = 'x'.repeat(12_000);
+  const huge = await api('POST', '/api/business-partner/bulk', {
+    token,
+    body: { items: Array.from({ length: MAX_BULK_ITEMS }, () => ({ action: 'create', record: partnerBody(tenant, { address: padding }) })) },
+  });
+  assertErrorBody(t, huge, 413, 'SVC-SYS-3001');
+  t.deepEqual(await partnersOf(tenant, token), []);
+
+  // account is keyed by accountNo (docs/interface.md#crud)
+  const account = await accountFor(freshTenant());
+  const res = await bulk('account', token, [
+    { action: 'update', key: account.accountNo, record: { version: account.version, accountName: 'Renamed in bulk' } },
+    { action: 'update', key: account.id, record: { version: account.version + 1, accountName: 'By id' } },
+    { action: 'update', key: unique('NO-SUCH-'), record: { version: 0 } },
+  ]);
+  t.is(res.status, 200, res.text);
+  t.deepEqual(
+    res.body.results.map((result: any) => [result.status, result.error?.field ?? result.error?.error_code]),
+    [
+      [200, undefined],
+      [400, 'key'],
+      [404, 'SVC-SYS-4001'],
+    ],
+  );
+  t.is((await api('GET', `/api/account/${encodeURIComponent(account.accountNo)}`, { token })).body.accountName, 'Renamed in bulk');
+});
