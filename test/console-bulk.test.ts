@@ -76,6 +76,8 @@ test.serial('rows selected by the keyboard and the mouse are set passive in one 
   await page.locator('main table tbody tr', { hasText: a.partnerName }).getByText('Passive').waitFor();
   await page.locator('main table tbody tr', { hasText: b.partnerName }).getByText('Passive').waitFor();
   t.is(await bar.count(), 0);
+  // the keyboard goes on from the page's checkbox, not from the top of the page
+  t.is(await page.evaluate('document.activeElement.getAttribute("aria-label")'), 'Select all on this page');
   t.false(await page.getByRole('checkbox', { name: `Select ${a.partnerName}` }).isChecked());
 
   // and back to active, the page's box selecting all three
@@ -114,6 +116,8 @@ test.serial('a delete of the selection is confirmed first; a row still reference
   const failures = page.getByRole('alert').filter({ hasText: 'Delete: 1 of 3 not done' });
   await failures.waitFor();
   t.regex(await failures.innerText(), new RegExp(`${kept.partnerName}: This business partner cannot be deleted while other records refer to it`));
+  // the focus goes to what was not done, so a screen reader reads it and the keyboard is there
+  t.is(await page.evaluate('document.activeElement.getAttribute("role")'), 'alert');
   await screenshot(page, 'list-bulk-failures');
   t.is((await partner(kept.id, clerk.token)).status, 200);
   t.is((await partner(gone1.id, clerk.token)).status, 404);

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useRef, useState, type ComponentType } from 'react';
+import { useContext, useEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { errorOf } from '../shell/api.ts';
 import { useAccess } from '../shell/access.tsx';
@@ -57,13 +57,25 @@ export function useSelection(rows: readonly Row[], key: string) {
   };
 }
 
-/** The checkbox of the header: all rows of the page, mixed when some are selected. */
-export function SelectAllBox({ rows, selected, onChange }: { rows: number; selected: number; onChange: (on: boolean) => void }) {
+/**
+ * The checkbox of the header: all rows of the page, mixed when some are selected. `box` is its
+ * element, where the list puts the focus back once the selection's bar is gone.
+ */
+export function SelectAllBox({
+  rows,
+  selected,
+  onChange,
+  box,
+}: {
+  rows: number;
+  selected: number;
+  onChange: (on: boolean) => void;
+  box: RefObject<HTMLInputElement | null>;
+}) {
   const t = useT(bulkMessages);
-  const box = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (box.current) box.current.indeterminate = selected > 0 && selected < rows;
-  }, [rows, selected]);
+  }, [box, rows, selected]);
   return (
     <input
       ref={box}

@@ -1,4 +1,4 @@
-import { useContext } from 'react';
+import { useContext, useRef } from 'react';
 import { Link } from 'react-router';
 import { useInvalidate, useTable } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
@@ -61,6 +61,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
   const invalidate = useInvalidate();
   const offer = useBulkOffer(resource);
   const selection = useSelection(rows, resource.key);
+  const selectAll = useRef<HTMLInputElement>(null);
   const width = columns.length + (rowActions.length > 0 ? 1 : 0) + (offer.any ? 1 : 0);
 
   return (
@@ -95,6 +96,8 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
           offer={offer}
           done={() => {
             selection.clear();
+            // the bar goes with the selection: the keyboard goes on from the page's checkbox
+            selectAll.current?.focus();
             // the list and its statistics alike
             void invalidate({ resource: resource.path, invalidates: ['all'] });
           }}
@@ -107,7 +110,7 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
             <tr>
               {offer.any ? (
                 <th scope="col" className="select-cell">
-                  <SelectAllBox rows={rows.length} selected={selection.selected.length} onChange={selection.toggleAll} />
+                  <SelectAllBox rows={rows.length} selected={selection.selected.length} onChange={selection.toggleAll} box={selectAll} />
                 </th>
               ) : null}
               {columns.map((field) => (
