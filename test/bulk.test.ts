@@ -217,13 +217,19 @@ test('a malformed envelope is 400 with the error body for the whole request, and
   t.like(atBound.body, { succeeded: MAX_BULK_ITEMS, failed: 0, notRun: 0 });
 });
 
-test('without a token the bulk is 401; a resource that offers no write has no bulk route', async (t) => {
+test('without a token or after a logout the bulk is 401; a resource that offers no write has no bulk route', async (t) => {
   const { token } = await adminSession();
   const anonymous = await api('POST', '/api/business-partner/bulk', {
     apiKey: true,
     body: { items: [{ action: 'create', record: partnerBody(freshTenant()) }] },
   });
   assertErrorBody(t, anonymous, 401, 'SVC-SYS-1001');
+  // a session ended: 401 for the whole request, even when no item would reach a service
+  const ended = await userWithRoles(await accountFor(freshTenant()), ['business-partner:write']);
+  t.is((await api('POST', '/api/auth/logout', { token: ended.token })).status, 204);
+  const afterLogout = await api('POST', '/api/business-partner/bulk', { token: ended.token, body: { items: [{ action: 'patch' }] } });
+  assertErrorBody(t, afterLogout, 401, 'SVC-SYS-1001');
+  t.is(afterLogout.body.results, undefined);
   // license-history: get and list only (docs/interface.md#entities)
   const none = await api('POST', '/api/license-history/bulk', { token, body: { items: [{ action: 'delete', key: 1 }] } });
   assertErrorBody(t, none, 404, 'SVC-SYS-4001');
