@@ -14,12 +14,14 @@ import { createAccount, createPartner, unique, userWithRoles, type TenantUser } 
 let browser: Browser;
 let page: Page;
 let clerk: TenantUser;
+let editor: TenantUser;
 const { errors: scriptErrors, watch } = scriptErrorWatch();
 const tag = unique('Exp');
 
 test.before(async () => {
   const account = await createAccount();
   clerk = await userWithRoles(account, ['business-partner:read']);
+  editor = await userWithRoles(account, ['business-partner:read', 'business-partner:write']);
   for (const [n, partnerType] of ['SUPPLIER', 'CUSTOMER', 'SUPPLIER', 'SUPPLIER', 'BOTH', 'SUPPLIER'].entries()) {
     await createPartner(account.crProcessId, { partnerName: `${tag} ${'ABCDEF'[n]} Şişli`, partnerType });
   }
@@ -50,14 +52,15 @@ async function exportCsv(on: Page, menu: string, item: string): Promise<{ name: 
   return { name: download.suggestedFilename(), bom: text.startsWith('\uFEFF'), rows: parse(text.replace(/^\uFEFF/, '')) };
 }
 
+const query = new URLSearchParams({
+  'filters[0][field]': 'partnerType',
+  'filters[0][operator]': 'eq',
+  'filters[0][value]': 'SUPPLIER',
+  'sorters[0][field]': 'partnerName',
+  'sorters[0][order]': 'desc',
+});
+
 test.serial('Export → CSV downloads the list as filtered and sorted: the rows shown, in their order', async (t) => {
-  const query = new URLSearchParams({
-    'filters[0][field]': 'partnerType',
-    'filters[0][operator]': 'eq',
-    'filters[0][value]': 'SUPPLIER',
-    'sorters[0][field]': 'partnerName',
-    'sorters[0][order]': 'desc',
-  });
   await page.goto(consoleUrl(`/business-partner?${query}`));
   await logIn(page, clerk.userCode, clerk.password);
   await page.locator('main table tbody tr', { hasText: `${tag} F` }).waitFor();
@@ -87,6 +90,22 @@ test.serial('in Turkish the file speaks Turkish', async (t) => {
   t.deepEqual([...new Set(rows.slice(1).map((row) => row[header.indexOf('Ortak türü')]))], ['Tedarikçi']);
   t.is(rows.length, 6);
   await page.getByLabel('Dil').selectOption('en');
+});
+
+test.serial('with rows selected, the export holds those rows only, in the order shown', async (t) => {
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByLabel('User code').waitFor();
+  await page.goto(consoleUrl(`/business-partner?${query}`));
+  await logIn(page, editor.userCode, editor.password);
+  await page.locator('main table tbody tr', { hasText: `${tag} F` }).waitFor();
+  await page.getByRole('checkbox', { name: `Select ${tag} C Şişli` }).check();
+  await page.getByRole('checkbox', { name: `Select ${tag} F Şişli` }).check();
+  const { rows } = await exportCsv(page, 'Export 2 selected', 'CSV');
+  const at = (rows[0] ?? []).indexOf('Partner name');
+  t.deepEqual(
+    rows.slice(1).map((row) => row[at]),
+    [`${tag} F Şişli`, `${tag} C Şişli`],
+  );
 });
 
 test.serial('no script errors', (t) => {

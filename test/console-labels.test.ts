@@ -45,7 +45,7 @@ test.serial('in Turkish the partners list has Turkish headers and partner types'
   await page.getByRole('heading', { level: 1, name: 'İş ortakları' }).waitFor();
   const table = page.getByRole('table');
   // the rows themselves, not an empty list: the three partners by name
-  for (const suffix of ['A', 'B', 'C']) await table.getByRole('cell', { name: `${prefix} ${suffix}` }).waitFor();
+  for (const suffix of ['A', 'B', 'C']) await table.getByRole('cell', { name: `${prefix} ${suffix}`, exact: true }).waitFor();
   const headers = (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
   for (const header of ['Ortak kodu', 'Ortak adı', 'Ortak türü'])
     t.true(

@@ -183,7 +183,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         tenantMemberRoutes(backends),
         searchRoutes(backends),
         accessTokenRoutes(backends),
-        ...crudRoutes(registry, backends),
+        ...crudRoutes(registry, backends, { chargeMore: limits.chargeMore, recordFailure, sessions }),
       ]),
     ]),
   );

@@ -75,7 +75,21 @@ export function errorHandler(record: ExceptionRecorder, sessions?: SessionCheck)
   };
 }
 
-function answer(record: ExceptionRecorder, error: unknown, { domain, loggedByService }: Classified, req: Request, res: Response): void {
+function answer(record: ExceptionRecorder, error: unknown, classified: Classified, req: Request, res: Response): void {
+  sendError(req, res, logged(record, error, classified, req, res));
+}
+
+/**
+ * A failure as its domain error, classified as the error handler does; a 5xx no service logged is
+ * logged here under a new refId, which the error then carries. For the answers of a bulk's items
+ * (routes/bulk.ts), each its own error body.
+ */
+export function failureOf(record: ExceptionRecorder, error: unknown, req: Request, res: Response): { domain: DomainError; answeredByService: boolean } {
+  const classified = classify(error);
+  return { domain: logged(record, error, classified, req, res), answeredByService: classified.answeredByService };
+}
+
+function logged(record: ExceptionRecorder, error: unknown, { domain, loggedByService }: Classified, req: Request, res: Response): DomainError {
   if (ERRORS[domain.code].http >= 500 && !loggedByService) {
     const refId = domain.params.refId ?? randomUUID();
     domain.params.refId = refId;
@@ -96,7 +110,7 @@ function answer(record: ExceptionRecorder, error: unknown, { domain, loggedBySer
       requestId: requestIdOf(req),
     });
   }
-  sendError(req, res, domain);
+  return domain;
 }
 
 function classify(error: unknown): Classified {

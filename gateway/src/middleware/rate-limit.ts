@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayConfig } from '../config.ts';
 import type { Language } from '@platform/kit/i18n/messages.ts';
 import type { Logger } from '@platform/kit/log/logger.ts';
@@ -88,9 +88,46 @@ function limitRequests(tiers: Record<PathCategory, Tier>, perToken: Tier, metric
   };
 }
 
+/**
+ * Takes `points` more tokens for a request step 3 already counted once, from the same buckets (its
+ * tier's per address, its access token's): a bulk change counts as its number of items, so batching
+ * never lets a client past its limit (docs/interface.md#bulk-changes). Resolves true when they were
+ * there; false once it has answered 429 as step 3 would, the headers telling of the bucket that ran
+ * out. A bulk larger than the tier's whole limit can never pass. When no bucket answers (not expected),
+ * it serves, as step 3 does.
+ */
+export type ChargeMore = (req: Request, res: Response, points: number) => Promise<boolean>;
+
+function chargeMore(tiers: Record<PathCategory, Tier>, perToken: Tier, metrics: GatewayMetrics | undefined): ChargeMore {
+  return async (req, res, points) => {
+    if (points <= 0) return true;
+    const category = categoryOfRequest(req, res);
+    const tokenId = category === 'jwt' ? accessTokenIdOfRequest(req.headers.authorization) : undefined;
+    const buckets: [Tier, string][] = [[tiers[category], clientKey(clientIp(req))]];
+    if (tokenId) buckets.push([perToken, `pat:${tokenId}`]);
+    for (const [tier, key] of buckets) {
+      try {
+        setLimitHeaders(res, tier.limit, await tier.limiter.consume(key, points));
+      } catch (refusal) {
+        if (!(refusal instanceof TokenBucketRes)) {
+          req.log.error({ err: refusal }, 'rate limiter failed');
+          continue;
+        }
+        setLimitHeaders(res, tier.limit, refusal);
+        metrics?.rateLimitRefused(tier.name);
+        sendTooManyRequests(req, res, refusal.msBeforeNext, tier.message);
+        return false;
+      }
+    }
+    return true;
+  };
+}
+
 export interface RateLimiting {
   /** Step 3 of the filter chain. */
   middleware: RequestHandler;
+  /** More tokens for a request that counts as more than one (a bulk change). */
+  chargeMore: ChargeMore;
   loginGuard: LoginGuard;
   /** Wrong share-link passwords per link and address (POST /api/dms-share-link/public/{token}/validate-password). */
   sharePasswordGuard: LoginGuard;
@@ -124,6 +161,7 @@ export function createRateLimiting(config: GatewayConfig, log: Logger, metrics?:
   const perToken = tier('jwt', config.rateLimit.jwt, 'access-token', perTokenMessage(config.rateLimit.jwt));
   return {
     middleware: limitRequests(tiers, perToken, metrics),
+    chargeMore: chargeMore(tiers, perToken, metrics),
     loginGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, LOGIN_GUARD, metrics),
     sharePasswordGuard: new LoginGuard(loginRedis, `${config.redisKeyPrefix}:rl`, log, SHARE_PASSWORD_GUARD, metrics),
     health: async (): Promise<Record<string, { status: 'UP' | 'DOWN' }>> => {

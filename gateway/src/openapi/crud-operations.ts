@@ -6,7 +6,9 @@ import type { CrudRouteTable } from '../routes/crud.ts';
 import { REPLAYED } from '../routes/replayed-header.ts';
 import type { OperationDoc } from './operation.ts';
 import type { ProtoDocs } from './proto-docs.ts';
+import { bulkSchemaNames } from './bulk-schemas.ts';
 import { keySchema, schemaNames } from './record-schemas.ts';
+import { MAX_BULK_ITEMS } from '@platform/contracts/bulk.ts';
 import { exportRequestName, pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
 import { EXPORT_FORMATS } from '../export/writers.ts';
 
@@ -108,6 +110,16 @@ export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<k
       headers: [IF_MATCH],
       ok: { status: 204, description: 'Deleted.' },
       errors: [409, 412],
+    },
+    bulk: {
+      tag,
+      summary: `Create, update and delete ${resource.path} records in one request`,
+      description:
+        `1 to ${MAX_BULK_ITEMS} items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; ` +
+        'not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. ' +
+        'The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).',
+      body: { schema: ref(bulkSchemaNames(resource).request) },
+      ok: { status: 200, schema: ref(bulkSchemaNames(resource).response), description: 'A result per item.' },
     },
   };
 }

@@ -2,6 +2,7 @@ import type { OpenAPIObject, PathsObject } from 'openapi3-ts/oas31';
 import { offers, type Resource } from '@platform/kit/resource/resource.ts';
 import { crudRouteTable } from '../routes/crud.ts';
 import type { RouteSpec } from '../routes/route.ts';
+import { bulkSchemas } from './bulk-schemas.ts';
 import { crudOperationDocs } from './crud-operations.ts';
 import { COMMON_HEADERS, openApiPath, operationOf, type OperationDoc } from './operation.ts';
 import { loadProtoDocs, type ProtoDocs } from './proto-docs.ts';
@@ -52,7 +53,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   schemas.ExceptionEntryPage = pageResponse(docs, ref('ExceptionEntry'), 'A page of exception-log entries.');
   schemas.HistoryEventPage = pageResponse(docs, ref('HistoryEvent'), "A page of a record's events, newest first.");
   for (const resource of resources) {
-    Object.assign(schemas, recordSchemas(resource, docs));
+    Object.assign(schemas, recordSchemas(resource, docs), bulkSchemas(resource));
     schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource, resources);
     if (offers(resource, 'list')) {
       schemas[exportRequestName(resource)] = resourceExportRequest(

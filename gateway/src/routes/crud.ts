@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { DomainError, invalidField, unauthenticated } from '@platform/kit/errors/domain-error.ts';
+import { DomainError, unauthenticated } from '@platform/kit/errors/domain-error.ts';
 import { crudMethods, type KeyRequest, type RecordMessage } from '@platform/kit/resource/crud-methods.ts';
-import type { PageMeta, Precondition } from '@platform/kit/gen/platform/common/v1/common.ts';
-import { keyOf, offers, recordFieldOf, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
+import type { PageMeta } from '@platform/kit/gen/platform/common/v1/common.ts';
+import { keyOf, offers, type Operation, type Resource } from '@platform/kit/resource/resource.ts';
 import { toMetadata } from '@platform/kit/grpc/metadata.ts';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER } from '@platform/kit/idempotency/idempotency-key.ts';
 import type { Metadata } from '@grpc/grpc-js';
@@ -12,7 +12,9 @@ import { entityTagOf, tagCondition, tagMatches } from '../http/entity-tags.ts';
 import { idParam } from '../http/params.ts';
 import { sendJson } from '../http/json-answer.ts';
 import { pageJson } from '../http/page-json.ts';
-import { pageRequestFromJson, recordFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
+import { pageRequestFromJson, recordToJson, type JsonObject } from '../http/record-json.ts';
+import { bulkRoute, type BulkDeps } from './bulk.ts';
+import { crudWrites } from './crud-writes.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
 import { exportFormatOf, sendExport } from '../export/export-route.ts';
 
@@ -55,15 +57,6 @@ export function keyParam(resource: Resource, raw: string | undefined): KeyReques
   return { [key]: raw };
 }
 
-/**
- * An update with If-Match may leave out the body's version; one it sends must be a version the
- * If-Match names (a `*` names any), else 400: the request contradicts itself, and would otherwise be a 409
- * or a 412 depending on the stored version.
- */
-function checkBodyVersion(ifMatch: Precondition, version: unknown): void {
-  if (version !== undefined && !ifMatch.any && !tagMatches(ifMatch, version)) throw invalidField('version', 'version.notInIfMatch');
-}
-
 /** Serialises a page of records as the interface's PageResponse. */
 export function pageToJson(resource: Resource, content: RecordMessage[], meta: PageMeta | undefined): JsonObject {
   return pageJson(
@@ -81,12 +74,14 @@ export type CrudRouteTable = {
   get: RouteSpec;
   update?: RouteSpec;
   delete?: RouteSpec;
+  /** POST /{path}/bulk: creates, updates and deletes in one request, where the set offers any of them (routes/bulk.ts). */
+  bulk?: RouteSpec;
 };
 
 /**
  * The REST routes of a resource's CRUD set (docs/interface.md#crud) that it offers (docs/interface.md#entities), in
  * the order they are matched: GET /{path}/stats (`?crProcessId=` alone), POST /{path}/list,
- * POST /{path}/export (`?format=`, with the list), POST /{path}, GET|PUT|DELETE /{path}/{key}.
+ * POST /{path}/export (`?format=`, with the list), POST /{path}, GET|PUT|DELETE /{path}/{key}, POST /{path}/bulk.
  */
 export function crudRouteTable(resource: Resource): CrudRouteTable {
   const base = `/api/${resource.path}`;
@@ -102,13 +97,16 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
     get: { method: 'get', path: `${base}/:key` },
     update: route('update', { method: 'put', path: `${base}/:key` }),
     delete: route('delete', { method: 'delete', path: `${base}/:key` }),
+    bulk: (['create', 'update', 'delete'] as const).some((operation) => offers(resource, operation)) ? { method: 'post', path: `${base}/bulk` } : undefined,
   };
 }
 
 /** The REST routes of every resource's CRUD set, each translated to its RPC: a route group per resource. */
-export function crudRoutes(resources: readonly Resource[], backends: Backends): RouteGroup[] {
+export function crudRoutes(resources: readonly Resource[], backends: Backends, deps: BulkDeps): RouteGroup[] {
   return resources.map((resource) => {
     const methods = crudMethods(resource);
+    const writes = crudWrites(resource, backends);
+    const bulk = bulkRoute(resource, writes, deps, (req, res) => userMetadata(req, res));
 
     return routerFor(crudRouteTable(resource), {
       stats: async (req, res, query: { crProcessId?: number }) => {
@@ -125,9 +123,7 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
       },
       create: async (req, res) => {
         const idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
-        const { record } = recordFromJson(resource, req.body, 'create');
-        const metadata = userMetadata(req, res, idempotencyKey);
-        const created = await backends.call(resource.service, offered(methods.create), { [recordFieldOf(resource)]: record }, metadata, (headers) => {
+        const created = await writes.create(req.body, userMetadata(req, res, idempotencyKey), (headers) => {
           if (headers.get(REPLAYED_HEADER)[0] === 'true') res.setHeader('Idempotent-Replayed', 'true');
         });
         sendJson(res, recordToJson(resource, created));
@@ -147,23 +143,16 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends): 
       update: async (req, res) => {
         const key = keyParam(resource, req.params.key);
         const ifMatch = tagCondition('If-Match', req.headers['if-match']);
-        const { record, mask } = recordFromJson(resource, req.body, 'update');
-        if (ifMatch) checkBodyVersion(ifMatch, record.version);
-        else if (record.version === undefined) throw new DomainError('SVC-SYS-2001', 'version.required', { field: 'version' });
-        const updated = await backends.call(
-          resource.service,
-          offered(methods.update),
-          { ...key, [recordFieldOf(resource)]: record, updateMask: mask, ifMatch },
-          userMetadata(req, res),
-        );
+        const updated = await writes.update(key, req.body, ifMatch, userMetadata(req, res));
         res.setHeader('ETag', entityTagOf(updated.version));
         sendJson(res, recordToJson(resource, updated));
       },
       delete: async (req, res) => {
         const ifMatch = tagCondition('If-Match', req.headers['if-match']);
-        await backends.call(resource.service, offered(methods.delete), { ...keyParam(resource, req.params.key), ifMatch }, userMetadata(req, res));
+        await writes.delete(keyParam(resource, req.params.key), ifMatch, userMetadata(req, res));
         res.status(204).end();
       },
+      bulk,
     });
   });
 }

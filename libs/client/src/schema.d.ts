@@ -1896,6 +1896,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete account records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-info/stats": {
         parameters: {
             query?: never;
@@ -1999,6 +2019,26 @@ export interface paths {
          * @description Deletes a UserInfo; refused while other records reference it.
          */
         delete: operations["deleteUserInfo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-info/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete user-info records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkUserInfo"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2112,6 +2152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-process/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete user-process records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkUserProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group/stats": {
         parameters: {
             query?: never;
@@ -2220,6 +2280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/group/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete group records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group-member/list": {
         parameters: {
             query?: never;
@@ -2303,6 +2383,26 @@ export interface paths {
          * @description Deletes a GroupMember; refused while other records reference it.
          */
         delete: operations["deleteGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-member/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete group-member records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkGroupMember"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2396,6 +2496,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/role-type/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete role-type records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkRoleType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group-role/list": {
         parameters: {
             query?: never;
@@ -2479,6 +2599,26 @@ export interface paths {
          * @description Deletes a GroupRole; refused while other records reference it.
          */
         delete: operations["deleteGroupRole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-role/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete group-role records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkGroupRole"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2587,6 +2727,26 @@ export interface paths {
          * @description Deletes a License; refused while other records reference it.
          */
         delete: operations["deleteLicense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/license/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete license records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkLicense"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2740,6 +2900,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/country/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete country records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkCountry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/city/list": {
         parameters: {
             query?: never;
@@ -2828,6 +3008,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/city/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete city records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkCity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/currency/list": {
         parameters: {
             query?: never;
@@ -2911,6 +3111,26 @@ export interface paths {
          * @description Deletes a Currency; refused while other records reference it.
          */
         delete: operations["deleteCurrency"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/currency/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete currency records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkCurrency"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3024,6 +3244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/corporation-contact/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete corporation-contact records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkCorporationContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-subscription/stats": {
         parameters: {
             query?: never;
@@ -3127,6 +3367,26 @@ export interface paths {
          * @description Deletes a WebhookSubscription; refused while other records reference it.
          */
         delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-subscription/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete webhook-subscription records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkWebhookSubscription"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3300,6 +3560,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/identity-provider/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete identity-provider records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business-partner/stats": {
         parameters: {
             query?: never;
@@ -3403,6 +3683,26 @@ export interface paths {
          * @description Deletes a BusinessPartner; refused while other records reference it.
          */
         delete: operations["deleteBusinessPartner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business-partner/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete business-partner records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkBusinessPartner"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3516,6 +3816,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/branch/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete branch records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact/stats": {
         parameters: {
             query?: never;
@@ -3619,6 +3939,26 @@ export interface paths {
          * @description Deletes a Contact; refused while other records reference it.
          */
         delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete contact records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkContact"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3732,6 +4072,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/product/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete product records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract/stats": {
         parameters: {
             query?: never;
@@ -3840,6 +4200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contract/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete contract records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract-item/list": {
         parameters: {
             query?: never;
@@ -3923,6 +4303,26 @@ export interface paths {
          * @description Deletes a ContractItem; refused while other records reference it.
          */
         delete: operations["deleteContractItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contract-item/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete contract-item records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkContractItem"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4036,6 +4436,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accrual/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete accrual records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkAccrual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-category/stats": {
         parameters: {
             query?: never;
@@ -4144,6 +4564,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-category/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-category records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-file/list": {
         parameters: {
             query?: never;
@@ -4207,6 +4647,26 @@ export interface paths {
          * @description Soft-deletes a DmsFile: it is gone from get, lists, search and download.
          */
         delete: operations["deleteDmsFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-file/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-file records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsFile"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4320,6 +4780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-retention-policy/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-retention-policy records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsRetentionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-account-config/stats": {
         parameters: {
             query?: never;
@@ -4428,6 +4908,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-account-config/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-account-config records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsAccountConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-share-link/stats": {
         parameters: {
             query?: never;
@@ -4531,6 +5031,26 @@ export interface paths {
          * @description Deletes a DmsShareLink; refused while other records reference it.
          */
         delete: operations["deleteDmsShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-share-link/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-share-link records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsShareLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5409,6 +5929,51 @@ export interface components {
              */
             secondFactorRequired?: boolean | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of account records, run in order, each as its single route. */
+        AccountBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["AccountCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /** @description The record's accountNo. */
+                key: string;
+                record: components["schemas"]["AccountUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /** @description The record's accountNo. */
+                key: string;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        AccountBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Account"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         AccountPageRequest: {
             /**
              * Format: int32
@@ -5824,6 +6389,57 @@ export interface components {
              */
             superUser?: boolean | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of user-info records, run in order, each as its single route. */
+        UserInfoBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["UserInfoCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["UserInfoUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        UserInfoBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["UserInfo"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         UserInfoPageRequest: {
             /**
              * Format: int32
@@ -6211,6 +6827,57 @@ export interface components {
                 accountNo: string;
             }[];
         };
+        /** @description 1 to 100 creates, updates and deletes of user-process records, run in order, each as its single route. */
+        UserProcessBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["UserProcessCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["UserProcessUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        UserProcessBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["UserProcess"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         UserProcessPageRequest: {
             /**
              * Format: int32
@@ -6543,6 +7210,57 @@ export interface components {
              * @description Free text.
              */
             description?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of group records, run in order, each as its single route. */
+        GroupBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["GroupCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["GroupUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        GroupBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Group"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         GroupPageRequest: {
             /**
@@ -6883,6 +7601,57 @@ export interface components {
              * @description The user-info; unique within the group.
              */
             userCode?: string;
+        };
+        /** @description 1 to 100 creates, updates and deletes of group-member records, run in order, each as its single route. */
+        GroupMemberBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["GroupMemberCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["GroupMemberUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        GroupMemberBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["GroupMember"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         GroupMemberPageRequest: {
             /**
@@ -7254,6 +8023,57 @@ export interface components {
              */
             description?: string | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of role-type records, run in order, each as its single route. */
+        RoleTypeBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["RoleTypeCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["RoleTypeUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        RoleTypeBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["RoleType"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         RoleTypePageRequest: {
             /**
              * Format: int32
@@ -7602,6 +8422,57 @@ export interface components {
              * @description The role-type (same tenant); unique within the group. Id of a role-type of the same tenant.
              */
             roleTypeId?: number;
+        };
+        /** @description 1 to 100 creates, updates and deletes of group-role records, run in order, each as its single route. */
+        GroupRoleBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["GroupRoleCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["GroupRoleUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        GroupRoleBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["GroupRole"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         GroupRolePageRequest: {
             /**
@@ -8051,6 +8922,57 @@ export interface components {
              * @description The account (tenant) that holds it.
              */
             accountNo?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of license records, run in order, each as its single route. */
+        LicenseBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["LicenseCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["LicenseUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        LicenseBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["License"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         LicensePageRequest: {
             /**
@@ -8904,6 +9826,57 @@ export interface components {
              */
             name?: string;
         };
+        /** @description 1 to 100 creates, updates and deletes of country records, run in order, each as its single route. */
+        CountryBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["CountryCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["CountryUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        CountryBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Country"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         CountryPageRequest: {
             /**
              * Format: int32
@@ -9262,6 +10235,57 @@ export interface components {
              * @description Code, e.g. a plate or postal prefix.
              */
             code?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of city records, run in order, each as its single route. */
+        CityBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["CityCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["CityUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        CityBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["City"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         CityPageRequest: {
             /**
@@ -9663,6 +10687,57 @@ export interface components {
              * @default 2
              */
             fractionDigits?: number | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of currency records, run in order, each as its single route. */
+        CurrencyBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["CurrencyCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["CurrencyUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        CurrencyBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Currency"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         CurrencyPageRequest: {
             /**
@@ -10076,6 +11151,57 @@ export interface components {
              */
             department?: string | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of corporation-contact records, run in order, each as its single route. */
+        CorporationContactBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["CorporationContactCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["CorporationContactUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        CorporationContactBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["CorporationContact"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         CorporationContactPageRequest: {
             /**
              * Format: int32
@@ -10458,6 +11584,57 @@ export interface components {
              * @description Free text.
              */
             description?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of webhook-subscription records, run in order, each as its single route. */
+        WebhookSubscriptionBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["WebhookSubscriptionCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["WebhookSubscriptionUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        WebhookSubscriptionBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["WebhookSubscription"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         WebhookSubscriptionPageRequest: {
             /**
@@ -11646,6 +12823,57 @@ export interface components {
              */
             passwordLogin?: boolean | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of identity-provider records, run in order, each as its single route. */
+        IdentityProviderBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["IdentityProviderCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["IdentityProviderUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        IdentityProviderBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["IdentityProvider"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         IdentityProviderPageRequest: {
             /**
              * Format: int32
@@ -12096,6 +13324,57 @@ export interface components {
              * @description Postal address.
              */
             address?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of business-partner records, run in order, each as its single route. */
+        BusinessPartnerBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["BusinessPartnerCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["BusinessPartnerUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        BusinessPartnerBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["BusinessPartner"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         BusinessPartnerPageRequest: {
             /**
@@ -12565,6 +13844,57 @@ export interface components {
              */
             email?: string | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of branch records, run in order, each as its single route. */
+        BranchBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["BranchCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["BranchUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        BranchBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Branch"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         BranchPageRequest: {
             /**
              * Format: int32
@@ -13016,6 +14346,57 @@ export interface components {
              * @description Job title.
              */
             title?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of contact records, run in order, each as its single route. */
+        ContactBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["ContactCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["ContactUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        ContactBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Contact"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         ContactPageRequest: {
             /**
@@ -13475,6 +14856,57 @@ export interface components {
              * @description VAT rate in percent, a decimal string. A decimal string (up to 4 decimals) or a JSON number.
              */
             vatRate?: string | number | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of product records, run in order, each as its single route. */
+        ProductBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["ProductCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["ProductUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        ProductBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Product"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         ProductPageRequest: {
             /**
@@ -13946,6 +15378,57 @@ export interface components {
              * @description Description.
              */
             description?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of contract records, run in order, each as its single route. */
+        ContractBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["ContractCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["ContractUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        ContractBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Contract"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         ContractPageRequest: {
             /**
@@ -14429,6 +15912,57 @@ export interface components {
              * @description Description.
              */
             description?: string | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of contract-item records, run in order, each as its single route. */
+        ContractItemBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["ContractItemCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["ContractItemUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        ContractItemBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["ContractItem"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         ContractItemPageRequest: {
             /**
@@ -14956,6 +16490,57 @@ export interface components {
              * @description ISO 4217 code of the amount.
              */
             currencyCode?: string;
+        };
+        /** @description 1 to 100 creates, updates and deletes of accrual records, run in order, each as its single route. */
+        AccrualBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["AccrualCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["AccrualUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        AccrualBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["Accrual"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         AccrualPageRequest: {
             /**
@@ -15510,6 +17095,57 @@ export interface components {
              */
             description?: string | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of dms-category records, run in order, each as its single route. */
+        DmsCategoryBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["DmsCategoryCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsCategoryUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsCategoryBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsCategory"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         DmsCategoryPageRequest: {
             /**
              * Format: int32
@@ -15997,6 +17633,53 @@ export interface components {
              * @default false
              */
             legalHold?: boolean | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of dms-file records, run in order, each as its single route. */
+        DmsFileBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsFileUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsFileBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsFile"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         DmsFilePageRequest: {
             /**
@@ -16504,6 +18187,57 @@ export interface components {
              */
             action?: "SOFT_DELETE" | "PURGE" | null;
         };
+        /** @description 1 to 100 creates, updates and deletes of dms-retention-policy records, run in order, each as its single route. */
+        DmsRetentionPolicyBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["DmsRetentionPolicyCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsRetentionPolicyUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsRetentionPolicyBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsRetentionPolicy"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
         DmsRetentionPolicyPageRequest: {
             /**
              * Format: int32
@@ -16927,6 +18661,57 @@ export interface components {
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
             purgeAfterDays?: number | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of dms-account-config records, run in order, each as its single route. */
+        DmsAccountConfigBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["DmsAccountConfigCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsAccountConfigUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsAccountConfigBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsAccountConfig"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         DmsAccountConfigPageRequest: {
             /**
@@ -17387,6 +19172,57 @@ export interface components {
              * @description Downloads the link allows; at least 1. Empty: no limit.
              */
             maxDownloads?: number | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of dms-share-link records, run in order, each as its single route. */
+        DmsShareLinkBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["DmsShareLinkCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsShareLinkUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsShareLinkBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsShareLink"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
         };
         DmsShareLinkPageRequest: {
             /**
@@ -18404,48 +20240,64 @@ export type HistoryEventPage = components['schemas']['HistoryEventPage'];
 export type Account = components['schemas']['Account'];
 export type AccountCreate = components['schemas']['AccountCreate'];
 export type AccountUpdate = components['schemas']['AccountUpdate'];
+export type AccountBulkRequest = components['schemas']['AccountBulkRequest'];
+export type AccountBulkResponse = components['schemas']['AccountBulkResponse'];
 export type AccountPageRequest = components['schemas']['AccountPageRequest'];
 export type AccountExportRequest = components['schemas']['AccountExportRequest'];
 export type AccountPage = components['schemas']['AccountPage'];
 export type UserInfo = components['schemas']['UserInfo'];
 export type UserInfoCreate = components['schemas']['UserInfoCreate'];
 export type UserInfoUpdate = components['schemas']['UserInfoUpdate'];
+export type UserInfoBulkRequest = components['schemas']['UserInfoBulkRequest'];
+export type UserInfoBulkResponse = components['schemas']['UserInfoBulkResponse'];
 export type UserInfoPageRequest = components['schemas']['UserInfoPageRequest'];
 export type UserInfoExportRequest = components['schemas']['UserInfoExportRequest'];
 export type UserInfoPage = components['schemas']['UserInfoPage'];
 export type UserProcess = components['schemas']['UserProcess'];
 export type UserProcessCreate = components['schemas']['UserProcessCreate'];
 export type UserProcessUpdate = components['schemas']['UserProcessUpdate'];
+export type UserProcessBulkRequest = components['schemas']['UserProcessBulkRequest'];
+export type UserProcessBulkResponse = components['schemas']['UserProcessBulkResponse'];
 export type UserProcessPageRequest = components['schemas']['UserProcessPageRequest'];
 export type UserProcessExportRequest = components['schemas']['UserProcessExportRequest'];
 export type UserProcessPage = components['schemas']['UserProcessPage'];
 export type Group = components['schemas']['Group'];
 export type GroupCreate = components['schemas']['GroupCreate'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
+export type GroupBulkRequest = components['schemas']['GroupBulkRequest'];
+export type GroupBulkResponse = components['schemas']['GroupBulkResponse'];
 export type GroupPageRequest = components['schemas']['GroupPageRequest'];
 export type GroupExportRequest = components['schemas']['GroupExportRequest'];
 export type GroupPage = components['schemas']['GroupPage'];
 export type GroupMember = components['schemas']['GroupMember'];
 export type GroupMemberCreate = components['schemas']['GroupMemberCreate'];
 export type GroupMemberUpdate = components['schemas']['GroupMemberUpdate'];
+export type GroupMemberBulkRequest = components['schemas']['GroupMemberBulkRequest'];
+export type GroupMemberBulkResponse = components['schemas']['GroupMemberBulkResponse'];
 export type GroupMemberPageRequest = components['schemas']['GroupMemberPageRequest'];
 export type GroupMemberExportRequest = components['schemas']['GroupMemberExportRequest'];
 export type GroupMemberPage = components['schemas']['GroupMemberPage'];
 export type RoleType = components['schemas']['RoleType'];
 export type RoleTypeCreate = components['schemas']['RoleTypeCreate'];
 export type RoleTypeUpdate = components['schemas']['RoleTypeUpdate'];
+export type RoleTypeBulkRequest = components['schemas']['RoleTypeBulkRequest'];
+export type RoleTypeBulkResponse = components['schemas']['RoleTypeBulkResponse'];
 export type RoleTypePageRequest = components['schemas']['RoleTypePageRequest'];
 export type RoleTypeExportRequest = components['schemas']['RoleTypeExportRequest'];
 export type RoleTypePage = components['schemas']['RoleTypePage'];
 export type GroupRole = components['schemas']['GroupRole'];
 export type GroupRoleCreate = components['schemas']['GroupRoleCreate'];
 export type GroupRoleUpdate = components['schemas']['GroupRoleUpdate'];
+export type GroupRoleBulkRequest = components['schemas']['GroupRoleBulkRequest'];
+export type GroupRoleBulkResponse = components['schemas']['GroupRoleBulkResponse'];
 export type GroupRolePageRequest = components['schemas']['GroupRolePageRequest'];
 export type GroupRoleExportRequest = components['schemas']['GroupRoleExportRequest'];
 export type GroupRolePage = components['schemas']['GroupRolePage'];
 export type License = components['schemas']['License'];
 export type LicenseCreate = components['schemas']['LicenseCreate'];
 export type LicenseUpdate = components['schemas']['LicenseUpdate'];
+export type LicenseBulkRequest = components['schemas']['LicenseBulkRequest'];
+export type LicenseBulkResponse = components['schemas']['LicenseBulkResponse'];
 export type LicensePageRequest = components['schemas']['LicensePageRequest'];
 export type LicenseExportRequest = components['schemas']['LicenseExportRequest'];
 export type LicensePage = components['schemas']['LicensePage'];
@@ -18458,30 +20310,40 @@ export type LicenseHistoryPage = components['schemas']['LicenseHistoryPage'];
 export type Country = components['schemas']['Country'];
 export type CountryCreate = components['schemas']['CountryCreate'];
 export type CountryUpdate = components['schemas']['CountryUpdate'];
+export type CountryBulkRequest = components['schemas']['CountryBulkRequest'];
+export type CountryBulkResponse = components['schemas']['CountryBulkResponse'];
 export type CountryPageRequest = components['schemas']['CountryPageRequest'];
 export type CountryExportRequest = components['schemas']['CountryExportRequest'];
 export type CountryPage = components['schemas']['CountryPage'];
 export type City = components['schemas']['City'];
 export type CityCreate = components['schemas']['CityCreate'];
 export type CityUpdate = components['schemas']['CityUpdate'];
+export type CityBulkRequest = components['schemas']['CityBulkRequest'];
+export type CityBulkResponse = components['schemas']['CityBulkResponse'];
 export type CityPageRequest = components['schemas']['CityPageRequest'];
 export type CityExportRequest = components['schemas']['CityExportRequest'];
 export type CityPage = components['schemas']['CityPage'];
 export type Currency = components['schemas']['Currency'];
 export type CurrencyCreate = components['schemas']['CurrencyCreate'];
 export type CurrencyUpdate = components['schemas']['CurrencyUpdate'];
+export type CurrencyBulkRequest = components['schemas']['CurrencyBulkRequest'];
+export type CurrencyBulkResponse = components['schemas']['CurrencyBulkResponse'];
 export type CurrencyPageRequest = components['schemas']['CurrencyPageRequest'];
 export type CurrencyExportRequest = components['schemas']['CurrencyExportRequest'];
 export type CurrencyPage = components['schemas']['CurrencyPage'];
 export type CorporationContact = components['schemas']['CorporationContact'];
 export type CorporationContactCreate = components['schemas']['CorporationContactCreate'];
 export type CorporationContactUpdate = components['schemas']['CorporationContactUpdate'];
+export type CorporationContactBulkRequest = components['schemas']['CorporationContactBulkRequest'];
+export type CorporationContactBulkResponse = components['schemas']['CorporationContactBulkResponse'];
 export type CorporationContactPageRequest = components['schemas']['CorporationContactPageRequest'];
 export type CorporationContactExportRequest = components['schemas']['CorporationContactExportRequest'];
 export type CorporationContactPage = components['schemas']['CorporationContactPage'];
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 export type WebhookSubscriptionCreate = components['schemas']['WebhookSubscriptionCreate'];
 export type WebhookSubscriptionUpdate = components['schemas']['WebhookSubscriptionUpdate'];
+export type WebhookSubscriptionBulkRequest = components['schemas']['WebhookSubscriptionBulkRequest'];
+export type WebhookSubscriptionBulkResponse = components['schemas']['WebhookSubscriptionBulkResponse'];
 export type WebhookSubscriptionPageRequest = components['schemas']['WebhookSubscriptionPageRequest'];
 export type WebhookSubscriptionExportRequest = components['schemas']['WebhookSubscriptionExportRequest'];
 export type WebhookSubscriptionPage = components['schemas']['WebhookSubscriptionPage'];
@@ -18494,78 +20356,104 @@ export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type IdentityProvider = components['schemas']['IdentityProvider'];
 export type IdentityProviderCreate = components['schemas']['IdentityProviderCreate'];
 export type IdentityProviderUpdate = components['schemas']['IdentityProviderUpdate'];
+export type IdentityProviderBulkRequest = components['schemas']['IdentityProviderBulkRequest'];
+export type IdentityProviderBulkResponse = components['schemas']['IdentityProviderBulkResponse'];
 export type IdentityProviderPageRequest = components['schemas']['IdentityProviderPageRequest'];
 export type IdentityProviderExportRequest = components['schemas']['IdentityProviderExportRequest'];
 export type IdentityProviderPage = components['schemas']['IdentityProviderPage'];
 export type BusinessPartner = components['schemas']['BusinessPartner'];
 export type BusinessPartnerCreate = components['schemas']['BusinessPartnerCreate'];
 export type BusinessPartnerUpdate = components['schemas']['BusinessPartnerUpdate'];
+export type BusinessPartnerBulkRequest = components['schemas']['BusinessPartnerBulkRequest'];
+export type BusinessPartnerBulkResponse = components['schemas']['BusinessPartnerBulkResponse'];
 export type BusinessPartnerPageRequest = components['schemas']['BusinessPartnerPageRequest'];
 export type BusinessPartnerExportRequest = components['schemas']['BusinessPartnerExportRequest'];
 export type BusinessPartnerPage = components['schemas']['BusinessPartnerPage'];
 export type Branch = components['schemas']['Branch'];
 export type BranchCreate = components['schemas']['BranchCreate'];
 export type BranchUpdate = components['schemas']['BranchUpdate'];
+export type BranchBulkRequest = components['schemas']['BranchBulkRequest'];
+export type BranchBulkResponse = components['schemas']['BranchBulkResponse'];
 export type BranchPageRequest = components['schemas']['BranchPageRequest'];
 export type BranchExportRequest = components['schemas']['BranchExportRequest'];
 export type BranchPage = components['schemas']['BranchPage'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreate = components['schemas']['ContactCreate'];
 export type ContactUpdate = components['schemas']['ContactUpdate'];
+export type ContactBulkRequest = components['schemas']['ContactBulkRequest'];
+export type ContactBulkResponse = components['schemas']['ContactBulkResponse'];
 export type ContactPageRequest = components['schemas']['ContactPageRequest'];
 export type ContactExportRequest = components['schemas']['ContactExportRequest'];
 export type ContactPage = components['schemas']['ContactPage'];
 export type Product = components['schemas']['Product'];
 export type ProductCreate = components['schemas']['ProductCreate'];
 export type ProductUpdate = components['schemas']['ProductUpdate'];
+export type ProductBulkRequest = components['schemas']['ProductBulkRequest'];
+export type ProductBulkResponse = components['schemas']['ProductBulkResponse'];
 export type ProductPageRequest = components['schemas']['ProductPageRequest'];
 export type ProductExportRequest = components['schemas']['ProductExportRequest'];
 export type ProductPage = components['schemas']['ProductPage'];
 export type Contract = components['schemas']['Contract'];
 export type ContractCreate = components['schemas']['ContractCreate'];
 export type ContractUpdate = components['schemas']['ContractUpdate'];
+export type ContractBulkRequest = components['schemas']['ContractBulkRequest'];
+export type ContractBulkResponse = components['schemas']['ContractBulkResponse'];
 export type ContractPageRequest = components['schemas']['ContractPageRequest'];
 export type ContractExportRequest = components['schemas']['ContractExportRequest'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractItem = components['schemas']['ContractItem'];
 export type ContractItemCreate = components['schemas']['ContractItemCreate'];
 export type ContractItemUpdate = components['schemas']['ContractItemUpdate'];
+export type ContractItemBulkRequest = components['schemas']['ContractItemBulkRequest'];
+export type ContractItemBulkResponse = components['schemas']['ContractItemBulkResponse'];
 export type ContractItemPageRequest = components['schemas']['ContractItemPageRequest'];
 export type ContractItemExportRequest = components['schemas']['ContractItemExportRequest'];
 export type ContractItemPage = components['schemas']['ContractItemPage'];
 export type Accrual = components['schemas']['Accrual'];
 export type AccrualCreate = components['schemas']['AccrualCreate'];
 export type AccrualUpdate = components['schemas']['AccrualUpdate'];
+export type AccrualBulkRequest = components['schemas']['AccrualBulkRequest'];
+export type AccrualBulkResponse = components['schemas']['AccrualBulkResponse'];
 export type AccrualPageRequest = components['schemas']['AccrualPageRequest'];
 export type AccrualExportRequest = components['schemas']['AccrualExportRequest'];
 export type AccrualPage = components['schemas']['AccrualPage'];
 export type DmsCategory = components['schemas']['DmsCategory'];
 export type DmsCategoryCreate = components['schemas']['DmsCategoryCreate'];
 export type DmsCategoryUpdate = components['schemas']['DmsCategoryUpdate'];
+export type DmsCategoryBulkRequest = components['schemas']['DmsCategoryBulkRequest'];
+export type DmsCategoryBulkResponse = components['schemas']['DmsCategoryBulkResponse'];
 export type DmsCategoryPageRequest = components['schemas']['DmsCategoryPageRequest'];
 export type DmsCategoryExportRequest = components['schemas']['DmsCategoryExportRequest'];
 export type DmsCategoryPage = components['schemas']['DmsCategoryPage'];
 export type DmsFile = components['schemas']['DmsFile'];
 export type DmsFileCreate = components['schemas']['DmsFileCreate'];
 export type DmsFileUpdate = components['schemas']['DmsFileUpdate'];
+export type DmsFileBulkRequest = components['schemas']['DmsFileBulkRequest'];
+export type DmsFileBulkResponse = components['schemas']['DmsFileBulkResponse'];
 export type DmsFilePageRequest = components['schemas']['DmsFilePageRequest'];
 export type DmsFileExportRequest = components['schemas']['DmsFileExportRequest'];
 export type DmsFilePage = components['schemas']['DmsFilePage'];
 export type DmsRetentionPolicy = components['schemas']['DmsRetentionPolicy'];
 export type DmsRetentionPolicyCreate = components['schemas']['DmsRetentionPolicyCreate'];
 export type DmsRetentionPolicyUpdate = components['schemas']['DmsRetentionPolicyUpdate'];
+export type DmsRetentionPolicyBulkRequest = components['schemas']['DmsRetentionPolicyBulkRequest'];
+export type DmsRetentionPolicyBulkResponse = components['schemas']['DmsRetentionPolicyBulkResponse'];
 export type DmsRetentionPolicyPageRequest = components['schemas']['DmsRetentionPolicyPageRequest'];
 export type DmsRetentionPolicyExportRequest = components['schemas']['DmsRetentionPolicyExportRequest'];
 export type DmsRetentionPolicyPage = components['schemas']['DmsRetentionPolicyPage'];
 export type DmsAccountConfig = components['schemas']['DmsAccountConfig'];
 export type DmsAccountConfigCreate = components['schemas']['DmsAccountConfigCreate'];
 export type DmsAccountConfigUpdate = components['schemas']['DmsAccountConfigUpdate'];
+export type DmsAccountConfigBulkRequest = components['schemas']['DmsAccountConfigBulkRequest'];
+export type DmsAccountConfigBulkResponse = components['schemas']['DmsAccountConfigBulkResponse'];
 export type DmsAccountConfigPageRequest = components['schemas']['DmsAccountConfigPageRequest'];
 export type DmsAccountConfigExportRequest = components['schemas']['DmsAccountConfigExportRequest'];
 export type DmsAccountConfigPage = components['schemas']['DmsAccountConfigPage'];
 export type DmsShareLink = components['schemas']['DmsShareLink'];
 export type DmsShareLinkCreate = components['schemas']['DmsShareLinkCreate'];
 export type DmsShareLinkUpdate = components['schemas']['DmsShareLinkUpdate'];
+export type DmsShareLinkBulkRequest = components['schemas']['DmsShareLinkBulkRequest'];
+export type DmsShareLinkBulkResponse = components['schemas']['DmsShareLinkBulkResponse'];
 export type DmsShareLinkPageRequest = components['schemas']['DmsShareLinkPageRequest'];
 export type DmsShareLinkExportRequest = components['schemas']['DmsShareLinkExportRequest'];
 export type DmsShareLinkPage = components['schemas']['DmsShareLinkPage'];
@@ -22507,6 +24395,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsUserInfo: {
         parameters: {
             query?: {
@@ -22782,6 +24706,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkUserInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserInfoBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInfoBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -23067,6 +25027,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkUserProcess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserProcessBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserProcessBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsGroup: {
         parameters: {
             query?: {
@@ -23347,6 +25343,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listGroupMember: {
         parameters: {
             query?: never;
@@ -23589,6 +25621,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkGroupMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -23841,6 +25909,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkRoleType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleTypeBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleTypeBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listGroupRole: {
         parameters: {
             query?: never;
@@ -24083,6 +26187,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkGroupRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRoleBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupRoleBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -24363,6 +26503,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkLicense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -24739,6 +26915,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkCountry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CountryBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCity: {
         parameters: {
             query?: never;
@@ -24986,6 +27198,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkCity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CityBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CityBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listCurrency: {
         parameters: {
             query?: never;
@@ -25228,6 +27476,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkCurrency: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -25513,6 +27797,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkCorporationContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorporationContactBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorporationContactBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsWebhookSubscription: {
         parameters: {
             query?: {
@@ -25788,6 +28108,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -26197,6 +28553,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsBusinessPartner: {
         parameters: {
             query?: {
@@ -26472,6 +28864,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkBusinessPartner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessPartnerBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessPartnerBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -26757,6 +29185,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkBranch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsContact: {
         parameters: {
             query?: {
@@ -27032,6 +29496,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -27317,6 +29817,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsContract: {
         parameters: {
             query?: {
@@ -27597,6 +30133,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listContractItem: {
         parameters: {
             query?: never;
@@ -27839,6 +30411,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkContractItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractItemBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractItemBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -28124,6 +30732,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkAccrual: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccrualBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccrualBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsDmsCategory: {
         parameters: {
             query?: {
@@ -28404,6 +31048,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkDmsCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsCategoryBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsCategoryBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listDmsFile: {
         parameters: {
             query?: never;
@@ -28604,6 +31284,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkDmsFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsFileBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsFileBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -28889,6 +31605,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkDmsRetentionPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsRetentionPolicyBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsRetentionPolicyBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsDmsAccountConfig: {
         parameters: {
             query?: {
@@ -29169,6 +31921,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    bulkDmsAccountConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsAccountConfigBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsAccountConfigBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     statsDmsShareLink: {
         parameters: {
             query?: {
@@ -29444,6 +32232,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkDmsShareLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsShareLinkBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsShareLinkBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -10,12 +10,14 @@ import { pageFilter } from './data-provider.ts';
 export const exportMessages = defineMessages({
   en: {
     export: 'Export',
+    exportSelected: 'Export {count} selected',
     csv: 'CSV',
     xlsx: 'Excel (XLSX)',
     exporting: 'Exporting…',
   },
   tr: {
     export: 'Dışa aktar',
+    exportSelected: 'Seçili {count} kaydı dışa aktar',
     csv: 'CSV',
     xlsx: 'Excel (XLSX)',
     exporting: 'Dışa aktarılıyor…',
@@ -45,8 +47,8 @@ function download(blob: Blob, name: string): void {
 
 /**
  * A list's export (POST /api/{path}/export, docs/interface.md#export): the list as it is filtered and
- * sorted, every field, in the console's language, as CSV or XLSX; `ids` narrows it to the records
- * chosen. The file comes through the typed client (session cookie, CSRF header, Accept-Language) as
+ * sorted, every field, in the console's language, as CSV or XLSX; `ids` (the rows selected) narrows
+ * it to those records. The file comes through the typed client (session cookie, CSRF header, Accept-Language) as
  * a blob and is handed to the browser as a download; a refusal is shown as the platform's message.
  */
 export function ExportMenu({
@@ -64,6 +66,8 @@ export function ExportMenu({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const menu = useRef<HTMLDetailsElement>(null);
+  // with rows selected, the selection only (in the list's order)
+  const title = ids && ids.length > 0 ? t('exportSelected', { count: ids.length }) : t('export');
   const run = async (format: Format) => {
     if (menu.current) menu.current.open = false;
     setBusy(true);
@@ -95,8 +99,8 @@ export function ExportMenu({
   return (
     <div className="export-menu">
       <details ref={menu}>
-        <summary aria-busy={busy}>{busy ? t('exporting') : t('export')}</summary>
-        <div className="export-options" role="group" aria-label={t('export')}>
+        <summary aria-busy={busy}>{busy ? t('exporting') : title}</summary>
+        <div className="export-options" role="group" aria-label={title}>
           <button type="button" disabled={busy} onClick={() => void run('csv')}>
             {t('csv')}
           </button>

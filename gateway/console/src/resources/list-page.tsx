@@ -1,6 +1,6 @@
-import { useContext } from 'react';
+import { useContext, useRef } from 'react';
 import { Link } from 'react-router';
-import { useTable } from '@refinedev/core';
+import { useInvalidate, useTable } from '@refinedev/core';
 import type { ConsoleResource } from '@platform/contracts/console/manifest.ts';
 import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
@@ -22,6 +22,8 @@ import { useTenant } from './use-tenant.ts';
 import { recordPath } from './record-link.ts';
 import { useResourceExtensions } from '../extensions/context.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
+import { SelectAllBox, SelectionBar, SelectRowBox, useBulkOffer, useSelection } from './bulk-actions.tsx';
+import { bulkMessages } from './bulk-messages.ts';
 import './list.css';
 
 type Row = Record<string, unknown>;
@@ -30,11 +32,13 @@ type Row = Record<string, unknown>;
  * A resource's records, one page at a time (`POST /api/{path}/list`): search, the declared filters
  * and the rarer ones behind "more filters", the declared columns or those the user chose (kept per
  * user: column-choice.ts), sortable by their headers, a stats strip, paging, and for a super user
- * the tenant shown. The state lives in the address (Refine's syncWithLocation), so a reload or a
+ * the tenant shown; where the roles allow a bulk action, a checkbox per row and one for the page, and
+ * the selection's actions (bulk-actions.tsx). The state lives in the address (Refine's syncWithLocation), so a reload or a
  * login returns to it.
  */
 export function ListPage({ resource }: { resource: ConsoleResource }) {
   const t = useT(crudMessages);
+  const tb = useT(bulkMessages);
   const language = useContext(LanguageContext);
   const access = useAccess();
   const [tenant, setTenant, superUser] = useTenant();
@@ -55,7 +59,11 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
   const plural = pluralLabel(resource, language);
   const rows = table.result.data;
   const rowActions = useResourceExtensions(resource.path).flatMap((part) => part.recordActions ?? []);
-  const width = columns.length + (rowActions.length > 0 ? 1 : 0);
+  const invalidate = useInvalidate();
+  const offer = useBulkOffer(resource);
+  const selection = useSelection(rows, resource.key);
+  const selectAll = useRef<HTMLInputElement>(null);
+  const width = columns.length + (rowActions.length > 0 ? 1 : 0) + (offer.any ? 1 : 0);
 
   return (
     <>
@@ -81,13 +89,37 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
         }}
       />
       <ColumnChooser columns={listColumns(resource)} shown={columns} onChoose={chooseColumns} />
-      <ExportMenu resource={resource} filters={table.filters} sorters={table.sorters} />
+      <ExportMenu
+        resource={resource}
+        filters={table.filters}
+        sorters={table.sorters}
+        ids={selection.selected.map((row) => row[resource.key] as string | number)}
+      />
       <ErrorAlert error={table.tableQuery.error} />
+      {offer.any ? (
+        <SelectionBar
+          resource={resource}
+          rows={selection.selected}
+          offer={offer}
+          done={() => {
+            selection.clear();
+            // the bar goes with the selection: the keyboard goes on from the page's checkbox
+            selectAll.current?.focus();
+            // the list and its statistics alike
+            void invalidate({ resource: resource.path, invalidates: ['all'] });
+          }}
+        />
+      ) : null}
       <div className="table-scroll">
         <table className="cards">
           <caption className="visually-hidden">{t('records', { resource: plural })}</caption>
           <thead>
             <tr>
+              {offer.any ? (
+                <th scope="col" className="select-cell">
+                  <SelectAllBox rows={rows.length} selected={selection.selected.length} onChange={selection.toggleAll} box={selectAll} />
+                </th>
+              ) : null}
               {columns.map((field) => (
                 <SortHeader key={field.name} field={field} label={fieldLabel(field, language)} sorters={table.sorters} onSort={table.setSorters} />
               ))}
@@ -97,6 +129,11 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
           <tbody aria-busy={table.tableQuery.isFetching}>
             {rows.map((row) => (
               <tr key={String(row[resource.key])}>
+                {offer.any ? (
+                  <td className="select-cell" data-label={tb('selectColumn')}>
+                    <SelectRowBox resource={resource} row={row} checked={selection.isSelected(row)} onChange={(on) => selection.toggle(row, on)} />
+                  </td>
+                ) : null}
                 {columns.map((field) => (
                   <td key={field.name} data-label={fieldLabel(field, language)}>
                     {field.name === linkField ? (

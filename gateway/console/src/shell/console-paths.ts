@@ -5,7 +5,7 @@
  * manifest's `path`, so here the set is written once with `{resource}` for it, and its bodies and
  * answers are the document's shapes common to every entity (docs/interface.md#crud, #lists).
  */
-import type { BranchPage, BranchPageRequest, HistoryEventPage, Statistics } from '@platform/client/schema.d.ts';
+import type { BranchBulkResponse, BranchPage, BranchPageRequest, HistoryEventPage, Statistics } from '@platform/client/schema.d.ts';
 import type { ConsoleManifest } from '@platform/contracts/console/manifest.ts';
 
 /** A record of a resource the console knows only by its manifest: the fields are the manifest's. */
@@ -22,6 +22,16 @@ export type ExportRequest = Omit<PageRequest, 'page' | 'size'> & { ids?: (string
 
 /** A PageResponse (docs/interface.md#lists): every list answers this shape, the API document names it once per entity. */
 export type Page<T> = Omit<BranchPage, 'content'> & { content: T[] };
+
+/** An item of `POST /api/{resource}/bulk` (docs/interface.md#bulk-changes), with the record's fields left open. */
+export type BulkItem =
+  { action: 'create'; record: Row } | { action: 'update'; key: string | number; record: Row } | { action: 'delete'; key: string | number; version?: number };
+
+/** A result of a bulk item, with the record's fields left open. */
+export type BulkResult = Omit<BranchBulkResponse['results'][number], 'record'> & { record?: Row };
+
+/** The answer of `POST /api/{resource}/bulk`: every entity's bulk answers this shape, the document names it once per entity. */
+export type BulkResponse = Omit<BranchBulkResponse, 'results'> & { results: BulkResult[] };
 
 /** A read in the shape openapi-typescript writes operations, for the client's typing. */
 interface Read<Parameters, Answer> {
@@ -59,5 +69,6 @@ export interface ConsolePaths {
     delete: Read<RecordParameters, undefined>;
   };
   '/api/{resource}/{key}/history': { get: Read<RecordParameters & { query?: { page?: number; size?: number } }, HistoryEventPage> };
+  '/api/{resource}/bulk': { post: Write<ResourceParameter, { items: BulkItem[] }, BulkResponse> };
   '/api/{resource}/stats': { get: Read<ResourceParameter & { query?: { crProcessId?: number } }, Statistics> };
 }

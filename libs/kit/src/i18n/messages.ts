@@ -190,6 +190,10 @@ const catalogue = {
     tr: 'Kayıt başka biri tarafından değiştirildi; yeniden yükleyip tekrar deneyin',
   },
   'version.required': { en: 'Field is required: version', tr: 'Alan zorunlu: version' },
+  'bulk.items': {
+    en: 'Field items must be an array of 1 to {max} items',
+    tr: 'items alanı 1 ile {max} arasında öğe içeren bir dizi olmalı',
+  },
   'idempotency.keyReused': {
     en: 'The Idempotency-Key was used for another request; send a new key with this one',
     tr: 'Idempotency-Key başka bir istek için kullanıldı; bu istekle yeni bir anahtar gönderin',

@@ -4,6 +4,7 @@ import { tenantRowCount } from '../db/tenant-count.ts';
 import type { TenantListQuery } from './list-query.ts';
 import { encodeAfter } from './list-cursor.ts';
 import { keysetCondition } from './keyset.ts';
+import { plainRows } from '../db/plain-rows.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 
 /** What a list reads: the page's rows, in order, and the exact number of matching rows. */
@@ -13,8 +14,8 @@ export interface PageRows {
 }
 
 /**
- * One page of a resource's list and its exact totalElements (docs/interface.md#lists), the page and the
- * count at once, each on its own pooled connection (outside a transaction), so a list takes as
+ * One page of a resource's list and its exact totalElements (docs/interface.md#lists), as plain rows
+ * (db/plain-rows.ts), the page and the count at once, each on its own pooled connection (outside a transaction), so a list takes as
  * long as the slower of the two:
  *
  * - page 0 reads its rows directly (`order by ... limit`), through the index that matches the sort;
@@ -44,10 +45,10 @@ export async function readPage(
 
 async function pageRows(em: EntityManager, entity: EntitySchema<Row>, query: TenantListQuery, where: FilterQuery<Row>): Promise<Row[]> {
   const offset = query.page * query.size;
-  if (offset === 0) return em.find(entity, where, { orderBy: query.orderBy, limit: query.size });
+  if (offset === 0) return plainRows(em, entity, where, { orderBy: query.orderBy, limit: query.size });
   const keys = await em.find(entity, where, { fields: ['id'] as never, orderBy: query.orderBy, limit: query.size, offset, disableIdentityMap: true });
   if (keys.length === 0) return [];
-  return em.find(entity, { id: { $in: keys.map((key) => key.id) } } as FilterQuery<Row>, { orderBy: query.orderBy });
+  return plainRows(em, entity, { id: { $in: keys.map((key) => key.id) } } as FilterQuery<Row>, { orderBy: query.orderBy, limit: keys.length });
 }
 
 /** A cursor page: its rows, in order, and the next page's `after` when rows follow. */
@@ -65,7 +66,7 @@ export async function readCursorPage(em: EntityManager, entity: EntitySchema<Row
   const after = query.after;
   if (!after) throw new Error('readCursorPage of an offset query');
   const scoped = after.start ? where : ({ $and: [where, keysetCondition(query.keys, after.values)] } as FilterQuery<Row>);
-  const rows = await em.find(entity, scoped, { orderBy: query.orderBy, limit: query.size + 1 });
+  const rows = await plainRows(em, entity, scoped, { orderBy: query.orderBy, limit: query.size + 1 });
   if (rows.length <= query.size) return { rows, nextAfter: undefined };
   const page = rows.slice(0, query.size);
   return { rows: page, nextAfter: encodeAfter(query.keys, page[page.length - 1] as Row) };

@@ -1,0 +1,56 @@
+import type { EntityManager, EntitySchema, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import type { Row } from './row.ts';
+
+export interface PlainRead {
+  orderBy: readonly QueryOrderMap<Row>[];
+  limit: number;
+  offset?: number;
+}
+
+/**
+ * Rows of a list as plain objects: MikroORM's query builder with its results mapped to property
+ * names (`execute('all', true)`), each custom type's value converted as hydration converts it (a
+ * bigint column's text to the number `BigIntType('number')` makes), but no entity made, registered
+ * or tracked. A list only reads what it answers; hydrating a page of 500 into managed entities
+ * cost three times the CPU (bpm-svc: 20–25 ms against 7 ms per page of business partners), most
+ * of it the identity map and the entities' property descriptors, and the garbage they leave.
+ * Never for rows that a write will change: those are read with `em.find`, into the unit of work.
+ *
+ * @example
+ * const rows = await plainRows(em, entity, { crProcessId: 1 }, { orderBy: [{ id: 'asc' }], limit: 21 });
+ */
+export async function plainRows(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>, read: PlainRead): Promise<Row[]> {
+  let qb = em
+    .createQueryBuilder(entity)
+    .select('*')
+    // the same filter em.find takes; the builder types its own apart (QBFilterQuery), not exported here
+    .where(where as never)
+    .orderBy([...read.orderBy])
+    .limit(read.limit);
+  if (read.offset) qb = qb.offset(read.offset);
+  const rows = (await qb.execute('all', true)) as Row[];
+  const converted = convertedProperties(em, entity);
+  if (converted.length === 0) return rows;
+  const platform = em.getPlatform();
+  for (const row of rows) {
+    for (const { name, type } of converted) {
+      const value = row[name];
+      if (value !== null && value !== undefined) row[name] = type.convertToJSValue(value, platform);
+    }
+  }
+  return rows;
+}
+
+type Converted = { name: string; type: { convertToJSValue(value: unknown, platform: unknown): unknown } };
+const convertedOf = new WeakMap<EntitySchema<Row>, Converted[]>();
+
+/** The properties of an entity whose values a custom type converts (once per entity). */
+function convertedProperties(em: EntityManager, entity: EntitySchema<Row>): Converted[] {
+  let found = convertedOf.get(entity);
+  if (!found) {
+    const meta = em.getMetadata().get(entity.meta.class ?? entity.meta.className);
+    found = Object.values(meta.properties).flatMap((prop) => (prop.customType ? [{ name: prop.name, type: prop.customType as Converted['type'] }] : []));
+    convertedOf.set(entity, found);
+  }
+  return found;
+}
