@@ -95,7 +95,16 @@ export async function sendExport(req: Request, res: Response, resource: Resource
       meta?: PageMeta;
     }>;
 
+  // a client that goes away, from here on, stops the walk (its response closes before it finished)
+  const left = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) left.abort();
+  });
   let current = await read('');
+  if (left.signal.aborted) {
+    req.log.info({ path: resource.path, rows: 0 }, 'export ended: the client went away');
+    return;
+  }
   const { contentType } = EXPORT_FORMATS[format];
   res.status(200);
   res.setHeader('Content-Type', contentType);
@@ -103,11 +112,8 @@ export async function sendExport(req: Request, res: Response, resource: Resource
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-store');
 
-  const left = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) left.abort();
-  });
-  const writer: ExportWriter = format === 'csv' ? csvWriter(res, columns, left.signal) : xlsxWriter(res, columns, resource.labels.en.other, left.signal);
+  const language = languageOf(req, res);
+  const writer: ExportWriter = format === 'csv' ? csvWriter(res, columns, left.signal) : xlsxWriter(res, columns, resource.labels[language].other, left.signal);
   let rows = 0;
   try {
     for (;;) {
