@@ -9,7 +9,8 @@ import type { ProtoDocs } from './proto-docs.ts';
 import { bulkSchemaNames } from './bulk-schemas.ts';
 import { keySchema, schemaNames } from './record-schemas.ts';
 import { MAX_BULK_ITEMS } from '@platform/contracts/bulk.ts';
-import { pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
+import { exportRequestName, pageRequestName, pageResponseName, ref } from './shared-schemas.ts';
+import { EXPORT_FORMATS } from '../export/writers.ts';
 
 /** The ETag of a record answer (docs/interface.md#conditional-requests). */
 const ETAG: Record<string, HeaderObject> = {
@@ -46,6 +47,27 @@ export function crudOperationDocs(resource: Resource, docs: ProtoDocs): Record<k
       description: about('list'),
       body: { schema: ref(pageRequestName(resource)) },
       ok: { status: 200, schema: ref(pageResponseName(resource)), description: 'One page of records.' },
+    },
+    export: {
+      tag,
+      summary: `Export ${resource.path} records as CSV or XLSX`,
+      description:
+        'Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), ' +
+        "in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language " +
+        "(Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR " +
+        'gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). ' +
+        'An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.',
+      body: { schema: ref(exportRequestName(resource)) },
+      ok: {
+        status: 200,
+        schema: { type: 'string', format: 'binary' },
+        contentType: 'text/csv',
+        alsoContentTypes: [EXPORT_FORMATS.xlsx.contentType],
+        description: 'The file, streamed (Content-Disposition: attachment).',
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx).', schema: { type: 'string' } },
+        },
+      },
     },
     create: {
       tag,

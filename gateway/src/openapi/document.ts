@@ -1,5 +1,5 @@
 import type { OpenAPIObject, PathsObject } from 'openapi3-ts/oas31';
-import type { Resource } from '@platform/kit/resource/resource.ts';
+import { offers, type Resource } from '@platform/kit/resource/resource.ts';
 import { crudRouteTable } from '../routes/crud.ts';
 import type { RouteSpec } from '../routes/route.ts';
 import { bulkSchemas } from './bulk-schemas.ts';
@@ -10,7 +10,17 @@ import { recordSchemas, schemaNames } from './record-schemas.ts';
 import { errorResponseComponents } from './responses.ts';
 import { routeDocs } from './route-docs.ts';
 import { SECURITY_SCHEMES } from './security.ts';
-import { pageRequestName, pageResponse, pageResponseName, ref, resourcePageRequest, sharedSchemas } from './shared-schemas.ts';
+import {
+  exportRequestName,
+  pageRequestName,
+  pageResponse,
+  pageResponseName,
+  ref,
+  resourceExportRequest,
+  resourcePageRequest,
+  sharedSchemas,
+} from './shared-schemas.ts';
+import { exportableFields } from '../export/columns.ts';
 
 /**
  * The OpenAPI 3.1 document of the gateway's public port, generated from the same route tables the
@@ -45,6 +55,14 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   for (const resource of resources) {
     Object.assign(schemas, recordSchemas(resource, docs), bulkSchemas(resource));
     schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource, resources);
+    if (offers(resource, 'list')) {
+      schemas[exportRequestName(resource)] = resourceExportRequest(
+        docs,
+        resource,
+        resources,
+        exportableFields(resource).map(([name]) => name),
+      );
+    }
     schemas[pageResponseName(resource)] = pageResponse(docs, ref(schemaNames(resource).record), `A page of ${resource.path} records.`, true);
     const table = crudRouteTable(resource);
     const operationDocs = crudOperationDocs(resource, docs);

@@ -101,7 +101,7 @@ export function operationOf(route: RouteSpec, operationId: string, doc: Operatio
       : {
           description: ok.description,
           ...(ok.headers ? { headers: ok.headers } : {}),
-          content: { [ok.contentType ?? 'application/json']: { schema: ok.schema } },
+          content: Object.fromEntries([ok.contentType ?? 'application/json', ...(ok.alsoContentTypes ?? [])].map((type) => [type, { schema: ok.schema }])),
         };
   if (doc.alsoAnswers && ok.status === 200) {
     responses[String(doc.alsoAnswers.status)] = {

@@ -1,5 +1,5 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit/resource/resource.ts';
+import { keyOf, RANGE_KINDS, visibleScalars, type Resource } from '@platform/kit/resource/resource.ts';
 import { matchFilters } from '@platform/kit/resource/list-view.ts';
 import { throughFilters } from '@platform/kit/resource/through-filters.ts';
 import { ERRORS } from '@platform/kit/errors/codes.ts';
@@ -278,7 +278,38 @@ export function resourcePageRequest(docs: ProtoDocs, resource: Resource, resourc
   return pageRequest(docs, resourceFilter(resource, resources), true, true);
 }
 
+/**
+ * The body of a resource's export (docs/interface.md#export): its list's PageRequest without `page`,
+ * `size` and `after`, with `columns` (field names, in the order wanted) and `ids` (the keys of a selection).
+ */
+export function resourceExportRequest(docs: ProtoDocs, resource: Resource, resources: readonly Resource[], columns: readonly string[]): SchemaObject {
+  const request = resourcePageRequest(docs, resource, resources);
+  const { page: _page, size: _size, after: _after, ...properties } = request.properties ?? {};
+  const key = keyOf(resource) === 'id' ? { type: 'integer', format: 'int64', minimum: 1 } : { type: 'string', minLength: 1, maxLength: 255 };
+  return {
+    ...request,
+    properties: {
+      ...properties,
+      columns: {
+        type: ['array', 'null'],
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', enum: [...columns] },
+        description: "The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001.",
+      },
+      ids: {
+        type: ['array', 'null'],
+        minItems: 1,
+        maxItems: 500,
+        items: key as SchemaObject,
+        description: "Only these records (their keys: an export of a selection), in the list's order and within its filter.",
+      },
+    },
+  };
+}
+
 export const pageRequestName = (resource: Resource) => `${schemaNames(resource).record}PageRequest`;
+export const exportRequestName = (resource: Resource) => `${schemaNames(resource).record}ExportRequest`;
 export const pageResponseName = (resource: Resource) => `${schemaNames(resource).record}Page`;
 
 /** One event of a record's history (docs/interface.md#history); `changes` maps a field to its `{from, to}`. */

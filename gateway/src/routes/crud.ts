@@ -16,6 +16,7 @@ import { pageRequestFromJson, recordToJson, type JsonObject } from '../http/reco
 import { bulkRoute, type BulkDeps } from './bulk.ts';
 import { crudWrites } from './crud-writes.ts';
 import { routerFor, type RouteGroup, type RouteSpec } from './route.ts';
+import { exportFormatOf, sendExport } from '../export/export-route.ts';
 
 /**
  * The metadata of a call made for the request's user: its token, language and client details, and
@@ -68,6 +69,7 @@ export function pageToJson(resource: Resource, content: RecordMessage[], meta: P
 export type CrudRouteTable = {
   stats: RouteSpec;
   list?: RouteSpec;
+  export?: RouteSpec;
   create?: RouteSpec;
   get: RouteSpec;
   update?: RouteSpec;
@@ -79,7 +81,7 @@ export type CrudRouteTable = {
 /**
  * The REST routes of a resource's CRUD set (docs/interface.md#crud) that it offers (docs/interface.md#entities), in
  * the order they are matched: GET /{path}/stats (`?crProcessId=` alone), POST /{path}/list,
- * POST /{path}, GET|PUT|DELETE /{path}/{key}, POST /{path}/bulk.
+ * POST /{path}/export (`?format=`, with the list), POST /{path}, GET|PUT|DELETE /{path}/{key}, POST /{path}/bulk.
  */
 export function crudRouteTable(resource: Resource): CrudRouteTable {
   const base = `/api/${resource.path}`;
@@ -90,6 +92,7 @@ export function crudRouteTable(resource: Resource): CrudRouteTable {
       ? { method: 'get', path: `${base}/stats`, query: { crProcessId: 'id' } }
       : { method: 'get', path: `${base}/stats`, notFoundOnly: true },
     list: route('list', { method: 'post', path: `${base}/list` }),
+    export: route('list', { method: 'post', path: `${base}/export`, query: { format: 'text' } }),
     create: route('create', { method: 'post', path: base }),
     get: { method: 'get', path: `${base}/:key` },
     update: route('update', { method: 'put', path: `${base}/:key` }),
@@ -114,6 +117,9 @@ export function crudRoutes(resources: readonly Resource[], backends: Backends, d
         const page = pageRequestFromJson(req.body);
         const response = await backends.call(resource.service, offered(methods.list), { page }, userMetadata(req, res));
         sendJson(res, pageToJson(resource, response.content, response.meta));
+      },
+      export: async (req, res, query: { format?: string }) => {
+        await sendExport(req, res, resource, backends, exportFormatOf(query.format), userMetadata(req, res));
       },
       create: async (req, res) => {
         const idempotencyKey = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);

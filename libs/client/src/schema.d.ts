@@ -1828,6 +1828,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export account records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account": {
         parameters: {
             query?: never;
@@ -1930,6 +1950,26 @@ export interface paths {
          * @description Lists UserInfos a page at a time.
          */
         post: operations["listUserInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-info/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export user-info records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportUserInfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2044,6 +2084,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-process/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export user-process records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportUserProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-process": {
         parameters: {
             query?: never;
@@ -2152,6 +2212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/group/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group": {
         parameters: {
             query?: never;
@@ -2234,6 +2314,26 @@ export interface paths {
          * @description Lists GroupMembers a page at a time.
          */
         post: operations["listGroupMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-member/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group-member records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroupMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2328,6 +2428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/role-type/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export role-type records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportRoleType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/role-type": {
         parameters: {
             query?: never;
@@ -2410,6 +2530,26 @@ export interface paths {
          * @description Lists GroupRoles a page at a time.
          */
         post: operations["listGroupRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group-role/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export group-role records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportGroupRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2524,6 +2664,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/license/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export license records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/license": {
         parameters: {
             query?: never;
@@ -2612,6 +2772,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/license-history/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export license-history records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportLicenseHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/license-history/{key}": {
         parameters: {
             query?: never;
@@ -2646,6 +2826,26 @@ export interface paths {
          * @description Lists Countries a page at a time.
          */
         post: operations["listCountry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/country/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export country records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCountry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2740,6 +2940,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/city/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export city records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/city": {
         parameters: {
             query?: never;
@@ -2822,6 +3042,26 @@ export interface paths {
          * @description Lists Currencies a page at a time.
          */
         post: operations["listCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/currency/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export currency records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCurrency"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2936,6 +3176,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/corporation-contact/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export corporation-contact records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportCorporationContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/corporation-contact": {
         parameters: {
             query?: never;
@@ -3044,6 +3304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-subscription/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export webhook-subscription records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-subscription": {
         parameters: {
             query?: never;
@@ -3132,6 +3412,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-delivery/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export webhook-delivery records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-delivery/{key}": {
         parameters: {
             query?: never;
@@ -3186,6 +3486,26 @@ export interface paths {
          * @description Lists IdentityProviders a page at a time.
          */
         post: operations["listIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/identity-provider/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export identity-provider records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportIdentityProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3300,6 +3620,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/business-partner/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export business-partner records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportBusinessPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business-partner": {
         parameters: {
             query?: never;
@@ -3402,6 +3742,26 @@ export interface paths {
          * @description Lists Branches a page at a time.
          */
         post: operations["listBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/branch/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export branch records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportBranch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3516,6 +3876,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contact/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contact records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -3618,6 +3998,26 @@ export interface paths {
          * @description Lists Products a page at a time.
          */
         post: operations["listProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export product records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3732,6 +4132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contract/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contract records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract": {
         parameters: {
             query?: never;
@@ -3814,6 +4234,26 @@ export interface paths {
          * @description Lists ContractItems a page at a time.
          */
         post: operations["listContractItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contract-item/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export contract-item records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportContractItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3928,6 +4368,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accrual/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export accrual records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportAccrual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accrual": {
         parameters: {
             query?: never;
@@ -4036,6 +4496,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-category/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-category records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-category": {
         parameters: {
             query?: never;
@@ -4124,6 +4604,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-file/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-file records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-file/{key}": {
         parameters: {
             query?: never;
@@ -4206,6 +4706,26 @@ export interface paths {
          * @description Lists DmsRetentionPolicies a page at a time.
          */
         post: operations["listDmsRetentionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-retention-policy/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-retention-policy records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsRetentionPolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4320,6 +4840,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-account-config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-account-config records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsAccountConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-account-config": {
         parameters: {
             query?: never;
@@ -4428,6 +4968,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-share-link/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-share-link records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dms-share-link": {
         parameters: {
             query?: never;
@@ -4510,6 +5070,26 @@ export interface paths {
          * @description Lists DmsAuditLogs a page at a time.
          */
         post: operations["listDmsAuditLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-audit-log records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsAuditLog"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5502,6 +6082,101 @@ export interface components {
                 taxNumberPrefix?: string;
             };
         };
+        AccountExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                accountNo?: string | null;
+                accountName?: string | null;
+                taxNumber?: string | null;
+                email?: string | null;
+                secondFactorRequired?: boolean | null;
+                /** @description accountNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                accountNoPrefix?: string;
+                /** @description accountName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                accountNamePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "accountNo" | "accountName" | "taxNumber" | "email" | "secondFactorRequired")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: string[] | null;
+        };
         /** @description A page of account records. */
         AccountPage: {
             /** @description Page items. */
@@ -5872,6 +6547,100 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        UserInfoExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                userCode?: string | null;
+                userDescription?: string | null;
+                email?: string | null;
+                /** @enum {string|null} */
+                languageCode?: "en" | "tr" | null;
+                superUser?: boolean | null;
+                /** @description userCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                userCodePrefix?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "userCode" | "userDescription" | "email" | "languageCode" | "superUser")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of user-info records. */
         UserInfoPage: {
             /** @description Page items. */
@@ -6208,6 +6977,92 @@ export interface components {
                 userDescription?: string | null;
             };
         };
+        UserProcessExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                userCode?: string | null;
+                userDescription?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "userCode" | "userDescription")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of user-process records. */
         UserProcessPage: {
             /** @description Page items. */
@@ -6507,6 +7362,94 @@ export interface components {
                 /** @description groupName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 groupNamePrefix?: string;
             };
+        };
+        GroupExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                groupName?: string | null;
+                description?: string | null;
+                /** @description groupName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                groupNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupName" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group records. */
         GroupPage: {
@@ -6819,6 +7762,103 @@ export interface components {
                 groupIdTo?: number;
                 userCode?: string | null;
             };
+        };
+        GroupMemberExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                groupId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest groupId (inclusive).
+                 */
+                groupIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest groupId (inclusive).
+                 */
+                groupIdTo?: number;
+                userCode?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupId" | "userCode")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group-member records. */
         GroupMemberPage: {
@@ -7137,6 +8177,97 @@ export interface components {
                 /** @description roleName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 roleNamePrefix?: string;
             };
+        };
+        RoleTypeExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                roleCode?: string | null;
+                roleName?: string | null;
+                description?: string | null;
+                /** @description roleCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                roleCodePrefix?: string;
+                /** @description roleName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                roleNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "roleCode" | "roleName" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of role-type records. */
         RoleTypePage: {
@@ -7463,6 +8594,114 @@ export interface components {
                  */
                 roleTypeIdTo?: number;
             };
+        };
+        GroupRoleExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                groupId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest groupId (inclusive).
+                 */
+                groupIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest groupId (inclusive).
+                 */
+                groupIdTo?: number;
+                /** Format: int64 */
+                roleTypeId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest roleTypeId (inclusive).
+                 */
+                roleTypeIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest roleTypeId (inclusive).
+                 */
+                roleTypeIdTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "groupId" | "roleTypeId")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of group-role records. */
         GroupRolePage: {
@@ -7874,6 +9113,132 @@ export interface components {
                 licenseKeyPrefix?: string;
             };
         };
+        LicenseExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                licenseKey?: string | null;
+                /** @enum {string|null} */
+                licenseType?: "TRIAL" | "STANDARD" | "ENTERPRISE" | null;
+                /** Format: int32 */
+                maxUsers?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest maxUsers (inclusive).
+                 */
+                maxUsersFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest maxUsers (inclusive).
+                 */
+                maxUsersTo?: number;
+                /** Format: date */
+                validFrom?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest validFrom (inclusive).
+                 */
+                validFromFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest validFrom (inclusive).
+                 */
+                validFromTo?: string;
+                /** Format: date */
+                validUntil?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest validUntil (inclusive).
+                 */
+                validUntilFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest validUntil (inclusive).
+                 */
+                validUntilTo?: string;
+                accountNo?: string | null;
+                /** @description licenseKey starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                licenseKeyPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "licenseKey" | "licenseType" | "maxUsers" | "validFrom" | "validUntil" | "accountNo")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of license records. */
         LicensePage: {
             /** @description Page items. */
@@ -8201,6 +9566,118 @@ export interface components {
                 changedAtTo?: string;
             };
         };
+        LicenseHistoryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                licenseId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest licenseId (inclusive).
+                 */
+                licenseIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest licenseId (inclusive).
+                 */
+                licenseIdTo?: number;
+                /** @enum {string|null} */
+                action?: "CREATE" | "UPDATE" | "DELETE" | null;
+                snapshot?: string | null;
+                changedBy?: string | null;
+                /** Format: date-time */
+                changedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest changedAt (inclusive).
+                 */
+                changedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest changedAt (inclusive).
+                 */
+                changedAtTo?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "licenseId" | "action" | "snapshot" | "changedBy" | "changedAt")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of license-history records. */
         LicenseHistoryPage: {
             /** @description Page items. */
@@ -8502,6 +9979,96 @@ export interface components {
                 /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
+        };
+        CountryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                code?: string | null;
+                name?: string | null;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "code" | "name")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of country records. */
         CountryPage: {
@@ -8834,6 +10401,108 @@ export interface components {
                 /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 namePrefix?: string;
             };
+        };
+        CityExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                countryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest countryId (inclusive).
+                 */
+                countryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest countryId (inclusive).
+                 */
+                countryIdTo?: number;
+                name?: string | null;
+                code?: string | null;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "countryId" | "name" | "code")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of city records. */
         CityPage: {
@@ -9186,6 +10855,109 @@ export interface components {
                 namePrefix?: string;
             };
         };
+        CurrencyExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                code?: string | null;
+                name?: string | null;
+                symbol?: string | null;
+                /** Format: int32 */
+                fractionDigits?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest fractionDigits (inclusive).
+                 */
+                fractionDigitsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest fractionDigits (inclusive).
+                 */
+                fractionDigitsTo?: number;
+                /** @description code starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                codePrefix?: string;
+                /** @description name starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                namePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "code" | "name" | "symbol" | "fractionDigits")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of currency records. */
         CurrencyPage: {
             /** @description Page items. */
@@ -9536,6 +11308,99 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        CorporationContactExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                fullName?: string | null;
+                title?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                department?: string | null;
+                /** @description fullName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                fullNamePrefix?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "fullName" | "title" | "email" | "phone" | "department")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of corporation-contact records. */
         CorporationContactPage: {
             /** @description Page items. */
@@ -9883,6 +11748,106 @@ export interface components {
                 disabledReason?: string | null;
                 owner?: string | null;
             };
+        };
+        WebhookSubscriptionExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                url?: string | null;
+                description?: string | null;
+                /** Format: date-time */
+                disabledAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest disabledAt (inclusive).
+                 */
+                disabledAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest disabledAt (inclusive).
+                 */
+                disabledAtTo?: string;
+                disabledReason?: string | null;
+                owner?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "url" | "description" | "disabledAt" | "disabledReason" | "owner")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of webhook-subscription records. */
         WebhookSubscriptionPage: {
@@ -10431,6 +12396,182 @@ export interface components {
                 deliveredAtTo?: string;
             };
         };
+        WebhookDeliveryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                subscriptionId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest subscriptionId (inclusive).
+                 */
+                subscriptionIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest subscriptionId (inclusive).
+                 */
+                subscriptionIdTo?: number;
+                eventId?: string | null;
+                eventType?: string | null;
+                entity?: string | null;
+                entityKey?: string | null;
+                /** @enum {string|null} */
+                deliveryStatus?: "PENDING" | "DELIVERED" | "FAILED" | null;
+                /** Format: int32 */
+                attempts?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest attempts (inclusive).
+                 */
+                attemptsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest attempts (inclusive).
+                 */
+                attemptsTo?: number;
+                /** Format: date-time */
+                lastAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest lastAttemptAt (inclusive).
+                 */
+                lastAttemptAtTo?: string;
+                /** Format: date-time */
+                nextAttemptAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest nextAttemptAt (inclusive).
+                 */
+                nextAttemptAtTo?: string;
+                /** Format: int32 */
+                lastStatusCode?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastStatusCode (inclusive).
+                 */
+                lastStatusCodeTo?: number;
+                /** Format: int32 */
+                lastLatencyMs?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest lastLatencyMs (inclusive).
+                 */
+                lastLatencyMsTo?: number;
+                lastError?: string | null;
+                responseExcerpt?: string | null;
+                /** Format: date-time */
+                deliveredAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest deliveredAt (inclusive).
+                 */
+                deliveredAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest deliveredAt (inclusive).
+                 */
+                deliveredAtTo?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "subscriptionId" | "eventId" | "eventType" | "entity" | "entityKey" | "deliveryStatus" | "attempts" | "lastAttemptAt" | "nextAttemptAt" | "lastStatusCode" | "lastLatencyMs" | "lastError" | "responseExcerpt" | "deliveredAt")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of webhook-delivery records. */
         WebhookDeliveryPage: {
             /** @description Page items. */
@@ -10833,6 +12974,94 @@ export interface components {
                 clientId?: string | null;
                 passwordLogin?: boolean | null;
             };
+        };
+        IdentityProviderExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                displayName?: string | null;
+                issuer?: string | null;
+                clientId?: string | null;
+                passwordLogin?: boolean | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "displayName" | "issuer" | "clientId" | "passwordLogin")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of identity-provider records. */
         IdentityProviderPage: {
@@ -11282,6 +13511,128 @@ export interface components {
                 partnerNameContains?: string;
             };
         };
+        BusinessPartnerExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                partnerCode?: string | null;
+                partnerName?: string | null;
+                /** @enum {string|null} */
+                partnerType?: "CUSTOMER" | "SUPPLIER" | "BOTH" | null;
+                taxNumber?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                /** Format: int64 */
+                countryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest countryId (inclusive).
+                 */
+                countryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest countryId (inclusive).
+                 */
+                countryIdTo?: number;
+                /** Format: int64 */
+                cityId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest cityId (inclusive).
+                 */
+                cityIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest cityId (inclusive).
+                 */
+                cityIdTo?: number;
+                address?: string | null;
+                /** @description partnerCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerCodePrefix?: string;
+                /** @description taxNumber starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                taxNumberPrefix?: string;
+                /** @description partnerName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                partnerNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "partnerCode" | "partnerName" | "partnerType" | "taxNumber" | "email" | "phone" | "countryId" | "cityId" | "address")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of business-partner records. */
         BusinessPartnerPage: {
             /** @description Page items. */
@@ -11661,6 +14012,111 @@ export interface components {
                 /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 branchNameContains?: string;
             };
+        };
+        BranchExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                branchName?: string | null;
+                branchCode?: string | null;
+                address?: string | null;
+                phone?: string | null;
+                email?: string | null;
+                /** @description branchCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchCodePrefix?: string;
+                /** @description branchName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                branchNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "businessPartnerId" | "branchName" | "branchCode" | "address" | "phone" | "email")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of branch records. */
         BranchPage: {
@@ -12074,6 +14530,125 @@ export interface components {
                 emailPrefix?: string;
             };
         };
+        ContactExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                /** Format: int64 */
+                branchId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest branchId (inclusive).
+                 */
+                branchIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest branchId (inclusive).
+                 */
+                branchIdTo?: number;
+                firstName?: string | null;
+                lastName?: string | null;
+                email?: string | null;
+                phone?: string | null;
+                title?: string | null;
+                /** @description lastName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                lastNameContains?: string;
+                /** @description firstName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                firstNameContains?: string;
+                /** @description email starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                emailPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "businessPartnerId" | "branchId" | "firstName" | "lastName" | "email" | "phone" | "title")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of contact records. */
         ContactPage: {
             /** @description Page items. */
@@ -12449,6 +15024,110 @@ export interface components {
                 /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 productNameContains?: string;
             };
+        };
+        ProductExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                productCode?: string | null;
+                productName?: string | null;
+                unit?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                unitPrice?: string | number | null;
+                /** @description Lowest unitPrice (inclusive). */
+                unitPriceFrom?: string | number;
+                /** @description Highest unitPrice (inclusive). */
+                unitPriceTo?: string | number;
+                currencyCode?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                vatRate?: string | number | null;
+                /** @description Lowest vatRate (inclusive). */
+                vatRateFrom?: string | number;
+                /** @description Highest vatRate (inclusive). */
+                vatRateTo?: string | number;
+                /** @description productCode starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productCodePrefix?: string;
+                /** @description productName contains this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                productNameContains?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "productCode" | "productName" | "unit" | "unitPrice" | "currencyCode" | "vatRate")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of product records. */
         ProductPage: {
@@ -12897,6 +15576,139 @@ export interface components {
                 contractNoPrefix?: string;
             };
         };
+        ContractExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                contractNo?: string | null;
+                /** Format: int64 */
+                businessPartnerId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest businessPartnerId (inclusive).
+                 */
+                businessPartnerIdTo?: number;
+                /** Format: date */
+                startDate?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest startDate (inclusive).
+                 */
+                startDateFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest startDate (inclusive).
+                 */
+                startDateTo?: string;
+                /** Format: date */
+                endDate?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest endDate (inclusive).
+                 */
+                endDateFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest endDate (inclusive).
+                 */
+                endDateTo?: string;
+                currencyCode?: string | null;
+                /** @enum {string|null} */
+                billingPeriod?: "ONE_TIME" | "MONTHLY" | "QUARTERLY" | "YEARLY" | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                totalAmount?: string | number | null;
+                /** @description Lowest totalAmount (inclusive). */
+                totalAmountFrom?: string | number;
+                /** @description Highest totalAmount (inclusive). */
+                totalAmountTo?: string | number;
+                description?: string | null;
+                /** @description contractNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                contractNoPrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractNo" | "businessPartnerId" | "startDate" | "endDate" | "currencyCode" | "billingPeriod" | "totalAmount" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of contract records. */
         ContractPage: {
             /** @description Page items. */
@@ -13291,6 +16103,133 @@ export interface components {
                 /** @description Highest lineTotal (inclusive). */
                 lineTotalTo?: string | number;
             };
+        };
+        ContractItemExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                contractId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractId (inclusive).
+                 */
+                contractIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractId (inclusive).
+                 */
+                contractIdTo?: number;
+                /** Format: int64 */
+                productId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest productId (inclusive).
+                 */
+                productIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest productId (inclusive).
+                 */
+                productIdTo?: number;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                quantity?: string | number | null;
+                /** @description Lowest quantity (inclusive). */
+                quantityFrom?: string | number;
+                /** @description Highest quantity (inclusive). */
+                quantityTo?: string | number;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                unitPrice?: string | number | null;
+                /** @description Lowest unitPrice (inclusive). */
+                unitPriceFrom?: string | number;
+                /** @description Highest unitPrice (inclusive). */
+                unitPriceTo?: string | number;
+                description?: string | null;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                lineTotal?: string | number | null;
+                /** @description Lowest lineTotal (inclusive). */
+                lineTotalFrom?: string | number;
+                /** @description Highest lineTotal (inclusive). */
+                lineTotalTo?: string | number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractId" | "productId" | "quantity" | "unitPrice" | "description" | "lineTotal")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of contract-item records. */
         ContractItemPage: {
@@ -13803,6 +16742,193 @@ export interface components {
                 businessPartnerId?: number;
             };
         };
+        AccrualExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                contractId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractId (inclusive).
+                 */
+                contractIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractId (inclusive).
+                 */
+                contractIdTo?: number;
+                /** Format: int64 */
+                contractItemId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest contractItemId (inclusive).
+                 */
+                contractItemIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest contractItemId (inclusive).
+                 */
+                contractItemIdTo?: number;
+                /** Format: date */
+                periodStart?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest periodStart (inclusive).
+                 */
+                periodStartFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest periodStart (inclusive).
+                 */
+                periodStartTo?: string;
+                /** Format: date */
+                periodEnd?: string | null;
+                /**
+                 * Format: date
+                 * @description Lowest periodEnd (inclusive).
+                 */
+                periodEndFrom?: string;
+                /**
+                 * Format: date
+                 * @description Highest periodEnd (inclusive).
+                 */
+                periodEndTo?: string;
+                /** @description A decimal string (up to 4 decimals) or a JSON number. */
+                amount?: string | number | null;
+                /** @description Lowest amount (inclusive). */
+                amountFrom?: string | number;
+                /** @description Highest amount (inclusive). */
+                amountTo?: string | number;
+                currencyCode?: string | null;
+                /** @enum {string|null} */
+                accrualStatus?: "PENDING" | "APPROVED" | "INVOICED" | "CANCELLED" | null;
+                /** Format: date-time */
+                approvedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest approvedAt (inclusive).
+                 */
+                approvedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest approvedAt (inclusive).
+                 */
+                approvedAtTo?: string;
+                approvedBy?: string | null;
+                /** Format: date-time */
+                invoicedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest invoicedAt (inclusive).
+                 */
+                invoicedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest invoicedAt (inclusive).
+                 */
+                invoicedAtTo?: string;
+                invoiceNo?: string | null;
+                /** Format: date-time */
+                cancelledAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest cancelledAt (inclusive).
+                 */
+                cancelledAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest cancelledAt (inclusive).
+                 */
+                cancelledAtTo?: string;
+                cancelReason?: string | null;
+                /** @description invoiceNo starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                invoiceNoPrefix?: string;
+                /**
+                 * Format: int64
+                 * @description The records whose contractId names a contract of the same tenant whose businessPartnerId is this value (another tenant's: none).
+                 */
+                businessPartnerId?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "contractId" | "contractItemId" | "periodStart" | "periodEnd" | "amount" | "currencyCode" | "accrualStatus" | "approvedAt" | "approvedBy" | "invoicedAt" | "invoiceNo" | "cancelledAt" | "cancelReason")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of accrual records. */
         AccrualPage: {
             /** @description Page items. */
@@ -14132,6 +17258,106 @@ export interface components {
                 /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 categoryNamePrefix?: string;
             };
+        };
+        DmsCategoryExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                categoryName?: string | null;
+                /** Format: int64 */
+                parentId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest parentId (inclusive).
+                 */
+                parentIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest parentId (inclusive).
+                 */
+                parentIdTo?: number;
+                description?: string | null;
+                /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                categoryNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "categoryName" | "parentId" | "description")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of dms-category records. */
         DmsCategoryPage: {
@@ -14612,6 +17838,150 @@ export interface components {
                 originalFileNamePrefix?: string;
             };
         };
+        DmsFileExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                originalFileName?: string | null;
+                storedFileName?: string | null;
+                /** Format: int64 */
+                fileSize?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileSize (inclusive).
+                 */
+                fileSizeFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileSize (inclusive).
+                 */
+                fileSizeTo?: number;
+                mimeType?: string | null;
+                /** Format: date-time */
+                uploadDate?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest uploadDate (inclusive).
+                 */
+                uploadDateFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest uploadDate (inclusive).
+                 */
+                uploadDateTo?: string;
+                entityType?: string | null;
+                /** Format: int64 */
+                entityId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest entityId (inclusive).
+                 */
+                entityIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest entityId (inclusive).
+                 */
+                entityIdTo?: number;
+                integrationKey?: string | null;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                description?: string | null;
+                tags?: string | null;
+                checksum?: string | null;
+                deleted?: boolean | null;
+                legalHold?: boolean | null;
+                /** @description originalFileName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
+                originalFileNamePrefix?: string;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "originalFileName" | "storedFileName" | "fileSize" | "mimeType" | "uploadDate" | "entityType" | "entityId" | "integrationKey" | "categoryId" | "description" | "tags" | "checksum" | "deleted" | "legalHold")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-file records. */
         DmsFilePage: {
             /** @description Page items. */
@@ -14993,6 +18363,118 @@ export interface components {
                 action?: "SOFT_DELETE" | "PURGE" | null;
             };
         };
+        DmsRetentionPolicyExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                policyName?: string | null;
+                /** Format: int32 */
+                retentionDays?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest retentionDays (inclusive).
+                 */
+                retentionDaysFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest retentionDays (inclusive).
+                 */
+                retentionDaysTo?: number;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                entityType?: string | null;
+                /** @enum {string|null} */
+                action?: "SOFT_DELETE" | "PURGE" | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "policyName" | "retentionDays" | "categoryId" | "entityType" | "action")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-retention-policy records. */
         DmsRetentionPolicyPage: {
             /** @description Page items. */
@@ -15364,6 +18846,127 @@ export interface components {
                  */
                 purgeAfterDaysTo?: number;
             };
+        };
+        DmsAccountConfigExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                maxFileSize?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest maxFileSize (inclusive).
+                 */
+                maxFileSizeFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest maxFileSize (inclusive).
+                 */
+                maxFileSizeTo?: number;
+                allowedMimeTypes?: string | null;
+                /** Format: int64 */
+                storageQuotaBytes?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest storageQuotaBytes (inclusive).
+                 */
+                storageQuotaBytesFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest storageQuotaBytes (inclusive).
+                 */
+                storageQuotaBytesTo?: number;
+                /** Format: int32 */
+                purgeAfterDays?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest purgeAfterDays (inclusive).
+                 */
+                purgeAfterDaysFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest purgeAfterDays (inclusive).
+                 */
+                purgeAfterDaysTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "maxFileSize" | "allowedMimeTypes" | "storageQuotaBytes" | "purgeAfterDays")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
         };
         /** @description A page of dms-account-config records. */
         DmsAccountConfigPage: {
@@ -15769,6 +19372,141 @@ export interface components {
                 downloadCountTo?: number;
             };
         };
+        DmsShareLinkExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** Format: int64 */
+                fileId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileId (inclusive).
+                 */
+                fileIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileId (inclusive).
+                 */
+                fileIdTo?: number;
+                /** Format: date-time */
+                expiresAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest expiresAt (inclusive).
+                 */
+                expiresAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest expiresAt (inclusive).
+                 */
+                expiresAtTo?: string;
+                hasPassword?: boolean | null;
+                /** Format: int32 */
+                maxDownloads?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest maxDownloads (inclusive).
+                 */
+                maxDownloadsFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest maxDownloads (inclusive).
+                 */
+                maxDownloadsTo?: number;
+                token?: string | null;
+                url?: string | null;
+                /** Format: int32 */
+                downloadCount?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest downloadCount (inclusive).
+                 */
+                downloadCountFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest downloadCount (inclusive).
+                 */
+                downloadCountTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "fileId" | "expiresAt" | "hasPassword" | "maxDownloads" | "downloadCount")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-share-link records. */
         DmsShareLinkPage: {
             /** @description Page items. */
@@ -16145,6 +19883,122 @@ export interface components {
                 hash?: string | null;
             };
         };
+        DmsAuditLogExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                /** @enum {string|null} */
+                action?: "UPLOAD" | "UPLOAD_REFUSED" | "UPDATE" | "MOVE" | "DELETE" | "DOWNLOAD" | "SHARE_CREATE" | "SHARE_UPDATE" | "SHARE_DELETE" | "SHARE_ACCESS" | "PASSWORD_OK" | "PASSWORD_FAIL" | "RETENTION_SOFT_DELETE" | "RETENTION_PURGE" | "PURGE" | null;
+                /** Format: int64 */
+                fileId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest fileId (inclusive).
+                 */
+                fileIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest fileId (inclusive).
+                 */
+                fileIdTo?: number;
+                /** Format: int64 */
+                shareLinkId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest shareLinkId (inclusive).
+                 */
+                shareLinkIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest shareLinkId (inclusive).
+                 */
+                shareLinkIdTo?: number;
+                userCode?: string | null;
+                ipAddress?: string | null;
+                userAgent?: string | null;
+                details?: string | null;
+                previousHash?: string | null;
+                hash?: string | null;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "action" | "fileId" | "shareLinkId" | "userCode" | "ipAddress" | "userAgent" | "details" | "previousHash" | "hash")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
         /** @description A page of dms-audit-log records. */
         DmsAuditLogPage: {
             /** @description Page items. */
@@ -16389,6 +20243,7 @@ export type AccountUpdate = components['schemas']['AccountUpdate'];
 export type AccountBulkRequest = components['schemas']['AccountBulkRequest'];
 export type AccountBulkResponse = components['schemas']['AccountBulkResponse'];
 export type AccountPageRequest = components['schemas']['AccountPageRequest'];
+export type AccountExportRequest = components['schemas']['AccountExportRequest'];
 export type AccountPage = components['schemas']['AccountPage'];
 export type UserInfo = components['schemas']['UserInfo'];
 export type UserInfoCreate = components['schemas']['UserInfoCreate'];
@@ -16396,6 +20251,7 @@ export type UserInfoUpdate = components['schemas']['UserInfoUpdate'];
 export type UserInfoBulkRequest = components['schemas']['UserInfoBulkRequest'];
 export type UserInfoBulkResponse = components['schemas']['UserInfoBulkResponse'];
 export type UserInfoPageRequest = components['schemas']['UserInfoPageRequest'];
+export type UserInfoExportRequest = components['schemas']['UserInfoExportRequest'];
 export type UserInfoPage = components['schemas']['UserInfoPage'];
 export type UserProcess = components['schemas']['UserProcess'];
 export type UserProcessCreate = components['schemas']['UserProcessCreate'];
@@ -16403,6 +20259,7 @@ export type UserProcessUpdate = components['schemas']['UserProcessUpdate'];
 export type UserProcessBulkRequest = components['schemas']['UserProcessBulkRequest'];
 export type UserProcessBulkResponse = components['schemas']['UserProcessBulkResponse'];
 export type UserProcessPageRequest = components['schemas']['UserProcessPageRequest'];
+export type UserProcessExportRequest = components['schemas']['UserProcessExportRequest'];
 export type UserProcessPage = components['schemas']['UserProcessPage'];
 export type Group = components['schemas']['Group'];
 export type GroupCreate = components['schemas']['GroupCreate'];
@@ -16410,6 +20267,7 @@ export type GroupUpdate = components['schemas']['GroupUpdate'];
 export type GroupBulkRequest = components['schemas']['GroupBulkRequest'];
 export type GroupBulkResponse = components['schemas']['GroupBulkResponse'];
 export type GroupPageRequest = components['schemas']['GroupPageRequest'];
+export type GroupExportRequest = components['schemas']['GroupExportRequest'];
 export type GroupPage = components['schemas']['GroupPage'];
 export type GroupMember = components['schemas']['GroupMember'];
 export type GroupMemberCreate = components['schemas']['GroupMemberCreate'];
@@ -16417,6 +20275,7 @@ export type GroupMemberUpdate = components['schemas']['GroupMemberUpdate'];
 export type GroupMemberBulkRequest = components['schemas']['GroupMemberBulkRequest'];
 export type GroupMemberBulkResponse = components['schemas']['GroupMemberBulkResponse'];
 export type GroupMemberPageRequest = components['schemas']['GroupMemberPageRequest'];
+export type GroupMemberExportRequest = components['schemas']['GroupMemberExportRequest'];
 export type GroupMemberPage = components['schemas']['GroupMemberPage'];
 export type RoleType = components['schemas']['RoleType'];
 export type RoleTypeCreate = components['schemas']['RoleTypeCreate'];
@@ -16424,6 +20283,7 @@ export type RoleTypeUpdate = components['schemas']['RoleTypeUpdate'];
 export type RoleTypeBulkRequest = components['schemas']['RoleTypeBulkRequest'];
 export type RoleTypeBulkResponse = components['schemas']['RoleTypeBulkResponse'];
 export type RoleTypePageRequest = components['schemas']['RoleTypePageRequest'];
+export type RoleTypeExportRequest = components['schemas']['RoleTypeExportRequest'];
 export type RoleTypePage = components['schemas']['RoleTypePage'];
 export type GroupRole = components['schemas']['GroupRole'];
 export type GroupRoleCreate = components['schemas']['GroupRoleCreate'];
@@ -16431,6 +20291,7 @@ export type GroupRoleUpdate = components['schemas']['GroupRoleUpdate'];
 export type GroupRoleBulkRequest = components['schemas']['GroupRoleBulkRequest'];
 export type GroupRoleBulkResponse = components['schemas']['GroupRoleBulkResponse'];
 export type GroupRolePageRequest = components['schemas']['GroupRolePageRequest'];
+export type GroupRoleExportRequest = components['schemas']['GroupRoleExportRequest'];
 export type GroupRolePage = components['schemas']['GroupRolePage'];
 export type License = components['schemas']['License'];
 export type LicenseCreate = components['schemas']['LicenseCreate'];
@@ -16438,11 +20299,13 @@ export type LicenseUpdate = components['schemas']['LicenseUpdate'];
 export type LicenseBulkRequest = components['schemas']['LicenseBulkRequest'];
 export type LicenseBulkResponse = components['schemas']['LicenseBulkResponse'];
 export type LicensePageRequest = components['schemas']['LicensePageRequest'];
+export type LicenseExportRequest = components['schemas']['LicenseExportRequest'];
 export type LicensePage = components['schemas']['LicensePage'];
 export type LicenseHistory = components['schemas']['LicenseHistory'];
 export type LicenseHistoryCreate = components['schemas']['LicenseHistoryCreate'];
 export type LicenseHistoryUpdate = components['schemas']['LicenseHistoryUpdate'];
 export type LicenseHistoryPageRequest = components['schemas']['LicenseHistoryPageRequest'];
+export type LicenseHistoryExportRequest = components['schemas']['LicenseHistoryExportRequest'];
 export type LicenseHistoryPage = components['schemas']['LicenseHistoryPage'];
 export type Country = components['schemas']['Country'];
 export type CountryCreate = components['schemas']['CountryCreate'];
@@ -16450,6 +20313,7 @@ export type CountryUpdate = components['schemas']['CountryUpdate'];
 export type CountryBulkRequest = components['schemas']['CountryBulkRequest'];
 export type CountryBulkResponse = components['schemas']['CountryBulkResponse'];
 export type CountryPageRequest = components['schemas']['CountryPageRequest'];
+export type CountryExportRequest = components['schemas']['CountryExportRequest'];
 export type CountryPage = components['schemas']['CountryPage'];
 export type City = components['schemas']['City'];
 export type CityCreate = components['schemas']['CityCreate'];
@@ -16457,6 +20321,7 @@ export type CityUpdate = components['schemas']['CityUpdate'];
 export type CityBulkRequest = components['schemas']['CityBulkRequest'];
 export type CityBulkResponse = components['schemas']['CityBulkResponse'];
 export type CityPageRequest = components['schemas']['CityPageRequest'];
+export type CityExportRequest = components['schemas']['CityExportRequest'];
 export type CityPage = components['schemas']['CityPage'];
 export type Currency = components['schemas']['Currency'];
 export type CurrencyCreate = components['schemas']['CurrencyCreate'];
@@ -16464,6 +20329,7 @@ export type CurrencyUpdate = components['schemas']['CurrencyUpdate'];
 export type CurrencyBulkRequest = components['schemas']['CurrencyBulkRequest'];
 export type CurrencyBulkResponse = components['schemas']['CurrencyBulkResponse'];
 export type CurrencyPageRequest = components['schemas']['CurrencyPageRequest'];
+export type CurrencyExportRequest = components['schemas']['CurrencyExportRequest'];
 export type CurrencyPage = components['schemas']['CurrencyPage'];
 export type CorporationContact = components['schemas']['CorporationContact'];
 export type CorporationContactCreate = components['schemas']['CorporationContactCreate'];
@@ -16471,6 +20337,7 @@ export type CorporationContactUpdate = components['schemas']['CorporationContact
 export type CorporationContactBulkRequest = components['schemas']['CorporationContactBulkRequest'];
 export type CorporationContactBulkResponse = components['schemas']['CorporationContactBulkResponse'];
 export type CorporationContactPageRequest = components['schemas']['CorporationContactPageRequest'];
+export type CorporationContactExportRequest = components['schemas']['CorporationContactExportRequest'];
 export type CorporationContactPage = components['schemas']['CorporationContactPage'];
 export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 export type WebhookSubscriptionCreate = components['schemas']['WebhookSubscriptionCreate'];
@@ -16478,11 +20345,13 @@ export type WebhookSubscriptionUpdate = components['schemas']['WebhookSubscripti
 export type WebhookSubscriptionBulkRequest = components['schemas']['WebhookSubscriptionBulkRequest'];
 export type WebhookSubscriptionBulkResponse = components['schemas']['WebhookSubscriptionBulkResponse'];
 export type WebhookSubscriptionPageRequest = components['schemas']['WebhookSubscriptionPageRequest'];
+export type WebhookSubscriptionExportRequest = components['schemas']['WebhookSubscriptionExportRequest'];
 export type WebhookSubscriptionPage = components['schemas']['WebhookSubscriptionPage'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryCreate = components['schemas']['WebhookDeliveryCreate'];
 export type WebhookDeliveryUpdate = components['schemas']['WebhookDeliveryUpdate'];
 export type WebhookDeliveryPageRequest = components['schemas']['WebhookDeliveryPageRequest'];
+export type WebhookDeliveryExportRequest = components['schemas']['WebhookDeliveryExportRequest'];
 export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type IdentityProvider = components['schemas']['IdentityProvider'];
 export type IdentityProviderCreate = components['schemas']['IdentityProviderCreate'];
@@ -16490,6 +20359,7 @@ export type IdentityProviderUpdate = components['schemas']['IdentityProviderUpda
 export type IdentityProviderBulkRequest = components['schemas']['IdentityProviderBulkRequest'];
 export type IdentityProviderBulkResponse = components['schemas']['IdentityProviderBulkResponse'];
 export type IdentityProviderPageRequest = components['schemas']['IdentityProviderPageRequest'];
+export type IdentityProviderExportRequest = components['schemas']['IdentityProviderExportRequest'];
 export type IdentityProviderPage = components['schemas']['IdentityProviderPage'];
 export type BusinessPartner = components['schemas']['BusinessPartner'];
 export type BusinessPartnerCreate = components['schemas']['BusinessPartnerCreate'];
@@ -16497,6 +20367,7 @@ export type BusinessPartnerUpdate = components['schemas']['BusinessPartnerUpdate
 export type BusinessPartnerBulkRequest = components['schemas']['BusinessPartnerBulkRequest'];
 export type BusinessPartnerBulkResponse = components['schemas']['BusinessPartnerBulkResponse'];
 export type BusinessPartnerPageRequest = components['schemas']['BusinessPartnerPageRequest'];
+export type BusinessPartnerExportRequest = components['schemas']['BusinessPartnerExportRequest'];
 export type BusinessPartnerPage = components['schemas']['BusinessPartnerPage'];
 export type Branch = components['schemas']['Branch'];
 export type BranchCreate = components['schemas']['BranchCreate'];
@@ -16504,6 +20375,7 @@ export type BranchUpdate = components['schemas']['BranchUpdate'];
 export type BranchBulkRequest = components['schemas']['BranchBulkRequest'];
 export type BranchBulkResponse = components['schemas']['BranchBulkResponse'];
 export type BranchPageRequest = components['schemas']['BranchPageRequest'];
+export type BranchExportRequest = components['schemas']['BranchExportRequest'];
 export type BranchPage = components['schemas']['BranchPage'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreate = components['schemas']['ContactCreate'];
@@ -16511,6 +20383,7 @@ export type ContactUpdate = components['schemas']['ContactUpdate'];
 export type ContactBulkRequest = components['schemas']['ContactBulkRequest'];
 export type ContactBulkResponse = components['schemas']['ContactBulkResponse'];
 export type ContactPageRequest = components['schemas']['ContactPageRequest'];
+export type ContactExportRequest = components['schemas']['ContactExportRequest'];
 export type ContactPage = components['schemas']['ContactPage'];
 export type Product = components['schemas']['Product'];
 export type ProductCreate = components['schemas']['ProductCreate'];
@@ -16518,6 +20391,7 @@ export type ProductUpdate = components['schemas']['ProductUpdate'];
 export type ProductBulkRequest = components['schemas']['ProductBulkRequest'];
 export type ProductBulkResponse = components['schemas']['ProductBulkResponse'];
 export type ProductPageRequest = components['schemas']['ProductPageRequest'];
+export type ProductExportRequest = components['schemas']['ProductExportRequest'];
 export type ProductPage = components['schemas']['ProductPage'];
 export type Contract = components['schemas']['Contract'];
 export type ContractCreate = components['schemas']['ContractCreate'];
@@ -16525,6 +20399,7 @@ export type ContractUpdate = components['schemas']['ContractUpdate'];
 export type ContractBulkRequest = components['schemas']['ContractBulkRequest'];
 export type ContractBulkResponse = components['schemas']['ContractBulkResponse'];
 export type ContractPageRequest = components['schemas']['ContractPageRequest'];
+export type ContractExportRequest = components['schemas']['ContractExportRequest'];
 export type ContractPage = components['schemas']['ContractPage'];
 export type ContractItem = components['schemas']['ContractItem'];
 export type ContractItemCreate = components['schemas']['ContractItemCreate'];
@@ -16532,6 +20407,7 @@ export type ContractItemUpdate = components['schemas']['ContractItemUpdate'];
 export type ContractItemBulkRequest = components['schemas']['ContractItemBulkRequest'];
 export type ContractItemBulkResponse = components['schemas']['ContractItemBulkResponse'];
 export type ContractItemPageRequest = components['schemas']['ContractItemPageRequest'];
+export type ContractItemExportRequest = components['schemas']['ContractItemExportRequest'];
 export type ContractItemPage = components['schemas']['ContractItemPage'];
 export type Accrual = components['schemas']['Accrual'];
 export type AccrualCreate = components['schemas']['AccrualCreate'];
@@ -16539,6 +20415,7 @@ export type AccrualUpdate = components['schemas']['AccrualUpdate'];
 export type AccrualBulkRequest = components['schemas']['AccrualBulkRequest'];
 export type AccrualBulkResponse = components['schemas']['AccrualBulkResponse'];
 export type AccrualPageRequest = components['schemas']['AccrualPageRequest'];
+export type AccrualExportRequest = components['schemas']['AccrualExportRequest'];
 export type AccrualPage = components['schemas']['AccrualPage'];
 export type DmsCategory = components['schemas']['DmsCategory'];
 export type DmsCategoryCreate = components['schemas']['DmsCategoryCreate'];
@@ -16546,6 +20423,7 @@ export type DmsCategoryUpdate = components['schemas']['DmsCategoryUpdate'];
 export type DmsCategoryBulkRequest = components['schemas']['DmsCategoryBulkRequest'];
 export type DmsCategoryBulkResponse = components['schemas']['DmsCategoryBulkResponse'];
 export type DmsCategoryPageRequest = components['schemas']['DmsCategoryPageRequest'];
+export type DmsCategoryExportRequest = components['schemas']['DmsCategoryExportRequest'];
 export type DmsCategoryPage = components['schemas']['DmsCategoryPage'];
 export type DmsFile = components['schemas']['DmsFile'];
 export type DmsFileCreate = components['schemas']['DmsFileCreate'];
@@ -16553,6 +20431,7 @@ export type DmsFileUpdate = components['schemas']['DmsFileUpdate'];
 export type DmsFileBulkRequest = components['schemas']['DmsFileBulkRequest'];
 export type DmsFileBulkResponse = components['schemas']['DmsFileBulkResponse'];
 export type DmsFilePageRequest = components['schemas']['DmsFilePageRequest'];
+export type DmsFileExportRequest = components['schemas']['DmsFileExportRequest'];
 export type DmsFilePage = components['schemas']['DmsFilePage'];
 export type DmsRetentionPolicy = components['schemas']['DmsRetentionPolicy'];
 export type DmsRetentionPolicyCreate = components['schemas']['DmsRetentionPolicyCreate'];
@@ -16560,6 +20439,7 @@ export type DmsRetentionPolicyUpdate = components['schemas']['DmsRetentionPolicy
 export type DmsRetentionPolicyBulkRequest = components['schemas']['DmsRetentionPolicyBulkRequest'];
 export type DmsRetentionPolicyBulkResponse = components['schemas']['DmsRetentionPolicyBulkResponse'];
 export type DmsRetentionPolicyPageRequest = components['schemas']['DmsRetentionPolicyPageRequest'];
+export type DmsRetentionPolicyExportRequest = components['schemas']['DmsRetentionPolicyExportRequest'];
 export type DmsRetentionPolicyPage = components['schemas']['DmsRetentionPolicyPage'];
 export type DmsAccountConfig = components['schemas']['DmsAccountConfig'];
 export type DmsAccountConfigCreate = components['schemas']['DmsAccountConfigCreate'];
@@ -16567,6 +20447,7 @@ export type DmsAccountConfigUpdate = components['schemas']['DmsAccountConfigUpda
 export type DmsAccountConfigBulkRequest = components['schemas']['DmsAccountConfigBulkRequest'];
 export type DmsAccountConfigBulkResponse = components['schemas']['DmsAccountConfigBulkResponse'];
 export type DmsAccountConfigPageRequest = components['schemas']['DmsAccountConfigPageRequest'];
+export type DmsAccountConfigExportRequest = components['schemas']['DmsAccountConfigExportRequest'];
 export type DmsAccountConfigPage = components['schemas']['DmsAccountConfigPage'];
 export type DmsShareLink = components['schemas']['DmsShareLink'];
 export type DmsShareLinkCreate = components['schemas']['DmsShareLinkCreate'];
@@ -16574,11 +20455,13 @@ export type DmsShareLinkUpdate = components['schemas']['DmsShareLinkUpdate'];
 export type DmsShareLinkBulkRequest = components['schemas']['DmsShareLinkBulkRequest'];
 export type DmsShareLinkBulkResponse = components['schemas']['DmsShareLinkBulkResponse'];
 export type DmsShareLinkPageRequest = components['schemas']['DmsShareLinkPageRequest'];
+export type DmsShareLinkExportRequest = components['schemas']['DmsShareLinkExportRequest'];
 export type DmsShareLinkPage = components['schemas']['DmsShareLinkPage'];
 export type DmsAuditLog = components['schemas']['DmsAuditLog'];
 export type DmsAuditLogCreate = components['schemas']['DmsAuditLogCreate'];
 export type DmsAuditLogUpdate = components['schemas']['DmsAuditLogUpdate'];
 export type DmsAuditLogPageRequest = components['schemas']['DmsAuditLogPageRequest'];
+export type DmsAuditLogExportRequest = components['schemas']['DmsAuditLogExportRequest'];
 export type DmsAuditLogPage = components['schemas']['DmsAuditLogPage'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -20301,6 +24184,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportAccount: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -20565,6 +24489,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserInfoPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportUserInfo: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserInfoExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -20851,6 +24816,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportUserProcess: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserProcessExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createUserProcess: {
         parameters: {
             query?: never;
@@ -21126,6 +25132,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportGroup: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createGroup: {
         parameters: {
             query?: never;
@@ -21357,6 +25404,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GroupMemberPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportGroupMember: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -21610,6 +25698,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportRoleType: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleTypeExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createRoleType: {
         parameters: {
             query?: never;
@@ -21841,6 +25970,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GroupRolePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportGroupRole: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupRoleExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22127,6 +26297,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportLicense: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createLicense: {
         parameters: {
             query?: never;
@@ -22369,6 +26580,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportLicenseHistory: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseHistoryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getLicenseHistory: {
         parameters: {
             query?: never;
@@ -22441,6 +26693,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CountryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCountry: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CountryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -22694,6 +26987,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportCity: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CityExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createCity: {
         parameters: {
             query?: never;
@@ -22925,6 +27259,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CurrencyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportCurrency: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -23211,6 +27586,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportCorporationContact: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorporationContactExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createCorporationContact: {
         parameters: {
             query?: never;
@@ -23486,6 +27902,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportWebhookSubscription: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createWebhookSubscription: {
         parameters: {
             query?: never;
@@ -23728,6 +28185,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportWebhookDelivery: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getWebhookDelivery: {
         parameters: {
             query?: never;
@@ -23833,6 +28331,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdentityProviderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportIdentityProvider: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -24119,6 +28658,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportBusinessPartner: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessPartnerExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createBusinessPartner: {
         parameters: {
             query?: never;
@@ -24383,6 +28963,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BranchPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportBranch: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -24669,6 +29290,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportContact: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createContact: {
         parameters: {
             query?: never;
@@ -24933,6 +29595,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportProduct: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -25219,6 +29922,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportContract: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createContract: {
         parameters: {
             query?: never;
@@ -25450,6 +30194,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContractItemPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportContractItem: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractItemExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -25736,6 +30521,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportAccrual: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccrualExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createAccrual: {
         parameters: {
             query?: never;
@@ -26011,6 +30837,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsCategory: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsCategoryExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsCategory: {
         parameters: {
             query?: never;
@@ -26253,6 +31120,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsFile: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsFileExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getDmsFile: {
         parameters: {
             query?: never;
@@ -26475,6 +31383,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsRetentionPolicyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportDmsRetentionPolicy: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsRetentionPolicyExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -26761,6 +31710,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsAccountConfig: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsAccountConfigExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsAccountConfig: {
         parameters: {
             query?: never;
@@ -27036,6 +32026,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportDmsShareLink: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsShareLinkExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createDmsShareLink: {
         parameters: {
             query?: never;
@@ -27267,6 +32298,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsAuditLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportDmsAuditLog: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsAuditLogExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -39,7 +39,15 @@ export interface OperationDoc {
   notModified?: { description: string; headers: Record<string, HeaderObject> };
   /** The success answer: 201, 204 or a 302 redirect without a body, else 200 with `schema` as `contentType` (JSON by default). */
   ok:
-    | { status: 200; schema: Schema; description: string; contentType?: string; headers?: Record<string, HeaderObject> }
+    | {
+        status: 200;
+        schema: Schema;
+        description: string;
+        contentType?: string;
+        /** Further media types of the same answer (an export: CSV or XLSX, by its `format`). */
+        alsoContentTypes?: readonly string[];
+        headers?: Record<string, HeaderObject>;
+      }
     | { status: 201 | 204 | 302; description: string; headers?: Record<string, HeaderObject> };
   /** Error statuses beyond those every route of its category can answer. */
   errors?: ExtraErrorStatus[];

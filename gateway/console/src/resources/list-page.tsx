@@ -11,6 +11,7 @@ import { fieldLabel, pluralLabel, singularLabel } from './labels.ts';
 import { listColumns, moreFilters, primaryFilters } from './fields.ts';
 import { useColumns } from './column-choice.ts';
 import { ColumnChooser } from './column-chooser.tsx';
+import { ExportMenu } from './export-menu.tsx';
 import { FieldValue } from './field-value.tsx';
 import { ListFilters } from './list-filters.tsx';
 import { Pagination } from './pagination.tsx';
@@ -88,6 +89,12 @@ export function ListPage({ resource }: { resource: ConsoleResource }) {
         }}
       />
       <ColumnChooser columns={listColumns(resource)} shown={columns} onChoose={chooseColumns} />
+      <ExportMenu
+        resource={resource}
+        filters={table.filters}
+        sorters={table.sorters}
+        ids={selection.selected.map((row) => row[resource.key] as string | number)}
+      />
       <ErrorAlert error={table.tableQuery.error} />
       {offer.any ? (
         <SelectionBar

@@ -17,6 +17,9 @@ export type PageRequest = Omit<BranchPageRequest, 'filter' | 'sorts'> & {
   filter: Record<string, unknown>;
 };
 
+/** The body of `POST /api/{resource}/export`: the list's PageRequest without paging, and the keys of a selection. */
+export type ExportRequest = Omit<PageRequest, 'page' | 'size'> & { ids?: (string | number)[]; columns?: string[] };
+
 /** A PageResponse (docs/interface.md#lists): every list answers this shape, the API document names it once per entity. */
 export type Page<T> = Omit<BranchPage, 'content'> & { content: T[] };
 
@@ -53,6 +56,13 @@ export interface ConsolePaths {
   '/console/resources.json': { get: Read<{ query?: never }, Plain<ConsoleManifest>> };
   '/api/{resource}/list': { post: Write<ResourceParameter, PageRequest, Page<Row>> };
   '/api/{resource}': { post: Write<ResourceParameter, Row, Row> };
+  '/api/{resource}/export': {
+    post: {
+      parameters: ResourceParameter & { query?: { format?: 'csv' | 'xlsx' }; header?: Record<string, string> };
+      requestBody: { content: { 'application/json': ExportRequest } };
+      responses: { 200: { content: { 'text/csv': Blob } } };
+    };
+  };
   '/api/{resource}/{key}': {
     get: Read<RecordParameters, Row>;
     put: Write<RecordParameters, Row, Row>;

@@ -123,6 +123,14 @@ const catalogue = {
   },
   'sort.field': { en: 'Cannot sort by: {field}', tr: 'Bu alana göre sıralanamaz: {field}' },
   'sort.direction': { en: 'Sort direction must be ASC or DESC', tr: 'Sıralama yönü ASC veya DESC olmalı' },
+  'export.paging': {
+    en: 'An export reads every page of the list: {field} is not accepted',
+    tr: 'Dışa aktarma listenin tüm sayfalarını okur: {field} kabul edilmez',
+  },
+  'export.ids': {
+    en: 'An export names between 1 and {max} records in {field}',
+    tr: 'Dışa aktarma {field} içinde 1 ile {max} arasında kayıt belirtir',
+  },
   'filter.unknown': { en: 'Unknown filter field: {field}', tr: 'Bilinmeyen filtre alanı: {field}' },
   'filter.crProcessIdRequired': {
     en: 'The list filter must contain crProcessId',

@@ -156,6 +156,15 @@ function filterCondition(fields: ReadonlyMap<string, ScalarField>, key: string, 
     if (value === null) return { [key]: null };
     return { [key]: toRowValue(`filter.${key}`, exact, value) };
   }
+  const listed = Array.isArray(value) ? /^(.+)In$/.exec(key)?.[1] : undefined;
+  const listedSpec = listed ? fields.get(listed) : undefined;
+  if (listed && listedSpec) {
+    // `<field>In`, a list of at most 500 values: the records of an export's selection (the gateway's
+    // REST filter takes scalars only, so a list reaches here from the export alone)
+    const values = value as unknown[];
+    if (values.length < 1 || values.length > MAX_PAGE_SIZE) throw invalidField(`filter.${key}`, 'filter.unknown');
+    return { [listed]: { $in: values.map((item, index) => toRowValue(`filter.${key}[${index}]`, listedSpec, item)) } };
+  }
   const range = /^(.+)(From|To)$/.exec(key);
   const base = range?.[1];
   const spec = base ? fields.get(base) : undefined;
