@@ -11,7 +11,8 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
 import { decimalCell, exportColumns, neutralised } from '../gateway/src/export/columns.ts';
-import { csvWriter, sheetInput, xlsxWriter } from '../gateway/src/export/writers.ts';
+import { csvWriter, xlsxWriter } from '../gateway/src/export/writers.ts';
+import { EXCELJS_INSTALLED, EXCELJS_WRITTEN_FOR, sheetInput } from '../gateway/src/export/exceljs-backpressure.ts';
 import { exportFileName, exportRequestFromJson } from '../gateway/src/export/export-route.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import { adminSession, createAccount, createAccrual, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
@@ -145,6 +146,7 @@ test('XLSX: numbers as numbers, dates as dates, booleans as words, formulas neut
 test("XLSX: the writer finds the zip entry's input it waits for inside exceljs (exceljs/exceljs#2916)", async (t) => {
   // the streaming writer does not wait for it; the export does, found by reaching into exceljs: an
   // exceljs built otherwise must fail here rather than let a large export's sheet pile up in memory
+  t.is(EXCELJS_INSTALLED, EXCELJS_WRITTEN_FOR, 'gateway/src/export/exceljs-backpressure.ts was written for this exceljs; read its internals again');
   const out = new PassThrough();
   out.resume();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });

@@ -1,9 +1,9 @@
-import { once, type EventEmitter } from 'node:events';
-import type { Readable, Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { ExportColumn } from './columns.ts';
+import { xlsxSettled } from './exceljs-backpressure.ts';
 
 /** The formats of an export and what each answers as. */
 export const EXPORT_FORMATS = {
@@ -58,7 +58,7 @@ export function csvWriter(out: Writable, columns: readonly ExportColumn[], signa
  * XLSX by exceljs's streaming WorkbookWriter: one worksheet, the header row first (bold, frozen),
  * each row committed as it is written (written out, never kept), inline strings rather than a
  * shared-strings table (which would grow with the export), numbers as number cells and dates as
- * date cells.
+ * date cells; after each page it waits for the zip to take it (exceljs-backpressure.ts).
  */
 export function xlsxWriter(out: Writable, columns: readonly ExportColumn[], sheetName: string, signal?: AbortSignal): ExportWriter {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -71,8 +71,6 @@ export function xlsxWriter(out: Writable, columns: readonly ExportColumn[], shee
   header.font = { bold: true };
   header.commit();
   const formats = columns.map((column) => column.xlsxFormat);
-  // the zip stream exceljs writes through (archiver): what it has made and the response not yet taken
-  const zip = (workbook as unknown as { zip?: Readable }).zip;
   return {
     async page(records) {
       for (const record of records) {
@@ -82,48 +80,11 @@ export function xlsxWriter(out: Writable, columns: readonly ExportColumn[], shee
         });
         row.commit();
       }
-      // looked up at each page: exceljs pipes the sheet to its deflater once the zip starts the entry
-      await zipSettled(out, zip, sheetInput(sheet), signal);
+      await xlsxSettled(out, workbook, sheet, signal);
     },
     async end() {
       sheet.commit();
       await workbook.commit();
     },
   };
-}
-
-/** Most bytes the zip stream may hold for the response before the next page is added. */
-const ZIP_BACKLOG = 256 * 1024;
-
-/** The writable end a worksheet's XML goes into, as far as the wait for it needs: readable-stream 2's or node's state. */
-interface SheetInput {
-  _writableState?: { needDrain?: boolean };
-  once(event: 'drain', listener: () => void): unknown;
-}
-
-/**
- * The stream a worksheet's XML goes into: the pass-through archiver reads the zip entry from, which
- * exceljs (4.4.0) writes to from the sheet's buffer without waiting (its StreamBuf ignores what a
- * write returns): rows added faster than the deflater takes them pile up there, the whole sheet
- * in the end (exceljs/exceljs#2916). Undefined when exceljs is built otherwise: then only the
- * response and the zip's output are waited for.
- */
-export function sheetInput(sheet: unknown): SheetInput | undefined {
-  const pipes = (sheet as { _stream?: { pipes?: unknown[] } })._stream?.pipes;
-  const first = Array.isArray(pipes) ? (pipes[0] as SheetInput | undefined) : undefined;
-  return first && typeof first.once === 'function' && typeof first._writableState === 'object' ? first : undefined;
-}
-
-/**
- * Resolves when the response has drained, the zip entry has taken the sheet's XML it was given and
- * the zip stream holds little for the response: the response's own drain alone would let the
- * entry's input and the zip's output pile up page by page.
- */
-async function zipSettled(out: Writable, zip: Readable | undefined, input: SheetInput | undefined, signal?: AbortSignal): Promise<void> {
-  for (;;) {
-    await writable(out, signal);
-    if (input?._writableState?.needDrain) await once(input as unknown as EventEmitter, 'drain', signal ? { signal } : {});
-    else if (zip && zip.readableLength > ZIP_BACKLOG) await sleep(5, undefined, signal ? { signal } : {});
-    else return;
-  }
 }
