@@ -97,8 +97,8 @@ async function parseXlsx(bytes: Buffer, limits: ImportLimits, rowLimit: number):
         const cells: Cell[] = [];
         // exceljs's row values start at index 1 (column A)
         for (let column = 1; column < values.length; column++) cells.push(cellOf(values[column]));
-        rows[row.number - 1] = cells;
-        if (row.number > rowLimit) break;
+        // the sheet is read to its end (a reader left midway fails), rows past the limit not kept
+        if (row.number <= rowLimit + 1) rows[row.number - 1] = cells;
       }
       // the first worksheet alone
       break;
