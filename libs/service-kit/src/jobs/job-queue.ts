@@ -71,6 +71,8 @@ export interface JobQueue {
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
   const { jobs, log } = options;
   const crons = jobs.some((job) => 'cron' in job.schedule);
+  const heartbeats = jobs.flatMap((job) => (job.heartbeatSeconds === undefined ? [] : [job.heartbeatSeconds]));
+  const heartbeat = heartbeats.length > 0 ? Math.min(...heartbeats) : undefined;
   const boss = new PgBoss({
     connectionString: options.url,
     schema: options.schema ?? JOB_SCHEMA,
@@ -80,6 +82,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // own ORM has a pool of its own (worker-main.ts)
     max: options.poolMax ?? POOL_VARIABLES.jobs.fallback.worker,
     schedule: crons,
+    // a job with a heartbeat (an import) whose worker died is failed, and retried, by the
+    // supervisor's pass: every heartbeat's length rather than the default minute
+    ...(heartbeat !== undefined && { superviseIntervalSeconds: heartbeat, monitorIntervalSeconds: heartbeat }),
     // pg-boss's own spans and metrics stay off: the platform's tracing names its own
     openTelemetry: { enabled: false },
   });
