@@ -286,3 +286,36 @@ function zipOf(name: string, content: Buffer): Buffer {
   end.writeUInt32LE(localPart.length, 16);
   return Buffer.concat([localPart, centralPart, end]);
 }
+
+/** A CSV of `rows` new partners. */
+function partnersCsv(rows: number): string {
+  const prefix = unique('M-');
+  return ['partnerCode,partnerName,partnerType', ...Array.from({ length: rows }, (_, row) => `${prefix}-${row},Partner ${row},CUSTOMER`)].join('\n');
+}
+
+test('a run under way stops at its next chunk when cancelled, and when the importer loses its role, with a clear state', async (t) => {
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  const account = await accountFor(tenant);
+  const cancelled = (await upload('business-partner', tenant, 'many.csv', partnersCsv(2000), token)).body as Run;
+  t.is((await post(`/api/import/business-partner/${cancelled.id}/start`, token)).status, 200);
+  t.is((await post(`/api/import/business-partner/${cancelled.id}/cancel`, token)).status, 200);
+  const stopped = await settled('business-partner', cancelled.id, token);
+  t.is(stopped.status, 'CANCELLED');
+  t.true(stopped.processed < 2000, JSON.stringify(stopped));
+  // what was recorded was written, each row once
+  const written = await api('POST', '/api/business-partner/list', { token, body: { page: 0, size: 1, filter: { crProcessId: tenant } } });
+  t.true(written.body.totalElements >= stopped.created, `${written.body.totalElements} written, ${stopped.created} counted`);
+
+  const writer = await userWithRoles(account, ['business-partner:read', 'business-partner:write']);
+  const run = (await upload('business-partner', tenant, 'many.csv', partnersCsv(2000), writer.token)).body as Run;
+  t.is((await post(`/api/import/business-partner/${run.id}/start`, writer.token)).status, 200);
+  const members = await api('POST', '/api/group-member/list', {
+    token,
+    body: { page: 0, size: 10, filter: { crProcessId: tenant, groupId: writer.group.id } },
+  });
+  for (const member of members.body.content) t.is((await api('DELETE', `/api/group-member/${member.id}`, { token })).status, 204);
+  const failed = await settled('business-partner', run.id, token);
+  t.like(failed, { status: 'FAILED', message: 'The importing user no longer holds business-partner:write in this tenant: the import stopped' });
+  t.true(failed.processed < 2000);
+});
