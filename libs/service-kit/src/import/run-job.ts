@@ -25,8 +25,8 @@ import { IMPORT_ERROR_ENTITY, IMPORT_RUN_ENTITY } from './run-entity.ts';
 
 /** Rows between two records of a run's progress (and two reads of its importer's access and of a cancel). */
 const CHUNK = 200;
-/** Rows written at once: within the worker's pool (DATABASE_POOL_MAX). */
-const CONCURRENCY = 4;
+/** Rows written at once: twice the worker's ORM pool (DATABASE_POOL_MAX, 2 by default), so a connection never waits for the next row's reading. */
+const CONCURRENCY = 2 * Math.max(1, Number(process.env.DATABASE_POOL_MAX) || 2);
 
 export function importJobName(service: string): string {
   return `${service}.import`;
