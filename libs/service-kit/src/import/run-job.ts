@@ -16,6 +16,7 @@ import { callScope } from '../auth/call-scope.ts';
 import type { CallContext } from '../auth/caller.ts';
 import type { ResourceRuntime } from '../crud/runtime.ts';
 import { scopedFork } from '../db/tenant-scope.ts';
+import { databasePoolsOf } from '../config/database-pools.ts';
 import { defineJob, type JobDefinition } from '../jobs/job.ts';
 import { codeColumnOf, firstRows, FIRST_ROW, importRow, type RowError, type RowOutcome, type RunPlan } from './engine.ts';
 import { importer } from './importer.ts';
@@ -26,7 +27,7 @@ import { IMPORT_ERROR_ENTITY, IMPORT_RUN_ENTITY } from './run-entity.ts';
 /** Rows between two records of a run's progress (and two reads of its importer's access and of a cancel). */
 const CHUNK = 200;
 /** Rows written at once: twice the worker's ORM pool (DATABASE_POOL_MAX, 2 by default), so a connection never waits for the next row's reading. */
-const CONCURRENCY = 2 * Math.max(1, Number(process.env.DATABASE_POOL_MAX) || 2);
+const CONCURRENCY = 2 * databasePoolsOf(process.env, 'worker').orm;
 
 export function importJobName(service: string): string {
   return `${service}.import`;
