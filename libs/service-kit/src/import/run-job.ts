@@ -8,7 +8,9 @@
  * job is retried once its heartbeat stops, and the run resumes after its last recorded chunk, the
  * rows written since replayed by their idempotency keys instead of written twice.
  */
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { DomainError } from '@platform/kit/errors/domain-error.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import { importLimitsOf } from '@platform/kit/config/import-limits.ts';
 import type { Row } from '../db/entity-schema.ts';
@@ -26,6 +28,8 @@ import { IMPORT_ERROR_ENTITY, IMPORT_RUN_ENTITY } from './run-entity.ts';
 
 /** Rows between two records of a run's progress (and two reads of its importer's access and of a cancel). */
 const CHUNK = 200;
+/** Tries after the first: a worker that died, the database gone for a moment. */
+const RETRIES = 5;
 /** Rows written at once: twice the worker's ORM pool (DATABASE_POOL_MAX, 2 by default), so a connection never waits for the next row's reading. */
 const CONCURRENCY = 2 * databasePoolsOf(process.env, 'worker').orm;
 
@@ -48,13 +52,16 @@ export function importJob(
     schedule: { onDemand: true },
     // a worker that died is found by its silence within seconds; the run resumes (retry)
     heartbeatSeconds: 10,
-    retry: { limit: 5, delaySeconds: 1 },
+    retry: { limit: RETRIES, delaySeconds: 1 },
     timeoutSeconds: 6 * 3600,
-    run: async ({ data, log }) => {
+    run: async ({ data, log, attempt }) => {
       const runId = Number((data as { runId?: unknown } | null)?.runId);
       if (!Number.isSafeInteger(runId)) return;
       await runImport(orm, runtimes, registry, runId).catch(async (error: unknown) => {
-        log.error({ err: error, runId }, 'import run failed');
+        const refId = randomUUID();
+        log.error({ err: error, runId, refId, attempt }, 'import run failed');
+        // the last try: the run ends FAILED, saying so, rather than staying RUNNING
+        if (attempt >= RETRIES) await failRun(orm, runId, { messageKey: 'import.failed', messageParams: { refId } }).catch(() => undefined);
         throw error;
       });
     },
@@ -72,7 +79,14 @@ async function runImport(orm: MikroORM, runtimes: ReadonlyMap<string, ResourceRu
   const mode = run.status === 'CHECKING' ? 'check' : 'import';
   if (mode === 'import') run.status = 'RUNNING';
   await own.flush();
-  const { rows } = await parseFile(file, importLimitsOf());
+  let rows: Awaited<ReturnType<typeof parseFile>>['rows'];
+  try {
+    ({ rows } = await parseFile(file, importLimitsOf()));
+  } catch (error) {
+    // read at upload, so only a limit lowered since can refuse it now
+    if (error instanceof DomainError) return finish(own, run, 'FAILED', { messageKey: error.messageKey, messageParams: error.params });
+    throw error;
+  }
   const mapping = run.mapping as (string | null)[];
   const crProcessId = Number(run.crProcessId);
   const plan: RunPlan = {
@@ -132,4 +146,11 @@ async function finish(
   // the file is kept for the import after a dry run, dropped once the run has ended
   if (status !== 'CHECKED') Object.assign(run, { file: null, finishedAt: new Date() });
   await em.flush();
+}
+
+/** Ends a run FAILED from outside its work (its job's last try failed). */
+async function failRun(orm: MikroORM, runId: number, message: { messageKey: string; messageParams: Record<string, string> }): Promise<void> {
+  const own = scopedFork(orm, { platform: 'job' });
+  const run = (await own.findOne(IMPORT_RUN_ENTITY as never, { id: runId } as never)) as Row | null;
+  if (run && ['CHECKING', 'QUEUED', 'RUNNING'].includes(String(run.status))) await finish(own, run, 'FAILED', message);
 }

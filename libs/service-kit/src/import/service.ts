@@ -125,13 +125,18 @@ export function importHandlers(resources: readonly Resource[], service: string, 
     },
     getImport: async (request: { entity: string; id: number }, ctx: CallContext): Promise<ImportRun> => {
       const resource = entity(request.entity, ctx, false);
-      const run = await findRun(ctx.em, ctx, resource, request.id, true);
+      const status = (await findRun(ctx.em, ctx, resource, request.id)).status;
+      const run =
+        status === 'PREVIEW' || status === 'CHECKED'
+          ? await findRun(ctx.em, ctx, resource, request.id, true)
+          : await findRun(ctx.em, ctx, resource, request.id);
       const errors = await ctx.em.find(IMPORT_ERROR_ENTITY as never, { runId: run.id } as never, {
         orderBy: { rowNumber: 'asc', id: 'asc' } as never,
         limit: ERRORS_SHOWN,
       });
       const file = run.file as Buffer | null;
-      const preview = file && run.status !== 'UPLOADING' ? previewOf((await parseFile(file, limits, PREVIEW_ROWS)).rows) : [];
+      // the first rows while the mapping is being chosen; a run under way is polled, and not read again for it
+      const preview = file && (run.status === 'PREVIEW' || run.status === 'CHECKED') ? previewOf((await parseFile(file, limits, PREVIEW_ROWS)).rows) : [];
       return { ...runMessage(run, ctx.lang), preview, errors: (errors as Row[]).map((error) => errorMessage(error, ctx.lang)) };
     },
     updateImport: async (request: UpdateImportRequest, ctx: CallContext): Promise<ImportRun> => {
