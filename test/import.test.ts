@@ -186,6 +186,22 @@ test("another service's entity: core's currencies", async (t) => {
   t.deepEqual(list.body.content.map((currency: { code: string }) => currency.code).sort(), ['JPY', 'TRY']);
 });
 
+test("dms's categories, a parent named by its name (the name a tenant's category alone has)", async (t) => {
+  const { token } = await adminSession();
+  const tenant = freshTenant();
+  const parent = await api('POST', '/api/dms-category', { token, body: { crProcessId: tenant, categoryName: 'Sözleşmeler' } });
+  t.is(parent.status, 200, parent.text);
+  const csv = 'Kategori adı,Üst kategori,Açıklama\nKira,sözleşmeler,Kira sözleşmeleri\nHizmet,Sözleşmeler,\nYetim,Yok Böyle,\n';
+  const run = (await upload('dms-category', tenant, 'k.csv', csv, token)).body as Run;
+  t.deepEqual(run.mapping, ['categoryName', 'parentId', 'description']);
+  t.is((await post(`/api/import/dms-category/${run.id}/start`, token)).status, 200);
+  const done = await settled('dms-category', run.id, token);
+  t.like(done, { status: 'DONE', created: 2, failed: 1 });
+  t.like(done.errors, [{ row: 4, field: 'parentId', code: 'SVC-SYS-2001' }]);
+  const list = await api('POST', '/api/dms-category/list', { token, body: { page: 0, size: 10, filter: { crProcessId: tenant, parentId: parent.body.id } } });
+  t.deepEqual(list.body.content.map((category: { categoryName: string }) => category.categoryName).sort(), ['Hizmet', 'Kira']);
+});
+
 test("roles: reading needs <entity>:read, importing <entity>:write; another tenant's run is 404", async (t) => {
   const { token } = await adminSession();
   const [a, b] = [freshTenant(), freshTenant()];
