@@ -54,13 +54,14 @@ export const BENCH_RATE_LIMIT = '100000000';
  * deleted at the end; every RATE_LIMIT_* at BENCH_RATE_LIMIT per minute) and the live
  * tokenVersion/session check (always on, in the services). `extraEnv` goes to every service (e.g.
  * EVENT_LOOP_REPORT_DIR); `telemetryRegister: false` starts the processes without the telemetry
- * `--import` every deployment has (bench/tracing-cost.ts's baseline). Stopping everything, dropping the database and deleting the run's Redis
+ * `--import` every deployment has (bench/tracing-cost.ts's baseline); `workers: true` starts each
+ * service's worker beside it (bench/import.ts: imports run there). Stopping everything, dropping the database and deleting the run's Redis
  * keys are registered as cleanups. BENCH_CPU_PROF=<dir> runs every service with `--cpu-prof
  * --cpu-prof-dir=<dir>` (profiles are written when the services stop).
  */
 export async function startBenchPlatform(
   env: NodeJS.ProcessEnv = process.env,
-  options: { extraEnv?: Record<string, string>; telemetryRegister?: boolean } = {},
+  options: { extraEnv?: Record<string, string>; telemetryRegister?: boolean; workers?: boolean } = {},
 ): Promise<BenchPlatform> {
   // Redis first: without it the limiter would run in memory and the chain would not be the real one.
   const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -106,7 +107,14 @@ export async function startBenchPlatform(
   // BENCH_NODE_FLAGS: Node/V8 flags for the platform's processes and the baseline, e.g. --trace-gc-nvp.
   const nodeFlags = (env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const execArgv = [...nodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
-  const platform = await startPlatform({ env: childEnv, ports: 'free', log: { file: logFile }, execArgv, telemetryRegister: options.telemetryRegister });
+  const platform = await startPlatform({
+    env: childEnv,
+    ports: 'free',
+    log: { file: logFile },
+    execArgv,
+    telemetryRegister: options.telemetryRegister,
+    workers: options.workers,
+  });
   onCleanup(() => platform.stop());
   if (profileDir) console.log(`# CPU profiles of the services go to ${profileDir} when they stop`);
   console.log(

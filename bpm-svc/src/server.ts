@@ -1,4 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
+import { registerImport } from '@platform/service-kit/import/service.ts';
+import { importSender } from '@platform/service-kit/import/sender.ts';
+import { importTargets } from './import-targets.ts';
 import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import { registerHistory } from '@platform/service-kit/history/list-history.ts';
@@ -18,6 +21,13 @@ export function register(server: Server, runtime: Runtime): void {
     accrual: { hooks: accrualHooks, handlers: (runtimes) => ({ ...accrualMoves(runtimes), ...accrualSummary() }) },
   });
   registerHistory(server, runtime, bpmResources, SCHEMA);
+  registerImport(
+    server,
+    runtime,
+    importTargets.map((target) => target.resource),
+    'bpm',
+    importSender(),
+  );
   registerSearch(
     server,
     runtime,

@@ -1,4 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
+import { registerImport } from '@platform/service-kit/import/service.ts';
+import { importSender } from '@platform/service-kit/import/sender.ts';
+import { importTargets } from './import-targets.ts';
 import type { CoreConfig } from './config.ts';
 import { implement, type Runtime } from '@platform/service-kit/grpc/server.ts';
 import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
@@ -58,6 +61,13 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
     'webhook-delivery': { handlers: (runtimes) => ({ redeliverWebhookDelivery: redeliver(runtimeOf(runtimes, 'webhook-delivery')) }) },
   });
   registerHistory(server, runtime, coreResources, SCHEMA);
+  registerImport(
+    server,
+    runtime,
+    importTargets.map((target) => target.resource),
+    'core',
+    importSender(),
+  );
 }
 
 function runtimeOf(runtimes: ReadonlyMap<string, ResourceRuntime>, path: string): ResourceRuntime {

@@ -3,6 +3,7 @@ import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/service-kit/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/service-kit/db/tenant-count.ts';
 import { outboxEntity } from '@platform/service-kit/events/outbox-entity.ts';
+import { importEntities } from '@platform/service-kit/import/run-entity.ts';
 import { idempotencyEntity } from '@platform/service-kit/idempotency/idempotency-entity.ts';
 import type { RowOf } from '@platform/service-kit/crud/records.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
@@ -102,6 +103,7 @@ export const entities = [
   DmsTusUploadEntity,
   DmsTusLockEntity,
   outboxEntity(SCHEMA),
+  ...importEntities(SCHEMA),
   idempotencyEntity(SCHEMA),
 ];
 export const migrationsDir = fileURLToPath(new URL('./migrations', import.meta.url));

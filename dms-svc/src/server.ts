@@ -1,4 +1,7 @@
 import type { Server } from '@grpc/grpc-js';
+import { registerImport } from '@platform/service-kit/import/service.ts';
+import { importSender } from '@platform/service-kit/import/sender.ts';
+import { importTargets } from './import-targets.ts';
 import type { DmsConfig } from './config.ts';
 import { resourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
@@ -36,6 +39,13 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
   registerHistory(server, runtime, dmsResources, SCHEMA);
+  registerImport(
+    server,
+    runtime,
+    importTargets.map((target) => target.resource),
+    'dms',
+    importSender(),
+  );
   registerSearch(
     server,
     runtime,

@@ -1,6 +1,11 @@
+import { importJob } from '@platform/service-kit/import/run-job.ts';
+import { importRuntimes } from '@platform/service-kit/import/targets.ts';
+import { registryByPath } from '@platform/contracts/registry-by-path.ts';
+import { dmsResources } from '@platform/contracts/dms/index.ts';
+import { importTargets } from './import-targets.ts';
 import { workerMain } from '@platform/service-kit/jobs/worker-main.ts';
 import { loadDmsConfig } from './config.ts';
-import { entities, migrationsDir } from './db.ts';
+import { entities, migrationsDir, schemas } from './db.ts';
 import { storageOf } from './files/storage-of.ts';
 import { retentionJob, storageSweepJob } from './retention/retention-job.ts';
 import { tusSweepJob } from './tus/tus-sweep.ts';
@@ -19,6 +24,7 @@ workerMain(
         retentionJob(orm, storage, config.dms.retentionIntervalSeconds),
         storageSweepJob(orm, storage, config.dms.retentionIntervalSeconds, config.dms.sweepGraceSeconds * 1000),
         tusSweepJob(tusStore(storage, config), orm, config.dms.tusSweepIntervalSeconds),
+        importJob('dms', orm, importRuntimes(schemas, importTargets, dmsResources), registryByPath()),
       ];
     },
   }),

@@ -24,6 +24,7 @@ import { jwtCheck } from './middleware/jwt.ts';
 import { TokenClaims } from './auth/token-claims.ts';
 import { noStoreCapabilities } from './middleware/no-store.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
+import { importRoutes } from './routes/import.ts';
 import { createRateLimiting, type RateLimiting } from './middleware/rate-limit.ts';
 import { registry } from './registry.ts';
 import { authRoutes, loginMetadata, sessionCookie } from './routes/auth.ts';
@@ -116,6 +117,8 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
   if (!consoleFiles) log.warn({ dir: config.console.dir }, 'the console is not built: /console/ answers 503 (npm start builds it)');
   const manifest = consoleFile('resources.json', Buffer.from(JSON.stringify(consoleManifest(registry, { captchaSiteKey: config.console.captchaSiteKey }))));
   const limits = createRateLimiting(config, log, metrics);
+  // an import's upload is read before the JSON body parser, its runs' routes after it
+  const imports = importRoutes(registry, backends);
 
   // dms-svc's file port answers the gateway only: both ways there carry its credential
   const filePort = new FilePortCredential(config.dmsFilePortSecret);
@@ -163,7 +166,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
       noStoreCapabilities,
 
       // file bytes and the public share-link paths stream through to dms-svc, untouched by the JSON body parser
-      dispatchByPrefix([dmsFileByteRoutes(upload, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard)]),
+      dispatchByPrefix([dmsFileByteRoutes(upload, relay), dmsSharePublicRoutes(proxy, relay, limits.sharePasswordGuard), imports.upload]),
       ...jsonBody(config.maxJsonBytes),
       dispatchByPrefix([
         healthRoutes(config, backends, limits.health),
@@ -183,6 +186,7 @@ export function createApp(deps: GatewayDeps): { app: Express; management: Expres
         tenantMemberRoutes(backends),
         searchRoutes(backends),
         accessTokenRoutes(backends),
+        imports.runs,
         ...crudRoutes(registry, backends, { chargeMore: limits.chargeMore, recordFailure, sessions }),
       ]),
     ]),

@@ -9,6 +9,7 @@ import { loadProtoDocs, type ProtoDocs } from './proto-docs.ts';
 import { recordSchemas, schemaNames } from './record-schemas.ts';
 import { errorResponseComponents } from './responses.ts';
 import { routeDocs } from './route-docs.ts';
+import { importSchemas } from './import-schemas.ts';
 import { SECURITY_SCHEMES } from './security.ts';
 import {
   exportRequestName,
@@ -52,6 +53,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], docs: Proto
   schemas.SessionPage = pageResponse(docs, ref('Session'), 'A page of sessions.');
   schemas.ExceptionEntryPage = pageResponse(docs, ref('ExceptionEntry'), 'A page of exception-log entries.');
   schemas.HistoryEventPage = pageResponse(docs, ref('HistoryEvent'), "A page of a record's events, newest first.");
+  Object.assign(schemas, importSchemas(docs));
   for (const resource of resources) {
     Object.assign(schemas, recordSchemas(resource, docs), bulkSchemas(resource));
     schemas[pageRequestName(resource)] = resourcePageRequest(docs, resource, resources);

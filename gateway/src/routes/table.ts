@@ -10,6 +10,7 @@ import { DMS_ROUTES } from './dms.ts';
 import { DOCS_ROUTES } from './docs.ts';
 import { HEALTH_ROUTES } from './health.ts';
 import { HISTORY_ROUTES } from './history.ts';
+import { IMPORT_ROUTES, IMPORT_UPLOAD_ROUTES } from './import.ts';
 import { routesOf, type RouteSpec } from './route.ts';
 import { SEARCH_ROUTES } from './search.ts';
 import { SECOND_FACTOR_ROUTES } from './second-factor.ts';
@@ -19,10 +20,11 @@ import { WEBHOOK_ROUTES } from './webhooks.ts';
 
 /**
  * The route tables written in the gateway, not declared as operations (none is a plain RPC call):
- * file bytes and public share pages relayed as streams to dms-svc, health, and this document. In
+ * file bytes and public share pages relayed as streams to dms-svc, an import's upload (multipart)
+ * and its runs (whose entity names the service), health, and this document. In
  * the order app.ts registers their routers.
  */
-export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTES, HEALTH_ROUTES, DOCS_ROUTES] as const;
+export const HAND_WRITTEN_ROUTES = [DMS_FILE_BYTE_ROUTES, DMS_SHARE_PUBLIC_ROUTES, IMPORT_UPLOAD_ROUTES, HEALTH_ROUTES, DOCS_ROUTES, IMPORT_ROUTES] as const;
 
 /**
  * The route tables of the declared operations (libs/contracts), registered after the hand-written

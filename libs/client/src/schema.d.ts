@@ -133,6 +133,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The import runs of a tenant's entity, newest first
+         * @description Needs <entity>:read. crProcessId required (a user who is not a super user: its own tenant).
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Upload a CSV or XLSX file to import into an entity
+         * @description Parts: file (CSV in UTF-8, delimiter , ; or TAB; or XLSX: its first sheet), crProcessId. Needs <entity>:read and <entity>:write in the tenant; a run of another tenant is 404 SVC-SYS-4001. Answers the run in PREVIEW with its header, its first 20 rows and the proposed mapping (by field name, English or Turkish label). Over IMPORT_MAX_BYTES: 413 SVC-SYS-3001; a file that is not UTF-8, a line over IMPORT_MAX_LINE_BYTES or a zip bomb: 400 SVC-SYS-2001.
+         */
+        post: operations["uploadImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actuator/health": {
         parameters: {
             query?: never;
@@ -210,6 +234,110 @@ export interface paths {
         };
         /** A script, style or icon of the reference page */
         get: operations["asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/{entity}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import run: its state, counts, first rows and first errors
+         * @description Needs <entity>:read. Errors in the caller's language.
+         */
+        get: operations["getImport"];
+        /**
+         * Set an import's mapping and options
+         * @description Needs <entity>:read and <entity>:write in the tenant; a run of another tenant is 404 SVC-SYS-4001. In PREVIEW or CHECKED (then PREVIEW again); else 409 SVC-SYS-4004.
+         */
+        put: operations["updateImport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/{entity}/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the dry run of an import
+         * @description Needs <entity>:read and <entity>:write in the tenant; a run of another tenant is 404 SVC-SYS-4001. Every row is checked as the import would write it, nothing kept: the run goes CHECKING, then CHECKED with its errors.
+         */
+        post: operations["checkImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/{entity}/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an import
+         * @description Needs <entity>:read and <entity>:write in the tenant; a run of another tenant is 404 SVC-SYS-4001. From PREVIEW or CHECKED: QUEUED, RUNNING, then DONE, FAILED or CANCELLED. Each row is written in its own transaction.
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/{entity}/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import or its dry run
+         * @description Needs <entity>:read and <entity>:write in the tenant; a run of another tenant is 404 SVC-SYS-4001. A run under way stops at its next chunk (CANCELLED); the rows written stay.
+         */
+        post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/{entity}/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's errors as CSV
+         * @description Needs <entity>:read. Row, column, field, code, message, in the caller's language; a cell a spreadsheet would read as a formula starts with '.
+         */
+        get: operations["importErrorReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5765,6 +5893,158 @@ export interface components {
             last: boolean;
             /** @description No items on this page. */
             empty: boolean;
+        };
+        /** @description An import run. */
+        ImportRun: {
+            /**
+             * Format: int64
+             * @description The run's id.
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The tenant.
+             */
+            crProcessId: number;
+            /** @description The entity's path. */
+            entity: string;
+            /** @description The file's name. */
+            fileName: string;
+            /**
+             * Format: int64
+             * @description The file's size in bytes.
+             */
+            fileSize: number;
+            /** @description csv or xlsx. */
+            format: string;
+            /** @description PREVIEW, CHECKING, CHECKED, QUEUED, RUNNING, DONE, FAILED or CANCELLED. */
+            status: string;
+            /** @description The file's header. */
+            header: string[];
+            /** @description For each column, the field it fills; empty: not imported. */
+            mapping: (string | null)[];
+            /** @description Whether rows whose code names an existing record update it. */
+            updateByCode: boolean;
+            /** @description The file's first rows (up to 20), in the upload's answer and GetImport. */
+            preview: string[][];
+            /**
+             * Format: int32
+             * @description Rows in the file, header excluded.
+             */
+            totalRows: number;
+            /**
+             * Format: int32
+             * @description Rows the dry run or the import has been through.
+             */
+            processed: number;
+            /**
+             * Format: int32
+             * @description Records created (by the import; by the dry run: that would be).
+             */
+            created: number;
+            /**
+             * Format: int32
+             * @description Records updated.
+             */
+            updated: number;
+            /**
+             * Format: int32
+             * @description Rows that matched a record with the same values: nothing written.
+             */
+            unchanged: number;
+            /**
+             * Format: int32
+             * @description Rows refused.
+             */
+            failed: number;
+            /** @description The first errors (up to 100); the error report has them all. */
+            errors: {
+                /**
+                 * Format: int32
+                 * @description The row's number in the file (the header is 1).
+                 */
+                row: number;
+                /** @description The column's header, when the error is one cell's. */
+                column: string | null;
+                /** @description The field, when the error is one field's. */
+                field: string | null;
+                /** @description The platform's error code (SVC-SYS-2001, SVC-SYS-4005). */
+                code: string;
+                /** @description The message, in the caller's language. */
+                message: string;
+            }[];
+            /** @description Why a FAILED run stopped, in the caller's language. */
+            message: string | null;
+            /** @description Who uploaded the file. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When (ISO 8601).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601).
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the run ended (ISO 8601).
+             */
+            finishedAt: string | null;
+            /** @description The dry run found this run (check) or the import wrote it (import). */
+            mode: string | null;
+        };
+        /** @description A page of import runs, newest first. */
+        ImportRunPage: {
+            /** @description Page items. */
+            content: components["schemas"]["ImportRun"][];
+            /**
+             * Format: int32
+             * @description Current page index; absent on a cursor page.
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description Requested page size.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Total matching records; absent on a cursor page (it is not counted).
+             */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description ceil(totalElements / size); absent on a cursor page.
+             */
+            totalPages: number;
+            /** @description Page is the first. */
+            first: boolean;
+            /** @description Page is the last. */
+            last: boolean;
+            /** @description No items on this page. */
+            empty: boolean;
+        };
+        /** @description The multipart form of POST /api/import/{entity} (docs/interface.md#import). */
+        ImportUpload: {
+            /**
+             * Format: binary
+             * @description The CSV (UTF-8) or XLSX file.
+             */
+            file: Blob;
+            /**
+             * Format: int64
+             * @description The tenant the records are imported into.
+             */
+            crProcessId: number;
+        };
+        /** @description A run's mapping and options. */
+        ImportUpdate: {
+            /** @description For each column of the header, the field it fills, or null. */
+            mapping: (string | null)[];
+            /** @description Rows whose code names an existing record update it instead of being refused. */
+            updateByCode?: boolean;
         };
         /** @description Account record. */
         Account: {
@@ -20237,6 +20517,10 @@ export type DmsFileDownloadUrl = components['schemas']['DmsFileDownloadUrl'];
 export type SessionPage = components['schemas']['SessionPage'];
 export type ExceptionEntryPage = components['schemas']['ExceptionEntryPage'];
 export type HistoryEventPage = components['schemas']['HistoryEventPage'];
+export type ImportRun = components['schemas']['ImportRun'];
+export type ImportRunPage = components['schemas']['ImportRunPage'];
+export type ImportUpload = components['schemas']['ImportUpload'];
+export type ImportUpdate = components['schemas']['ImportUpdate'];
 export type Account = components['schemas']['Account'];
 export type AccountCreate = components['schemas']['AccountCreate'];
 export type AccountUpdate = components['schemas']['AccountUpdate'];
@@ -20880,6 +21164,81 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRunPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportUpload"];
+            };
+        };
+        responses: {
+            /** @description The run, in PREVIEW (the body is an ImportRun). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     health: {
         parameters: {
             query?: never;
@@ -21034,6 +21393,225 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportUpdate"];
+            };
+        };
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, CHECKING. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, QUEUED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importErrorReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                entity: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];

@@ -8,6 +8,7 @@ import { operationsExtension } from '../features/operations/extension.tsx';
 import { sharePublicExtension } from '../features/share-public/share-public.extension.tsx';
 import { webhooksExtension } from '../features/webhooks/extension.tsx';
 import { secondFactorExtension } from '../features/second-factor/extension.tsx';
+import { importExtension } from '../features/import/extension.tsx';
 
 /**
  * Every feature beyond the CRUD set, listed once: the shell reads this list for its routes, menu and
@@ -23,4 +24,5 @@ export const extensions: readonly ConsoleExtension[] = [
   accessExtension,
   accessTokensExtension,
   secondFactorExtension,
+  importExtension,
 ];

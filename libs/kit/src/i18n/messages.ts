@@ -183,6 +183,36 @@ const catalogue = {
   'share.passwordRequired': { en: 'This share link needs its password', tr: 'Bu paylaşım bağlantısı şifre gerektiriyor' },
   'share.passwordWrong': { en: 'The share link password is wrong', tr: 'Paylaşım bağlantısı şifresi hatalı' },
   'share.gone': { en: 'The share link has expired, is passive or is used up', tr: 'Paylaşım bağlantısının süresi dolmuş, pasif ya da tükenmiş' },
+  'import.notUtf8': { en: 'The file is not valid UTF-8 text: save it as CSV UTF-8', tr: 'Dosya geçerli bir UTF-8 metni değil: CSV UTF-8 olarak kaydedin' },
+  'import.lineTooLong': { en: 'Line {line} of the file is longer than {max} bytes', tr: 'Dosyanın {line}. satırı {max} bayttan uzun' },
+  'import.notReadable': { en: 'The file is not a CSV or XLSX file that can be read', tr: 'Dosya okunabilen bir CSV ya da XLSX dosyası değil' },
+  'import.zipBomb': {
+    en: 'The XLSX file inflates to more than the platform reads',
+    tr: 'XLSX dosyası açıldığında platformun okuduğundan daha büyük oluyor',
+  },
+  'import.noHeader': { en: 'The file has no header row', tr: 'Dosyada başlık satırı yok' },
+  'import.mapping': { en: 'The column mapping is invalid: {reason}', tr: 'Sütun eşlemesi geçersiz: {reason}' },
+  'import.state': { en: 'The import is {status}: this is not possible now', tr: 'İçe aktarma {status} durumunda: bu işlem şimdi yapılamaz' },
+  'import.duplicateInFile': {
+    en: 'Field {field} has the same value as row {row} of the file',
+    tr: '{field} alanı dosyanın {row}. satırıyla aynı değere sahip',
+  },
+  'import.reference': {
+    en: 'Field {field}: no record of this tenant has the code or name {value}',
+    tr: '{field} alanı: bu kiracıda {value} kodlu ya da adlı bir kayıt yok',
+  },
+  'import.referenceAmbiguous': {
+    en: 'Field {field}: more than one record is named {value}; give its code',
+    tr: '{field} alanı: {value} adında birden çok kayıt var; kodunu verin',
+  },
+  'import.accessLost': {
+    en: 'The importing user no longer holds {role} in this tenant: the import stopped',
+    tr: 'İçe aktaran kullanıcının bu kiracıda artık {role} yetkisi yok: içe aktarma durdu',
+  },
+  'import.failed': {
+    en: 'The import stopped after an unexpected failure; reference {refId}',
+    tr: 'İçe aktarma beklenmeyen bir hata sonucu durdu; referans {refId}',
+  },
   'record.notFound': { en: 'Record not found: {resource}', tr: 'Kayıt bulunamadı: {resource}' },
   'path.notFound': { en: 'No such path: {path}', tr: 'Böyle bir yol yok: {path}' },
   'version.stale': {

@@ -91,7 +91,7 @@ async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext
   return message ?? {};
 }
 
-async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+export async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
   const input = recordOf(rt.resource, request);
   const values = readValues(rt.resource, input, 'create', Object.keys(input));
   const crProcessId = values.crProcessId;
@@ -134,7 +134,7 @@ function replayable(resource: Resource, message: Message): Message {
   return kept;
 }
 
-async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
+export async function updateRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
   const input = recordOf(rt.resource, request);
   const version = input.version;
   const ifMatch = preconditionOf(request);

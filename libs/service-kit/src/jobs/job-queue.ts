@@ -44,6 +44,8 @@ export interface JobQueueOptions {
 export interface JobQueue {
   /** Sends job `name` now, outside its schedule (a prompt run: an operator's, a test's); its id, or null when one is already waiting. */
   sendNow(name: string): Promise<string | null>;
+  /** Sends on-demand job `name` with `data`; its id. */
+  send(name: string, data: object): Promise<string | null>;
   /** Stops sending and taking jobs, waits for the runs under way (up to `timeoutMs`, default 20 s), and closes the pool. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -69,6 +71,8 @@ export interface JobQueue {
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
   const { jobs, log } = options;
   const crons = jobs.some((job) => 'cron' in job.schedule);
+  const heartbeats = jobs.flatMap((job) => (job.heartbeatSeconds === undefined ? [] : [job.heartbeatSeconds]));
+  const heartbeat = heartbeats.length > 0 ? Math.min(...heartbeats) : undefined;
   const boss = new PgBoss({
     connectionString: options.url,
     schema: options.schema ?? JOB_SCHEMA,
@@ -78,6 +82,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // own ORM has a pool of its own (worker-main.ts)
     max: options.poolMax ?? POOL_VARIABLES.jobs.fallback.worker,
     schedule: crons,
+    // a job with a heartbeat (an import) whose worker died is failed, and retried, by the
+    // supervisor's pass: every heartbeat's length rather than the default minute
+    ...(heartbeat !== undefined && { superviseIntervalSeconds: heartbeat, monitorIntervalSeconds: heartbeat }),
     // pg-boss's own spans and metrics stay off: the platform's tracing names its own
     openTelemetry: { enabled: false },
   });
@@ -105,14 +112,19 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   const timers: NodeJS.Timeout[] = [];
   for (const job of jobs) {
     const queue = queueOptionsOf(job);
-    await boss.createQueue(job.name, { policy: 'stately', ...queue });
+    // an on-demand job's runs do not wait for one another (each import its own run)
+    await boss.createQueue(job.name, {
+      policy: 'onDemand' in job.schedule ? 'standard' : 'stately',
+      ...queue,
+      ...(job.heartbeatSeconds !== undefined && { heartbeatSeconds: job.heartbeatSeconds }),
+    });
     await boss.updateQueue(job.name, queue);
     const jobLog = log.child({ job: job.name });
     await boss.work(job.name, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true }, async ([taken]) => {
       if (!taken) return;
       const started = performance.now();
       try {
-        await job.run({ log: jobLog, id: taken.id, attempt: taken.retryCount });
+        await job.run({ log: jobLog, id: taken.id, attempt: taken.retryCount, data: taken.data });
         options.metrics?.ran(job.name, true, (performance.now() - started) / 1000);
         jobLog.debug({ id: taken.id, ms: Math.round(performance.now() - started) }, 'job done');
       } catch (error) {
@@ -121,6 +133,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         throw error;
       }
     });
+    if ('onDemand' in job.schedule) continue;
     if ('cron' in job.schedule) await boss.schedule(job.name, job.schedule.cron, null, { tz: 'UTC' });
     else {
       const seconds = job.schedule.everySeconds;
@@ -136,6 +149,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   }
   return {
     sendNow: (name) => boss.send(name, null),
+    send: (name, data) => boss.send(name, data),
     async stop(timeoutMs = 20_000) {
       for (const timer of timers) clearInterval(timer);
       await boss.stop({ graceful: true, close: true, timeout: timeoutMs });

@@ -1,7 +1,10 @@
 import type { Logger } from '@platform/kit/log/logger.ts';
 
-/** When a job is sent: every `seconds` (slots of that length from the epoch), or on a cron expression (minutes, UTC). */
-export type JobSchedule = { everySeconds: number } | { cron: string };
+/**
+ * When a job is sent: every `seconds` (slots of that length from the epoch), on a cron expression
+ * (minutes, UTC), or on demand, with its data (an import run: job-sender.ts), as often as asked.
+ */
+export type JobSchedule = { everySeconds: number } | { cron: string } | { onDemand: true };
 
 /** What a failed run does next: tried again up to `limit` more times, `delaySeconds` apart (doubling with `backoff`). */
 export interface RetryPolicy {
@@ -15,6 +18,8 @@ export interface JobRun {
   log: Logger;
   id: string;
   attempt: number;
+  /** What an on-demand job was sent with (null for a scheduled one). */
+  data: unknown;
 }
 
 /**
@@ -30,6 +35,11 @@ export interface JobDefinition {
   retry?: RetryPolicy;
   /** How long a run may take before it counts as failed (and is retried); default 15 minutes. */
   timeoutSeconds?: number;
+  /**
+   * A run whose worker sends no heartbeat for this long (at least 10 s) counts as failed and is
+   * retried: a worker that died is found in seconds rather than at the timeout (an import run).
+   */
+  heartbeatSeconds?: number;
   run(context: JobRun): Promise<unknown>;
 }
 

@@ -16,6 +16,8 @@ import type { Row } from '../db/entity-schema.ts';
 import { executeOn, servingStatus } from '../db/migration-runner.ts';
 import { checkServingRole } from '../db/serving-role.ts';
 import { createOrm } from '../db/orm.ts';
+import { loadUniqueKeys } from '../db/unique-keys.ts';
+import { keyFingerprints } from '../idempotency/fingerprint.ts';
 import { JobMetrics } from '../metrics/job.metrics.ts';
 import { watchPlatformScopes } from '../metrics/scope.metrics.ts';
 import { rowSecurityOf } from '../config/row-security.ts';
@@ -51,6 +53,8 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   installRuntimePatches();
   keepWritesPrivate();
   const config = spec.loadConfig();
+  // a job's writes under an idempotency key (an import's rows) fingerprint them as a request's are
+  keyFingerprints(config.jwtSecret);
   const name = `${spec.name}-worker`;
   const log = createLogger(name, config.logLevel);
   const url = databaseUrlOf();
@@ -69,6 +73,8 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
     said = true;
   }
   await checkServingRole(executeOn(orm), spec.name, config.appEnv, log);
+  // a duplicate met by a job (an import's row) is named by its field, as a request's is
+  await loadUniqueKeys(orm);
   const jobs = [idempotencySweepJob(spec.name, orm), ...(spec.jobs?.(orm, config, log) ?? [])];
   const registry = createMetricsRegistry();
   watchPlatformScopes(registry);
