@@ -24,7 +24,7 @@ const declared = entriesOf(OPERATION_TABLES);
 const handWritten = entriesOf(HAND_WRITTEN_ROUTES);
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`;
 
-/** The routes the gateway writes by hand (streams relayed to dms-svc, health, this document): a new one is added here knowingly. */
+/** The routes the gateway writes by hand (streams relayed to dms-svc, imports, health, this document): a new one is added here knowingly. */
 const HAND_WRITTEN = [
   'POST /api/dms-file/upload',
   'OPTIONS /api/dms-file/tus',
@@ -40,6 +40,15 @@ const HAND_WRITTEN = [
   'GET /api/docs',
   'GET /api/docs/openapi.json',
   'GET /api/docs/assets/{file}',
+  // imports (docs/adr/0157-importing-files-into-the-registry.md): the upload's stream and the runs, over every entity
+  'POST /api/import/{entity}',
+  'GET /api/import/{entity}',
+  'GET /api/import/{entity}/{id}',
+  'PUT /api/import/{entity}/{id}',
+  'POST /api/import/{entity}/{id}/check',
+  'POST /api/import/{entity}/{id}/start',
+  'POST /api/import/{entity}/{id}/cancel',
+  'GET /api/import/{entity}/{id}/errors',
 ];
 
 test('the declared operations are many and each is a route of the gateway, its table the declaration itself', (t) => {
