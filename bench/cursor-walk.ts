@@ -16,9 +16,10 @@
  *   npm run bench -- cursor-walk
  *   BENCH_LIST_ROWS=100000 BENCH_ROUNDS=1 node bench/cursor-walk.ts   (a quick check)
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import pg from 'pg';
 import { seedTenants } from './list-seed.ts';
+import { postJson } from './lib/post-json.ts';
 import { BenchError, fmt, judge, login, median, onCleanup, percentile, printTable, runScenario, settingsFromEnv, startBenchPlatform } from './lib.ts';
 
 const PAGE = 500;
@@ -33,29 +34,9 @@ interface Page {
 }
 
 /** One list request through the gateway on a kept-alive connection. */
-function listPage(url: string, token: string, agent: Agent, body: Record<string, unknown>): Promise<Page> {
-  const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = httpRequest(
-      url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const ms = performance.now() - started;
-          const answer = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${answer.slice(0, 300)}`));
-          const page = JSON.parse(answer) as { content: { id: number }[]; nextAfter?: string };
-          resolve({ ms, ids: page.content.map((row) => row.id), nextAfter: page.nextAfter });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(text);
-  });
+async function listPage(url: string, token: string, agent: Agent, body: Record<string, unknown>): Promise<Page> {
+  const { ms, body: page } = await postJson<{ content: { id: number }[]; nextAfter?: string }>(url, token, agent, body);
+  return { ms, ids: page.content.map((row) => row.id), nextAfter: page.nextAfter };
 }
 
 const p50 = (ms: readonly number[]) =>

@@ -19,6 +19,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { seedTenants } from './list-seed.ts';
+import { postJson } from './lib/post-json.ts';
 import { BenchError, fmt, judge, login, MIB, onCleanup, printTable, runScenario, settingsFromEnv, startBenchPlatform, timedTransfer } from './lib.ts';
 
 /** Seconds an export of every row may take. */
@@ -69,25 +70,8 @@ function exportCsv(url: string, token: string, agent: Agent, body: unknown): Pro
 async function walkList(url: string, token: string, agent: Agent, body: Record<string, unknown>): Promise<number> {
   let rows = 0;
   for (let after: string | undefined = ''; after !== undefined;) {
-    const text = JSON.stringify({ ...body, size: 500, after });
-    const page = await new Promise<{ content: unknown[]; nextAfter?: string }>((resolve, reject) => {
-      const req = httpRequest(
-        url,
-        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const answer = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode !== 200) return reject(new BenchError(`POST ${url}: HTTP ${res.statusCode}: ${answer.slice(0, 300)}`));
-            resolve(JSON.parse(answer) as { content: unknown[]; nextAfter?: string });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
-    });
+    const answer: { body: { content: unknown[]; nextAfter?: string } } = await postJson(url, token, agent, { ...body, size: 500, after });
+    const page = answer.body;
     rows += page.content.length;
     after = page.nextAfter;
   }

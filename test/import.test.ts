@@ -6,27 +6,15 @@
  * files refused with the platform's error body.
  */
 import test from 'ava';
+import type { ImportRun } from '@platform/client/schema.d.ts';
 import ExcelJS from 'exceljs';
 import { deflateRawSync } from 'node:zlib';
 import { accountFor, adminSession, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 
-type Run = {
-  id: number;
-  status: string;
-  header: string[];
-  mapping: (string | null)[];
-  preview: string[][];
-  totalRows: number;
-  processed: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  errors: { row: number; column: string | null; field: string | null; code: string; message: string }[];
-  message: string | null;
-};
+/** An import run as the API document declares it. */
+type Run = ImportRun;
 
 async function upload(entity: string, crProcessId: number, name: string, content: Buffer | string, token: string) {
   const form = new FormData();

@@ -1,27 +1,14 @@
 import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { multipartBody } from '@platform/client/multipart.ts';
+import type { ImportRun } from '@platform/client/schema.d.ts';
 import { answer, platform } from '../../shell/api.ts';
 import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { useManifest } from '../../resources/manifest.tsx';
 import { importMessages } from './messages.ts';
 
-interface Run {
-  id: number;
-  status: string;
-  header: string[];
-  mapping: (string | null)[];
-  updateByCode: boolean;
-  preview: string[][];
-  totalRows: number;
-  processed: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  errors: { row: number; column: string | null; field: string | null; code: string; message: string }[];
-  message: string | null;
-}
+/** An import run as the API document declares it. */
+type Run = ImportRun;
 
 const UNDER_WAY = new Set(['CHECKING', 'QUEUED', 'RUNNING']);
 
