@@ -9,6 +9,7 @@ import { MAX_BULK_ITEMS } from '@platform/contracts/bulk.ts';
 import { accountFor, adminSession, createBranch, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { sql } from './helpers/db.ts';
+import { exceptionEntry } from './helpers/exception-entry.ts';
 import { api, platform } from './helpers/platform.ts';
 import { startGateway, uniquePrefix, untilRedisUp } from './helpers/redis.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
@@ -354,11 +355,7 @@ test('a 5xx of an item stops the run: that item carries the error body with its 
   t.like(unavailable, { index: 1, status: 503, error: { status: 'ERROR', error_code: 'SVC-SYS-5002' } });
   t.regex(unavailable.error.refId, /^[0-9a-f-]{36}$/);
   t.deepEqual(notRun, { index: 2, notRun: true });
-  let entry = await api('GET', `/api/logs/exceptions/${unavailable.error.refId}`, { apiKey: true });
-  for (let i = 0; i < 20 && entry.status === 404; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    entry = await api('GET', `/api/logs/exceptions/${unavailable.error.refId}`, { apiKey: true });
-  }
+  const entry = await exceptionEntry(unavailable.error.refId);
   t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', path: '/api/business-partner/bulk', method: 'POST', userCode: 'admin' });
 });
 

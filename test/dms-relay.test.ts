@@ -17,6 +17,7 @@ import { freePort } from '../scripts/lib/os-probes.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { adminSession } from './helpers/factories.ts';
 import { signDownload, upload } from './helpers/files.ts';
+import { exceptionEntry } from './helpers/exception-entry.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { READY_STUB } from './helpers/stand-in.ts';
@@ -94,11 +95,7 @@ test('dms-svc unreachable: a download, a public share-link GET and validate-pass
       // decisions §6: "Every error body is {status: "ERROR", error_code, message} (and refId on 5xx)"
       assertErrorBody(t, res, 503, 'SVC-SYS-5002');
       t.regex(String(res.body.refId), /^[0-9a-f-]{36}$/, `${method} ${path}: ${res.text}`);
-      let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-      for (let i = 0; i < 20 && entry.status === 404; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-      }
+      const entry = await exceptionEntry(res.body.refId);
       t.is(entry.status, 200, `${method} ${path}: the exception log holds ${res.body.refId}`);
       t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', method });
     }

@@ -11,6 +11,7 @@ import { startPlatform } from '../scripts/lib/processes.ts';
 import { freePort } from '../scripts/lib/os-probes.ts';
 import { sql } from './helpers/db.ts';
 import { adminSession, createAccount, createUser, freshTenant, login, unique } from './helpers/factories.ts';
+import { exceptionEntry } from './helpers/exception-entry.ts';
 import { api, platform } from './helpers/platform.ts';
 import { suiteLog } from './helpers/suite-log.ts';
 import { READY_STUB } from './helpers/stand-in.ts';
@@ -38,11 +39,7 @@ test('a 5xx in a service writes an exception entry under the refId its error bod
     t.is(res.body.error_code, 'SVC-SYS-5001');
     t.regex(res.body.refId, /^[0-9a-f-]{36}$/);
     t.false(res.text.includes('injected failure'), 'the cause never reaches the client');
-    let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-    for (let i = 0; i < 20 && entry.status === 404; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-    }
+    const entry = await exceptionEntry(res.body.refId);
     t.is(entry.status, 200);
     t.like(entry.body, {
       refId: res.body.refId,
@@ -77,11 +74,7 @@ test('an unreachable service is 503 SVC-SYS-5002 with a refId that the gateway l
     t.is(res.status, 503);
     t.is(res.body.error_code, 'SVC-SYS-5002');
     t.regex(res.body.refId, /^[0-9a-f-]{36}$/);
-    let entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-    for (let i = 0; i < 20 && entry.status === 404; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      entry = await api('GET', `/api/logs/exceptions/${res.body.refId}`, { apiKey: true });
-    }
+    const entry = await exceptionEntry(res.body.refId);
     t.like(entry.body, { service: 'gateway', errorCode: 'SVC-SYS-5002', path: '/api/branch/1', method: 'GET', userCode: 'admin' });
     // the gateway's own 503 is given to a live session only: a logged-out token is 401 there too
     const account = await createAccount();

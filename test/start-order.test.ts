@@ -23,7 +23,8 @@ test('every process starts at once; bpm-svc migrates after core-svc has, dms-svc
   const hold = join(dir, 'go');
   const lines: string[] = [];
   const started = await startPlatform({
-    env: { ...platform.env, GATEWAY_PORT: '0', STUB_HOLD_FILE: hold, NODE_COMPILE_CACHE: undefined },
+    // as npm start launches them: the test run's own NODE_DISABLE_COMPILE_CACHE (test/run.ts) set aside
+    env: { ...platform.env, GATEWAY_PORT: '0', STUB_HOLD_FILE: hold, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: '' },
     entries: Object.fromEntries(NAMES.map((name) => [name, STUB])),
     log: (name, line) => {
       lines.push(`${name} ${line}`);
@@ -44,4 +45,5 @@ test('every process starts at once; bpm-svc migrates after core-svc has, dms-svc
   t.true(at('bpm-svc migrating') > at('core-svc migrated'), `bpm-svc migrated only after core-svc: ${lines.join(' | ')}`);
   t.true(at('dms-svc migrating') < at('core-svc migrated'), `dms-svc did not wait for core-svc: ${lines.join(' | ')}`);
   t.is(started.env.NODE_COMPILE_CACHE, join(ROOT_DIR, 'node_modules/.cache/node-compile-cache'), "the children keep Node's compile cache");
+  t.false('NODE_DISABLE_COMPILE_CACHE' in started.env);
 });

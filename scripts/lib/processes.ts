@@ -20,7 +20,8 @@ const MIGRATES_AFTER: Partial<Record<ServiceName, ServiceName>> = { 'bpm-svc': '
 /**
  * Where the children keep Node's compile cache (V8 code of every module, the type-stripped
  * TypeScript included): a start after the first compiles nothing again, which took about 40 % of
- * each process's import time. Under node_modules, so an install starts it over.
+ * each process's import time. Under node_modules, so an install starts it over. Not in the test
+ * run, whose dozens of platforms start and stop processes sharing it all the time (test/run.ts).
  */
 const COMPILE_CACHE_DIR = join(ROOT_DIR, 'node_modules/.cache/node-compile-cache');
 
@@ -114,7 +115,13 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
 async function startOnce(options: StartPlatformOptions): Promise<Platform> {
   const env: Env = { ...options.env };
   await fillPorts(env, options.ports ?? 'default', options.pickPort ?? freePort);
-  env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
+  // NODE_DISABLE_COMPILE_CACHE (the test run sets it: test/run.ts) reaches the children whatever env they are given
+  const noCache = env.NODE_DISABLE_COMPILE_CACHE ?? process.env.NODE_DISABLE_COMPILE_CACHE;
+  if (noCache) env.NODE_DISABLE_COMPILE_CACHE = noCache;
+  else {
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
+  }
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 25_000;
   const names: readonly ServiceName[] = options.workers ? [...SERVICE_NAMES, ...WORKER_NAMES] : SERVICE_NAMES;
