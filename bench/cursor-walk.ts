@@ -17,10 +17,9 @@
  *   BENCH_LIST_ROWS=100000 BENCH_ROUNDS=1 node bench/cursor-walk.ts   (a quick check)
  */
 import { Agent } from 'node:http';
-import pg from 'pg';
-import { seedTenants } from './list-seed.ts';
+import { seededPlatform } from './list-seed.ts';
 import { postJson } from './lib/post-json.ts';
-import { BenchError, fmt, judge, login, median, onCleanup, percentile, printTable, runScenario, settingsFromEnv, startBenchPlatform } from './lib.ts';
+import { BenchError, fmt, judge, median, onCleanup, percentile, printTable, runScenario, settingsFromEnv } from './lib.ts';
 
 const PAGE = 500;
 const WALK_TARGET_S = 60;
@@ -52,14 +51,7 @@ await runScenario(`cursor-walk: a tenant's partners through POST /api/business-p
   if (!Number.isInteger(rows) || rows < PAGE * 4) throw new BenchError(`BENCH_LIST_ROWS=${process.env.BENCH_LIST_ROWS}: a whole number >= ${PAGE * 4}`);
   console.log(`# ${fmt(rows)} partners of tenant ${TENANT}; pages of ${PAGE}; ${rounds} rounds of ${requests} requests per place`);
 
-  const platform = await startBenchPlatform();
-  const token = await login(platform);
-  const client = new pg.Client({ connectionString: platform.databaseUrl });
-  onCleanup(() => client.end().catch(() => undefined));
-  await client.connect();
-  const seedStart = performance.now();
-  await seedTenants([client], [TENANT], rows);
-  console.log(`# seed: ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
+  const { platform, token } = await seededPlatform(TENANT, rows);
 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   onCleanup(() => agent.destroy());

@@ -17,10 +17,9 @@
  *   BENCH_EXPORT_ROWS=20000 BENCH_ROUNDS=1 node bench/export.ts   (a quick check)
  */
 import { Agent, request as httpRequest } from 'node:http';
-import pg from 'pg';
-import { seedTenants } from './list-seed.ts';
+import { seededPlatform } from './list-seed.ts';
 import { postJson } from './lib/post-json.ts';
-import { BenchError, fmt, judge, login, MIB, onCleanup, printTable, runScenario, settingsFromEnv, startBenchPlatform, timedTransfer } from './lib.ts';
+import { BenchError, fmt, judge, MIB, onCleanup, printTable, runScenario, settingsFromEnv, timedTransfer } from './lib.ts';
 
 /** Seconds an export of every row may take. */
 const TARGET_S = 30;
@@ -84,14 +83,7 @@ await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 
   if (!Number.isInteger(rows) || rows < 1000) throw new BenchError(`BENCH_EXPORT_ROWS=${process.env.BENCH_EXPORT_ROWS}: a whole number >= 1000`);
   console.log(`# ${fmt(rows)} partners of tenant ${TENANT}; ${rounds} rounds, each exporting all of them sorted by partnerName`);
 
-  const platform = await startBenchPlatform();
-  const token = await login(platform);
-  const client = new pg.Client({ connectionString: platform.databaseUrl });
-  onCleanup(() => client.end().catch(() => undefined));
-  await client.connect();
-  const seedStart = performance.now();
-  await seedTenants([client], [TENANT], rows);
-  console.log(`# seed: ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
+  const { platform, token } = await seededPlatform(TENANT, rows);
 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   onCleanup(() => agent.destroy());

@@ -11,7 +11,8 @@
  *   200 days later, version 0..3, createdBy/updatedBy `admin`;
  * - taxNumber, email, phone, countryId, cityId and address all set.
  */
-import type pg from 'pg';
+import pg from 'pg';
+import { fmt, login, onCleanup, startBenchPlatform, type BenchPlatform } from './lib.ts';
 
 const FIRST_WORDS = [
   'Anadolu',
@@ -207,4 +208,23 @@ export async function seedTenants(clients: readonly pg.Client[], tenants: readon
   const indexed = performance.now();
   await first.query('vacuum analyze bpm.business_partner');
   return { insert: inserted - started, indexes: indexed - inserted, vacuum: performance.now() - indexed };
+}
+
+/**
+ * A bench platform whose tenant `tenant` holds `rows` partners (seedTenants, one connection), and
+ * the admin's token: what the scenarios that read one large tenant start from.
+ *
+ * @example
+ * const { platform, token } = await seededPlatform(1, 1_000_000);
+ */
+export async function seededPlatform(tenant: number, rows: number): Promise<{ platform: BenchPlatform; token: string }> {
+  const platform = await startBenchPlatform();
+  const token = await login(platform);
+  const client = new pg.Client({ connectionString: platform.databaseUrl });
+  onCleanup(() => client.end().catch(() => undefined));
+  await client.connect();
+  const seedStart = performance.now();
+  await seedTenants([client], [tenant], rows);
+  console.log(`# seed: ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
+  return { platform, token };
 }

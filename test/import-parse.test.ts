@@ -4,7 +4,7 @@
  * and the files refused with the platform's messages: not UTF-8, a line past the bound, a zip bomb.
  */
 import test from 'ava';
-import { deflateRawSync } from 'node:zlib';
+import { zipOf } from './helpers/zip-of.ts';
 import ExcelJS from 'exceljs';
 import { businessPartner } from '@platform/contracts/bpm/business-partner.ts';
 import { currency } from '@platform/contracts/core/currency.ts';
@@ -131,48 +131,6 @@ test('an XLSX: its first sheet, cells typed', async (t) => {
     ['P-2', 7],
   ]);
 });
-
-/** A zip of one stored-deflated entry whose central directory says `declared` bytes inflated. */
-function zipOf(name: string, content: Buffer, declared = content.length): Buffer {
-  const data = deflateRawSync(content);
-  const nameBytes = Buffer.from(name);
-  const crc = crc32(content);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  const localPart = Buffer.concat([local, nameBytes, data]);
-  const centralPart = Buffer.concat([central, nameBytes]);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(centralPart.length, 12);
-  end.writeUInt32LE(localPart.length, 16);
-  return Buffer.concat([localPart, centralPart, end]);
-}
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 test('a zip bomb XLSX is refused before it is inflated, and one that lies about its size while inflating', async (t) => {
   // 64 MiB of zeros deflate to about 64 KiB: a ratio of about 1000

@@ -6,9 +6,9 @@
  * files refused with the platform's error body.
  */
 import test from 'ava';
+import { zipOf } from './helpers/zip-of.ts';
 import type { ImportRun } from '@platform/client/schema.d.ts';
 import ExcelJS from 'exceljs';
-import { deflateRawSync } from 'node:zlib';
 import { accountFor, adminSession, createPartner, freshTenant, unique, userWithRoles } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
@@ -260,36 +260,6 @@ test('cancel: a run not started ends CANCELLED and can no longer start', async (
   t.like((await post(`/api/import/business-partner/${run.id}/cancel`, token)).body, { status: 'CANCELLED' });
   assertErrorBody(t, await post(`/api/import/business-partner/${run.id}/start`, token), 409, 'SVC-SYS-4004');
 });
-
-/** A zip of one deflated entry (a zip bomb when `content` is large and uniform). */
-function zipOf(name: string, content: Buffer): Buffer {
-  const data = deflateRawSync(content);
-  const nameBytes = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(content.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(content.length, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  const localPart = Buffer.concat([local, nameBytes, data]);
-  const centralPart = Buffer.concat([central, nameBytes]);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(centralPart.length, 12);
-  end.writeUInt32LE(localPart.length, 16);
-  return Buffer.concat([localPart, centralPart, end]);
-}
 
 /** A CSV of `rows` new partners. */
 function partnersCsv(rows: number): string {
