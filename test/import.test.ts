@@ -91,6 +91,8 @@ test("a CSV with Turkish labels: preview, proposed mapping, dry run with each ro
   });
   t.is(report.status, 200);
   t.regex(report.headers.get('content-type') ?? '', /^text\/csv/);
+  t.regex(report.headers.get('content-disposition') ?? '', /^attachment;/);
+  t.is(report.headers.get('x-content-type-options'), 'nosniff');
   const reportText = await report.text();
   t.true(reportText.startsWith('Row,Column,Field,Code,Message\n'), reportText);
   t.regex(reportText, /4,Ortak kodu,partnerCode,SVC-SYS-4005,Field partnerCode has the same value as row 3 of the file/);

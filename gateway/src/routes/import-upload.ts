@@ -59,6 +59,8 @@ export function readImportUpload(req: Request, maxBytes: number): Promise<Import
       if (crProcessId === undefined) return reject(invalidField('crProcessId', 'field.required'));
       resolve({ fileName, bytes: Buffer.concat(chunks), crProcessId });
     });
+    // a client that breaks off mid-upload: refused, never a promise left waiting
+    req.on('error', () => reject(new DomainError('SVC-SYS-2001', 'upload.notMultipart')));
     req.pipe(form);
   });
 }

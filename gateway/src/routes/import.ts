@@ -204,7 +204,10 @@ export function importRoutes(resources: readonly Resource[], backends: Backends)
       cancelImport: async (req, res) => sendJson(res, runJson(await call(req, res, ImportServiceService.cancelImport, runOf(req)))),
       importErrorReport: async (req, res) => {
         const report = await call(req, res, ImportServiceService.importErrorReport, runOf(req));
+        // the tenant's own cells inside: an attachment, never sniffed into a page of this origin, never cached
         res.type('text/csv; charset=utf-8').setHeader('Content-Disposition', `attachment; filename="import-${runOf(req).id}-errors.csv"`);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Cache-Control', 'no-store');
         res.send(report.csv);
       },
     }),
