@@ -2,8 +2,9 @@
  * Scenario import: 100,000 business partners imported from one CSV of 20 columns
  * (docs/interface.md#import), the ten a partner has mapped by their labels (a country by its code)
  * and ten more the mapping leaves out, with events on: uploaded through the gateway, started, and
- * timed from the start to DONE as the entity's worker writes them, each row a create of its own
- * with its event. Checked afterwards: every row created once, with its one event.
+ * timed from the start to DONE as the entity's worker writes them, a chunk's creates in one
+ * transaction, each with its event as if created alone. Checked afterwards: every row created
+ * once, with its one event.
  * Target: ≤ 60 s for 100,000 rows (judged pro rata for another BENCH_IMPORT_ROWS).
  *
  *   npm run bench -- import

@@ -2,8 +2,9 @@
  * The event catalogue (docs/interface.md#events, libs/contracts/src/events.ts): the CRUD types follow
  * from the resource declarations, every type names its entity, and every event the services write
  * names a type of it. recordEvent is typed by the catalogue, so a literal type outside it does not
- * compile; this test reads every call site and every hook's own type, so a type that reaches the
- * outbox some other way (a computed one) is seen too. Reads the work tree only.
+ * compile; this test reads every call site, every function that makes an event for it, and every
+ * hook's own type, so a type that reaches the outbox some other way (a computed one) is seen too.
+ * Reads the work tree only.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -48,7 +49,10 @@ interface Written {
   expression: string;
 }
 
-/** The `type` of every `recordEvent(em, {...})` call and every object a resource hook's `event()` returns. */
+/**
+ * The `type` of every `recordEvent(em, {...})` call, every object a function declared to return an
+ * EventInput makes (the CRUD engine's changeEvent), and every object a resource hook's `event()` returns.
+ */
 function writtenTypes(): Written[] {
   const found: Written[] = [];
   const files = ['libs/kit/src', 'libs/service-kit/src', 'core-svc/src', 'bpm-svc/src', 'dms-svc/src'].flatMap((dir) => tsFiles(join(ROOT_DIR, dir)));
@@ -80,6 +84,7 @@ function writtenTypes(): Written[] {
         typeOf(node.arguments[1]);
       }
       if ((ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node)) && node.name.getText(source) === 'event') inHook(node);
+      if (ts.isFunctionDeclaration(node) && node.type?.getText(source).includes('EventInput')) inHook(node);
       ts.forEachChild(node, visit);
     };
     visit(source);

@@ -22,9 +22,9 @@ import { readCursorPage, readPage } from './list-page.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import { findVisible, liveOnly, readAlong, visibleAlong } from './key-read.ts';
 import { toMessageValue, toRowValue } from '@platform/kit/resource/values.ts';
-import { crudEventType, keyText, recordEvent } from '../events/outbox.ts';
+import { crudEventType, keyText, recordEvent, type EventInput } from '../events/outbox.ts';
 import { changesOf } from './changes.ts';
-import { claimKey, idempotentRequestOf, keepAnswer } from '../idempotency/idempotency.ts';
+import { claimKey, idempotentRequestOf, keepAnswer, type IdempotentRequest } from '../idempotency/idempotency.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
 
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
@@ -92,12 +92,7 @@ async function getRecord(rt: ResourceRuntime, request: Message, ctx: CallContext
 }
 
 export async function createRecord(rt: ResourceRuntime, request: Message, ctx: CallContext): Promise<Message> {
-  const input = recordOf(rt.resource, request);
-  const values = readValues(rt.resource, input, 'create', Object.keys(input));
-  const crProcessId = values.crProcessId;
-  if (typeof crProcessId !== 'number') throw invalidField('crProcessId', 'field.required');
-  assertTenant(ctx, crProcessId);
-  const idempotent = idempotentRequestOf(ctx, `${rt.resource.path}.create`, input);
+  const { input, values, idempotent } = prepareCreate(rt, request, ctx);
   const now = new Date();
   let replayed = false;
   const answer = await ctx.em.transactional(async (em) => {
@@ -108,8 +103,7 @@ export async function createRecord(rt: ResourceRuntime, request: Message, ctx: C
       if (claim.replay) return claim.answer as Message;
     }
     await rt.hooks?.beforeWrite?.(values, input, txCtx, 'create', undefined);
-    const actor = actorOf(ctx);
-    const created = em.create(rt.entity, { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor });
+    const created = em.create(rt.entity, newRow(values, ctx, now));
     await flushChecked(rt, em);
     await rt.hooks?.afterWrite?.(created, input, txCtx, 'create', new Set(Object.keys(input)));
     await recordChange(rt, em, txCtx, 'created', undefined, created);
@@ -123,12 +117,35 @@ export async function createRecord(rt: ResourceRuntime, request: Message, ctx: C
   return answer;
 }
 
+/** A create read before its transaction: its record, its row values checked, its tenant the caller's, its key. */
+export interface PreparedCreate {
+  input: Message;
+  values: Row;
+  idempotent: IdempotentRequest | undefined;
+}
+
+/** Reads a create request as createRecord and createRecords (create-records.ts) both do; throws what a lone create answers. */
+export function prepareCreate(rt: ResourceRuntime, request: Message, ctx: CallContext): PreparedCreate {
+  const input = recordOf(rt.resource, request);
+  const values = readValues(rt.resource, input, 'create', Object.keys(input));
+  const crProcessId = values.crProcessId;
+  if (typeof crProcessId !== 'number') throw invalidField('crProcessId', 'field.required');
+  assertTenant(ctx, crProcessId);
+  return { input, values, idempotent: idempotentRequestOf(ctx, `${rt.resource.path}.create`, input) };
+}
+
+/** A created row's values with the columns the engine fills. */
+export function newRow(values: Row, ctx: CallContext, now: Date): Row {
+  const actor = actorOf(ctx);
+  return { ...values, version: 0, createdAt: now, updatedAt: now, createdBy: actor, updatedBy: actor };
+}
+
 /**
  * A create's answer as a replay gives it again: without the computed secrets, which only the
  * answer that made them carries (a webhook's signing secret:
  * docs/adr/0078-idempotent-requests.md), so that a replay after a rotation or a deletion shows no secret, old or current.
  */
-function replayable(resource: Resource, message: Message): Message {
+export function replayable(resource: Resource, message: Message): Message {
   const kept = { ...message };
   for (const [name, spec] of Object.entries(apiFields(resource))) if (isScalar(spec) && spec.secret && spec.computed) delete kept[name];
   return kept;
@@ -230,17 +247,29 @@ async function recordChange(
   before: Row | undefined,
   after: Row | undefined,
 ): Promise<void> {
+  const event = changeEvent(rt, ctx, what, before, after);
+  if (event) await recordEvent(em, event);
+}
+
+/** The event recordChange writes (createRecords writes a batch's in one statement); none without a row. */
+export function changeEvent(
+  rt: ResourceRuntime,
+  ctx: CallContext,
+  what: 'created' | 'updated' | 'deleted',
+  before: Row | undefined,
+  after: Row | undefined,
+): EventInput | undefined {
   const row = after ?? before;
-  if (!row) return;
+  if (!row) return undefined;
   const own = after && what !== 'deleted' ? rt.hooks?.event?.(what === 'created' ? 'create' : 'update', before, after, ctx) : undefined;
-  await recordEvent(em, {
+  return {
     type: own?.type ?? crudEventType(rt.resource, what),
     crProcessId: Number(row.crProcessId),
     key: keyText(rt.resource, row),
     version: Number(row.version),
     actor: actorOf(ctx),
     changes: { ...changesOf(rt.resource, before, after), ...own?.changes },
-  });
+  };
 }
 
 /** The If-Match of an update or delete request (`ifMatch`), when the call had one. */
@@ -312,7 +341,7 @@ export function readValues(resource: Resource, input: Message, mode: WriteMode, 
  * another table refusing an update (a branch moved to another partner while contacts at it name the
  * old one: a `within` reference) is 409 SVC-SYS-4003, as for a delete of a referenced record.
  */
-async function flushChecked(rt: ResourceRuntime, em: EntityManager): Promise<void> {
+export async function flushChecked(rt: ResourceRuntime, em: EntityManager): Promise<void> {
   try {
     await em.flush();
   } catch (error) {

@@ -83,36 +83,48 @@ export function entityOf(type: EventType): string {
  * });
  */
 export async function recordEvent<T extends EventType>(em: EntityManager, event: EventInput<T>): Promise<void> {
-  if (disabled) return;
-  // one fixed statement on the transaction's connection: em.insert would build it through the
+  await recordEvents(em, [event]);
+}
+
+/**
+ * Inserts events into the outbox of `em`'s service in one statement, in `em`'s transaction and in
+ * their order (nothing under OUTBOX_DISABLED): each as recordEvent writes it alone, so a batch of
+ * writes (crud/create-records.ts) gives each its own event.
+ */
+export async function recordEvents(em: EntityManager, events: readonly EventInput[]): Promise<void> {
+  if (disabled || events.length === 0) return;
+  const now = new Date();
+  const requestId = currentRequestId() ?? null;
+  // fixed statements on the transaction's connection: em.insert would build them through the
   // ORM's query builder on every write, a cost the outbox's budget has no room for
-  await em.execute(insertStatement(em), [
-    randomUUID(),
-    event.type,
-    event.crProcessId,
-    entityOf(event.type),
-    String(event.key),
-    event.version ?? null,
-    event.actor,
-    new Date(),
-    currentRequestId() ?? null,
-    JSON.stringify(event.changes),
-  ]);
+  await em.execute(
+    insertStatement(em, events.length),
+    events.flatMap((event) => [
+      randomUUID(),
+      event.type,
+      event.crProcessId,
+      entityOf(event.type),
+      String(event.key),
+      event.version ?? null,
+      event.actor,
+      now,
+      requestId,
+      JSON.stringify(event.changes),
+    ]),
+  );
 }
 
 const statements = new WeakMap<object, string>();
 
-/** The outbox's insert for `em`'s service, built once from the entity's table. */
-function insertStatement(em: EntityManager): string {
+/** The outbox's insert of `count` events for `em`'s service, its head built once from the entity's table. */
+function insertStatement(em: EntityManager, count: number): string {
   const meta = em.getMetadata().getByClassName<Row>(OUTBOX_ENTITY);
-  let sql = statements.get(meta);
-  if (sql === undefined) {
-    sql =
-      `insert into "${meta.schema}"."${meta.tableName}" ` +
-      '(event_id, type, cr_process_id, entity, entity_key, version, actor, occurred_at, request_id, changes) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-    statements.set(meta, sql);
+  let head = statements.get(meta);
+  if (head === undefined) {
+    head = `insert into "${meta.schema}"."${meta.tableName}" (event_id, type, cr_process_id, entity, entity_key, version, actor, occurred_at, request_id, changes) values `;
+    statements.set(meta, head);
   }
-  return sql;
+  return head + Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
 }
 
 /** A row's key as its path names it. */

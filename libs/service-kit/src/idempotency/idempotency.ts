@@ -60,15 +60,7 @@ export function idempotencyTableOf(em: EntityManager): string {
  */
 export async function claimKey(em: EntityManager, request: IdempotentRequest): Promise<Claim> {
   const table = idempotencyTableOf(em);
-  // on a conflict the existing row is locked whether or not the where clause lets it be replaced,
-  // so it cannot change or be swept before the select below reads it
-  const claimed = await em.execute<{ claimed: number }[]>(
-    `insert into ${table} as k (owner, idempotency_key, fingerprint, answer, created_at) values (?, ?, ?, null, now()) ` +
-      `on conflict (owner, idempotency_key) do update set fingerprint = excluded.fingerprint, answer = null, created_at = excluded.created_at ` +
-      `where k.created_at <= excluded.created_at - interval '${KEY_LIFETIME}' returning 1 as claimed`,
-    [request.owner, request.key, request.fingerprint],
-  );
-  if (claimed.length > 0) return { replay: false };
+  if ((await claimed(em, [request])) > 0) return { replay: false };
   const [first] = await em.execute<{ fingerprint: string; answer: unknown }[]>(
     `select fingerprint, answer from ${table} where owner = ? and idempotency_key = ?`,
     [request.owner, request.key],
@@ -78,11 +70,44 @@ export async function claimKey(em: EntityManager, request: IdempotentRequest): P
   return { replay: true, answer: first.answer };
 }
 
+/**
+ * Claims the keys of a batch of writes in one statement, as claimKey claims one (and first in the
+ * transaction, likewise); true when every key was claimed. False when any is live already (a
+ * replay, or a key reused): the caller rolls its transaction back, unclaiming the others, and
+ * writes the batch one by one, where claimKey answers each. The keys must differ from each other.
+ */
+export async function claimKeys(em: EntityManager, requests: readonly IdempotentRequest[]): Promise<boolean> {
+  return (await claimed(em, requests)) === requests.length;
+}
+
+/** How many of the keys one insert claimed: unknown ones, or older than KEY_LIFETIME (their old row replaced). */
+async function claimed(em: EntityManager, requests: readonly IdempotentRequest[]): Promise<number> {
+  // on a conflict the existing row is locked whether or not the where clause lets it be replaced,
+  // so it cannot change or be swept before claimKey's select reads it
+  const rows = await em.execute<{ claimed: number }[]>(
+    `insert into ${idempotencyTableOf(em)} as k (owner, idempotency_key, fingerprint, answer, created_at) values ${tuples(requests.length, '(?, ?, ?, null, now())')} ` +
+      `on conflict (owner, idempotency_key) do update set fingerprint = excluded.fingerprint, answer = null, created_at = excluded.created_at ` +
+      `where k.created_at <= excluded.created_at - interval '${KEY_LIFETIME}' returning 1 as claimed`,
+    requests.flatMap((request) => [request.owner, request.key, request.fingerprint]),
+  );
+  return rows.length;
+}
+
 /** Keeps the answer of the write that claimed the key, in its transaction, before it commits. */
 export async function keepAnswer(em: EntityManager, request: IdempotentRequest, answer: unknown): Promise<void> {
-  await em.execute(`update ${idempotencyTableOf(em)} set answer = ?::jsonb where owner = ? and idempotency_key = ?`, [
-    JSON.stringify(answer),
-    request.owner,
-    request.key,
-  ]);
+  await keepAnswers(em, [{ request, answer }]);
+}
+
+/** Keeps the answers of a batch whose keys claimKeys claimed, in one statement. */
+export async function keepAnswers(em: EntityManager, kept: readonly { request: IdempotentRequest; answer: unknown }[]): Promise<void> {
+  await em.execute(
+    `update ${idempotencyTableOf(em)} as k set answer = v.answer::jsonb from (values ${tuples(kept.length, '(?, ?, ?)')}) as v (owner, idempotency_key, answer) ` +
+      'where k.owner = v.owner and k.idempotency_key = v.idempotency_key',
+    kept.flatMap(({ request, answer }) => [request.owner, request.key, JSON.stringify(answer)]),
+  );
+}
+
+/** `count` copies of a VALUES tuple, comma-separated. */
+function tuples(count: number, tuple: string): string {
+  return Array.from({ length: count }, () => tuple).join(', ');
 }

@@ -2,9 +2,10 @@
  * One row of an imported file written as a create or update request would write it
  * (docs/interface.md#import): its cells read (cells.ts), its references resolved
  * (references.ts), then the CRUD engine's own createRecord or updateRecord in a transaction of its
- * own, with its hooks, checks, event and history as for a record written alone. A dry run writes
- * the row the same way inside a transaction it rolls back, so that what it reports cannot differ
- * from what the import meets but for what changes in between.
+ * own, with its hooks, checks, event and history as for a record written alone: the way of each
+ * row a chunk's batch (batch.ts) leaves. A dry run writes the row the same way inside a
+ * transaction it rolls back, so that what it reports cannot differ from what the import meets but
+ * for what changes in between.
  */
 import { CheckConstraintViolationException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
@@ -48,10 +49,10 @@ export interface RunPlan {
 /** The rows' numbers in the file: the header is row 1, the first row of data 2. */
 export const FIRST_ROW = 2;
 
-/** Thrown inside a dry run's transaction, after the row was written, to roll it back. */
+/** Thrown inside a dry run's transaction, after its writes, to roll them back. */
 class DryRun extends Error {
-  readonly outcome: RowOutcome;
-  constructor(outcome: RowOutcome) {
+  readonly outcome: unknown;
+  constructor(outcome: unknown) {
     super('dry run');
     this.outcome = outcome;
   }
@@ -76,46 +77,32 @@ export function firstRows(rows: readonly Cell[][], column: number): Map<string, 
   return first;
 }
 
+/** A row's outcome and its errors, as the run counts and keeps them. */
+export interface RowResult {
+  outcome: RowOutcome;
+  errors: RowError[];
+}
+
 /**
  * Writes (or, in a dry run, tries) one row; its outcome and its errors. A failure that is not the
  * row's (the database gone) is thrown: the run stops and its job is tried again.
  */
-export async function importRow(
-  plan: RunPlan,
-  ctx: CallContext,
-  cells: readonly Cell[],
-  rowNumber: number,
-): Promise<{ outcome: RowOutcome; errors: RowError[] }> {
-  const errors: RowError[] = [];
-  const fail = (error: DomainError, column: number | null): void => {
-    const field = error.params.field ?? (column === null ? null : plan.mapping[column]) ?? null;
-    const at = column ?? (field === null ? -1 : plan.mapping.indexOf(field));
-    errors.push({
-      rowNumber,
-      columnName: at >= 0 ? (plan.header[at] ?? null) : null,
-      field,
-      code: error.code,
-      messageKey: error.messageKey,
-      messageParams: error.params,
-    });
-  };
-  const input = await readRow(plan, ctx, cells, rowNumber, fail);
-  if (errors.length > 0 || !input) return { outcome: 'failed', errors };
+export async function importRow(plan: RunPlan, ctx: CallContext, cells: readonly Cell[], rowNumber: number): Promise<RowResult> {
+  const { input, errors } = await readRow(plan, ctx, cells, rowNumber);
+  if (!input) return { outcome: 'failed', errors };
   try {
     const outcome =
-      plan.mode === 'import' ? await writeRow(plan, ctx, input, rowNumber) : await ctx.em.transactional((em) => tryRow(plan, { ...ctx, em }, input, rowNumber));
+      plan.mode === 'import' ? await writeRow(plan, ctx, input, rowNumber) : await dryRun(ctx, (txCtx) => writeRow(plan, txCtx, input, rowNumber));
     return { outcome, errors };
   } catch (error) {
-    if (error instanceof DryRun) return { outcome: error.outcome, errors };
     const domain = rowError(error);
     if (!domain) throw error;
-    fail(domain, null);
-    return { outcome: 'failed', errors };
+    return { outcome: 'failed', errors: [errorOf(plan, rowNumber, domain, null)] };
   }
 }
 
 /** A failure of the row's own (its values, its references, its keys), or undefined for any other. */
-function rowError(error: unknown): DomainError | undefined {
+export function rowError(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return error.code.startsWith('SVC-SYS-2') || error.code.startsWith('SVC-SYS-4') ? error : undefined;
   if (
     error instanceof UniqueConstraintViolationException ||
@@ -127,19 +114,38 @@ function rowError(error: unknown): DomainError | undefined {
   return undefined;
 }
 
-/** A dry run's row: written as the import would, then rolled back. */
-async function tryRow(plan: RunPlan, ctx: CallContext, input: Message, rowNumber: number): Promise<never> {
-  throw new DryRun(await writeRow(plan, ctx, input, rowNumber));
+/** What `write` does, in a transaction rolled back after it: a dry run's outcome. */
+export async function dryRun<T>(ctx: CallContext, write: (ctx: CallContext) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.em.transactional(async (em) => {
+      throw new DryRun(await write({ ...ctx, em }));
+    });
+  } catch (error) {
+    if (error instanceof DryRun) return error.outcome as T;
+    throw error;
+  }
 }
 
-/** The row's message: each mapped, non-blank cell read for its field, references resolved. */
-async function readRow(
-  plan: RunPlan,
-  ctx: CallContext,
-  cells: readonly Cell[],
-  rowNumber: number,
-  fail: (error: DomainError, column: number | null) => void,
-): Promise<Message | undefined> {
+/** A row's error as kept: the column is the cell's, else the one its field is mapped from. */
+function errorOf(plan: RunPlan, rowNumber: number, error: DomainError, column: number | null): RowError {
+  const field = error.params.field ?? (column === null ? null : plan.mapping[column]) ?? null;
+  const at = column ?? (field === null ? -1 : plan.mapping.indexOf(field));
+  return {
+    rowNumber,
+    columnName: at >= 0 ? (plan.header[at] ?? null) : null,
+    field,
+    code: error.code,
+    messageKey: error.messageKey,
+    messageParams: error.params,
+  };
+}
+
+/**
+ * The row's message: each mapped, non-blank cell read for its field, references resolved; none
+ * when a cell is refused, or the row repeats an earlier row's code (every such error reported).
+ */
+export async function readRow(plan: RunPlan, ctx: CallContext, cells: readonly Cell[], rowNumber: number): Promise<{ input?: Message; errors: RowError[] }> {
+  const errors: RowError[] = [];
   const fields = new Map(importableFields(plan.rt.resource));
   const input: Message = {};
   for (let column = 0; column < plan.mapping.length; column++) {
@@ -156,7 +162,7 @@ async function readRow(
       toRowValue(field, spec, input[field]);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      fail(error, column);
+      errors.push(errorOf(plan, rowNumber, error, column));
     }
   }
   const codeColumn = codeColumnOf(plan);
@@ -164,10 +170,11 @@ async function readRow(
   if (code !== undefined && code !== null && !isBlank(code)) {
     const first = plan.firstRowOfCode.get(String(code).trim());
     if (first !== undefined && first < rowNumber) {
-      fail(new DomainError('SVC-SYS-4005', 'import.duplicateInFile', { field: plan.mapping[codeColumn] ?? '', row: String(first) }), codeColumn);
+      const duplicate = new DomainError('SVC-SYS-4005', 'import.duplicateInFile', { field: plan.mapping[codeColumn] ?? '', row: String(first) });
+      errors.push(errorOf(plan, rowNumber, duplicate, codeColumn));
     }
   }
-  return input;
+  return errors.length > 0 ? { errors } : { input, errors };
 }
 
 /**
@@ -196,9 +203,18 @@ async function writeRow(plan: RunPlan, ctx: CallContext, input: Message, rowNumb
       return 'updated';
     }
   }
-  const rowCtx: CallContext = plan.mode === 'import' ? { ...ctx, idempotencyKey: `import:${plan.runId}:${rowNumber}` } : ctx;
-  await createRecord(rt, { [recordField]: { ...input, crProcessId: plan.crProcessId } }, rowCtx);
+  await createRecord(rt, createRequest(plan, input), { ...ctx, idempotencyKey: rowKey(plan, rowNumber) });
   return 'created';
+}
+
+/** A row's create request, in the run's tenant. */
+export function createRequest(plan: RunPlan, input: Message): Message {
+  return { [recordFieldOf(plan.rt.resource)]: { ...input, crProcessId: plan.crProcessId } };
+}
+
+/** A row's idempotency key in an import (`import:<run>:<row>`); none in a dry run, whose writes are rolled back. */
+export function rowKey(plan: RunPlan, rowNumber: number): string | undefined {
+  return plan.mode === 'import' ? `import:${plan.runId}:${rowNumber}` : undefined;
 }
 
 /** A kept error in `lang`. */

@@ -2,11 +2,13 @@
  * The job that runs an import or its dry run in the service's worker (docs/interface.md#import,
  * docs/adr/0157-importing-files-into-the-registry.md): `<service>.import`, sent on demand with the
  * run's id. It reads the run's file, then writes its rows chunk by chunk from where the run's
- * recorded progress says, each row in a transaction of its own, a few at a time; after each chunk
- * it records the progress, counts and errors, reads the importer's access again and whether the
- * run was cancelled. A worker that dies mid-run leaves no half row (a row is one transaction); its
- * job is retried once its heartbeat stops, and the run resumes after its last recorded chunk, the
- * rows written since replayed by their idempotency keys instead of written twice.
+ * recorded progress says: a chunk's creates in one transaction (batch.ts), and what the batch
+ * leaves (its rows after a refusal, updates by code) each row in a transaction of its own, a few
+ * at a time; after each chunk it records the progress, counts and errors, reads the importer's
+ * access again and whether the run was cancelled. A worker that dies mid-run leaves no half row
+ * (a row is in one transaction); its job is retried once its heartbeat stops, and the run resumes
+ * after its last recorded chunk, the rows written since replayed by their idempotency keys
+ * instead of written twice (a batch finding a key claimed leaves its rows to that replay).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
@@ -20,17 +22,18 @@ import type { ResourceRuntime } from '../crud/runtime.ts';
 import { scopedFork } from '../db/tenant-scope.ts';
 import { databasePoolsOf } from '../config/database-pools.ts';
 import { defineJob, type JobDefinition } from '../jobs/job.ts';
-import { codeColumnOf, firstRows, FIRST_ROW, importRow, type RowError, type RowOutcome, type RunPlan } from './engine.ts';
+import { importBatch } from './batch.ts';
+import { codeColumnOf, firstRows, FIRST_ROW, importRow, type RowResult, type RunPlan } from './engine.ts';
 import { importer } from './importer.ts';
 import { parseFile } from './parse.ts';
 import { ReferenceResolver } from './references.ts';
 import { IMPORT_ERROR_ENTITY, IMPORT_RUN_ENTITY } from './run-entity.ts';
 
-/** Rows between two records of a run's progress (and two reads of its importer's access and of a cancel). */
+/** Rows between two records of a run's progress (and two reads of its importer's access and of a cancel), and of a batch. */
 const CHUNK = 200;
 /** Tries after the first: a worker that died, the database gone for a moment. */
 const RETRIES = 5;
-/** Rows written at once: twice the worker's ORM pool (DATABASE_POOL_MAX, 2 by default), so a connection never waits for the next row's reading. */
+/** Rows written at once one by one: twice the worker's ORM pool (DATABASE_POOL_MAX, 2 by default), so a connection never waits for the next row's reading. */
 const CONCURRENCY = 2 * databasePoolsOf(process.env, 'worker').orm;
 
 export function importJobName(service: string): string {
@@ -109,22 +112,26 @@ async function runImport(orm: MikroORM, runtimes: ReadonlyMap<string, ResourceRu
     const caller = await importer(own, String(run.createdBy), crProcessId, roles, lang);
     if (!caller) return finish(own, run, 'FAILED', { messageKey: 'import.accessLost', messageParams: { role: roles[0] ?? '' } });
     const chunk = rows.slice(start, start + CHUNK);
-    const outcomes: { outcome: RowOutcome; errors: RowError[] }[] = new Array(chunk.length);
+    const contextOf = (): CallContext => ({ em: scopedFork(orm, callScope(caller)), caller, lang, projectCode: undefined });
+    const outcomes = await importBatch(plan, contextOf(), chunk, start + FIRST_ROW);
+    // the rows the batch left, one by one
+    const left = outcomes.flatMap((outcome, index) => (outcome ? [] : [index]));
     let next = 0;
     const worker = async (): Promise<void> => {
-      for (let index = next++; index < chunk.length; index = next++) {
-        const ctx: CallContext = { em: scopedFork(orm, callScope(caller)), caller, lang, projectCode: undefined };
-        outcomes[index] = await importRow(plan, ctx, chunk[index] ?? [], start + index + FIRST_ROW);
+      for (let at = next++; at < left.length; at = next++) {
+        const index = left[at] ?? 0;
+        outcomes[index] = await importRow(plan, contextOf(), chunk[index] ?? [], start + index + FIRST_ROW);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, chunk.length) }, worker));
-    await recordChunk(own, run, outcomes);
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, left.length) }, worker));
+    // every row answered by now, by the batch or alone
+    await recordChunk(own, run, outcomes as RowResult[]);
   }
   await finish(own, run, mode === 'check' ? 'CHECKED' : 'DONE');
 }
 
 /** A chunk's progress, counts and errors, in one transaction: a resumed run starts after it. */
-async function recordChunk(em: EntityManager, run: Record<string, unknown>, outcomes: readonly { outcome: RowOutcome; errors: RowError[] }[]): Promise<void> {
+async function recordChunk(em: EntityManager, run: Record<string, unknown>, outcomes: readonly RowResult[]): Promise<void> {
   await em.transactional(async (tx) => {
     for (const { outcome, errors } of outcomes) {
       run[outcome] = Number(run[outcome]) + 1;
