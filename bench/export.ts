@@ -16,10 +16,12 @@
  *   npm run bench -- export
  *   BENCH_EXPORT_ROWS=20000 BENCH_ROUNDS=1 node bench/export.ts   (a quick check)
  */
+import { writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { seededPlatform } from './list-seed.ts';
 import { postJson } from './lib/post-json.ts';
-import { BenchError, fmt, judge, MIB, onCleanup, printTable, runScenario, settingsFromEnv, timedTransfer } from './lib.ts';
+import { BenchError, fmt, judge, MIB, monotonicMicros, onCleanup, printTable, runScenario, settingsFromEnv, timedTransfer } from './lib.ts';
 
 /** Seconds an export of every row may take. */
 const TARGET_S = 30;
@@ -98,6 +100,7 @@ await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 
 
   const pids = { gateway: platform.platform.pids.gateway, 'bpm-svc': platform.platform.pids['bpm-svc'] } as Record<string, number>;
   const results: { seconds: number; exported: Exported; rss: Record<string, number>; cpu: Record<string, number> }[] = [];
+  const measured = { from: monotonicMicros(), to: 0 };
   for (let round = 1; round <= rounds; round++) {
     const { transfer, answer } = await timedTransfer(pids, 0, () => exportCsv(url, token, agent, body));
     if (!answer.complete || answer.rows !== rows + 1) {
@@ -112,6 +115,13 @@ await runScenario('export: POST /api/business-partner/export (CSV) of 1,000,000 
         `(before: ${fmt((transfer.rssBefore.gateway ?? NaN) / MIB)} and ${fmt((transfer.rssBefore['bpm-svc'] ?? NaN) / MIB)} MiB); ` +
         `CPU s gateway ${fmt(transfer.cpuSeconds.gateway ?? NaN, 1)}, bpm-svc ${fmt(transfer.cpuSeconds['bpm-svc'] ?? NaN, 1)}`,
     );
+  }
+
+  measured.to = monotonicMicros();
+  if (platform.profileDir) {
+    // lets bench/profile-summary.ts keep the export rounds only (not the seed, the warm-up or the list walk)
+    const processes = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [pid, name]));
+    await writeFile(join(platform.profileDir, 'bench-window.json'), JSON.stringify({ scenario: 'export', ...measured, processes }, null, 2));
   }
 
   // the reference: the same list walked through POST /list by cursor, as JSON (not judged)

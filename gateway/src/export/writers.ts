@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { ExportColumn } from './columns.ts';
+import { csvField, csvRecord } from './csv-text.ts';
 import { xlsxSettled } from './exceljs-backpressure.ts';
 
 /** The formats of an export and what each answers as. */
@@ -29,19 +29,25 @@ export async function writable(out: Writable, signal?: AbortSignal): Promise<voi
 }
 
 /**
- * RFC 4180 CSV by csv-stringify: UTF-8 with a byte order mark (spreadsheet programs then read
- * Turkish letters as such), CRLF between records, fields quoted when they hold a comma, quote or
- * line break; the header row holds the columns' labels.
+ * RFC 4180 CSV (csv-text.ts): UTF-8 with a byte order mark (spreadsheet programs then read Turkish
+ * letters as such), CRLF after every record, fields quoted when they hold a comma, quote or line
+ * break; the header row holds the columns' labels. A page is one string, written at once: no array
+ * of cells per row is made on the way.
  */
 export function csvWriter(out: Writable, columns: readonly ExportColumn[], signal?: AbortSignal): ExportWriter {
   let started = false;
   return {
     async page(records) {
-      const rows = records.map((record) => columns.map((column) => column.csv(record[column.name])));
-      if (!started) rows.unshift(columns.map((column) => column.header));
-      // a line break of either kind inside a field is quoted (the default looks for the record delimiter, CRLF, alone)
-      const text = stringify(rows, { bom: !started, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+      let text = started ? '' : `\uFEFF${csvRecord(columns.map((column) => column.header))}`;
       started = true;
+      for (const record of records) {
+        for (let index = 0; index < columns.length; index++) {
+          const column = columns[index] as ExportColumn;
+          const field = csvField(column.csv(record[column.name]));
+          text += index === 0 ? field : `,${field}`;
+        }
+        text += '\r\n';
+      }
       out.write(text);
       await writable(out, signal);
     },

@@ -1,4 +1,5 @@
 import { invalidField } from '../errors/domain-error.ts';
+import { isoDateTime } from './iso-date-time.ts';
 import type { ScalarField } from './resource.ts';
 
 /**
@@ -49,7 +50,7 @@ export function toMessageValue(spec: ScalarField, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
   switch (spec.kind) {
     case 'datetime':
-      return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+      return isoDateTime(value instanceof Date ? value : new Date(String(value)));
     case 'decimal':
       return formatDecimal(String(value));
     case 'long':
