@@ -43,7 +43,8 @@ async function createUpload(token: string, length: number): Promise<string> {
       'upload-metadata': `filename ${b64('slow.bin')},crProcessId ${b64(String(crProcessId))}`,
     },
   });
-  await res.arrayBuffer();
+  const body = await res.text();
+  if (res.status !== 201) throw new Error(`creating the upload: ${res.status} ${body}`);
   return res.headers.get('location') ?? '';
 }
 
