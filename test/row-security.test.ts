@@ -73,6 +73,22 @@ test('every table of core, bpm and dms with a cr_process_id has row-level securi
   );
 });
 
+test("a scope names one tenant or all: two are refused, and a scope of none sees no tenant's row in any table", async (t) => {
+  // the policy is a range of tenant ids (docs/adr/0158-the-tenant-wall-as-an-index-condition.md), which cannot name two tenants and nothing between them
+  t.throws(() => scopeSettings({ tenants: [1, 3] } as unknown as Scope), { message: /at most one/ });
+  const tables = await tenantTables();
+  const seen = await asServices(async (db) => {
+    const counts: Record<string, number> = {};
+    for (const { name } of tables) counts[name] = Number((await inScope<{ count: string }>(db, { tenants: [] }, `select count(*) from ${name}`))[0]?.count);
+    return counts;
+  });
+  t.deepEqual(
+    Object.entries(seen).filter(([, count]) => count > 0),
+    [],
+    'rows seen in a scope of no tenant',
+  );
+});
+
 test("a connection of the services' role that set no scope sees no tenant's row in any table", async (t) => {
   const tables = await tenantTables();
   const seen = await asServices(async (db) => {
