@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { sessionCookieOf } from '@platform/kit/auth/request-token.ts';
+import { scopeSettings } from '@platform/service-kit/db/tenant-scope.ts';
 import { type Platform, startPlatform } from '../scripts/lib/processes.ts';
 import { ROOT_DIR } from '../scripts/lib/platform-layout.ts';
 import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
@@ -204,7 +205,8 @@ test('restore drill: a backup taken during an upload restores onto wiped storage
     try {
       // in a transaction scoped to every tenant, as the platform's own path is (the policies hide
       // every tenant's rows from a connection that names none: docs/adr/0151-row-level-security-the-second-wall.md)
-      await serving.query(`begin; select set_config('platform.tenants', '*', true)`);
+      await serving.query('begin');
+      for (const [name, value] of Object.entries(scopeSettings({ platform: 'job' }))) await serving.query('select set_config($1, $2, true)', [name, value]);
       const rows = await serving.query<{ count: number }>('select count(*)::int as count from dms.dms_file');
       await serving.query('commit');
       t.is(rows.rows[0]?.count, [...inBackup].length, 'the serving role reads the restored rows');

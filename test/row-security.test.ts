@@ -23,7 +23,7 @@ import { keyPath, sampleOf } from './helpers/samples.ts';
 import { scrape } from './helpers/metrics.ts';
 import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { rowSecurityOf } from '@platform/service-kit/config/row-security.ts';
-import { PLATFORM_PURPOSES } from '@platform/service-kit/db/tenant-scope.ts';
+import { PLATFORM_PURPOSES, scopeSettings, type Scope } from '@platform/service-kit/db/tenant-scope.ts';
 
 const SCHEMAS = ['core', 'bpm', 'dms'];
 
@@ -38,11 +38,11 @@ async function asServices<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** The rows `text` returns in one transaction whose scope is `tenants` (the setting as the services make it). */
-async function inScope<T>(db: pg.Client, tenants: string, text: string, values: unknown[] = []): Promise<T[]> {
+/** The rows `text` returns in one transaction in `scope` (its settings as the services make them). */
+async function inScope<T>(db: pg.Client, scope: Scope, text: string, values: unknown[] = []): Promise<T[]> {
   await db.query('begin');
   try {
-    await db.query(`select set_config('platform.tenants', $1, true)`, [tenants]);
+    for (const [name, value] of Object.entries(scopeSettings(scope))) await db.query('select set_config($1, $2, true)', [name, value]);
     return (await db.query(text, values)).rows as T[];
   } finally {
     await db.query('commit');
@@ -70,6 +70,22 @@ test('every table of core, bpm and dms with a cr_process_id has row-level securi
     tables.filter((table) => !table.rls || !table.policy).map((table) => table.name),
     [],
     'a tenant table without its policy',
+  );
+});
+
+test("a scope names one tenant or all: two are refused, and a scope of none sees no tenant's row in any table", async (t) => {
+  // the policy is a range of tenant ids (docs/adr/0158-the-tenant-wall-as-an-index-condition.md), which cannot name two tenants and nothing between them
+  t.throws(() => scopeSettings({ tenants: [1, 3] } as unknown as Scope), { message: /at most one/ });
+  const tables = await tenantTables();
+  const seen = await asServices(async (db) => {
+    const counts: Record<string, number> = {};
+    for (const { name } of tables) counts[name] = Number((await inScope<{ count: string }>(db, { tenants: [] }, `select count(*) from ${name}`))[0]?.count);
+    return counts;
+  });
+  t.deepEqual(
+    Object.entries(seen).filter(([, count]) => count > 0),
+    [],
+    'rows seen in a scope of no tenant',
   );
 });
 
@@ -114,7 +130,7 @@ for (const resource of registry) {
     const key = `"${keyOf(resource).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`;
     // no where clause at all: the policy alone decides
     const rows = await asServices((db) =>
-      inScope<{ tenant: string; key: string }>(db, `{${mine.crProcessId}}`, `select cr_process_id as tenant, ${key}::text as key from ${table}`),
+      inScope<{ tenant: string; key: string }>(db, { tenants: [mine.crProcessId] }, `select cr_process_id as tenant, ${key}::text as key from ${table}`),
     );
     t.deepEqual([...new Set(rows.map((row) => Number(row.tenant)))], [mine.crProcessId], "only the scope's tenant");
     t.true(
@@ -127,7 +143,7 @@ for (const resource of registry) {
     );
     // the platform's own path sees both
     const all = await asServices((db) =>
-      inScope<{ key: string }>(db, '*', `select ${key}::text as key from ${table} where ${key}::text = any($1)`, [[mine.key, theirs.key]]),
+      inScope<{ key: string }>(db, { platform: 'job' }, `select ${key}::text as key from ${table} where ${key}::text = any($1)`, [[mine.key, theirs.key]]),
     );
     t.is(all.length, 2);
   });

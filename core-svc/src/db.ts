@@ -18,7 +18,7 @@ import { SCHEMA } from './schema.ts';
 import { AccessTokenEntity } from './access-token.entity.ts';
 import { secondFactorEntities } from './second-factor.entity.ts';
 import { ssoEntities } from './sso-tables.ts';
-import { CALLER, OWN_ROW, tenantVisible, tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
+import { CALLER, OWN_ROW, tenantVisible, tenantWall, tenantWallWithNulls } from '@platform/service-kit/db/tenant-wall.ts';
 
 export { SCHEMA } from './schema.ts';
 /**
@@ -97,7 +97,7 @@ export const SessionEntity = new EntitySchema<Row>({
 export const ExceptionEntity = new EntitySchema<Row>({
   name: 'ExceptionEntry',
   tableName: 'exception_log',
-  policies: tenantWall(),
+  policies: tenantWallWithNulls(),
   schema: SCHEMA,
   properties: {
     id: { type: new BigIntType('number'), primary: true, autoincrement: true },

@@ -102,8 +102,8 @@ export async function relationExists(url: string, relation: string): Promise<boo
 
 /**
  * What `schema` holds, as a migration leaves it: its relations (tables, views, indexes, sequences)
- * with their kinds, their columns with types, its constraints, functions and triggers, sorted; the
- * migration table left out.
+ * with their kinds, their columns with types, its constraints, functions, triggers and policies
+ * (with their conditions), sorted; the migration table left out.
  */
 export async function schemaObjects(url: string, schema: string): Promise<string[]> {
   const rows = await query<{ object: string }>(
@@ -122,7 +122,7 @@ export async function schemaObjects(url: string, schema: string): Promise<string
      select 'trigger ' || t.tgname || ' on ' || c.relname from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = $1 and not t.tgisinternal
      union all
-     select 'policy ' || p.policyname || ' on ' || p.tablename from pg_policies p where p.schemaname = $1
+     select 'policy ' || p.policyname || ' on ' || p.tablename || ' using ' || coalesce(p.qual, '') || ' check ' || coalesce(p.with_check, '') from pg_policies p where p.schemaname = $1
      union all
      select 'row security on ' || c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relrowsecurity
      order by 1`,

@@ -2,7 +2,7 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type { PoolClient, QueryConfig } from 'pg';
 import { databasePoolingOf } from '../config/database-pooling.ts';
 import { querySingleSync, SINGLE_SYNC, type Step } from './pg-single-sync.ts';
-import { scopeSettings, scoping, settingsOf, TENANTS_SETTING, USER_SETTING, type Scope } from './tenant-scope.ts';
+import { scopeSettings, scoping, settingsOf, TENANT_FROM_SETTING, TENANT_TO_SETTING, TENANTS_SETTING, USER_SETTING, type Scope } from './tenant-scope.ts';
 
 /** A named statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
 export interface PreparedStatement {
@@ -43,34 +43,39 @@ function nativePool(em: EntityManager): Promise<NativePool> {
   return pool;
 }
 
-/** The statement that scopes a transaction (db/tenant-scope.ts): both settings, local to it. */
-const SCOPE: PreparedStatement = { name: 'platform-scope', text: `select set_config('${TENANTS_SETTING}', $1, true), set_config('${USER_SETTING}', $2, true)` };
+/** The scope's own settings (db/tenant-scope.ts), in the order its statements set them. */
+const SCOPE_SETTINGS = [TENANTS_SETTING, USER_SETTING, TENANT_FROM_SETTING, TENANT_TO_SETTING];
+
+/** The statement that scopes a transaction (db/tenant-scope.ts): the scope's settings, local to it. */
+const SCOPE: PreparedStatement = {
+  name: 'platform-scope',
+  text: `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`,
+};
 
 /** The statements that scope a transaction with further settings, by the names of those. */
 const scopes = new Map<string, PreparedStatement>();
 
 /**
- * The statement that scopes a transaction (db/tenant-scope.ts), both settings local to it, and
+ * The statement that scopes a transaction (db/tenant-scope.ts), the scope's settings local to it, and
  * after them any further setting of the fork's, by name (the dispatcher's planner settings:
  * core-svc/src/webhooks/queue-fork.ts), so that a named statement is planned, and its plan kept,
  * under the settings its fork's transactions run with; with its values.
  */
 function scopeStep(settings: Record<string, string>): { statement: PreparedStatement; values: string[] } {
   const names = Object.keys(settings);
-  // the hot path: the scope's two settings alone
-  if (names.length === 2 && TENANTS_SETTING in settings && USER_SETTING in settings) {
-    return { statement: SCOPE, values: [settings[TENANTS_SETTING] ?? '', settings[USER_SETTING] ?? ''] };
-  }
-  const further = names.filter((name) => name !== TENANTS_SETTING && name !== USER_SETTING).sort();
+  const own = SCOPE_SETTINGS.map((name) => settings[name] ?? '');
+  // the hot path: the scope's settings alone
+  if (names.length === SCOPE_SETTINGS.length && SCOPE_SETTINGS.every((name) => name in settings)) return { statement: SCOPE, values: own };
+  const further = names.filter((name) => !SCOPE_SETTINGS.includes(name)).sort();
   const key = further.join(',');
   let statement = scopes.get(key);
   if (!statement) {
     for (const name of further) if (!/^[a-z_][a-z0-9_.]*$/.test(name)) throw new Error(`a setting named ${JSON.stringify(name)}`);
-    const sets = [TENANTS_SETTING, USER_SETTING, ...further].map((name, i) => `set_config('${name}', $${i + 1}, true)`);
+    const sets = [...SCOPE_SETTINGS, ...further].map((name, i) => `set_config('${name}', $${i + 1}, true)`);
     statement = { name: further.length > 0 ? `platform-scope+${key}` : 'platform-scope', text: `select ${sets.join(', ')}` };
     scopes.set(key, statement);
   }
-  return { statement, values: [settings[TENANTS_SETTING] ?? '', settings[USER_SETTING] ?? '', ...further.map((name) => settings[name] ?? '')] };
+  return { statement, values: [...own, ...further.map((name) => settings[name] ?? '')] };
 }
 
 /**

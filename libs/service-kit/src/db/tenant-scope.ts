@@ -4,10 +4,14 @@ import { rowSecurityOf } from '../config/row-security.ts';
 /**
  * Whose rows a unit of database work sees, the second wall behind every query's own tenant filter
  * (docs/adr/0151-row-level-security-the-second-wall.md): the services connect as a role that the
- * tables' row-level security policies apply to, and each transaction says its scope in two
+ * tables' row-level security policies apply to, and each transaction says its scope in
  * transaction-local settings, which the policies read:
  *
- * - `platform.tenants`: `*` for every tenant, else the array of the tenants it may touch (`{5}`);
+ * - `platform.tenant_from` and `platform.tenant_to`: the range of tenant ids it may touch, one
+ *   tenant (`5` and `5`) or every one (the whole bigint range), which the tenant tables' policy
+ *   compares the row's cr_process_id with (docs/adr/0158-the-tenant-wall-as-an-index-condition.md);
+ * - `platform.tenants`: the same scope as the identity tables' policies read it, `*` for every
+ *   tenant, else the array of its tenant (`{5}`);
  * - `platform.user`: the caller's userCode, whose own identity rows (user_info, session_log,
  *   user_process) it sees in any tenant.
  *
@@ -16,9 +20,13 @@ import { rowSecurityOf } from '../config/row-security.ts';
  */
 export type Scope = TenantScope | PlatformScope;
 
-/** A user's work: the tenants its live access holds (none when it holds none), and its own identity rows; or work for one tenant's record without a user (an upload's own checks). */
+/**
+ * A user's work: the tenant its live access holds (none when it holds none), and its own identity
+ * rows; or work for one tenant's record without a user (an upload's own checks). At most one tenant:
+ * the policy holds a row to one tenant or to all (docs/adr/0158-the-tenant-wall-as-an-index-condition.md).
+ */
 export interface TenantScope {
-  tenants: readonly number[];
+  tenants: readonly [] | readonly [number];
   user?: string;
 }
 
@@ -48,9 +56,17 @@ export const PLATFORM_PURPOSES = {
 
 export type PlatformPurpose = keyof typeof PLATFORM_PURPOSES;
 
-/** The two settings the policies read (the migrations' `tenant_wall`). */
+/** The settings the policies read (the migrations' `tenant_wall`). */
 export const TENANTS_SETTING = 'platform.tenants';
 export const USER_SETTING = 'platform.user';
+export const TENANT_FROM_SETTING = 'platform.tenant_from';
+export const TENANT_TO_SETTING = 'platform.tenant_to';
+
+/** The scope's settings, by name, as `set_config` is given them. */
+export type ScopeSettings = Record<typeof TENANTS_SETTING | typeof USER_SETTING | typeof TENANT_FROM_SETTING | typeof TENANT_TO_SETTING, string>;
+
+/** Every tenant id: the range of a platform scope. */
+const EVERY_TENANT = { from: '-9223372036854775808', to: '9223372036854775807' } as const;
 
 /** How many units of work took each platform purpose in this process (db_all_tenants_scopes_total). */
 const platformScopes = new Map<PlatformPurpose, number>();
@@ -60,14 +76,18 @@ export function platformScopeRuns(): ReadonlyMap<PlatformPurpose, number> {
   return platformScopes;
 }
 
-/** The settings' values for `scope`: what `set_config` is given, per transaction. */
-export function scopeSettings(scope: Scope): { [TENANTS_SETTING]: string; [USER_SETTING]: string } {
+/** The settings' values for `scope`: what `set_config` is given, per transaction. No tenant: an empty range (`''`), which names no row. */
+export function scopeSettings(scope: Scope): ScopeSettings {
   if ('platform' in scope) {
     platformScopes.set(scope.platform, (platformScopes.get(scope.platform) ?? 0) + 1);
-    return { [TENANTS_SETTING]: '*', [USER_SETTING]: '' };
+    return { [TENANTS_SETTING]: '*', [USER_SETTING]: '', [TENANT_FROM_SETTING]: EVERY_TENANT.from, [TENANT_TO_SETTING]: EVERY_TENANT.to };
   }
-  for (const tenant of scope.tenants) if (!Number.isSafeInteger(tenant)) throw new Error(`a tenant scope of ${String(tenant)}`);
-  return { [TENANTS_SETTING]: `{${scope.tenants.join(',')}}`, [USER_SETTING]: scope.user ?? '' };
+  // the type says at most one; a caller past the type must not widen the range
+  if (scope.tenants.length > 1) throw new Error(`a tenant scope of ${scope.tenants.length} tenants: at most one`);
+  const [tenant] = scope.tenants;
+  if (tenant !== undefined && !Number.isSafeInteger(tenant)) throw new Error(`a tenant scope of ${String(tenant)}`);
+  const id = tenant === undefined ? '' : String(tenant);
+  return { [TENANTS_SETTING]: `{${id}}`, [USER_SETTING]: scope.user ?? '', [TENANT_FROM_SETTING]: id, [TENANT_TO_SETTING]: id };
 }
 
 /**
