@@ -12,7 +12,7 @@ import pg from 'pg';
 import { DriverException, type MikroORM } from '@mikro-orm/postgresql';
 import { createOrm } from '@platform/service-kit/db/orm.ts';
 import { SINGLE_SYNC } from '@platform/service-kit/db/pg-single-sync.ts';
-import { queryPrepared, type PreparedStatement } from '@platform/service-kit/db/prepared.ts';
+import { queryPrepared, readInScope, type PreparedStatement } from '@platform/service-kit/db/prepared.ts';
 import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 import { createAccount } from './helpers/factories.ts';
 import { platform } from './helpers/platform.ts';
@@ -150,4 +150,34 @@ test.serial("a fork's further settings apply to its named read too, and end with
     [{ seqscan: 'on', tenants: '*' }],
     'a fork without it plans as usual',
   );
+});
+
+test.serial("a read of MikroORM's SQL in a scope (readInScope) is one query of the connection: the scope's settings and the read together", async (t) => {
+  const [mine, theirs] = [await createAccount(), await createAccount()];
+  // the pool's one connection, its queries counted: MikroORM's own way would be four (begin, the settings, the read, commit)
+  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as pg.Pool;
+  const client = await pool.connect();
+  let queries = 0;
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    queries++;
+    return query(...args);
+  }) as typeof client.query;
+  client.release();
+  try {
+    const em = scopedFork(orm, { tenants: [mine.crProcessId] });
+    const rows = await readInScope<{ account_no: string }>(em, 'select account_no from core.account where account_no in (?, ?) order by account_no', [
+      mine.accountNo,
+      theirs.accountNo,
+    ]);
+    t.deepEqual(
+      rows.map((row) => row.account_no),
+      [mine.accountNo],
+    );
+    t.is(queries, 1);
+  } finally {
+    delete (client as { query?: unknown }).query;
+  }
+  // the settings ended with it
+  t.deepEqual(await bare(`select current_setting('platform.tenants', true) as tenants`), [{ tenants: '' }]);
 });

@@ -4,7 +4,7 @@ import { tenantRowCount } from '../db/tenant-count.ts';
 import type { TenantListQuery } from './list-query.ts';
 import { encodeAfter } from './list-cursor.ts';
 import { keysetCondition } from './keyset.ts';
-import { plainRows } from '../db/plain-rows.ts';
+import { countRows, plainKeys, plainRows } from '../db/plain-rows.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 
 /** What a list reads: the page's rows, in order, and the exact number of matching rows. */
@@ -15,8 +15,8 @@ export interface PageRows {
 
 /**
  * One page of a resource's list and its exact totalElements (docs/interface.md#lists), as plain rows
- * (db/plain-rows.ts), the page and the count at once, each on its own pooled connection (outside a transaction), so a list takes as
- * long as the slower of the two:
+ * (db/plain-rows.ts), the page and the count at once, each on its own pooled connection (outside a transaction) and each
+ * with its scope in one round trip, so a list takes as long as the slower of the two:
  *
  * - page 0 reads its rows directly (`order by ... limit`), through the index that matches the sort;
  * - a later page first reads only the keys of its rows (`select id ... offset`), which an index
@@ -38,7 +38,7 @@ export async function readPage(
 ): Promise<PageRows> {
   const [rows, totalElements] = await Promise.all([
     pageRows(em, entity, query, where),
-    resource.tenantCount && !query.narrowed ? tenantRowCount(em, resource, entity.meta.schema ?? 'public', query.crProcessId) : em.count(entity, where),
+    resource.tenantCount && !query.narrowed ? tenantRowCount(em, resource, entity.meta.schema ?? 'public', query.crProcessId) : countRows(em, entity, where),
   ]);
   return { rows, totalElements };
 }
@@ -46,9 +46,9 @@ export async function readPage(
 async function pageRows(em: EntityManager, entity: EntitySchema<Row>, query: TenantListQuery, where: FilterQuery<Row>): Promise<Row[]> {
   const offset = query.page * query.size;
   if (offset === 0) return plainRows(em, entity, where, { orderBy: query.orderBy, limit: query.size });
-  const keys = await em.find(entity, where, { fields: ['id'] as never, orderBy: query.orderBy, limit: query.size, offset, disableIdentityMap: true });
+  const keys = await plainKeys(em, entity, where, { orderBy: query.orderBy, limit: query.size, offset });
   if (keys.length === 0) return [];
-  return plainRows(em, entity, { id: { $in: keys.map((key) => key.id) } } as FilterQuery<Row>, { orderBy: query.orderBy, limit: keys.length });
+  return plainRows(em, entity, { id: { $in: keys } } as FilterQuery<Row>, { orderBy: query.orderBy, limit: keys.length });
 }
 
 /** A cursor page: its rows, in order, and the next page's `after` when rows follow. */

@@ -1,4 +1,5 @@
 import type { EntityManager, EntitySchema, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import { readInScope } from './prepared.ts';
 import type { Row } from './row.ts';
 
 export interface PlainRead {
@@ -14,6 +15,7 @@ export interface PlainRead {
  * or tracked. A list only reads what it answers; hydrating a page of 500 into managed entities
  * cost three times the CPU (bpm-svc: 20–25 ms against 7 ms per page of business partners), most
  * of it the identity map and the entities' property descriptors, and the garbage they leave.
+ * Outside a transaction the read goes with its scope in one round trip (prepared.ts readInScope).
  * Never for rows that a write will change: those are read with `em.find`, into the unit of work.
  *
  * @example
@@ -28,7 +30,11 @@ export async function plainRows(em: EntityManager, entity: EntitySchema<Row>, wh
     .orderBy([...read.orderBy])
     .limit(read.limit);
   if (read.offset) qb = qb.offset(read.offset);
-  const rows = (await qb.execute('all', true)) as Row[];
+  const { sql, params } = qb.toQuery();
+  const meta = em.getMetadata().get(entity.meta.class ?? entity.meta.className);
+  const driver = em.getDriver();
+  // as qb.execute('all', true) maps them: columns to properties
+  const rows = (await readInScope<Row>(em, sql, params)).map((raw) => driver.mapResult(raw, meta, [], qb as never) as Row);
   const converted = convertedProperties(em, entity);
   if (converted.length === 0) return rows;
   const platform = em.getPlatform();
@@ -53,4 +59,28 @@ function convertedProperties(em: EntityManager, entity: EntitySchema<Row>): Conv
     convertedOf.set(entity, found);
   }
   return found;
+}
+
+/** The keys (`id`) of a page of a list, read as plainRows reads its rows: `select id ... order by ... limit ... offset`. */
+export async function plainKeys(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>, read: PlainRead): Promise<unknown[]> {
+  let qb = em
+    .createQueryBuilder(entity)
+    .select('id')
+    .where(where as never)
+    .orderBy([...read.orderBy])
+    .limit(read.limit);
+  if (read.offset) qb = qb.offset(read.offset);
+  const { sql, params } = qb.toQuery();
+  return (await readInScope<{ id: unknown }>(em, sql, params)).map((row) => row.id);
+}
+
+/** How many rows match `where`, as em.count counts them, read as plainRows reads. */
+export async function countRows(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>): Promise<number> {
+  const { sql, params } = em
+    .createQueryBuilder(entity)
+    .count()
+    .where(where as never)
+    .toQuery();
+  const [row] = await readInScope<{ count: string | number }>(em, sql, params);
+  return Number(row?.count ?? 0);
 }

@@ -96,12 +96,43 @@ function scopeStep(settings: Record<string, string>): { statement: PreparedState
  */
 export async function queryPrepared<T extends object>(em: EntityManager, statement: PreparedStatement, values: unknown[], scope?: Scope): Promise<T[]> {
   if (em.isInTransaction()) throw new Error(`${statement.name}: a prepared read runs outside transactions; use em.execute inside one`);
-  const pool = await nativePool(em);
   runs.set(statement.name, (runs.get(statement.name) ?? 0) + 1);
+  return scopedRead(em, statement, values, scope);
+}
+
+/**
+ * A read of SQL that MikroORM built (a list's page, its keys, its count), in `em`'s scope: outside a
+ * transaction, the scope's settings and the read in one round trip, as queryPrepared sends them,
+ * unnamed (the text changes with the request's values, which it carries, formatted by MikroORM as
+ * em.execute formats them). em.execute would wrap it in `begin`, the settings, itself and `commit`,
+ * each awaited (MikroORM's session context): four round trips where this takes one, about a
+ * millisecond of a clerk's list (docs/adr/0158-the-tenant-wall-as-an-index-condition.md). Inside a
+ * transaction, or with no scope (DATABASE_ROW_SECURITY=off), it is em.execute. Rows as em.execute
+ * answers them (column names, the driver's parsing).
+ *
+ * @example
+ * const { sql, params } = qb.toQuery();
+ * const rows = await readInScope<Row>(em, sql, params);
+ */
+export async function readInScope<T extends object>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  if (em.isInTransaction() || !scoping() || settingsOf(em) === undefined) return em.execute<T[]>(sql, [...params]);
+  // what MikroORM's connection does before it sends a statement: its onQuery hook, then the values written in
+  const text = em.getPlatform().formatQuery(em.config.get('onQuery')(sql, params), params);
+  return scopedRead(em, { text }, []);
+}
+
+/** A statement, named or not, run in `scope` or `em`'s (queryPrepared, readInScope). */
+async function scopedRead<T extends object>(
+  em: EntityManager,
+  statement: Omit<PreparedStatement, 'name'> & { name?: string },
+  values: unknown[],
+  scope?: Scope,
+): Promise<T[]> {
+  const pool = await nativePool(em);
   named ??= databasePoolingOf() === 'session';
   const settings = !scoping() ? undefined : scope ? scopeSettings(scope) : settingsOf(em);
-  const step = (prepared: PreparedStatement, args: unknown[]): Step =>
-    named ? { name: prepared.name, text: prepared.text, values: args } : { text: prepared.text, values: args };
+  const step = (prepared: { name?: string; text: string }, args: unknown[]): Step =>
+    named && prepared.name ? { name: prepared.name, text: prepared.text, values: args } : { text: prepared.text, values: args };
   try {
     if (!settings) return (await pool.query<T>(step(statement, values) as QueryConfig)).rows;
     const client = await pool.connect();

@@ -1,5 +1,6 @@
 import { BigIntType, EntitySchema, type EntityManager, type TriggerDef } from '@mikro-orm/postgresql';
 import { tableOf, type Resource } from '@platform/kit/resource/resource.ts';
+import { readInScope } from './prepared.ts';
 import type { Row } from './row.ts';
 import { tenantWall } from './tenant-wall.ts';
 
@@ -85,7 +86,7 @@ export function tenantCountTriggers(resource: Resource, schema: string): Trigger
 
 /** The exact number of rows of `crProcessId` in a `tenantCount` resource's table. */
 export async function tenantRowCount(em: EntityManager, resource: Resource, schema: string, crProcessId: number): Promise<number> {
-  const [row] = await em.execute<{ row_count: string }[]>(`select row_count from "${schema}"."${countTableOf(resource)}" where cr_process_id = ?`, [
+  const [row] = await readInScope<{ row_count: string }>(em, `select row_count from "${schema}"."${countTableOf(resource)}" where cr_process_id = ?`, [
     crProcessId,
   ]);
   return Number(row?.row_count ?? 0);
