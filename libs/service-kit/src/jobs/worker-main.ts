@@ -82,7 +82,16 @@ export async function runWorker<C extends ServiceConfig>(spec: WorkerSpec<C>): P
   const owner = config.appEnv === 'production' ? false : { url: databaseOwnerUrlOf(), servingRole: servingRoleOf() };
   // how soon an idle worker takes a job sent on demand (an import's): pg-boss polls each queue, at least every 0.5 s
   const pollingIntervalSeconds = int(process.env, 'JOB_POLL_INTERVAL_MS', 2_000, 500, 60_000) / 1000;
-  const queue = await startJobQueue({ url, owner, jobs, log, applicationName: name, metrics: new JobMetrics(registry), poolMax: pools.jobs, pollingIntervalSeconds });
+  const queue = await startJobQueue({
+    url,
+    owner,
+    jobs,
+    log,
+    applicationName: name,
+    metrics: new JobMetrics(registry),
+    poolMax: pools.jobs,
+    pollingIntervalSeconds,
+  });
   const shutdown = new Shutdown(log);
   const metrics = await serveMetrics(registry, int(process.env, `${spec.name.toUpperCase()}_WORKER_METRICS_PORT`, 0, 0, 65_535), {
     host: config.internalListenHost,
