@@ -22,14 +22,7 @@ export interface PlainRead {
  * const rows = await plainRows(em, entity, { crProcessId: 1 }, { orderBy: [{ id: 'asc' }], limit: 21 });
  */
 export async function plainRows(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>, read: PlainRead): Promise<Row[]> {
-  let qb = em
-    .createQueryBuilder(entity)
-    .select('*')
-    // the same filter em.find takes; the builder types its own apart (QBFilterQuery), not exported here
-    .where(where as never)
-    .orderBy([...read.orderBy])
-    .limit(read.limit);
-  if (read.offset) qb = qb.offset(read.offset);
+  const qb = pageQuery(em, entity, '*', where, read);
   const { sql, params } = qb.toQuery();
   const meta = em.getMetadata().get(entity.meta.class ?? entity.meta.className);
   const driver = em.getDriver();
@@ -61,16 +54,21 @@ function convertedProperties(em: EntityManager, entity: EntitySchema<Row>): Conv
   return found;
 }
 
-/** The keys (`id`) of a page of a list, read as plainRows reads its rows: `select id ... order by ... limit ... offset`. */
-export async function plainKeys(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>, read: PlainRead): Promise<unknown[]> {
-  let qb = em
+/** A page's query: `select <fields> ... where ... order by ... limit ... offset`. */
+function pageQuery(em: EntityManager, entity: EntitySchema<Row>, fields: '*' | 'id', where: FilterQuery<Row>, read: PlainRead) {
+  const qb = em
     .createQueryBuilder(entity)
-    .select('id')
+    .select(fields)
+    // the same filter em.find takes; the builder types its own apart (QBFilterQuery), not exported here
     .where(where as never)
     .orderBy([...read.orderBy])
     .limit(read.limit);
-  if (read.offset) qb = qb.offset(read.offset);
-  const { sql, params } = qb.toQuery();
+  return read.offset ? qb.offset(read.offset) : qb;
+}
+
+/** The keys (`id`) of a page of a list, read as plainRows reads its rows: `select id ... order by ... limit ... offset`. */
+export async function plainKeys(em: EntityManager, entity: EntitySchema<Row>, where: FilterQuery<Row>, read: PlainRead): Promise<unknown[]> {
+  const { sql, params } = pageQuery(em, entity, 'id', where, read).toQuery();
   return (await readInScope<{ id: unknown }>(em, sql, params)).map((row) => row.id);
 }
 
