@@ -10,8 +10,8 @@
  * its log scanned the same way; and a third: the suite's core groups (helpers/pgbouncer.ts
  * THROUGH_PGBOUNCER) against a platform of their own whose processes reach their database through
  * PgBouncer in transaction mode (DATABASE_POOLING=transaction), each title after `[pgbouncer]`.
- * The second and third passes run side by side, after the first. The run closes with the plain
- * line `N passed, M failed` over all passes, where M is at least 1 whenever the run failed or no test passed: a set-up that throws (no
+ * The run closes with the plain line `N passed, M failed` over all
+ * passes, where M is at least 1 whenever the run failed or no test passed: a set-up that throws (no
  * database, no Redis) and each part of the teardown that fails count as failures, and the line
  * comes after the teardown.
  *
@@ -108,8 +108,8 @@ try {
   teardown.push({ what: 'stop the database server', run: () => server.stop() });
   console.log(`# database: ${server.source} server`);
 
-  // a pass that cannot finish (its platform does not start, its Swift does not) is one failure, and the others still run
-  const run = async (pass: Pass) => {
+  // a pass that cannot finish (its platform does not start, its Swift does not) is one failure, and the next still runs
+  for (const pass of passes) {
     try {
       const result = await runPass(pass, server.adminUrl, redis.url);
       passed += result.passed;
@@ -120,13 +120,7 @@ try {
       console.log(`# ${pass.label ? `the ${pass.label} pass` : 'the pass'} could not finish: counted as one failure`);
       failed++;
     }
-  };
-  // The first pass alone; the later ones, each a platform of its own on a database of its own
-  // (the bucket's, the pooler's), side by side once it has stopped: the pooler's pass (about 20 s)
-  // then runs within the bucket's (about 75 s) rather than after it.
-  const [first, ...later] = passes;
-  if (first) await run(first);
-  await Promise.all(later.map(run));
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   console.log('# the run could not finish: counted as one failure');
