@@ -80,7 +80,8 @@ test('a teardown that fails after every test passed: the closing line counts it 
   let database: string | undefined;
   try {
     const run = await runner({ TEST_DATABASE_URL: through.toString() }, (line) => {
-      database ??= /fresh database (\S+)/.exec(line)?.[1];
+      // `fresh database <name>, served as its own role`: the name without the comma
+      database ??= /fresh database ([^\s,]+)/.exec(line)?.[1];
       if (!cut && /^# fail \d+/.test(line)) {
         cut = true;
         relay.close();
@@ -100,7 +101,11 @@ test('a teardown that fails after every test passed: the closing line counts it 
     if (database) {
       const admin = new URL(target);
       admin.pathname = '/postgres';
-      await withClient(admin.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database ?? '')} WITH (FORCE)`));
+      // the database the inner run could not drop, and its serving role (scripts/lib/test-database.ts)
+      await withClient(admin.toString(), async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database ?? '')} WITH (FORCE)`);
+        await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(`${database}_svc`)}`);
+      });
     }
   }
 });
