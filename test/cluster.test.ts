@@ -38,7 +38,7 @@
  * deadline), none fails any other way (no 4xx, no 500), and before the first kill every request is
  * answered 2xx.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +54,9 @@ import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { type LoopbackService, startLoopbackService } from './helpers/loopback-service.ts';
 import { redisClient, uniquePrefix } from './helpers/redis.ts';
 import { startSentinelGroup } from './helpers/redis-sentinel.ts';
+import { type FileTrack, type ImportTrack, isErrorBody, type Outcome, type PartnerTrack, portOf, sha256 } from './helpers/cluster-walk.ts';
 import { suiteLog } from './helpers/suite-log.ts';
+import { until as waitUntil } from './helpers/until.ts';
 import { startSwift } from './helpers/swift.ts';
 import { notePasswordsOf } from './helpers/used-secrets.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
@@ -87,65 +89,8 @@ const BETWEEN_KILLS_MS = 3_000;
 const UNAVAILABLE = [502, 503, 504];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Polls `check` every 50 ms until it holds; throws `what` after `timeoutMs`. */
-async function until(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
-/** One request and what came of it: its status (0 when no answer came) and body. */
-interface Outcome {
-  gateway: number;
-  step: string;
-  at: number;
-  ms: number;
-  status: number;
-  bytes: Buffer;
-  headers: Headers;
-  error?: string;
-}
-
-interface PartnerTrack {
-  id: number;
-  /** The name and version its last acknowledged write left it with. */
-  name: string;
-  version: number;
-  /** A write of it whose answer was not 2xx: the name it would have set, or 'delete'. */
-  unsure?: string;
-  /** The acknowledged writes: its event's type and the version the history gives it. */
-  writes: { type: string; version: number }[];
-  deleted: boolean;
-}
-
-interface FileTrack {
-  fileId: number;
-  size: number;
-  sha: string;
-  storedFileName: string;
-  /** Its share link's public path, once acknowledged. */
-  link?: string;
-}
-
-interface ImportTrack {
-  runId: number;
-  /** The prefix of its partners' codes: `<prefix>-<row>`. */
-  prefix: string;
-}
-
-/** Whether `bytes` is the error body of decisions §6 for a 5xx: `{status: "ERROR", error_code, message, refId}`. */
-function isErrorBody(bytes: Buffer): boolean {
-  try {
-    const body = JSON.parse(bytes.toString('utf8'));
-    return body.status === 'ERROR' && /^SVC-SYS-\d{4}$/.test(body.error_code) && /\S/.test(String(body.message)) && typeof body.refId === 'string';
-  } catch {
-    return false;
-  }
-}
+/** Polls `check` every 50 ms until it holds (helpers/until.ts); throws `what` after `timeoutMs`. */
+const until = (what: string, timeoutMs: number, check: () => boolean | Promise<boolean>) => waitUntil(what, timeoutMs, async () => check(), { intervalMs: 50 });
 
 test('a cluster of two of each walks login, CRUD, upload, share download, imports and webhooks while one replica of each kind is killed and restarted', async (t) => {
   // about a minute and a half on an idle machine; five minutes at a load of 20 on two cores
@@ -625,7 +570,3 @@ test('a cluster of two of each walks login, CRUD, upload, share download, import
         .join(', '),
   );
 });
-
-function portOf(address: string): number {
-  return Number(address.slice(address.lastIndexOf(':') + 1));
-}
