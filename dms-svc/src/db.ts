@@ -96,12 +96,75 @@ export const DmsTusLockEntity = new EntitySchema<Row>({
   } as never,
 });
 
+/**
+ * A file's text as extraction read it (src/text/, docs/adr/0159-documents-found-by-their-words.md):
+ * one row per live file, written PENDING by the upload's transaction and then by the worker alone.
+ * `status` is PENDING, RUNNING, DONE, FAILED (with `reason`) or SKIPPED (a type whose words are not
+ * read, with `reason`); `attempts` counts the runs that took it, `lease_until` is how long a
+ * RUNNING run holds it (a run whose worker died is taken again once it lapses). `search` is the
+ * text search vector of the file's name, description, tags and text, in `language`'s folded
+ * configuration (dms.english_folded, dms.turkish_folded). A soft delete and a purge take the row
+ * away, and its words with it. Not a resource: GET /api/dms-file/{id}/text shows it.
+ */
+export const DmsFileTextEntity = new EntitySchema<Row>({
+  name: 'DmsFileText',
+  tableName: 'dms_file_text',
+  policies: tenantWall(),
+  schema: SCHEMA,
+  properties: {
+    fileId: { kind: 'm:1', entity: () => DmsFileEntity as never, mapToPk: true, primary: true, fieldName: 'file_id', deleteRule: 'cascade' },
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id' },
+    status: { type: 'string', length: 16, default: 'PENDING' },
+    reason: { type: 'string', length: 500, nullable: true },
+    attempts: { type: 'integer', default: 0 },
+    language: { type: 'string', length: 16, nullable: true },
+    method: { type: 'string', length: 16, nullable: true },
+    pages: { type: 'integer', nullable: true },
+    content: { type: 'text', nullable: true, lazy: true },
+    truncated: { type: 'boolean', default: false },
+    search: { type: 'unknown', columnType: 'tsvector', nullable: true, lazy: true },
+    queuedAt: { type: 'datetime', columnType: 'timestamptz', fieldName: 'queued_at', defaultRaw: 'now()' },
+    leaseUntil: { type: 'datetime', columnType: 'timestamptz', fieldName: 'lease_until', nullable: true },
+    finishedAt: { type: 'datetime', columnType: 'timestamptz', fieldName: 'finished_at', nullable: true },
+  } as never,
+  indexes: [
+    // the search's index: a tenant's words (btree_gin lets the tenant sit beside the vector)
+    { name: 'dms_file_text_search_index', expression: 'create index "dms_file_text_search_index" on "dms"."dms_file_text" using gin ("cr_process_id", "search")' },
+    // what the worker's sweep looks for
+    { name: 'dms_file_text_open_index', expression: `create index "dms_file_text_open_index" on "dms"."dms_file_text" ("queued_at") where status in ('PENDING', 'RUNNING')` },
+  ],
+  checks: [
+    { name: 'dms_file_text_status_check', expression: "status in ('PENDING', 'RUNNING', 'DONE', 'FAILED', 'SKIPPED')" },
+    { name: 'dms_file_text_attempts_check', expression: 'attempts >= 0' },
+  ] as never,
+});
+
+/**
+ * A tenant's words: every lexeme of its files' text search vectors, once, kept by the worker as it
+ * writes a file's text, for the search's partial words (a trigram index finds the lexemes that hold
+ * a fragment or are near a misspelt word). A word outlives the files that had it; it finds nothing
+ * then. Not a resource.
+ */
+export const DmsTextWordEntity = new EntitySchema<Row>({
+  name: 'DmsTextWord',
+  tableName: 'dms_text_word',
+  policies: tenantWall(),
+  schema: SCHEMA,
+  properties: {
+    crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
+    word: { type: 'string', length: 100, primary: true },
+  } as never,
+  indexes: [{ name: 'dms_text_word_trigram_index', expression: 'create index "dms_text_word_trigram_index" on "dms"."dms_text_word" using gin ("cr_process_id", "word" gin_trgm_ops)' }],
+});
+
 export const entities = [
   ...schemas.values(),
   ...tenantCountSchemas(dmsResources, SCHEMA),
   DmsShareDownloadSlotEntity,
   DmsTusUploadEntity,
   DmsTusLockEntity,
+  DmsFileTextEntity,
+  DmsTextWordEntity,
   outboxEntity(SCHEMA),
   ...importEntities(SCHEMA),
   idempotencyEntity(SCHEMA),

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { ensureExtension, withExtensionSchema } from '@platform/service-kit/db/extension-sql.ts';
 
 export class Migration20261124125319_lists_at_scale extends Migration {
 
@@ -12,9 +13,9 @@ export class Migration20261124125319_lists_at_scale extends Migration {
     this.addSql(`create index "business_partner_cr_process_id_created_at_index" on "bpm"."business_partner" ("cr_process_id", "created_at");`);
     // searchTerm's substring match (ILIKE '%term%') through trigram indexes; pg_trgm is a trusted
     // contrib extension (PostgreSQL 13+): the database owner may create it, superuser or not
-    this.addSql(`create extension if not exists pg_trgm;`);
-    this.addSql(`create index "business_partner_partner_code_trgm_index" on "bpm"."business_partner" using gin ("partner_code" gin_trgm_ops);`);
-    this.addSql(`create index "business_partner_partner_name_trgm_index" on "bpm"."business_partner" using gin ("partner_name" gin_trgm_ops);`);
+    this.addSql(ensureExtension('pg_trgm'));
+    this.addSql(withExtensionSchema('pg_trgm', `create index "business_partner_partner_code_trgm_index" on "bpm"."business_partner" using gin ("partner_code" @ext.gin_trgm_ops)`));
+    this.addSql(withExtensionSchema('pg_trgm', `create index "business_partner_partner_name_trgm_index" on "bpm"."business_partner" using gin ("partner_name" @ext.gin_trgm_ops)`));
     this.addSql(`create or replace function "bpm"."business_partner_business_partner_count_insert_fn"() returns trigger as \$\$ begin insert into "bpm"."business_partner_count" as c (cr_process_id, row_count) select cr_process_id, count(*) from added group by cr_process_id on conflict (cr_process_id) do update set row_count = c.row_count + excluded.row_count; return null; end; \$\$ language plpgsql;`);
     this.addSql(`create trigger "business_partner_count_insert" after insert on "bpm"."business_partner" referencing new table as added for each statement execute function "bpm"."business_partner_business_partner_count_insert_fn"();`);
     this.addSql(`create or replace function "bpm"."business_partner_business_partner_count_delete_fn"() returns trigger as \$\$ begin update "bpm"."business_partner_count" as c set row_count = c.row_count - d.n from (select cr_process_id, count(*) as n from removed group by cr_process_id) as d where c.cr_process_id = d.cr_process_id; return null; end; \$\$ language plpgsql;`);
