@@ -39,7 +39,8 @@ for (const service of SERVICES) {
           // built beside it under another name, in the schema the migrations ran in, then undone
           await client.query('begin');
           try {
-            await client.query(`set local search_path to "${schema}"`);
+            // and public, where the migrations install the extensions whose operator classes they name (db/extension-sql.ts)
+            await client.query(`set local search_path to "${schema}", public`);
             const migrated = await definition(schema, name);
             await client.query(expression.replace(`"${name}"`, '"schema_drift_probe_index"'));
             const built = (await definition(schema, 'schema_drift_probe_index'))?.replace('schema_drift_probe_index', name);
