@@ -1,6 +1,6 @@
 /**
- * `npm test`: installs Chromium, clamd, redis-sentinel and Swift when a selected file needs them and they are missing
- * (helpers/chromium.ts, helpers/clamd.ts, helpers/redis-sentinel.ts, helpers/swift.ts),
+ * `npm test`: installs Chromium, clamd, the text tools, redis-sentinel and Swift when a selected file needs them and they are missing
+ * (helpers/chromium.ts, helpers/clamd.ts, helpers/text-tools.ts, helpers/redis-sentinel.ts, helpers/swift.ts),
  * starts the whole platform on free ports against a fresh database (TEST_DATABASE_URL,
  * else the local PostgreSQL, else an embedded one), runs the ava suite against it over HTTP, stops
  * everything, scans the platform's whole log for secrets (one more test, after all others:
@@ -38,6 +38,7 @@ import { ensureConsoleBuilt } from '../scripts/lib/console-build.ts';
 import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { ensureChromium, selectionNeedsBrowser } from './helpers/chromium.ts';
 import { ensureClamd, selectionNeedsClamd } from './helpers/clamd.ts';
+import { ensureTextTools, selectionNeedsTextTools } from './helpers/text-tools.ts';
 import { bucketPassArgs } from './helpers/file-stores.ts';
 import { ensureSwift, selectionNeedsSwift, startSwift } from './helpers/swift.ts';
 import { ensurePgBouncer, pooledPassArgs, selectionNeedsPgBouncer, startPgBouncer } from './helpers/pgbouncer.ts';
@@ -71,6 +72,8 @@ try {
   if (await selectionNeedsBrowser(process.argv.slice(2), ROOT_DIR)) await ensureChromium();
   // clamd for the virus-scan tests (helpers/clamd.ts), the same way: Debian's clamav-daemon
   if (await selectionNeedsClamd(process.argv.slice(2), ROOT_DIR)) await ensureClamd();
+  // poppler-utils, Tesseract and a font for the reading of files' words (helpers/text-tools.ts): dms-worker reads every upload
+  if (await selectionNeedsTextTools(process.argv.slice(2), ROOT_DIR)) await ensureTextTools();
   // redis-sentinel for the failover test (helpers/redis-sentinel.ts): Debian's redis-sentinel
   if (await selectionNeedsSentinel(process.argv.slice(2), ROOT_DIR)) await ensureRedisSentinel();
   // Where dms-svc keeps the files (helpers/file-stores.ts): the whole suite runs on the folder, and

@@ -1,6 +1,6 @@
 import type { Server } from '@grpc/grpc-js';
 import { registerImport } from '@platform/service-kit/import/service.ts';
-import { importSender } from '@platform/service-kit/import/sender.ts';
+import { processJobSender } from '@platform/service-kit/jobs/process-sender.ts';
 import { importTargets } from './import-targets.ts';
 import { registerResources } from '@platform/service-kit/crud/register-resources.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
@@ -26,7 +26,7 @@ export function register(server: Server, runtime: Runtime): void {
     runtime,
     importTargets.map((target) => target.resource),
     'bpm',
-    importSender(),
+    processJobSender(),
   );
   registerSearch(
     server,

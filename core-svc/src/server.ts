@@ -1,6 +1,6 @@
 import type { Server } from '@grpc/grpc-js';
 import { registerImport } from '@platform/service-kit/import/service.ts';
-import { importSender } from '@platform/service-kit/import/sender.ts';
+import { processJobSender } from '@platform/service-kit/jobs/process-sender.ts';
 import { importTargets } from './import-targets.ts';
 import type { CoreConfig } from './config.ts';
 import { implement, type Runtime } from '@platform/service-kit/grpc/server.ts';
@@ -66,7 +66,7 @@ export function register(server: Server, runtime: Runtime, config: CoreConfig): 
     runtime,
     importTargets.map((target) => target.resource),
     'core',
-    importSender(),
+    processJobSender(),
   );
 }
 

@@ -4,6 +4,7 @@ import { dmsHttpAddrOf } from '@platform/kit/config/config.ts';
 import { ConfigError } from '@platform/kit/config/config-error.ts';
 import { bool, int, type Env } from '@platform/kit/config/env.ts';
 import { refuseWeakInProduction } from '@platform/kit/config/production-rules.ts';
+import { readTextSettings, type TextSettings } from './text/text-settings.ts';
 import { bcryptRoundsOf, readServiceConfig, type ServiceConfig } from '@platform/service-kit/config/service-config.ts';
 
 /** dms-svc's configuration: what every service reads, and the files' storage, limits, links, scans and resumable uploads (docs/interface.md#configuration). */
@@ -34,6 +35,8 @@ export interface DmsConfig extends ServiceConfig {
     tusSweepIntervalSeconds: number;
     /** How many unfinished resumable uploads one user may hold at once (DMS_TUS_MAX_OPEN_UPLOADS). */
     tusMaxOpenUploads: number;
+    /** The reading of files' words (DMS_TEXT_*: text/text-settings.ts). */
+    text: TextSettings;
   };
 }
 
@@ -74,6 +77,7 @@ export function loadDmsConfig(env: Env = process.env): DmsConfig {
       tusMaxOpenUploads: int(env, 'DMS_TUS_MAX_OPEN_UPLOADS', 20, 1, 10_000),
       httpAddr: dmsHttpAddrOf(env),
       clamd: readClamd(env),
+      text: readTextSettings(env),
     },
   };
   refuseWeakInProduction(config);

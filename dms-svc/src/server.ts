@@ -1,6 +1,6 @@
 import type { Server } from '@grpc/grpc-js';
 import { registerImport } from '@platform/service-kit/import/service.ts';
-import { importSender } from '@platform/service-kit/import/sender.ts';
+import { processJobSender } from '@platform/service-kit/jobs/process-sender.ts';
 import { importTargets } from './import-targets.ts';
 import type { DmsConfig } from './config.ts';
 import { resourceRuntime } from '@platform/service-kit/crud/runtime.ts';
@@ -26,6 +26,8 @@ import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
 import { LeaseLocker } from './tus/lease-locker.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
+import { fileTexts } from './text/file-texts.ts';
+import { textOperations } from './text/text-operations.ts';
 
 /** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run. */
 export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
@@ -33,7 +35,14 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
   const ttl = config.dms.urlTtlSeconds;
   registerResources(server, runtime, schemas, dmsResources, {
     'dms-category': { hooks: dmsCategoryHooks },
-    'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
+    'dms-file': {
+      hooks: dmsFileHooks(signer, ttl),
+      handlers: (runtimes) => ({
+        ...dmsFileOperations(signer, ttl)(runtimes),
+        ...storageUsage(),
+        ...textOperations(resourceRuntime(schemas, dmsFile), processJobSender(), config.dms.text.extraction),
+      }),
+    },
     'dms-retention-policy': { handlers: retentionOperations(storageOf(config), runtime.log, config.dms.sweepGraceSeconds * 1000) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
@@ -44,7 +53,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     runtime,
     importTargets.map((target) => target.resource),
     'dms',
-    importSender(),
+    processJobSender(),
   );
   registerSearch(
     server,
@@ -63,8 +72,9 @@ export async function serve(runtime: Runtime, config: DmsConfig) {
   const files = resourceRuntime(schemas, dmsFile);
   const scanner = uploadScannerOf(runtime, config.dms.clamd);
   const locker = new LeaseLocker(runtime.orm);
-  const tus = tusUploads({ runtime, config, files, storage, locker, scanner });
-  const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner });
+  const texts = fileTexts(config.dms.text.extraction, processJobSender(), runtime.log);
+  const tus = tusUploads({ runtime, config, files, storage, locker, scanner, texts });
+  const http = await startFileServer({ runtime, config, files, storage, signer: new DownloadSigner(config.dmsUrlSecret), tus, scanner, texts });
   return {
     async close() {
       await http.close();

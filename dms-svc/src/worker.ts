@@ -10,8 +10,10 @@ import { storageOf } from './files/storage-of.ts';
 import { retentionJob, storageSweepJob } from './retention/retention-job.ts';
 import { tusSweepJob } from './tus/tus-sweep.ts';
 import { tusStore } from './tus/tus-uploads.ts';
+import { textExtractionJob, textSweepJob } from './text/text-jobs.ts';
+import { processJobSender } from '@platform/service-kit/jobs/process-sender.ts';
 
-/** dms-svc's worker: retention, the storage sweep and the sweep of expired resumable uploads (and, as every worker, of expired idempotency keys). */
+/** dms-svc's worker: retention, the storage sweep, the sweep of expired resumable uploads, imports, and the reading of files' words with its sweep (and, as every worker, the sweep of expired idempotency keys). */
 workerMain(
   async () => ({
     name: 'dms',
@@ -20,11 +22,13 @@ workerMain(
     migrationsDir,
     jobs: (orm, config) => {
       const storage = storageOf(config);
+      const text = config.dms.text;
       return [
         retentionJob(orm, storage, config.dms.retentionIntervalSeconds),
         storageSweepJob(orm, storage, config.dms.retentionIntervalSeconds, config.dms.sweepGraceSeconds * 1000),
         tusSweepJob(tusStore(storage, config), orm, config.dms.tusSweepIntervalSeconds),
         importJob('dms', orm, importRuntimes(schemas, importTargets, dmsResources), registryByPath()),
+        ...(text.extraction ? [textExtractionJob(orm, storage, text), textSweepJob(orm, processJobSender(), text)] : []),
       ];
     },
   }),

@@ -35,12 +35,12 @@ export function aptGet(args: string[]): Promise<boolean> {
 }
 
 /**
- * Installs one Debian package without its recommendations: the install, and when that fails (a fresh
+ * Installs Debian packages without their recommendations: the install, and when that fails (a fresh
  * machine has no package lists) `apt-get update` and the install again. True when it succeeded.
  */
-export async function aptInstall(pkg: string): Promise<boolean> {
+export async function aptInstall(...packages: string[]): Promise<boolean> {
   return (
-    (await aptGet(['install', '-y', '--no-install-recommends', pkg])) ||
-    ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', pkg])))
+    (await aptGet(['install', '-y', '--no-install-recommends', ...packages])) ||
+    ((await aptGet(['update'])) && (await aptGet(['install', '-y', '--no-install-recommends', ...packages])))
   );
 }

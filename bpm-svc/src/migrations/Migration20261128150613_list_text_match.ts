@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { ensureExtension, withExtensionSchema } from '@platform/service-kit/db/extension-sql.ts';
+import { withExtensionSchema } from '@platform/service-kit/db/extension-sql.ts';
 
 export class Migration20261128150613_list_text_match extends Migration {
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, opendir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, opendir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -51,6 +51,10 @@ export class LocalFileStorage implements FileStorage {
 
   writeRange(res: ServerResponse, storedFileName: string, start: number, end: number): Promise<void> {
     return writeFileRange(res, this.pathOf(storedFileName), start, end);
+  }
+
+  copyTo(storedFileName: string, path: string): Promise<void> {
+    return copyFile(this.pathOf(storedFileName), path);
   }
 
   async remove(storedFileName: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
@@ -158,6 +158,10 @@ export class S3FileStorage implements FileStorage {
     } finally {
       res.off('close', stop);
     }
+  }
+
+  async copyTo(storedFileName: string, path: string): Promise<void> {
+    await pipeline(await this.readStored(storedFileName), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   }
 
   /** The whole stored object; rejects (an error named NoSuchKey) when there is none. For backup and restore (scripts/lib/backup-run.ts). */

@@ -62,6 +62,8 @@ export interface FileStorage {
   sizeOf(storedFileName: string): Promise<number>;
   /** Writes bytes `start` to `end` (inclusive) of a stored file as the body of `res`, then ends it; rejects when cut off. */
   writeRange(res: ServerResponse, storedFileName: string, start: number, end: number): Promise<void>;
+  /** Copies a stored file's bytes to the local file `path` (the text extraction's private copy); rejects when it is missing. */
+  copyTo(storedFileName: string, path: string): Promise<void>;
   /** Removes a stored file (one already gone is no error). */
   remove(storedFileName: string): Promise<void>;
   /** Every entry of the store that is the storage's own (anything else is left alone), streamed. */

@@ -8,6 +8,7 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { appendAudit } from '../audit/append-audit.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { FileTexts } from '../text/file-texts.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
@@ -56,6 +57,7 @@ export async function storeUpload(
   upload: ReceivedUpload,
   client: ClientAddress,
   scanner: UploadScanner,
+  texts: FileTexts,
 ): Promise<UploadResponse> {
   const storedFileName = upload.staged.storedFileName;
   const now = new Date();
@@ -124,6 +126,7 @@ export async function storeUpload(
         throw constraintViolation(rt.resource, error) ?? error;
       }
       const fileId = Number(created.id);
+      await texts.add(em, fileId, crProcessId);
       await appendAudit(em, crProcessId, {
         action: 'UPLOAD',
         userCode: actor,
@@ -157,7 +160,7 @@ export async function storeUpload(
     if (answer.replay) {
       await upload.staged.discard();
       ctx.markReplayed?.();
-    }
+    } else texts.send(answer.response.fileId);
     return answer.response;
   } catch (error) {
     await upload.staged.discard();

@@ -10,6 +10,7 @@ import { callerOf } from '../http/caller.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { sendFailure, sendJson } from '../http/respond.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { FileTexts } from '../text/file-texts.ts';
 import { receiveUpload } from './receive-upload.ts';
 import type { FileStorage } from './storage.ts';
 import { storeUpload } from './store-upload.ts';
@@ -23,6 +24,8 @@ export interface UploadDeps {
   storage: FileStorage;
   /** Scans every upload before storeUpload stores it (NO_SCANNING without CLAMD_ADDRESS). */
   scanner: UploadScanner;
+  /** What an upload does for its file's words (text/file-texts.ts). */
+  texts: FileTexts;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function uploadRequest(deps: UploadDeps, req: IncomingMessage, res:
       return streamCaps(caller.em, Number(tenant));
     };
     const received = await receiveUpload(req, deps.storage.stage(), deps.config.dms.maxUploadBytes, capsOf);
-    sendJson(res, 200, await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner));
+    sendJson(res, 200, await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner, deps.texts));
   } catch (error) {
     // the client went away midway: nothing was kept, and there is no one to answer
     if (req.socket.destroyed || res.destroyed) return;

@@ -14,6 +14,7 @@ import type { FileStorage } from '../files/storage.ts';
 import { uploadRequest } from '../files/upload-request.ts';
 import { sendFailure } from '../http/respond.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { FileTexts } from '../text/file-texts.ts';
 import { publicDownload } from '../share/public-download.ts';
 import { validatePassword } from '../share/validate-password.ts';
 import { tusRouteOf } from '../tus/tus-protocol.ts';
@@ -34,6 +35,8 @@ export interface FileServerDeps {
   tus: TusUploads;
   /** Scans every upload before storeUpload stores it (NO_SCANNING without CLAMD_ADDRESS). */
   scanner: UploadScanner;
+  /** What an upload does for its file's words (text/file-texts.ts). */
+  texts: FileTexts;
 }
 
 /**

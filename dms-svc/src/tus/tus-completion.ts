@@ -10,6 +10,7 @@ import { originalNameOf } from '../files/upload-fields.ts';
 import { releaseUpload } from '../files/upload-reservations.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { FileTexts } from '../text/file-texts.ts';
 import type { TusStore } from './tus-store.ts';
 import { clientMetadataOf, FILE_ID, tusUploadFieldsOf } from './tus-metadata.ts';
 import { DUPLICATE_HEADER, FILE_ID_HEADER } from './tus-protocol.ts';
@@ -19,6 +20,8 @@ export interface CompletionDeps {
   files: ResourceRuntime;
   /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
+  /** What an upload does for its file's words (text/file-texts.ts). */
+  texts: FileTexts;
 }
 
 /**
@@ -52,7 +55,7 @@ export async function completeUpload(
       fields,
       reservation: upload.id,
     };
-    const stored = await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner);
+    const stored = await storeUpload(deps.files, ctx, received, clientAddressOf(req), deps.scanner, deps.texts);
     const record = new Upload({
       id: upload.id,
       size,

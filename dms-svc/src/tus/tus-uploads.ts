@@ -6,6 +6,7 @@ import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import type { Runtime } from '@platform/service-kit/grpc/server.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { UploadScanner } from '../scan/upload-scanner.ts';
+import type { FileTexts } from '../text/file-texts.ts';
 import { S3FileStorage } from '../files/s3-storage.ts';
 import { HashingFileStore } from './hashing-file-store.ts';
 import { HashingS3Store } from './hashing-s3-store.ts';
@@ -26,6 +27,8 @@ export interface TusDeps {
   locker: Locker;
   /** The upload scanner storeUpload runs (docs/adr/0096-what-a-scan-answers.md). */
   scanner: UploadScanner;
+  /** What an upload does for its file's words (text/file-texts.ts). */
+  texts: FileTexts;
 }
 
 /** The resumable uploads as the service runs them: what the file server hands tus paths to, and the store the sweep clears. */

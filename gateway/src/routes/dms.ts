@@ -1,6 +1,7 @@
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { DMS_OPERATIONS } from '@platform/contracts/dms/operations.ts';
 import { DomainError } from '@platform/kit/errors/domain-error.ts';
+import type { DmsFileText } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
 import type { Backends } from '../backends.ts';
 import { idParam } from '../http/params.ts';
 import { recordToJson } from '../http/record-json.ts';
@@ -27,8 +28,26 @@ function required<T>(value: T | undefined, name: string): T {
   return value;
 }
 
+/** A file's text as the API document shows it: every field, null where the row has none. */
+function fileTextJson(text: DmsFileText) {
+  return {
+    fileId: Number(text.fileId),
+    status: text.status,
+    reason: text.reason ?? null,
+    attempts: text.attempts,
+    language: text.language ?? null,
+    method: text.method ?? null,
+    pages: text.pages ?? null,
+    truncated: text.truncated,
+    characters: Number(text.characters),
+    finishedAt: text.finishedAt ?? null,
+    text: text.text ?? null,
+  };
+}
+
 export function dmsRoutes(backends: Backends): RouteGroup {
-  const { verifyAuditLogs, storageUsage, filesByEntity, searchFiles, fileDownloadUrl, moveFileToCategory, retentionDryRun } = DMS_OPERATIONS;
+  const { verifyAuditLogs, storageUsage, filesByEntity, searchFiles, fileText, extractFileText, fileDownloadUrl, moveFileToCategory, retentionDryRun } =
+    DMS_OPERATIONS;
   return routerFor(DMS_ROUTES, {
     // recomputes the tenant's audit hash chain (docs/adr/0029-the-audit-chain-a-hash-chain.md): {intact, checked, firstBrokenId};
     // needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list
@@ -54,9 +73,16 @@ export function dmsRoutes(backends: Backends): RouteGroup {
       res.json(response.files.map((record) => recordToJson(dmsFile, record)));
     },
     searchFiles: async (req, res, query) => {
-      const request = { crProcessId: required(query.crProcessId, 'crProcessId'), searchTerm: query.searchTerm };
+      const { crProcessId, searchTerm, categoryId, mimeType, uploadedFrom, uploadedTo, createdBy } = query;
+      const request = { crProcessId: required(crProcessId, 'crProcessId'), searchTerm, categoryId, mimeType, uploadedFrom, uploadedTo, createdBy };
       const response = await callRpc(backends, searchFiles.rpc, request, userMetadata(req, res));
       res.json(response.files.map((record) => recordToJson(dmsFile, record)));
+    },
+    fileText: async (req, res) => {
+      res.json(fileTextJson(await callRpc(backends, fileText.rpc, { id: idParam(req.params.id) }, userMetadata(req, res))));
+    },
+    extractFileText: async (req, res) => {
+      res.json(fileTextJson(await callRpc(backends, extractFileText.rpc, { id: idParam(req.params.id) }, userMetadata(req, res))));
     },
     fileDownloadUrl: async (req, res, query) => {
       const response = await callRpc(

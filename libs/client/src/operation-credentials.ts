@@ -48,6 +48,8 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'session'
   'GET /api/dms-file/by-entity': 'session',
   'GET /api/dms-file/usage': 'session',
   'GET /api/dms-file/search': 'session',
+  'GET /api/dms-file/{id}/text': 'session',
+  'POST /api/dms-file/{id}/text/extract': 'session',
   'GET /api/dms-file/{id}/download-url': 'session',
   'PUT /api/dms-file/{id}/category': 'session',
   'GET /api/dms-retention-policy/{id}/dry-run': 'session',

@@ -1059,11 +1059,51 @@ export interface paths {
         };
         /**
          * Search the files of a tenant
-         * @description The DmsFiles of a tenant whose name, description or tags hold the search term.
+         * @description The DmsFiles of a tenant whose text matches the search term's words (folded: "sozlesme" finds "sözleşme"; a word's start or a part of it finds it too), or whose name, description or tags hold it; best match first, each with its rank and snippet.
          */
         get: operations["searchFiles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-file/{id}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's text
+         * @description A DmsFile's text as its extraction read it: its state, why it failed or was skipped, and the text. Needs dms-file:read.
+         */
+        get: operations["fileText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-file/{id}/text/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a file's words again
+         * @description Reads a DmsFile's words again (after a failure, or with newer tools): PENDING, sent to the worker. Needs dms-file:write; a file being read is 409 SVC-SYS-4004.
+         */
+        post: operations["extractFileText"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17801,6 +17841,21 @@ export interface components {
              * @default false
              */
             legalHold: boolean | null;
+            /**
+             * Text
+             * @description Whether the file's words were read: PENDING, RUNNING, DONE, FAILED or SKIPPED (GET /api/dms-file/{id}/text tells why); read-only, computed on every read.
+             */
+            readonly textStatus: string | null;
+            /**
+             * Relevance
+             * @description On a search answer only: how well the file matches the search, higher first; read-only.
+             */
+            readonly searchRank: string | null;
+            /**
+             * Found in the text
+             * @description On a search answer only: the passages of the file's text that match, as HTML: the words found in <mark>, every other character escaped; read-only.
+             */
+            readonly searchSnippet: string | null;
         };
         /** @description A new dms-file; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsFileCreate: {
@@ -23152,6 +23207,11 @@ export interface operations {
             query?: {
                 crProcessId?: number;
                 searchTerm?: string;
+                categoryId?: number;
+                mimeType?: string;
+                uploadedFrom?: string;
+                uploadedTo?: string;
+                createdBy?: string;
             };
             header?: {
                 /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
@@ -23164,7 +23224,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The files, by id. */
+            /** @description The files, best match first (by id without a search term), at most 500. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -23176,6 +23236,150 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    fileText: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's text and its state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The file.
+                         */
+                        fileId: number;
+                        /**
+                         * @description PENDING, RUNNING, DONE, FAILED or SKIPPED.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "RUNNING" | "DONE" | "FAILED" | "SKIPPED";
+                        /** @description Why it FAILED or was SKIPPED, or where a DONE text stops short. */
+                        reason: string | null;
+                        /** @description The runs that took the file. */
+                        attempts: number;
+                        /**
+                         * @description The language its words are indexed in: english or turkish.
+                         * @enum {string|null}
+                         */
+                        language: "english" | "turkish" | null;
+                        /**
+                         * @description How the text was read: text-layer, ocr or plain.
+                         * @enum {string|null}
+                         */
+                        method: "text-layer" | "ocr" | "plain" | null;
+                        /** @description A PDF's pages, an image's one. */
+                        pages: number | null;
+                        /** @description Whether the text stops short of the file's (see reason). */
+                        truncated: boolean;
+                        /** @description The text's length in characters. */
+                        characters: number;
+                        /**
+                         * Format: date-time
+                         * @description When the last run ended, ISO 8601 UTC.
+                         */
+                        finishedAt: string | null;
+                        /** @description The text (DONE only). */
+                        text: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    extractFileText: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's text row, PENDING. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The file.
+                         */
+                        fileId: number;
+                        /**
+                         * @description PENDING, RUNNING, DONE, FAILED or SKIPPED.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "RUNNING" | "DONE" | "FAILED" | "SKIPPED";
+                        /** @description Why it FAILED or was SKIPPED, or where a DONE text stops short. */
+                        reason: string | null;
+                        /** @description The runs that took the file. */
+                        attempts: number;
+                        /**
+                         * @description The language its words are indexed in: english or turkish.
+                         * @enum {string|null}
+                         */
+                        language: "english" | "turkish" | null;
+                        /**
+                         * @description How the text was read: text-layer, ocr or plain.
+                         * @enum {string|null}
+                         */
+                        method: "text-layer" | "ocr" | "plain" | null;
+                        /** @description A PDF's pages, an image's one. */
+                        pages: number | null;
+                        /** @description Whether the text stops short of the file's (see reason). */
+                        truncated: boolean;
+                        /** @description The text's length in characters. */
+                        characters: number;
+                        /**
+                         * Format: date-time
+                         * @description When the last run ended, ISO 8601 UTC.
+                         */
+                        finishedAt: string | null;
+                        /** @description The text (DONE only). */
+                        text: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -4,12 +4,13 @@ import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { lockOf } from '@platform/contracts/record-locks.ts';
+import { textStatuses } from '../../text/text-operations.ts';
 
 /**
  * dms-file:
  * - every record going out (get, list, update, the extra RPCs) carries `downloadUrl`: an attachment
  *   URL signed by the one signer, expiring at the end of the next TTL window (see recordUrlExpiry),
- *   so that two reads of an unchanged record are equal;
+ *   so that two reads of an unchanged record are equal; and `textStatus`, its text row's status;
  * - an update appends an UPDATE audit row (details: the fields written, and `legalHold` when it was
  *   one of them), a delete a DELETE row, each in the write's transaction (docs/interface.md#files, docs/interface.md#records);
  * - a file under legal hold is not deleted, as libs/contracts/src/record-locks.ts declares: 409
@@ -22,11 +23,18 @@ import { lockOf } from '@platform/contracts/record-locks.ts';
  */
 export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
   return defineHooks(dmsFile, {
-    async decorate(rows, messages) {
+    async decorate(rows, messages, ctx) {
       const expires = recordUrlExpiry(ttlSeconds);
+      const statuses = await textStatuses(
+        ctx.em,
+        rows.map((row) => Number(row.id)),
+      );
       rows.forEach((row, i) => {
         const message = messages[i];
-        if (message) message.downloadUrl = signer.sign(row.id, expires, false).url;
+        if (!message) return;
+        message.downloadUrl = signer.sign(row.id, expires, false).url;
+        const status = statuses.get(Number(row.id));
+        if (status !== undefined) message.textStatus = status;
       });
     },
     async afterWrite(row, _input, ctx, _mode, written) {

@@ -18,9 +18,13 @@ import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { searchText } from '../../text/search-text.ts';
+import { filterCondition, searchFilters } from '../../text/search-filters.ts';
 
 /** Most files a search answers (an array, not a page: docs/interface.md#files). */
 const SEARCH_LIMIT = 500;
+/** What a match of the name, description or tags adds to a file's rank: above any match of the text alone (ts_rank stays below 1). */
+const NAME_RANK = 1;
 
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
@@ -51,13 +55,39 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const crProcessId = toRowValue('crProcessId', { kind: 'long', min: 1 }, request.crProcessId) as number;
         assertTenant(ctx, crProcessId);
         const term = request.searchTerm === undefined ? '' : (toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, request.searchTerm) as string);
+        const filters = searchFilters(request);
         const where = {
           crProcessId,
           ...liveOnly(dmsFile),
+          ...filterCondition(filters),
           ...(term === '' ? {} : searchCondition(['originalFileName', 'description', 'tags'], term)),
         };
-        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
-        return { files: await toMessages(rt, rows, ctx) };
+        const named = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
+        if (term.trim() === '') return { files: await toMessages(rt, named, ctx) };
+        // the text's hits, best first; a file found by its name too ranks above them all
+        const hits = await searchText(ctx.em, crProcessId, term, filters, SEARCH_LIMIT);
+        const byText = new Map(hits.map((hit) => [hit.fileId, hit]));
+        const ranked = [
+          ...named.map((row) => ({ id: Number(row.id), rank: NAME_RANK + (byText.get(Number(row.id))?.rank ?? 0) })),
+          ...hits.filter((hit) => !named.some((row) => Number(row.id) === hit.fileId)).map((hit) => ({ id: hit.fileId, rank: hit.rank })),
+        ]
+          .sort((a, b) => b.rank - a.rank || a.id - b.id)
+          .slice(0, SEARCH_LIMIT);
+        const rows = await ctx.em.find(rt.entity, { id: { $in: ranked.map((hit) => hit.id) }, ...liveOnly(dmsFile) });
+        const rowOf = new Map(rows.map((row) => [Number(row.id), row]));
+        const kept = ranked.filter((hit) => rowOf.has(hit.id));
+        const messages = await toMessages(
+          rt,
+          kept.map((hit) => rowOf.get(hit.id)!),
+          ctx,
+        );
+        messages.forEach((message, i) => {
+          const hit = kept[i]!;
+          message.searchRank = hit.rank.toFixed(6);
+          const snippet = byText.get(hit.id)?.snippet;
+          if (snippet) message.searchSnippet = snippet;
+        });
+        return { files: messages };
       }),
       moveDmsFileToCategory: requiring(roleOf(dmsFile, 'write'), async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
         if (!request.categoryId) throw invalidField('categoryId', 'field.required');

@@ -62,6 +62,25 @@ export const dmsFile = defineResource<DmsFile>()({
       doc: 'A signed, gateway-relative download URL; read-only, computed on every read.',
     },
     legalHold: { kind: 'boolean', default: false, doc: 'Under legal hold: while true the file cannot be deleted (409) nor touched by retention.' },
+    textStatus: {
+      kind: 'string',
+      readOnly: true,
+      computed: true,
+      maxLength: 16,
+      doc: "Whether the file's words were read: PENDING, RUNNING, DONE, FAILED or SKIPPED (GET /api/dms-file/{id}/text tells why); read-only, computed on every read.",
+    },
+    searchRank: {
+      kind: 'decimal',
+      readOnly: true,
+      computed: true,
+      doc: 'On a search answer only: how well the file matches the search, higher first; read-only.',
+    },
+    searchSnippet: {
+      kind: 'text',
+      readOnly: true,
+      computed: true,
+      doc: "On a search answer only: the passages of the file's text that match, as HTML: the words found in <mark>, every other character escaped; read-only.",
+    },
   },
   form: {
     sections: [
@@ -90,6 +109,9 @@ export const dmsFile = defineResource<DmsFile>()({
         deleted: 'Deleted',
         downloadUrl: 'Download link',
         legalHold: 'Legal hold',
+        textStatus: 'Text',
+        searchRank: 'Relevance',
+        searchSnippet: 'Found in the text',
       },
       help: {
         integrationKey: "The file's reference in another system.",
@@ -116,6 +138,9 @@ export const dmsFile = defineResource<DmsFile>()({
         deleted: 'Silindi',
         downloadUrl: 'İndirme bağlantısı',
         legalHold: 'Yasal saklama',
+        textStatus: 'Metin',
+        searchRank: 'İlgi',
+        searchSnippet: 'Metinde bulunan',
       },
       help: {
         integrationKey: 'Dosyanın başka bir sistemdeki karşılığı.',

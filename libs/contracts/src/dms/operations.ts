@@ -1,3 +1,4 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
 import { DmsAuditLogServiceService } from '@platform/kit/gen/platform/dms/v1/dms_audit_log.ts';
 import { DmsFileServiceService } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
 import { DmsRetentionPolicyServiceService } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
@@ -10,6 +11,27 @@ const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_S
 /** The `:id` of a file's routes. */
 export const FILE_ID = { id: { ...ID, description: "The file's id." } } as const;
 const files = (sources: DocSources) => ({ type: 'array', items: sources.record(dmsFile) }) as const;
+
+const TEXT = 'platform.dms.v1.DmsFileText';
+/** A file's text as GET /api/dms-file/{id}/text answers it. */
+const fileText = (sources: DocSources): SchemaObject => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    fileId: { ...ID, description: sources.field(TEXT, 'fileId') },
+    status: { type: 'string', enum: ['PENDING', 'RUNNING', 'DONE', 'FAILED', 'SKIPPED'], description: sources.field(TEXT, 'status') },
+    reason: { type: ['string', 'null'], description: sources.field(TEXT, 'reason') },
+    attempts: { type: 'integer', minimum: 0, description: sources.field(TEXT, 'attempts') },
+    language: { type: ['string', 'null'], enum: ['english', 'turkish', null], description: sources.field(TEXT, 'language') },
+    method: { type: ['string', 'null'], enum: ['text-layer', 'ocr', 'plain', null], description: sources.field(TEXT, 'method') },
+    pages: { type: ['integer', 'null'], minimum: 0, description: sources.field(TEXT, 'pages') },
+    truncated: { type: 'boolean', description: sources.field(TEXT, 'truncated') },
+    characters: { type: 'integer', minimum: 0, description: sources.field(TEXT, 'characters') },
+    finishedAt: { type: ['string', 'null'], format: 'date-time', description: sources.field(TEXT, 'finishedAt') },
+    text: { type: ['string', 'null'], description: sources.field(TEXT, 'text') },
+  },
+  required: ['fileId', 'status', 'reason', 'attempts', 'language', 'method', 'pages', 'truncated', 'characters', 'finishedAt', 'text'],
+});
 
 const VERIFY = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
 const DRY_RUN = 'platform.dms.v1.DryRunDmsRetentionPolicyResponse';
@@ -88,13 +110,37 @@ export const DMS_OPERATIONS = {
   searchFiles: rpcOperation({
     method: 'get',
     path: '/api/dms-file/search',
-    query: { crProcessId: 'id', searchTerm: 'text' },
+    query: { crProcessId: 'id', searchTerm: 'text', categoryId: 'id', mimeType: 'text', uploadedFrom: 'text', uploadedTo: 'text', createdBy: 'text' },
     rpc: { service: 'dms', method: DmsFileServiceService.searchDmsFiles, retry: 'read' },
     doc: (sources) => ({
       tag: dmsFile.path,
       summary: 'Search the files of a tenant',
       description: sources.rpc,
-      ok: { status: 200, schema: files(sources), description: 'The files, by id.' },
+      ok: { status: 200, schema: files(sources), description: 'The files, best match first (by id without a search term), at most 500.' },
+    }),
+  }),
+  fileText: rpcOperation({
+    method: 'get',
+    path: '/api/dms-file/:id/text',
+    rpc: { service: 'dms', method: DmsFileServiceService.getDmsFileText, retry: 'read' },
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: "A file's text",
+      description: `${sources.rpc ?? ''} Needs dms-file:read.`.trim(),
+      pathParams: FILE_ID,
+      ok: { status: 200, schema: fileText(sources), description: "The file's text and its state." },
+    }),
+  }),
+  extractFileText: rpcOperation({
+    method: 'post',
+    path: '/api/dms-file/:id/text/extract',
+    rpc: { service: 'dms', method: DmsFileServiceService.extractDmsFileText, retry: 'write' },
+    doc: (sources) => ({
+      tag: dmsFile.path,
+      summary: "Read a file's words again",
+      description: `${sources.rpc ?? ''} Needs dms-file:write; a file being read is 409 SVC-SYS-4004.`.trim(),
+      pathParams: FILE_ID,
+      ok: { status: 200, schema: fileText(sources), description: "The file's text row, PENDING." },
     }),
   }),
   fileDownloadUrl: rpcOperation({

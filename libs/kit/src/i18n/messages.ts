@@ -151,6 +151,14 @@ const catalogue = {
     en: 'The virus scanner is unavailable; the file was not stored, please try again',
     tr: 'Virüs tarayıcısına ulaşılamıyor; dosya kaydedilmedi, lütfen tekrar deneyin',
   },
+  'text.running': {
+    en: "The file's words are being read now; ask again once that has ended",
+    tr: 'Dosyanın metni şu anda okunuyor; bu bittiğinde yeniden isteyin',
+  },
+  'text.extractionOff': {
+    en: 'Text extraction is off on this platform (DMS_TEXT_EXTRACTION)',
+    tr: 'Bu platformda metin çıkarma kapalı (DMS_TEXT_EXTRACTION)',
+  },
   'file.legalHold': {
     en: 'The file is under legal hold and cannot be deleted',
     tr: 'Dosya yasal saklama altında ve silinemez',

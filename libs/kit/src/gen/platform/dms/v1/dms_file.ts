@@ -117,7 +117,19 @@ export interface DmsFile {
     | string
     | undefined;
   /** Under legal hold: while true the file cannot be deleted (409) nor touched by retention. */
-  legalHold?: boolean | undefined;
+  legalHold?:
+    | boolean
+    | undefined;
+  /** Whether the file's words were read: PENDING, RUNNING, DONE, FAILED or SKIPPED (GET /api/dms-file/{id}/text tells why); read-only, computed on every read. */
+  textStatus?:
+    | string
+    | undefined;
+  /** On a search answer only: how well the file matches the search, higher first; read-only. */
+  searchRank?:
+    | string
+    | undefined;
+  /** On a search answer only: the passages of the file's text that match, as HTML: the words found in <mark>, every other character escaped; read-only. */
+  searchSnippet?: string | undefined;
 }
 
 /** Request of GetDmsFile. */
@@ -198,14 +210,82 @@ export interface ListDmsFilesByEntityResponse {
 export interface SearchDmsFilesRequest {
   /** Tenant. */
   crProcessId: number;
-  /** Case-insensitive substring of the name, description or tags; empty matches every file. */
-  searchTerm?: string | undefined;
+  /** Words of the file's text, or a case-insensitive substring of its name, description or tags; empty matches every file. */
+  searchTerm?:
+    | string
+    | undefined;
+  /** Only the files of this category. */
+  categoryId?:
+    | number
+    | undefined;
+  /** Only the files of this MIME type. */
+  mimeType?:
+    | string
+    | undefined;
+  /** Only the files uploaded at or after this moment (ISO 8601). */
+  uploadedFrom?:
+    | string
+    | undefined;
+  /** Only the files uploaded before this moment (ISO 8601). */
+  uploadedTo?:
+    | string
+    | undefined;
+  /** Only the files this userCode uploaded. */
+  createdBy?: string | undefined;
 }
 
 /** Response of SearchDmsFiles. */
 export interface SearchDmsFilesResponse {
   /** The files, by id (at most 500). */
   files: DmsFile[];
+}
+
+/** Request of GetDmsFileText. */
+export interface GetDmsFileTextRequest {
+  /** Key of the DmsFile. */
+  id: number;
+}
+
+/** Request of ExtractDmsFileText. */
+export interface ExtractDmsFileTextRequest {
+  /** Key of the DmsFile. */
+  id: number;
+}
+
+/** A DmsFile's text, as its extraction read it. */
+export interface DmsFileText {
+  /** The file. */
+  fileId: number;
+  /** PENDING, RUNNING, DONE, FAILED or SKIPPED. */
+  status: string;
+  /** Why it FAILED or was SKIPPED, or where a DONE text stops short. */
+  reason?:
+    | string
+    | undefined;
+  /** The runs that took the file. */
+  attempts: number;
+  /** The language its words are indexed in: english or turkish. */
+  language?:
+    | string
+    | undefined;
+  /** How the text was read: text-layer, ocr or plain. */
+  method?:
+    | string
+    | undefined;
+  /** A PDF's pages, an image's one. */
+  pages?:
+    | number
+    | undefined;
+  /** Whether the text stops short of the file's (see reason). */
+  truncated: boolean;
+  /** The text's length in characters. */
+  characters: number;
+  /** When the last run ended, ISO 8601 UTC. */
+  finishedAt?:
+    | string
+    | undefined;
+  /** The text (DONE only). */
+  text?: string | undefined;
 }
 
 /** Request of MoveDmsFileToCategory. */
@@ -261,6 +341,9 @@ function createBaseDmsFile(): DmsFile {
     deleted: undefined,
     downloadUrl: undefined,
     legalHold: undefined,
+    textStatus: undefined,
+    searchRank: undefined,
+    searchSnippet: undefined,
   };
 }
 
@@ -334,6 +417,15 @@ export const DmsFile: MessageFns<DmsFile> = {
     }
     if (message.legalHold !== undefined) {
       writer.uint32(184).bool(message.legalHold);
+    }
+    if (message.textStatus !== undefined) {
+      writer.uint32(194).string(message.textStatus);
+    }
+    if (message.searchRank !== undefined) {
+      writer.uint32(202).string(message.searchRank);
+    }
+    if (message.searchSnippet !== undefined) {
+      writer.uint32(210).string(message.searchSnippet);
     }
     return writer;
   },
@@ -533,6 +625,30 @@ export const DmsFile: MessageFns<DmsFile> = {
             }
 
             message.legalHold = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.textStatus = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.searchRank = reader.string();
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.searchSnippet = reader.string();
             continue;
           }
         }
@@ -1051,7 +1167,15 @@ export const ListDmsFilesByEntityResponse: MessageFns<ListDmsFilesByEntityRespon
 };
 
 function createBaseSearchDmsFilesRequest(): SearchDmsFilesRequest {
-  return { crProcessId: 0, searchTerm: undefined };
+  return {
+    crProcessId: 0,
+    searchTerm: undefined,
+    categoryId: undefined,
+    mimeType: undefined,
+    uploadedFrom: undefined,
+    uploadedTo: undefined,
+    createdBy: undefined,
+  };
 }
 
 export const SearchDmsFilesRequest: MessageFns<SearchDmsFilesRequest> = {
@@ -1061,6 +1185,21 @@ export const SearchDmsFilesRequest: MessageFns<SearchDmsFilesRequest> = {
     }
     if (message.searchTerm !== undefined) {
       writer.uint32(18).string(message.searchTerm);
+    }
+    if (message.categoryId !== undefined) {
+      writer.uint32(24).int64(message.categoryId);
+    }
+    if (message.mimeType !== undefined) {
+      writer.uint32(34).string(message.mimeType);
+    }
+    if (message.uploadedFrom !== undefined) {
+      writer.uint32(42).string(message.uploadedFrom);
+    }
+    if (message.uploadedTo !== undefined) {
+      writer.uint32(50).string(message.uploadedTo);
+    }
+    if (message.createdBy !== undefined) {
+      writer.uint32(58).string(message.createdBy);
     }
     return writer;
   },
@@ -1092,6 +1231,46 @@ export const SearchDmsFilesRequest: MessageFns<SearchDmsFilesRequest> = {
             }
 
             message.searchTerm = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.categoryId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mimeType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.uploadedFrom = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.uploadedTo = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdBy = reader.string();
             continue;
           }
         }
@@ -1138,6 +1317,266 @@ export const SearchDmsFilesResponse: MessageFns<SearchDmsFilesResponse> = {
             }
 
             message.files.push(DmsFile.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseGetDmsFileTextRequest(): GetDmsFileTextRequest {
+  return { id: 0 };
+}
+
+export const GetDmsFileTextRequest: MessageFns<GetDmsFileTextRequest> = {
+  encode(message: GetDmsFileTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDmsFileTextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDmsFileTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseExtractDmsFileTextRequest(): ExtractDmsFileTextRequest {
+  return { id: 0 };
+}
+
+export const ExtractDmsFileTextRequest: MessageFns<ExtractDmsFileTextRequest> = {
+  encode(message: ExtractDmsFileTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExtractDmsFileTextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExtractDmsFileTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDmsFileText(): DmsFileText {
+  return {
+    fileId: 0,
+    status: "",
+    reason: undefined,
+    attempts: 0,
+    language: undefined,
+    method: undefined,
+    pages: undefined,
+    truncated: false,
+    characters: 0,
+    finishedAt: undefined,
+    text: undefined,
+  };
+}
+
+export const DmsFileText: MessageFns<DmsFileText> = {
+  encode(message: DmsFileText, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fileId !== 0) {
+      writer.uint32(8).int64(message.fileId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(26).string(message.reason);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(32).int32(message.attempts);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(42).string(message.language);
+    }
+    if (message.method !== undefined) {
+      writer.uint32(50).string(message.method);
+    }
+    if (message.pages !== undefined) {
+      writer.uint32(56).int32(message.pages);
+    }
+    if (message.truncated !== false) {
+      writer.uint32(64).bool(message.truncated);
+    }
+    if (message.characters !== 0) {
+      writer.uint32(72).int64(message.characters);
+    }
+    if (message.finishedAt !== undefined) {
+      writer.uint32(82).string(message.finishedAt);
+    }
+    if (message.text !== undefined) {
+      writer.uint32(90).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DmsFileText {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDmsFileText();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fileId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.pages = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.characters = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.finishedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.text = reader.string();
             continue;
           }
         }
@@ -1403,7 +1842,7 @@ export const DmsFileServiceService = {
       Buffer.from(ListDmsFilesByEntityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDmsFilesByEntityResponse => ListDmsFilesByEntityResponse.decode(value),
   },
-  /** The DmsFiles of a tenant whose name, description or tags hold the search term. */
+  /** The DmsFiles of a tenant whose text matches the search term's words (folded: "sozlesme" finds "sözleşme"; a word's start or a part of it finds it too), or whose name, description or tags hold it; best match first, each with its rank and snippet. */
   searchDmsFiles: {
     path: "/platform.dms.v1.DmsFileService/SearchDmsFiles" as const,
     requestStream: false as const,
@@ -1414,6 +1853,28 @@ export const DmsFileServiceService = {
     responseSerialize: (value: SearchDmsFilesResponse): Buffer =>
       Buffer.from(SearchDmsFilesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SearchDmsFilesResponse => SearchDmsFilesResponse.decode(value),
+  },
+  /** A DmsFile's text as its extraction read it: its state, why it failed or was skipped, and the text. */
+  getDmsFileText: {
+    path: "/platform.dms.v1.DmsFileService/GetDmsFileText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDmsFileTextRequest): Buffer =>
+      Buffer.from(GetDmsFileTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDmsFileTextRequest => GetDmsFileTextRequest.decode(value),
+    responseSerialize: (value: DmsFileText): Buffer => Buffer.from(DmsFileText.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DmsFileText => DmsFileText.decode(value),
+  },
+  /** Reads a DmsFile's words again (after a failure, or with newer tools): PENDING, sent to the worker. */
+  extractDmsFileText: {
+    path: "/platform.dms.v1.DmsFileService/ExtractDmsFileText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExtractDmsFileTextRequest): Buffer =>
+      Buffer.from(ExtractDmsFileTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExtractDmsFileTextRequest => ExtractDmsFileTextRequest.decode(value),
+    responseSerialize: (value: DmsFileText): Buffer => Buffer.from(DmsFileText.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DmsFileText => DmsFileText.decode(value),
   },
   /** Moves a DmsFile to a category; answers the updated file, its version raised. */
   moveDmsFileToCategory: {
@@ -1452,8 +1913,12 @@ export interface DmsFileServiceServer extends UntypedServiceImplementation {
   getDmsFileDownloadUrl: handleUnaryCall<GetDmsFileDownloadUrlRequest, GetDmsFileDownloadUrlResponse>;
   /** The DmsFiles linked to one entity, by id. */
   listDmsFilesByEntity: handleUnaryCall<ListDmsFilesByEntityRequest, ListDmsFilesByEntityResponse>;
-  /** The DmsFiles of a tenant whose name, description or tags hold the search term. */
+  /** The DmsFiles of a tenant whose text matches the search term's words (folded: "sozlesme" finds "sözleşme"; a word's start or a part of it finds it too), or whose name, description or tags hold it; best match first, each with its rank and snippet. */
   searchDmsFiles: handleUnaryCall<SearchDmsFilesRequest, SearchDmsFilesResponse>;
+  /** A DmsFile's text as its extraction read it: its state, why it failed or was skipped, and the text. */
+  getDmsFileText: handleUnaryCall<GetDmsFileTextRequest, DmsFileText>;
+  /** Reads a DmsFile's words again (after a failure, or with newer tools): PENDING, sent to the worker. */
+  extractDmsFileText: handleUnaryCall<ExtractDmsFileTextRequest, DmsFileText>;
   /** Moves a DmsFile to a category; answers the updated file, its version raised. */
   moveDmsFileToCategory: handleUnaryCall<MoveDmsFileToCategoryRequest, DmsFile>;
   /** A tenant's storage: the bytes and count of its live files, and its storageQuotaBytes when it has one. */
@@ -1557,7 +2022,7 @@ export interface DmsFileServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDmsFilesByEntityResponse) => void,
   ): ClientUnaryCall;
-  /** The DmsFiles of a tenant whose name, description or tags hold the search term. */
+  /** The DmsFiles of a tenant whose text matches the search term's words (folded: "sozlesme" finds "sözleşme"; a word's start or a part of it finds it too), or whose name, description or tags hold it; best match first, each with its rank and snippet. */
   searchDmsFiles(
     request: SearchDmsFilesRequest,
     callback: (error: ServiceError | null, response: SearchDmsFilesResponse) => void,
@@ -1572,6 +2037,38 @@ export interface DmsFileServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SearchDmsFilesResponse) => void,
+  ): ClientUnaryCall;
+  /** A DmsFile's text as its extraction read it: its state, why it failed or was skipped, and the text. */
+  getDmsFileText(
+    request: GetDmsFileTextRequest,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
+  ): ClientUnaryCall;
+  getDmsFileText(
+    request: GetDmsFileTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
+  ): ClientUnaryCall;
+  getDmsFileText(
+    request: GetDmsFileTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
+  ): ClientUnaryCall;
+  /** Reads a DmsFile's words again (after a failure, or with newer tools): PENDING, sent to the worker. */
+  extractDmsFileText(
+    request: ExtractDmsFileTextRequest,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
+  ): ClientUnaryCall;
+  extractDmsFileText(
+    request: ExtractDmsFileTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
+  ): ClientUnaryCall;
+  extractDmsFileText(
+    request: ExtractDmsFileTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DmsFileText) => void,
   ): ClientUnaryCall;
   /** Moves a DmsFile to a category; answers the updated file, its version raised. */
   moveDmsFileToCategory(
