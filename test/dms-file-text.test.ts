@@ -11,7 +11,7 @@ import { sql } from './helpers/db.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { bombPdf, hugePng, imagePdf, malformedPdf, manyPagesPdf, renderedPng, textPdf } from './helpers/documents.ts';
 import { upload } from './helpers/files.ts';
-import { createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { adminSession, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 import './helpers/text-tools.ts';
 import { until } from './helpers/until.ts';
@@ -165,6 +165,19 @@ test.serial("a deleted file's words leave the index", async (t) => {
   t.deepEqual((await search(owner, 'zephyrine')).body, []);
   const rows = await sql<{ n: string }>('select count(*) as n from dms.dms_file_text where file_id = $1', [id]);
   t.is(Number(rows[0]?.n), 0, 'its text row is gone');
+});
+
+test.serial("a text too short to tell its language is indexed in the tenant's (dms-account-config textLanguage), else DMS_TEXT_LANGUAGE", async (t) => {
+  t.is(
+    (await api('POST', '/api/dms-account-config', { token: (await adminSession()).token, body: { crProcessId: owner.crProcessId, textLanguage: 'turkish' } }))
+      .status,
+    200,
+  );
+  const short = new TextEncoder().encode('Kira');
+  const own = await finishedText(owner, await uploaded(owner, short, 'short.txt', 'text/plain'));
+  t.like(own, { status: 'DONE', method: 'plain', language: 'turkish' });
+  const theirs = await finishedText(other, await uploaded(other, short, 'short.txt', 'text/plain'));
+  t.like(theirs, { status: 'DONE', language: 'english' });
 });
 
 test.serial('a file is read again on request; one not found is 404', async (t) => {

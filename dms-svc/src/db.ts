@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { BigIntType, EntitySchema } from '@mikro-orm/postgresql';
+import { BigIntType, EntitySchema, type TriggerDef } from '@mikro-orm/postgresql';
 import { entitySchemas, type Row } from '@platform/service-kit/db/entity-schema.ts';
 import { tenantCountSchemas } from '@platform/service-kit/db/tenant-count.ts';
 import { outboxEntity } from '@platform/service-kit/events/outbox-entity.ts';
@@ -18,7 +18,24 @@ import { tenantWall } from '@platform/service-kit/db/tenant-wall.ts';
 /** The document service's own PostgreSQL schema. */
 export const SCHEMA = 'dms';
 // the fields the global search matches by prefix share the lists' prefix indexes (db/prefix-index.ts)
-export const schemas = entitySchemas(dmsResources, SCHEMA, {}, SEARCH_KINDS);
+export const schemas = entitySchemas(dmsResources, SCHEMA, { 'dms-file': [fileTextDeleted()] }, SEARCH_KINDS);
+
+/**
+ * A soft delete takes the file's text row (DmsFileTextEntity), and its words with it, out of the
+ * search, whichever path deletes the file (the API, retention): one trigger rather than each path.
+ */
+function fileTextDeleted(): TriggerDef<Row> {
+  const fn = `"${SCHEMA}"."dms_file_dms_file_text_deleted_fn"`;
+  return {
+    name: 'dms_file_text_deleted',
+    timing: 'after',
+    events: ['update'],
+    forEach: 'row',
+    expression:
+      `create or replace function ${fn}() returns trigger as $$ begin delete from "${SCHEMA}"."dms_file_text" where file_id = new.id; return null; end; $$ language plpgsql;\n` +
+      `create trigger "dms_file_text_deleted" after update on "${SCHEMA}"."dms_file" for each row when (new.deleted and not old.deleted) execute function ${fn}();`,
+  };
+}
 
 /** The entity of a resource, typed by its declaration (RowOf), for the service's own queries. */
 function schemaOf<R extends Resource>(resource: R): EntitySchema<RowOf<R>> {
@@ -129,9 +146,15 @@ export const DmsFileTextEntity = new EntitySchema<Row>({
   } as never,
   indexes: [
     // the search's index: a tenant's words (btree_gin lets the tenant sit beside the vector)
-    { name: 'dms_file_text_search_index', expression: 'create index "dms_file_text_search_index" on "dms"."dms_file_text" using gin ("cr_process_id", "search")' },
+    {
+      name: 'dms_file_text_search_index',
+      expression: 'create index "dms_file_text_search_index" on "dms"."dms_file_text" using gin ("cr_process_id", "search")',
+    },
     // what the worker's sweep looks for
-    { name: 'dms_file_text_open_index', expression: `create index "dms_file_text_open_index" on "dms"."dms_file_text" ("queued_at") where status in ('PENDING', 'RUNNING')` },
+    {
+      name: 'dms_file_text_open_index',
+      expression: `create index "dms_file_text_open_index" on "dms"."dms_file_text" ("queued_at") where status in ('PENDING', 'RUNNING')`,
+    },
   ],
   checks: [
     { name: 'dms_file_text_status_check', expression: "status in ('PENDING', 'RUNNING', 'DONE', 'FAILED', 'SKIPPED')" },
@@ -154,7 +177,12 @@ export const DmsTextWordEntity = new EntitySchema<Row>({
     crProcessId: { type: new BigIntType('number'), fieldName: 'cr_process_id', primary: true },
     word: { type: 'string', length: 100, primary: true },
   } as never,
-  indexes: [{ name: 'dms_text_word_trigram_index', expression: 'create index "dms_text_word_trigram_index" on "dms"."dms_text_word" using gin ("cr_process_id", "word" gin_trgm_ops)' }],
+  indexes: [
+    {
+      name: 'dms_text_word_trigram_index',
+      expression: 'create index "dms_text_word_trigram_index" on "dms"."dms_text_word" using gin ("cr_process_id", "word" gin_trgm_ops)',
+    },
+  ],
 });
 
 export const entities = [

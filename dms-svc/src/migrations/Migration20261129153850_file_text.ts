@@ -43,19 +43,20 @@ export class Migration20261129153850_file_text extends Migration {
     this.addSql(`alter table "dms"."dms_text_word" enable row level security;`);
     this.addSql(`create policy "tenant_wall" on "dms"."dms_text_word" using (cr_process_id >= (nullif(current_setting('platform.tenant_from', true), ''))::bigint and cr_process_id <= (nullif(current_setting('platform.tenant_to', true), ''))::bigint);`);
 
-    // a soft delete takes the file's text and its words out of the search, whichever path deletes it (the API, retention)
-    this.addSql(
-      `create or replace function "dms"."dms_file_text_deleted_fn"() returns trigger as \$\$ begin delete from "dms"."dms_file_text" where file_id = new.id; return null; end; \$\$ language plpgsql;`,
-    );
-    this.addSql(
-      `create trigger "dms_file_text_deleted" after update of "deleted" on "dms"."dms_file" for each row when (new.deleted and not old.deleted) execute function "dms"."dms_file_text_deleted_fn"();`,
-    );
+    // a soft delete takes the file's text out of the search, whichever path deletes it (dms-svc/src/db.ts fileTextDeleted)
+    this.addSql(`create or replace function "dms"."dms_file_dms_file_text_deleted_fn"() returns trigger as \$\$ begin delete from "dms"."dms_file_text" where file_id = new.id; return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create trigger "dms_file_text_deleted" after update on "dms"."dms_file" for each row when (new.deleted and not old.deleted) execute function "dms"."dms_file_dms_file_text_deleted_fn"();`);
+
+    // the tenant's language, for a file whose text is too short to tell its own
+    this.addSql(`alter table "dms"."dms_account_config" add "text_language" varchar(32) null;`);
+
     this.addSql(`insert into "dms"."dms_file_text" ("file_id", "cr_process_id") select "id", "cr_process_id" from "dms"."dms_file" where not "deleted";`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`alter table "dms"."dms_account_config" drop column "text_language";`);
     this.addSql(`drop trigger if exists "dms_file_text_deleted" on "dms"."dms_file";`);
-    this.addSql(`drop function if exists "dms"."dms_file_text_deleted_fn"();`);
+    this.addSql(`drop function if exists "dms"."dms_file_dms_file_text_deleted_fn"();`);
     this.addSql(`drop table if exists "dms"."dms_file_text" cascade;`);
     this.addSql(`drop table if exists "dms"."dms_text_word" cascade;`);
     this.addSql(`drop text search configuration if exists "dms"."english_folded";`);

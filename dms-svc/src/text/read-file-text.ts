@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -16,20 +17,13 @@ export const MAX_ATTEMPTS = 3;
 /** What is done with a file once its text is kept (the matching rules: src/matching/). */
 export type AfterText = (em: EntityManager, file: ClaimedFile, log: Logger) => Promise<void>;
 
-/** A file another run holds: this run is retried later (the job queue's retry), by when the holder may have died. */
-export class FileHeld extends Error {
-  constructor(fileId: number) {
-    super(`file ${fileId} is being read by another run`);
-    this.name = 'FileHeld';
-  }
-}
-
 /**
  * One file's extraction run (docs/adr/0159-documents-found-by-their-words.md), in dms-worker: takes
  * the file's text row, copies its bytes to a private folder, reads its words under the limits, and
  * keeps them (DONE) or the reason they could not be read (FAILED, SKIPPED), then runs `after` (the
  * matching rules). While it reads, it renews its lease; a worker killed mid-file leaves the lease to
- * lapse, and the retry (or the sweep) takes the file again. An error that is not the file's own
+ * lapse, and the queue's retry of its job waits for that and takes the file again (the sweep does
+ * too); a file whose run is alive is left to it. An error that is not the file's own
  * (the database, the bucket) gives the file back, PENDING, and is thrown for the queue to retry.
  */
 export async function readFileText(
@@ -40,8 +34,13 @@ export async function readFileText(
   log: Logger,
   after?: AfterText,
 ): Promise<string> {
-  const claim = await claimText(em, fileId, settings.leaseSeconds);
-  if (claim.kind === 'held') throw new FileHeld(fileId);
+  let claim = await claimText(em, fileId, settings.leaseSeconds);
+  // held: a run of a worker that died (its lease lapses unrenewed: taken then), or one alive (renewed: left to it)
+  if (claim.kind === 'held') {
+    await delay(Math.min(claim.leaseMs, settings.leaseSeconds * 1000) + 1000);
+    claim = await claimText(em, fileId, settings.leaseSeconds);
+    if (claim.kind === 'held') return 'read by another run';
+  }
   if (claim.kind === 'none') return 'nothing to do';
   const file = claim.file;
   if (file.attempts > MAX_ATTEMPTS) {
@@ -59,7 +58,7 @@ export async function readFileText(
     let outcome: string;
     try {
       const read = await extractText(path, file.mimeType, workDir, settings.limits);
-      const language = detectLanguage(read.text, settings.language);
+      const language = detectLanguage(read.text, file.tenantLanguage ?? settings.language);
       outcome = (await saveText(em, file, read, language)) ? 'DONE' : 'deleted meanwhile';
     } catch (error) {
       if (!(error instanceof ExtractionFailure)) throw error;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExtractedText } from './extract-text.ts';
-import type { TextLanguage } from './text-language.ts';
+import { TEXT_LANGUAGES, type TextLanguage } from './text-language.ts';
 
 /**
  * The writes of a file's text row (dms.dms_file_text, dms-svc/src/db.ts DmsFileTextEntity), each one
@@ -17,10 +17,12 @@ export interface ClaimedFile {
   storedFileName: string;
   mimeType: string;
   attempts: number;
+  /** The tenant's language (its dms-account-config's textLanguage), when it set one. */
+  tenantLanguage: TextLanguage | undefined;
 }
 
-/** What a run finds: the file taken, one another run holds until its lease lapses, or nothing to do (read, failed, deleted). */
-export type Claim = { kind: 'claimed'; file: ClaimedFile } | { kind: 'held' } | { kind: 'none' };
+/** What a run finds: the file taken, one another run holds for `leaseMs` more (unless renewed), or nothing to do (read, failed, deleted). */
+export type Claim = { kind: 'claimed'; file: ClaimedFile } | { kind: 'held'; leaseMs: number } | { kind: 'none' };
 
 /** Writes a new file's PENDING row (or SKIPPED, with extraction off), in the upload's transaction. */
 export async function addTextRow(em: EntityManager, fileId: number, crProcessId: number, extraction: boolean): Promise<void> {
@@ -35,12 +37,15 @@ export async function addTextRow(em: EntityManager, fileId: number, crProcessId:
  * died), of a live file; RUNNING now, leased for `leaseSeconds`, its attempts counted.
  */
 export async function claimText(em: EntityManager, fileId: number, leaseSeconds: number): Promise<Claim> {
-  const [taken] = await em.execute<{ attempts: number; cr_process_id: string; stored_file_name: string; mime_type: string | null }[]>(
+  const [taken] = await em.execute<
+    { attempts: number; cr_process_id: string; stored_file_name: string; mime_type: string | null; text_language: string | null }[]
+  >(
     `update ${TABLE} t set status = 'RUNNING', attempts = t.attempts + 1, lease_until = now() + make_interval(secs => ?), reason = null
        from "dms"."dms_file" f
       where t.file_id = ? and f.id = t.file_id and not f.deleted
         and (t.status = 'PENDING' or (t.status = 'RUNNING' and t.lease_until < now()))
-      returning t.attempts, t.cr_process_id, f.stored_file_name, f.mime_type`,
+      returning t.attempts, t.cr_process_id, f.stored_file_name, f.mime_type,
+                (select c.text_language from "dms"."dms_account_config" c where c.cr_process_id = t.cr_process_id) as text_language`,
     [leaseSeconds, fileId],
   );
   if (taken) {
@@ -52,11 +57,15 @@ export async function claimText(em: EntityManager, fileId: number, leaseSeconds:
         storedFileName: taken.stored_file_name,
         mimeType: taken.mime_type ?? 'application/octet-stream',
         attempts: taken.attempts,
+        tenantLanguage: TEXT_LANGUAGES.find((language) => language === taken.text_language),
       },
     };
   }
-  const [held] = await em.execute<{ held: boolean }[]>(`select status = 'RUNNING' and lease_until >= now() as held from ${TABLE} where file_id = ?`, [fileId]);
-  return held?.held ? { kind: 'held' } : { kind: 'none' };
+  const [held] = await em.execute<{ left_ms: number | null }[]>(
+    `select case when status = 'RUNNING' and lease_until >= now() then extract(epoch from lease_until - now()) * 1000 end as left_ms from ${TABLE} where file_id = ?`,
+    [fileId],
+  );
+  return held?.left_ms != null ? { kind: 'held', leaseMs: Number(held.left_ms) } : { kind: 'none' };
 }
 
 /** Keeps a run's hold on its file for another `leaseSeconds`; false when the run no longer holds it. */

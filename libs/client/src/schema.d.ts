@@ -18914,6 +18914,12 @@ export interface components {
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
             purgeAfterDays: number | null;
+            /**
+             * Language of the text
+             * @description The language of the tenant's files whose text is too short to tell theirs (english or turkish); unset: DMS_TEXT_LANGUAGE.
+             * @enum {string|null}
+             */
+            textLanguage: "english" | "turkish" | null;
         };
         /** @description A new dms-account-config; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsAccountConfigCreate: {
@@ -18952,6 +18958,12 @@ export interface components {
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
             purgeAfterDays?: number | null;
+            /**
+             * Language of the text
+             * @description The language of the tenant's files whose text is too short to tell theirs (english or turkish); unset: DMS_TEXT_LANGUAGE.
+             * @enum {string|null}
+             */
+            textLanguage?: "english" | "turkish" | null;
         };
         /** @description The fields of the dms-account-config to change (the others keep their value) and the version read. */
         DmsAccountConfigUpdate: {
@@ -18996,6 +19008,12 @@ export interface components {
              * @description Soft-deleted files are purged after this many days; at least 0.
              */
             purgeAfterDays?: number | null;
+            /**
+             * Language of the text
+             * @description The language of the tenant's files whose text is too short to tell theirs (english or turkish); unset: DMS_TEXT_LANGUAGE.
+             * @enum {string|null}
+             */
+            textLanguage?: "english" | "turkish" | null;
         };
         /** @description 1 to 100 creates, updates and deletes of dms-account-config records, run in order, each as its single route. */
         DmsAccountConfigBulkRequest: {
@@ -19180,6 +19198,8 @@ export interface components {
                  * @description Highest purgeAfterDays (inclusive).
                  */
                 purgeAfterDaysTo?: number;
+                /** @enum {string|null} */
+                textLanguage?: "english" | "turkish" | null;
             };
         };
         DmsAccountConfigExportRequest: {
@@ -19297,9 +19317,11 @@ export interface components {
                  * @description Highest purgeAfterDays (inclusive).
                  */
                 purgeAfterDaysTo?: number;
+                /** @enum {string|null} */
+                textLanguage?: "english" | "turkish" | null;
             };
             /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
-            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "maxFileSize" | "allowedMimeTypes" | "storageQuotaBytes" | "purgeAfterDays")[] | null;
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "maxFileSize" | "allowedMimeTypes" | "storageQuotaBytes" | "purgeAfterDays" | "textLanguage")[] | null;
             /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
             ids?: number[] | null;
         };

@@ -20,11 +20,17 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
     allowedMimeTypes: { kind: 'string', maxLength: 2000, doc: 'Comma-separated MIME types an upload may have; empty: any.' },
     storageQuotaBytes: { kind: 'long', min: 0, doc: "Most bytes the tenant's files may take; at least 0." },
     purgeAfterDays: { kind: 'int', min: 0, doc: 'Soft-deleted files are purged after this many days; at least 0.' },
+    textLanguage: {
+      kind: 'enum',
+      values: ['english', 'turkish'],
+      doc: "The language of the tenant's files whose text is too short to tell theirs (english or turkish); unset: DMS_TEXT_LANGUAGE.",
+    },
   },
   form: {
     sections: [
       { title: { en: 'Uploads', tr: 'Yüklemeler' }, fields: ['maxFileSize', 'allowedMimeTypes', 'status'] },
       { title: { en: 'Storage', tr: 'Depolama' }, fields: ['storageQuotaBytes', 'purgeAfterDays'] },
+      { title: { en: 'Text', tr: 'Metin' }, fields: ['textLanguage'] },
     ],
   },
   labels: {
@@ -36,8 +42,13 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
         allowedMimeTypes: 'Allowed file types',
         storageQuotaBytes: 'Storage quota (bytes)',
         purgeAfterDays: 'Purge deleted files after (days)',
+        textLanguage: 'Language of the text',
       },
-      help: { allowedMimeTypes: 'MIME types separated by commas; left empty, any type.' },
+      help: {
+        allowedMimeTypes: 'MIME types separated by commas; left empty, any type.',
+        textLanguage: "The language a file's words are indexed in when its text is too short to tell.",
+      },
+      values: { textLanguage: { english: 'English', turkish: 'Turkish' } },
     },
     tr: {
       one: 'Belge ayarları',
@@ -47,8 +58,13 @@ export const dmsAccountConfig = defineResource<DmsAccountConfig>()({
         allowedMimeTypes: 'İzin verilen dosya türleri',
         storageQuotaBytes: 'Depolama kotası (bayt)',
         purgeAfterDays: 'Silinen dosyaları kalıcı silme süresi (gün)',
+        textLanguage: 'Metnin dili',
       },
-      help: { allowedMimeTypes: 'Virgülle ayrılmış MIME türleri; boş bırakılırsa her tür.' },
+      help: {
+        allowedMimeTypes: 'Virgülle ayrılmış MIME türleri; boş bırakılırsa her tür.',
+        textLanguage: 'Metni, dilini belirlemeye yetmeyecek kadar kısa olan dosyaların sözcüklerinin dizinlendiği dil.',
+      },
+      values: { textLanguage: { english: 'İngilizce', turkish: 'Türkçe' } },
     },
   },
   list: {

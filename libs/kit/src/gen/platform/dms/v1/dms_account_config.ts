@@ -73,7 +73,11 @@ export interface DmsAccountConfig {
     | number
     | undefined;
   /** Soft-deleted files are purged after this many days; at least 0. */
-  purgeAfterDays?: number | undefined;
+  purgeAfterDays?:
+    | number
+    | undefined;
+  /** The language of the tenant's files whose text is too short to tell theirs (english or turkish); unset: DMS_TEXT_LANGUAGE. */
+  textLanguage?: string | undefined;
 }
 
 /** Request of GetDmsAccountConfig. */
@@ -146,6 +150,7 @@ function createBaseDmsAccountConfig(): DmsAccountConfig {
     allowedMimeTypes: undefined,
     storageQuotaBytes: undefined,
     purgeAfterDays: undefined,
+    textLanguage: undefined,
   };
 }
 
@@ -186,6 +191,9 @@ export const DmsAccountConfig: MessageFns<DmsAccountConfig> = {
     }
     if (message.purgeAfterDays !== undefined) {
       writer.uint32(96).int32(message.purgeAfterDays);
+    }
+    if (message.textLanguage !== undefined) {
+      writer.uint32(106).string(message.textLanguage);
     }
     return writer;
   },
@@ -297,6 +305,14 @@ export const DmsAccountConfig: MessageFns<DmsAccountConfig> = {
             }
 
             message.purgeAfterDays = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.textLanguage = reader.string();
             continue;
           }
         }
