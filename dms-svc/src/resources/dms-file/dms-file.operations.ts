@@ -18,6 +18,8 @@ import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
+import { limited, readLimitOf } from '@platform/service-kit/crud/read-limit.ts';
+import { assertCategoryReadable } from '../../files/file-read-limit.ts';
 
 /** Most files a search answers (an array, not a page: docs/interface.md#files). */
 const SEARCH_LIMIT = 500;
@@ -25,9 +27,11 @@ const SEARCH_LIMIT = 500;
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
  * (docs/interface.md#files): reads need dms-file:read, the move dms-file:write;
- * another tenant's file, like a soft-deleted one, is 404. The move names a category of the file's
- * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to)
- * and its `dms-file.moved` event in its transaction.
+ * another tenant's file, like a soft-deleted one or one in a category the caller may not read
+ * (docs/adr/0160-a-category-s-read-role.md), is 404 or left out. The move names a category of the
+ * file's tenant that the caller may read (else 400 SVC-SYS-2001 on categoryId, as for one that does
+ * not exist) and appends a MOVE audit row (details: from, to) and its `dms-file.moved` event in its
+ * transaction.
  */
 export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
@@ -44,7 +48,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const entityId = toRowValue('entityId', { kind: 'long' }, request.entityId);
         const scope = tenantScope(ctx);
         const where = { entityType, entityId, ...liveOnly(dmsFile), ...(scope === undefined ? {} : { crProcessId: scope }) };
-        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' } });
+        const rows = await ctx.em.find(rt.entity, limited(where, await readLimitOf(rt, ctx)), { orderBy: { id: 'asc' } });
         return { files: await toMessages(rt, rows, ctx) };
       }),
       searchDmsFiles: requiring(roleOf(dmsFile, 'read'), async (request: SearchDmsFilesRequest, ctx: CallContext) => {
@@ -56,7 +60,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
           ...liveOnly(dmsFile),
           ...(term === '' ? {} : searchCondition(['originalFileName', 'description', 'tags'], term)),
         };
-        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
+        const rows = await ctx.em.find(rt.entity, limited(where, await readLimitOf(rt, ctx)), { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
         return { files: await toMessages(rt, rows, ctx) };
       }),
       moveDmsFileToCategory: requiring(roleOf(dmsFile, 'write'), async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
@@ -64,6 +68,7 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const categoryId = toRowValue('categoryId', { kind: 'long', min: 1 }, request.categoryId);
         const row = await ctx.em.transactional(async (em) => {
           const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
+          await assertCategoryReadable({ ...ctx, em }, Number(current.crProcessId), categoryId);
           const from = current.categoryId ?? null;
           const before = { ...current };
           Object.assign(current, { categoryId, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });

@@ -22,7 +22,7 @@ export function shareLinkHooks(bcryptRounds: number): ResourceHooks {
   return defineHooks(dmsShareLink, {
     async beforeWrite(values, _input, ctx, mode, current) {
       const crProcessId = current?.crProcessId ?? values.crProcessId;
-      if (typeof values.fileId === 'number' && typeof crProcessId === 'number') await lockLiveFile(ctx.em, crProcessId, values.fileId);
+      if (typeof values.fileId === 'number' && typeof crProcessId === 'number') await lockLiveFile(ctx, crProcessId, values.fileId);
       if (mode === 'create') {
         values.token = randomBytes(32).toString('base64url');
         values.url = shareUrl(values.token);
