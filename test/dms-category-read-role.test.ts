@@ -10,6 +10,7 @@ import test from 'ava';
 import { adminSession, create, createAccount, createGroupWithRoles, unique, userWithRoles } from './helpers/factories.ts';
 import { assertErrorBody, assertInvalid } from './helpers/error-body.ts';
 import { upload } from './helpers/files.ts';
+import { accessTokenFor } from './helpers/access-tokens.ts';
 import { api } from './helpers/platform.ts';
 
 const FILE_ROLES = ['dms-file:read', 'dms-file:write', 'dms-file:delete', 'dms-share-link:write'];
@@ -181,4 +182,57 @@ test('a readRole of the wrong shape is 400 SVC-SYS-2001 naming readRole, on crea
   const update = await api('PUT', `/api/dms-category/${kept.id}`, { token: admin, body: { version: kept.version, readRole: 'two words' } });
   assertInvalid(t, update, 'readRole');
   t.is((await api('GET', `/api/dms-category/${kept.id}`, { token: admin })).body.readRole, long);
+});
+
+test('a share link to such a file, its history and its name in the audit log are hidden as the file is', async (t) => {
+  const g = await guardedTenant();
+  const reader = await userWithRoles(g.account, ['dms-file:read', 'dms-share-link:read', 'dms-share-link:write', 'dms-audit-log:read']);
+  const token = reader.token;
+  const [hiddenLink, openLink] = await Promise.all([
+    create('dms-share-link', { crProcessId: g.tenant, fileId: g.files.guarded }),
+    create('dms-share-link', { crProcessId: g.tenant, fileId: g.files.open }),
+  ]);
+  // the link carries the token, and so the bytes: 404 and left out, as the file
+  assertErrorBody(t, await api('GET', `/api/dms-share-link/${hiddenLink.id}`, { token }), 404, 'SVC-SYS-4001');
+  assertErrorBody(t, await api('PUT', `/api/dms-share-link/${hiddenLink.id}`, { token, body: { version: 0, maxDownloads: 9 } }), 404, 'SVC-SYS-4001');
+  const links = await api('POST', '/api/dms-share-link/list', { token, body: { page: 0, size: 50, filter: { crProcessId: g.tenant } } });
+  t.deepEqual(
+    links.body.content.map((link: { id: number }) => link.id),
+    [openLink.id],
+  );
+  t.is(links.body.totalElements, 1);
+  t.like((await api('GET', `/api/dms-share-link/stats?crProcessId=${g.tenant}`, { token })).body, { totalCount: 1 });
+  t.is((await api('GET', `/api/dms-share-link/${hiddenLink.id}`, { token: g.admin })).status, 200, 'the super user still reads it');
+
+  assertErrorBody(t, await api('GET', `/api/dms-file/${g.files.guarded}/history`, { token }), 404, 'SVC-SYS-4001');
+  assertErrorBody(t, await api('GET', `/api/dms-share-link/${hiddenLink.id}/history`, { token }), 404, 'SVC-SYS-4001');
+  t.is((await api('GET', `/api/dms-file/${g.files.open}/history`, { token })).status, 200);
+
+  const names = async (fileId: number) => {
+    const rows = await api('POST', '/api/dms-audit-log/list', { token, body: { page: 0, size: 50, filter: { crProcessId: g.tenant, fileId } } });
+    t.is(rows.status, 200, rows.text);
+    t.true(rows.body.content.length > 0);
+    return rows.body.content.map((row: { fileName?: string }) => row.fileName ?? null);
+  };
+  t.true((await names(g.files.open)).every((name: string | null) => name === `${g.word}-open.txt`));
+  t.true(
+    (await names(g.files.guarded)).every((name: string | null) => name === null),
+    'the audit rows stay, without the name',
+  );
+
+  // given the role, all of it is there at the next request
+  await createGroupWithRoles(g.tenant, [g.role], [reader.userCode]);
+  t.is((await api('GET', `/api/dms-share-link/${hiddenLink.id}`, { token })).status, 200);
+  t.is((await api('GET', `/api/dms-file/${g.files.guarded}/history`, { token })).status, 200);
+  t.true((await names(g.files.guarded)).every((name: string | null) => name === `${g.word}-guarded.txt`));
+});
+
+test('a personal access token reads a guarded file only when the role is among its own roles, as its user holds it', async (t) => {
+  const g = await guardedTenant();
+  const hr = await userWithRoles(g.account, [...FILE_ROLES, g.role]);
+  const narrow = await accessTokenFor(hr.token, g.tenant, ['dms-file:read']);
+  const wide = await accessTokenFor(hr.token, g.tenant, ['dms-file:read', g.role]);
+  assertErrorBody(t, await api('GET', `/api/dms-file/${g.files.guarded}`, { token: narrow.token }), 404, 'SVC-SYS-4001');
+  t.is((await api('GET', `/api/dms-file/${g.files.open}`, { token: narrow.token })).status, 200);
+  t.is((await api('GET', `/api/dms-file/${g.files.guarded}`, { token: wide.token })).status, 200);
 });

@@ -34,3 +34,6 @@ export async function readLimitOf(rt: ResourceRuntime, ctx: CallContext): Promis
 export function limited(where: FilterQuery<Row>, limit: ReadLimit | undefined): FilterQuery<Row> {
   return limit ? ({ $and: [where, limit.where] } as FilterQuery<Row>) : where;
 }
+
+/** The read limits of some resources by path, for code that serves several (the global search, a record's history). */
+export type ReadLimits = ReadonlyMap<string, (ctx: CallContext) => Promise<ReadLimit | undefined>>;

@@ -19,10 +19,7 @@ import { snake } from '../db/row.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
 import { searchPattern } from '../crud/search-term.ts';
 import { foldedColumn, prefixPattern } from '../db/prefix-index.ts';
-import type { ReadLimit } from '../crud/read-limit.ts';
-
-/** A kind's read limit (crud/read-limit.ts) by its resource's path: rows the caller may not read are no hits. */
-export type SearchLimits = ReadonlyMap<string, (ctx: CallContext) => Promise<ReadLimit | undefined>>;
+import type { ReadLimit, ReadLimits } from '../crud/read-limit.ts';
 
 /** The longest term, in characters; a longer one is 400 SVC-SYS-2001. */
 export const MAX_TERM = 100;
@@ -41,7 +38,7 @@ const NAME_CHARS = 200;
  * @example
  * registerSearch(server, runtime, SEARCH_KINDS.filter((kind) => kind.resource.service === 'bpm'), 'bpm');
  */
-export function registerSearch(server: Server, runtime: Runtime, kinds: readonly SearchKind[], schema: string, limits: SearchLimits = new Map()): void {
+export function registerSearch(server: Server, runtime: Runtime, kinds: readonly SearchKind[], schema: string, limits: ReadLimits = new Map()): void {
   server.addService(SearchServiceService, implement(runtime, { search: searchHandler(kinds, schema, limits) }));
 }
 
@@ -51,7 +48,7 @@ export function registerSearch(server: Server, runtime: Runtime, kinds: readonly
  * tenant, another named is 403 SVC-SYS-1003 (a super user may name any). A kind with a read limit
  * (`limits`) finds only the rows the caller may read.
  */
-export function searchHandler(kinds: readonly SearchKind[], schema: string, limits: SearchLimits = new Map()): Handler<SearchRequest, SearchResponse> {
+export function searchHandler(kinds: readonly SearchKind[], schema: string, limits: ReadLimits = new Map()): Handler<SearchRequest, SearchResponse> {
   const handler = async (request: SearchRequest, ctx: CallContext): Promise<SearchResponse> => {
     const term = request.term.trim();
     if (term === '' || term.length > MAX_TERM) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: 'q' });
