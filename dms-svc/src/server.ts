@@ -19,9 +19,12 @@ import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
+import { fileReadLimit } from './files/file-read-limit.ts';
 import { auditLogHooks } from './audit/audit-log.hooks.ts';
 import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
+import { shareLinkReadLimit } from './resources/dms-share-link/share-link-read-limit.ts';
+import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
 import { LeaseLocker } from './tus/lease-locker.ts';
@@ -47,7 +50,12 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
-  registerHistory(server, runtime, dmsResources, SCHEMA);
+  // a file, and a share link to it, the caller may not read (a category's readRole) is no hit and has no history
+  const limits = new Map([
+    [dmsFile.path, fileReadLimit],
+    [dmsShareLink.path, shareLinkReadLimit],
+  ]);
+  registerHistory(server, runtime, dmsResources, SCHEMA, limits);
   registerImport(
     server,
     runtime,
@@ -60,6 +68,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     runtime,
     SEARCH_KINDS.filter((kind) => kind.resource.service === 'dms'),
     SCHEMA,
+    limits,
   );
 }
 

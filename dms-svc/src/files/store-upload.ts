@@ -12,6 +12,7 @@ import type { FileTexts } from '../text/file-texts.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
+import { assertCategoryReadable } from './file-read-limit.ts';
 import { releaseUpload } from './upload-reservations.ts';
 import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/service-kit/idempotency/idempotency.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -64,6 +65,8 @@ export async function storeUpload(
   try {
     const values = formValues(upload.fields);
     assertTenant(ctx, values.crProcessId);
+    // a category whose files the uploader may not read is, to it, none (docs/adr/0160-a-category-s-read-role.md)
+    await assertCategoryReadable(ctx, values.crProcessId, values.categoryId);
     const idempotent = idempotentRequestOf(ctx, `${rt.resource.path}.upload`, {
       checksum: upload.checksum,
       originalFileName: upload.originalFileName,

@@ -17346,6 +17346,11 @@ export interface components {
              * @description Free text.
              */
             description: string | null;
+            /**
+             * Read role
+             * @description A role code (such as hr-files:read) the caller must hold to read the files of this category and of every category below it; empty: dms-file:read alone.
+             */
+            readRole: string | null;
         };
         /** @description A new dms-category; crProcessId names its tenant. Read-only fields sent are ignored. */
         DmsCategoryCreate: {
@@ -17377,6 +17382,11 @@ export interface components {
              * @description Free text.
              */
             description?: string | null;
+            /**
+             * Read role
+             * @description A role code (such as hr-files:read) the caller must hold to read the files of this category and of every category below it; empty: dms-file:read alone.
+             */
+            readRole?: string | null;
         };
         /** @description The fields of the dms-category to change (the others keep their value) and the version read. */
         DmsCategoryUpdate: {
@@ -17414,6 +17424,11 @@ export interface components {
              * @description Free text.
              */
             description?: string | null;
+            /**
+             * Read role
+             * @description A role code (such as hr-files:read) the caller must hold to read the files of this category and of every category below it; empty: dms-file:read alone.
+             */
+            readRole?: string | null;
         };
         /** @description 1 to 100 creates, updates and deletes of dms-category records, run in order, each as its single route. */
         DmsCategoryBulkRequest: {
@@ -17575,6 +17590,7 @@ export interface components {
                  */
                 parentIdTo?: number;
                 description?: string | null;
+                readRole?: string | null;
                 /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 categoryNamePrefix?: string;
             };
@@ -17671,11 +17687,12 @@ export interface components {
                  */
                 parentIdTo?: number;
                 description?: string | null;
+                readRole?: string | null;
                 /** @description categoryName starts with this text (case-insensitive, I, ı, İ and i alike; every character literal, % and _ included). */
                 categoryNamePrefix?: string;
             };
             /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
-            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "categoryName" | "parentId" | "description")[] | null;
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "categoryName" | "parentId" | "description" | "readRole")[] | null;
             /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
             ids?: number[] | null;
         };

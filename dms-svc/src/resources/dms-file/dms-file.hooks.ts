@@ -5,6 +5,7 @@ import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signa
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { lockOf } from '@platform/contracts/record-locks.ts';
 import { textStatuses } from '../../text/text-operations.ts';
+import { assertCategoryReadable, fileReadLimit } from '../../files/file-read-limit.ts';
 
 /**
  * dms-file:
@@ -19,10 +20,17 @@ import { textStatuses } from '../../text/text-operations.ts';
  *   concurrent update of the hold are ordered;
  * - an update that sets or lifts the hold is the move `dms-file.legal-hold-set` /
  *   `dms-file.legal-hold-released` (its event in place of `dms-file.updated`, with every field the
- *   update changed).
+ *   update changed);
+ * - a file in a category the caller may not read (a category's readRole:
+ *   docs/adr/0160-a-category-s-read-role.md) is, to that caller, not there (`readLimit`), and an
+ *   update naming such a category is refused as for a category that does not exist.
  */
 export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
   return defineHooks(dmsFile, {
+    readLimit: fileReadLimit,
+    async beforeWrite(values, _input, ctx, _mode, current) {
+      if (current) await assertCategoryReadable(ctx, current.crProcessId, values.categoryId);
+    },
     async decorate(rows, messages, ctx) {
       const expires = recordUrlExpiry(ttlSeconds);
       const statuses = await textStatuses(

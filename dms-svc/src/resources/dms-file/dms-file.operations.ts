@@ -1,11 +1,10 @@
-import { actorOf, assertTenant, tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
+import { actorOf, tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import { roleOf, toMessages } from '@platform/service-kit/crud/handlers.ts';
 import type { ResourceRuntime } from '@platform/service-kit/crud/runtime.ts';
 import { findVisible, liveOnly } from '@platform/service-kit/crud/key-read.ts';
 import { constraintViolation } from '@platform/service-kit/crud/constraint-violation.ts';
 import { changesOf } from '@platform/service-kit/crud/changes.ts';
 import { keyText, recordEvent } from '@platform/service-kit/events/outbox.ts';
-import { searchCondition } from '@platform/service-kit/crud/search-term.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 import { invalidField } from '@platform/kit/errors/domain-error.ts';
 import type {
@@ -18,20 +17,18 @@ import { requiring } from '@platform/service-kit/grpc/requiring.ts';
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
-import { searchText } from '../../text/search-text.ts';
-import { filterCondition, searchFilters } from '../../text/search-filters.ts';
-
-/** Most files a search answers (an array, not a page: docs/interface.md#files). */
-const SEARCH_LIMIT = 500;
-/** What a match of the name, description or tags adds to a file's rank: above any match of the text alone (ts_rank stays below 1). */
-const NAME_RANK = 1;
+import { limited, readLimitOf } from '@platform/service-kit/crud/read-limit.ts';
+import { assertCategoryReadable } from '../../files/file-read-limit.ts';
+import { searchFiles } from '../../text/search-files.ts';
 
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory
  * (docs/interface.md#files): reads need dms-file:read, the move dms-file:write;
- * another tenant's file, like a soft-deleted one, is 404. The move names a category of the file's
- * tenant (else 400 SVC-SYS-2001 on categoryId) and appends a MOVE audit row (details: from, to)
- * and its `dms-file.moved` event in its transaction.
+ * another tenant's file, like a soft-deleted one or one in a category the caller may not read
+ * (docs/adr/0160-a-category-s-read-role.md), is 404 or left out. The move names a category of the
+ * file's tenant that the caller may read (else 400 SVC-SYS-2001 on categoryId, as for one that does
+ * not exist) and appends a MOVE audit row (details: from, to) and its `dms-file.moved` event in its
+ * transaction.
  */
 export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
   return (runtimes: ReadonlyMap<string, ResourceRuntime>) => {
@@ -48,52 +45,16 @@ export function dmsFileOperations(signer: DownloadSigner, ttlSeconds: number) {
         const entityId = toRowValue('entityId', { kind: 'long' }, request.entityId);
         const scope = tenantScope(ctx);
         const where = { entityType, entityId, ...liveOnly(dmsFile), ...(scope === undefined ? {} : { crProcessId: scope }) };
-        const rows = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' } });
+        const rows = await ctx.em.find(rt.entity, limited(where, await readLimitOf(rt, ctx)), { orderBy: { id: 'asc' } });
         return { files: await toMessages(rt, rows, ctx) };
       }),
-      searchDmsFiles: requiring(roleOf(dmsFile, 'read'), async (request: SearchDmsFilesRequest, ctx: CallContext) => {
-        const crProcessId = toRowValue('crProcessId', { kind: 'long', min: 1 }, request.crProcessId) as number;
-        assertTenant(ctx, crProcessId);
-        const term = request.searchTerm === undefined ? '' : (toRowValue('searchTerm', { kind: 'text', maxLength: 255 }, request.searchTerm) as string);
-        const filters = searchFilters(request);
-        const where = {
-          crProcessId,
-          ...liveOnly(dmsFile),
-          ...filterCondition(filters),
-          ...(term === '' ? {} : searchCondition(['originalFileName', 'description', 'tags'], term)),
-        };
-        const named = await ctx.em.find(rt.entity, where, { orderBy: { id: 'asc' }, limit: SEARCH_LIMIT });
-        if (term.trim() === '') return { files: await toMessages(rt, named, ctx) };
-        // the text's hits, best first; a file found by its name too ranks above them all
-        const hits = await searchText(ctx.em, crProcessId, term, filters, SEARCH_LIMIT);
-        const byText = new Map(hits.map((hit) => [hit.fileId, hit]));
-        const ranked = [
-          ...named.map((row) => ({ id: Number(row.id), rank: NAME_RANK + (byText.get(Number(row.id))?.rank ?? 0) })),
-          ...hits.filter((hit) => !named.some((row) => Number(row.id) === hit.fileId)).map((hit) => ({ id: hit.fileId, rank: hit.rank })),
-        ]
-          .sort((a, b) => b.rank - a.rank || a.id - b.id)
-          .slice(0, SEARCH_LIMIT);
-        const rows = await ctx.em.find(rt.entity, { id: { $in: ranked.map((hit) => hit.id) }, ...liveOnly(dmsFile) });
-        const rowOf = new Map(rows.map((row) => [Number(row.id), row]));
-        const kept = ranked.filter((hit) => rowOf.has(hit.id));
-        const messages = await toMessages(
-          rt,
-          kept.map((hit) => rowOf.get(hit.id)!),
-          ctx,
-        );
-        messages.forEach((message, i) => {
-          const hit = kept[i]!;
-          message.searchRank = hit.rank.toFixed(6);
-          const snippet = byText.get(hit.id)?.snippet;
-          if (snippet) message.searchSnippet = snippet;
-        });
-        return { files: messages };
-      }),
+      searchDmsFiles: requiring(roleOf(dmsFile, 'read'), (request: SearchDmsFilesRequest, ctx: CallContext) => searchFiles(rt, request, ctx)),
       moveDmsFileToCategory: requiring(roleOf(dmsFile, 'write'), async (request: MoveDmsFileToCategoryRequest, ctx: CallContext) => {
         if (!request.categoryId) throw invalidField('categoryId', 'field.required');
         const categoryId = toRowValue('categoryId', { kind: 'long', min: 1 }, request.categoryId);
         const row = await ctx.em.transactional(async (em) => {
           const current = await findVisible(rt, em, { ...ctx, em }, request.id, true);
+          await assertCategoryReadable({ ...ctx, em }, Number(current.crProcessId), categoryId);
           const from = current.categoryId ?? null;
           const before = { ...current };
           Object.assign(current, { categoryId, version: Number(current.version) + 1, updatedAt: new Date(), updatedBy: actorOf(ctx) });

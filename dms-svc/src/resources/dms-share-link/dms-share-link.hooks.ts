@@ -4,6 +4,7 @@ import { defineHooks, type ResourceHooks } from '@platform/service-kit/crud/runt
 import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { lockLiveFile } from './live-file.ts';
+import { shareLinkReadLimit } from './share-link-read-limit.ts';
 
 /** The public path of a share link (docs/interface.md#share-links). */
 export function shareUrl(token: string): string {
@@ -16,13 +17,15 @@ export function shareUrl(token: string): string {
  * bcrypt hash with the platform's rounds, and hasPassword follows it (cleared with it). Every
  * create, update and delete appends its SHARE_CREATE, SHARE_UPDATE or SHARE_DELETE audit row in the
  * same transaction: a write that fails leaves none, and none goes unrecorded. The details never
- * hold the token or the password.
+ * hold the token or the password. A link to a file the caller may not read (its category's
+ * readRole) is, to that caller, not there (share-link-read-limit.ts).
  */
 export function shareLinkHooks(bcryptRounds: number): ResourceHooks {
   return defineHooks(dmsShareLink, {
+    readLimit: shareLinkReadLimit,
     async beforeWrite(values, _input, ctx, mode, current) {
       const crProcessId = current?.crProcessId ?? values.crProcessId;
-      if (typeof values.fileId === 'number' && typeof crProcessId === 'number') await lockLiveFile(ctx.em, crProcessId, values.fileId);
+      if (typeof values.fileId === 'number' && typeof crProcessId === 'number') await lockLiveFile(ctx, crProcessId, values.fileId);
       if (mode === 'create') {
         values.token = randomBytes(32).toString('base64url');
         values.url = shareUrl(values.token);

@@ -24,6 +24,12 @@ export const dmsCategory = defineResource<DmsCategory>()({
       doc: 'The parent category (same tenant); empty for a top-level one. A category is never its own ancestor.',
     },
     description: { kind: 'string', maxLength: 1000, searchable: true, doc: 'Free text.' },
+    readRole: {
+      kind: 'string',
+      maxLength: 100,
+      pattern: '^\\S+$',
+      doc: 'A role code (such as hr-files:read) the caller must hold to read the files of this category and of every category below it; empty: dms-file:read alone.',
+    },
   },
   columns: {
     // parentId, or 0 for a top-level category: kept by the hooks, so that the unique key sees top-level names
@@ -31,20 +37,26 @@ export const dmsCategory = defineResource<DmsCategory>()({
   },
   uniques: [['parentKey', 'categoryName']],
   form: {
-    sections: [{ title: { en: 'Category', tr: 'Kategori' }, fields: ['categoryName', 'parentId', 'description', 'status'] }],
+    sections: [{ title: { en: 'Category', tr: 'Kategori' }, fields: ['categoryName', 'parentId', 'description', 'readRole', 'status'] }],
   },
   labels: {
     en: {
       one: 'Category',
       other: 'Categories',
-      fields: { categoryName: 'Category name', parentId: 'Parent category', description: 'Description' },
-      help: { parentId: 'Left empty, the category is a top-level one.' },
+      fields: { categoryName: 'Category name', parentId: 'Parent category', description: 'Description', readRole: 'Read role' },
+      help: {
+        parentId: 'Left empty, the category is a top-level one.',
+        readRole: 'A role code, such as hr-files:read. Only users holding it read the files of this category and of the categories below it.',
+      },
     },
     tr: {
       one: 'Kategori',
       other: 'Kategoriler',
-      fields: { categoryName: 'Kategori adı', parentId: 'Üst kategori', description: 'Açıklama' },
-      help: { parentId: 'Boş bırakılırsa kategori en üst düzeydedir.' },
+      fields: { categoryName: 'Kategori adı', parentId: 'Üst kategori', description: 'Açıklama', readRole: 'Okuma rolü' },
+      help: {
+        parentId: 'Boş bırakılırsa kategori en üst düzeydedir.',
+        readRole: 'Bir rol kodu, ör. hr-files:read. Bu kategorinin ve altındaki kategorilerin dosyalarını yalnızca bu role sahip kullanıcılar okuyabilir.',
+      },
     },
   },
   list: {

@@ -26,6 +26,7 @@ import { crudEventType, keyText, recordEvent, type EventInput } from '../events/
 import { changesOf } from './changes.ts';
 import { claimKey, idempotentRequestOf, keepAnswer, type IdempotentRequest } from '../idempotency/idempotency.ts';
 import type { Message, ResourceRuntime, WriteMode } from './runtime.ts';
+import { limited, readLimitOf } from './read-limit.ts';
 
 const READ_ONLY_ON_WRITE = new Set(['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy']);
 
@@ -47,7 +48,8 @@ export function crudHandlers(rt: ResourceRuntime): Record<string, Handler<never,
     get: reading(
       Object.assign(
         requiring(roleOf(resource, 'read'), (request: Message, ctx) => getRecord(rt, request, ctx)),
-        { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
+        // a row under a read limit is read after the limit is known, not along with the access
+        rt.hooks?.readLimit ? {} : { readsAlong: (request: Message, em: EntityManager) => readAlong(rt, em, request[keyOf(rt.resource)]) },
       ),
     ),
     create: requiring(roleOf(resource, 'write'), (request: Message, ctx) => createRecord(rt, request, ctx)),
@@ -209,9 +211,12 @@ async function listRecords(
   request: { page?: Parameters<typeof buildListQuery>[1] },
   ctx: CallContext,
 ): Promise<{ content: Message[]; meta: ReturnType<typeof pageMeta> }> {
-  const query = buildListQuery(rt.resource, request.page, rt.through);
-  assertTenant(ctx, query.crProcessId);
-  const where = { ...query.where, ...liveOnly(rt.resource) };
+  const parsed = buildListQuery(rt.resource, request.page, rt.through);
+  assertTenant(ctx, parsed.crProcessId);
+  const limit = await readLimitOf(rt, ctx);
+  // a limited list is counted row by row, never from the tenant's kept count
+  const query = limit ? { ...parsed, narrowed: true } : parsed;
+  const where = limited({ ...query.where, ...liveOnly(rt.resource) }, limit);
   if (query.after) {
     const { rows, nextAfter } = await readCursorPage(ctx.em, rt.entity, query, where);
     return { content: await toMessages(rt, rows, ctx), meta: cursorMeta(query.size, query.after.start, rows.length, nextAfter) };
@@ -223,11 +228,13 @@ async function listRecords(
 
 async function statistics(rt: ResourceRuntime, request: { crProcessId?: number }, ctx: CallContext): Promise<Statistics> {
   const tenant = tenantScope(ctx) ?? request.crProcessId;
+  const limit = await readLimitOf(rt, ctx);
   const meta = ctx.em.getMetadata(rt.entity);
   const table = `"${meta.schema}"."${meta.tableName}"`;
+  const conditions = [...(tenant === undefined ? [] : ['cr_process_id = ?']), ...(limit ? [limit.sql] : [])];
   const [counts] = await ctx.em.execute<{ total: string; active: string }[]>(
-    `select count(*) as total, count(*) filter (where status) as active from ${table}` + (tenant === undefined ? '' : ' where cr_process_id = ?'),
-    tenant === undefined ? [] : [tenant],
+    `select count(*) as total, count(*) filter (where status) as active from ${table}` + (conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`),
+    [...(tenant === undefined ? [] : [tenant]), ...(limit?.values ?? [])],
   );
   const total = Number(counts?.total ?? 0);
   const active = Number(counts?.active ?? 0);

@@ -9,22 +9,28 @@ import { notFound } from '@platform/kit/errors/domain-error.ts';
 import type { Row } from '../db/entity-schema.ts';
 import { queryPrepared, type PreparedStatement } from '../db/prepared.ts';
 import type { ResourceRuntime } from './runtime.ts';
+import { limited, readLimitOf } from './read-limit.ts';
+import { plainRows } from '../db/plain-rows.ts';
 import { allFields, isScalar, keyOf, type Resource, type ScalarField } from '@platform/kit/resource/resource.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 
 /**
- * The row a caller may see under its key, or 404 (another tenant's row does not exist for it).
- * Without `lock` (and outside a transaction) it is a plain row for reading, not an entity the
- * EntityManager manages: load it with `lock` to change it.
+ * The row a caller may see under its key, or 404 (another tenant's row does not exist for it, nor
+ * one outside the caller's read limit: read-limit.ts). Without `lock` (and outside a transaction)
+ * it is a plain row for reading, not an entity the EntityManager manages: load it with `lock` to
+ * change it.
  */
 export async function findVisible(rt: ResourceRuntime, em: EntityManager, ctx: CallContext, key: unknown, lock = false): Promise<Row> {
   const [keyField, spec] = keyFieldOf(rt.resource);
   const value = toRowValue(keyField, spec, key);
   const scope = tenantScope(ctx);
-  if (lock) {
+  const limit = rt.hooks?.readLimit ? await readLimitOf(rt, { ...ctx, em }) : undefined;
+  if (lock || limit) {
     const where: Row = { [keyField]: value, ...liveOnly(rt.resource) };
     if (scope !== undefined) where.crProcessId = scope;
-    const row = await em.findOne(rt.entity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const [row] = lock
+      ? [await em.findOne(rt.entity, limited(where, limit), { lockMode: LockMode.PESSIMISTIC_WRITE })]
+      : await plainRows(em, rt.entity, limited(where, limit), { orderBy: [], limit: 1 });
     if (!row) throw notFound(rt.resource.path);
     return row;
   }

@@ -10,6 +10,7 @@ import type { MessageOf, RowOf } from './records.ts';
 import type { Resource } from '@platform/kit/resource/resource.ts';
 import type { Changes, EventType } from '../events/outbox.ts';
 import type { ThroughQuery } from './list-query.ts';
+import type { ReadLimit } from './read-limit.ts';
 
 /** A record as it travels in a proto message: camelCase fields, optional ones absent. */
 export type Message = Record<string, unknown>;
@@ -47,6 +48,12 @@ export interface ResourceHooks {
   beforeDelete?(row: Row, ctx: CallContext): Promise<void>;
   /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
   event?(mode: WriteMode, before: Row | undefined, after: Row, ctx: CallContext): EventOverride | undefined;
+  /**
+   * Which rows of its tenant the caller may read beyond the resource's read role (read-limit.ts),
+   * asked once per read by key, list and statistics; undefined: every row. A resource with it
+   * reads a get's row after the limit, not along with the access.
+   */
+  readLimit?(ctx: CallContext): Promise<ReadLimit | undefined>;
 }
 
 /**
@@ -66,6 +73,8 @@ export interface HooksOf<R extends Resource> {
   beforeDelete?(row: RowOf<R>, ctx: CallContext): Promise<void>;
   /** The write's own event, when it is a move (a legal hold set, a super user demoted); after afterWrite, in the write's transaction. */
   event?(mode: WriteMode, before: RowOf<R> | undefined, after: RowOf<R>, ctx: CallContext): EventOverride | undefined;
+  /** Which rows of its tenant the caller may read beyond the resource's read role (ResourceHooks). */
+  readLimit?(ctx: CallContext): Promise<ReadLimit | undefined>;
 }
 
 /**

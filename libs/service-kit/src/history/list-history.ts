@@ -10,8 +10,10 @@ import { pageBounds, pageMeta } from '../crud/list-query.ts';
 import { DomainError, notFound } from '@platform/kit/errors/domain-error.ts';
 import { HistoryServiceService, type HistoryEvent, type ListHistoryRequest, type ListHistoryResponse } from '@platform/kit/gen/platform/common/v1/history.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
-import type { Resource } from '@platform/kit/resource/resource.ts';
+import { keyOf, tableOf, type Resource } from '@platform/kit/resource/resource.ts';
 import { outboxTable } from '../events/outbox-entity.ts';
+import type { ReadLimit, ReadLimits } from '../crud/read-limit.ts';
+import { snake } from '../db/row.ts';
 
 /**
  * Serves `platform.common.v1.HistoryService` for `resources` (the service's own) from the outbox of
@@ -20,16 +22,22 @@ import { outboxTable } from '../events/outbox-entity.ts';
  * @example
  * registerHistory(server, runtime, bpmResources, 'bpm');
  */
-export function registerHistory(server: Server, runtime: Runtime, resources: readonly Resource[], schema: string): void {
-  server.addService(HistoryServiceService, implement(runtime, { listHistory: historyHandler(resources, schema) }));
+export function registerHistory(server: Server, runtime: Runtime, resources: readonly Resource[], schema: string, limits: ReadLimits = new Map()): void {
+  server.addService(HistoryServiceService, implement(runtime, { listHistory: historyHandler(resources, schema, limits) }));
 }
 
 /**
  * ListHistory: the caller needs `<entity>:read`. The access is read for the read roles of every
- * resource the service serves (one method for all of them), and the entity's own is checked.
+ * resource the service serves (one method for all of them), and the entity's own is checked. A
+ * record outside the caller's read limit (`limits`, crud/read-limit.ts) has, to it, no history: 404.
  */
-export function historyHandler(resources: readonly Resource[], schema: string): Handler<ListHistoryRequest, ListHistoryResponse> {
-  const paths = new Set(resources.map((resource) => resource.path));
+export function historyHandler(
+  resources: readonly Resource[],
+  schema: string,
+  limits: ReadLimits = new Map(),
+): Handler<ListHistoryRequest, ListHistoryResponse> {
+  const byPath = new Map(resources.map((resource) => [resource.path, resource]));
+  const paths = new Set(byPath.keys());
   const table = `"${schema}"."${outboxTable(schema)}"`;
   const handler = async (request: ListHistoryRequest, ctx: CallContext): Promise<ListHistoryResponse> => {
     // an entity this service does not serve is no path of the interface
@@ -38,6 +46,9 @@ export function historyHandler(resources: readonly Resource[], schema: string): 
     if (request.key === '' || request.key.length > 255) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: 'key' });
     const { page, size } = pageBounds(request.page, request.size);
     const scope = tenantScope(ctx);
+    const resource = byPath.get(request.entity);
+    const readLimit = await limits.get(request.entity)?.(ctx);
+    if (resource && readLimit && (await hidden(ctx.em, schema, resource, request.key, scope, readLimit))) throw notFound(request.entity);
     const total = await countEvents(ctx.em, table, request.entity, request.key, scope);
     // no event: the record never existed, or is another tenant's (as if it did not exist)
     if (total === 0) throw notFound(request.entity);
@@ -68,6 +79,16 @@ function toEvent(row: EventRow): HistoryEvent {
     version: row.version ?? undefined,
     changes: row.changes,
   };
+}
+
+/** Whether the record of `key` is there but outside the caller's read limit. */
+async function hidden(em: EntityManager, schema: string, resource: Resource, key: string, scope: number | undefined, limit: ReadLimit): Promise<boolean> {
+  const tenant = scope === undefined ? '' : ' and cr_process_id = ?';
+  const [row] = await em.execute<unknown[]>(
+    `select 1 from "${schema}"."${tableOf(resource)}" where "${snake(keyOf(resource))}"::text = ?${tenant} and not ${limit.sql} limit 1`,
+    [key, ...(scope === undefined ? [] : [scope]), ...limit.values],
+  );
+  return row !== undefined;
 }
 
 async function countEvents(em: EntityManager, table: string, entity: string, key: string, scope: number | undefined): Promise<number> {

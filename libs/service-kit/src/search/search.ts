@@ -19,6 +19,7 @@ import { snake } from '../db/row.ts';
 import { implement, type Handler, type Runtime } from '../grpc/server.ts';
 import { searchPattern } from '../crud/search-term.ts';
 import { foldedColumn, prefixPattern } from '../db/prefix-index.ts';
+import type { ReadLimit, ReadLimits } from '../crud/read-limit.ts';
 
 /** The longest term, in characters; a longer one is 400 SVC-SYS-2001. */
 export const MAX_TERM = 100;
@@ -37,16 +38,17 @@ const NAME_CHARS = 200;
  * @example
  * registerSearch(server, runtime, SEARCH_KINDS.filter((kind) => kind.resource.service === 'bpm'), 'bpm');
  */
-export function registerSearch(server: Server, runtime: Runtime, kinds: readonly SearchKind[], schema: string): void {
-  server.addService(SearchServiceService, implement(runtime, { search: searchHandler(kinds, schema) }));
+export function registerSearch(server: Server, runtime: Runtime, kinds: readonly SearchKind[], schema: string, limits: ReadLimits = new Map()): void {
+  server.addService(SearchServiceService, implement(runtime, { search: searchHandler(kinds, schema, limits) }));
 }
 
 /**
  * Search: the caller's access is read for the read role of every kind; a kind whose role the caller
  * does not hold is left out of the answer, not refused. Tenant as for a list: a user's current
- * tenant, another named is 403 SVC-SYS-1003 (a super user may name any).
+ * tenant, another named is 403 SVC-SYS-1003 (a super user may name any). A kind with a read limit
+ * (`limits`) finds only the rows the caller may read.
  */
-export function searchHandler(kinds: readonly SearchKind[], schema: string): Handler<SearchRequest, SearchResponse> {
+export function searchHandler(kinds: readonly SearchKind[], schema: string, limits: ReadLimits = new Map()): Handler<SearchRequest, SearchResponse> {
   const handler = async (request: SearchRequest, ctx: CallContext): Promise<SearchResponse> => {
     const term = request.term.trim();
     if (term === '' || term.length > MAX_TERM) throw new DomainError('SVC-SYS-2001', 'param.invalid', { param: 'q' });
@@ -56,7 +58,9 @@ export function searchHandler(kinds: readonly SearchKind[], schema: string): Han
     const groups: SearchGroup[] = [];
     // one after the other: a few short statements on one pooled connection at a time
     for (const kind of kinds) {
-      if (allows(ctx, readRole(kind))) groups.push(await searchKind(ctx.em, schema, kind, term, tenant, limit));
+      if (!allows(ctx, readRole(kind))) continue;
+      const readLimit = await limits.get(kind.resource.path)?.(ctx);
+      groups.push(await searchKind(ctx.em, schema, kind, term, tenant, limit, readLimit));
     }
     return { groups };
   };
@@ -88,9 +92,18 @@ interface HitRow {
  * One kind's hits, in one statement of two limited parts: codes that start with the term, in code
  * order, then names that hold it (in no order, so that the first `limit + 1` found end the scan).
  */
-async function searchKind(em: EntityManager, schema: string, kind: SearchKind, term: string, tenant: number, limit: number): Promise<SearchGroup> {
+async function searchKind(
+  em: EntityManager,
+  schema: string,
+  kind: SearchKind,
+  term: string,
+  tenant: number,
+  limit: number,
+  readLimit: ReadLimit | undefined,
+): Promise<SearchGroup> {
   const table = `"${schema}"."${tableOf(kind.resource)}"`;
-  const live = kind.resource.softDelete ? ` and not "${snake(kind.resource.softDelete)}"` : '';
+  const live = (kind.resource.softDelete ? ` and not "${snake(kind.resource.softDelete)}"` : '') + (readLimit ? ` and ${readLimit.sql}` : '');
+  const scoped = [tenant, ...(readLimit?.values ?? [])];
   const names = kind.name.map((field, i) => `"${snake(field)}" as n${i}`).join(', ');
   const code = kind.code ? `"${snake(kind.code)}"` : 'null';
   const select = `select id, ${code}::text as code, ${names}`;
@@ -100,12 +113,12 @@ async function searchKind(em: EntityManager, schema: string, kind: SearchKind, t
     parts.push(
       `(${select}, true as prefixed from ${table} where cr_process_id = ?${live} and ${foldedColumn(code)} like ? order by ${foldedColumn(code)} limit ?)`,
     );
-    params.push(tenant, prefixPattern(term), limit + 1);
+    params.push(...scoped, prefixPattern(term), limit + 1);
   }
   const contains = term.length >= CONTAINMENT_FROM;
   const match = kind.name.map((field) => (contains ? `"${snake(field)}" ~* ?` : `${foldedColumn(`"${snake(field)}"`)} like ?`)).join(' or ');
   parts.push(`(${select}, false as prefixed from ${table} where cr_process_id = ?${live} and (${match}) limit ?)`);
-  params.push(tenant, ...kind.name.map(() => (contains ? searchPattern(term).source : prefixPattern(term))), limit + 1);
+  params.push(...scoped, ...kind.name.map(() => (contains ? searchPattern(term).source : prefixPattern(term))), limit + 1);
   const rows = await em.execute<HitRow[]>(parts.join(' union all '), params);
   return toGroup(kind, rows, limit);
 }

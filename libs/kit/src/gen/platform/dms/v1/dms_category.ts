@@ -69,7 +69,11 @@ export interface DmsCategory {
     | number
     | undefined;
   /** Free text. */
-  description?: string | undefined;
+  description?:
+    | string
+    | undefined;
+  /** A role code (such as hr-files:read) the caller must hold to read the files of this category and of every category below it; empty: dms-file:read alone. */
+  readRole?: string | undefined;
 }
 
 /** Request of GetDmsCategory. */
@@ -141,6 +145,7 @@ function createBaseDmsCategory(): DmsCategory {
     categoryName: undefined,
     parentId: undefined,
     description: undefined,
+    readRole: undefined,
   };
 }
 
@@ -178,6 +183,9 @@ export const DmsCategory: MessageFns<DmsCategory> = {
     }
     if (message.description !== undefined) {
       writer.uint32(90).string(message.description);
+    }
+    if (message.readRole !== undefined) {
+      writer.uint32(98).string(message.readRole);
     }
     return writer;
   },
@@ -281,6 +289,14 @@ export const DmsCategory: MessageFns<DmsCategory> = {
             }
 
             message.description = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.readRole = reader.string();
             continue;
           }
         }
