@@ -24,10 +24,12 @@ import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
+import { matchingRuleOperations } from './matching/apply-operation.ts';
+import { dmsMatchingRuleHooks } from './resources/dms-matching-rule/dms-matching-rule.hooks.ts';
 import { LeaseLocker } from './tus/lease-locker.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
 
-/** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run. */
+/** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run, the matching rules' re-apply. */
 export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
@@ -35,6 +37,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
     'dms-category': { hooks: dmsCategoryHooks },
     'dms-file': { hooks: dmsFileHooks(signer, ttl), handlers: (runtimes) => ({ ...dmsFileOperations(signer, ttl)(runtimes), ...storageUsage() }) },
     'dms-retention-policy': { handlers: retentionOperations(storageOf(config), runtime.log, config.dms.sweepGraceSeconds * 1000) },
+    'dms-matching-rule': { hooks: dmsMatchingRuleHooks, handlers: matchingRuleOperations(runtime.log, config.dms.matchingRegexTimeoutMs) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });
