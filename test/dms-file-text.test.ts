@@ -11,7 +11,7 @@ import { sql } from './helpers/db.ts';
 import { assertErrorBody } from './helpers/error-body.ts';
 import { bombPdf, hugePng, imagePdf, malformedPdf, manyPagesPdf, renderedPng, textPdf } from './helpers/documents.ts';
 import { upload } from './helpers/files.ts';
-import { adminSession, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
+import { adminSession, create, createAccount, unique, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api } from './helpers/platform.ts';
 import './helpers/text-tools.ts';
 import { until } from './helpers/until.ts';
@@ -178,6 +178,51 @@ test.serial("a text too short to tell its language is indexed in the tenant's (d
   t.like(own, { status: 'DONE', method: 'plain', language: 'turkish' });
   const theirs = await finishedText(other, await uploaded(other, short, 'short.txt', 'text/plain'));
   t.like(theirs, { status: 'DONE', language: 'english' });
+});
+
+test.serial('a matching rule files a document by the words read from it (the worker applies it after extraction)', async (t) => {
+  const contracts = await create('dms-category', { crProcessId: owner.crProcessId, categoryName: unique('Contracts ') });
+  await create('dms-matching-rule', {
+    crProcessId: owner.crProcessId,
+    ruleName: unique('Rule '),
+    matchType: 'ANY',
+    pattern: 'sozlesme kontrat',
+    categoryId: contracts.id,
+  });
+  const id = await uploaded(owner, await textPdf(['Kira sözleşmesi, Kadıköy']), 'kira.pdf', 'application/pdf');
+  t.is((await finishedText(owner, id)).status, 'DONE');
+  let record: any;
+  await until('the rule to file the document', 30_000, async () => {
+    record = (await api('GET', `/api/dms-file/${id}`, { token: owner.token })).body;
+    return record.categoryId === contracts.id;
+  });
+  t.is(record.categoryId, contracts.id);
+});
+
+test.serial("a user without read on a category finds nothing of it by its words (decisions.md §2's roles, the category's readRole)", async (t) => {
+  const admin = await adminSession();
+  const secret = await create('dms-category', { crProcessId: owner.crProcessId, categoryName: unique('Board '), readRole: 'board:read' });
+  const form = {
+    token: admin.token,
+    crProcessId: owner.crProcessId,
+    fileName: 'minutes.pdf',
+    type: 'application/pdf',
+    fields: { categoryId: String(secret.id) },
+  };
+  const hidden = await upload({ ...form, content: await textPdf(['Board minutes: quorvantine merger']) });
+  t.is(hidden.status, 200, hidden.text);
+  await until(
+    'the minutes to be read',
+    120_000,
+    async () => (await api('GET', `/api/dms-file/${hidden.body.fileId}/text`, { token: admin.token })).body.status === 'DONE',
+  );
+  t.deepEqual((await search(owner, 'quorvantine')).body, [], 'the owner lacks board:read: nothing of the category is found');
+  const asAdmin = await api('GET', `/api/dms-file/search?crProcessId=${owner.crProcessId}&searchTerm=quorvantine`, { token: admin.token });
+  t.deepEqual(
+    asAdmin.body.map((file: any) => file.id),
+    [hidden.body.fileId],
+    'a super user finds it',
+  );
 });
 
 test.serial('a file is read again on request; one not found is 404', async (t) => {

@@ -25,6 +25,7 @@ import { registry } from '../gateway/src/registry.ts';
 // | partner | contract-item | get, list, create, update, delete (no stats) |
 // | partner | accrual | full set incl. stats |
 // | document | dms-category, dms-share-link, dms-retention-policy, dms-account-config | full set incl. stats (share link: see docs/interface.md#share-links) |
+// | document | dms-matching-rule | full set incl. stats (docs/interface.md#matching-rules) |
 // | document | dms-audit-log | get by id, list only |
 // | document | dms-file | see docs/interface.md#files (get, update, delete (soft), list; created by upload) |
 const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = {
@@ -59,6 +60,7 @@ const INTERFACE: Record<'core' | 'bpm' | 'dms', Record<string, OperationSet>> = 
     'dms-category': 'full',
     'dms-share-link': 'full',
     'dms-retention-policy': 'full',
+    'dms-matching-rule': 'full',
     'dms-account-config': 'full',
     'dms-audit-log': 'read-only',
     'dms-file': 'no-create',

@@ -37,6 +37,8 @@ export interface DmsConfig extends ServiceConfig {
     tusMaxOpenUploads: number;
     /** The reading of files' words (DMS_TEXT_*: text/text-settings.ts). */
     text: TextSettings;
+    /** How long one REGEX matching rule may run against one file's text (DMS_MATCHING_REGEX_TIMEOUT_MS); past it the rule is skipped for that file. */
+    matchingRegexTimeoutMs: number;
   };
 }
 
@@ -75,6 +77,7 @@ export function loadDmsConfig(env: Env = process.env): DmsConfig {
       tusExpirySeconds: int(env, 'DMS_TUS_EXPIRY_SECONDS', 86_400, 1),
       tusSweepIntervalSeconds: int(env, 'DMS_TUS_SWEEP_INTERVAL_SECONDS', 600, 1),
       tusMaxOpenUploads: int(env, 'DMS_TUS_MAX_OPEN_UPLOADS', 20, 1, 10_000),
+      matchingRegexTimeoutMs: matchingRegexTimeoutMsOf(env),
       httpAddr: dmsHttpAddrOf(env),
       clamd: readClamd(env),
       text: readTextSettings(env),
@@ -82,6 +85,14 @@ export function loadDmsConfig(env: Env = process.env): DmsConfig {
   };
   refuseWeakInProduction(config);
   return config;
+}
+
+/**
+ * DMS_MATCHING_REGEX_TIMEOUT_MS (default 1000, at most a minute): the statement timeout of one REGEX
+ * matching rule against one file's text (matching/rule-match.ts), read where the rules are applied.
+ */
+export function matchingRegexTimeoutMsOf(env: Env): number {
+  return int(env, 'DMS_MATCHING_REGEX_TIMEOUT_MS', 1000, 1, 60_000);
 }
 
 /**

@@ -27,12 +27,14 @@ import { shareLinkReadLimit } from './resources/dms-share-link/share-link-read-l
 import { dmsShareLink } from '@platform/contracts/dms/dms-share-link.ts';
 import { dmsResources } from '@platform/contracts/dms/index.ts';
 import { retentionOperations } from './retention/retention-operations.ts';
+import { matchingRuleOperations } from './matching/apply-operation.ts';
+import { dmsMatchingRuleHooks } from './resources/dms-matching-rule/dms-matching-rule.hooks.ts';
 import { LeaseLocker } from './tus/lease-locker.ts';
 import { tusUploads } from './tus/tus-uploads.ts';
 import { fileTexts } from './text/file-texts.ts';
 import { textOperations } from './text/text-operations.ts';
 
-/** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run. */
+/** Registers the document service's gRPC implementations: every resource and its history, the search of its files, the audit chain's check, retention's dry run and run, the matching rules' re-apply. */
 export function register(server: Server, runtime: Runtime, config: DmsConfig): void {
   const signer = new DownloadSigner(config.dmsUrlSecret);
   const ttl = config.dms.urlTtlSeconds;
@@ -47,6 +49,7 @@ export function register(server: Server, runtime: Runtime, config: DmsConfig): v
       }),
     },
     'dms-retention-policy': { handlers: retentionOperations(storageOf(config), runtime.log, config.dms.sweepGraceSeconds * 1000) },
+    'dms-matching-rule': { hooks: dmsMatchingRuleHooks, handlers: matchingRuleOperations(runtime.log, config.dms.matchingRegexTimeoutMs) },
     'dms-share-link': { hooks: shareLinkHooks(config.bcryptRounds) },
     'dms-audit-log': { hooks: auditLogHooks, handlers: auditVerify },
   });

@@ -11,9 +11,10 @@ import { retentionJob, storageSweepJob } from './retention/retention-job.ts';
 import { tusSweepJob } from './tus/tus-sweep.ts';
 import { tusStore } from './tus/tus-uploads.ts';
 import { textExtractionJob, textSweepJob } from './text/text-jobs.ts';
+import { matchingRulesAfter } from './matching/after-text.ts';
 import { processJobSender } from '@platform/service-kit/jobs/process-sender.ts';
 
-/** dms-svc's worker: retention, the storage sweep, the sweep of expired resumable uploads, imports, and the reading of files' words with its sweep (and, as every worker, the sweep of expired idempotency keys). */
+/** dms-svc's worker: retention, the storage sweep, the sweep of expired resumable uploads, imports, and the reading of files' words (then the tenant's matching rules) with its sweep (and, as every worker, the sweep of expired idempotency keys). */
 workerMain(
   async () => ({
     name: 'dms',
@@ -28,7 +29,9 @@ workerMain(
         storageSweepJob(orm, storage, config.dms.retentionIntervalSeconds, config.dms.sweepGraceSeconds * 1000),
         tusSweepJob(tusStore(storage, config), orm, config.dms.tusSweepIntervalSeconds),
         importJob('dms', orm, importRuntimes(schemas, importTargets, dmsResources), registryByPath()),
-        ...(text.extraction ? [textExtractionJob(orm, storage, text), textSweepJob(orm, processJobSender(), text)] : []),
+        ...(text.extraction
+          ? [textExtractionJob(orm, storage, text, matchingRulesAfter(config.dms.matchingRegexTimeoutMs)), textSweepJob(orm, processJobSender(), text)]
+          : []),
       ];
     },
   }),

@@ -203,6 +203,13 @@ export const samples: Record<string, Sample> = {
     },
     update: () => ({ policyName: 'Walk policy renamed', retentionDays: 365, action: 'SOFT_DELETE' }),
   },
+  'dms-matching-rule': {
+    create: async (crProcessId) => {
+      const category = await create('dms-category', { crProcessId, categoryName: unique('Walk category ') });
+      return { crProcessId, ruleName: unique('Walk rule '), matchType: 'ANY', pattern: 'invoice fatura', categoryId: category.id, ruleOrder: 10 };
+    },
+    update: () => ({ ruleName: unique('Walk rule renamed '), matchType: 'REGEX', pattern: '^inv[0-9]+', ruleOrder: 20 }),
+  },
   'dms-account-config': {
     // the limits apply to the tenant's uploads (docs/interface.md#files): the walks upload untyped parts
     // (application/octet-stream) into the same tenants

@@ -66,7 +66,8 @@ export async function readFileText(
       log.info({ fileId, reason: error.message }, `text ${error.status.toLowerCase()}`);
       return error.status;
     }
-    if (outcome === 'DONE' && after) await after(em, file, log);
+    // the text is kept whatever follows: a failure here is logged, and the rules can be applied again (POST /api/dms-matching-rule/apply)
+    if (outcome === 'DONE' && after) await after(em, file, log).catch((error: unknown) => log.warn({ err: error, fileId }, 'after the text: failed'));
     return outcome;
   } catch (error) {
     await releaseText(em, fileId).catch(() => undefined);

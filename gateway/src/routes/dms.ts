@@ -46,8 +46,18 @@ function fileTextJson(text: DmsFileText) {
 }
 
 export function dmsRoutes(backends: Backends): RouteGroup {
-  const { verifyAuditLogs, storageUsage, filesByEntity, searchFiles, fileText, extractFileText, fileDownloadUrl, moveFileToCategory, retentionDryRun } =
-    DMS_OPERATIONS;
+  const {
+    verifyAuditLogs,
+    storageUsage,
+    filesByEntity,
+    searchFiles,
+    fileText,
+    extractFileText,
+    fileDownloadUrl,
+    moveFileToCategory,
+    retentionDryRun,
+    applyMatchingRules,
+  } = DMS_OPERATIONS;
   return routerFor(DMS_ROUTES, {
     // recomputes the tenant's audit hash chain (docs/adr/0029-the-audit-chain-a-hash-chain.md): {intact, checked, firstBrokenId};
     // needs dms-audit-log:read; a missing crProcessId is 400 SVC-SYS-2002, as for a list
@@ -111,6 +121,12 @@ export function dmsRoutes(backends: Backends): RouteGroup {
         files: result.files.map((file) => ({ fileId: Number(file.fileId), originalFileName: file.originalFileName, uploadDate: file.uploadDate })),
         count: Number(result.count),
       });
+    },
+    // the tenant's rules applied again (dms-matching-rule:write); a missing crProcessId is 400 SVC-SYS-2002
+    applyMatchingRules: async (req, res, query) => {
+      if (query.crProcessId === undefined) throw new DomainError('SVC-SYS-2002', 'filter.crProcessIdRequired');
+      const result = await callRpc(backends, applyMatchingRules.rpc, { crProcessId: query.crProcessId }, userMetadata(req, res));
+      res.json({ checked: Number(result.checked), assigned: Number(result.assigned) });
     },
   });
 }

@@ -1170,6 +1170,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dms-matching-rule/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a tenant's matching rules to its files without a category
+         * @description Applies the tenant's active rules to every live file whose text is extracted and that has no category yet. Needs dms-matching-rule:write; crProcessId is required (400 SVC-SYS-2002).
+         */
+        post: operations["applyMatchingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/{key}/history": {
         parameters: {
             query?: never;
@@ -1734,6 +1754,28 @@ export interface paths {
          *     readable in its tenant. Needs dms-retention-policy:read. page from 0, size 1 to 500 (20 when not given).
          */
         get: operations["historyDmsRetentionPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/{key}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of a dms-matching-rule, newest first
+         * @description The events of one record, newest first, a page at a time. Needs <entity>:read; a record of
+         *     another tenant, or a key without events, is 404 SVC-SYS-4001. A deleted record's history stays
+         *     readable in its tenant. Needs dms-matching-rule:read. page from 0, size 1 to 500 (20 when not given).
+         */
+        get: operations["historyDmsMatchingRule"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4962,6 +5004,134 @@ export interface paths {
          * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
          */
         post: operations["bulkDmsRetentionPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count dms-matching-rule records by status
+         * @description Counts DmsMatchingRules by status. The caller's tenant; a super user's cover every tenant unless crProcessId narrows them.
+         */
+        get: operations["statsDmsMatchingRule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List dms-matching-rule records a page at a time
+         * @description Lists DmsMatchingRules a page at a time.
+         */
+        post: operations["listDmsMatchingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export dms-matching-rule records as CSV or XLSX
+         * @description Every record of the list the body describes (its filter, sorts and searchTerm: the tenant and roles are checked as for the list, on every page), in the list's order, as one file: `format=csv` (the default: RFC 4180, UTF-8 with a byte order mark, CRLF) or `format=xlsx`; another format is 400 SVC-SYS-2001. Headers and enum values in the caller's language (Accept-Language, else the login's), statuses as Active/Passive, reference ids as ids, dates ISO 8601 (datetimes in UTC). A text cell beginning with =, +, -, @, TAB or CR gets a leading single quote (formula injection). `columns` chooses the fields (default: every one), `ids` the records of a selection (1 to 500 keys). An error before the file begins is the error body; one after it began aborts the connection, so the download fails rather than looking complete.
+         */
+        post: operations["exportDmsMatchingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a dms-matching-rule
+         * @description Creates a DmsMatchingRule; its version starts at 0.
+         */
+        post: operations["createDmsMatchingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a dms-matching-rule
+         * @description Returns one DmsMatchingRule.
+         */
+        get: operations["getDmsMatchingRule"];
+        /**
+         * Update a dms-matching-rule
+         * @description Updates the fields named in update_mask when version equals the stored one.
+         */
+        put: operations["updateDmsMatchingRule"];
+        post?: never;
+        /**
+         * Delete a dms-matching-rule
+         * @description Deletes a DmsMatchingRule; refused while other records reference it.
+         */
+        delete: operations["deleteDmsMatchingRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dms-matching-rule/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create, update and delete dms-matching-rule records in one request
+         * @description 1 to 100 items, run in order one after another, each by the RPC its single route calls and checked exactly as alone; not all-or-nothing: 200 with a result per item. An item after one that failed with 401 or a 5xx is not run. The request counts as its number of items in the rate limit. An Idempotency-Key is ignored (docs/interface.md#bulk-changes).
+         */
+        post: operations["bulkDmsMatchingRule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -18860,6 +19030,499 @@ export interface components {
             /** @description Cursor paging: the after of the next page; absent on the last page. */
             nextAfter?: string;
         };
+        /** @description DmsMatchingRule record. */
+        DmsMatchingRule: {
+            /**
+             * ID
+             * Format: int64
+             * @description Generated on create.
+             */
+            readonly id: number;
+            /**
+             * Version
+             * Format: int32
+             * @description Optimistic lock: 0 on create, +1 on every update.
+             */
+            readonly version: number;
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status: boolean;
+            /**
+             * Created
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly createdAt: string;
+            /**
+             * Updated
+             * Format: date-time
+             * @description ISO 8601 UTC; read-only.
+             */
+            readonly updatedAt: string | null;
+            /**
+             * Created by
+             * @description userCode of the creator; read-only.
+             */
+            readonly createdBy: string | null;
+            /**
+             * Updated by
+             * @description userCode of the last updater; read-only.
+             */
+            readonly updatedBy: string | null;
+            /**
+             * Rule name
+             * @description Display name; unique within the tenant. Unique within the tenant.
+             */
+            ruleName: string;
+            /**
+             * Match
+             * @description ANY: any word of the pattern; ALL: every word; PHRASE: the words in this order; REGEX: a case-insensitive regular expression.
+             * @enum {string}
+             */
+            matchType: "ANY" | "ALL" | "PHRASE" | "REGEX";
+            /**
+             * Pattern
+             * @description The words, the phrase or the regular expression (POSIX, as PostgreSQL reads it) matched against the text; words match as search does, accents and endings aside.
+             */
+            pattern: string;
+            /**
+             * Category
+             * Format: int64
+             * @description The category a matching file gets (same tenant). Id of a dms-category of the same tenant.
+             */
+            categoryId: number;
+            /**
+             * Order
+             * Format: int32
+             * @description Lower rules are tried first (then by id); default 100.
+             * @default 100
+             */
+            ruleOrder: number | null;
+        };
+        /** @description A new dms-matching-rule; crProcessId names its tenant. Read-only fields sent are ignored. */
+        DmsMatchingRuleCreate: {
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Rule name
+             * @description Display name; unique within the tenant. Unique within the tenant.
+             */
+            ruleName: string;
+            /**
+             * Match
+             * @description ANY: any word of the pattern; ALL: every word; PHRASE: the words in this order; REGEX: a case-insensitive regular expression.
+             * @enum {string}
+             */
+            matchType: "ANY" | "ALL" | "PHRASE" | "REGEX";
+            /**
+             * Pattern
+             * @description The words, the phrase or the regular expression (POSIX, as PostgreSQL reads it) matched against the text; words match as search does, accents and endings aside.
+             */
+            pattern: string;
+            /**
+             * Category
+             * Format: int64
+             * @description The category a matching file gets (same tenant). Id of a dms-category of the same tenant.
+             */
+            categoryId: number;
+            /**
+             * Order
+             * Format: int32
+             * @description Lower rules are tried first (then by id); default 100.
+             * @default 100
+             */
+            ruleOrder?: number | null;
+        };
+        /** @description The fields of the dms-matching-rule to change (the others keep their value) and the version read. */
+        DmsMatchingRuleUpdate: {
+            /**
+             * Version
+             * Format: int32
+             * @description The version last read: a stale one is 409 SVC-SYS-4002. Required unless If-Match is sent; then, when sent, one of the versions If-Match names (else 400 SVC-SYS-2001).
+             */
+            version?: number;
+            /**
+             * Tenant
+             * Format: int64
+             * @description Tenant. Set on create; a different value on update is 400.
+             */
+            crProcessId?: number;
+            /**
+             * Status
+             * @description true = active, false = passive.
+             * @default true
+             */
+            status?: boolean | null;
+            /**
+             * Rule name
+             * @description Display name; unique within the tenant. Unique within the tenant.
+             */
+            ruleName?: string;
+            /**
+             * Match
+             * @description ANY: any word of the pattern; ALL: every word; PHRASE: the words in this order; REGEX: a case-insensitive regular expression.
+             * @enum {string}
+             */
+            matchType?: "ANY" | "ALL" | "PHRASE" | "REGEX";
+            /**
+             * Pattern
+             * @description The words, the phrase or the regular expression (POSIX, as PostgreSQL reads it) matched against the text; words match as search does, accents and endings aside.
+             */
+            pattern?: string;
+            /**
+             * Category
+             * Format: int64
+             * @description The category a matching file gets (same tenant). Id of a dms-category of the same tenant.
+             */
+            categoryId?: number;
+            /**
+             * Order
+             * Format: int32
+             * @description Lower rules are tried first (then by id); default 100.
+             * @default 100
+             */
+            ruleOrder?: number | null;
+        };
+        /** @description 1 to 100 creates, updates and deletes of dms-matching-rule records, run in order, each as its single route. */
+        DmsMatchingRuleBulkRequest: {
+            items: ({
+                /** @constant */
+                action: "create";
+                record: components["schemas"]["DmsMatchingRuleCreate"];
+            } | {
+                /** @constant */
+                action: "update";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                record: components["schemas"]["DmsMatchingRuleUpdate"];
+            } | {
+                /** @constant */
+                action: "delete";
+                /**
+                 * Format: int64
+                 * @description The record's id.
+                 */
+                key: number;
+                /**
+                 * Format: int32
+                 * @description When sent, the record is deleted only at this version, as with If-Match: W/"version" (else 412 SVC-SYS-4002).
+                 */
+                version?: number;
+            })[];
+        };
+        /** @description A result per item, in the order sent, and their counts. */
+        DmsMatchingRuleBulkResponse: {
+            results: {
+                /** @description The item’s place in items, from 0. */
+                index: number;
+                /** @description The HTTP status its single route would have answered: 200 create and update, 204 delete, or the error’s. Absent when not run. */
+                status?: number;
+                /** @description The record written, on a create or update that passed. */
+                record?: components["schemas"]["DmsMatchingRule"];
+                /** @description The error body of the item that failed, in the caller’s language. */
+                error?: components["schemas"]["ErrorBody"];
+                /**
+                 * @description The item was not run: an item before it failed with 401 or a 5xx.
+                 * @constant
+                 */
+                notRun?: true;
+            }[];
+            succeeded: number;
+            failed: number;
+            notRun: number;
+        };
+        DmsMatchingRulePageRequest: {
+            /**
+             * Format: int32
+             * @description Zero-based page index (0 when not given).
+             * @default 0
+             */
+            page?: number | null;
+            /**
+             * Format: int32
+             * @description Items per page (1..500; 20 when not given).
+             * @default 20
+             */
+            size?: number | null;
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /**
+             * @description Cursor paging: "" for the first page, then the previous page's next_after; page must be 0 or
+             *     absent. A cursor page is read from its position in the sort, however deep, and is not counted.
+             */
+            after?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                ruleName?: string | null;
+                /** @enum {string|null} */
+                matchType?: "ANY" | "ALL" | "PHRASE" | "REGEX" | null;
+                pattern?: string | null;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                /** Format: int32 */
+                ruleOrder?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest ruleOrder (inclusive).
+                 */
+                ruleOrderFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest ruleOrder (inclusive).
+                 */
+                ruleOrderTo?: number;
+            };
+        };
+        DmsMatchingRuleExportRequest: {
+            /** @description Case-insensitive substring over the entity's name, code and description fields. */
+            searchTerm?: string | null;
+            /** @description Sort criteria, applied in order; ties are broken by id ascending. */
+            sorts?: {
+                /** @description Entity property name (never a storage column name). */
+                field: string;
+                /**
+                 * @description ASC or DESC, in any case.
+                 * @default ASC
+                 */
+                direction?: string;
+            }[] | null;
+            /** @description Entity filter: crProcessId (required), equality on scalar fields, <field>From / <field>To ranges. */
+            filter: {
+                /** Format: int64 */
+                id?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest id (inclusive).
+                 */
+                idFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest id (inclusive).
+                 */
+                idTo?: number;
+                /** Format: int32 */
+                version?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest version (inclusive).
+                 */
+                versionFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest version (inclusive).
+                 */
+                versionTo?: number;
+                /** Format: int64 */
+                crProcessId: number;
+                /**
+                 * Format: int64
+                 * @description Lowest crProcessId (inclusive).
+                 */
+                crProcessIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest crProcessId (inclusive).
+                 */
+                crProcessIdTo?: number;
+                status?: boolean | null;
+                /** Format: date-time */
+                createdAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest createdAt (inclusive).
+                 */
+                createdAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest createdAt (inclusive).
+                 */
+                createdAtTo?: string;
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Lowest updatedAt (inclusive).
+                 */
+                updatedAtFrom?: string;
+                /**
+                 * Format: date-time
+                 * @description Highest updatedAt (inclusive).
+                 */
+                updatedAtTo?: string;
+                createdBy?: string | null;
+                updatedBy?: string | null;
+                ruleName?: string | null;
+                /** @enum {string|null} */
+                matchType?: "ANY" | "ALL" | "PHRASE" | "REGEX" | null;
+                pattern?: string | null;
+                /** Format: int64 */
+                categoryId?: number | null;
+                /**
+                 * Format: int64
+                 * @description Lowest categoryId (inclusive).
+                 */
+                categoryIdFrom?: number;
+                /**
+                 * Format: int64
+                 * @description Highest categoryId (inclusive).
+                 */
+                categoryIdTo?: number;
+                /** Format: int32 */
+                ruleOrder?: number | null;
+                /**
+                 * Format: int32
+                 * @description Lowest ruleOrder (inclusive).
+                 */
+                ruleOrderFrom?: number;
+                /**
+                 * Format: int32
+                 * @description Highest ruleOrder (inclusive).
+                 */
+                ruleOrderTo?: number;
+            };
+            /** @description The fields to write, in order (default: every field shown, in the record's order). Another name is 400 SVC-SYS-2001. */
+            columns?: ("id" | "version" | "crProcessId" | "status" | "createdAt" | "updatedAt" | "createdBy" | "updatedBy" | "ruleName" | "matchType" | "pattern" | "categoryId" | "ruleOrder")[] | null;
+            /** @description Only these records (their keys: an export of a selection), in the list's order and within its filter. */
+            ids?: number[] | null;
+        };
+        /** @description A page of dms-matching-rule records. */
+        DmsMatchingRulePage: {
+            /** @description Page items. */
+            content: components["schemas"]["DmsMatchingRule"][];
+            /**
+             * Format: int32
+             * @description Current page index; absent on a cursor page.
+             */
+            page?: number;
+            /**
+             * Format: int32
+             * @description Requested page size.
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Total matching records; absent on a cursor page (it is not counted).
+             */
+            totalElements?: number;
+            /**
+             * Format: int32
+             * @description ceil(totalElements / size); absent on a cursor page.
+             */
+            totalPages?: number;
+            /** @description Page is the first. */
+            first: boolean;
+            /** @description Page is the last. */
+            last: boolean;
+            /** @description No items on this page. */
+            empty: boolean;
+            /** @description Cursor paging: the after of the next page; absent on the last page. */
+            nextAfter?: string;
+        };
         /** @description DmsAccountConfig record. */
         DmsAccountConfig: {
             /**
@@ -20819,6 +21482,14 @@ export type DmsRetentionPolicyBulkResponse = components['schemas']['DmsRetention
 export type DmsRetentionPolicyPageRequest = components['schemas']['DmsRetentionPolicyPageRequest'];
 export type DmsRetentionPolicyExportRequest = components['schemas']['DmsRetentionPolicyExportRequest'];
 export type DmsRetentionPolicyPage = components['schemas']['DmsRetentionPolicyPage'];
+export type DmsMatchingRule = components['schemas']['DmsMatchingRule'];
+export type DmsMatchingRuleCreate = components['schemas']['DmsMatchingRuleCreate'];
+export type DmsMatchingRuleUpdate = components['schemas']['DmsMatchingRuleUpdate'];
+export type DmsMatchingRuleBulkRequest = components['schemas']['DmsMatchingRuleBulkRequest'];
+export type DmsMatchingRuleBulkResponse = components['schemas']['DmsMatchingRuleBulkResponse'];
+export type DmsMatchingRulePageRequest = components['schemas']['DmsMatchingRulePageRequest'];
+export type DmsMatchingRuleExportRequest = components['schemas']['DmsMatchingRuleExportRequest'];
+export type DmsMatchingRulePage = components['schemas']['DmsMatchingRulePage'];
 export type DmsAccountConfig = components['schemas']['DmsAccountConfig'];
 export type DmsAccountConfigCreate = components['schemas']['DmsAccountConfigCreate'];
 export type DmsAccountConfigUpdate = components['schemas']['DmsAccountConfigUpdate'];
@@ -23561,6 +24232,50 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    applyMatchingRules: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many files were looked at, and how many of them a rule gave a category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description Files looked at: live, their text extracted (DONE), without a category.
+                         */
+                        checked: number;
+                        /**
+                         * Format: int64
+                         * @description Files of those that a rule gave a category.
+                         */
+                        assigned: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     historyAccount: {
         parameters: {
             query?: {
@@ -24487,6 +25202,43 @@ export interface operations {
         };
     };
     historyDmsRetentionPolicy: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the record's events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    historyDmsMatchingRule: {
         parameters: {
             query?: {
                 page?: number;
@@ -32451,6 +33203,322 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DmsRetentionPolicyBulkResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    statsDmsMatchingRule: {
+        parameters: {
+            query?: {
+                crProcessId?: number;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statistics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsMatchingRulePageRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsMatchingRulePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportDmsMatchingRule: {
+        parameters: {
+            query?: {
+                format?: string;
+            };
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsMatchingRuleExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The file, streamed (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<path>-<UTC date-time>.csv" (or .xlsx). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the client's choosing (a UUID, say) that makes a retry safe, remembered per user for 24 hours from its first request: the same key with the same request again is answered with the first answer and writes nothing (requests sent at once with one key wait for the first and write once); the same key with another request is 422 SVC-SYS-2001. A request that failed leaves the key unused. 1 to 255 printable ASCII characters, else 400 SVC-SYS-2001. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsMatchingRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The created record, version 0 (under an Idempotency-Key used before: the first answer). */
+            200: {
+                headers: {
+                    /** @description true when the answer is the stored answer of the request first sent with this Idempotency-Key, and nothing was written; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsMatchingRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: when one names the record's version (* any record), 304 without a body. A malformed value is 400 SVC-SYS-2001. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsMatchingRule"];
+                };
+            };
+            /** @description If-None-Match names the record's version: no body. */
+            304: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsMatchingRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated record, its version raised by 1. */
+            200: {
+                headers: {
+                    /** @description The record's entity tag: its version, weak (W/"3"). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsMatchingRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (W/"3", "3"; a list, W/ ignored) or *: the record is written or deleted only while its stored version is one named (* any record), else 412 SVC-SYS-4002, checked with the write. A malformed value is 400 SVC-SYS-2001. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                key: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkDmsMatchingRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Project identifier: recorded on the session and on exception entries, passed to the services. */
+                "X-Project-Code"?: components["parameters"]["ProjectCode"];
+                /** @description en or tr: the language of error messages (else the login's languageCode, else en). */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DmsMatchingRuleBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A result per item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmsMatchingRuleBulkResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

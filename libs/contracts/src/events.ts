@@ -60,7 +60,11 @@ type AccrualMoveFields<T> =
 /** Moves outside the CRUD set's own types: a write with its own event, or an event without a CRUD write. */
 const MOVE_EVENTS = {
   'dms-file.uploaded': { entity: 'dms-file', when: 'an upload made the file (every field it set)', changes: 'record' },
-  'dms-file.moved': { entity: 'dms-file', when: 'the category move (`PUT /api/dms-file/{id}/category`)', changes: ['categoryId'] },
+  'dms-file.moved': {
+    entity: 'dms-file',
+    when: 'the category move (`PUT /api/dms-file/{id}/category`), and a matching rule filing a file without a category (actor `svc:dms`)',
+    changes: ['categoryId'],
+  },
   'dms-file.legal-hold-set': { entity: 'dms-file', when: 'an update that sets `legalHold` (with the other fields it changed)', changes: 'record' },
   'dms-file.legal-hold-released': { entity: 'dms-file', when: 'an update that clears `legalHold` (with the other fields it changed)', changes: 'record' },
   'dms-file.purged': { entity: 'dms-file', when: 'retention purged the file (actor `svc:dms`)', changes: ['originalFileName'] },

@@ -1,10 +1,12 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { DmsAuditLogServiceService } from '@platform/kit/gen/platform/dms/v1/dms_audit_log.ts';
 import { DmsFileServiceService } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
+import { DmsMatchingRuleServiceService } from '@platform/kit/gen/platform/dms/v1/dms_matching_rule.ts';
 import { DmsRetentionPolicyServiceService } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
 import { rpcOperation, type DocSources, type OperationTable } from '../operation.ts';
 import { dmsAuditLog } from './dms-audit-log.ts';
 import { dmsFile } from './dms-file.ts';
+import { dmsMatchingRule } from './dms-matching-rule.ts';
 import { dmsRetentionPolicy } from './dms-retention-policy.ts';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
@@ -37,10 +39,11 @@ const VERIFY = 'platform.dms.v1.VerifyDmsAuditLogsResponse';
 const DRY_RUN = 'platform.dms.v1.DryRunDmsRetentionPolicyResponse';
 const USAGE = 'platform.dms.v1.DmsStorageUsage';
 const CANDIDATE = 'platform.dms.v1.DmsRetentionCandidate';
+const APPLIED = 'platform.dms.v1.ApplyDmsMatchingRulesResponse';
 
 /**
  * The document service's operations beyond the CRUD sets (docs/interface.md#files, and the audit
- * chain's check, a retention policy's dry run). Their routes come before the CRUD routes, so that
+ * chain's check, a retention policy's dry run, the matching rules' re-apply). Their routes come before the CRUD routes, so that
  * `verify`, `by-entity` and `search` are never read as a record's key.
  */
 export const DMS_OPERATIONS = {
@@ -207,6 +210,31 @@ export const DMS_OPERATIONS = {
           required: ['policyId', 'action', 'files', 'count'],
         },
         description: 'The policy, its action and the files it would act on.',
+      },
+    }),
+  }),
+  // the tenant's matching rules applied again to its files without a category (dms-matching-rule:write)
+  applyMatchingRules: rpcOperation({
+    method: 'post',
+    path: '/api/dms-matching-rule/apply',
+    query: { crProcessId: 'id' },
+    rpc: { service: 'dms', method: DmsMatchingRuleServiceService.applyDmsMatchingRules, retry: 'write' },
+    doc: (sources) => ({
+      tag: dmsMatchingRule.path,
+      summary: "Apply a tenant's matching rules to its files without a category",
+      description: `${sources.rpc ?? ''} Needs dms-matching-rule:write; crProcessId is required (400 SVC-SYS-2002).`.trim(),
+      ok: {
+        status: 200,
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            checked: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(APPLIED, 'checked') },
+            assigned: { type: 'integer', format: 'int64', minimum: 0, description: sources.field(APPLIED, 'assigned') },
+          },
+          required: ['checked', 'assigned'],
+        },
+        description: 'How many files were looked at, and how many of them a rule gave a category.',
       },
     }),
   }),

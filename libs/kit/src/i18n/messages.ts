@@ -69,6 +69,10 @@ const catalogue = {
     en: 'Field {field} names the category itself or one of its descendants',
     tr: '{field} alanı kategorinin kendisini ya da alt kategorilerinden birini gösteriyor',
   },
+  'matchingRule.regex': {
+    en: 'Field {field} is not a regular expression PostgreSQL accepts',
+    tr: "{field} alanı PostgreSQL'in kabul ettiği bir düzenli ifade değil",
+  },
   'user.unknown': { en: 'Field {field} names no user', tr: '{field} alanı hiçbir kullanıcıyı göstermiyor' },
   'user.notInTenant': {
     en: 'The user named in {field} has no userProcessSelect for this tenant',
