@@ -16,6 +16,7 @@ export const ON_BOTH_STORES: readonly string[] = [
   'test/dms-file-references.test.ts',
   'test/dms-file-serving.test.ts',
   'test/dms-file-tenant-limits.test.ts',
+  'test/dms-file-text.test.ts',
   'test/dms-files-limit.test.ts',
   'test/dms-files.test.ts',
   'test/dms-relay.test.ts',
@@ -43,6 +44,10 @@ export const ON_ONE_STORE: Readonly<Record<string, string>> = {
   'test/dms-file-browser.test.ts': "the relay's headers judged by a browser; dms-file-serving reads the same bytes on both stores",
   'test/dms-settings.test.ts': 'categories and account settings: no file',
   'test/dms-share-password-body.test.ts': "validate-password's request bodies: no file is read",
+  'test/dms-file-text-resume.test.ts':
+    "a platform of its own on the folder: the run's lease when its worker dies, which dms-file-text's bucket pass does not change",
+  'test/dms-category-read-role.test.ts': 'which files a caller may read: rows and roles, no byte is read',
+  'test/dms-matching-rules.test.ts': 'rules judged in SQL on text rows its helper writes: no byte is read',
 };
 
 /**
