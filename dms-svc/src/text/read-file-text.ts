@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@platform/kit/log/logger.ts';
-import type { FileStorage } from '../files/storage.ts';
+import type { FileSource } from './file-source.ts';
 import { ExtractionFailure } from './extraction-failure.ts';
 import { extractText } from './extract-text.ts';
 import { detectLanguage } from './text-language.ts';
@@ -28,7 +28,7 @@ export type AfterText = (em: EntityManager, file: ClaimedFile, log: Logger) => P
  */
 export async function readFileText(
   em: EntityManager,
-  storage: FileStorage,
+  storage: FileSource,
   settings: TextSettings,
   fileId: number,
   log: Logger,

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { scopedFork } from '@platform/service-kit/db/tenant-scope.ts';
 import { defineJob, type JobDefinition } from '@platform/service-kit/jobs/job.ts';
 import type { JobSender } from '@platform/service-kit/jobs/job-sender.ts';
-import type { FileStorage } from '../files/storage.ts';
+import type { FileSource } from './file-source.ts';
 import { readFileText, type AfterText } from './read-file-text.ts';
 import type { TextSettings } from './text-settings.ts';
 import { owedTexts } from './text-store.ts';
@@ -19,7 +19,7 @@ const SWEEP_BATCH = 1000;
  * tried again (five times, 5 s apart, doubling), and one whose worker stops sending heartbeats for
  * 10 s is failed and retried. Its time is the file's limit and a minute.
  */
-export function textExtractionJob(orm: MikroORM, storage: FileStorage, settings: TextSettings, after?: AfterText): JobDefinition {
+export function textExtractionJob(orm: MikroORM, storage: FileSource, settings: TextSettings, after?: AfterText): JobDefinition {
   return defineJob({
     name: TEXT_QUEUE,
     schedule: { onDemand: true },

@@ -19,7 +19,7 @@ import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { limited, readLimitOf } from '@platform/service-kit/crud/read-limit.ts';
 import { assertCategoryReadable } from '../../files/file-read-limit.ts';
-import { searchFiles } from '../../text/search-files.ts';
+import { searchFiles } from './search-files.ts';
 
 /**
  * GetDmsFileDownloadUrl, ListDmsFilesByEntity, SearchDmsFiles, MoveDmsFileToCategory

@@ -8,9 +8,9 @@ import { searchCondition } from '@platform/service-kit/crud/search-term.ts';
 import type { DmsFile, SearchDmsFilesRequest } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
-import { unreadableCategoryIds } from '../files/readable-categories.ts';
-import { filterCondition, searchFilters } from './search-filters.ts';
-import { searchText } from './search-text.ts';
+import { unreadableCategoryIds } from '../../files/readable-categories.ts';
+import { filterCondition, searchFilters } from '../../text/search-filters.ts';
+import { searchText } from '../../text/search-text.ts';
 
 /** Most files a search answers (an array, not a page: docs/interface.md#files). */
 export const SEARCH_LIMIT = 500;
@@ -21,7 +21,7 @@ const NAME_RANK = 1;
  * SearchDmsFiles (docs/interface.md#files): a tenant's live files that the caller may read
  * (docs/adr/0160-a-category-s-read-role.md), narrowed by the filters. Without a term, every such
  * file by id. With one, the files whose name, description or tags hold it (as before) and those
- * whose text matches it (search-text.ts), best first: a name's match ranks above the text's alone;
+ * whose text matches it (text/search-text.ts), best first: a name's match ranks above the text's alone;
  * each carries `searchRank`, and a text's match its `searchSnippet`.
  */
 export async function searchFiles(rt: ResourceRuntime, request: SearchDmsFilesRequest, ctx: CallContext): Promise<{ files: DmsFile[] }> {
