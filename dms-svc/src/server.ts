@@ -19,7 +19,7 @@ import { uploadScannerOf } from './scan/upload-scanner.ts';
 import { dmsCategoryHooks } from './resources/dms-category/dms-category.hooks.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { dmsFileHooks } from './resources/dms-file/dms-file.hooks.ts';
-import { fileReadLimit } from './files/file-read-limit.ts';
+import { fileReadLimit } from './access/file-read-limit.ts';
 import { auditLogHooks } from './audit/audit-log.hooks.ts';
 import { dmsFileOperations } from './resources/dms-file/dms-file.operations.ts';
 import { shareLinkHooks } from './resources/dms-share-link/dms-share-link.hooks.ts';

@@ -2,7 +2,7 @@ import { allows, tenantScope } from '@platform/service-kit/auth/caller.ts';
 import { defineHooks } from '@platform/service-kit/crud/runtime.ts';
 import { dmsAuditLog } from '@platform/contracts/dms/dms-audit-log.ts';
 import { DmsFileEntity } from '../db.ts';
-import { unreadableCategoryIds } from '../files/readable-categories.ts';
+import { unreadableCategoryIds } from '../access/readable-categories.ts';
 
 const FILE_READ = 'dms-file:read';
 

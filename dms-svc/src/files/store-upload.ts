@@ -12,7 +12,7 @@ import type { FileTexts } from '../text/file-texts.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 import { assertFileFits, assertQuota, limitsOf } from './tenant-limits.ts';
 import { formValues } from './upload-fields.ts';
-import { assertCategoryReadable } from './file-read-limit.ts';
+import { assertCategoryReadable } from '../access/file-read-limit.ts';
 import { releaseUpload } from './upload-reservations.ts';
 import { claimKey, idempotentRequestOf, keepAnswer } from '@platform/service-kit/idempotency/idempotency.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';

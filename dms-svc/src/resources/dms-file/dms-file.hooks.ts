@@ -5,7 +5,7 @@ import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signa
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { lockOf } from '@platform/contracts/record-locks.ts';
 import { textStatuses } from '../../text/text-operations.ts';
-import { assertCategoryReadable, fileReadLimit } from '../../files/file-read-limit.ts';
+import { assertCategoryReadable, fileReadLimit } from '../../access/file-read-limit.ts';
 
 /**
  * dms-file:

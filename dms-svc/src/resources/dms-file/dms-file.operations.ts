@@ -18,7 +18,7 @@ import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import type { DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { limited, readLimitOf } from '@platform/service-kit/crud/read-limit.ts';
-import { assertCategoryReadable } from '../../files/file-read-limit.ts';
+import { assertCategoryReadable } from '../../access/file-read-limit.ts';
 import { searchFiles } from './search-files.ts';
 
 /**

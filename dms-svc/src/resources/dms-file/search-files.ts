@@ -8,7 +8,7 @@ import { searchCondition } from '@platform/service-kit/crud/search-term.ts';
 import type { DmsFile, SearchDmsFilesRequest } from '@platform/kit/gen/platform/dms/v1/dms_file.ts';
 import { toRowValue } from '@platform/kit/resource/values.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
-import { unreadableCategoryIds } from '../../files/readable-categories.ts';
+import { unreadableCategoryIds } from '../../access/readable-categories.ts';
 import { filterCondition, searchFilters } from '../../text/search-filters.ts';
 import { searchText } from '../../text/search-text.ts';
 

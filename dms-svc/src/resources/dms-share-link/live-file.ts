@@ -1,6 +1,6 @@
 import type { CallContext } from '@platform/service-kit/auth/caller.ts';
 import { invalidField } from '@platform/kit/errors/domain-error.ts';
-import { unreadableCategoryIds } from '../../files/readable-categories.ts';
+import { unreadableCategoryIds } from '../../access/readable-categories.ts';
 
 /**
  * Refuses a share link's fileId that names a soft-deleted file, or one in a category the caller may

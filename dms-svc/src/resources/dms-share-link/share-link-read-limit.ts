@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/postgresql';
 import { tenantScope, type CallContext } from '@platform/service-kit/auth/caller.ts';
 import type { ReadLimit } from '@platform/service-kit/crud/read-limit.ts';
-import { categoryIdArray, unreadableCategoryIds } from '../../files/readable-categories.ts';
+import { categoryIdArray, unreadableCategoryIds } from '../../access/readable-categories.ts';
 
 /**
  * The share links a caller may read: those of files it may read

@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { CallContext } from '../auth/caller.ts';
 import type { Row } from '../db/entity-schema.ts';
-import type { ResourceRuntime } from './runtime.ts';
 
 /**
  * Which of a resource's rows a caller may read within its tenant, where that depends on more than
@@ -26,8 +25,13 @@ export interface ReadLimit {
  * const limit = await readLimitOf(rt, { ...ctx, em });
  * const where = limited({ crProcessId: 7 }, limit);
  */
-export async function readLimitOf(rt: ResourceRuntime, ctx: CallContext): Promise<ReadLimit | undefined> {
+export async function readLimitOf(rt: LimitedRuntime, ctx: CallContext): Promise<ReadLimit | undefined> {
   return rt.hooks?.readLimit?.(ctx);
+}
+
+/** What readLimitOf reads of a resource's runtime (crud/runtime.ts ResourceRuntime): its hooks' readLimit. */
+export interface LimitedRuntime {
+  hooks?: { readLimit?(ctx: CallContext): Promise<ReadLimit | undefined> };
 }
 
 /** `where` narrowed by `limit`, or `where` itself when there is none. */
