@@ -106,6 +106,9 @@ test.serial('the menu leads to the search, which finds a document by an English 
   const page = await opened('/documents');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search documents' }).click();
   await page.getByRole('heading', { level: 1, name: 'Search documents' }).waitFor();
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  t.is(await menu.getByRole('link', { name: 'Search documents' }).getAttribute('aria-current'), 'page');
+  t.is(await menu.getByRole('link', { name: 'Documents', exact: true }).getAttribute('aria-current'), null, 'one entry is current, the deeper one');
   t.is(await page.getByRole('status').filter({ hasText: 'Type words' }).count(), 1, 'before a search the page says what to do');
   await form(page).getByLabel('Words').fill('warehouse');
   await form(page).getByLabel('Words').press('Enter');
@@ -148,6 +151,11 @@ test.serial('the keyboard alone searches and opens a file, whose page says its t
   await page.keyboard.press('Enter');
   await page.waitForURL(`**/console/documents/file/${ids.agreement}`);
   await page.getByRole('heading', { level: 1, name: 'agreement.pdf' }).waitFor();
+  t.is(
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Documents', exact: true }).getAttribute('aria-current'),
+    'page',
+    'a file’s page is under Documents',
+  );
 
   const panel = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Text', exact: true }) });
   await panel.getByText('The text was read.').waitFor();
