@@ -68,7 +68,7 @@ export const textMessages = defineMessages({
     searchTitle: 'Belge ara',
     searchIntro: 'Dosyaları içlerindeki sözcüklerle (PDF’lerden, taramalardan ve görsellerden okunan) ve adları, açıklamaları ya da etiketleriyle bulur.',
     words: 'Sözcükler',
-    wordsHint: 'Türkçe harfler yazılmasa da olur: “sozlesme” “sözleşme”yi bulur.',
+    wordsHint: 'Türkçe harfler yazılmasa da olur: “sozlesme” yazınca “sözleşme” de bulunur.',
     filters: 'Süzgeçler',
     category: 'Kategori',
     anyCategory: 'Tüm kategoriler',
