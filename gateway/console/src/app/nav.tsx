@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { CONSOLE_AREAS, type ConsoleArea } from '@platform/kit/resource/resource.ts';
 import { useAccess } from '../shell/access.tsx';
 import { LanguageContext, useT } from '../shell/i18n.tsx';
@@ -19,7 +19,9 @@ const AREA_LABELS = {
 /**
  * The menu, by area: every listable resource of the manifest with a menu entry the user may read,
  * and the extensions' pages whose entries are visible to the user, each under the name declared
- * with it in the user's language. An empty area is not shown.
+ * with it in the user's language. An empty area is not shown. An entry is current on its page and
+ * the pages beneath it (a file's page under Documents), unless a deeper entry holds the page
+ * (Search documents, under Documents): one entry is current at a time.
  */
 export function Nav() {
   const t = useT(shellMessages);
@@ -37,6 +39,11 @@ export function Nav() {
         : [],
     ),
   ];
+  const { pathname } = useLocation();
+  const holds = (to: string) => pathname === to || pathname.startsWith(`${to}/`);
+  const deepest = entries
+    .filter((entry) => holds(entry.to))
+    .reduce<string | undefined>((best, entry) => (best && best.length >= entry.to.length ? best : entry.to), undefined);
   return (
     <nav aria-label={t('mainNav')} className="app-nav">
       {CONSOLE_AREAS.map((area) => {
@@ -48,7 +55,9 @@ export function Nav() {
             <ul>
               {items.map((item) => (
                 <li key={item.to}>
-                  <NavLink to={item.to}>{item.label}</NavLink>
+                  <NavLink to={item.to} end={deepest !== undefined && deepest !== item.to}>
+                    {item.label}
+                  </NavLink>
                 </li>
               ))}
             </ul>

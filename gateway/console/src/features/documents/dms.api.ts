@@ -169,3 +169,26 @@ export function verifyAuditChain(crProcessId: number): Promise<ChainCheck> {
 export function sharePageUrl(token: string): string {
   return `${location.origin}/console/share/${encodeURIComponent(token)}`;
 }
+
+/** A file's text and the state of its reading (GET /api/dms-file/{id}/text). */
+export type FileText = operations['fileText']['responses'][200]['content']['application/json'];
+
+/** What the document search is narrowed by, beside its words (GET /api/dms-file/search). */
+export type FileSearch = Omit<NonNullable<operations['searchFiles']['parameters']['query']>, 'crProcessId'>;
+
+/**
+ * The tenant's files found by `search` (their words, or their name, description or tags), best first,
+ * at most 500: file records, each found by its text with its `searchRank` and `searchSnippet`.
+ */
+export function searchFiles(crProcessId: number, search: FileSearch, signal?: AbortSignal): Promise<DmsFile[]> {
+  return answer(platform.GET('/api/dms-file/search', { params: { query: { ...search, crProcessId } }, signal }));
+}
+
+export function fileText(id: number, signal?: AbortSignal): Promise<FileText> {
+  return answer(platform.GET('/api/dms-file/{id}/text', { params: { path: { id } }, signal }));
+}
+
+/** Reads the file's words again (dms-file:write): its text row, PENDING; 409 SVC-SYS-4004 while it is being read. */
+export function extractFileText(id: number): Promise<FileText> {
+  return answer(platform.POST('/api/dms-file/{id}/text/extract', { params: { path: { id } } }));
+}

@@ -1,14 +1,15 @@
 /**
  * The documents feature as the shell sees it (extensions/types.ts): the Documents page (category
- * tree, files, uploads), a file's page, the audit log with its chain check, the dms-file list in
- * place of the generic one, and a retention policy's dry run (the share link's public page is its own
- * feature: share-public). Each page is loaded when first shown, so the console's first route does not
- * carry them.
+ * tree, files, uploads), the search of the files' words, a file's page (with its text), the audit
+ * log with its chain check, the dms-file list in place of the generic one, and a retention policy's
+ * dry run (the share link's public page is its own feature: share-public). Each page is loaded when
+ * first shown, so the console's first route does not carry them.
  */
 import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import type { ConsoleExtension } from '../../extensions/types.ts';
 import { useT } from '../../shell/i18n.tsx';
 import { documentsMessages } from './documents.messages.ts';
+import { textMessages } from './text.messages.ts';
 
 function Loading() {
   const t = useT(documentsMessages);
@@ -29,6 +30,7 @@ function later<P extends object>(load: () => Promise<ComponentType<P>>): (props:
 
 const DocumentsPage = later(async () => (await import('./documents.page.tsx')).DocumentsPage);
 const FilePage = later(async () => (await import('./file.page.tsx')).FilePage);
+const DocumentSearchPage = later(async () => (await import('./document-search.page.tsx')).DocumentSearchPage);
 const AuditLogPage = later(async () => (await import('./audit-log.page.tsx')).AuditLogPage);
 const RetentionDryRunAction = later(async () => (await import('./retention-dry-run.action.tsx')).RetentionDryRunAction);
 
@@ -39,6 +41,15 @@ export const documentsExtension: ConsoleExtension = {
       element: <DocumentsPage />,
       menu: {
         label: { en: documentsMessages.en.menuDocuments, tr: documentsMessages.tr.menuDocuments },
+        area: 'documents',
+        visible: (access) => access.can('dms-file:read'),
+      },
+    },
+    {
+      path: 'documents/search',
+      element: <DocumentSearchPage />,
+      menu: {
+        label: { en: textMessages.en.menuSearch, tr: textMessages.tr.menuSearch },
         area: 'documents',
         visible: (access) => access.can('dms-file:read'),
       },

@@ -1,6 +1,7 @@
 /**
  * A file's page (`documents/file/:id`): its metadata, an inline preview, the actions the roles
- * allow (download, move, legal hold, delete), its share links and its history.
+ * allow (download, move, legal hold, delete), its text (whether it was read, and what), its share
+ * links and its history.
  */
 import { useContext, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -14,6 +15,7 @@ import { useResourceDef } from '../../resources/manifest.tsx';
 import { RecordHistory } from '../../resources/history.tsx';
 import { useFieldLabels } from '../../resources/labels.ts';
 import { FilePreview } from './file-preview.view.tsx';
+import { FileTextPanel } from './file-text.view.tsx';
 import { fileLabel, formatBytes, formatInstant } from './format.ts';
 import { ShareLinks } from './share-links.view.tsx';
 import { useTenantId } from './tenant.ts';
@@ -63,6 +65,7 @@ export function FilePage() {
         </div>
         <FilePreview file={file} />
       </div>
+      <FileTextPanel fileId={file.id} fileName={fileLabel(file)} />
       {access.can('dms-share-link:read') ? <ShareLinks crProcessId={crProcessId} fileId={file.id} /> : null}
       {fileResource ? <RecordHistory resource={fileResource} keyValue={String(file.id)} round={round} version={file.version} /> : null}
     </div>
