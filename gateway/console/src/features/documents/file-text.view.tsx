@@ -9,6 +9,7 @@ import { useContext, useEffect, useState } from 'react';
 import { useAccess } from '../../shell/access.tsx';
 import { LanguageContext, useT } from '../../shell/i18n.tsx';
 import { extractFileText, fileText, type FileText } from './dms.api.ts';
+import { FactList } from './fact-list.view.tsx';
 import { formatInstant } from './format.ts';
 import { textMessages } from './text.messages.ts';
 
@@ -96,16 +97,7 @@ export function FileTextPanel({ fileId, fileName }: { fileId: number; fileName: 
               {text.truncated && text.status === 'DONE' ? t('truncated') : t('reason')}: {text.reason}
             </p>
           ) : null}
-          <dl className="doc-details">
-            {facts
-              .filter(([, value]) => value !== '')
-              .map(([label, value]) => (
-                <div key={label}>
-                  <dt>{label}</dt>
-                  <dd>{value}</dd>
-                </div>
-              ))}
-          </dl>
+          <FactList facts={facts} />
         </>
       ) : (
         !loadError && <p aria-busy="true">{t('loading')}</p>

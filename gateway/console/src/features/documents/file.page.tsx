@@ -21,6 +21,7 @@ import { ShareLinks } from './share-links.view.tsx';
 import { useTenantId } from './tenant.ts';
 import { useLoad } from '../../shell/use-load.ts';
 import './documents.css';
+import { FactList } from './fact-list.view.tsx';
 
 export function FilePage() {
   const t = useT(documentsMessages);
@@ -96,16 +97,7 @@ function FileDetails({ file, category }: { file: DmsFile; category: string | und
   return (
     <section aria-labelledby="doc-details-heading">
       <h2 id="doc-details-heading">{t('details')}</h2>
-      <dl className="doc-details">
-        {rows
-          .filter(([, value]) => value !== '')
-          .map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-      </dl>
+      <FactList facts={rows} />
     </section>
   );
 }
