@@ -21,7 +21,7 @@ import { upload } from './helpers/files.ts';
 import { create, createAccount, userWithRoles, type TenantUser } from './helpers/factories.ts';
 import { api, platform } from './helpers/platform.ts';
 import './helpers/text-tools.ts';
-import { until } from './helpers/until.ts';
+import { finishedText as finishedTextOf } from './helpers/file-text.ts';
 
 const ROLES = ['dms-category:read', 'dms-category:write', 'dms-file:read', 'dms-file:write'];
 const PHONE = { width: 390, height: 844 };
@@ -42,20 +42,7 @@ async function uploaded(content: Uint8Array | string, fileName: string, type: st
   return answer.body.fileId as number;
 }
 
-/** GET /api/dms-file/{id}/text once its run has ended (neither PENDING nor RUNNING). */
-async function finishedText(fileId: number): Promise<any> {
-  let last: any;
-  await until(
-    `file ${fileId}'s text to be read`,
-    180_000,
-    async () => {
-      last = (await api('GET', `/api/dms-file/${fileId}/text`, { token: user.token })).body;
-      return last.status !== 'PENDING' && last.status !== 'RUNNING';
-    },
-    { intervalMs: 500 },
-  );
-  return last;
-}
+const finishedText = (fileId: number) => finishedTextOf(user.token, fileId);
 
 test.before(async () => {
   const account = await createAccount();

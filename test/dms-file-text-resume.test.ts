@@ -4,20 +4,12 @@
  * reading the file. The run's lease lapses, the queue's retry (or the sweep) takes the file again,
  * and the file ends DONE, its attempts counting both runs (dms-svc/src/text/read-file-text.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
-import { startPlatform } from '../scripts/lib/processes.ts';
-import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
-import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
 import { imagePdf, renderedPng, textPdf } from './helpers/documents.ts';
-import { sessionOf } from './helpers/factories.ts';
 import { upload } from './helpers/files.ts';
-import { api, platform } from './helpers/platform.ts';
-import { uniquePrefix } from './helpers/redis.ts';
-import { suiteLog } from './helpers/suite-log.ts';
+import { api } from './helpers/platform.ts';
+import { supervisedPlatform } from './helpers/supervised-platform.ts';
 import './helpers/text-tools.ts';
 
 /** A scan long enough to be read for several seconds: pages of OCR. */
@@ -25,39 +17,8 @@ const PAGES = 8;
 
 test('a dms-worker killed mid-file: the file is taken again and ends DONE', async (t) => {
   t.timeout(600_000);
-  const workDir = await mkdtemp(join(tmpdir(), 'platform-text-'));
-  t.teardown(() => rm(workDir, { recursive: true, force: true }));
-  const server = await resolveTestDatabase(process.env);
-  t.teardown(() => server.stop());
-  const database = await createFreshDatabase(server.adminUrl, 'platform_text', { servingRole: true });
-  t.teardown(() => database.drop());
-  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
-    DATABASE_OWNER_URL: database.url,
-    BCRYPT_ROUNDS: '4',
-    REDIS_URL: platform.env.REDIS_URL,
-    REDIS_KEY_PREFIX: uniquePrefix('text'),
-    RATE_LIMIT_JWT: '100000',
-    JOB_POLL_INTERVAL_MS: '500',
-    DMS_TEXT_SWEEP_INTERVAL_SECONDS: '5',
-  });
-  let restarted = 0;
-  const own = await startPlatform({
-    env,
-    ports: 'free',
-    workers: true,
-    log: suiteLog(),
-    readyTimeoutMs: 120_000,
-    supervise: { initialBackoffMs: 200, onRestarted: (name) => void (name === 'dms-worker' && restarted++) },
-  });
-  t.teardown(() => own.stop());
-  const baseUrl = own.url;
-  const login = await api('POST', '/api/auth/login', {
-    baseUrl,
-    apiKey: secrets.CORE_API_KEY,
-    body: { userCode: 'admin', password: secrets.ADMIN_PASSWORD, languageCode: 'en' },
-  });
-  t.is(login.status, 200, login.text);
-  const { token } = sessionOf(login);
+  const own = await supervisedPlatform(t, 'text', { JOB_POLL_INTERVAL_MS: '500', DMS_TEXT_SWEEP_INTERVAL_SECONDS: '5' });
+  const { baseUrl, token } = own;
 
   const scan = await imagePdf(await renderedPng(await textPdf(['The warehouse invoice is attached.', 'Kira sözleşmesi ve teslimat']), 300), PAGES);
   const uploaded = await upload({ baseUrl, token, crProcessId: 7, content: scan, fileName: 'scan.pdf', type: 'application/pdf' });
@@ -71,14 +32,14 @@ test('a dms-worker killed mid-file: the file is taken again and ends DONE', asyn
   // a page or two into the OCR
   await delay(1500);
   t.is((await textOf()).status, 'RUNNING', 'still being read at the kill');
-  process.kill(own.pids['dms-worker'], 'SIGKILL');
+  process.kill(own.pids['dms-worker']!, 'SIGKILL');
 
   for (const deadline = Date.now() + 300_000; ['PENDING', 'RUNNING'].includes(text.status) && Date.now() < deadline; text = await textOf()) await delay(500);
   t.is(text.status, 'DONE', JSON.stringify(text).slice(0, 400));
   t.true(text.attempts >= 2, `the file was taken again: ${text.attempts} attempts`);
   t.is(text.pages, PAGES);
   t.regex(text.text, /warehouse/i);
-  t.true(restarted >= 1, 'the dms-worker was restarted');
+  t.true((own.restarts.get('dms-worker') ?? 0) >= 1, 'the dms-worker was restarted');
   const found = await api('GET', `/api/dms-file/search?crProcessId=7&searchTerm=warehouse`, { baseUrl, token });
   t.true(
     found.body.some((file: { id: number }) => file.id === fileId),

@@ -15,6 +15,8 @@ import { adminSession, create, createAccount, unique, userWithRoles, type Tenant
 import { api } from './helpers/platform.ts';
 import './helpers/text-tools.ts';
 import { until } from './helpers/until.ts';
+import { finishedText as finishedTextOf } from './helpers/file-text.ts';
+import { runRetention } from './helpers/retention.ts';
 
 const ROLES = ['dms-file:read', 'dms-file:write', 'dms-file:delete'];
 const LINES = ['Service Agreement', 'The warehouse invoice is attached.', 'Bu sözleşme iki taraf arasında imzalanmıştır.', 'Kira sözleşmesi ve teslimat'];
@@ -30,26 +32,13 @@ async function member(): Promise<Member> {
 }
 const files: Record<'layer' | 'png' | 'scan', number> = { layer: 0, png: 0, scan: 0 };
 
-async function uploaded(user: Member, content: Uint8Array, fileName: string, type: string): Promise<number> {
-  const answer = await upload({ token: user.token, crProcessId: user.crProcessId, content, fileName, type });
+async function uploaded(user: Member, content: Uint8Array, fileName: string, type: string, fields: Record<string, string> = {}): Promise<number> {
+  const answer = await upload({ token: user.token, crProcessId: user.crProcessId, content, fileName, type, fields });
   if (answer.status !== 200) throw new Error(`upload of ${fileName}: ${answer.status} ${answer.text}`);
   return answer.body.fileId as number;
 }
 
-/** GET /api/dms-file/{id}/text once its run has ended (not PENDING nor RUNNING). */
-async function finishedText(user: Member, fileId: number): Promise<any> {
-  let last: any;
-  await until(
-    `file ${fileId}'s text to be read`,
-    180_000,
-    async () => {
-      last = (await api('GET', `/api/dms-file/${fileId}/text`, { token: user.token })).body;
-      return last.status !== 'PENDING' && last.status !== 'RUNNING';
-    },
-    { intervalMs: 500 },
-  );
-  return last;
-}
+const finishedText = (user: Member, fileId: number) => finishedTextOf(user.token, fileId);
 
 async function search(user: Member, term: string, crProcessId = user.crProcessId): Promise<any> {
   return api('GET', `/api/dms-file/search?crProcessId=${crProcessId}&searchTerm=${encodeURIComponent(term)}`, { token: user.token });
@@ -211,11 +200,7 @@ test.serial("a user without read on a category finds nothing of it by its words 
   };
   const hidden = await upload({ ...form, content: await textPdf(['Board minutes: quorvantine merger']) });
   t.is(hidden.status, 200, hidden.text);
-  await until(
-    'the minutes to be read',
-    120_000,
-    async () => (await api('GET', `/api/dms-file/${hidden.body.fileId}/text`, { token: admin.token })).body.status === 'DONE',
-  );
+  t.is((await finishedTextOf(admin.token, hidden.body.fileId)).status, 'DONE');
   t.deepEqual((await search(owner, 'quorvantine')).body, [], 'the owner lacks board:read: nothing of the category is found');
   const asAdmin = await api('GET', `/api/dms-file/search?crProcessId=${owner.crProcessId}&searchTerm=quorvantine`, { token: admin.token });
   t.deepEqual(
@@ -223,6 +208,23 @@ test.serial("a user without read on a category finds nothing of it by its words 
     [hidden.body.fileId],
     'a super user finds it',
   );
+});
+
+test.serial("a purged file's words are gone: retention's PURGE takes its text row and its matches", async (t) => {
+  const id = await uploaded(owner, await textPdf(['Archived velmorant tender']), 'tender.pdf', 'application/pdf', { entityType: 'TENDER' });
+  t.is((await finishedText(owner, id)).status, 'DONE');
+  t.true((await search(owner, 'velmorant')).body.some((file: any) => file.id === id));
+  await sql(`update dms.dms_file set upload_date = now() - interval '30 days' where id = $1`, [id]);
+  await create('dms-retention-policy', {
+    crProcessId: owner.crProcessId,
+    policyName: unique('Tenders '),
+    retentionDays: 10,
+    entityType: 'TENDER',
+    action: 'PURGE',
+  });
+  t.like(await runRetention(owner.crProcessId), { purgedByPolicy: 1 });
+  t.deepEqual((await search(owner, 'velmorant')).body, []);
+  t.deepEqual(await sql('select file_id from dms.dms_file_text where file_id = $1', [id]), []);
 });
 
 test.serial('a file is read again on request; one not found is 404', async (t) => {

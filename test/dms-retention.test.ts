@@ -5,34 +5,14 @@
  * Files are made old by setting their dates in the database; a run is RunDmsRetention (internal).
  */
 import test from 'ava';
-import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { TokenService } from '@platform/kit/auth/jwt.ts';
-import { DmsRetentionPolicyServiceClient, type RunDmsRetentionResponse } from '@platform/kit/gen/platform/dms/v1/dms_retention_policy.ts';
+import { status, type ServiceError } from '@grpc/grpc-js';
 import { adminSession, create, createAccount, userWithRoles } from './helpers/factories.ts';
 import { storedBytesExist, upload } from './helpers/files.ts';
 import { sql } from './helpers/db.ts';
-import { api, platform } from './helpers/platform.ts';
+import { api } from './helpers/platform.ts';
+import { runRetention } from './helpers/retention.ts';
 
-const tokens = new TokenService(platform.jwtSecret);
 const admin = async () => (await adminSession()).token;
-
-function bearer(token: string): Metadata {
-  const metadata = new Metadata();
-  metadata.set('authorization', `Bearer ${token}`);
-  return metadata;
-}
-
-/** One retention run of one tenant (the tenant keeps runs of other test files out of this one's way). */
-function runRetention(crProcessId: number, token = tokens.internalToken('test')): Promise<RunDmsRetentionResponse> {
-  const client = new DmsRetentionPolicyServiceClient(platform.grpc.dms, credentials.createInsecure());
-  return new Promise((resolve, reject) =>
-    client.runDmsRetention({ crProcessId }, bearer(token), (error, response) => {
-      client.close();
-      if (error || !response) reject(error ?? new Error('no response'));
-      else resolve(response);
-    }),
-  );
-}
 
 async function file(
   token: string,

@@ -4,55 +4,19 @@
  * (docs/interface.md#import). A platform of the test's own on a fresh database (its workers
  * supervised, as in production), so that the worker killed is the one running the import.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
 import pg from 'pg';
-import { startPlatform } from '../scripts/lib/processes.ts';
-import { createFreshDatabase, resolveTestDatabase } from '../scripts/lib/test-database.ts';
-import { throwawayEnv } from '../scripts/lib/throwaway-env.ts';
-import { sessionOf, unique } from './helpers/factories.ts';
-import { api, platform } from './helpers/platform.ts';
-import { uniquePrefix } from './helpers/redis.ts';
-import { suiteLog } from './helpers/suite-log.ts';
+import { unique } from './helpers/factories.ts';
+import { supervisedPlatform } from './helpers/supervised-platform.ts';
+import { api } from './helpers/platform.ts';
 
 const ROWS = 3000;
 
 test('a bpm-worker killed mid-import: no half-written record, the run resumes and ends DONE with every row once', async (t) => {
   t.timeout(600_000);
-  const workDir = await mkdtemp(join(tmpdir(), 'platform-import-'));
-  t.teardown(() => rm(workDir, { recursive: true, force: true }));
-  const server = await resolveTestDatabase(process.env);
-  t.teardown(() => server.stop());
-  const database = await createFreshDatabase(server.adminUrl, 'platform_import', { servingRole: true });
-  t.teardown(() => database.drop());
-  const { env, secrets } = throwawayEnv(database.servingUrl, workDir, {
-    DATABASE_OWNER_URL: database.url,
-    BCRYPT_ROUNDS: '4',
-    REDIS_URL: platform.env.REDIS_URL,
-    REDIS_KEY_PREFIX: uniquePrefix('import'),
-    RATE_LIMIT_JWT: '100000',
-  });
-  let restarted = 0;
-  const own = await startPlatform({
-    env,
-    ports: 'free',
-    workers: true,
-    log: suiteLog(),
-    readyTimeoutMs: 120_000,
-    supervise: { initialBackoffMs: 200, onRestarted: (name) => void (name === 'bpm-worker' && restarted++) },
-  });
-  t.teardown(() => own.stop());
-  const baseUrl = own.url;
-  const login = await api('POST', '/api/auth/login', {
-    baseUrl,
-    apiKey: secrets.CORE_API_KEY,
-    body: { userCode: 'admin', password: secrets.ADMIN_PASSWORD, languageCode: 'en' },
-  });
-  t.is(login.status, 200, login.text);
-  const { token } = sessionOf(login);
+  const own = await supervisedPlatform(t, 'import');
+  const { baseUrl, token } = own;
 
   const tenant = 7;
   const prefix = unique('K-');
@@ -81,15 +45,15 @@ test('a bpm-worker killed mid-import: no half-written record, the run resumes an
   t.is(run.status, 'RUNNING', `the run before the kill: ${JSON.stringify(run)}`);
   t.true(run.processed < ROWS, `the run finished before the kill: ${JSON.stringify(run)}`);
   const killedAt = run.processed;
-  process.kill(own.pids['bpm-worker'], 'SIGKILL');
+  process.kill(own.pids['bpm-worker']!, 'SIGKILL');
 
   for (const deadline = Date.now() + 300_000; !['DONE', 'FAILED', 'CANCELLED'].includes(run.status) && Date.now() < deadline; run = await runOf())
     await delay(250);
   t.like(run, { status: 'DONE', processed: ROWS, failed: 0 });
-  t.true(restarted >= 1, 'the bpm-worker was restarted');
+  t.true((own.restarts.get('bpm-worker') ?? 0) >= 1, 'the bpm-worker was restarted');
   t.log(`killed after ${killedAt} rows recorded; ended ${JSON.stringify(run)}`);
 
-  const db = new pg.Client({ connectionString: database.url });
+  const db = new pg.Client({ connectionString: own.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
   // every row once, each with exactly its one create event: none written twice, none without its event

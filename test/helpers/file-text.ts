@@ -1,10 +1,27 @@
 /**
- * A file's extracted text, written beneath the API as the text extraction writes it (the table
- * dms.dms_file_text, docs/interface.md#matching-rules): status DONE, the language, the content and
- * its words, `to_tsvector` in the language's folded configuration. The row is made when the upload
- * left none.
+ * A file's extracted text: read through the API once dms-worker has read it (`finishedText`), or
+ * written beneath the API as the extraction writes it (the table dms.dms_file_text,
+ * docs/interface.md#matching-rules): status DONE, the language, the content and its words,
+ * `to_tsvector` in the language's folded configuration. The row is made when the upload left none.
  */
 import { sql } from './db.ts';
+import { api } from './platform.ts';
+import { until } from './until.ts';
+
+/** GET /api/dms-file/{id}/text once its run has ended (neither PENDING nor RUNNING), as `token` reads it. */
+export async function finishedText(token: string, fileId: number, baseUrl?: string): Promise<any> {
+  let last: any;
+  await until(
+    `file ${fileId}'s text to be read`,
+    180_000,
+    async () => {
+      last = (await api('GET', `/api/dms-file/${fileId}/text`, { token, baseUrl })).body;
+      return last.status !== 'PENDING' && last.status !== 'RUNNING';
+    },
+    { intervalMs: 500 },
+  );
+  return last;
+}
 
 export type TextLanguage = 'english' | 'turkish';
 
