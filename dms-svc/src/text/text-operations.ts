@@ -76,12 +76,3 @@ export function textOperations(rt: ResourceRuntime, sender: JobSender, extractio
     }),
   };
 }
-
-/** Each file's text status, for the records' `textStatus` (the dms-file hooks' decorate): one read per page of records. */
-export async function textStatuses(em: EntityManager, fileIds: readonly number[]): Promise<Map<number, string>> {
-  if (fileIds.length === 0) return new Map();
-  const rows = await em.execute<{ file_id: string; status: string }[]>(`select file_id, status from "dms"."dms_file_text" where file_id = any(?::bigint[])`, [
-    `{${fileIds.join(',')}}`,
-  ]);
-  return new Map(rows.map((row) => [Number(row.file_id), row.status]));
-}

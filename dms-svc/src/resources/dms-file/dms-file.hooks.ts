@@ -4,14 +4,13 @@ import { appendAudit, auditActor } from '../../audit/append-audit.ts';
 import { recordUrlExpiry, type DownloadSigner } from '../../files/download-signature.ts';
 import { dmsFile } from '@platform/contracts/dms/dms-file.ts';
 import { lockOf } from '@platform/contracts/record-locks.ts';
-import { textStatuses } from '../../text/text-operations.ts';
 import { assertCategoryReadable, fileReadLimit } from '../../access/file-read-limit.ts';
 
 /**
  * dms-file:
  * - every record going out (get, list, update, the extra RPCs) carries `downloadUrl`: an attachment
  *   URL signed by the one signer, expiring at the end of the next TTL window (see recordUrlExpiry),
- *   so that two reads of an unchanged record are equal; and `textStatus`, its text row's status;
+ *   so that two reads of an unchanged record are equal;
  * - an update appends an UPDATE audit row (details: the fields written, and `legalHold` when it was
  *   one of them), a delete a DELETE row, each in the write's transaction (docs/interface.md#files, docs/interface.md#records);
  * - a file under legal hold is not deleted, as libs/contracts/src/record-locks.ts declares: 409
@@ -31,18 +30,11 @@ export function dmsFileHooks(signer: DownloadSigner, ttlSeconds: number) {
     async beforeWrite(values, _input, ctx, _mode, current) {
       if (current) await assertCategoryReadable(ctx, current.crProcessId, values.categoryId);
     },
-    async decorate(rows, messages, ctx) {
+    async decorate(rows, messages) {
       const expires = recordUrlExpiry(ttlSeconds);
-      const statuses = await textStatuses(
-        ctx.em,
-        rows.map((row) => Number(row.id)),
-      );
       rows.forEach((row, i) => {
         const message = messages[i];
-        if (!message) return;
-        message.downloadUrl = signer.sign(row.id, expires, false).url;
-        const status = statuses.get(Number(row.id));
-        if (status !== undefined) message.textStatus = status;
+        if (message) message.downloadUrl = signer.sign(row.id, expires, false).url;
       });
     },
     async afterWrite(row, _input, ctx, _mode, written) {
