@@ -13,7 +13,7 @@
  * 2. A 10 MiB upload (BENCH_TEXT_UPLOAD_MIB, plain text: its words are read as they are, up to
  *    DMS_TEXT_MAX_CHARS) answered with extraction on within 5 % of extraction off: this platform
  *    against one beside it on the same database with DMS_TEXT_EXTRACTION=false, per round
- *    BENCH_TEXT_UPLOADS (default 5) sequential uploads to each (closed loop, one at a time: the
+ *    BENCH_TEXT_UPLOADS (default 10) sequential uploads to each (closed loop, one at a time: the
  *    worker reads the files already answered while the next ones arrive), the order alternating by
  *    round, after one discarded upload to each. Target: the median of the rounds' ratios (median
  *    upload time on / off) ≤ 1.05. Between sets the worker's queue is let empty, and how long it
@@ -192,7 +192,7 @@ await runScenario('text-extraction: pages read per second (text layer, OCR) and 
   const textPages = wholeNumber('BENCH_TEXT_PAGES', 50, 1);
   const ocrPages = wholeNumber('BENCH_OCR_PAGES', 5, 1);
   const uploadMib = wholeNumber('BENCH_TEXT_UPLOAD_MIB', 10, 1);
-  const uploads = wholeNumber('BENCH_TEXT_UPLOADS', 5, 1);
+  const uploads = wholeNumber('BENCH_TEXT_UPLOADS', 10, 1);
   await ensureTextTools();
 
   const dir = await mkdtemp(join(tmpdir(), 'text-bench-'));
