@@ -7,7 +7,7 @@
  *   npm run bench                       every scenario
  *   npm run bench -- branch-get         only these (names without .ts): branch-get, branch-get-pooled, branch-get-rls, branch-get-token, login-flood, file-transfer, tus-upload, steady-load, list-scale, cursor-walk, export, gc-survival,
  *                                       outbox-cost, webhook-delivery, tracing-cost, virus-scan, file-storage-s3, start-up, search, totp-login,
- *                                       redis-failover, import
+ *                                       redis-failover, import, text-extraction, text-search
  *   BENCH_DURATION=3 BENCH_ROUNDS=3 npm run bench
  */
 import { spawn } from 'node:child_process';
@@ -31,6 +31,7 @@ const HELPERS = new Set([
   'heap-sample.ts',
   'list-seed.ts',
   'list-sql.ts',
+  'text-seed.ts',
 ]);
 
 const all = readdirSync(BENCH_DIR)
