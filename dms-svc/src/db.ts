@@ -119,8 +119,8 @@ export const DmsTusLockEntity = new EntitySchema<Row>({
  * `status` is PENDING, RUNNING, DONE, FAILED (with `reason`) or SKIPPED (a type whose words are not
  * read, with `reason`); `attempts` counts the runs that took it, `lease_until` is how long a
  * RUNNING run holds it (a run whose worker died is taken again once it lapses). `search` is the
- * text search vector of the file's name, description, tags and text, in `language`'s folded
- * configuration (dms.english_folded, dms.turkish_folded). A soft delete and a purge take the row
+ * text search vector of the file's text, in `language`'s folded configuration
+ * (dms.english_folded, dms.turkish_folded); the name, description and tags are matched on the file. A soft delete and a purge take the row
  * away, and its words with it. Not a resource: GET /api/dms-file/{id}/text shows it.
  */
 export const DmsFileTextEntity = new EntitySchema<Row>({

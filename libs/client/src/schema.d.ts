@@ -18029,11 +18029,6 @@ export interface components {
              */
             legalHold: boolean | null;
             /**
-             * Text
-             * @description Whether the file's words were read: PENDING, RUNNING, DONE, FAILED or SKIPPED (GET /api/dms-file/{id}/text tells why); read-only, computed on every read.
-             */
-            readonly textStatus: string | null;
-            /**
              * Relevance
              * @description On a search answer only: how well the file matches the search, higher first; read-only.
              */

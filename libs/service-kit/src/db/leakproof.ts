@@ -10,7 +10,7 @@ import type { Logger } from '@platform/kit/log/logger.ts';
  * marked LEAKPROOF (one that might reveal its arguments, by an error message for instance), so such
  * a condition cannot be an index condition: a prefix filter (`lower(translate(col, …)) like 'ab%'`,
  * the prefix index), a containment or a search (`col ~* 'term'`, the pg_trgm index) and a numeric
- * range would read every row of the tenant instead. Each function below raises no error that
+ * range, a text search (`vector @@ query`) would read every row of the tenant instead. Each function below raises no error that
  * depends on the row's value (the pattern's errors depend on the pattern alone, which the caller
  * wrote) and has no side effect, which is what LEAKPROOF promises. Only a superuser may mark one,
  * and the mark is per database: the platform's launchers do it where they run the server (the
@@ -28,6 +28,8 @@ export const LEAKPROOF_FUNCTIONS = [
   'pg_catalog.numeric_le(numeric, numeric)',
   'pg_catalog.numeric_gt(numeric, numeric)',
   'pg_catalog.numeric_ge(numeric, numeric)',
+  // a file's words: `search @@ query` (docs/adr/0159-documents-found-by-their-words.md), through the (tenant, vector) GIN index
+  'pg_catalog.ts_match_vq(tsvector, tsquery)',
 ] as const;
 
 /** The statements a superuser runs in the platform's database, idempotent. */

@@ -120,10 +120,6 @@ export interface DmsFile {
   legalHold?:
     | boolean
     | undefined;
-  /** Whether the file's words were read: PENDING, RUNNING, DONE, FAILED or SKIPPED (GET /api/dms-file/{id}/text tells why); read-only, computed on every read. */
-  textStatus?:
-    | string
-    | undefined;
   /** On a search answer only: how well the file matches the search, higher first; read-only. */
   searchRank?:
     | string
@@ -341,7 +337,6 @@ function createBaseDmsFile(): DmsFile {
     deleted: undefined,
     downloadUrl: undefined,
     legalHold: undefined,
-    textStatus: undefined,
     searchRank: undefined,
     searchSnippet: undefined,
   };
@@ -417,9 +412,6 @@ export const DmsFile: MessageFns<DmsFile> = {
     }
     if (message.legalHold !== undefined) {
       writer.uint32(184).bool(message.legalHold);
-    }
-    if (message.textStatus !== undefined) {
-      writer.uint32(194).string(message.textStatus);
     }
     if (message.searchRank !== undefined) {
       writer.uint32(202).string(message.searchRank);
@@ -625,14 +617,6 @@ export const DmsFile: MessageFns<DmsFile> = {
             }
 
             message.legalHold = reader.bool();
-            continue;
-          }
-          case 24: {
-            if (tag !== 194) {
-              break;
-            }
-
-            message.textStatus = reader.string();
             continue;
           }
           case 25: {
