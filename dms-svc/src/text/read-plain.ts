@@ -7,10 +7,11 @@ export const PLAIN_TYPES: ReadonlySet<string> = new Set(['text/plain', 'text/csv
 export async function readPlain(path: string, maxChars: number): Promise<{ text: string; truncated: boolean }> {
   const file = await open(path);
   try {
-    const buffer = Buffer.alloc(Math.min(maxChars * 4, (await file.stat()).size));
+    const { size } = await file.stat();
+    const buffer = Buffer.alloc(Math.min(maxChars * 4, size));
     const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
     const text = new TextDecoder('utf-8', { fatal: false }).decode(buffer.subarray(0, bytesRead));
-    return { text, truncated: bytesRead < (await file.stat()).size };
+    return { text, truncated: bytesRead < size };
   } finally {
     await file.close();
   }

@@ -55,6 +55,7 @@ export function foldedWords(term: string): string[] {
  * readable categories, narrowed by `filters`. Runs in the caller's scope (the tenant wall).
  */
 export async function searchText(em: EntityManager, crProcessId: number, term: string, filters: TextFilters, limit: number): Promise<TextHit[]> {
+  // letters and digits only (foldedWords splits at anything else): nothing in a fragment means anything to LIKE
   const partials = foldedWords(term)
     .filter((word) => word.length >= PARTIAL_MIN_LENGTH)
     .slice(0, 8);
@@ -77,7 +78,7 @@ export async function searchText(em: EntityManager, crProcessId: number, term: s
        select string_agg(quote_literal(w.word), ' | ') as q
          from unnest(?::text[]) as p(fragment)
          cross join lateral (select word from "dms"."dms_text_word"
-                              where cr_process_id = ? and word like '%' || replace(replace(replace(p.fragment, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'
+                              where cr_process_id = ? and word like '%' || p.fragment || '%'
                               limit ${PARTIALS_PER_WORD}) as w
      ),
      q as (
